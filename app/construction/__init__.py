@@ -1,0 +1,1 @@
+"""The write path: messages -> turns -> MemCells -> facts, entities, foresight -> the graph."""

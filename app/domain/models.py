@@ -1,0 +1,125 @@
+"""The domain model: what a client sends, and what construction makes of it.
+
+Input (Message) is validated with pydantic; the construction pipeline passes plain dataclasses
+(drafts) between its stages and writes them in one batch.
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from enum import Enum
+
+from pydantic import BaseModel, Field, field_validator
+
+
+class Role(str, Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+class Message(BaseModel):
+    """One message as a client sends it. `id` is the client's and becomes the Turn id."""
+
+    id: str = Field(min_length=1, max_length=256)
+    speaker: str = Field(min_length=1, max_length=256)
+    user_id: str | None = Field(default=None, max_length=256)
+    role: Role = Role.USER
+    content: str
+    timestamp: datetime
+
+    @field_validator("content")
+    @classmethod
+    def _content_not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("content is empty")
+        return v
+
+    @field_validator("timestamp")
+    @classmethod
+    def _aware(cls, v: datetime) -> datetime:
+        # A naive timestamp is taken as UTC: the graph stores zoned datetimes only.
+        return v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+@dataclass
+class TurnRecord:
+    """A stored turn, as construction sees it."""
+
+    id: str
+    conversation_id: str
+    speaker: str
+    user_id: str | None
+    role: str
+    content: str
+    at: datetime
+    seq: int  # position in the conversation
+    group_id: str | None = None
+
+
+@dataclass
+class EntityDraft:
+    name: str
+    type: str = "thing"  # person | place | organization | project | thing | time
+    aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FactDraft:
+    subject: str
+    predicate: str
+    object: str
+    text: str
+    turn_ids: list[str]
+    confidence: float = 0.7
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    event_date: date | None = None  # an absolute date the fact mentions ("yesterday" -> 2023-05-07)
+    entities: list[tuple[str, str]] = field(default_factory=list)  # (entity name, role)
+    single_valued: bool = False  # lives in, works at, job...: a newer value replaces the old
+
+
+@dataclass
+class ForesightDraft:
+    text: str
+    trigger: str  # words describing the situations where it matters
+    turn_ids: list[str]
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None  # None: open-ended (standing constraint)
+    kind: str = "plan"  # plan | constraint | deadline
+
+
+@dataclass
+class Extraction:
+    """What an extractor makes of one MemCell's turns."""
+
+    title: str
+    summary: str
+    keywords: list[str]
+    importance: float
+    facts: list[FactDraft] = field(default_factory=list)
+    entities: list[EntityDraft] = field(default_factory=list)
+    foresights: list[ForesightDraft] = field(default_factory=list)
+    tokens_used: int = 0
+
+
+@dataclass
+class CellDraft:
+    """A run of turns on one topic, before extraction."""
+
+    turns: list[TurnRecord]
+    closed: bool = True  # False: the open tail, kept pending until more turns or a flush
+
+    @property
+    def started_at(self) -> datetime:
+        return self.turns[0].at
+
+    @property
+    def ended_at(self) -> datetime:
+        return self.turns[-1].at

@@ -1,0 +1,47 @@
+"""What a running Engram holds: the driver, the embedder, and the state of the schema.
+
+The process keeps no memory state of its own beyond these, so several API replicas can run
+side by side against one Neo4j (or a cluster through a neo4j:// routing URI).
+"""
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import AsyncIterator
+
+from neo4j import AsyncDriver
+
+from app.embeddings import Embedder, get_embedder
+from app.settings import Settings
+from app.store.driver import make_driver
+from app.store.migrations import apply_migrations
+
+
+@dataclass
+class Services:
+    settings: Settings
+    driver: AsyncDriver
+    embedder: Embedder | None
+    migrations_applied: list[str] = field(default_factory=list)
+
+    def require_embedder(self) -> Embedder:
+        if self.embedder is None:
+            raise RuntimeError("the embedding model was not loaded")
+        return self.embedder
+
+
+@asynccontextmanager
+async def open_services(settings: Settings, load_model: bool = True) -> AsyncIterator[Services]:
+    """Connect, load the model (its dimension sizes the vector indexes) and migrate."""
+    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size) if load_model else None
+    driver = make_driver(settings)
+    try:
+        await driver.verify_connectivity()
+        # The vector indexes are sized by the model, so migrations wait for it.
+        applied = (
+            await apply_migrations(driver, embedder.dimensions, settings.neo4j_database)
+            if embedder else []
+        )
+        yield Services(settings, driver, embedder, applied)
+    finally:
+        await driver.close()

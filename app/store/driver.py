@@ -1,0 +1,19 @@
+"""One async driver per process, built from the settings (bolt://, neo4j://, neo4j+s:// all work)."""
+from __future__ import annotations
+
+from neo4j import AsyncDriver, AsyncGraphDatabase
+
+from app.settings import Settings
+
+
+def resolved_uri(settings: Settings) -> str:
+    """ENGRAM_NEO4J_URI when set, else the local server managed by `engram neo4j`."""
+    return settings.neo4j_uri or f"bolt://127.0.0.1:{settings.neo4j_bolt_port}"
+
+
+def make_driver(settings: Settings) -> AsyncDriver:
+    auth = (settings.neo4j_user, settings.neo4j_password) if settings.neo4j_password else None
+    return AsyncGraphDatabase.driver(
+        resolved_uri(settings), auth=auth, max_connection_pool_size=64,
+        connection_acquisition_timeout=30.0,
+    )

@@ -1,0 +1,78 @@
+"""The tenant boundary. Every read and write of memory goes through a TenantGraph.
+
+A TenantGraph binds `$tenant` into every query it runs and refuses a query that does not use
+it, so a caller cannot forget the filter: the tenant comes from the API key, never from the
+request body.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Awaitable, Callable, TypeVar
+
+from neo4j import AsyncDriver, AsyncManagedTransaction
+
+T = TypeVar("T")
+_TENANT_PARAM = re.compile(r"\$tenant\b")
+_TENANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
+
+
+class TenantError(ValueError):
+    pass
+
+
+def check_tenant(tenant: str) -> str:
+    if not isinstance(tenant, str) or not _TENANT_NAME.match(tenant):
+        raise TenantError("tenant must be 1-128 characters of letters, digits and _ . : -")
+    return tenant
+
+
+def _checked(query: str) -> str:
+    if not _TENANT_PARAM.search(query):
+        raise TenantError("query does not filter by $tenant; refusing to run it")
+    return query
+
+
+class TenantTx:
+    """A transaction handle that keeps the tenant binding (for multi-statement writes)."""
+
+    def __init__(self, tx: AsyncManagedTransaction, tenant: str):
+        self._tx, self.tenant = tx, tenant
+
+    async def run(self, query: str, **params: Any) -> list[dict]:
+        result = await self._tx.run(_checked(query), {**params, "tenant": self.tenant})
+        return [r.data() async for r in result]
+
+
+class TenantGraph:
+    def __init__(self, driver: AsyncDriver, tenant: str, database: str = "neo4j"):
+        self.driver, self.tenant, self.database = driver, check_tenant(tenant), database
+
+    async def read(self, query: str, **params: Any) -> list[dict]:
+        async def work(tx: AsyncManagedTransaction) -> list[dict]:
+            return await TenantTx(tx, self.tenant).run(query, **params)
+
+        async with self.driver.session(database=self.database) as s:
+            return await s.execute_read(work)
+
+    async def write(self, query: str, **params: Any) -> list[dict]:
+        async def work(tx: AsyncManagedTransaction) -> list[dict]:
+            return await TenantTx(tx, self.tenant).run(query, **params)
+
+        async with self.driver.session(database=self.database) as s:
+            return await s.execute_write(work)
+
+    async def write_tx(self, fn: Callable[[TenantTx], Awaitable[T]]) -> T:
+        """Run several statements in one all-or-nothing transaction (retried on transient errors)."""
+
+        async def work(tx: AsyncManagedTransaction) -> T:
+            return await fn(TenantTx(tx, self.tenant))
+
+        async with self.driver.session(database=self.database) as s:
+            return await s.execute_write(work)
+
+    async def read_tx(self, fn: Callable[[TenantTx], Awaitable[T]]) -> T:
+        async def work(tx: AsyncManagedTransaction) -> T:
+            return await fn(TenantTx(tx, self.tenant))
+
+        async with self.driver.session(database=self.database) as s:
+            return await s.execute_read(work)

@@ -1,0 +1,77 @@
+"""Schema migrations: cypher/migrations/NNNN_name.cypher, applied in order, each once.
+
+Each applied file is recorded as (:Migration {name, checksum, appliedAt}). Statements use
+IF NOT EXISTS, so a run interrupted between a statement and its record is simply redone.
+A file whose text changed after it was applied is reported, not silently re-run.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from neo4j import AsyncDriver
+
+from app.settings import PROJECT_ROOT
+
+MIGRATIONS_DIR = PROJECT_ROOT / "cypher" / "migrations"
+
+APPLIED = "MATCH (m:Migration) RETURN m.name AS name, m.checksum AS checksum"
+RECORD = """
+MERGE (m:Migration {name: $name})
+SET m.checksum = $checksum, m.appliedAt = datetime(), m.dimensions = $dimensions
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    text: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    def statements(self) -> list[str]:
+        body = "\n".join(
+            line for line in self.text.splitlines() if not line.strip().startswith("//")
+        )
+        return [s.strip() for s in body.split(";") if s.strip()]
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    return [Migration(p.name, p.read_text()) for p in sorted(directory.glob("*.cypher"))]
+
+
+class MigrationDrift(RuntimeError):
+    pass
+
+
+async def apply_migrations(driver: AsyncDriver, dimensions: int, database: str = "neo4j",
+                           directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """Apply pending migrations; returns the names applied now (empty when up to date)."""
+    applied_now: list[str] = []
+    async with driver.session(database=database) as s:
+        result = await s.run(APPLIED)
+        applied = {r["name"]: r["checksum"] async for r in result}
+        for mig in load_migrations(directory):
+            if mig.name in applied:
+                if applied[mig.name] != mig.checksum:
+                    raise MigrationDrift(
+                        f"{mig.name} changed after it was applied; add a new migration instead"
+                    )
+                continue
+            for stmt in mig.statements():
+                await (await s.run(stmt, dimensions=dimensions)).consume()
+            await (await s.run(RECORD, name=mig.name, checksum=mig.checksum,
+                               dimensions=dimensions)).consume()
+            applied_now.append(mig.name)
+        await (await s.run("CALL db.awaitIndexes(300)")).consume()
+    return applied_now
+
+
+async def pending_migrations(driver: AsyncDriver, database: str = "neo4j") -> list[str]:
+    async with driver.session(database=database) as s:
+        result = await s.run(APPLIED)
+        applied = {r["name"] async for r in result}
+    return [m.name for m in load_migrations() if m.name not in applied]

@@ -1,0 +1,34 @@
+"""Shared fixtures: a real Neo4j (see app/runtime/neo4j_for_tests.py), migrated, and the model."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import pytest_asyncio
+
+from app.runtime.services import Services, open_services
+from app.runtime.neo4j_for_tests import neo4j_for_tests
+from app.store.graph import TenantGraph
+
+
+@pytest.fixture(scope="session")
+def settings():
+    with neo4j_for_tests() as s:
+        yield s
+
+
+@pytest_asyncio.fixture(scope="session")
+async def services(settings) -> Services:
+    async with open_services(settings, load_model=True) as svc:
+        yield svc
+
+
+@pytest.fixture
+def tenant() -> str:
+    """A fresh tenant per test: tests share one database and never see each other's data."""
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def graph(services, tenant) -> TenantGraph:
+    return TenantGraph(services.driver, tenant, services.settings.neo4j_database)

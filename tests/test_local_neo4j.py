@@ -1,0 +1,73 @@
+"""The local Neo4j runtime: idempotent start/stop, Browser, clear errors. Skipped when the tests
+run against an external Neo4j (ENGRAM_NEO4J_URI or Docker), which this runtime does not manage."""
+import socket
+
+import httpx
+import pytest
+
+from app.runtime import neo4j_local
+
+
+@pytest.fixture
+def local(settings):
+    if settings.neo4j_instance != "test":
+        pytest.skip("tests run against an external Neo4j")
+    return settings
+
+
+def test_start_on_a_running_server_is_a_no_op(local):
+    pid = neo4j_local.running_pid(local)
+    assert pid is not None
+    assert neo4j_local.start(local, lambda m: None) is False
+    assert neo4j_local.running_pid(local) == pid
+
+
+def test_stop_on_a_stopped_server_says_so_and_kills_nothing(local):
+    idle = local.model_copy(update={"neo4j_instance": "never-started"})
+    said = []
+    assert neo4j_local.stop(idle, said.append) is False
+    assert "not running" in said[0]
+    assert neo4j_local.running_pid(local) is not None  # the test server is untouched
+
+
+def test_second_install_is_a_no_op(local):
+    assert neo4j_local.install(local, lambda m: None) is False
+
+
+def test_browser_answers(local):
+    r = httpx.get(f"http://127.0.0.1:{local.neo4j_http_port}/browser/", timeout=10)
+    assert r.status_code == 200
+    assert "<html" in r.text.lower()
+
+
+def test_a_taken_port_gives_one_clear_message(local):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        other = local.model_copy(update={"neo4j_instance": "port-clash", "neo4j_bolt_port": port,
+                                         "neo4j_http_port": port + 1 if port < 65000 else port - 1})
+        with pytest.raises(neo4j_local.Neo4jRuntimeError, match=f"Port {port} is already taken"):
+            neo4j_local.start(other, lambda m: None)
+    assert neo4j_local.running_pid(other) is None
+
+
+def test_a_half_done_install_is_redone(local, tmp_path):
+    half = local.model_copy(update={"home": tmp_path})
+    lib = tmp_path / "neo4j" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "truncated.jar").write_bytes(b"PK")  # an interrupted copy, no .complete marker
+    assert not neo4j_local.is_installed(half)
+    assert neo4j_local.install(half, lambda m: None) is True
+    assert neo4j_local.is_installed(half)
+    jars = {p.name for p in lib.glob("*.jar")}
+    assert "truncated.jar" not in jars
+    assert any(j.startswith("neo4j-kernel") for j in jars)
+
+
+def test_an_unknown_version_fails_cleanly_and_installs_nothing(local, tmp_path):
+    bad = local.model_copy(update={"home": tmp_path, "neo4j_version": "0.0.0-nope"})
+    with pytest.raises(neo4j_local.Neo4jRuntimeError, match="Maven Central failed"):
+        neo4j_local.install(bad, lambda m: None)
+    assert not neo4j_local.is_installed(bad)
+    assert not (tmp_path / "neo4j" / "lib").exists()

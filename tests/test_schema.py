@@ -1,0 +1,67 @@
+"""Migrations create the DESIGN's indexes, once, and the tenant boundary holds in the data layer."""
+import pytest
+
+from app.store.graph import TenantError, TenantGraph
+from app.store.migrations import apply_migrations, load_migrations
+
+VECTOR = {"memcell_embedding", "fact_embedding", "entity_embedding", "scene_embedding",
+          "foresight_embedding", "turn_embedding"}
+FULLTEXT = {"turn_text", "memcell_text", "fact_text", "entity_text", "foresight_text"}
+
+
+async def _indexes(driver):
+    async with driver.session() as s:
+        res = await s.run("SHOW INDEXES YIELD name, type, state, options")
+        return {r["name"]: r.data() async for r in res}
+
+
+async def test_migrations_create_every_vector_and_fulltext_index_online(services):
+    idx = await _indexes(services.driver)
+    for name in VECTOR:
+        assert idx[name]["type"] == "VECTOR" and idx[name]["state"] == "ONLINE", name
+        cfg = idx[name]["options"]["indexConfig"]
+        assert cfg["vector.dimensions"] == services.embedder.dimensions
+        assert cfg["vector.similarity_function"] == "COSINE"
+    for name in FULLTEXT:
+        assert idx[name]["type"] == "FULLTEXT" and idx[name]["state"] == "ONLINE", name
+
+
+async def test_every_migration_is_recorded_once(services):
+    async with services.driver.session() as s:
+        res = await s.run("MATCH (m:Migration) RETURN m.name AS name, count(*) AS n")
+        recorded = {r["name"]: r["n"] async for r in res}
+    assert set(recorded) == {m.name for m in load_migrations()}
+    assert set(recorded.values()) == {1}
+
+
+async def test_running_migrations_again_changes_nothing(services):
+    before = await _indexes(services.driver)
+    applied = await apply_migrations(services.driver, services.embedder.dimensions)
+    after = await _indexes(services.driver)
+    assert applied == []
+    assert before.keys() == after.keys()
+
+
+async def test_vector_search_filters_by_tenant_inside_the_index(services):
+    dim = services.embedder.dimensions
+    a, b = TenantGraph(services.driver, "schema-a"), TenantGraph(services.driver, "schema-b")
+    vec = [1.0] + [0.0] * (dim - 1)
+    for g in (a, b):
+        await g.write("MERGE (m:MemCell {id: $id}) SET m.tenant = $tenant, m.embedding = $v",
+                      id=f"mc-{g.tenant}", v=vec)
+    rows = await a.read(
+        "CYPHER 25 MATCH (m:MemCell) SEARCH m IN (VECTOR INDEX memcell_embedding FOR $v "
+        "WHERE m.tenant = $tenant LIMIT 10) SCORE AS score RETURN m.id AS id, m.tenant AS t", v=vec)
+    assert rows and {r["t"] for r in rows} == {"schema-a"}
+
+
+async def test_a_query_without_the_tenant_filter_is_refused(services):
+    g = TenantGraph(services.driver, "schema-a")
+    with pytest.raises(TenantError):
+        await g.read("MATCH (m:MemCell) RETURN count(m) AS n")
+
+
+@pytest.mark.parametrize("bad", ["", "a b", "x" * 200, "a'}) DETACH DELETE n //", None])
+def test_malformed_tenant_names_are_refused(services, bad):
+    with pytest.raises(TenantError):
+        TenantGraph(services.driver, bad)
