@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -92,6 +93,172 @@ def serve(host: str = typer.Option(None, help="bind address (default ENGRAM_HOST
             _fail(e)
     _echo(f"Engram API on http://{host}:{port}/graphql")
     uvicorn.run("app.api.main:create_app", factory=True, host=host, port=port, log_level="info")
+
+
+def _run_with_services(fn):
+    """Run `fn(services)` against the configured Neo4j (starting the local one if needed)."""
+    from app.runtime.services import open_services
+
+    settings = get_settings()
+    if not settings.neo4j_uri:
+        neo4j_local.ensure_running(settings, lambda m: None)
+
+    async def run():
+        async with open_services(settings, load_model=True) as svc:
+            return await fn(svc)
+
+    return asyncio.run(run())
+
+
+@app.command()
+def ingest(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="LoCoMo-layout JSON"),
+           tenant: str = typer.Option("default", help="tenant to write into")) -> None:
+    """Ingest conversations from a LoCoMo-layout JSON file (one call per session, then flush)."""
+    from rich.progress import Progress
+
+    from app.construction.ingest import Ingestor
+    from app.evaluation.locomo import load_locomo
+    from app.evaluation.runner import _sessions
+
+    convs = load_locomo(file)
+
+    async def work(svc):
+        ing = Ingestor(svc)
+        total = {"turns": 0, "cells": 0, "facts": 0, "entities": 0, "foresights": 0}
+        with Progress(console=console) as prog:
+            task = prog.add_task("ingesting", total=sum(len(c.turns) for c in convs))
+            for conv in convs:
+                sessions = _sessions(conv)
+                for i, sess in enumerate(sessions):
+                    r = await ing.memorize(tenant, conv.sample_id, sess, flush=i == len(sessions) - 1)
+                    total["turns"] += r.accepted
+                    for k in ("cells", "facts", "entities", "foresights"):
+                        total[k] += getattr(r.process, k)
+                    prog.advance(task, len(sess))
+        return total
+
+    try:
+        total = _run_with_services(work)
+    except Exception as e:  # noqa: BLE001 - one clear line for the user
+        _fail(e)
+    _echo(" ".join(f"{k}={v}" for k, v in total.items()))
+
+
+@app.command()
+def retry(tenant: str = typer.Option(..., help="tenant whose pending turns to process"),
+          flush: bool = typer.Option(False, help="also close open cells")) -> None:
+    """Process pending turns again (after a failed extraction, or a crash)."""
+    from app.construction.ingest import Ingestor
+
+    async def work(svc):
+        return await Ingestor(svc).retry(tenant, flush)
+
+    reports = _run_with_services(work)
+    for conv, r in reports.items():
+        _echo(f"{conv}: cells={r.cells} facts={r.facts} pending={r.pending} errors={len(r.errors)}")
+
+
+keys_app = typer.Typer(no_args_is_help=True, help="API keys: one key, one tenant.")
+app.add_typer(keys_app, name="keys")
+
+
+def _with_keys(fn):
+    from app.store.driver import make_driver
+    from app.store.keys import KeyStore
+
+    settings = get_settings()
+    if not settings.neo4j_uri:
+        neo4j_local.ensure_running(settings, lambda m: None)
+
+    async def run():
+        driver = make_driver(settings)
+        try:
+            return await fn(KeyStore(driver, settings.neo4j_database))
+        finally:
+            await driver.close()
+
+    return asyncio.run(run())
+
+
+@keys_app.command("create")
+def keys_create(tenant: str = typer.Option(..., help="the tenant this key reads and writes"),
+                name: str = typer.Option(None, help="a label to recognise the key by")) -> None:
+    """Create a key and print it once (only its hash is stored)."""
+    from app.store.graph import TenantError
+
+    try:
+        key = _with_keys(lambda ks: ks.create(tenant, name))
+    except TenantError as e:
+        _fail(e)
+    print(key)
+
+
+@keys_app.command("list")
+def keys_list(tenant: str = typer.Option(None, help="only this tenant's keys")) -> None:
+    """List keys by prefix (the keys themselves are not stored)."""
+    for k in _with_keys(lambda ks: ks.list(tenant)):
+        state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
+        _echo(f"{k.prefix}…  tenant={k.tenant}  {state}  created {k.created_at:%Y-%m-%d %H:%M}"
+              + (f"  ({k.name})" if k.name else ""))
+
+
+@keys_app.command("revoke")
+def keys_revoke(prefix: str = typer.Argument(..., help="the key's prefix as `keys list` shows it")) -> None:
+    """Revoke a key: requests with it are refused from now on."""
+    n = _with_keys(lambda ks: ks.revoke(prefix))
+    if not n:
+        _fail(ValueError(f"no active key with prefix {prefix!r}"))
+    _echo(f"revoked {n} key(s)")
+
+
+schema_app = typer.Typer(no_args_is_help=True, help="The GraphQL schema file.")
+app.add_typer(schema_app, name="schema")
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "graphql" / "schema.graphql"
+
+
+@schema_app.command("export")
+def schema_export(out: Path = typer.Option(SCHEMA_FILE, help="where to write the SDL")) -> None:
+    """Write graphql/schema.graphql from the code."""
+    from app.api.schema import schema
+
+    out.write_text(schema.as_str() + "\n")
+    _echo(f"wrote {out}")
+
+
+eval_app = typer.Typer(no_args_is_help=True, help="Evaluation through the service itself.")
+app.add_typer(eval_app, name="eval")
+
+
+@eval_app.command("locomo")
+def eval_locomo(
+    data: Path = typer.Option(..., exists=True, dir_okay=False, help="LoCoMo-layout JSON"),
+    out: Path = typer.Option(..., help="output directory"),
+    methods: str = typer.Option("hybrid,keyword,vector,graph", help="comma-separated methods"),
+    k: str = typer.Option("5,10,25,50", help="cut-offs for recall@k"),
+    limit: int = typer.Option(None, help="questions per conversation"),
+    conversations: int = typer.Option(None, help="only the first N conversations"),
+    keep: bool = typer.Option(False, help="keep the evaluation tenants in the graph"),
+) -> None:
+    """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from app.evaluation.runner import EvalConfig, run_locomo
+
+    cfg = EvalConfig(methods=[m.strip().lower() for m in methods.split(",") if m.strip()],
+                     ks=tuple(int(x) for x in k.split(",")), limit=limit,
+                     conversations=conversations, keep=keep)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  console=console, transient=True) as prog:
+        tasks: dict[str, int] = {}
+
+        def progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = prog.add_task(label, total=total)
+            prog.update(tasks[label], completed=done, total=total)
+
+        summary = _run_with_services(lambda svc: run_locomo(svc, data, out, cfg, progress))
+    console.print((out / "summary.md").read_text(), highlight=False)
+    print(summary["final_line"])
 
 
 def main() -> None:  # console script entry point

@@ -26,7 +26,7 @@ async def services(settings) -> Services:
 @pytest.fixture
 def tenant() -> str:
     """A fresh tenant per test: tests share one database and never see each other's data."""
-    return f"t-{uuid.uuid4().hex[:12]}"
+    return f"t_{uuid.uuid4().hex[:12]}"
 
 
 @pytest.fixture

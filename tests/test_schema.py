@@ -44,7 +44,7 @@ async def test_running_migrations_again_changes_nothing(services):
 
 async def test_vector_search_filters_by_tenant_inside_the_index(services):
     dim = services.embedder.dimensions
-    a, b = TenantGraph(services.driver, "schema-a"), TenantGraph(services.driver, "schema-b")
+    a, b = TenantGraph(services.driver, "schema_a"), TenantGraph(services.driver, "schema_b")
     vec = [1.0] + [0.0] * (dim - 1)
     for g in (a, b):
         await g.write("MERGE (m:MemCell {id: $id}) SET m.tenant = $tenant, m.embedding = $v",
@@ -52,16 +52,16 @@ async def test_vector_search_filters_by_tenant_inside_the_index(services):
     rows = await a.read(
         "CYPHER 25 MATCH (m:MemCell) SEARCH m IN (VECTOR INDEX memcell_embedding FOR $v "
         "WHERE m.tenant = $tenant LIMIT 10) SCORE AS score RETURN m.id AS id, m.tenant AS t", v=vec)
-    assert rows and {r["t"] for r in rows} == {"schema-a"}
+    assert rows and {r["t"] for r in rows} == {"schema_a"}
 
 
 async def test_a_query_without_the_tenant_filter_is_refused(services):
-    g = TenantGraph(services.driver, "schema-a")
+    g = TenantGraph(services.driver, "schema_a")
     with pytest.raises(TenantError):
         await g.read("MATCH (m:MemCell) RETURN count(m) AS n")
 
 
-@pytest.mark.parametrize("bad", ["", "a b", "x" * 200, "a'}) DETACH DELETE n //", None])
+@pytest.mark.parametrize("bad", ["", "a b", "x" * 65, "Acme", "a-b", "a'}) DETACH DELETE n //", None])
 def test_malformed_tenant_names_are_refused(services, bad):
     with pytest.raises(TenantError):
         TenantGraph(services.driver, bad)

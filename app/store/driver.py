@@ -16,4 +16,6 @@ def make_driver(settings: Settings) -> AsyncDriver:
     return AsyncGraphDatabase.driver(
         resolved_uri(settings), auth=auth, max_connection_pool_size=64,
         connection_acquisition_timeout=30.0,
+        # Schema-less warnings ("property does not exist yet") on an empty database are noise.
+        notifications_min_severity="OFF",
     )

@@ -13,7 +13,9 @@ from neo4j import AsyncDriver, AsyncManagedTransaction
 
 T = TypeVar("T")
 _TENANT_PARAM = re.compile(r"\$tenant\b")
-_TENANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
+# One Lucene token (the standard analyzer keeps [a-z0-9_] together), so fulltext queries can
+# require the tenant exactly with +tenant:<name>.
+_TENANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
 
 
 class TenantError(ValueError):
@@ -22,7 +24,7 @@ class TenantError(ValueError):
 
 def check_tenant(tenant: str) -> str:
     if not isinstance(tenant, str) or not _TENANT_NAME.match(tenant):
-        raise TenantError("tenant must be 1-128 characters of letters, digits and _ . : -")
+        raise TenantError("tenant must be 1-64 characters of a-z, 0-9 and _ (starting with a letter or digit)")
     return tenant
 
 
@@ -69,6 +71,13 @@ class TenantGraph:
 
         async with self.driver.session(database=self.database) as s:
             return await s.execute_write(work)
+
+    async def auto_commit(self, query: str, **params: Any) -> int:
+        """For CALL ... IN TRANSACTIONS, which needs an implicit transaction; returns nodes deleted."""
+        async with self.driver.session(database=self.database) as s:
+            result = await s.run(_checked(query), {**params, "tenant": self.tenant})
+            summary = await result.consume()
+            return summary.counters.nodes_deleted
 
     async def read_tx(self, fn: Callable[[TenantTx], Awaitable[T]]) -> T:
         async def work(tx: AsyncManagedTransaction) -> T:

@@ -1,0 +1,61 @@
+"""Per-request context: who is asking (the key's tenant) and the services to answer with.
+
+Resolvers get a TenantGraph from here and never handle a tenant name themselves.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import Request
+from strawberry.fastapi import BaseContext
+
+from app.api.errors import UNAUTHENTICATED, ApiError
+from app.runtime.services import Services
+from app.store.graph import TenantGraph
+
+LOCAL_TENANT = "default"
+
+
+@dataclass
+class Auth:
+    tenant: str | None
+    error: str | None = None
+
+
+class EngramContext(BaseContext):
+    def __init__(self, services: Services, auth: Auth, app_state):
+        super().__init__()
+        self.services = services
+        self.auth = auth
+        self.state = app_state
+
+    @property
+    def tenant(self) -> str:
+        if self.auth.tenant is None:
+            raise ApiError(self.auth.error or "missing API key", UNAUTHENTICATED)
+        return self.auth.tenant
+
+    @property
+    def graph(self) -> TenantGraph:
+        return TenantGraph(self.services.driver, self.tenant, self.services.settings.neo4j_database)
+
+
+async def authenticate(request: Request) -> Auth:
+    state = request.app.state
+    header = request.headers.get("authorization")
+    if not header:
+        # Local mode: no key exists at all, and the server listens on loopback only.
+        if not await state.keys.any_active():
+            return Auth(LOCAL_TENANT)
+        return Auth(None, "missing API key: send Authorization: Bearer <key>")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return Auth(None, "malformed Authorization header: expected 'Bearer <key>'")
+    tenant = await state.keys.tenant_of(token.strip())
+    if tenant is None:
+        return Auth(None, "invalid or revoked API key")
+    return Auth(tenant)
+
+
+async def get_context(request: Request) -> EngramContext:
+    return EngramContext(request.app.state.services, await authenticate(request), request.app.state)

@@ -1,0 +1,52 @@
+"""GraphQL errors with a stable `extensions.code`, and the masking of everything else."""
+from __future__ import annotations
+
+import logging
+
+from graphql import GraphQLError
+from strawberry.extensions import SchemaExtension
+
+log = logging.getLogger("engram.api")
+
+BAD_USER_INPUT = "BAD_USER_INPUT"
+UNAUTHENTICATED = "UNAUTHENTICATED"
+FORBIDDEN = "FORBIDDEN"
+NOT_FOUND = "NOT_FOUND"
+INTERNAL = "INTERNAL"
+
+
+class ApiError(GraphQLError):
+    def __init__(self, message: str, code: str, field: str | None = None):
+        ext = {"code": code}
+        if field:
+            ext["field"] = field
+        super().__init__(message, extensions=ext)
+
+
+def bad_input(message: str, field: str | None = None) -> ApiError:
+    return ApiError(message, BAD_USER_INPUT, field)
+
+
+class StableErrorCodes(SchemaExtension):
+    """Every error leaves with a code; unexpected ones say only 'internal error' (no traces)."""
+
+    def on_operation(self):
+        yield
+        result = self.execution_context.result
+        if not result or not result.errors:
+            return
+        fixed = []
+        for err in result.errors:
+            original = err.original_error
+            if isinstance(original, ApiError):
+                fixed.append(GraphQLError(original.message, nodes=err.nodes, path=err.path,
+                                          extensions=original.extensions))
+            elif original is None:  # parse/validation errors, depth and alias limits
+                code = (err.extensions or {}).get("code") or BAD_USER_INPUT
+                fixed.append(GraphQLError(err.message, nodes=err.nodes, path=err.path,
+                                          extensions={"code": code}))
+            else:
+                log.exception("internal error in %s", err.path, exc_info=original)
+                fixed.append(GraphQLError("internal error", nodes=err.nodes, path=err.path,
+                                          extensions={"code": INTERNAL}))
+        result.errors = fixed

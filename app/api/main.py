@@ -1,0 +1,127 @@
+"""The FastAPI application: GraphQL at /graphql (GraphiQL in a browser), /health and /metrics."""
+from __future__ import annotations
+
+import ipaddress
+import logging
+import time
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from strawberry.extensions import SchemaExtension
+from strawberry.fastapi import GraphQLRouter
+
+from app.api.context import get_context
+from app.api.metrics import Metrics
+from app.api.schema import build_schema
+from app.construction.ingest import Ingestor
+from app.recollection.related import RelatedService
+from app.recollection.search import SearchService
+from app.runtime.services import open_services
+from app.settings import Settings, get_settings
+from app.store.keys import KeyStore
+from app.store.migrations import pending_migrations
+
+log = logging.getLogger("engram.api")
+MAX_BODY_BYTES = 4 * 1024 * 1024
+PENDING_TURNS = "MATCH (t:Turn) WHERE t.status = 'pending' RETURN count(t) AS n"
+
+
+class NoKeysOnPublicInterface(RuntimeError):
+    pass
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class OperationMetrics(SchemaExtension):
+    """Counts and times each operation by its first root field (search, memorize, ...)."""
+
+    def on_operation(self):
+        start = time.perf_counter()
+        yield
+        ec = self.execution_context
+        name = "unknown"
+        try:
+            name = ec.graphql_document.definitions[0].selection_set.selections[0].name.value
+        except (AttributeError, IndexError, TypeError):
+            pass
+        status = "error" if ec.result and ec.result.errors else "ok"
+        metrics: Metrics = ec.context.state.metrics
+        metrics.observe(name, status, time.perf_counter() - start)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        # Migrations are applied and the model loaded before the first request is accepted.
+        async with open_services(settings, load_model=True) as svc:
+            keys = KeyStore(svc.driver, settings.neo4j_database)
+            if not is_loopback(settings.host) and not await keys.any_active():
+                raise NoKeysOnPublicInterface(
+                    f"refusing to listen on {settings.host}: no API key exists, so anyone could "
+                    "read and write memory. Create one with `engram keys create --tenant NAME`, "
+                    "or listen on 127.0.0.1.")
+            if not await keys.any_active():
+                log.warning("no API keys: local mode, requests without a key use tenant 'default' "
+                            "(loopback only)")
+            app.state.services = svc
+            app.state.keys = keys
+            app.state.ingestor = Ingestor(svc)
+            app.state.searcher = SearchService(svc)
+            app.state.related = RelatedService(settings.max_hops)
+            app.state.metrics = Metrics()
+            yield
+            await app.state.searcher.settle()
+
+    app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
+    schema = build_schema()
+    schema.extensions.append(OperationMetrics)
+    app.include_router(GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
+                       prefix="/graphql")
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+            return JSONResponse(
+                {"errors": [{"message": f"request body over {MAX_BODY_BYTES // 1024 // 1024} MB",
+                             "extensions": {"code": "BAD_USER_INPUT"}}]}, status_code=413)
+        return await call_next(request)
+
+    @app.get("/health")
+    async def health() -> JSONResponse:
+        svc = app.state.services
+        checks: dict[str, object] = {}
+        try:
+            await svc.driver.verify_connectivity()
+            checks["neo4j"] = "ok"
+            pending = await pending_migrations(svc.driver, settings.neo4j_database)
+            checks["migrations"] = "ok" if not pending else {"pending": pending}
+        except Exception as e:  # report, don't raise: health must always answer
+            checks["neo4j"] = f"unreachable: {type(e).__name__}"
+        checks["model"] = "ok" if svc.embedder is not None else "not loaded"
+        ok = all(v == "ok" for v in checks.values())
+        return JSONResponse({"status": "ok" if ok else "degraded", "checks": checks},
+                            status_code=200 if ok else 503)
+
+    @app.get("/metrics")
+    async def metrics() -> PlainTextResponse:
+        svc = app.state.services
+        try:
+            async with svc.driver.session(database=settings.neo4j_database) as s:
+                pending = (await (await s.run(PENDING_TURNS)).single())["n"]
+        except Exception:  # metrics must answer even when Neo4j does not
+            pending = None
+        return PlainTextResponse(app.state.metrics.render(pending),
+                                 media_type="text/plain; version=0.0.4")
+
+    return app

@@ -1,0 +1,150 @@
+"""The GraphQL schema. Resolvers translate between GraphQL and the service layer, nothing more."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Optional
+
+import strawberry
+from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
+from strawberry.types import Info
+
+from app.api.errors import StableErrorCodes, bad_input
+from app.api.types import (
+    ChannelScore, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind, MemCell,
+    MemorizeInput, MemorizeResult, Relation, SearchHit, SearchInput, SearchResult, Turn,
+)
+from app.construction.turns import InputError
+from app.lifecycle.forget import ForgetSelection, forget as forget_selection
+from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
+from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest
+from app.store.graph import TenantError
+
+MAX_ID = 256
+
+
+def _hit(h) -> SearchHit:
+    kind = HitKind(h.kind)
+    evidence = [Turn.of(t) for t in h.evidence]
+    hit = SearchHit(rank=h.rank, score=h.score, kind=kind, evidence=evidence,
+                    channels=[ChannelScore(channel=c.channel, rank=c.rank, score=c.score,
+                                           contribution=c.contribution, note=c.note)
+                              for c in h.channels])
+    if kind is HitKind.FACT:
+        hit.fact = Fact.of(h.node)
+    elif kind is HitKind.MEMCELL:
+        hit.mem_cell = MemCell.of(h.node)
+    elif kind is HitKind.FORESIGHT:
+        hit.foresight = Foresight.of(h.node, h.evidence)
+    elif kind is HitKind.TURN:
+        hit.turn = Turn.of(h.node)
+    return hit
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(description="Memories that matter for a query, with the turns that prove them.")
+    async def search(self, info: Info, input: SearchInput) -> SearchResult:
+        ctx = info.context
+        req = SearchRequest(
+            query=input.query, method=Method(input.method.value if input.method else "HYBRID"),
+            top_k=input.top_k if input.top_k is not None else 10, group_id=input.group_id,
+            user_id=input.user_id, conversation_id=input.conversation_id, time_from=input.from_,
+            time_to=input.to, as_of=input.as_of, include_superseded=bool(input.include_superseded),
+            token_budget=input.token_budget,
+            kinds=tuple(k.value for k in input.kinds) if input.kinds else KINDS,
+            hops=input.hops if input.hops is not None else 2,
+        )
+        try:
+            res = await ctx.state.searcher.search(ctx.tenant, req)
+        except SearchInputError as e:
+            raise bad_input(str(e), e.field) from None
+        return SearchResult(hits=[_hit(h) for h in res.hits], context=res.context, took_ms=res.took_ms)
+
+    @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way.")
+    async def related_to(self, info: Info, entity: str, hops: Optional[int] = 2,
+                         as_of: Optional[datetime] = None, limit: Optional[int] = 25) -> list[Relation]:
+        ctx = info.context
+        hops = 2 if hops is None else hops
+        limit = 25 if limit is None else limit
+        try:
+            rels = await ctx.state.related.related_to(ctx.graph, entity, hops, as_of, limit)
+        except SearchInputError as e:
+            raise bad_input(str(e), e.field) from None
+        return [Relation(entity=Entity.of(r.entity), hops=r.hops, score=r.score,
+                         path=[Fact.of(f) for f in r.path]) for r in rels]
+
+    @strawberry.field(description="An entity by name or alias, with its current facts.")
+    async def entity(self, info: Info, name: str) -> Optional[Entity]:
+        if not name.strip() or len(name) > MAX_ID:
+            raise bad_input("name must be 1-256 characters", "name")
+        found = await entity_by_name(info.context.graph, name)
+        return Entity.of(found, found["facts"]) if found else None
+
+    @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
+    async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:
+        if not id or len(id) > MAX_ID:
+            raise bad_input("id must be 1-256 characters", "id")
+        row = await memcell_by_id(info.context.graph, str(id))
+        return MemCell.of(row["cell"], row["turns"], row["facts"]) if row else None
+
+    @strawberry.field(description="Foresight active at a moment (default now).")
+    async def foresights(self, info: Info, active_at: Optional[datetime] = None,
+                         group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
+        at = active_at or datetime.now(timezone.utc)
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=timezone.utc)
+        rows = await active_foresights(info.context.graph, at, group_id)
+        return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="Store messages; they become turns, episodes, facts, entities and foresight.")
+    async def memorize(self, info: Info, input: MemorizeInput) -> MemorizeResult:
+        ctx = info.context
+        limit = ctx.services.settings.max_messages_per_call
+        if len(input.messages) > limit:
+            raise bad_input(f"too many messages in one call ({len(input.messages)}); the limit is {limit}",
+                            "messages")
+        msgs = [{"id": m.id, "speaker": m.speaker, "content": m.content, "timestamp": m.timestamp,
+                 "user_id": m.user_id, "role": (m.role.value if m.role else "user")}
+                for m in input.messages]
+        try:
+            rep = await ctx.state.ingestor.memorize(ctx.tenant, str(input.conversation_id), msgs,
+                                                    group_id=input.group_id, flush=bool(input.flush))
+        except InputError as e:
+            raise bad_input(str(e), e.field) from None
+        p = rep.process
+        return MemorizeResult(
+            conversation_id=rep.conversation_id, accepted=rep.accepted, duplicates=rep.duplicates,
+            mem_cells=p.cells, facts=p.facts, entities=p.entities, foresights=p.foresights,
+            superseded=p.superseded, pending=p.pending, errors=p.errors, tokens_used=p.tokens_used,
+            took_ms=rep.seconds * 1000)
+
+    @strawberry.mutation(description="Delete memories and everything derived from them.")
+    async def forget(self, info: Info, input: ForgetInput) -> ForgetResult:
+        sel = ForgetSelection(cell_ids=[str(i) for i in input.mem_cell_ids] if input.mem_cell_ids else None,
+                              conversation_id=input.conversation_id, group_id=input.group_id,
+                              user_id=input.user_id, everything=bool(input.everything))
+        if len(sel.chosen()) != 1:
+            raise bad_input("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
+        try:
+            n = await forget_selection(info.context.graph, sel)
+        except (ValueError, TenantError) as e:
+            raise bad_input(str(e)) from None
+        return ForgetResult(deleted_nodes=n)
+
+
+def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000) -> strawberry.Schema:
+    return strawberry.Schema(
+        query=Query, mutation=Mutation,
+        extensions=[
+            QueryDepthLimiter(max_depth=max_depth),
+            MaxAliasesLimiter(max_alias_count=max_aliases),
+            MaxTokensLimiter(max_token_count=max_tokens),
+            StableErrorCodes,
+        ],
+    )
+
+
+schema = build_schema()

@@ -1,0 +1,291 @@
+"""GraphQL types of the contract in DESIGN.md (names other tools rely on; add, never rename)."""
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from enum import Enum
+from typing import Optional
+
+import strawberry
+from strawberry.types import Info
+
+
+def _dt(v) -> Optional[datetime]:
+    if v is None:
+        return None
+    return v.to_native() if hasattr(v, "to_native") else v
+
+
+def _date(v) -> Optional[date]:
+    if v is None:
+        return None
+    return v.to_native() if hasattr(v, "to_native") else v
+
+
+@strawberry.enum
+class Role(Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+@strawberry.enum
+class SearchMethod(Enum):
+    KEYWORD = "KEYWORD"
+    VECTOR = "VECTOR"
+    GRAPH = "GRAPH"
+    HYBRID = "HYBRID"
+    AGENTIC = "AGENTIC"
+
+
+@strawberry.enum
+class HitKind(Enum):
+    MEMCELL = "memcell"
+    FACT = "fact"
+    TURN = "turn"
+    FORESIGHT = "foresight"
+    SCENE = "scene"
+
+
+@strawberry.enum
+class MemoryKind(Enum):
+    MEMCELL = "memcell"
+    FACT = "fact"
+    TURN = "turn"
+    FORESIGHT = "foresight"
+
+
+@strawberry.type(description="A message as it was said: the raw evidence behind every memory.")
+class Turn:
+    id: strawberry.ID
+    speaker: str
+    content: str
+    timestamp: datetime
+    conversation_id: strawberry.ID
+    user_id: Optional[strawberry.ID] = None
+    mem_cell_id: Optional[strawberry.ID] = None
+
+    @classmethod
+    def of(cls, d: dict) -> "Turn":
+        return cls(id=d["id"], speaker=d.get("speaker") or "", content=d.get("content") or "",
+                   timestamp=_dt(d.get("at")), conversation_id=d.get("conversationId") or "",
+                   user_id=d.get("userId"), mem_cell_id=d.get("memCellId"))
+
+
+@strawberry.type(description="An atomic fact with its validity in time.")
+class Fact:
+    id: strawberry.ID
+    subject: str
+    predicate: str
+    object: str
+    text: str
+    confidence: float
+    valid_from: Optional[datetime]
+    valid_to: Optional[datetime]
+    status: str
+    event_date: Optional[date] = None
+    mem_cell_id: Optional[strawberry.ID] = None
+
+    @classmethod
+    def of(cls, d: dict) -> "Fact":
+        return cls(id=d["id"], subject=d.get("subject") or "", predicate=d.get("predicate") or "",
+                   object=d.get("object") or "", text=d.get("text") or "",
+                   confidence=float(d.get("confidence") or 0.0), valid_from=_dt(d.get("validFrom")),
+                   valid_to=_dt(d.get("validTo")), status=d.get("status") or "current",
+                   event_date=_date(d.get("eventDate")), mem_cell_id=d.get("memCellId"))
+
+
+@strawberry.type(description="One episode: a run of turns on one topic.")
+class MemCell:
+    id: strawberry.ID
+    title: str
+    summary: str
+    keywords: list[str]
+    importance: float
+    started_at: datetime
+    ended_at: datetime
+    status: str
+    access_count: int
+    last_accessed_at: Optional[datetime]
+    conversation_id: strawberry.ID
+    group_id: Optional[strawberry.ID]
+    turns: list[Turn] = strawberry.field(default_factory=list, description="all turns, in order (memCell(id) only)")
+    facts: list[Fact] = strawberry.field(default_factory=list, description="facts extracted from it (memCell(id) only)")
+
+    @classmethod
+    def of(cls, d: dict, turns: list[dict] | None = None, facts: list[dict] | None = None) -> "MemCell":
+        return cls(id=d["id"], title=d.get("title") or "", summary=d.get("summary") or "",
+                   keywords=list(d.get("keywords") or []), importance=float(d.get("importance") or 0),
+                   started_at=_dt(d.get("startedAt")), ended_at=_dt(d.get("endedAt")),
+                   status=d.get("status") or "active", access_count=int(d.get("accessCount") or 0),
+                   last_accessed_at=_dt(d.get("lastAccessedAt")),
+                   conversation_id=d.get("conversationId") or "", group_id=d.get("groupId"),
+                   turns=[Turn.of(t) for t in turns or []], facts=[Fact.of(f) for f in facts or []])
+
+
+@strawberry.type(description="Prospective memory: a plan or constraint that must surface later.")
+class Foresight:
+    id: strawberry.ID
+    text: str
+    trigger: str
+    kind: str
+    valid_from: Optional[datetime]
+    valid_to: Optional[datetime]
+    status: str
+    mem_cell_id: Optional[strawberry.ID] = None
+    evidence: list[Turn] = strawberry.field(default_factory=list)
+
+    @classmethod
+    def of(cls, d: dict, evidence: list[dict] | None = None) -> "Foresight":
+        return cls(id=d["id"], text=d.get("text") or "", trigger=d.get("trigger") or "",
+                   kind=d.get("kind") or "plan", valid_from=_dt(d.get("validFrom")),
+                   valid_to=_dt(d.get("validTo")), status=d.get("status") or "active",
+                   mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []])
+
+
+@strawberry.type(description="A surface form merged into an entity, kept for audit.")
+class EntityMerge:
+    surface: str
+    method: str
+    score: Optional[float]
+    at: str
+
+
+@strawberry.type(description="A person, place, organisation, project or thing.")
+class Entity:
+    id: strawberry.ID
+    name: str
+    type: str
+    aliases: list[str]
+    merges: list[EntityMerge]
+    facts: list[Fact] = strawberry.field(default_factory=list, description="current facts about it, newest first")
+
+    @classmethod
+    def of(cls, d: dict, facts: list[dict] | None = None) -> "Entity":
+        merges = []
+        for m in d.get("merges") or []:
+            try:
+                x = json.loads(m)
+                merges.append(EntityMerge(surface=x.get("surface", ""), method=x.get("method", ""),
+                                          score=x.get("score"), at=x.get("at", "")))
+            except (ValueError, TypeError):
+                continue
+        return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
+                   aliases=list(d.get("aliases") or []), merges=merges,
+                   facts=[Fact.of(f) for f in facts or []])
+
+
+@strawberry.type(description="Why a hit was retrieved: one line per channel that found it.")
+class ChannelScore:
+    channel: str
+    rank: int
+    score: float
+    contribution: float
+    note: str
+
+
+@strawberry.type
+class MemScene:
+    id: strawberry.ID
+    topic: str
+    consensus: str
+    status: str
+    updated_at: Optional[datetime]
+
+
+@strawberry.type
+class SearchHit:
+    rank: int
+    score: float
+    kind: HitKind
+    mem_cell: Optional[MemCell] = None
+    fact: Optional[Fact] = None
+    scene: Optional[MemScene] = None
+    foresight: Optional[Foresight] = None
+    turn: Optional[Turn] = None
+    evidence: list[Turn] = strawberry.field(default_factory=list)
+    channels: list[ChannelScore] = strawberry.field(default_factory=list)
+
+
+@strawberry.type
+class SearchResult:
+    hits: list[SearchHit]
+    context: str
+    took_ms: float
+
+
+@strawberry.type
+class Relation:
+    entity: Entity
+    hops: int
+    score: float
+    path: list[Fact]
+
+
+@strawberry.type
+class MemorizeResult:
+    conversation_id: strawberry.ID
+    accepted: int = strawberry.field(description="new turns written")
+    duplicates: int = strawberry.field(description="messages already stored, skipped")
+    mem_cells: int
+    facts: int
+    entities: int
+    foresights: int
+    superseded: int
+    pending: int = strawberry.field(description="turns waiting for more context, a flush, or a retry")
+    errors: list[str]
+    tokens_used: int
+    took_ms: float
+
+
+@strawberry.type
+class ForgetResult:
+    deleted_nodes: int
+
+
+@strawberry.input
+class MessageInput:
+    id: strawberry.ID
+    speaker: str
+    content: str
+    timestamp: datetime
+    user_id: Optional[strawberry.ID] = None
+    role: Optional[Role] = Role.USER
+
+
+@strawberry.input
+class MemorizeInput:
+    conversation_id: strawberry.ID
+    messages: list[MessageInput]
+    group_id: Optional[strawberry.ID] = None
+    flush: Optional[bool] = False
+
+
+@strawberry.input
+class SearchInput:
+    query: str
+    group_id: Optional[strawberry.ID] = None
+    user_id: Optional[strawberry.ID] = None
+    conversation_id: Optional[strawberry.ID] = None
+    method: Optional[SearchMethod] = SearchMethod.HYBRID
+    top_k: Optional[int] = 10
+    from_: Optional[datetime] = strawberry.field(default=None, name="from")
+    to: Optional[datetime] = None
+    as_of: Optional[datetime] = None
+    include_superseded: Optional[bool] = False
+    token_budget: Optional[int] = None
+    kinds: Optional[list[MemoryKind]] = None
+    hops: Optional[int] = 2
+
+
+@strawberry.input
+class ForgetInput:
+    mem_cell_ids: Optional[list[strawberry.ID]] = None
+    conversation_id: Optional[strawberry.ID] = None
+    group_id: Optional[strawberry.ID] = None
+    user_id: Optional[strawberry.ID] = None
+    everything: Optional[bool] = False
+
+
+__all__ = [n for n in dir() if n[0].isupper() and n not in ("Enum", "Info", "Optional")]

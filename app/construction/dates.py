@@ -1,0 +1,689 @@
+"""Relative and explicit date resolution against a reference moment (a turn's timestamp).
+
+Pure standard library, precompiled patterns, deterministic. The one entry point is
+`find_dates(text, ref)`: every date phrase in `text`, resolved to a span of calendar days
+(`start`..`end`, both inclusive; a single day has start == end) in the reference's own time
+zone, with a `direction` relative to the reference day.
+
+Conventions (English has no single reading for some of these; these are the ones used here):
+
+* weeks run Monday..Sunday; "last week" is the whole previous week, "next week" the following one;
+  "the past week" is the rolling seven days up to the reference day;
+* "last Tuesday" is the most recent Tuesday strictly before the reference day; "next Tuesday" and
+  "coming Tuesday" the first Tuesday strictly after it; "this Tuesday" the Tuesday of the current
+  week (moved on a week when that day is already over, unless the sentence is in the past tense);
+  a bare "on Tuesday" follows `prefer` ('past' -> last, otherwise the upcoming one);
+* "this weekend" is Saturday..Sunday of the current week, "last weekend" the one before it,
+  "next weekend" the one after it;
+* "N weeks/months/years ago" and "in N days/weeks/..." are single days (calendar arithmetic,
+  clamped at month ends: 31 March minus one month is 28/29 February);
+* a month or day-of-month without a year ("in June", "May 8th") takes the year that puts it
+  nearest to the reference, unless `prefer` or a modifier ("last June", "next June") decides;
+* seasons are meteorological, northern hemisphere (summer = June..August).
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Callable
+
+__all__ = [
+    "DateMention",
+    "find_dates",
+    "resolve_date",
+    "render",
+    "absolute_text",
+    "inline_text",
+    "add_months",
+]
+
+PAST, PRESENT, FUTURE = "past", "present", "future"
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """One date phrase found in a text, resolved to a span of days."""
+
+    phrase: str  # the text as written, e.g. "yesterday", "last week", "May 8, 2023"
+    start: date
+    end: date  # inclusive; == start for a single day
+    direction: str  # past | present | future, relative to the reference day
+    granularity: str = "day"  # day | week | weekend | month | season | year | span
+    pos: int = 0  # offset of `phrase` in the searched text
+    relative: bool = True  # False for explicit calendar dates ("2023-05-08", "8 May 2023")
+
+    @property
+    def end_pos(self) -> int:
+        return self.pos + len(self.phrase)
+
+    @property
+    def is_single_day(self) -> bool:
+        return self.start == self.end
+
+
+# --------------------------------------------------------------------------------------------
+# calendar helpers
+
+def add_months(d: date, months: int) -> date:
+    """`d` moved by whole months, the day clamped to the target month's length."""
+    total = d.year * 12 + (d.month - 1) + months
+    year, month = divmod(total, 12)
+    month += 1
+    if year < 1:
+        return date(1, 1, 1)
+    if year > 9999:
+        return date(9999, 12, 31)
+    return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
+
+
+def _month_span(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _week_monday(d: date) -> date:
+    return d - timedelta(days=d.weekday())
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _ref_day(ref: datetime | date) -> date:
+    if isinstance(ref, datetime):
+        return ref.date()
+    return ref
+
+
+def _direction(start: date, end: date, ref: date) -> str:
+    if end < ref:
+        return PAST
+    if start > ref:
+        return FUTURE
+    return PRESENT
+
+
+# --------------------------------------------------------------------------------------------
+# lexicons
+
+_MONTHS_FULL = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+}
+_MONTHS_ABBR = {
+    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9,
+    "oct": 10, "nov": 11, "dec": 12,
+}
+_MONTH_NAMES = [
+    "", "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+]
+_WEEKDAYS = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5,
+    "sunday": 6,
+}
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "eighteen": 18, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3,
+    "few": 3, "several": 3, "a half": 0,
+}
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+_M_FULL = "|".join(sorted(_MONTHS_FULL, key=len, reverse=True))
+_M_ANY = "|".join(sorted(list(_MONTHS_FULL) + list(_MONTHS_ABBR), key=len, reverse=True))
+_WD = "|".join(_WEEKDAYS)
+_NUM = (
+    r"\d{1,3}|a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|eighteen|twenty|"
+    r"thirty|forty|fifty"
+)
+_UNIT = r"day|week|fortnight|month|year"
+_ORD = r"(?:st|nd|rd|th)?"
+
+_I = re.IGNORECASE
+
+# cheap gate: nothing date-like in the text -> no pattern runs. Plain substring tests on the
+# lower-cased text: a regex alternation of these words costs more than the patterns it saves.
+# ("day" covers "in two days" / "two days from now", which the unit patterns resolve.)
+_DIGIT = re.compile(r"\d")
+_DIGITS = tuple("0123456789")
+_PREFILTER_WORDS = (
+    "day", "tonight", "tomorrow", "week", "month", "year", "ago", "fortnight", "night", "morning",
+    "afternoon", "evening", "summer", "winter", "spring", "fall", "autumn",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)
+_UNIT_WORDS = ("day", "week", "fortnight", "month", "year")
+_MONTH_WORDS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _maybe_dates(text: str, low: str) -> bool:
+    return _DIGIT.search(text) is not None or any(w in low for w in _PREFILTER_WORDS)
+
+
+def _num(word: str) -> int | None:
+    w = " ".join(word.lower().split())
+    if w.isdigit():
+        return int(w)
+    return _NUMBER_WORDS.get(w)
+
+
+def _unit_delta(d: date, unit: str, n: int) -> date:
+    unit = unit.lower()
+    if unit.startswith("day"):
+        return d + timedelta(days=n)
+    if unit.startswith("fortnight"):
+        return d + timedelta(days=14 * n)
+    if unit.startswith("week"):
+        return d + timedelta(days=7 * n)
+    if unit.startswith("month"):
+        return add_months(d, n)
+    return add_months(d, 12 * n)
+
+
+def _year_for_month(month: int, ref: date, prefer: str | None, day: int | None = None) -> int:
+    """The year for a month (and day) given without a year."""
+    d = day or 15
+    candidates = []
+    for y in (ref.year - 1, ref.year, ref.year + 1):
+        c = _safe_date(y, month, min(d, calendar.monthrange(y, month)[1]))
+        if c is not None:
+            candidates.append(c)
+    if prefer == PAST:
+        past = [c for c in candidates if (c <= ref if day else (c.year, c.month) <= (ref.year, ref.month))]
+        if past:
+            return max(past).year
+    elif prefer == FUTURE:
+        fut = [c for c in candidates if (c >= ref if day else (c.year, c.month) >= (ref.year, ref.month))]
+        if fut:
+            return min(fut).year
+    best = min(candidates, key=lambda c: (abs((c - ref).days), c))
+    return best.year
+
+
+def _season_span(name: str, year: int) -> tuple[date, date]:
+    m = _SEASONS[name.lower()]
+    start = date(year, m, 1)
+    end = add_months(start, 2)
+    end = date(end.year, end.month, calendar.monthrange(end.year, end.month)[1])
+    return start, end
+
+
+# --------------------------------------------------------------------------------------------
+# patterns and their handlers. A handler gets (match, ref day, prefer) and returns
+# (phrase start, phrase end, start day, end day, granularity, relative) or None.
+
+_Result = tuple[int, int, date, date, str, bool] | None
+_Handler = Callable[[re.Match, date, str | None], _Result]
+# (pattern, handler, needs): the pattern runs only when the lower-cased text contains, for each
+# group in `needs`, one of its words (None: always). A pattern cannot match without them, so this
+# only saves time.
+_Needs = tuple[tuple[str, ...], ...] | None
+_PATTERNS: list[tuple[re.Pattern, _Handler, _Needs]] = []
+
+
+def _pattern(regex: str, flags: int = _I, needs: _Needs = None) -> Callable[[_Handler], _Handler]:
+    compiled = re.compile(regex, flags)
+
+    def register(fn: _Handler) -> _Handler:
+        _PATTERNS.append((compiled, fn, needs))
+        return fn
+
+    return register
+
+
+def _valid_year(y: int) -> bool:
+    return 1000 <= y <= 9999
+
+
+@_pattern(r"\b(\d{4})([-/.])(\d{1,2})\2(\d{1,2})\b", needs=(_DIGITS,))
+def _iso(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    d = _safe_date(int(m.group(1)), int(m.group(3)), int(m.group(4)))
+    if d is None:
+        return None
+    return m.start(), m.end(), d, d, "day", False
+
+
+@_pattern(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\d/])", needs=(_DIGITS,))
+def _numeric(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if len(m.group(3)) == 2:
+        y += 2000 if y < 70 else 1900
+    d = _safe_date(y, a, b) if a <= 12 else _safe_date(y, b, a)  # US month/day first
+    if d is None:
+        return None
+    return m.start(), m.end(), d, d, "day", False
+
+
+@_pattern(
+    rf"\b(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_M_ANY})\b\.?(?:,?\s+(\d{{4}})\b)?", needs=(_DIGITS, _MONTH_WORDS)
+)
+def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    month_word = m.group(2)
+    if month_word.lower() == "may" and not month_word[0].isupper():
+        return None  # "the 2 may ..." -- too likely the modal verb
+    month = _MONTHS_FULL.get(month_word.lower()) or _MONTHS_ABBR.get(month_word.lower())
+    day = int(m.group(1))
+    year = int(m.group(3)) if m.group(3) else None
+    if year is None:
+        if not 1 <= day <= 31:
+            return None
+        year = _year_for_month(month, ref, prefer, day)
+    d = _safe_date(year, month, day)
+    if d is None:
+        return None
+    return m.start(), m.end(), d, d, "day", m.group(3) is None
+
+
+@_pattern(rf"\b({_M_ANY})\.?\s+(?:the\s+)?(\d{{1,2}}){_ORD}(?![\d:])\b(?:,?\s+(\d{{4}})\b)?", needs=(_DIGITS, _MONTH_WORDS))
+def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    month_word = m.group(1)
+    if month_word.lower() == "may" and not month_word[0].isupper():
+        return None
+    month = _MONTHS_FULL.get(month_word.lower()) or _MONTHS_ABBR.get(month_word.lower())
+    day = int(m.group(2))
+    if not 1 <= day <= 31:
+        return None
+    year = int(m.group(3)) if m.group(3) else _year_for_month(month, ref, prefer, day)
+    d = _safe_date(year, month, day)
+    if d is None:
+        return None
+    return m.start(), m.end(), d, d, "day", m.group(3) is None
+
+
+@_pattern(rf"\b({_M_ANY})\.?,?\s+(?:of\s+)?(\d{{4}})\b", needs=(_DIGITS, _MONTH_WORDS))
+def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    month_word = m.group(1)
+    if month_word.lower() == "may" and not month_word[0].isupper():
+        return None
+    month = _MONTHS_FULL.get(month_word.lower()) or _MONTHS_ABBR.get(month_word.lower())
+    year = int(m.group(2))
+    if not _valid_year(year):
+        return None
+    s, e = _month_span(year, month)
+    return m.start(), m.end(), s, e, "month", False
+
+
+@_pattern(
+    rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
+    rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b",
+    needs=(tuple(_MONTHS_FULL),),
+)
+def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    word = m.group(2)
+    if word.lower() == "may" and not word[0].isupper():
+        return None
+    if word.lower() == "march" and not word[0].isupper():
+        return None
+    month = _MONTHS_FULL[word.lower()]
+    mod = m.group(1).lower()
+    if mod in ("last", "past", "this past"):
+        year = ref.year if month < ref.month else ref.year - 1
+    elif mod in ("next", "coming"):
+        year = ref.year if month > ref.month else ref.year + 1
+    elif mod == "this":
+        year = ref.year
+    else:
+        year = _year_for_month(month, ref, prefer)
+    s, e = _month_span(year, month)
+    gran = "month"
+    if mod == "early":
+        e = date(year, month, 10)
+        gran = "span"
+    elif mod == "mid":
+        s, e = date(year, month, 11), date(year, month, 20)
+        gran = "span"
+    elif mod in ("late", "the end of", "end of"):
+        s = date(year, month, 21)
+        gran = "span"
+    if mod in ("last", "this past", "this", "next", "coming", "past", "early", "late", "mid",
+               "the end of", "end of"):
+        return m.start(), m.end(), s, e, gran, True
+    return m.start(2), m.end(), s, e, gran, True
+
+
+@_pattern(
+    r"\b(the\s+day\s+before\s+yesterday|day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
+    r"day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|last\s+night|"
+    r"this\s+(?:morning|afternoon|evening))\b",
+    needs=(("yesterday", "today", "tonight", "tomorrow", "night", "morning", "afternoon", "evening"),),
+)
+def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    w = " ".join(m.group(1).lower().split())
+    if "before yesterday" in w:
+        d = ref - timedelta(days=2)
+    elif "after tomorrow" in w:
+        d = ref + timedelta(days=2)
+    elif w in ("yesterday", "last night"):
+        d = ref - timedelta(days=1)
+    elif w == "tomorrow":
+        d = ref + timedelta(days=1)
+    else:
+        d = ref
+    return m.start(), m.end(), d, d, "day", True
+
+
+@_pattern(rf"\b(?:(last|this\s+past|past|previous|this|next|coming|this\s+coming)\s+)?({_WD})(?!s\b)\b",
+          needs=(tuple(_WEEKDAYS),))
+def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    wd = _WEEKDAYS[m.group(2).lower()]
+    mod = " ".join((m.group(1) or "").lower().split())
+    if mod in ("last", "this past", "past", "previous") or (not mod and prefer == PAST):
+        delta = (ref.weekday() - wd) % 7 or 7
+        d = ref - timedelta(days=delta)
+    elif mod == "this":
+        d = _week_monday(ref) + timedelta(days=wd)
+        if d < ref and prefer != PAST:
+            d += timedelta(days=7)
+    else:  # next, coming, or bare without a past-tense hint: the upcoming one
+        delta = (wd - ref.weekday()) % 7 or 7
+        d = ref + timedelta(days=delta)
+    return m.start(), m.end(), d, d, "day", True
+
+
+@_pattern(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", needs=(("weekend",),))
+def _the_weekend(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    monday = _week_monday(ref)
+    if prefer == PAST and ref.weekday() < 5:
+        s = monday - timedelta(days=2)
+    else:
+        s = monday + timedelta(days=5)
+    return m.start(), m.end(), s, s + timedelta(days=1), "weekend", True
+
+
+@_pattern(
+    r"\b(?:the\s+)?(week|month|year)\s+(before\s+last|after\s+next)\b",
+    needs=(("week", "month", "year"), ("last", "next"))
+)
+def _before_last(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    unit = m.group(1).lower()
+    n = -2 if "before" in m.group(2).lower() else 2
+    return (m.start(), m.end(), *_unit_span(unit, ref, n), _GRAN[unit], True)
+
+
+_GRAN = {"week": "week", "weekend": "weekend", "month": "month", "year": "year"}
+
+
+def _unit_span(unit: str, ref: date, n: int) -> tuple[date, date]:
+    if unit == "week":
+        s = _week_monday(ref) + timedelta(days=7 * n)
+        return s, s + timedelta(days=6)
+    if unit == "weekend":
+        s = _week_monday(ref) + timedelta(days=5 + 7 * n)
+        return s, s + timedelta(days=1)
+    if unit == "month":
+        first = add_months(date(ref.year, ref.month, 1), n)
+        return _month_span(first.year, first.month)
+    y = ref.year + n
+    y = min(max(y, 1), 9999)
+    return date(y, 1, 1), date(y, 12, 31)
+
+
+@_pattern(
+    r"\b(?:the\s+)?(?:(?:very\s+)?end\s+of\s+)?(last|this\s+past|past|previous|this|next|coming|this\s+coming|"
+    r"the\s+following)\s+(week|weekend|month|year)\b",
+    needs=(("week", "month", "year"), ("last", "past", "previous", "this", "next", "coming", "following"))
+)
+def _unit_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    mod = " ".join(m.group(1).lower().split())
+    unit = m.group(2).lower()
+    text = m.group(0).lower()
+    if mod == "past" and unit != "weekend":
+        # rolling: "the past week" = the seven days up to today
+        s = _unit_delta(ref, unit, -1)
+        return m.start(), m.end(), s, ref, "span", True
+    n = {"last": -1, "this past": -1, "previous": -1, "past": -1, "this": 0, "next": 1,
+         "coming": 1, "this coming": 1, "the following": 1}[mod]
+    if unit == "weekend" and mod in ("coming", "this coming"):
+        n = 0 if ref.weekday() < 5 else 1
+    s, e = _unit_span(unit, ref, n)
+    if "end of" in text:
+        return m.start(), m.end(), e, e, "day", True
+    return m.start(), m.end(), s, e, _GRAN[unit], True
+
+
+@_pattern(r"\bthe\s+end\s+of\s+the\s+(week|month|year)\b", needs=(("week", "month", "year"), ("end",)))
+def _end_of_the(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    _, e = _unit_span(m.group(1).lower(), ref, 0)
+    return m.start(), m.end(), e, e, "day", True
+
+
+@_pattern(rf"\b({_NUM})\s+({_UNIT})s?\s+(ago|back|earlier|before)\b",
+          needs=(_UNIT_WORDS, ("ago", "back", "earlier", "before")))
+def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    n = _num(m.group(1))
+    if n is None or n > 400 or (m.group(3).lower() in ("earlier", "before") and n == 0):
+        return None
+    if m.group(3).lower() == "before":
+        return None  # "two days before the wedding": relative to something else
+    d = _unit_delta(ref, m.group(2), -n)
+    return m.start(), m.end(), d, d, "day", True
+
+
+@_pattern(rf"\b(?:in|after)\s+(?:another\s+|just\s+|about\s+)?({_NUM})\s+({_UNIT})s?(?:'?\s*time)?\b",
+          needs=(_UNIT_WORDS, ("in", "after")))
+def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    n = _num(m.group(1))
+    if n is None or n == 0 or n > 400:
+        return None
+    d = _unit_delta(ref, m.group(2), n)
+    return m.start(), m.end(), d, d, "day", True
+
+
+@_pattern(rf"\b({_NUM})\s+({_UNIT})s?\s+(?:from\s+now|from\s+today|later)\b",
+          needs=(_UNIT_WORDS, ("now", "today", "later")))
+def _from_now(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    n = _num(m.group(1))
+    if n is None or n == 0 or n > 400:
+        return None
+    d = _unit_delta(ref, m.group(2), n)
+    return m.start(), m.end(), d, d, "day", True
+
+
+@_pattern(rf"\b(?:within|over|during|in|for)\s+the\s+(next|past|last)\s+({_NUM})\s+({_UNIT})s?\b",
+          needs=(_UNIT_WORDS, ("next", "past", "last")))
+def _rolling(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    n = _num(m.group(2))
+    if n is None or n == 0 or n > 400:
+        return None
+    if m.group(1).lower() == "next":
+        return m.start(), m.end(), ref, _unit_delta(ref, m.group(3), n), "span", True
+    return m.start(), m.end(), _unit_delta(ref, m.group(3), -n), ref, "span", True
+
+
+@_pattern(r"\b(?:(in|since|during|by|until|till|from|of|around|before|after|through|back\s+in)\s+)(?:the\s+year\s+)?(\d{4})\b(?!\s*(?:-|/)\d)",
+          needs=(_DIGITS,))
+def _year(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    y = int(m.group(2))
+    if not 1900 <= y <= 2100:
+        return None
+    return m.start(2), m.end(), date(y, 1, 1), date(y, 12, 31), "year", False
+
+
+@_pattern(r"\b(summer|winter|spring|fall|autumn)\s+(?:of\s+)?(\d{4})\b", needs=(_DIGITS, tuple(_SEASONS)))
+def _season_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    y = int(m.group(2))
+    if not 1900 <= y <= 2100:
+        return None
+    s, e = _season_span(m.group(1), y)
+    return m.start(), m.end(), s, e, "season", False
+
+
+@_pattern(
+    r"\b(?:(last|this\s+past|past|previous|this|next|coming|this\s+coming)\s+|(?:in|during|over)\s+the\s+)"
+    r"(summer|winter|spring|fall|autumn)\b",
+    needs=(tuple(_SEASONS),),
+)
+def _season_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    name = m.group(2)
+    mod = " ".join((m.group(1) or "").lower().split())
+    spans = [_season_span(name, y) for y in range(ref.year - 2, ref.year + 3)]
+    containing = [sp for sp in spans if sp[0] <= ref <= sp[1]]
+    past = [sp for sp in spans if sp[1] < ref]
+    future = [sp for sp in spans if sp[0] > ref]
+    if mod in ("last", "this past", "past", "previous"):
+        s, e = past[-1]
+    elif mod in ("next", "coming", "this coming"):
+        s, e = future[0]
+    elif mod == "this":
+        if containing:
+            s, e = containing[0]
+        else:
+            s, e = next((sp for sp in spans if sp[0].year == ref.year), future[0])
+    else:  # "in the summer": tense decides, else the current or upcoming one
+        if containing:
+            s, e = containing[0]
+        elif prefer == PAST:
+            s, e = past[-1]
+        else:
+            s, e = future[0]
+    return m.start(), m.end(), s, e, "season", True
+
+
+@_pattern(rf"\bon\s+the\s+(\d{{1,2}})(st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_M_ANY})\b)", needs=(_DIGITS,))
+def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    day = int(m.group(1))
+    if not 1 <= day <= 31:
+        return None
+    first = date(ref.year, ref.month, 1)
+    if prefer == PAST:
+        month_first = first if day <= ref.day else add_months(first, -1)
+    else:
+        month_first = first if day >= ref.day else add_months(first, 1)
+    d = _safe_date(month_first.year, month_first.month, day)
+    if d is None:
+        return None
+    return m.start(), m.end(), d, d, "day", True
+
+
+# --------------------------------------------------------------------------------------------
+# public API
+
+_NEED_WORDS: tuple[str, ...] = ()
+
+
+def _need_words() -> tuple[str, ...]:
+    """Every word some pattern needs, once (built on first use, after all patterns exist)."""
+    global _NEED_WORDS
+    if not _NEED_WORDS:
+        _NEED_WORDS = tuple(sorted({w for _, _, needs in _PATTERNS for g in (needs or ()) for w in g}))
+    return _NEED_WORDS
+
+
+def find_dates(
+    text: str, ref: datetime | date, prefer: str | None = None, limit: int = 32
+) -> list[DateMention]:
+    """All date phrases in `text`, resolved against `ref`, in order of appearance.
+
+    `prefer` ('past' | 'future' | None) settles phrases whose reading depends on tense:
+    a bare weekday ("on Saturday"), a month without a year, "over the weekend".
+    Overlapping matches keep the earliest, then the longest. Never raises on odd input.
+    """
+    if not text or not isinstance(text, str):
+        return []
+    low = text.lower()
+    if not _maybe_dates(text, low):
+        return []
+    try:
+        ref_day = _ref_day(ref)
+    except Exception:  # noqa: BLE001 - a bad reference means: nothing to resolve
+        return []
+    found: list[tuple[int, int, date, date, str, bool]] = []
+    present = {w for w in _need_words() if w in low}
+    for regex, handler, needs in _PATTERNS:
+        if needs is not None and not all(present.intersection(group) for group in needs):
+            continue
+        for m in regex.finditer(text):
+            try:
+                r = handler(m, ref_day, prefer)
+            except (ValueError, OverflowError, IndexError, KeyError):
+                r = None
+            if r is not None:
+                found.append(r)
+    if not found:
+        return []
+    found.sort(key=lambda r: (r[0], -(r[1] - r[0])))
+    out: list[DateMention] = []
+    last_end = -1
+    for s_pos, e_pos, s, e, gran, relative in found:
+        if s_pos < last_end:
+            continue
+        out.append(
+            DateMention(
+                phrase=text[s_pos:e_pos],
+                start=s,
+                end=e,
+                direction=_direction(s, e, ref_day),
+                granularity=gran,
+                pos=s_pos,
+                relative=relative,
+            )
+        )
+        last_end = e_pos
+        if len(out) >= limit:
+            break
+    return out
+
+
+def resolve_date(phrase: str, ref: datetime | date, prefer: str | None = None) -> DateMention | None:
+    """The first date mention in `phrase`, or None."""
+    found = find_dates(phrase, ref, prefer=prefer, limit=1)
+    return found[0] if found else None
+
+
+def absolute_text(m: DateMention) -> str:
+    """The resolved date as text: '2023-05-07', 'June 2023', 'the week of 2023-05-01', '2023'."""
+    if m.granularity == "day" or m.start == m.end:
+        return m.start.isoformat()
+    if m.granularity == "month":
+        return f"{_MONTH_NAMES[m.start.month]} {m.start.year}"
+    if m.granularity == "year":
+        return str(m.start.year)
+    if m.granularity == "week":
+        return f"the week of {m.start.isoformat()}"
+    if m.granularity == "weekend":
+        return f"the weekend of {m.start.isoformat()}"
+    if m.granularity == "season":
+        season = {3: "spring", 6: "summer", 9: "autumn", 12: "winter"}.get(m.start.month, "season")
+        return f"{season} {m.start.year}"
+    return f"{m.start.isoformat()} to {m.end.isoformat()}"
+
+
+def _same(phrase: str, absolute: str) -> bool:
+    return " ".join(phrase.lower().split()) == absolute.lower()
+
+
+def render(m: DateMention) -> str:
+    """The phrase with its resolution: 'yesterday (2023-05-07)', 'next month (June 2023)'."""
+    absolute = absolute_text(m)
+    if _same(m.phrase, absolute):
+        return absolute
+    return f"{m.phrase} ({absolute})"
+
+
+def inline_text(m: DateMention, has_preposition: bool = False) -> str:
+    """What to write in place of the phrase in a rewritten sentence.
+
+    'on 2023-05-07 (yesterday)', 'in June 2023 (next month)', or without the preposition when
+    the sentence already has one ("on Friday" -> "on 2023-05-12 (Friday)").
+    """
+    absolute = absolute_text(m)
+    if m.granularity == "span" and m.start != m.end:
+        body = f"between {m.start.isoformat()} and {m.end.isoformat()}"
+        has_preposition = True
+    else:
+        body = absolute
+    if not _same(m.phrase, absolute):
+        body = f"{body} ({m.phrase})"
+    if has_preposition:
+        return body
+    prep = "on" if (m.start == m.end or m.granularity in ("day", "weekend")) else "in"
+    if m.granularity == "weekend":
+        prep = "over"
+    return f"{prep} {body}"

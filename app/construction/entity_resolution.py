@@ -1,0 +1,161 @@
+"""Entity resolution within a tenant: the same person, place or thing under several names
+becomes one node, and every merge is recorded so it can be audited (and undone by hand).
+
+Order of evidence, strongest first:
+  key      the normalised name equals an entity's key or one of its alias keys;
+  prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie");
+  vector   the name's embedding is within `threshold` of an entity of the same type.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import numpy as np
+
+from app.domain.models import EntityDraft
+from app.store.graph import TenantGraph
+
+_PUNCT = re.compile(r"[^\w\s']+")
+_SPACES = re.compile(r"\s+")
+VECTOR_MERGE_THRESHOLD = 0.95  # below this, similar names are different entities (Maya vs Mia)
+
+BY_KEYS = """
+MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN $keys
+RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
+UNION
+MATCH (e:Entity {tenant: $tenant}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
+RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
+"""
+
+PERSON_PREFIX = """
+MATCH (e:Entity {tenant: $tenant, type: 'person'}) WHERE e.key STARTS WITH $prefix
+RETURN e.key AS key, e.name AS name LIMIT 3
+"""
+
+BY_VECTOR = """
+CYPHER 25 MATCH (e:Entity)
+SEARCH e IN (VECTOR INDEX entity_embedding FOR $vector WHERE e.tenant = $tenant LIMIT 3) SCORE AS score
+RETURN e.key AS key, e.name AS name, e.type AS type, score
+"""
+
+
+def normalize_key(name: str) -> str:
+    s = unicodedata.normalize("NFKC", name).casefold().strip()
+    s = _PUNCT.sub(" ", s)
+    s = _SPACES.sub(" ", s).strip()
+    if s.startswith("the "):
+        s = s[4:]
+    return s
+
+
+@dataclass
+class ResolvedEntity:
+    key: str
+    name: str
+    type: str
+    aliases: set[str] = field(default_factory=set)
+    merges: list[dict] = field(default_factory=list)  # audit records of surface forms merged in
+    is_new: bool = True
+
+
+@dataclass
+class Resolution:
+    entities: dict[str, ResolvedEntity]  # by key
+    surface_to_key: dict[str, str]  # every surface form seen (normalised) -> entity key
+
+    def key_of(self, name: str) -> str | None:
+        return self.surface_to_key.get(normalize_key(name))
+
+
+async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
+                           embed) -> Resolution:
+    """Map every draft (and its aliases) to an entity key, existing or new."""
+    now = datetime.now(timezone.utc).isoformat()
+    surfaces: dict[str, EntityDraft] = {}
+    for d in drafts:
+        for n in [d.name, *d.aliases]:
+            k = normalize_key(n)
+            if k:
+                surfaces.setdefault(k, d)
+    rows = await graph.read(BY_KEYS, keys=list(surfaces)) if surfaces else []
+    known: dict[str, dict] = {}
+    for r in rows:
+        known[r["key"]] = r
+        for a in r["aliasKeys"] or []:
+            known.setdefault(a, r)
+
+    out: dict[str, ResolvedEntity] = {}
+    surface_to_key: dict[str, str] = {}
+
+    def attach(surface_key: str, draft: EntityDraft, target_key: str, name: str, etype: str,
+               is_new: bool, method: str | None, score: float | None) -> None:
+        ent = out.setdefault(target_key, ResolvedEntity(target_key, name, etype, is_new=is_new))
+        surface_to_key[surface_key] = target_key
+        surface = draft.name if normalize_key(draft.name) == surface_key else surface_key
+        if surface_key != target_key:
+            ent.aliases.add(surface)
+            if method:
+                ent.merges.append({"surface": surface, "into": target_key, "method": method,
+                                   "score": score, "at": now})
+
+    unresolved: list[tuple[str, EntityDraft]] = []
+    for sk, d in surfaces.items():
+        hit = known.get(sk)
+        if hit:
+            attach(sk, d, hit["key"], hit["name"], hit["type"], False,
+                   "key" if sk != hit["key"] else None, 1.0)
+        else:
+            unresolved.append((sk, d))
+
+    # Drafts of one episode that share a draft object are one entity: name first, aliases after.
+    by_draft: dict[int, str] = {}
+    still: list[tuple[str, EntityDraft]] = []
+    for sk, d in unresolved:
+        if id(d) in by_draft:
+            attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
+            continue
+        # A bare one-word name of unknown type may still be a nickname of a known person.
+        if d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk:
+            cands = await graph.read(PERSON_PREFIX, prefix=sk)
+            cands = [c for c in cands if c["key"] != sk]
+            if len(cands) == 1:
+                attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
+                by_draft[id(d)] = cands[0]["key"]
+                continue
+        still.append((sk, d))
+
+    if still:
+        vecs = await embed([d.name for _, d in still])
+        for (sk, d), v in zip(still, vecs):
+            if id(d) in by_draft:
+                attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
+                continue
+            rows = await graph.read(BY_VECTOR, vector=[float(x) for x in v])
+            best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
+                         and r["type"] == d.type), None)
+            if best:
+                attach(sk, d, best["key"], best["name"], best["type"], False, "vector",
+                       round(float(best["score"]), 4))
+                by_draft[id(d)] = best["key"]
+            else:
+                attach(sk, d, sk, d.name, d.type, True, None, None)
+                out[sk].embedding = np.asarray(v)  # type: ignore[attr-defined]
+                by_draft[id(d)] = sk
+    return Resolution(out, surface_to_key)
+
+
+def entity_rows(res: Resolution) -> list[dict]:
+    rows = []
+    for e in res.entities.values():
+        emb = getattr(e, "embedding", None)
+        rows.append({
+            "key": e.key, "name": e.name, "type": e.type,
+            "aliases": sorted(e.aliases), "aliasKeys": sorted({normalize_key(a) for a in e.aliases}),
+            "merges": [json.dumps(m, sort_keys=True) for m in e.merges],
+            "embedding": [float(x) for x in emb] if emb is not None else None,
+        })
+    return rows

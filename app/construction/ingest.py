@@ -1,0 +1,94 @@
+"""The ingestion service behind the `memorize` mutation and `engram ingest`.
+
+memorize = validate everything -> write the turns (durable, pending) -> process what is pending.
+Processing a conversation is leased in the graph, so two replicas (or two requests) never cut
+the same pending turns into cells twice; a turn that was not processed stays pending for the
+next call, `engram retry`, or the server's start-up retry.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from app.construction.pipeline import Pipeline, ProcessReport
+from app.construction.turns import InputError, parse_messages, write_turns
+from app.domain.models import Message
+from app.runtime.services import Services
+from app.store.graph import TenantGraph
+
+LEASE = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
+WHERE c.leaseUntil IS NULL OR c.leaseUntil < datetime() OR c.leaseBy = $token
+SET c.leaseUntil = datetime() + duration({seconds: $seconds}), c.leaseBy = $token
+RETURN c.id AS id
+"""
+RELEASE = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = $token
+REMOVE c.leaseUntil, c.leaseBy
+"""
+PENDING_CONVERSATIONS = """
+MATCH (c:Conversation {tenant: $tenant})-[:HAS_TURN]->(t:Turn {status: 'pending'})
+RETURN DISTINCT c.id AS id
+"""
+CONVERSATION_GROUP = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
+"""
+
+
+@dataclass
+class MemorizeReport:
+    conversation_id: str
+    accepted: int
+    duplicates: int
+    process: ProcessReport
+    seconds: float
+    turn_ids: list[str] = field(default_factory=list)
+
+
+class Ingestor:
+    def __init__(self, services: Services, pipeline: Pipeline | None = None):
+        self.services = services
+        self.settings = services.settings
+        self.pipeline = pipeline or Pipeline(services.settings, services.require_embedder())
+
+    def graph(self, tenant: str) -> TenantGraph:
+        return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
+
+    async def memorize(self, tenant: str, conversation_id: str, messages: list[dict | Message],
+                       group_id: str | None = None, flush: bool = False) -> MemorizeReport:
+        t0 = time.perf_counter()
+        if not conversation_id or len(conversation_id) > 256:
+            raise InputError("conversationId must be 1-256 characters", "conversationId")
+        if group_id is not None and len(group_id) > 256:
+            raise InputError("groupId must be at most 256 characters", "groupId")
+        if not messages and not flush:
+            raise InputError("messages is empty (send at least one, or flush: true)", "messages")
+        if len(messages) > self.settings.max_messages_per_call:
+            raise InputError(f"too many messages in one call ({len(messages)}); the limit is "
+                             f"{self.settings.max_messages_per_call}", "messages")
+        parsed = parse_messages(messages, self.settings.max_message_bytes)
+        graph = self.graph(tenant)
+        if group_id is not None:
+            rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
+            if rows and rows[0]["groupId"] not in (None, group_id):
+                raise InputError(f"conversation {conversation_id!r} belongs to another group", "groupId")
+        written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
+        report = await self.process(tenant, conversation_id, flush)
+        return MemorizeReport(conversation_id, len(written.new), len(written.skipped), report,
+                              time.perf_counter() - t0, [m.id for m in parsed])
+
+    async def process(self, tenant: str, conversation_id: str, flush: bool) -> ProcessReport:
+        graph = self.graph(tenant)
+        token = uuid.uuid4().hex
+        if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=600):
+            return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
+        try:
+            return await self.pipeline.process(graph, conversation_id, flush)
+        finally:
+            await graph.write(RELEASE, conversationId=conversation_id, token=token)
+
+    async def retry(self, tenant: str, flush: bool = False) -> dict[str, ProcessReport]:
+        """Process every conversation of the tenant that has pending turns."""
+        rows = await self.graph(tenant).read(PENDING_CONVERSATIONS)
+        return {r["id"]: await self.process(tenant, r["id"], flush) for r in rows}

@@ -1,0 +1,389 @@
+"""Small, general English word lists and tables for the `local` extractor.
+
+Nothing here is specific to any data set: common function words, relationship words,
+professions, a modest gazetteer (countries, US states, major cities), name suffixes, and the
+situation table that turns a constraint or a plan into the words a later request would use
+("peanut allergy" -> "restaurant, dinner, cooking ..."). Everything is a frozenset, a dict or a
+tuple, built once at import.
+"""
+from __future__ import annotations
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in text.split() if w)
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+STOPWORDS = _words("""
+a about above after again against all almost along already also although always am among an
+and another any anybody anyone anything anyway anywhere are aren't around as at away back be
+became because become been before being below besides between beyond both but by can can't
+cannot could couldn't did didn't do does doesn't doing don't done down during each either else
+enough even ever every everybody everyone everything everywhere few for from further get gets
+getting got gotten had hadn't has hasn't have haven't having he he'd he'll he's her here hers
+herself him himself his how however i i'd i'll i'm i've if in into is isn't it it's its itself
+just least less let let's lot lots many may maybe me might mine more most much must my myself
+near need neither never next no nobody none nor not nothing now of off often oh ok okay on once
+one only onto or other others otherwise our ours ourselves out over own per perhaps please quite
+rather really said same say says see seem seems several shall she she'd she'll she's should
+shouldn't since so some somebody someone something sometimes somewhat soon still such sure than
+that that's the their theirs them themselves then there there's these they they'd they'll
+they're they've thing things this those though through thus till to too toward towards under
+until up upon us very via was wasn't way we we'd we'll we're we've well were weren't what
+what's whatever when whenever where whereas wherever whether which while who who's whoever whole
+whom whose why will with within without won't would wouldn't yeah yes yet you you'd you'll
+you're you've your yours yourself yourselves
+""")
+
+PRONOUNS = _words("""
+i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his
+himself she her hers herself they them their theirs themselves it its itself one
+""")
+
+# Words that open a sentence without naming anything ("Wow! ...", "Sure, ...", "Honestly ...").
+INTERJECTIONS = _words("""
+hi hello hey heya hiya yo thanks thank thx ty yes yeah yep yup no nope nah oh ooh ah aw aww wow
+whoa ok okay sure well so but and also great cool nice awesome lol haha hahaha omg hmm hm um uh
+congrats congratulations sorry please anyway anyways btw indeed absolutely definitely totally
+exactly right alright true agreed noted bye goodbye cheers dear good morning evening night
+amazing wonderful fantastic perfect lovely sweet cute fun funny interesting exciting glad happy
+sad ugh yikes oops hooray yay woah honestly actually basically literally seriously frankly
+anyhow besides meanwhile however still then now today tonight yesterday tomorrow recently lately
+finally luckily unfortunately fortunately hopefully apparently obviously clearly sadly
+personally speaking guess wait look listen see maybe perhaps probably just really not
+""")
+
+WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday")
+MONTHS = _words(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+DATE_WORDS = WEEKDAYS | MONTHS | _words(
+    "today tonight tomorrow yesterday weekend week month year christmas easter"
+)
+
+# Relationship words: "my sister", "my friend Anna", "your boss".
+KIN = _words("""
+sister sisters brother brothers sibling siblings mom mum mother mommy mama dad father daddy papa
+parents husband wife partner spouse boyfriend girlfriend fiance fiancé fiancee fiancée son sons
+daughter daughters kid kids child children baby babies toddler friend friends bestie buddy pal
+boss manager supervisor colleague colleagues coworker coworkers co-worker roommate roommates
+flatmate housemate neighbor neighbour neighbors neighbours grandma grandmother granny nana grandpa
+grandfather grandparents grandson granddaughter grandkids grandchildren aunt auntie uncle cousin
+cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter stepbrother
+stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
+therapist doctor coach classmate classmates teammate teammates landlord landlady tutor
+""")
+# Relationship words with usually one holder: safe as a standing alias ("Maya's mom").
+UNIQUE_KIN = _words("""
+mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
+fiance fiancé fiancee fiancée boss stepmom stepmother stepdad stepfather mother-in-law
+father-in-law landlord landlady therapist
+""")
+# Kin words used as a capitalised form of address: "Mom said", "Grandma's cookies".
+KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana grandpa")
+# Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".
+KIN_TITLES = _words("uncle aunt auntie grandma grandpa granny nana cousin")
+# A person's title before a name.
+TITLES = _words("mr mrs ms miss mx dr prof professor sir dame lady lord rev father sister brother captain")
+
+PETS = _words("""
+dog dogs puppy puppies pup cat cats kitten kittens kitty pet pets hamster rabbit bunny parrot bird
+budgie fish goldfish turtle tortoise horse pony snake lizard gecko ferret guinea-pig chinchilla
+""")
+
+PROFESSIONS = _words("""
+accountant actor actress analyst architect artist assistant astronaut athlete attorney baker
+banker barber barista bartender biologist blogger bookkeeper builder butcher carpenter cashier
+caregiver ceo cfo chef chemist cleaner clerk coach comedian consultant cook counselor counsellor
+cto dancer dentist designer detective developer dietitian diplomat director doctor driver
+economist editor electrician engineer entrepreneur farmer filmmaker firefighter founder gardener
+geologist hairdresser historian illustrator influencer instructor intern investor janitor
+jeweler journalist judge lawyer lecturer librarian lifeguard linguist manager marketer mathematician
+mechanic midwife model musician nanny nurse officer optometrist painter paralegal paramedic
+pharmacist photographer physician physicist physiotherapist pilot plumber poet politician
+producer professor programmer psychiatrist psychologist publisher realtor receptionist recruiter
+researcher retiree salesman saleswoman salesperson scientist sculptor secretary singer
+songwriter soldier statistician streamer student surgeon tailor teacher technician therapist
+trainer translator tutor veteran vet veterinarian volunteer waiter waitress welder writer youtuber
+""")
+
+COUNTRIES = _words("""
+afghanistan albania algeria argentina armenia australia austria bangladesh belgium bolivia
+brazil bulgaria cambodia cameroon canada chile china colombia croatia cuba cyprus czechia
+denmark ecuador egypt england estonia ethiopia finland france georgia germany ghana greece
+guatemala haiti honduras hungary iceland india indonesia iran iraq ireland israel italy jamaica
+japan jordan kazakhstan kenya korea kuwait laos latvia lebanon libya lithuania luxembourg
+madagascar malaysia mali malta mexico moldova mongolia montenegro morocco mozambique myanmar
+nepal netherlands nicaragua nigeria norway pakistan panama paraguay peru philippines poland
+portugal qatar romania russia rwanda scotland senegal serbia singapore slovakia slovenia somalia
+spain sudan sweden switzerland syria taiwan tanzania thailand tunisia turkey uganda ukraine
+uruguay uzbekistan venezuela vietnam wales yemen zambia zimbabwe
+""") | frozenset({
+    "united states", "united kingdom", "new zealand", "south africa", "south korea", "north korea",
+    "saudi arabia", "costa rica", "puerto rico", "sri lanka", "czech republic", "dominican republic",
+    "united arab emirates", "hong kong", "usa", "us", "uk", "uae", "america", "britain",
+    "great britain", "the netherlands", "holland",
+})
+
+US_STATES = _words("""
+alabama alaska arizona arkansas california colorado connecticut delaware florida hawaii idaho
+illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota
+mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas
+utah vermont virginia washington wisconsin wyoming
+""") | frozenset({
+    "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota",
+    "rhode island", "south carolina", "south dakota", "west virginia",
+})
+
+CITIES = _words("""
+amsterdam athens atlanta auckland austin baltimore bangkok barcelona beijing berlin bogota
+boston brisbane brussels budapest cairo calgary chicago copenhagen dallas delhi denver detroit
+dubai dublin edinburgh florence frankfurt geneva glasgow hamburg helsinki honolulu houston
+istanbul jakarta jerusalem johannesburg kyoto lagos lima lisbon liverpool london lyon madrid
+manchester manila marseille melbourne miami milan montreal moscow mumbai munich nairobi naples
+nashville oslo osaka ottawa paris perth philadelphia phoenix portland porto prague reykjavik rome
+seattle seoul shanghai singapore stockholm sydney taipei tokyo toronto vancouver venice vienna
+warsaw zurich oakland sacramento pittsburgh cleveland minneapolis orlando tampa charlotte
+""") | frozenset({
+    "new york city", "los angeles", "san francisco", "san diego", "san jose", "las vegas",
+    "new orleans", "mexico city", "rio de janeiro", "buenos aires", "sao paulo", "são paulo",
+    "cape town", "tel aviv", "kuala lumpur", "ho chi minh city", "salt lake city", "st louis",
+    "st. louis", "washington dc", "washington d.c.",
+})
+
+PLACES = COUNTRIES | US_STATES | CITIES
+
+# Nationalities and languages: capitalised, but on their own not an entity ("Thai food").
+DEMONYMS = _words("""
+american british english scottish irish welsh canadian mexican brazilian argentinian chilean
+peruvian colombian cuban french german italian spanish portuguese dutch belgian swiss austrian
+swedish norwegian danish finnish icelandic polish czech hungarian greek turkish russian
+ukrainian romanian serbian croatian chinese japanese korean thai vietnamese indian pakistani
+filipino indonesian malaysian australian african nigerian kenyan egyptian moroccan ethiopian
+israeli arab arabic persian iranian lebanese jewish muslim christian catholic hindu buddhist
+european asian latin latino latina hispanic caribbean mediterranean nordic scandinavian hebrew
+mandarin cantonese hindi bengali urdu swahili tagalog
+""")
+
+ORG_SUFFIXES = _words("""
+inc inc. corp corp. corporation ltd ltd. llc gmbh ag co co. company plc university college
+school academy institute foundation group center centre hospital clinic bank club association
+society agency labs lab studio studios partners capital systems technologies tech software
+network media records airlines airways council ministry department union federation
+organization organisation bureau committee charity trust church
+""")
+# Words that make the whole name an organisation wherever they stand ("University of Lisbon").
+ORG_HEADS = _words("university college school academy institute bank hospital ministry department")
+
+PLACE_SUFFIXES = _words("""
+city park street st st. avenue ave road rd boulevard blvd lane square lake beach mountain
+mountains mount mt river island islands bay valley hill hills falls canyon forest desert coast
+county province village town harbor harbour bridge airport station trail museum gallery cafe café
+restaurant bar pub hotel mall market stadium arena theater theatre garden gardens zoo palace
+castle cathedral temple plaza peak sea ocean gulf springs heights creek
+""")
+
+# Between two capitalised words, still one name: "University of Lisbon", "Rio de Janeiro".
+NAME_CONNECTORS = _words("of de da del della di du la le van von der den y")
+
+# Adverbs that may stand between a subject and its verb: "I really like", "I just moved".
+ADVERBS = _words("""
+just really also finally recently actually now still already officially even totally
+definitely literally absolutely currently originally usually often always sometimes mostly
+kinda sorta probably maybe honestly seriously truly certainly generally normally basically
+only ever barely hardly simply then soon once again
+remotely full-time part-time freelance mainly primarily
+""")
+
+HEDGES = (
+    "maybe", "i think", "might", "probably", "perhaps", "possibly", "i guess", "not sure",
+    "i suppose", "i believe", "kind of", "sort of", "could be", "i'm not certain", "likely",
+)
+
+IRREGULAR_PAST = _words("""
+was were went had did got made said told took came saw gave found thought knew felt left kept
+brought bought began began became ran sat stood met paid sent spent built lost won wrote read
+drove flew grew threw drew ate drank swam sang rang taught caught fought sought slept wore broke
+chose spoke stole woke forgot forgave hid rode rose shook understood held heard led meant put
+set cut hit let shut quit fell slept swam shook hung sank sprang spun struck bit dug fed fled knelt
+leapt lit sped spat stuck stung swung wept wound blew bled bred burnt dealt dreamt froze lay lent
+mistook overcame rang shot shone sold tore trod withdrew underwent undertook overheard oversaw
+overslept redid rebuilt rewrote retook outgrew upheld forbade bore beat bent bet bid hid slid laid
+""")
+
+# Past participles that follow "have" as a verb, not as possession ("I have known ...").
+PARTICIPLES = _words("""
+been done gone known seen shown grown flown thrown drawn driven eaten given taken written ridden
+spoken broken chosen forgotten gotten begun run come become swum sung drunk worn torn sworn woken
+""")
+
+# Verbs whose third person is irregular.
+THIRD_PERSON = {
+    "have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "be": "is",
+    "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "do not": "does not",
+    "were": "was", "weren't": "wasn't",
+}
+
+# Frequent verbs and fillers that are poor keywords.
+COMMON_WORDS = _words("""
+like likes liked love loves loved think thought know knew want wanted going went come came
+make made take took really good great nice thing things stuff time times lot lots day days
+feel feels felt look looks looked looking yeah also would could should much many people way
+getting doing being having went gonna wanna kind sort pretty tell told talk talked talking
+sounds sound glad happy amazing awesome cool wonderful thanks thank hope hoping right sure
+great glad actually definitely totally always never something anything everything nothing
+new old big little best last next first better worse bit little today week year years month
+try trying tried lately pretty super
+agree agreed mean guess understand remember promise appreciate imagine wish bet miss
+""")
+
+# ---------------------------------------------------------------------------------------------
+# Constraints
+
+# Foods and ingredients (allergens, diet words): a constraint on them is a food constraint.
+FOODS = _words("""
+peanut peanuts nut nuts almond almonds cashew cashews walnut walnuts hazelnut hazelnuts pecan
+pecans pistachio pistachios shellfish shrimp prawn prawns crab lobster oyster oysters clam clams
+mussels fish seafood salmon tuna dairy milk cheese butter cream yogurt lactose gluten wheat
+flour bread pasta egg eggs soy soya tofu sesame mustard celery lupin corn strawberry strawberries
+kiwi banana bananas mango tomato tomatoes garlic onion onions chocolate coffee caffeine sugar
+meat pork beef chicken lamb bacon ham alcohol wine beer spicy cilantro coriander mushrooms
+mushroom olives avocado honey fruit vegetables sulfites msg
+""")
+PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
+OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")
+MEDICINES = _words("penicillin aspirin ibuprofen antibiotics amoxicillin codeine sulfa latex anesthesia morphine")
+
+# Diets and food rules, as written -> the text of the constraint.
+DIETS = {
+    "vegan": "is vegan", "vegetarian": "is vegetarian", "pescatarian": "is pescatarian",
+    "gluten-free": "eats gluten-free", "gluten free": "eats gluten-free", "kosher": "keeps kosher",
+    "halal": "eats halal", "lactose intolerant": "is lactose intolerant",
+    "lactose-intolerant": "is lactose intolerant", "dairy-free": "eats dairy-free",
+    "dairy free": "eats dairy-free", "keto": "is on a keto diet", "paleo": "is on a paleo diet",
+    "celiac": "has celiac disease", "coeliac": "has coeliac disease", "teetotal": "does not drink alcohol",
+    "sober": "is sober", "plant-based": "eats plant-based", "plant based": "eats plant-based",
+}
+
+# Health conditions: the word as written -> (situation key, phrase for the text).
+HEALTH = {
+    "diabetic": ("diabetes", "is diabetic"), "diabetes": ("diabetes", "has diabetes"),
+    "asthma": ("breathing", "has asthma"), "asthmatic": ("breathing", "has asthma"),
+    "epilepsy": ("health", "has epilepsy"), "epileptic": ("health", "has epilepsy"),
+    "migraines": ("migraine", "gets migraines"), "migraine": ("migraine", "gets migraines"),
+    "high blood pressure": ("diabetes", "has high blood pressure"),
+    "hypertension": ("diabetes", "has hypertension"), "arthritis": ("mobility", "has arthritis"),
+    "adhd": ("health", "has ADHD"), "insomnia": ("sleep", "has insomnia"),
+    "anxiety": ("mental", "has anxiety"), "depression": ("mental", "has depression"),
+    "ibs": ("food", "has IBS"), "crohn's": ("food", "has Crohn's disease"),
+    "pregnant": ("pregnancy", "is pregnant"), "heart condition": ("health", "has a heart condition"),
+    "bad back": ("mobility", "has a bad back"), "back pain": ("mobility", "has back pain"),
+    "bad knee": ("mobility", "has a bad knee"), "knee injury": ("mobility", "has a knee injury"),
+    "broken leg": ("mobility", "has a broken leg"), "broken arm": ("mobility", "has a broken arm"),
+    "broken ankle": ("mobility", "has a broken ankle"), "wheelchair": ("mobility", "uses a wheelchair"),
+    "deaf": ("health", "is deaf"), "blind": ("health", "is blind"), "colorblind": ("health", "is colorblind"),
+    "claustrophobic": ("crowds", "is claustrophobic"), "seasick": ("water", "gets seasick"),
+    "motion sickness": ("travel", "gets motion sickness"), "celiac disease": ("food", "has celiac disease"),
+}
+
+# Fears and phobias: the feared thing -> situation key.
+FEARS = {
+    "flying": "flying", "planes": "flying", "airplanes": "flying", "aeroplanes": "flying",
+    "flights": "flying", "fly": "flying", "heights": "heights", "water": "water", "swimming": "water",
+    "the ocean": "water", "deep water": "water", "spiders": "outdoors", "snakes": "outdoors",
+    "insects": "outdoors", "bugs": "outdoors", "bees": "outdoors", "dogs": "pets", "cats": "pets",
+    "needles": "medical", "blood": "medical", "doctors": "medical", "hospitals": "medical",
+    "the dentist": "dentist", "dentists": "dentist", "crowds": "crowds", "small spaces": "crowds",
+    "public speaking": "speaking", "speaking in public": "speaking", "driving": "driving",
+    "the dark": "home", "clowns": "events", "elevators": "crowds", "boats": "water",
+}
+PHOBIAS = {
+    "aerophobia": "flying", "acrophobia": "heights", "aquaphobia": "water", "arachnophobia": "outdoors",
+    "claustrophobia": "crowds", "agoraphobia": "crowds", "trypanophobia": "medical",
+    "glossophobia": "speaking", "cynophobia": "pets", "ophidiophobia": "outdoors",
+}
+
+# ---------------------------------------------------------------------------------------------
+# Situations: what a later request about the same area of life would talk about.
+
+SITUATIONS: dict[str, str] = {
+    "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries",
+    "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner",
+    "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels",
+    "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
+    "medicine": "medicine, doctor, prescription, hospital, treatment, pharmacy",
+    "medical": "doctor, hospital, vaccination, blood test, medical appointment, health",
+    "dentist": "dentist, dental appointment, doctor, health",
+    "flying": "travel, flights, airplane, vacation, trip",
+    "travel": "travel, schedule, calendar, availability, flights, hotel, packing, vacation, trip",
+    "heights": "hiking, climbing, rooftop bars, tall buildings, travel, activities, amusement parks",
+    "water": "beach, swimming, boat, cruise, vacation, pool, activities",
+    "crowds": "concerts, festivals, events, parties, public transport, elevators, activities",
+    "speaking": "presentations, meetings, speeches, work, events",
+    "driving": "travel, car, commute, road trip, transport",
+    "home": "home, night, evening, activities",
+    "events": "events, parties, circus, activities",
+    "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise",
+    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health",
+    "migraine": "screens, light, noise, schedule, health, work",
+    "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities",
+    "sleep": "sleep, bedtime, caffeine, evening, health",
+    "mental": "stress, health, work, social events, support",
+    "pregnancy": "food, drinks, alcohol, travel, exercise, medicine, health",
+    "health": "health, medical, doctor, exercise, food, activities",
+    "schedule": "schedule, availability, calendar, plans",
+    "work": "work, career, job, schedule, office",
+    "study": "studying, exam, school, schedule, availability, calendar",
+    "moving": "moving, housing, packing, new home, schedule",
+    "event": "events, party, gifts, outfit, schedule, calendar, plans",
+    "fitness": "exercise, fitness, gym, training, sports, health, schedule",
+    "learning": "learning, lessons, practice, classes, hobbies",
+    "money": "money, budget, shopping, spending, savings, purchases",
+    "family": "family, relatives, visits, schedule",
+}
+
+# Cue words in a sentence -> situation keys (a word may point to several).
+SITUATION_CUES: dict[str, tuple[str, ...]] = {}
+
+
+def _cue(key: str, words: str) -> None:
+    for w in words.split():
+        SITUATION_CUES[w] = SITUATION_CUES.get(w, ()) + (key,)
+
+
+_cue("travel", """trip trips travel traveling travelling travelled traveled fly flying flight flights
+vacation vacations holiday holidays visit visiting journey abroad tour touring cruise backpacking
+road-trip conference honeymoon getaway airport passport""")
+_cue("flying", "fly flying flight flights plane planes airplane airplanes")
+_cue("schedule", """exam exams test tests deadline deadlines due appointment appointments interview
+meeting meetings presentation surgery class classes shift shifts reservation booked schedule
+scheduled""")
+_cue("study", "exam exams test tests thesis dissertation finals semester homework assignment course study studying")
+_cue("work", "interview job work shift meeting presentation promotion project deadline office")
+_cue("medical", "doctor surgery checkup check-up hospital therapy physio vaccination")
+_cue("dentist", "dentist dental")
+_cue("moving", "move moving relocate relocating apartment house flat lease")
+_cue("event", """wedding party birthday anniversary concert festival graduation celebration
+ceremony reunion funeral show gig""")
+_cue("fitness", "marathon race gym workout training run running triathlon hike hiking yoga")
+_cue("learning", "learn learning lessons course piano guitar language spanish french classes")
+_cue("money", "buy buying save saving budget purchase afford")
+_cue("family", "visit visiting parents family relatives")
+_cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating")
+_cue("drinks", "drink drinking alcohol wine beer")
+
+DEADLINE_WORDS = _words("""
+deadline deadlines due exam exams test appointment appointments interview submit submission
+surgery hearing filing renewal expires expiry
+""")
+
+LIFE_EVENTS = _phrases("""
+married, engaged, wedding, divorced, divorce, born, gave birth, pregnant, passed away, died, funeral,
+moved to, moved in, relocated, new job, got a job, hired, fired, laid off, quit, retired,
+diagnosed, graduated, graduation, adopted, promotion, promoted, surgery, accident, bought a house,
+broke up, new home, baby, cancer, hospital
+""")

@@ -1,0 +1,152 @@
+"""Turns are written first and durably: whatever happens later, nothing a client sent is lost.
+
+A message id already stored for the conversation is skipped when its content is the same and
+refused when it differs, so re-sending a batch (or overlapping batches) creates no duplicates.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from app.domain.models import Message, TurnRecord
+from app.store.graph import TenantGraph, TenantTx
+
+
+class InputError(ValueError):
+    """Bad input; nothing of the batch was written. `field` names the offending message."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+EXISTING = """
+MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId}) WHERE t.id IN $ids
+RETURN t.id AS id, t.content AS content, t.speaker AS speaker
+"""
+
+CONVERSATION_TAIL = """
+MERGE (c:Conversation {tenant: $tenant, id: $conversationId})
+  ON CREATE SET c.groupId = $groupId, c.createdAt = datetime(), c.lastSeq = -1
+WITH c
+// Serialises concurrent writers of one conversation: the NEXT chain and seq stay consistent.
+SET c._lock = coalesce(c._lock, 0) + 1
+RETURN c.lastSeq AS lastSeq, c.groupId AS groupId
+"""
+
+WRITE_TURNS = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
+UNWIND $turns AS t
+CREATE (n:Turn {tenant: $tenant, conversationId: $conversationId, id: t.id})
+SET n.groupId = c.groupId, n.speaker = t.speaker,
+    n.userId = t.userId, n.role = t.role, n.content = t.content, n.at = t.at, n.seq = t.seq,
+    n.status = 'pending', n.attempts = 0, n.receivedAt = datetime()
+CREATE (c)-[:HAS_TURN]->(n)
+WITH c, max(t.seq) AS last
+SET c.lastSeq = last
+"""
+
+LINK_CHAIN = """
+UNWIND $pairs AS p
+MATCH (a:Turn {tenant: $tenant, conversationId: $conversationId, id: p[0]}),
+      (b:Turn {tenant: $tenant, conversationId: $conversationId, id: p[1]})
+MERGE (a)-[:NEXT]->(b)
+"""
+
+LAST_TURN = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn)
+WHERE t.seq = c.lastSeq RETURN t.id AS id
+"""
+
+
+def parse_messages(raw: list[dict | Message], max_bytes: int) -> list[Message]:
+    """Validate every message before anything is written; the first problem is reported."""
+    out: list[Message] = []
+    seen: dict[str, str] = {}
+    for i, m in enumerate(raw):
+        label = f"messages[{i}]"
+        if isinstance(m, dict) and m.get("id"):
+            label += f" (id {m['id']!r})"
+        elif isinstance(m, Message):
+            label += f" (id {m.id!r})"
+        try:
+            msg = m if isinstance(m, Message) else Message.model_validate(m)
+        except ValidationError as e:
+            err = e.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise InputError(f"{label}: {where}: {err['msg']}", label) from None
+        if "\x00" in msg.content:
+            raise InputError(f"{label}: content contains a NUL character", label)
+        if len(msg.content.encode()) > max_bytes:
+            raise InputError(f"{label}: content is over the {max_bytes // 1024} KB limit", label)
+        if msg.id in seen and seen[msg.id] != msg.content:
+            raise InputError(f"{label}: id repeated in the batch with different content", label)
+        if msg.id not in seen:
+            seen[msg.id] = msg.content
+            out.append(msg)
+    return out
+
+
+@dataclass
+class TurnsWritten:
+    new: list[str]
+    skipped: list[str]
+
+
+async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | None,
+                      messages: list[Message], chunk: int) -> TurnsWritten:
+    """Write new turns (pending) in chunks of `chunk`; each chunk is one transaction."""
+    ids = [m.id for m in messages]
+    existing: dict[str, dict] = {}
+    for i in range(0, len(ids), 5000):
+        for r in await graph.read(EXISTING, conversationId=conversation_id, ids=ids[i:i + 5000]):
+            existing[r["id"]] = r
+    for m in messages:
+        old = existing.get(m.id)
+        if old is None:
+            continue
+        if old["content"] != m.content or old["speaker"] != m.speaker:
+            raise InputError(f"message id {m.id!r} was already stored with different content", m.id)
+    new = [m for m in messages if m.id not in existing]
+    for start in range(0, len(new), chunk):
+        part = new[start:start + chunk]
+
+        async def work(tx: TenantTx, part=part) -> None:
+            head = (await tx.run(CONVERSATION_TAIL, conversationId=conversation_id, groupId=group_id))[0]
+            last = head["lastSeq"]
+            prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
+            rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
+            await tx.run(WRITE_TURNS, conversationId=conversation_id, turns=rows)
+            chain = [r["id"] for r in prev] + [r["id"] for r in rows]
+            pairs = [[a, b] for a, b in zip(chain, chain[1:])]
+            if pairs:
+                await tx.run(LINK_CHAIN, conversationId=conversation_id, pairs=pairs)
+
+        await graph.write_tx(work)
+    return TurnsWritten(new=[m.id for m in new], skipped=[m.id for m in messages if m.id in existing])
+
+
+def _turn_row(m: Message, seq: int) -> dict:
+    return {"id": m.id, "speaker": m.speaker, "userId": m.user_id, "role": m.role.value,
+            "content": m.content, "at": m.timestamp, "seq": seq}
+
+
+PENDING = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn {status: 'pending'})
+RETURN t.id AS id, t.speaker AS speaker, t.userId AS userId, t.role AS role, t.content AS content,
+       t.at AS at, t.seq AS seq, c.groupId AS groupId
+ORDER BY t.seq
+"""
+
+
+async def pending_turns(graph: TenantGraph, conversation_id: str) -> list[TurnRecord]:
+    rows = await graph.read(PENDING, conversationId=conversation_id)
+    return [TurnRecord(id=r["id"], conversation_id=conversation_id, speaker=r["speaker"],
+                       user_id=r["userId"], role=r["role"], content=r["content"],
+                       at=_py_dt(r["at"]), seq=r["seq"], group_id=r["groupId"]) for r in rows]
+
+
+def _py_dt(v) -> datetime:
+    return v.to_native() if hasattr(v, "to_native") else v

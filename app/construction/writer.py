@@ -1,0 +1,141 @@
+"""One batch of constructed memory, written in one transaction with UNWIND: all or nothing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.store.graph import TenantGraph, TenantTx
+
+# Serialises writers of one tenant, so concurrent batches cannot create the same entity twice
+# or supersede each other's facts half-way.
+LOCK = """
+MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime() RETURN l.tenant AS tenant
+"""
+
+CELLS = """
+UNWIND $cells AS c
+CREATE (m:MemCell {id: c.id, tenant: $tenant})
+SET m.conversationId = c.conversationId, m.groupId = c.groupId, m.userIds = c.userIds,
+    m.title = c.title, m.summary = c.summary, m.keywords = c.keywords, m.keywordText = c.keywordText,
+    m.importance = c.importance, m.startedAt = c.startedAt, m.endedAt = c.endedAt,
+    m.embedding = c.embedding, m.accessCount = 0, m.lastAccessedAt = null, m.status = 'active',
+    m.extractor = c.extractor, m.tokensUsed = c.tokensUsed, m.boundary = c.boundary,
+    m.createdAt = datetime()
+WITH m, c
+UNWIND c.turns AS tv
+MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
+SET t.status = 'done', t.memCellId = m.id, t.embedding = tv.embedding, t.error = null
+CREATE (m)-[:EVIDENCED_BY]->(t)
+"""
+
+ENTITIES = """
+UNWIND $entities AS e
+MERGE (n:Entity {tenant: $tenant, key: e.key})
+  ON CREATE SET n.id = e.id, n.name = e.name, n.type = e.type, n.aliases = [], n.aliasKeys = [],
+                n.merges = [], n.embedding = e.embedding, n.createdAt = datetime()
+WITH n, e
+SET n.aliases = reduce(acc = n.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.aliasKeys = reduce(acc = n.aliasKeys, a IN e.aliasKeys | CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.merges = n.merges + e.merges
+SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
+"""
+
+MENTIONS = """
+UNWIND $mentions AS x
+MATCH (m:MemCell {tenant: $tenant, id: x.cellId}), (e:Entity {tenant: $tenant, key: x.key})
+MERGE (m)-[r:MENTIONS]->(e) ON CREATE SET r.count = x.count
+"""
+
+FACTS = """
+UNWIND $facts AS f
+MATCH (m:MemCell {tenant: $tenant, id: f.cellId})
+CREATE (n:Fact {id: f.id, tenant: $tenant})
+SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.text = f.text,
+    n.subjectKey = f.subjectKey, n.objectKey = f.objectKey, n.singleValued = f.singleValued,
+    n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
+    n.eventDate = f.eventDate, n.status = f.status, n.embedding = f.embedding,
+    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime()
+CREATE (m)-[:HAS_FACT]->(n)
+WITH n, f
+CALL (n, f) {
+  UNWIND f.turnIds AS tid
+  MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
+  CREATE (n)-[:EVIDENCED_BY]->(t)
+}
+CALL (n, f) {
+  UNWIND f.about AS a
+  MATCH (e:Entity {tenant: $tenant, key: a.key})
+  MERGE (n)-[r:ABOUT]->(e) ON CREATE SET r.role = a.role
+}
+"""
+
+RELATED = """
+UNWIND $related AS r
+MATCH (a:Entity {tenant: $tenant, key: r.fromKey}), (b:Entity {tenant: $tenant, key: r.toKey})
+CREATE (a)-[:RELATED {predicate: r.predicate, factId: r.factId, validFrom: r.validFrom,
+                      validTo: r.validTo, weight: r.weight, tenant: $tenant}]->(b)
+"""
+
+SUPERSEDE = """
+UNWIND $supersede AS s
+MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
+SET old.status = 'superseded', old.validTo = s.at
+MERGE (old)-[:SUPERSEDED_BY]->(new)
+WITH old, s
+OPTIONAL MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: old.id}]->(:Entity {tenant: $tenant})
+SET r.validTo = s.at
+"""
+
+FORESIGHTS = """
+UNWIND $foresights AS f
+MATCH (m:MemCell {tenant: $tenant, id: f.cellId})
+CREATE (n:Foresight {id: f.id, tenant: $tenant})
+SET n.text = f.text, n.trigger = f.trigger, n.kind = f.kind, n.validFrom = f.validFrom,
+    n.validTo = f.validTo, n.embedding = f.embedding, n.status = 'active',
+    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime()
+CREATE (m)-[:PREDICTS]->(n)
+WITH n, f
+UNWIND f.turnIds AS tid
+MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
+CREATE (n)-[:EVIDENCED_BY]->(t)
+"""
+
+MARK_FAILED = """
+UNWIND $turnIds AS tid
+MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId, id: tid})
+SET t.attempts = coalesce(t.attempts, 0) + 1, t.error = $error, t.failedAt = datetime()
+"""
+
+
+@dataclass
+class Batch:
+    cells: list[dict] = field(default_factory=list)
+    entities: list[dict] = field(default_factory=list)
+    mentions: list[dict] = field(default_factory=list)
+    facts: list[dict] = field(default_factory=list)
+    related: list[dict] = field(default_factory=list)
+    supersede: list[dict] = field(default_factory=list)
+    foresights: list[dict] = field(default_factory=list)
+
+
+async def write_batch(graph: TenantGraph, batch: Batch) -> None:
+    async def work(tx: TenantTx) -> None:
+        await tx.run(LOCK)
+        await tx.run(CELLS, cells=batch.cells)
+        if batch.entities:
+            await tx.run(ENTITIES, entities=batch.entities)
+        if batch.mentions:
+            await tx.run(MENTIONS, mentions=batch.mentions)
+        if batch.facts:
+            await tx.run(FACTS, facts=batch.facts)
+        if batch.related:
+            await tx.run(RELATED, related=batch.related)
+        if batch.supersede:
+            await tx.run(SUPERSEDE, supersede=batch.supersede)
+        if batch.foresights:
+            await tx.run(FORESIGHTS, foresights=batch.foresights)
+
+    await graph.write_tx(work)
+
+
+async def mark_failed(graph: TenantGraph, conversation_id: str, turn_ids: list[str], error: str) -> None:
+    await graph.write(MARK_FAILED, conversationId=conversation_id, turnIds=turn_ids, error=error[:2000])

@@ -1,0 +1,117 @@
+"""`engram eval locomo`: LoCoMo-layout conversations through the service itself.
+
+For each conversation: a fresh tenant, ingestion through the same path as the `memorize`
+mutation (one call per session), then every question through the same path as the `search`
+query, once per method; in the same run two baselines that do not use Engram's graph (BM25
+and dense retrieval over the raw turns, same embedding model). Tenants are deleted afterwards
+unless asked to keep them.
+"""
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from app.construction.ingest import Ingestor
+from app.evaluation.bm25 import BM25Index, DenseIndex
+from app.evaluation.locomo import Conversation, load_locomo
+from app.evaluation.metrics import QuestionResult, score_hits
+from app.evaluation.report import final_json_line, write_report
+from app.lifecycle.forget import purge_tenant
+from app.recollection.context import build_context
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from app.runtime.services import Services
+from app.store.graph import TenantGraph
+
+BASELINES = ("bm25_turns", "dense_turns")
+
+
+@dataclass
+class EvalConfig:
+    methods: list[str] = field(default_factory=lambda: ["hybrid", "keyword", "vector", "graph"])
+    ks: tuple[int, ...] = (5, 10, 25, 50)
+    budgets: tuple[int, ...] = (1000, 2000)
+    limit: int | None = None  # questions per conversation
+    conversations: int | None = None
+    top_k: int = 50
+    keep: bool = False
+
+
+def _tenant_for(sample_id: str) -> str:
+    slug = re.sub(r"[^a-z0-9_]", "_", sample_id.lower())[:32]
+    return f"eval_{slug}_{uuid.uuid4().hex[:8]}"
+
+
+def _sessions(conv: Conversation) -> list[list]:
+    """Turns grouped by session (dia ids 'D<session>:<n>'; other ids: one group)."""
+    groups: dict[str, list] = {}
+    for t in conv.turns:
+        key = t.id.split(":")[0] if ":" in t.id else "all"
+        groups.setdefault(key, []).append(t)
+    return list(groups.values())
+
+
+async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
+                     progress: Callable[[str, int, int], None] = lambda *_: None) -> dict:
+    convs = load_locomo(data)[: cfg.conversations]
+    ingestor = Ingestor(services)
+    searcher = SearchService(services)
+    embedder = services.require_embedder()
+    results: list[QuestionResult] = []
+    ingest_s: dict[str, float] = {}
+    for ci, conv in enumerate(convs):
+        tenant = _tenant_for(conv.sample_id)
+        graph = TenantGraph(services.driver, tenant, services.settings.neo4j_database)
+        try:
+            t0 = time.perf_counter()
+            sessions = _sessions(conv)
+            for si, session in enumerate(sessions):
+                await ingestor.memorize(tenant, conv.sample_id, session, flush=si == len(sessions) - 1)
+                progress(f"{conv.sample_id}: ingest", si + 1, len(sessions))
+            ingest_s[conv.sample_id] = time.perf_counter() - t0
+
+            texts = [t.content for t in conv.turns]
+            bm25 = BM25Index([(t.id, t.content) for t in conv.turns])
+            dense = DenseIndex([t.id for t in conv.turns], await embedder.aembed(texts))
+            by_id = conv.turn_by_id()
+            questions = conv.questions[: cfg.limit]
+            for qi, q in enumerate(questions):
+                qr = QuestionResult(conv.sample_id, q.index, q.category, q.text, q.evidence,
+                                    q.unmatched, q.answer)
+                for m in cfg.methods:
+                    s = time.perf_counter()
+                    res = await searcher.search(tenant, SearchRequest(
+                        query=q.text, method=Method(m.upper()), top_k=cfg.top_k))
+                    ms = (time.perf_counter() - s) * 1000
+                    hits = [([e["id"] for e in h.evidence], build_context([h], None)) for h in res.hits]
+                    qr.methods[m] = score_hits(hits, q.evidence, ks=cfg.ks, budgets=cfg.budgets,
+                                               latency_ms=ms)
+                s = time.perf_counter()
+                ranked = bm25.search(q.text, cfg.top_k)
+                ms = (time.perf_counter() - s) * 1000
+                qr.methods["bm25_turns"] = score_hits(
+                    [([i], by_id[i].content) for i, _ in ranked], q.evidence, ks=cfg.ks,
+                    budgets=cfg.budgets, latency_ms=ms)
+                s = time.perf_counter()
+                qv = (await embedder.aembed([q.text]))[0]
+                ranked = dense.search(qv, cfg.top_k)
+                ms = (time.perf_counter() - s) * 1000
+                qr.methods["dense_turns"] = score_hits(
+                    [([i], by_id[i].content) for i, _ in ranked], q.evidence, ks=cfg.ks,
+                    budgets=cfg.budgets, latency_ms=ms)
+                results.append(qr)
+                progress(f"{conv.sample_id}: questions", qi + 1, len(questions))
+        finally:
+            await searcher.settle()
+            if not cfg.keep:
+                await purge_tenant(graph)
+        progress("conversations", ci + 1, len(convs))
+    summary = write_report(out, results, ks=cfg.ks, budgets=cfg.budgets, ingestion_seconds=ingest_s,
+                           meta={"data": str(data), "methods": cfg.methods + list(BASELINES),
+                                 "top_k": cfg.top_k, "extractor": services.settings.extractor})
+    summary["final_line"] = final_json_line(summary)
+    return summary

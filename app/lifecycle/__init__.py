@@ -1,0 +1,1 @@
+"""Lifecycle: deletion, forgetting, consolidation, backup."""

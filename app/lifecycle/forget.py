@@ -1,0 +1,130 @@
+"""Deletion that leaves nothing behind: nodes, edges and therefore every index entry.
+
+What a selection removes:
+  cells         the MemCells, their facts and foresight, the turns they were made of;
+  conversation  its turns and everything derived from them, and the conversation itself;
+  group         every conversation of the group, as above;
+  user          that user's turns and everything derived from them;
+  everything    the whole tenant.
+Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
+fact's id. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
+needs one huge transaction; an interrupted delete is completed by running it again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.store.graph import TenantGraph
+
+LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "Entity", "Turn", "Conversation", "WriteLock")
+
+# Label names come from the constant tuple above, never from input.
+PURGE_LABEL = {
+    label: f"""
+MATCH (n:{label} {{tenant: $tenant}})
+CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 1000 ROWS
+"""
+    for label in LABELS
+}
+
+# The turns a selection covers; derived nodes are found from them.
+SELECT_TURNS = {
+    "cells": """
+MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn) WHERE m.id IN $ids
+RETURN collect(DISTINCT elementId(t)) AS turns, collect(DISTINCT elementId(m)) AS cells""",
+    "conversation": """
+MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId})
+RETURN collect(elementId(t)) AS turns, [] AS cells""",
+    "group": """
+MATCH (t:Turn {tenant: $tenant}) WHERE t.groupId = $groupId
+RETURN collect(elementId(t)) AS turns, [] AS cells""",
+    "user": """
+MATCH (t:Turn {tenant: $tenant}) WHERE t.userId = $userId
+RETURN collect(elementId(t)) AS turns, [] AS cells""",
+}
+
+# Everything derived from the turns: cells made of them, facts and foresight evidenced by them
+# or belonging to those cells.
+DERIVED = """
+UNWIND $turns AS tk
+MATCH (t:Turn) WHERE elementId(t) = tk AND t.tenant = $tenant
+OPTIONAL MATCH (t)<-[:EVIDENCED_BY]-(d) WHERE d.tenant = $tenant AND (d:MemCell OR d:Fact OR d:Foresight)
+WITH collect(DISTINCT d) AS direct
+UNWIND direct AS d
+OPTIONAL MATCH (d:MemCell)-[:HAS_FACT|PREDICTS]->(x) WHERE x.tenant = $tenant
+WITH direct, collect(DISTINCT x) AS owned
+WITH [n IN direct + owned WHERE n IS NOT NULL] AS nodes
+UNWIND nodes AS n
+RETURN collect(DISTINCT elementId(n)) AS keys, collect(DISTINCT CASE WHEN n:Fact THEN n.id END) AS factIds
+"""
+
+DELETE_KEYS = """
+UNWIND $keys AS k
+MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
+CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS
+"""
+
+STALE_RELATED = """
+MATCH (:Entity {tenant: $tenant})-[r:RELATED]->(:Entity {tenant: $tenant}) WHERE r.factId IN $factIds
+CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
+"""
+
+ORPHAN_ENTITIES = """
+MATCH (e:Entity {tenant: $tenant})
+WHERE NOT EXISTS { (e)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (e)<-[:MENTIONS]-(:MemCell) }
+CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 1000 ROWS
+"""
+
+EMPTY_CONVERSATIONS = """
+MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
+CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 1000 ROWS
+"""
+
+
+@dataclass
+class ForgetSelection:
+    cell_ids: list[str] | None = None
+    conversation_id: str | None = None
+    group_id: str | None = None
+    user_id: str | None = None
+    everything: bool = False
+
+    def chosen(self) -> list[str]:
+        return [name for name, on in (
+            ("cells", self.cell_ids), ("conversation", self.conversation_id),
+            ("group", self.group_id), ("user", self.user_id), ("everything", self.everything),
+        ) if on]
+
+
+async def purge_tenant(graph: TenantGraph) -> int:
+    """Delete everything of the tenant; returns the number of nodes deleted."""
+    deleted = 0
+    for label in LABELS:
+        deleted += await graph.auto_commit(PURGE_LABEL[label])
+    return deleted
+
+
+async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
+    """Delete the selection and everything derived from it; returns nodes deleted.
+    A selection that matches nothing (or a tenant with no data) deletes nothing."""
+    chosen = sel.chosen()
+    if len(chosen) != 1:
+        raise ValueError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
+    if chosen[0] == "everything":
+        return await purge_tenant(graph)
+    rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
+                            conversationId=sel.conversation_id, groupId=sel.group_id,
+                            userId=sel.user_id)
+    turns, cells = rows[0]["turns"], rows[0]["cells"]
+    derived = await graph.read(DERIVED, turns=turns) if turns else [{"keys": [], "factIds": []}]
+    keys = sorted(set(derived[0]["keys"]) | set(cells))
+    deleted = 0
+    if derived[0]["factIds"]:
+        await graph.auto_commit(STALE_RELATED, factIds=derived[0]["factIds"])
+    if keys:
+        deleted += await graph.auto_commit(DELETE_KEYS, keys=keys)
+    if turns:
+        deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)
+        deleted += await graph.auto_commit(ORPHAN_ENTITIES)
+        deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    return deleted

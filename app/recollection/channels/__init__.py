@@ -1,0 +1,1 @@
+"""Retrieval channels: each finds candidates its own way; fusion combines their rankings."""

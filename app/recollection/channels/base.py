@@ -1,0 +1,51 @@
+"""The channel interface and what channels return."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from app.recollection.request import SearchRequest
+from app.store.graph import TenantGraph
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str  # memcell | fact | turn | foresight
+    key: str  # the node's elementId: stable while the node lives, cheap to look up
+    score: float
+    note: str = ""  # why, in a few words (e.g. "2 hops from Caroline")
+
+
+@dataclass
+class SearchContext:
+    graph: TenantGraph
+    request: SearchRequest
+    vector: np.ndarray
+    depth: int  # how many candidates each channel returns
+    filters: dict = field(default_factory=dict)
+
+    @property
+    def vector_param(self) -> list[float]:
+        return [float(x) for x in self.vector]
+
+
+class Channel(Protocol):
+    name: str
+
+    async def search(self, ctx: SearchContext) -> list[Candidate]:
+        """Candidates in rank order (best first)."""
+        ...
+
+
+def interleave(lists: list[list[Candidate]], limit: int) -> list[Candidate]:
+    """Round-robin merge of rankings whose scores are not comparable (e.g. BM25 per index)."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for i in range(max((len(x) for x in lists), default=0)):
+        for lst in lists:
+            if i < len(lst) and lst[i].key not in seen:
+                seen.add(lst[i].key)
+                out.append(lst[i])
+    return out[:limit]

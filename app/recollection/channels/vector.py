@@ -1,0 +1,41 @@
+"""Vector channel: the native vector indexes, filtered to the tenant inside the index."""
+from __future__ import annotations
+
+import asyncio
+
+from app.recollection import filters
+from app.recollection.channels.base import Candidate, SearchContext
+
+INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding"),
+         "memcell": ("MemCell", "memcell_embedding")}
+
+
+def _query(kind: str) -> str:
+    label, index = INDEX[kind]
+    # SEARCH filters on the tenant inside the index; the other filters run on what it returns,
+    # so it fetches more than it keeps ($fetch).
+    return (
+        f"CYPHER 25 MATCH (n:{label}) SEARCH n IN (VECTOR INDEX {index} FOR $vector "
+        "WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS score "
+        f"WITH n, score WHERE {filters.BY_KIND[kind]} "
+        "RETURN elementId(n) AS key, score ORDER BY score DESC LIMIT $limit"
+    )
+
+
+QUERIES = {kind: _query(kind) for kind in INDEX}
+
+
+class VectorChannel:
+    name = "vector"
+
+    async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
+        rows = await ctx.graph.read(QUERIES[kind], vector=ctx.vector_param, fetch=ctx.depth * 3,
+                                    limit=ctx.depth, **ctx.filters)
+        return [Candidate(kind, r["key"], float(r["score"]), f"cosine {r['score']:.3f}") for r in rows]
+
+    async def search(self, ctx: SearchContext) -> list[Candidate]:
+        kinds = [k for k in INDEX if k in ctx.request.kinds]
+        results = await asyncio.gather(*(self.search_kind(ctx, k) for k in kinds))
+        # One model embeds every kind, so cosines are comparable across indexes.
+        merged = sorted((c for r in results for c in r), key=lambda c: (-c.score, c.key))
+        return merged[:ctx.depth]

@@ -1,0 +1,58 @@
+"""Cypher WHERE fragments for the request's filters, one per node kind.
+
+They are constants: every value arrives as a parameter ($groupId, $from, ...), never as text.
+A null parameter switches its condition off. `params()` builds those parameters from a request.
+"""
+from __future__ import annotations
+
+from app.recollection.request import SearchRequest
+
+TURN = """
+  ($groupId IS NULL OR n.groupId = $groupId)
+  AND ($userId IS NULL OR n.userId = $userId)
+  AND ($conversationId IS NULL OR n.conversationId = $conversationId)
+  AND ($from IS NULL OR n.at >= $from) AND ($to IS NULL OR n.at <= $to)
+  AND ($asOf IS NULL OR n.at <= $asOf)
+  AND coalesce(n.forgotten, false) = false
+"""
+
+MEMCELL = """
+  n.status = 'active'
+  AND ($groupId IS NULL OR n.groupId = $groupId)
+  AND ($userId IS NULL OR $userId IN n.userIds)
+  AND ($conversationId IS NULL OR n.conversationId = $conversationId)
+  AND ($from IS NULL OR n.endedAt >= $from) AND ($to IS NULL OR n.startedAt <= $to)
+  AND ($asOf IS NULL OR n.startedAt <= $asOf)
+"""
+
+# Current facts by default; as of a moment: those valid then; includeSuperseded: all.
+FACT = """
+  ($groupId IS NULL OR n.groupId = $groupId)
+  AND ($conversationId IS NULL OR n.conversationId = $conversationId)
+  AND ($from IS NULL OR n.validFrom >= $from) AND ($to IS NULL OR n.validFrom <= $to)
+  AND (
+    $includeSuperseded
+    OR ($asOf IS NULL AND n.status = 'current')
+    OR ($asOf IS NOT NULL AND n.validFrom <= $asOf AND (n.validTo IS NULL OR n.validTo > $asOf)
+        AND n.status IN ['current', 'superseded'])
+  )
+  AND ($userId IS NULL OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
+"""
+
+# Active at the moment asked about (asOf, else now).
+FORESIGHT = """
+  n.status = 'active'
+  AND ($groupId IS NULL OR n.groupId = $groupId)
+  AND ($conversationId IS NULL OR n.conversationId = $conversationId)
+  AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)
+"""
+
+BY_KIND = {"turn": TURN, "memcell": MEMCELL, "fact": FACT, "foresight": FORESIGHT}
+
+
+def params(req: SearchRequest) -> dict:
+    return {
+        "groupId": req.group_id, "userId": req.user_id, "conversationId": req.conversation_id,
+        "from": req.time_from, "to": req.time_to, "asOf": req.as_of, "at": req.at,
+        "includeSuperseded": req.include_superseded,
+    }

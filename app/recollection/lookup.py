@@ -1,0 +1,64 @@
+"""Direct lookups: an entity by name, a MemCell by id, the foresight active at a moment."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.construction.entity_resolution import normalize_key
+from app.store.graph import TenantGraph
+
+ENTITY = """
+MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
+WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+CALL (e) {
+  MATCH (f:Fact {tenant: $tenant, status: 'current'})-[:ABOUT]->(e)
+  WITH f ORDER BY f.validFrom DESC LIMIT $facts
+  RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
+                    .status, .eventDate}) AS facts
+}
+RETURN e {.id, .name, .type, .aliases, .merges} AS entity, facts
+"""
+
+# A forgotten cell comes back when asked for by id: the caller knows exactly what it wants.
+MEMCELL = """
+MATCH (m:MemCell {tenant: $tenant, id: $id})
+CALL (m) {
+  MATCH (m)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
+  RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS turns
+}
+CALL (m) {
+  MATCH (m)-[:HAS_FACT]->(f:Fact) WITH f ORDER BY f.validFrom
+  RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
+                    .status, .eventDate, memCellId: m.id}) AS facts
+}
+RETURN m {.id, .title, .summary, .keywords, .importance, .startedAt, .endedAt, .status,
+          .accessCount, .lastAccessedAt, .conversationId, .groupId} AS cell, turns, facts
+"""
+
+FORESIGHTS = """
+MATCH (n:Foresight {tenant: $tenant})
+WHERE n.status = 'active' AND ($groupId IS NULL OR n.groupId = $groupId)
+  AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)
+OPTIONAL MATCH (m:MemCell)-[:PREDICTS]->(n)
+CALL (n) {
+  MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
+  RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS evidence
+}
+RETURN n {.id, .text, .trigger, .kind, .validFrom, .validTo, .status, memCellId: m.id} AS foresight,
+       evidence
+ORDER BY n.validTo IS NULL, n.validTo, n.id LIMIT $limit
+"""
+
+
+async def entity_by_name(graph: TenantGraph, name: str, facts: int = 50) -> dict | None:
+    rows = await graph.read(ENTITY, key=normalize_key(name), facts=facts)
+    return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
+
+
+async def memcell_by_id(graph: TenantGraph, cell_id: str) -> dict | None:
+    rows = await graph.read(MEMCELL, id=cell_id)
+    return rows[0] if rows else None
+
+
+async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
+                            limit: int = 200) -> list[dict]:
+    return await graph.read(FORESIGHTS, at=at, groupId=group_id, limit=limit)

@@ -1,0 +1,68 @@
+"""relatedTo: entities reachable from X within N hops over current (or as-of) RELATED edges,
+each with the chain of facts that connects them. The same query is saved for Neo4j Browser in
+cypher/explore/related_to.cypher."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.construction.entity_resolution import normalize_key
+from app.store.graph import TenantGraph
+
+MAX_PATHS = 2000  # bound the work on hub entities
+
+RELATED_TO = """
+MATCH (s:Entity {tenant: $tenant}) WHERE s.key = $key OR $key IN s.aliasKeys
+WITH s LIMIT 1
+MATCH p = (s)-[rels:RELATED*1..{hops}]-(e:Entity)
+WHERE e <> s AND e.tenant = $tenant
+  AND all(r IN rels WHERE r.tenant = $tenant AND
+      CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
+           ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)
+WITH e, p, rels LIMIT $maxPaths
+WITH e, p, length(p) AS hops, reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 0.5)) AS strength
+ORDER BY hops ASC, strength DESC
+WITH e, collect({p: p, hops: hops, strength: strength}) AS paths
+WITH e, paths[0] AS best, size(paths) AS n,
+     reduce(acc = 0.0, x IN paths | acc + x.strength / x.hops) AS score
+RETURN e {.id, .name, .type, .aliases} AS entity, best.hops AS hops, score,
+       [r IN relationships(best.p) | r.factId] AS factIds
+ORDER BY score DESC, entity.name LIMIT $limit
+"""
+
+FACTS = """
+UNWIND $ids AS id
+MATCH (f:Fact {tenant: $tenant, id: id})
+RETURN f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo, .status} AS fact
+"""
+
+
+@dataclass
+class Relation:
+    entity: dict
+    hops: int
+    score: float
+    path: list[dict]
+
+
+class RelatedService:
+    def __init__(self, max_hops: int = 4):
+        self.max_hops = max_hops
+        self._queries = {h: RELATED_TO.replace("{hops}", str(h)) for h in range(1, max_hops + 1)}
+
+    async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
+                         as_of: datetime | None = None, limit: int = 25) -> list[Relation]:
+        from app.recollection.request import SearchInputError
+
+        if not entity or not entity.strip() or len(entity) > 256:
+            raise SearchInputError("entity must be 1-256 characters", "entity")
+        if not 1 <= hops <= self.max_hops:
+            raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
+        if not 1 <= limit <= 200:
+            raise SearchInputError("limit must be between 1 and 200", "limit")
+        rows = await graph.read(self._queries[hops], key=normalize_key(entity), asOf=as_of,
+                                maxPaths=MAX_PATHS, limit=limit)
+        ids = sorted({i for r in rows for i in r["factIds"] if i})
+        facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}
+        return [Relation(r["entity"], r["hops"], float(r["score"]),
+                         [facts[i] for i in r["factIds"] if i in facts]) for r in rows]

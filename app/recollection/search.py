@@ -1,0 +1,99 @@
+"""The search service: one query, embedded once, all channels concurrently, fused with RRF,
+hydrated with evidence, explained per channel, rendered as a context block."""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from app.recollection import filters
+from app.recollection.channels.base import Candidate, Channel, SearchContext
+from app.recollection.channels.foresight import ForesightChannel
+from app.recollection.channels.graph import GraphChannel
+from app.recollection.channels.keyword import KeywordChannel
+from app.recollection.channels.vector import VectorChannel
+from app.recollection.context import build_context
+from app.recollection.fusion import ChannelScore, rrf
+from app.recollection.hydrate import hydrate, touch
+from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
+from app.runtime.services import Services
+from app.store.graph import TenantGraph
+
+
+@dataclass
+class Hit:
+    rank: int
+    score: float
+    kind: str
+    node: dict
+    evidence: list[dict]
+    channels: list[ChannelScore]
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    context: str
+    took_ms: float
+    channel_ms: dict[str, float] = field(default_factory=dict)
+
+
+class SearchService:
+    def __init__(self, services: Services):
+        self.services = services
+        self.settings = services.settings
+        self.channels: dict[str, Channel] = {
+            c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel())
+        }
+        self._touches: set[asyncio.Task] = set()
+
+    async def search(self, tenant: str, req: SearchRequest) -> SearchResult:
+        t0 = time.perf_counter()
+        req = req.validated(self.settings.max_top_k, self.settings.max_hops)
+        if req.method is Method.AGENTIC and not self.settings.llm_base_url:
+            raise SearchInputError("AGENTIC search needs an LLM (set ENGRAM_LLM_BASE_URL and "
+                                   "ENGRAM_LLM_MODEL); use HYBRID otherwise", "method")
+        graph = TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
+        vector = (await self.services.require_embedder().aembed([req.query]))[0]
+        ctx = SearchContext(graph, req, vector, depth=max(2 * req.top_k, 20),
+                            filters=filters.params(req))
+        names = METHOD_CHANNELS[req.method]
+        timings: dict[str, float] = {}
+
+        async def timed(name: str) -> list[Candidate]:
+            s = time.perf_counter()
+            try:
+                return await self.channels[name].search(ctx)
+            finally:
+                timings[name] = (time.perf_counter() - s) * 1000
+
+        results = await asyncio.gather(*(timed(n) for n in names))
+        fused = rrf(dict(zip(names, results)), self.settings.channel_weights, self.settings.rrf_k)
+        top = fused[: req.top_k]
+        keys: dict[str, list[str]] = {}
+        for f in top:
+            keys.setdefault(f.kind, []).append(f.key)
+        found = await hydrate(graph, keys, ctx.vector_param)
+        hits = []
+        for f in top:
+            if f.key not in found:  # deleted between retrieval and hydration
+                continue
+            h = found[f.key]
+            hits.append(Hit(len(hits) + 1, f.score, f.kind, h["node"], h["evidence"], f.channels))
+        self._touch_later(graph, hits)
+        return SearchResult(hits, build_context(hits, req.token_budget),
+                            (time.perf_counter() - t0) * 1000, timings)
+
+    def _touch_later(self, graph: TenantGraph, hits: list[Hit]) -> None:
+        """Access counts feed forgetting; they are written after the answer, off the hot path."""
+        ids = sorted({h.node["id"] for h in hits if h.kind == "memcell"}
+                     | {h.node.get("memCellId") for h in hits if h.kind != "memcell"} - {None})
+        if ids:
+            task = asyncio.create_task(touch(graph, ids))
+            self._touches.add(task)
+            task.add_done_callback(self._touches.discard)
+
+    async def settle(self) -> None:
+        """Wait for pending access-count writes (tests, shutdown)."""
+        if self._touches:
+            await asyncio.gather(*list(self._touches), return_exceptions=True)

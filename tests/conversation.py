@@ -1,0 +1,25 @@
+"""A small conversation written for the tests: two days, a move, an allergy, a trip, a sister."""
+from datetime import datetime, timedelta, timezone
+
+DAY1 = datetime(2024, 3, 4, 10, 0, tzinfo=timezone.utc)  # a Monday
+DAY2 = datetime(2024, 6, 10, 18, 30, tzinfo=timezone.utc)
+
+
+def _msgs(start: datetime, rows: list[tuple[str, str, str]]) -> list[dict]:
+    return [{"id": mid, "speaker": who, "content": text, "timestamp": start + timedelta(minutes=2 * i)}
+            for i, (mid, who, text) in enumerate(rows)]
+
+
+def maya_and_sam() -> list[dict]:
+    return _msgs(DAY1, [
+        ("m1", "Maya", "Hi Sam! I moved to Berlin last week, the flat is tiny but lovely."),
+        ("m2", "Sam", "That's exciting! How is the new job at Siemens going?"),
+        ("m3", "Maya", "I love it. My friend Melanie Hart visited me yesterday and we walked along the Spree."),
+        ("m4", "Maya", "By the way, I'm allergic to peanuts, so no satay for me at the office party."),
+        ("m5", "Sam", "Noted! Are you still planning that trip?"),
+        ("m6", "Maya", "Yes, I'm flying to Tokyo next month for a robotics conference."),
+    ]) + _msgs(DAY2, [
+        ("m7", "Maya", "Big news: I moved to Lisbon in May, I live in Lisbon now."),
+        ("m8", "Sam", "Wow! Does Mel know already?"),
+        ("m9", "Maya", "Mel helped me pack, she is the best."),
+    ])

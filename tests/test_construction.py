@@ -1,0 +1,188 @@
+"""The write path against the real Neo4j: turns -> MemCells -> facts, entities, foresight."""
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.construction.turns import InputError
+from tests.conversation import DAY1, maya_and_sam
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
+
+
+async def _count(graph, label: str) -> int:
+    rows = await graph.read(f"MATCH (n:{label} {{tenant: $tenant}}) RETURN count(n) AS n")
+    return rows[0]["n"]
+
+
+async def _cells(graph):
+    return await graph.read("""
+        MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
+        WITH m, t ORDER BY t.seq
+        RETURN m.id AS id, m.title AS title, m.summary AS summary, m.boundary AS boundary,
+               collect(t.id) AS turns ORDER BY turns[0]""")
+
+
+async def test_turns_become_cells_cut_at_the_day_boundary(graph, ingestor):
+    rep = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    assert rep.accepted == 9 and rep.process.pending == 0
+    cells = await _cells(graph)
+    covered = [t for c in cells for t in c["turns"]]
+    assert covered == [f"m{i}" for i in range(1, 10)]  # every turn in exactly one cell, in order
+    day2 = [c for c in cells if "m7" in c["turns"]]
+    assert day2[0]["turns"] == ["m7", "m8", "m9"]  # a new calendar day starts a new cell
+    assert all(c["title"] and c["summary"] for c in cells)
+    pending = await graph.read("MATCH (t:Turn {tenant: $tenant, status: 'pending'}) RETURN count(t) AS n")
+    assert pending[0]["n"] == 0
+
+
+async def test_without_flush_the_open_cell_stays_pending_until_flushed(graph, ingestor):
+    msgs = maya_and_sam()
+    rep = await ingestor.memorize(graph.tenant, "c1", msgs[:8])
+    assert rep.process.pending >= 1  # the day-2 tail is still open
+    assert await _count(graph, "Turn") == 8
+    rep = await ingestor.memorize(graph.tenant, "c1", msgs[8:], flush=True)
+    assert rep.process.pending == 0
+    cells = await _cells(graph)
+    assert [t for c in cells for t in c["turns"]] == [f"m{i}" for i in range(1, 10)]
+
+
+async def test_turns_are_chained_in_order(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam()[:4])
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam()[4:], flush=True)
+    rows = await graph.read("""
+        MATCH p = (a:Turn {tenant: $tenant, id: 'm1'})-[:NEXT*]->(b:Turn {tenant: $tenant, id: 'm9'})
+        RETURN [n IN nodes(p) | n.id] AS ids""")
+    assert rows[0]["ids"] == [f"m{i}" for i in range(1, 10)]
+
+
+async def test_facts_resolve_the_speaker_and_relative_dates(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn {id: 'm3'})
+        RETURN f.subject AS subject, f.text AS text, f.eventDate AS eventDate""")
+    assert rows, "the turn about yesterday's visit produced no fact"
+    yesterday = (DAY1 - timedelta(days=1)).date()
+    dated = [r for r in rows if r["eventDate"] is not None]
+    assert dated and dated[0]["eventDate"].to_native() == yesterday
+    assert any(yesterday.isoformat() in r["text"] for r in rows)
+    assert any(r["subject"] == "Melanie Hart" and "visited Maya" in r["text"] for r in rows)
+    assert not any(" I " in f" {r['text']} " or " me " in f" {r['text']} " for r in rows)
+
+
+async def test_a_replaced_fact_is_superseded_and_the_new_one_is_current(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, subjectKey: 'maya', predicate: 'lives in'})
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(g:Fact)
+        RETURN f.object AS object, f.status AS status, f.validTo AS validTo, g.object AS by
+        ORDER BY f.validFrom""")
+    by_object = {r["object"]: r for r in rows}
+    assert by_object["Berlin"]["status"] == "superseded"
+    assert by_object["Berlin"]["by"] == "Lisbon"
+    assert by_object["Berlin"]["validTo"] is not None
+    assert by_object["Lisbon"]["status"] == "current" and by_object["Lisbon"]["validTo"] is None
+
+
+async def test_an_entity_under_two_surface_forms_is_one_node_with_an_audited_merge(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    rows = await graph.read("""
+        MATCH (e:Entity {tenant: $tenant}) WHERE e.key STARTS WITH 'mel'
+        RETURN e.name AS name, e.aliases AS aliases, e.merges AS merges, e.type AS type""")
+    assert len(rows) == 1, rows
+    assert rows[0]["name"] == "Melanie Hart" and rows[0]["type"] == "person"
+    assert "Mel" in rows[0]["aliases"]
+    assert rows[0]["merges"], "the merge of 'Mel' was not recorded"
+    # the day-2 cell that only says "Mel" mentions the same node
+    cells = await graph.read("""
+        MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(:Turn {id: 'm9'})
+        MATCH (m)-[:MENTIONS]->(e:Entity {name: 'Melanie Hart'}) RETURN count(*) AS n""")
+    assert cells[0]["n"] == 1
+
+
+async def test_foresight_for_a_standing_constraint_and_a_dated_plan(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    rows = await graph.read("""
+        MATCH (m:MemCell)-[:PREDICTS]->(f:Foresight {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
+        RETURN f.kind AS kind, f.text AS text, f.trigger AS trigger, f.validFrom AS validFrom,
+               f.validTo AS validTo, t.id AS turn""")
+    allergy = [r for r in rows if r["turn"] == "m4"]
+    assert allergy and allergy[0]["kind"] == "constraint" and allergy[0]["validTo"] is None
+    assert "peanut" in allergy[0]["text"].lower()
+    trip = [r for r in rows if r["turn"] == "m6"]
+    assert trip, "no foresight for the trip next month"
+    until = trip[0]["validTo"].to_native()
+    assert date(2024, 4, 30) <= until.date() <= date(2024, 5, 2)  # end of April, plus grace
+
+
+async def test_resending_the_same_messages_changes_nothing(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    before = {label: await _count(graph, label) for label in ("Turn", "MemCell", "Fact", "Entity", "Foresight")}
+    rep = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    after = {label: await _count(graph, label) for label in before}
+    assert rep.accepted == 0 and rep.duplicates == 9
+    assert after == before
+
+
+async def test_the_same_message_ids_in_another_tenant_are_independent(services, ingestor, graph):
+    from app.store.graph import TenantGraph
+
+    other = TenantGraph(services.driver, graph.tenant + "_b")
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam()[:3], flush=True)
+    rep = await ingestor.memorize(other.tenant, "c1", maya_and_sam()[:3], flush=True)
+    assert rep.accepted == 3
+    assert await _count(other, "Turn") == 3 and await _count(graph, "Turn") == 3
+
+
+GOOD = {"id": "x1", "speaker": "Maya", "content": "hello there", "timestamp": DAY1}
+
+
+@pytest.mark.parametrize("bad, complaint", [
+    ({**GOOD, "id": "x2", "content": "   "}, "content is empty"),
+    ({**GOOD, "id": "x2", "content": "a" * (33 * 1024)}, "32 KB"),
+    ({**GOOD, "id": "x2", "timestamp": "last tuesday-ish"}, "timestamp"),
+    ({**GOOD, "id": "x2", "role": "overlord"}, "role"),
+    ({**GOOD, "id": "x2", "speaker": ""}, "speaker"),
+])
+async def test_bad_input_names_the_message_and_writes_nothing(graph, ingestor, bad, complaint):
+    with pytest.raises(InputError) as e:
+        await ingestor.memorize(graph.tenant, "c1", [GOOD, bad])
+    assert "messages[1]" in str(e.value) and "x2" in str(e.value)
+    assert complaint in str(e.value)
+    assert await _count(graph, "Turn") == 0 and await _count(graph, "Conversation") == 0
+
+
+async def test_a_duplicate_id_with_different_content_is_refused(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c1", [GOOD])
+    with pytest.raises(InputError, match="already stored with different content"):
+        await ingestor.memorize(graph.tenant, "c1", [{**GOOD, "content": "changed"},
+                                                     {**GOOD, "id": "x3"}])
+    assert await _count(graph, "Turn") == 1
+    with pytest.raises(InputError, match="repeated in the batch"):
+        await ingestor.memorize(graph.tenant, "c2", [GOOD, {**GOOD, "content": "other"}])
+
+
+async def test_too_many_messages_in_one_call_is_a_clear_error(graph, ingestor, services):
+    limit = services.settings.max_messages_per_call
+    msgs = [{**GOOD, "id": f"b{i}", "timestamp": DAY1 + timedelta(seconds=i)} for i in range(limit + 1)]
+    with pytest.raises(InputError, match=f"limit is {limit}"):
+        await ingestor.memorize(graph.tenant, "c1", msgs)
+    assert await _count(graph, "Turn") == 0
+
+
+async def test_a_large_batch_is_written_in_bounded_chunks(graph, services):
+    from app.construction.turns import parse_messages, write_turns
+
+    msgs = parse_messages([{**GOOD, "id": f"b{i}", "timestamp": DAY1 + timedelta(seconds=i)}
+                           for i in range(1200)], 32 * 1024)
+    written = await write_turns(graph, "c1", None, msgs, chunk=500)
+    assert len(written.new) == 1200
+    rows = await graph.read("""
+        MATCH (c:Conversation {tenant: $tenant, id: 'c1'})-[:HAS_TURN]->(t:Turn)
+        RETURN count(t) AS n, max(t.seq) AS last, c.lastSeq AS lastSeq""")
+    assert rows[0]["n"] == 1200 and rows[0]["last"] == 1199 == rows[0]["lastSeq"]
+    chain = await graph.read("MATCH (:Turn {tenant: $tenant})-[r:NEXT]->() RETURN count(r) AS n")
+    assert chain[0]["n"] == 1199  # chained across chunk borders

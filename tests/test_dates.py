@@ -1,0 +1,105 @@
+"""Relative date resolution (app/construction/dates.py), as worked examples."""
+from __future__ import annotations
+
+import itertools
+from datetime import date, datetime, timezone
+
+import pytest
+
+from app.construction import dates as d
+from app.construction.dates import DateMention, find_dates, inline_text, render
+
+REF = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # Monday 8 May 2023
+
+
+def one(text: str, prefer: str | None = None) -> DateMention:
+    found = find_dates(text, REF, prefer=prefer)
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("text, start, end, granularity", [
+    ("I went there yesterday.", date(2023, 5, 7), date(2023, 5, 7), "day"),
+    ("I'm flying next month.", date(2023, 6, 1), date(2023, 6, 30), "month"),
+    ("I moved last week.", date(2023, 5, 1), date(2023, 5, 7), "week"),
+    ("my exam is on Friday", date(2023, 5, 12), date(2023, 5, 12), "day"),
+    ("We met 2 years ago.", date(2021, 5, 8), date(2021, 5, 8), "day"),
+    ("I was born in 1990.", date(1990, 1, 1), date(1990, 12, 31), "year"),
+    ("this weekend", date(2023, 5, 13), date(2023, 5, 14), "weekend"),
+    ("on 2023-04-01", date(2023, 4, 1), date(2023, 4, 1), "day"),
+    # "day" units were missed by the prefilter before: no digit and no other date word
+    ("See you in two days.", date(2023, 5, 10), date(2023, 5, 10), "day"),
+    ("two days from now", date(2023, 5, 10), date(2023, 5, 10), "day"),
+    ("in a couple of days", date(2023, 5, 10), date(2023, 5, 10), "day"),
+])
+def test_resolution(text, start, end, granularity):
+    m = one(text)
+    assert (m.start, m.end, m.granularity) == (start, end, granularity)
+
+
+def test_tense_decides_a_bare_weekday():
+    assert one("I was there on Saturday", prefer="past").start == date(2023, 5, 6)
+    assert one("I'll be there on Saturday").start == date(2023, 5, 13)
+
+
+def test_may_the_modal_is_not_a_month():
+    assert find_dates("I may go, it may rain", REF) == []
+    assert one("in May").start == date(2023, 5, 1)
+
+
+def test_rendering():
+    m = one("I went there yesterday.")
+    assert render(m) == "yesterday (2023-05-07)"
+    assert inline_text(m) == "on 2023-05-07 (yesterday)"
+    assert inline_text(one("next month")) == "in June 2023 (next month)"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "no dates here at all", "🎉", "你好，昨天", "x" * 40_000])
+def test_odd_input(text):
+    assert isinstance(find_dates(text, REF), list)
+
+
+def _reference(text: str, ref: datetime, prefer: str | None = None) -> list[tuple]:
+    """find_dates without any gate: every pattern over the whole text."""
+    ref_day = ref.date()
+    found = []
+    for regex, handler, _needs in d._PATTERNS:
+        for m in regex.finditer(text):
+            try:
+                r = handler(m, ref_day, prefer)
+            except (ValueError, OverflowError, IndexError, KeyError):
+                r = None
+            if r is not None:
+                found.append(r)
+    found.sort(key=lambda r: (r[0], -(r[1] - r[0])))
+    out, last_end = [], -1
+    for s_pos, e_pos, s, e, gran, _rel in found:
+        if s_pos < last_end:
+            continue
+        out.append((text[s_pos:e_pos], s, e, gran, s_pos))
+        last_end = e_pos
+    return out
+
+
+_PHRASES = [
+    "yesterday", "the day before yesterday", "tomorrow", "tonight", "last night", "this morning",
+    "last week", "next week", "the past week", "the week before last", "this weekend",
+    "over the weekend", "next weekend", "last month", "next month", "the end of the month",
+    "last year", "next year", "in 2021", "since 2019", "two days ago", "a few weeks ago",
+    "3 months ago", "in two days", "in 3 weeks", "two weeks from now", "within the next 5 days",
+    "over the past 2 months", "on Monday", "last Tuesday", "next Friday", "this Sunday",
+    "in May", "last June", "next March", "early July", "mid August", "late September",
+    "May 5", "5 May", "the 3rd of June", "June 3rd, 2022", "December 2022", "on the 21st",
+    "2023-04-01", "4/1/2023", "1/4/23", "summer 2021", "last summer", "this winter",
+    "in the spring", "Sundays", "may", "a day", "March on", "the 2 may",
+]
+
+
+@pytest.mark.parametrize("prefer", [None, "past", "future"])
+def test_the_gates_change_nothing(prefer):
+    """The substring gates only skip patterns that cannot match: same output as no gate at all."""
+    texts = [f"We talked about it {p}." for p in _PHRASES]
+    texts += [f"{a} and then {b}" for a, b in itertools.islice(itertools.combinations(_PHRASES, 2), 0, None, 7)]
+    for text in texts:
+        got = [(m.phrase, m.start, m.end, m.granularity, m.pos) for m in find_dates(text, REF, prefer=prefer)]
+        assert got == _reference(text, REF, prefer), text

@@ -1,0 +1,358 @@
+"""The `local` extractor: rules only, no model. Each test is a small worked example."""
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.extract_local import LocalExtractor, conjugate, split_sentences
+from app.domain.models import Extraction, TurnRecord
+
+T0 = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # a Monday
+
+
+def turn(content: str, speaker: str = "Maya", at: datetime = T0, i: int = 0, role: str = "user") -> TurnRecord:
+    return TurnRecord(id=f"t{i}", conversation_id="conv", speaker=speaker, user_id=None, role=role,
+                      content=content, at=at, seq=i)
+
+
+def episode(*rows: tuple[str, str], start: datetime = T0) -> list[TurnRecord]:
+    """Turns (speaker, text), one minute apart."""
+    return [turn(text, speaker, start + timedelta(minutes=i), i) for i, (speaker, text) in enumerate(rows)]
+
+
+def extract(turns: list[TurnRecord]) -> Extraction:
+    return LocalExtractor().extract_sync(turns)
+
+
+def facts_with(ex: Extraction, predicate: str):
+    return [f for f in ex.facts if f.predicate == predicate]
+
+
+def entity(ex: Extraction, name: str):
+    found = [e for e in ex.entities if e.name == name]
+    assert found, f"no entity {name!r} in {[e.name for e in ex.entities]}"
+    return found[0]
+
+
+# --------------------------------------------------------------------------------------------
+# facts, speakers and dates
+
+def test_yesterday_becomes_an_absolute_date_and_i_becomes_the_speaker():
+    ex = extract([turn("I went to the support group yesterday.")])
+    [f] = ex.facts
+    assert f.subject == "Maya"
+    assert f.predicate == "went to"
+    assert f.object == "the support group"
+    assert f.event_date == date(2023, 5, 7)
+    assert "Maya" in f.text and "2023-05-07" in f.text
+    assert f.text == "Maya went to the support group on 2023-05-07 (yesterday)."
+    assert f.turn_ids == ["t0"]
+    assert f.valid_from == T0
+    assert f.confidence == pytest.approx(0.9)
+    assert ("Maya", "subject") in f.entities
+
+
+def test_my_sister_is_a_person_entity_named_after_the_speaker():
+    ex = extract([turn("My sister visited me.")])
+    sister = entity(ex, "Maya's sister")
+    assert sister.type == "person"
+    [f] = ex.facts
+    assert f.subject == "Maya's sister"
+    assert f.text == "Maya's sister visited Maya."
+
+
+def test_my_dog_max_is_a_pet_with_an_alias():
+    ex = extract([turn("My dog Max loves the beach.")])
+    max_ = entity(ex, "Max")
+    assert max_.type == "thing"
+    assert "Maya's dog" in max_.aliases
+
+
+def test_a_move_then_a_new_home_are_single_valued_lives_in_facts():
+    ex = extract(episode(("Maya", "I moved to Berlin last week, the flat is tiny but lovely."),
+                         ("Maya", "I live in Lisbon now.")))
+    lives = facts_with(ex, "lives in")
+    assert [f.object for f in lives] == ["Berlin", "Lisbon"]
+    assert all(f.single_valued for f in lives)
+    assert all(f.subject == "Maya" for f in lives)
+    assert lives[0].event_date == date(2023, 5, 1)  # the Monday of last week
+
+
+def test_a_new_job_is_a_works_at_fact_and_an_organization():
+    ex = extract([turn("I got a job at Siemens!")])
+    assert entity(ex, "Siemens").type == "organization"
+    [f] = facts_with(ex, "works at")
+    assert f.object == "Siemens" and f.single_valued and f.subject == "Maya"
+    assert ("Siemens", "object") in f.entities
+
+
+@pytest.mark.parametrize("text, predicate, obj", [
+    ("I work for Acme Corp as a tester.", "works at", "Acme Corp"),
+    ("I'm a nurse at the city hospital.", "job is", "nurse"),
+    ("I work as a software engineer.", "job is", "software engineer"),
+    ("I'm dating Alex.", "relationship status is", "dating Alex"),
+    ("We got married last June!", "relationship status is", "married"),
+    ("My favorite color is green.", "favorite color is", "green"),
+    ("I'm allergic to peanuts and shellfish.", "is allergic to", "peanuts and shellfish"),
+    ("I really like hiking in the mountains.", "likes", "hiking in the mountains"),
+    ("I have two cats.", "has", "two cats"),
+])
+def test_predicates_are_normalised(text, predicate, obj):
+    ex = extract([turn(text)])
+    [f] = ex.facts
+    assert (f.predicate, f.object) == (predicate, obj)
+    single = predicate in ("works at", "job is", "relationship status is") or predicate.startswith("favorite")
+    assert f.single_valued is single
+
+
+def test_third_person_rewrite_keeps_the_rest_of_the_sentence():
+    ex = extract([turn("I'm so proud of my brother, I've told him that I have his back.")])
+    [f] = ex.facts
+    assert f.text == "Maya is so proud of Maya's brother, Maya has told him that Maya has his back."
+
+
+def test_hedged_statements_get_lower_confidence():
+    ex = extract([turn("I think I might move to Denver in the fall."), turn("I love jazz music.", i=1)])
+    hedged, plain = ex.facts
+    assert hedged.confidence == pytest.approx(0.5)
+    assert plain.confidence == pytest.approx(0.9)
+
+
+def test_you_is_the_other_speaker_when_there_are_exactly_two():
+    ex = extract(episode(("Sam", "How was your weekend?"),
+                         ("Maya", "You were right about the museum, you have great taste.")))
+    [f] = ex.facts
+    assert f.subject == "Sam"
+    assert f.text == "Sam was right about the museum, Sam has great taste."
+    assert ("Sam", "subject") in f.entities
+
+
+def test_you_stays_you_when_it_is_unclear_who_is_meant():
+    ex = extract(episode(("Sam", "Hi all!"), ("Ana", "Hello!"),
+                         ("Maya", "You were right about the museum, the modern art wing was stunning.")))
+    [f] = ex.facts
+    assert f.subject == "Maya" and f.predicate == "said"
+    assert f.text == "Maya said you were right about the museum, the modern art wing was stunning."
+
+
+def test_greetings_thanks_questions_and_filler_make_no_facts():
+    ex = extract(episode(("Maya", "Hi Sam!"), ("Sam", "Thanks so much!"),
+                         ("Maya", "How are you doing these days?"), ("Sam", "That's great!"),
+                         ("Maya", "I love it.")))
+    assert ex.facts == []
+    assert ex.importance < 0.3
+
+
+def test_at_most_twelve_facts_per_turn():
+    text = " ".join(f"I visited museum number {i} in Paris." for i in range(30))
+    ex = extract([turn(text)])
+    assert len(ex.facts) == 12
+
+
+# --------------------------------------------------------------------------------------------
+# entities
+
+def test_a_short_name_becomes_an_alias_of_the_full_name():
+    ex = extract(episode(("Maya", "My friend Melanie Hart visited me yesterday."),
+                         ("Sam", "Does Mel know already?"),
+                         ("Maya", "Mel helped me pack, she is the best.")))
+    persons = [e for e in ex.entities if e.name in ("Melanie Hart", "Mel")]
+    assert len(persons) == 1
+    mel = persons[0]
+    assert mel.name == "Melanie Hart" and mel.type == "person" and "Mel" in mel.aliases
+    helped = [f for f in ex.facts if f.predicate == "helped"]
+    assert helped and helped[0].subject == "Melanie Hart"
+
+
+@pytest.mark.parametrize("text, name, etype", [
+    ("I'm flying to Tokyo next month.", "Tokyo", "place"),
+    ("We had a picnic in Golden Gate Park.", "Golden Gate Park", "place"),
+    ("She studies at Stanford University.", "Stanford University", "organization"),
+    ("I had a checkup with Dr. Patel.", "Dr. Patel", "person"),
+    ("Jenny said the concert was amazing.", "Jenny", "person"),
+    ("I'm working on Project Phoenix this month.", "Project Phoenix", "project"),
+    ("I started working at Brightwave last year.", "Brightwave", "organization"),
+    ("I grew up in Portugal.", "Portugal", "place"),
+])
+def test_entity_types_come_from_cues(text, name, etype):
+    ex = extract([turn(text)])
+    assert entity(ex, name).type == etype
+
+
+def test_sentence_initial_words_and_nationalities_are_not_entities():
+    ex = extract([turn("Honestly, Thai food is the best. Yesterday was fun. Cooking relaxes me.")])
+    assert [e.name for e in ex.entities] == ["Maya"]
+
+
+def test_the_same_entity_mentioned_twice_is_one_entity():
+    ex = extract(episode(("Maya", "I love Lisbon."), ("Sam", "Lisbon is beautiful in spring.")))
+    assert [e.name for e in ex.entities].count("Lisbon") == 1
+
+
+# --------------------------------------------------------------------------------------------
+# foresight
+
+def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
+    ex = extract([turn("I'm allergic to peanuts.")])
+    [c] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert c.text == "Maya is allergic to peanuts."
+    assert c.valid_to is None and c.valid_from == T0
+    assert "restaurant" in c.trigger and "dinner" in c.trigger and "peanuts" in c.trigger
+    assert c.turn_ids == ["t0"]
+    assert ex.importance >= 0.5
+
+
+@pytest.mark.parametrize("text, expected, situation", [
+    ("I'm vegan, so no cheese for me.", "Maya is vegan.", "restaurant"),
+    ("I've had a severe shellfish allergy since I was a kid.", "Maya has a shellfish allergy.", "restaurant"),
+    ("I don't eat pork.", "Maya doesn't eat pork.", "recipe"),
+    ("I'm terrified of flying.", "Maya is afraid of flying.", "flights"),
+    ("I was diagnosed with diabetes in 2020.", "Maya has diabetes.", "desserts"),
+    ("My son has asthma.", "Maya's son has asthma.", "exercise"),
+    ("I never work on Sundays.", "Maya never works on Sundays.", "schedule"),
+])
+def test_constraints(text, expected, situation):
+    ex = extract([turn(text)])
+    found = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert [fs.text for fs in found] == [expected]
+    assert found[0].valid_to is None
+    assert situation in found[0].trigger
+
+
+def test_a_trip_next_month_is_a_plan_until_the_end_of_that_month():
+    ex = extract([turn("I'm flying to Tokyo next month.")])
+    [p] = ex.foresights
+    assert p.kind == "plan"
+    assert p.valid_from == T0
+    assert p.valid_to == datetime(2023, 7, 1, tzinfo=timezone.utc)
+    assert p.valid_to.tzinfo is not None
+    assert "travel" in p.trigger and "Tokyo" in p.trigger
+    assert p.text == "Maya is flying to Tokyo in June 2023 (next month)."
+    assert entity(ex, "Tokyo").type == "place"
+
+
+def test_an_exam_on_friday_is_a_deadline():
+    ex = extract([turn("My exam is on Friday.")])
+    [d] = ex.foresights
+    assert d.kind == "deadline"
+    assert d.valid_to == datetime(2023, 5, 13, tzinfo=timezone.utc)  # Friday 12 May, + 1 day
+    assert "schedule" in d.trigger and "availability" in d.trigger
+    assert "2023-05-12" in d.text
+
+
+def test_a_plan_without_a_date_holds_for_thirty_days():
+    ex = extract([turn("I'm planning to learn Spanish.")])
+    [p] = ex.foresights
+    assert p.kind == "plan"
+    assert p.valid_to == T0 + timedelta(days=30)
+    assert p.text == "Maya is planning to learn Spanish."
+
+
+def test_small_talk_with_will_is_not_a_plan():
+    ex = extract([turn("It will be fun. I'll let you know.")])
+    assert ex.foresights == []
+
+
+def test_assistant_turns_make_no_foresight():
+    ex = extract([turn("I will remind you about the dentist tomorrow.", speaker="assistant", role="assistant")])
+    assert ex.foresights == []
+
+
+# --------------------------------------------------------------------------------------------
+# the cell: title, summary, keywords, importance
+
+def test_title_summary_and_keywords_describe_the_cell():
+    ex = extract(episode(
+        ("Maya", "Hi Sam! I moved to Berlin last week, the flat is tiny but lovely."),
+        ("Sam", "That's exciting! How is the new job at Siemens going?"),
+        ("Maya", "I love it. My friend Melanie Hart visited me yesterday and we walked along the Spree."),
+        ("Maya", "By the way, I'm allergic to peanuts, so no satay for me at the office party."),
+    ))
+    assert 0 < len(ex.title) <= 80
+    assert "Berlin" in ex.title
+    assert 0 < len(ex.summary) <= 600
+    assert "Maya" in ex.summary and "2023-05-01" in ex.summary
+    assert "I " not in ex.summary and "yesterday (" not in ex.summary
+    assert len(ex.keywords) <= 10
+    assert "berlin" in ex.keywords and "siemens" in ex.keywords
+    assert all(k == k.lower() for k in ex.keywords)
+    assert 0.7 <= ex.importance <= 1.0
+
+
+def test_importance_rises_with_life_events():
+    small = extract([turn("The weather is nice and sunny here today.")])
+    big = extract([turn("We got married last weekend in Porto.")])
+    assert small.importance < big.importance
+
+
+# --------------------------------------------------------------------------------------------
+# properties: deterministic, robust, fast
+
+def test_sentence_splitting():
+    assert split_sentences("Dr. Smith said hi. It costs 3.5 euros! Really? e.g. this one") == [
+        "Dr. Smith said hi.", "It costs 3.5 euros!", "Really?", "e.g. this one"]
+    assert split_sentences("Great news 🎉 We won") == ["Great news 🎉", "We won"]
+    assert split_sentences("no punctuation at all") == ["no punctuation at all"]
+
+
+def test_conjugation():
+    assert [conjugate(w) for w in ("love", "go", "have", "study", "play", "miss", "went", "can")] == [
+        "loves", "goes", "has", "studies", "plays", "misses", "went", "can"]
+
+
+def test_same_input_same_output():
+    turns = episode(("Maya", "I moved to Berlin last week. My friend Mel visited."),
+                    ("Sam", "Are you going to Tokyo next month?"),
+                    ("Maya", "Yes! I'm allergic to peanuts though, and I'm scared of flying."))
+    assert extract(turns) == extract(turns)
+
+
+@pytest.mark.parametrize("content", [
+    "", " ", "\n\n", "...", "🎉🎉🎉 😀", "你好，我昨天去了北京。我很喜欢那里！", "Привет! Я живу в Москве.",
+    "a" * 32_768, ("I moved to Berlin. " * 2000)[:32_768], "I'm allergic to " + "x " * 5000,
+    "My My My my my I I I you you", "\x00\x01 weird \ufffd bytes", "I'm. I've. I'll. I'd.",
+    "Mr. . Dr. . St. .", "(((", "I " + "very " * 3000 + "like it",
+])
+def test_odd_input_never_raises(content):
+    ex = extract([turn(content), turn(content, speaker="Sam", i=1)])
+    assert isinstance(ex, Extraction)
+    assert len(ex.title) <= 80 and len(ex.summary) <= 600 and len(ex.keywords) <= 10
+    assert 0.0 <= ex.importance <= 1.0
+    assert len(ex.facts) <= 24
+
+
+def test_no_turns_and_naive_timestamps():
+    assert isinstance(extract([]), Extraction)
+    naive = turn("I'm flying to Rome tomorrow.", at=datetime(2023, 5, 8, 12, 0))
+    [p] = extract([naive]).foresights
+    assert p.valid_to == datetime(2023, 5, 10, tzinfo=timezone.utc)
+
+
+def test_a_hundred_turns_extract_quickly():
+    rows = []
+    lines = [
+        "I went to the support group yesterday and it was so powerful.",
+        "My friend Melanie Hart visited me last week and we walked along the river.",
+        "I'm allergic to peanuts, so no satay for me at the office party on Friday.",
+        "I'm flying to Tokyo next month for a robotics conference with my boss.",
+        "That sounds great! How is the new job at Siemens going?",
+    ]
+    for i in range(100):
+        rows.append(("Maya" if i % 2 == 0 else "Sam", lines[i % len(lines)] + f" Item {i}."))
+    turns = episode(*rows)
+    extract(turns)  # warm-up
+    t0 = time.perf_counter()
+    ex = extract(turns)
+    elapsed = time.perf_counter() - t0
+    assert ex.facts
+    assert elapsed < 0.1, f"100 turns took {elapsed * 1000:.1f} ms"
+
+
+def test_the_async_interface_matches_the_sync_one():
+    turns = [turn("I got a job at Siemens!")]
+    extractor = LocalExtractor()
+    assert extractor.name == "local"
+    assert asyncio.run(extractor.extract(turns)) == extractor.extract_sync(turns)

@@ -1,0 +1,153 @@
+"""The read path against the real Neo4j: each channel finds what only it can find, fusion ranks,
+time travel works, tenants stay apart, and relatedTo walks two hops."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.related import RelatedService
+from app.recollection.request import Method, SearchInputError, SearchRequest
+from app.recollection.search import SearchService
+from app.store.graph import TenantGraph
+from tests.conversation import DAY1, DAY2, maya_and_sam
+
+EXTRA = [  # a third day: a paraphrase target, a rare name, a two-hop chain
+    ("n1", "Maya", "I've been practising the cello every evening after work."),
+    ("n2", "Sam", "Nice. Did the robot team ever pick a name?"),
+    ("n3", "Maya", "Yes, we called the robot Zorblax, after a comic."),
+    ("n4", "Maya", "Melanie Hart works at Acme Labs in Porto as a chemist."),
+]
+DAY3 = datetime(2024, 6, 20, 9, 0, tzinfo=timezone.utc)
+
+
+def conversation() -> list[dict]:
+    extra = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+             for k, (i, s, c) in enumerate(EXTRA)]
+    return maya_and_sam() + extra
+
+
+@pytest.fixture
+async def memory(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", conversation(), flush=True)
+    return graph
+
+
+@pytest.fixture
+def searcher(services):
+    return SearchService(services)
+
+
+def evidence_ids(result) -> list[str]:
+    out: list[str] = []
+    for h in result.hits:
+        for e in h.evidence:
+            if e["id"] not in out:
+                out.append(e["id"])
+    return out
+
+
+async def search(searcher, graph, query, method=Method.HYBRID, **kw):
+    return await searcher.search(graph.tenant, SearchRequest(query=query, method=method, **kw))
+
+
+async def test_vector_finds_a_paraphrase_with_no_shared_words(memory, searcher):
+    res = await search(searcher, memory, "Which musical instrument does she play?", Method.VECTOR, top_k=5)
+    assert "n1" in evidence_ids(res)[:5]
+
+
+async def test_keyword_finds_a_rare_name(memory, searcher):
+    res = await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3)
+    assert evidence_ids(res)[0] == "n3"
+    assert res.hits[0].channels[0].channel == "keyword"
+
+
+async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):
+    for q in ['Zorblax AND NOT "', "title:(x", "Zorblax~2^10 \\", "*:*", "a) OR (b"]:
+        res = await search(searcher, memory, q, Method.KEYWORD, top_k=3)
+        assert all(h.kind in ("turn", "fact", "memcell") for h in res.hits)
+
+
+async def test_graph_reaches_a_fact_two_hops_away(memory, searcher):
+    res = await search(searcher, memory, "Tell me about Maya's friend Melanie", Method.GRAPH, top_k=20)
+    notes = [c.note for h in res.hits for c in h.channels]
+    assert any("from" in n for n in notes)
+    assert "n4" in evidence_ids(res)  # Melanie's workplace, linked through her
+
+
+async def test_foresight_surfaces_a_constraint_for_a_query_sharing_no_words(memory, searcher):
+    res = await search(searcher, memory, "Can you suggest a good place for dinner tonight?", top_k=5,
+                       now=DAY2)
+    kinds = [(h.kind, h.node.get("text", "")) for h in res.hits]
+    assert any(k == "foresight" and "peanut" in t.lower() for k, t in kinds), kinds
+    assert "m4" in evidence_ids(res)
+
+
+async def test_hybrid_fuses_channels_and_explains_each_hit(memory, searcher):
+    res = await search(searcher, memory, "Where does Maya live now?", top_k=10)
+    assert [h.rank for h in res.hits] == list(range(1, len(res.hits) + 1))
+    assert all(res.hits[i].score >= res.hits[i + 1].score for i in range(len(res.hits) - 1))
+    channels = {c.channel for h in res.hits for c in h.channels}
+    assert {"vector", "keyword"} <= channels
+    assert all(c.rank >= 1 and c.contribution > 0 for h in res.hits for c in h.channels)
+    again = await search(searcher, memory, "Where does Maya live now?", top_k=10)
+    assert [h.node.get("id") for h in again.hits] == [h.node.get("id") for h in res.hits]
+    assert res.context.startswith("1. ")
+
+
+def _lives_in(res) -> set[str]:
+    return {h.node["object"] for h in res.hits if h.kind == "fact" and h.node.get("predicate") == "lives in"}
+
+
+async def test_current_facts_by_default_and_the_old_value_as_of_then(memory, searcher):
+    now = await search(searcher, memory, "Maya lives in", top_k=30, kinds=("fact",))
+    assert "Lisbon" in _lives_in(now) and "Berlin" not in _lives_in(now)
+    then = await search(searcher, memory, "Maya lives in", top_k=30, kinds=("fact",),
+                        as_of=DAY1 + timedelta(days=7))
+    assert "Berlin" in _lives_in(then) and "Lisbon" not in _lives_in(then)
+    everything = await search(searcher, memory, "Maya lives in", top_k=30, kinds=("fact",),
+                              include_superseded=True)
+    assert {"Berlin", "Lisbon"} <= _lives_in(everything)
+
+
+async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, services):
+    other = TenantGraph(services.driver, memory.tenant + "_other")
+    await Ingestor(services).memorize(other.tenant, "c1", [
+        {"id": "o1", "speaker": "Maya", "content": "I only like jazz.", "timestamp": DAY1}], flush=True)
+    for method in (Method.KEYWORD, Method.VECTOR, Method.GRAPH, Method.HYBRID):
+        res = await search(searcher, other, "Zorblax Maya Berlin peanuts Melanie", method, top_k=50)
+        assert set(evidence_ids(res)) <= {"o1"}, method
+
+
+async def test_access_updates_the_count_of_returned_cells(memory, searcher):
+    res = await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3)
+    await searcher.settle()
+    cell_ids = {h.node.get("memCellId") or h.node["id"] for h in res.hits}
+    rows = await memory.read("MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids "
+                             "RETURN min(m.accessCount) AS n, min(m.lastAccessedAt) AS at", ids=list(cell_ids))
+    assert rows[0]["n"] >= 1 and rows[0]["at"] is not None
+
+
+async def test_the_context_block_respects_the_token_budget(memory, searcher):
+    full = await search(searcher, memory, "What did Maya say?", top_k=10)
+    small = await search(searcher, memory, "What did Maya say?", top_k=10, token_budget=40)
+    assert len(small.context) < len(full.context)
+    assert len(small.context) <= 40 * 4 + 8
+
+
+@pytest.mark.parametrize("kw, field", [
+    ({"query": ""}, "query"), ({"query": "x" * 100_000}, "query"), ({"query": "a", "top_k": 0}, "topK"),
+    ({"query": "a", "top_k": 10_000}, "topK"), ({"query": "a", "hops": 10}, "hops"),
+])
+async def test_bad_search_input_is_a_clear_error(memory, searcher, kw, field):
+    with pytest.raises(SearchInputError) as e:
+        await searcher.search(memory.tenant, SearchRequest(**kw))
+    assert e.value.field == field
+
+
+async def test_related_to_returns_a_two_hop_path(memory):
+    rel = await RelatedService().related_to(memory, "Maya", hops=2)
+    by_name = {r.entity["name"]: r for r in rel}
+    two = [r for r in rel if r.hops == 2]
+    assert two, by_name.keys()
+    assert all(len(r.path) == 2 for r in two)
+    assert await RelatedService().related_to(memory, "Nobody Known", hops=2) == []
