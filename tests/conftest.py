@@ -32,3 +32,12 @@ def tenant() -> str:
 @pytest.fixture
 def graph(services, tenant) -> TenantGraph:
     return TenantGraph(services.driver, tenant, services.settings.neo4j_database)
+
+
+@pytest.fixture(scope="session")
+def api(settings):
+    """The API as a user runs it: `engram serve` in its own process, spoken to over HTTP."""
+    from tests.api_server import running_api
+
+    with running_api(settings) as server:
+        yield server

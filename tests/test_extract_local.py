@@ -152,6 +152,50 @@ def test_at_most_twelve_facts_per_turn():
     assert len(ex.facts) == 12
 
 
+def test_chat_that_drops_the_i_still_has_a_subject():
+    ex = extract([turn("Just got back from Hawaii!"), turn("Went hiking with Jake yesterday.", i=1)])
+    assert [f.text for f in ex.facts] == [
+        "Maya just got back from Hawaii.", "Maya went hiking with Jake on 2023-05-07 (yesterday)."]
+    assert all(f.subject == "Maya" for f in ex.facts)
+
+
+def test_negations_stay_in_the_predicate():
+    ex = extract([turn("I've never been to Italy."), turn("I didn't go to the gym yesterday.", i=1)])
+    assert [(f.predicate, f.object) for f in ex.facts] == [
+        ("has never been to", "Italy"), ("didn't go to", "the gym")]
+
+
+def test_a_later_clause_can_carry_the_current_home():
+    ex = extract([turn("I used to live in Chicago but now I'm based in Austin, Texas.")])
+    [lives] = facts_with(ex, "lives in")
+    assert lives.object == "Austin" and lives.single_valued
+    assert facts_with(ex, "used to live in")
+
+
+def test_we_with_a_named_companion():
+    ex = extract([turn("My friend Ana came over and we baked bread.")])
+    [f] = ex.facts
+    assert f.text == "Maya's friend Ana came over and Maya and Ana baked bread."
+
+
+def test_a_progressive_verb_puts_a_bare_month_ahead():
+    ex = extract([turn("Sarah and I are getting married in August!")])
+    [f] = ex.facts
+    assert f.event_date == date(2023, 8, 1)
+    [p] = ex.foresights
+    assert p.kind == "plan" and p.valid_to == datetime(2023, 9, 1, tzinfo=timezone.utc)
+    assert entity(ex, "Sarah").type == "person"
+
+
+def test_names_with_a_possessive_s():
+    ex = extract([turn("I started a new job as a nurse at St. Mary's Hospital."),
+                  turn("Dinner at Luigi's on Friday with Tom.", i=1)])
+    assert entity(ex, "St. Mary's Hospital").type == "organization"
+    assert facts_with(ex, "works at")[0].object == "St. Mary's Hospital"
+    assert entity(ex, "Luigi's").type == "place"
+    assert entity(ex, "Tom").type == "person"
+
+
 # --------------------------------------------------------------------------------------------
 # entities
 
@@ -249,6 +293,22 @@ def test_a_plan_without_a_date_holds_for_thirty_days():
     assert p.kind == "plan"
     assert p.valid_to == T0 + timedelta(days=30)
     assert p.text == "Maya is planning to learn Spanish."
+
+
+def test_a_contracted_will_with_a_date_is_a_plan():
+    ex = extract([turn("Thanks for the recipe, I'll try it tonight!")])
+    [p] = ex.foresights
+    assert p.text == "Maya will try it on 2023-05-08 (tonight)."
+    assert p.valid_to == datetime(2023, 5, 9, tzinfo=timezone.utc)
+    assert "recipe" in p.trigger
+
+
+def test_someone_elses_constraint_is_not_the_speakers():
+    ex = extract([turn("She said she is allergic to nuts.")])
+    assert ex.foresights == []
+    ex = extract([turn("My mom is allergic to cats.")])
+    [c] = ex.foresights
+    assert c.text == "Maya's mom is allergic to cats." and "pets" in c.trigger
 
 
 def test_small_talk_with_will_is_not_a_plan():

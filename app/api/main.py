@@ -83,8 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.searcher.settle()
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
-    schema = build_schema()
-    schema.extensions.append(OperationMetrics)
+    schema = build_schema(extra_extensions=(OperationMetrics,))
     app.include_router(GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
                        prefix="/graphql")
 

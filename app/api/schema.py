@@ -135,13 +135,15 @@ class Mutation:
         return ForgetResult(deleted_nodes=n)
 
 
-def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000) -> strawberry.Schema:
+def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,
+                 extra_extensions: tuple = ()) -> strawberry.Schema:
     return strawberry.Schema(
         query=Query, mutation=Mutation,
         extensions=[
             QueryDepthLimiter(max_depth=max_depth),
             MaxAliasesLimiter(max_alias_count=max_aliases),
             MaxTokensLimiter(max_token_count=max_tokens),
+            *extra_extensions,
             StableErrorCodes,
         ],
     )

@@ -188,13 +188,18 @@ def conjugate(word: str) -> str:
     if lw in lx.THIRD_PERSON:
         return lx.THIRD_PERSON[lw]
     if ((lw in lx.STOPWORDS and lw not in _VERB_STOPS) or lw in lx.IRREGULAR_PAST or lw in lx.PRONOUNS or not lw.isalpha()
-            or lw.endswith(("ed", "ing")) or len(lw) < 2 or _prefixed_past(lw)):
+            or _looks_past(lw) or lw.endswith("ing") or len(lw) < 2 or _prefixed_past(lw)):
         return word
     if lw.endswith(("s", "sh", "ch", "x", "z", "o")):
         return word + "es"
     if lw.endswith("y") and lw[-2] not in "aeiou":
         return word[:-1] + "ies"
     return word + "s"
+
+
+def _looks_past(lw: str) -> bool:
+    """'moved', 'visited' -- but not 'need', 'feed', 'speed'."""
+    return lw.endswith("ed") and not lw.endswith("eed") and lw not in ("shred", "embed", "wed", "bed")
 
 
 def _prefixed_past(lw: str) -> bool:
@@ -284,8 +289,8 @@ _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
-    r"\b(?:was|were|went|did|had|got|came|saw|met|made|took|said|told|visited|ago|last|yesterday|"
-    r"used to|\w{3,}ed)\b", re.IGNORECASE)
+    r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
+_WEAK_PAST_HINT = re.compile(r"\b(?:got|made|said|visited|\w{3,}ed)\b", re.IGNORECASE)
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
@@ -300,10 +305,12 @@ def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
     if _FUTURE_HINT.search(s):
         return "future"
-    if _PAST_HINT.search(s) or re.search(r"\bsince\b", s, re.IGNORECASE):
+    if _PAST_HINT.search(s):
         return "past"
     if _PROGRESSIVE_HINT.search(s):
-        return "future"  # "We are expecting twins in December"
+        return "future"  # "We are expecting twins in December", "are getting married in August"
+    if _WEAK_PAST_HINT.search(s):
+        return "past"
     return None
 
 
@@ -389,6 +396,8 @@ _B_PERSON = re.compile(
     r"listen to|engaged to|married to|hang out with|hung out with|hanging out with|friends with|"
     r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
     r"asked|replied|according to)\s*,?\s+)$")
+_B_KIN_END = re.compile(
+    rf"(?i:\b(?:my|our|your|his|her|their)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT})\s*,?\s+)$")
 _B_WITH = re.compile(r"(?i:\bwith\s+)$|\bwith\s+[A-Z][\w'-]*\s+and\s+$")
 _B_ORG = re.compile(
     r"(?i:\b(?:work|works|worked|working|job|position|role|internship|intern|interned|employed|"
@@ -488,10 +497,6 @@ class _Registry:
     def canonical(self, name: str) -> str:
         ent = self.get(name)
         return ent.name if ent else name
-
-    def type_of(self, name: str) -> str:
-        ent = self.get(name)
-        return ent.type if ent else "thing"
 
     def _absorb(self, small: _Ent, big: _Ent) -> None:
         self.alias_of[small.key] = big.key
@@ -720,7 +725,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
                         r"tomorrow|yesterday|last|next|this)\b)[a-z]")
-_NEXT_WORD = re.compile(r"\s+([a-z][a-z']*)(?:\s+([a-z]+))?")
+_NEXT_WORD = re.compile(r"\s+([a-z][a-z']*)(?:\s+([A-Za-z]+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves
 loved likes liked is was has had and who will would can could just always never really also
@@ -739,7 +744,7 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
     m = _NEXT_WORD.match(text, end)
     if not m:
         return False
-    nxt, nxt2 = m.group(1), m.group(2)
+    nxt, nxt2 = m.group(1), (m.group(2) or "").lower()
     if nxt == "and" and nxt2 in ("i", "me"):
         return True
     if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
@@ -779,6 +784,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("person", 6.0)
     if _B_PERSON.search(before):
         vote("person", 6.0)
+    if possessive_s and len(words) == 1:
+        vote("person", 2.0)
     if _B_WITH.search(before):
         vote("person", 3.0)
     if _B_ORG.search(before):
@@ -792,10 +799,6 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
     if not votes:
         vote("thing", 1.0)
     return votes
-
-
-_B_KIN_END = re.compile(
-    rf"(?i:\b(?:my|our|your|his|her|their)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT})\s*,?\s+)$")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -910,13 +913,14 @@ _RULES: list[tuple[re.Pattern, str, str, bool]] = [(re.compile(p, _I), pred, mod
     (rf"^{_A}(?:was|were)\s+{_A}(?!\w+ing\b|not\b)", "was", "rest", False),
 ]]
 
-_AUX_ALT = ("am|is|are|was|were|have|has|had|will|would|can|could|should|must|might|may|do|does|did|"
+_AUX_ALT = ("have to|has to|had to|got to|ought to|used to|"
+            "am|is|are|was|were|have|has|had|will|would|can|could|should|must|might|may|do|does|did|"
             "don't|doesn't|didn't|won't|can't|couldn't|wouldn't|shouldn't|haven't|hasn't|hadn't|"
             "wasn't|isn't|aren't|been|be|being|gonna|wanna|not|cannot")
 _GENERIC = re.compile(rf"^(?P<aux>(?:(?:{_AUX_ALT}|{_ADV_ALT})\s+)*)(?P<verb>[a-z][a-z'-]*)", _I)
 _TO_INF = re.compile(r"\s+(?i:to)\s+(?P<inf>[a-z][a-z'-]*)")
 _PREP = re.compile(r"\s+(?P<prep>to|in|at|for|with|on|about|from|into|by|up|out|off|over|along|through|"
-                   r"around|back|down|of|across)\b(?!\s*[.,!?]?$)", _I)
+                   r"around|back|down|of|across|away)\b(?!\s*[.,!?]?$)", _I)
 _TO_VERBS = frozenset("""
 going want wants wanted need needs needed plan plans planning planned hope hopes hoping hoped try
 tries trying tried decided decide decides started start starts began begin love loves loved like
@@ -1060,7 +1064,7 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         obj = _unplace(rewrite(body[m.end():], voice))
         be = "is" if m.group("be").lower() in ("is", "are") else "was"
         if noun in ("job", "occupation", "profession") and _is_profession(obj):
-            return t.speaker, "speaker", f"am a {obj}", "", True
+            return t.speaker, "speaker", "am a " + re.sub(r"^(?:an?|the)\s+", "", obj, flags=_I), "", True
         return t.speaker, f"noun:{noun} {be}", body[m.end():], "", True
     m = _MY_NOUN.match(body)
     if m:
@@ -1152,13 +1156,14 @@ def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] |
         return None
     verb = m.group("verb")
     lv = verb.lower()
-    aux_words = [w for w in m.group("aux").split() if w.lower() not in _ADVERBS]
+    chain = [w for w in m.group("aux").split() if w.lower() not in _ADVERBS or w.lower() in _NEGATIONS]
+    aux_words = [w for w in chain if w.lower() not in _NEGATIONS]
     if aux_words and aux_words[-1].lower() in ("be", "been") and lv in _LOCATIVE:
-        words = [(_third(w) if first else w.lower()) for w in aux_words] + [lv]
+        words = [(_third(w) if first else w.lower()) for w in chain] + [lv]
         return " ".join(words[:7]), _object(phrase[m.end():], voice), False
     if (lv in lx.STOPWORDS and lv not in _VERBISH) or lv in lx.PRONOUNS or lv in lx.DATE_WORDS:
         return None
-    words = [(_third(w) if first else w.lower()) for w in aux_words]
+    words = [(_third(w) if first and w in aux_words else w.lower()) for w in chain]
     if first and not aux_words:
         words.append(conjugate(verb).lower())
     else:
@@ -1177,6 +1182,7 @@ def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] |
     return predicate, _object(phrase[end:], voice), False
 
 
+_NEGATIONS = frozenset({"never", "not"})
 _LOCATIVE = frozenset("in at on to with from near into away home back there here out".split())
 _CLAUSE_END = re.compile(
     r"[;:!?()\"]|,\s*(?:and|but|so|because|which|who|when|while|although|though|then|i|we|she|he|they|"
@@ -1227,7 +1233,7 @@ _HEALTH_ALT = _alt(lx.HEALTH)
 _HEALTH = re.compile(
     r"\b(?P<lead>am|'m|is|are|'re|diagnosed with|have|has|'ve got|have got|suffer from|suffers from|"
     r"suffering from|living with|live with|lives with|struggle with|struggles with|deal with|deals with|"
-    r"dealing with|got|my|his|her)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still)\s+)*"
+    r"dealing with|got|my|his|her|as)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still)\s+)*"
     rf"(?P<h>{_HEALTH_ALT})\b", _I)
 _RULE_NEVER = re.compile(r"(?<![\w'])(?:I|we)\s+never\s+(?P<v>[a-z]+)\b[^.;!?]{0,80}", _I)
 _RULE_WHEN = re.compile(
@@ -1241,12 +1247,11 @@ been thought knew expected imagined realized realised understood heard saw felt 
 considered dreamed dreamt believed liked loved got had went did made tried wanted really actually even
 """.split())
 _PLAN_CUE = re.compile(
-    r"(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|wanna|"
-    r"would like to|'d like to|would love to|'d love to|intend to|intending to|about to|thinking about|"
-    r"thinking of|considering|"
-    r"looking forward to|can't wait to|can't wait for|will|'ll|scheduled to|supposed to|need to|"
+    r"(?:(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|"
+    r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
+    r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
-    r"preparing for|getting ready for)(?![\w'])", _I)
+    r"preparing for|getting ready for)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"need to", "have to", "has to", "got to", "gotta", "supposed to", "considering",
                         "thinking about", "thinking of"})
 _WILL_FILLER = frozenset("""
@@ -1259,7 +1264,6 @@ _DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "ho
 _SCHEDULED = re.compile(
     r"(?:(?:(?<![\w'])(?:am|are|is)|'m|'re|'s)\s+(?:(?:{})\s+)?[a-z]+ing|(?<![\w'])(?:starts?|begins?|leaves?|"
     r"arrives?|flies|returns?|opens?|graduates?|moves?|comes?|goes|is|are)|'s|'re)(?![\w'])".format(_ADV_ALT), _I)
-_PROGRESSIVE = re.compile(r"\s*(?:(?:am|'m|are|'re|is|'s)\s+)?(?:(?:{})\s+)?[a-z]+ing\b".format(_ADV_ALT), _I)
 _WORD = re.compile(r"[a-z][a-z'-]*")
 
 
@@ -1275,7 +1279,9 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
     """The nearest subject-like marker before `pos`: a pronoun or a person mentioned."""
     t = sent.t
     best: _Who | None = None
-    for m in _MARK.finditer(sent.text, 0, pos):
+    for m in _MARK.finditer(sent.text):
+        if m.start() >= pos:
+            break
         low = m.group(1).lower()
         base = low.split("'")[0]
         if base in ("i", "we", "my", "our", "me"):
@@ -1283,9 +1289,9 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
                 continue
             best = _Who(t.speaker, m.start(), m.end(), True)
         elif base in ("you", "your"):
-            best = _Who(t.other, m.start(), m.end(), True) if t.other else None
-        elif recent:
-            best = _Who(recent, m.start(), m.end(), True)
+            best = _Who(t.other or "", m.start(), m.end(), bool(t.other))
+        else:
+            best = _Who(recent or "", m.start(), m.end(), bool(recent))
     for mm in sent.mentions:
         if mm.start >= pos:
             break
@@ -1297,7 +1303,7 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
 
 def _variants(word: str) -> list[str]:
     w = word.lower()
-    if len(w) < 3 or not w.isalpha():
+    if len(w) < 3 or not w.isalpha() or w.endswith(("ing", "ss", "us", "is")):
         return [w]
     if w.endswith("ies"):
         return [w, w[:-3] + "y"]
@@ -1374,9 +1380,15 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         return []
     found: list[tuple[str, list[str], list[str]]] = []  # (text, situation keys, trigger words)
 
-    def subject_at(pos: int) -> str:
+    def add(subject: str | None, predicate: str, keys: list[str], words: list[str]) -> None:
+        if subject:
+            found.append((f"{subject} {predicate}", keys, words))
+
+    def subject_at(pos: int) -> str | None:
         who = _who_before(sent, pos, reg, recent)
-        return who.name if who else t.speaker
+        if who is None:
+            return t.speaker
+        return who.name if who.person else None  # "she is allergic" with no one to be "she"
 
     for m in _ALLERGY_TO.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
@@ -1384,8 +1396,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other))), _LIST_END, 8)
         if x:
             words = _WORD.findall(x.lower())
-            found.append((f"{subject_at(m.start())} is allergic to {x}", [_allergen_key(words)],
-                          [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"]))
+            add(subject_at(m.start()), f"is allergic to {x}", [_allergen_key(words)],
+                          [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
     if not found:
         for m in _ALLERGY_N.finditer(text):
             words = [w for w in m.group("x").lower().split() if w not in _ALLERGY_ADJ]
@@ -1394,13 +1406,13 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             if not words or words[-1] in lx.STOPWORDS or _NEGATED.search(text, max(0, m.start() - 20), m.start()):
                 continue
             x = " ".join(words)
-            found.append((f"{subject_at(m.start())} has a {x} allergy", [_allergen_key(words)],
-                          [v for w in words for v in _variants(w)] + ["allergy", "allergic"]))
+            add(subject_at(m.start()), f"has a {x} allergy", [_allergen_key(words)],
+                          [v for w in words for v in _variants(w)] + ["allergy", "allergic"])
     for m in _DIET.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 12), m.start() + 4):
             continue
         d = m.group("d").lower()
-        found.append((f"{subject_at(m.start())} {lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"]))
+        add(subject_at(m.start()), f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
     for m in _NO_EAT.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 6)
         first = x.split(" ", 1)[0].lower() if x else ""
@@ -1412,8 +1424,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                "stopped": "no longer", "no": "no longer", "won't": "won't"}.get(neg, "doesn't")
         base = "drink" if drink else "eat"
         verb = f"{aux} {base}s" if aux in ("never", "no longer") else f"{aux} {base}"
-        found.append((f"{subject_at(m.start())} {verb} {x}", ["drinks" if drink else "food"],
-                      [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)]))
+        add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else "food"],
+                      [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 5)
         words = _WORD.findall(x.lower())
@@ -1424,8 +1436,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         else:
             continue
         verb = "avoids" if m.group(0).lower().startswith("avoid") else "dislikes"
-        found.append((f"{subject_at(m.start())} {verb} {x}", [key],
-                      [v for w in words if w not in lx.STOPWORDS for v in _variants(w)]))
+        add(subject_at(m.start()), f"{verb} {x}", [key],
+                      [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _FEAR.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 12), m.start()):
             continue
@@ -1435,14 +1447,14 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             continue
         key = next((v for k, v in sorted(lx.FEARS.items(), key=lambda kv: -len(kv[0]))
                     if xl == k or xl.startswith(k + " ") or k in xl.split()), None)
-        found.append((f"{subject_at(m.start())} is afraid of {x}", [key] if key else ["events"],
-                      [w for w in _WORD.findall(xl) if w not in lx.STOPWORDS] + ["fear"]))
+        add(subject_at(m.start()), f"is afraid of {x}", [key] if key else ["events"],
+                      [w for w in _WORD.findall(xl) if w not in lx.STOPWORDS] + ["fear"])
     for m in _PHOBIA.finditer(text):
         p = m.group("p").lower()
         key = lx.PHOBIAS.get(p[:-1] + "a")
         if key is None:
             continue
-        found.append((f"{subject_at(m.start())} has {p[:-1] + 'a'}", [key], [p, "fear", "phobia"]))
+        add(subject_at(m.start()), f"has {p[:-1] + 'a'}", [key], [p, "fear", "phobia"])
     for m in _HEALTH.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 12), m.start() + len(m.group("lead")) + 1):
             continue
@@ -1450,11 +1462,11 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         key, phrase = lx.HEALTH[h]
         if m.group("lead").lower() in ("my", "his", "her") and not phrase.startswith(("has a ", "has an ", "has ")):
             continue  # "my blind date" is not blindness
-        if m.group("lead").lower() in ("am", "'m", "is", "are", "'re") and phrase.startswith("has "):
+        if m.group("lead").lower() in ("am", "'m", "is", "are", "'re", "as") and phrase.startswith("has "):
             if h not in ("diabetic", "asthmatic", "epileptic", "pregnant", "deaf", "blind", "colorblind",
                          "claustrophobic", "seasick", "celiac", "lactose intolerant"):
                 continue  # "I am anxiety" is not English; "I am blind" is
-        found.append((f"{subject_at(m.start())} {phrase}", [key, "health"] if key != "health" else [key], [h]))
+        add(subject_at(m.start()), f"{phrase}", [key, "health"] if key != "health" else [key], [h])
     voice = _Voice(t.speaker, t.other)
     for rx in (_RULE_NEVER, _RULE_WHEN):
         for m in rx.finditer(text):

@@ -1,0 +1,77 @@
+"""Start `engram serve` in a subprocess against the test Neo4j and talk to it over HTTP."""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+import httpx
+
+from app.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Api:
+    url: str
+    settings: Settings
+    log: str
+
+    def gql(self, query: str, variables: dict | None = None, key: str | None = None,
+            headers: dict | None = None, timeout: float = 120) -> httpx.Response:
+        h = dict(headers or {})
+        if key is not None:
+            h["Authorization"] = f"Bearer {key}"
+        return httpx.post(f"{self.url}/graphql", json={"query": query, "variables": variables or {}},
+                          headers=h, timeout=timeout)
+
+
+def server_env(settings: Settings, port: int) -> dict:
+    env = dict(os.environ)
+    env.update({
+        "ENGRAM_NEO4J_URI": settings.neo4j_uri, "ENGRAM_NEO4J_USER": settings.neo4j_user,
+        "ENGRAM_NEO4J_PASSWORD": settings.neo4j_password, "ENGRAM_HOST": "127.0.0.1",
+        "ENGRAM_PORT": str(port),
+    })
+    return env
+
+
+@contextlib.contextmanager
+def running_api(settings: Settings) -> Iterator[Api]:
+    port = free_port()
+    log_path = f"/tmp/engram-api-test-{port}.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=server_env(settings, port),
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"engram serve exited: {open(log_path).read()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        else:
+            raise RuntimeError(f"engram serve did not become healthy: {open(log_path).read()[-3000:]}")
+        yield Api(url, settings, log_path)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()

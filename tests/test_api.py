@@ -1,0 +1,244 @@
+"""The GraphQL API over HTTP against a running `engram serve`: the contract, keys, isolation,
+limits and error codes."""
+import asyncio
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.store.driver import make_driver
+from app.store.keys import KeyStore
+from tests.conversation import maya_and_sam
+
+MEMORIZE = """
+mutation($input: MemorizeInput!) {
+  memorize(input: $input) { conversationId accepted duplicates memCells facts entities foresights
+                            superseded pending errors tookMs }
+}"""
+
+SEARCH = """
+query($input: SearchInput!) {
+  search(input: $input) {
+    tookMs context
+    hits { rank score kind
+      fact { id text status validFrom validTo }
+      memCell { id title }
+      foresight { id text kind validTo }
+      turn { id content }
+      evidence { id speaker content timestamp }
+      channels { channel rank score contribution note } }
+  }
+}"""
+
+
+def _messages() -> list[dict]:
+    return [{**m, "timestamp": m["timestamp"].isoformat()} for m in maya_and_sam()]
+
+
+def _new_key(settings, tenant: str) -> str:
+    async def run():
+        driver = make_driver(settings)
+        try:
+            return await KeyStore(driver).create(tenant)
+        finally:
+            await driver.close()
+
+    return asyncio.run(run())
+
+
+def _revoke(settings, key: str) -> None:
+    async def run():
+        driver = make_driver(settings)
+        try:
+            await KeyStore(driver).revoke(key[:12])
+        finally:
+            await driver.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(scope="module")
+def tenants(api):
+    """Two tenants whose conversations mention the same names; A's memory is built once."""
+    a, b = f"api_a_{uuid.uuid4().hex[:8]}", f"api_b_{uuid.uuid4().hex[:8]}"
+    keys = {"a": _new_key(api.settings, a), "b": _new_key(api.settings, b)}
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(), "flush": True}},
+                key=keys["a"])
+    assert r.status_code == 200 and "errors" not in r.json(), r.text
+    other = [{"id": "b1", "speaker": "Maya", "content": "Sam and I adopted a cat called Pixel.",
+              "timestamp": "2024-03-05T09:00:00+00:00"}]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": other, "flush": True}},
+                key=keys["b"])
+    assert "errors" not in r.json(), r.text
+    return keys
+
+
+def data(r: httpx.Response) -> dict:
+    body = r.json()
+    assert "errors" not in body, body
+    return body["data"]
+
+
+def error_code(r: httpx.Response) -> str:
+    body = r.json()
+    assert body.get("errors"), body
+    return body["errors"][0]["extensions"]["code"]
+
+
+def test_memorize_reports_what_it_built(api, tenants):
+    key = tenants["a"]
+    again = data(api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(),
+                                              "flush": True}}, key=key))["memorize"]
+    assert again["accepted"] == 0 and again["duplicates"] == 9  # idempotent over HTTP too
+
+
+def test_search_returns_hits_with_evidence_and_explanations(api, tenants):
+    out = data(api.gql(SEARCH, {"input": {"query": "Where does Maya live?", "topK": 5}},
+                       key=tenants["a"]))["search"]
+    assert out["hits"] and out["context"] and out["tookMs"] > 0
+    for h in out["hits"]:
+        assert h["evidence"], h
+        assert h["channels"] and all(c["rank"] >= 1 for c in h["channels"])
+        assert h["evidence"][0]["timestamp"].endswith("+00:00")  # ISO 8601 with zone
+
+
+def test_related_to_entity_mem_cell_and_foresights(api, tenants):
+    key = tenants["a"]
+    rel = data(api.gql('{ relatedTo(entity: "Maya", hops: 2) { hops score entity { name type } '
+                       'path { text } } }', key=key))["relatedTo"]
+    names = {r["entity"]["name"] for r in rel}
+    assert "Melanie Hart" in names
+    ent = data(api.gql('{ entity(name: "mel") { name aliases merges { surface method } facts { text } } }',
+                       key=key))["entity"]
+    assert ent["name"] == "Melanie Hart" and "Mel" in ent["aliases"]
+    hit = data(api.gql(SEARCH, {"input": {"query": "Tokyo conference", "topK": 3}}, key=key))
+    cell_id = next(h["memCell"]["id"] for h in hit["search"]["hits"] if h["memCell"]) if any(
+        h["memCell"] for h in hit["search"]["hits"]) else None
+    if cell_id is None:  # take the cell of any hit's evidence
+        cell_id = data(api.gql('{ foresights(activeAt: "2024-03-10T00:00:00Z") { memCellId } }',
+                               key=key))["foresights"][0]["memCellId"]
+    cell = data(api.gql('query($id: ID!) { memCell(id: $id) { id turns { id } facts { text } } }',
+                        {"id": cell_id}, key=key))["memCell"]
+    assert cell["id"] == cell_id and cell["turns"]
+    fs = data(api.gql('{ foresights(activeAt: "2024-03-10T00:00:00Z") { text kind validTo evidence { id } } }',
+                      key=key))["foresights"]
+    kinds = {f["kind"] for f in fs}
+    assert {"constraint", "plan"} <= kinds
+    later = data(api.gql('{ foresights(activeAt: "2024-09-01T00:00:00Z") { kind } }', key=key))["foresights"]
+    assert {f["kind"] for f in later} == {"constraint"}  # the April trip has retired
+
+
+@pytest.mark.parametrize("headers, why", [
+    ({}, "missing"), ({"Authorization": "Basic abc"}, "malformed"),
+    ({"Authorization": "Bearer"}, "malformed"), ({"Authorization": "Bearer eng_not-a-real-key"}, "invalid"),
+])
+def test_a_missing_malformed_or_unknown_key_is_unauthenticated(api, tenants, headers, why):
+    r = api.gql(SEARCH, {"input": {"query": "Maya"}}, headers=headers)
+    assert error_code(r) == "UNAUTHENTICATED"
+    assert why in r.json()["errors"][0]["message"]
+    assert r.json()["data"] is None
+
+
+def test_a_revoked_key_is_unauthenticated(api, tenants):
+    key = _new_key(api.settings, f"api_r_{uuid.uuid4().hex[:8]}")
+    assert "errors" not in api.gql(SEARCH, {"input": {"query": "x"}}, key=key).json()
+    _revoke(api.settings, key)
+    assert error_code(api.gql(SEARCH, {"input": {"query": "x"}}, key=key)) == "UNAUTHENTICATED"
+
+
+def test_tenant_b_sees_nothing_of_a_through_any_query(api, tenants):
+    b = tenants["b"]
+    for method in ("KEYWORD", "VECTOR", "GRAPH", "HYBRID"):
+        out = data(api.gql(SEARCH, {"input": {"query": "Maya Berlin Lisbon peanuts Tokyo Melanie",
+                                              "method": method, "topK": 50}}, key=b))["search"]
+        ids = {e["id"] for h in out["hits"] for e in h["evidence"]}
+        assert ids <= {"b1"}, (method, ids)
+    rel = data(api.gql('{ relatedTo(entity: "Melanie Hart", hops: 3) { entity { name } } }', key=b))
+    assert rel["relatedTo"] == []
+    assert data(api.gql('{ entity(name: "Berlin") { name } }', key=b))["entity"] is None
+    assert data(api.gql('{ foresights(activeAt: "2024-03-10T00:00:00Z") { text } }', key=b))["foresights"] == []
+    a_cells = data(api.gql(SEARCH, {"input": {"query": "Berlin", "kinds": ["MEMCELL"], "topK": 5}},
+                           key=tenants["a"]))["search"]["hits"]
+    assert a_cells
+    for h in a_cells:
+        q = 'query($id: ID!) { memCell(id: $id) { id } }'
+        assert data(api.gql(q, {"id": h["memCell"]["id"]}, key=b))["memCell"] is None
+        # B forgetting A's cell deletes nothing, and A still has it
+        out = data(api.gql('mutation($ids: [ID!]) { forget(input: {memCellIds: $ids}) { deletedNodes } }',
+                           {"ids": [h["memCell"]["id"]]}, key=b))
+        assert out["forget"]["deletedNodes"] == 0
+        assert data(api.gql(q, {"id": h["memCell"]["id"]}, key=tenants["a"]))["memCell"] is not None
+
+
+INJECTIONS = [
+    "') MATCH (n) DETACH DELETE n //", "\" OR 1=1 --", "*:*", "tenant:api_a*", "content:(x) OR tenant:*",
+    "\\", "x" * 3000, "\u0001\u0002\u0007 bell", "{{ $tenant }}", "'; CALL db.clearQueryCaches(); //",
+]
+
+
+@pytest.mark.parametrize("text", INJECTIONS)
+def test_injection_in_string_arguments_does_nothing_harmful(api, tenants, text):
+    b = tenants["b"]
+    out = api.gql(SEARCH, {"input": {"query": text, "topK": 10}}, key=b).json()
+    if out.get("errors"):
+        assert out["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+    else:
+        ids = {e["id"] for h in out["data"]["search"]["hits"] for e in h["evidence"]}
+        assert ids <= {"b1"}
+    for q, v in (('query($e: String!) { relatedTo(entity: $e) { hops } }', {"e": text[:200]}),
+                 ('query($e: String!) { entity(name: $e) { name } }', {"e": text[:200]}),
+                 ('query($e: ID!) { memCell(id: $e) { id } }', {"e": text[:200]})):
+        r = api.gql(q, v, key=b).json()
+        assert not r.get("errors") or r["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+    # A's memory is intact
+    still = data(api.gql(SEARCH, {"input": {"query": "Lisbon", "topK": 3}}, key=tenants["a"]))
+    assert still["search"]["hits"]
+
+
+@pytest.mark.parametrize("variables, field", [
+    ({"input": {"query": ""}}, "query"), ({"input": {"query": "a", "topK": 0}}, "topK"),
+    ({"input": {"query": "a", "topK": 10000}}, "topK"), ({"input": {"query": "a", "hops": 10}}, "hops"),
+    ({"input": {"query": "x" * 100_000}}, "query"),
+])
+def test_search_limits_are_bad_user_input(api, tenants, variables, field):
+    r = api.gql(SEARCH, variables, key=tenants["b"])
+    assert error_code(r) == "BAD_USER_INPUT"
+    assert r.json()["errors"][0]["extensions"].get("field") == field
+
+
+def test_memorize_bad_input_names_the_message_and_writes_nothing(api, tenants):
+    msgs = [{"id": "ok1", "speaker": "Ann", "content": "fine", "timestamp": "2024-01-01T10:00:00Z"},
+            {"id": "bad1", "speaker": "Ann", "content": "  ", "timestamp": "2024-01-01T10:01:00Z"}]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c-bad", "messages": msgs}}, key=tenants["b"])
+    assert error_code(r) == "BAD_USER_INPUT"
+    assert "bad1" in r.json()["errors"][0]["message"]
+    out = data(api.gql(SEARCH, {"input": {"query": "fine", "conversationId": "c-bad"}}, key=tenants["b"]))
+    assert out["search"]["hits"] == []
+
+
+def test_depth_alias_and_body_limits(api, tenants):
+    deep = "{ search(input: {query: \"a\"}) { hits { memCell { turns { id } } fact { id } } } }"
+    assert "errors" not in api.gql(deep, key=tenants["b"]).json()
+    aliases = "{ " + " ".join(f"a{i}: entity(name: \"x\") {{ name }}" for i in range(40)) + " }"
+    assert error_code(api.gql(aliases, key=tenants["b"])) == "BAD_USER_INPUT"
+    r = httpx.post(f"{api.url}/graphql", content=b"{" + b" " * (5 * 1024 * 1024) + b"}",
+                   headers={"Authorization": f"Bearer {tenants['b']}", "Content-Type": "application/json"},
+                   timeout=60)
+    assert r.status_code == 413 and r.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_health_and_metrics(api, tenants):
+    h = httpx.get(f"{api.url}/health", timeout=10).json()
+    assert h["status"] == "ok" and h["checks"] == {"neo4j": "ok", "migrations": "ok", "model": "ok"}
+    api.gql(SEARCH, {"input": {"query": "Maya"}}, key=tenants["a"])
+    m = httpx.get(f"{api.url}/metrics", timeout=10).text
+    assert 'engram_requests_total{operation="search",status="ok"}' in m
+    assert "engram_request_seconds_bucket" in m and "engram_pending_turns" in m
+
+
+def test_schema_file_matches_the_code():
+    from app.api.schema import schema
+
+    on_disk = (Path(__file__).resolve().parent.parent / "graphql" / "schema.graphql").read_text()
+    assert on_disk == schema.as_str() + "\n", "graphql/schema.graphql drifted: run `engram schema export`"
