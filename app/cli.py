@@ -101,7 +101,10 @@ def _run_with_services(fn):
 
     settings = get_settings()
     if not settings.neo4j_uri:
-        neo4j_local.ensure_running(settings, lambda m: None)
+        try:
+            neo4j_local.ensure_running(settings, _echo)
+        except neo4j_local.Neo4jRuntimeError as e:
+            _fail(e)
 
     async def run():
         async with open_services(settings, load_model=True) as svc:
@@ -259,6 +262,50 @@ def eval_locomo(
         summary = _run_with_services(lambda svc: run_locomo(svc, data, out, cfg, progress))
     console.print((out / "summary.md").read_text(), highlight=False)
     print(summary["final_line"])
+
+
+bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks; results go to bench/results/.")
+app.add_typer(bench_app, name="bench")
+
+
+@bench_app.command("ingest")
+def bench_ingest_cmd(data: Path = typer.Option(Path("../shared/data/locomo-dev.json"), exists=True,
+                                               dir_okay=False, help="LoCoMo-layout JSON"),
+                     conversations: int = typer.Option(None, help="only the first N")) -> None:
+    """Turns/s through memorize vs embedding the same texts alone."""
+    import json as _json
+
+    from app.evaluation.bench import bench_ingest, render_results_readme
+
+    result = _run_with_services(lambda svc: bench_ingest(svc, data, conversations))
+    render_results_readme()
+    print(_json.dumps(result))
+
+
+@bench_app.command("search")
+def bench_search_cmd(sizes: str = typer.Option("10000,100000", help="MemCells of the big tenant"),
+                     tenants: int = typer.Option(20, help="tenants in the graph (>= 20)"),
+                     queries: int = typer.Option(200, help="queries per size"),
+                     keep: bool = typer.Option(False, help="keep the synthetic tenants")) -> None:
+    """HYBRID search latency on a synthetic tenant-mixed graph, with the bare vector query."""
+    import json as _json
+
+    from rich.progress import Progress
+
+    from app.evaluation.bench import bench_search, render_results_readme
+
+    with Progress(console=console, transient=True) as prog:
+        tasks: dict[str, int] = {}
+
+        def progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = prog.add_task(f"seeding {label}", total=total)
+            prog.update(tasks[label], completed=done, total=total)
+
+        result = _run_with_services(lambda svc: bench_search(
+            svc, [int(x) for x in sizes.split(",")], tenants, queries, keep=keep, progress=progress))
+    render_results_readme()
+    print(_json.dumps(result))
 
 
 def main() -> None:  # console script entry point

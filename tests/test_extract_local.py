@@ -404,11 +404,13 @@ def test_a_hundred_turns_extract_quickly():
         rows.append(("Maya" if i % 2 == 0 else "Sam", lines[i % len(lines)] + f" Item {i}."))
     turns = episode(*rows)
     extract(turns)  # warm-up
-    t0 = time.perf_counter()
-    ex = extract(turns)
-    elapsed = time.perf_counter() - t0
-    assert ex.facts
-    assert elapsed < 0.1, f"100 turns took {elapsed * 1000:.1f} ms"
+    elapsed = []
+    for _ in range(3):  # the best of three: a busy machine should not fail the test
+        t0 = time.perf_counter()
+        ex = extract(turns)
+        elapsed.append(time.perf_counter() - t0)
+    assert ex.facts and ex.foresights
+    assert min(elapsed) < 0.1, f"100 turns took {min(elapsed) * 1000:.1f} ms"
 
 
 def test_the_async_interface_matches_the_sync_one():

@@ -262,7 +262,8 @@ def _numeric(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 @_pattern(
-    rf"\b(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_M_ANY})\b\.?(?:,?\s+(\d{{4}})\b)?", needs=(_DIGITS, _MONTH_WORDS)
+    rf"\b(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_M_ANY})\b\.?(?:,?\s+(\d{{4}})\b)?",
+    needs=(_DIGITS, _MONTH_WORDS),
 )
 def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     month_word = m.group(2)
@@ -281,7 +282,8 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", m.group(3) is None
 
 
-@_pattern(rf"\b({_M_ANY})\.?\s+(?:the\s+)?(\d{{1,2}}){_ORD}(?![\d:])\b(?:,?\s+(\d{{4}})\b)?", needs=(_DIGITS, _MONTH_WORDS))
+@_pattern(rf"\b({_M_ANY})\.?\s+(?:the\s+)?(\d{{1,2}}){_ORD}(?![\d:])\b(?:,?\s+(\d{{4}})\b)?",
+          needs=(_DIGITS, _MONTH_WORDS))
 def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     month_word = m.group(1)
     if month_word.lower() == "may" and not month_word[0].isupper():

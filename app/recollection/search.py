@@ -73,13 +73,15 @@ class SearchService:
         keys: dict[str, list[str]] = {}
         for f in top:
             keys.setdefault(f.kind, []).append(f.key)
-        found = await hydrate(graph, keys, ctx.vector_param)
+        turn_keys = sorted({t for f in top for t in f.evidence} - set(keys.get("turn", [])))
+        keys["turn"] = keys.get("turn", []) + turn_keys
+        found = await hydrate(graph, keys)
         hits = []
         for f in top:
             if f.key not in found:  # deleted between retrieval and hydration
                 continue
-            h = found[f.key]
-            hits.append(Hit(len(hits) + 1, f.score, f.kind, h["node"], h["evidence"], f.channels))
+            evidence = [found[t] for t in f.evidence if t in found]
+            hits.append(Hit(len(hits) + 1, f.score, f.kind, found[f.key], evidence, f.channels))
         self._touch_later(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),
                             (time.perf_counter() - t0) * 1000, timings)

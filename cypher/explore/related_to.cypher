@@ -1,9 +1,11 @@
-// What relates to X within 2 hops, over relations true now. In Neo4j Browser:
+// What relates to X within 2 hops, over relations true now (RELATED edges whose validTo is
+// null). The entity is found by name or alias, case-insensitively. In Neo4j Browser:
 //   :param tenant => 'default'
 //   :param name => 'Caroline'
 // (the same query the API's relatedTo runs; see app/recollection/related.py)
 MATCH (s:Entity {tenant: $tenant})
-WHERE toLower(s.name) = toLower($name) OR toLower($name) IN s.aliasKeys
+WHERE s.key = toLower(trim($name)) OR toLower(s.name) = toLower(trim($name))
+   OR toLower(trim($name)) IN s.aliasKeys
 MATCH p = (s)-[rels:RELATED*1..2]-(e:Entity {tenant: $tenant})
 WHERE e <> s AND all(r IN rels WHERE r.validTo IS NULL)
 RETURN p LIMIT 100;

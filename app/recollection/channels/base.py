@@ -16,6 +16,7 @@ class Candidate:
     key: str  # the node's elementId: stable while the node lives, cheap to look up
     score: float
     note: str = ""  # why, in a few words (e.g. "2 hops from Caroline")
+    evidence: tuple[str, ...] = ()  # elementIds of the source turns, most relevant first
 
 
 @dataclass
@@ -29,6 +30,23 @@ class SearchContext:
     @property
     def vector_param(self) -> list[float]:
         return [float(x) for x in self.vector]
+
+
+# Evidence of a hit `n`, as elementIds of turns: a MemCell's few turns closest to the query, the
+# source turns of a fact or foresight, a turn itself. Appended to each channel's RETURN.
+EVIDENCE = {
+    "turn": "[elementId(n)]",
+    "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | elementId(t)]",
+    "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | elementId(t)]",
+    "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY "
+                "vector.similarity.cosine(t.embedding, $vector) DESC, t.seq LIMIT 3 "
+                "RETURN elementId(t) }"),
+}
+
+
+def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:
+    return [Candidate(kind, r["key"], float(r["score"]), note(r), tuple(r.get("evidence") or ()))
+            for r in rows]
 
 
 class Channel(Protocol):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext
 from app.recollection.lucene import safe_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
@@ -14,13 +14,15 @@ BY_VECTOR = f"""
 CYPHER 25 MATCH (n:Foresight) SEARCH n IN (VECTOR INDEX foresight_embedding FOR $vector
   WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS score
 WITH n, score WHERE score >= $minScore AND {filters.FORESIGHT}
-RETURN elementId(n) AS key, score ORDER BY score DESC LIMIT $limit
+RETURN elementId(n) AS key, score, {EVIDENCE["foresight"]} AS evidence
+ORDER BY score DESC LIMIT $limit
 """
 
 BY_WORDS = f"""
 CALL db.index.fulltext.queryNodes('foresight_text', $lucene, {{limit: $fetch}}) YIELD node AS n, score
 WHERE n.tenant = $tenant AND {filters.FORESIGHT}
-RETURN elementId(n) AS key, score ORDER BY score DESC LIMIT $limit
+RETURN elementId(n) AS key, score, {EVIDENCE["foresight"]} AS evidence
+ORDER BY score DESC LIMIT $limit
 """
 
 
@@ -42,8 +44,10 @@ class ForesightChannel:
         results = await asyncio.gather(*jobs)
         seen: dict[str, Candidate] = {}
         for r in results[0]:
-            seen[r["key"]] = Candidate("foresight", r["key"], float(r["score"]), "trigger matches")
+            seen[r["key"]] = Candidate("foresight", r["key"], float(r["score"]), "trigger matches",
+                                       tuple(r["evidence"]))
         for rank, r in enumerate(results[1] if len(results) > 1 else []):
             if r["key"] not in seen:
-                seen[r["key"]] = Candidate("foresight", r["key"], 0.5 - rank * 1e-3, "words match")
+                seen[r["key"]] = Candidate("foresight", r["key"], 0.5 - rank * 1e-3, "words match",
+                                           tuple(r["evidence"]))
         return sorted(seen.values(), key=lambda c: (-c.score, c.key))[:ctx.depth]

@@ -2,40 +2,64 @@
 around them, ranked by closeness to the query and by path length.
 
   link    entities whose name or alias matches the query's words (fulltext on entity_text);
-  expand  facts ABOUT a linked entity (1 hop), facts ABOUT entities RELATED to it (2 hops), ...
-          up to `hops`; each fact scored cos(fact, query) * decay^(hops-1) * edge weight;
-  cells   episodes that MENTION a linked entity, scored the same way at 1 hop.
+  hood    entities within hops-1 RELATED steps of them (current relations, or as of a moment),
+          each with its distance; bounded, so hubs cannot blow the work up;
+  facts   facts ABOUT an entity of the hood, from two sources: every fact of the small entities
+          (a rare name's few facts, whatever their wording), and the facts nearest the query by
+          vector among those of all hood entities (a hub such as a speaker has thousands);
+          score = cos(fact, query) * decay^distance * confidence;
+  cells   episodes that MENTION a linked entity, scored by closeness to the query.
 """
 from __future__ import annotations
 
+import asyncio
+
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 from app.recollection.lucene import safe_query
 
 DECAY = 0.7
+SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
+MAX_HOOD = 500
+MAX_SMALL_FACTS = 400
+
 LINK = """
 CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS e, score
 WHERE e.tenant = $tenant
 RETURN elementId(e) AS key, e.name AS name, score ORDER BY score DESC LIMIT $maxEntities
 """
 
-# Paths over current relations only (asOf: relations valid then). Relationship filters use the
-# same validity rule as facts.
-EXPAND = f"""
+HOOD = """
 UNWIND $seeds AS seed
 MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
-MATCH p = (s)-[rels:RELATED*0..{{hops}}]-(e:Entity)
+MATCH p = (s)-[rels:RELATED*0..{hops}]-(e:Entity)
 WHERE e.tenant = $tenant
   AND all(r IN rels WHERE r.tenant = $tenant AND ($includeSuperseded OR
       (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
             ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
-WITH e, min(length(p)) AS dist, s.name AS seedName
+WITH e, min(length(p)) AS dist, collect(DISTINCT s.name)[0] AS via
+ORDER BY dist LIMIT $maxHood
+RETURN elementId(e) AS key, dist, via, COUNT { (e)<-[:ABOUT]-(:Fact) } AS degree
+"""
+
+SMALL_FACTS = f"""
+UNWIND $keys AS k
+MATCH (e:Entity) WHERE elementId(e) = k AND e.tenant = $tenant
 MATCH (n:Fact)-[:ABOUT]->(e)
 WHERE n.tenant = $tenant AND {filters.FACT}
-WITH n, min(dist) AS dist, collect(DISTINCT seedName)[0] AS via,
-     vector.similarity.cosine(n.embedding, $vector) AS sim
-WITH n, dist, via, sim * ($decay ^ dist) * coalesce(n.confidence, 0.7) AS score
-RETURN elementId(n) AS key, score, dist, via ORDER BY score DESC, key LIMIT $limit
+WITH DISTINCT n LIMIT $maxFacts
+RETURN elementId(n) AS key, vector.similarity.cosine(n.embedding, $vector) AS sim,
+       [(n)-[:ABOUT]->(x:Entity) | elementId(x)] AS about, n.confidence AS confidence,
+       {EVIDENCE["fact"]} AS evidence
+"""
+
+NEAR_FACTS = f"""
+CYPHER 25 MATCH (n:Fact) SEARCH n IN (VECTOR INDEX fact_embedding FOR $vector
+  WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS sim
+WITH n, sim WHERE {filters.FACT}
+WITH n, sim, [(n)-[:ABOUT]->(x:Entity) WHERE elementId(x) IN $keys | elementId(x)] AS about
+WHERE size(about) > 0
+RETURN elementId(n) AS key, sim, about, n.confidence AS confidence, {EVIDENCE["fact"]} AS evidence
 """
 
 CELLS = f"""
@@ -43,7 +67,8 @@ UNWIND $seeds AS seed
 MATCH (s:Entity)<-[:MENTIONS]-(n:MemCell)
 WHERE elementId(s) = seed AND s.tenant = $tenant AND n.tenant = $tenant AND {filters.MEMCELL}
 WITH n, vector.similarity.cosine(n.embedding, $vector) AS sim, collect(s.name)[0] AS via
-RETURN elementId(n) AS key, sim * $decay AS score, via ORDER BY score DESC, key LIMIT $limit
+WITH n, sim * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
+RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
 """
 
 
@@ -53,7 +78,7 @@ class GraphChannel:
     def __init__(self, max_entities: int = 5):
         self.max_entities = max_entities
         # One query text per RELATED path length (Cypher cannot take a bound as a parameter).
-        self._expand = {r: EXPAND.replace("{hops}", str(r)) for r in range(0, 8)}
+        self._hood = {r: HOOD.replace("{hops}", str(r)) for r in range(0, 8)}
 
     async def link(self, ctx: SearchContext) -> list[dict]:
         terms = safe_query(ctx.request.query)
@@ -62,22 +87,50 @@ class GraphChannel:
         lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"
         return await ctx.graph.read(LINK, lucene=lucene, maxEntities=self.max_entities)
 
+    async def facts(self, ctx: SearchContext, seeds: list[str]) -> list[Candidate]:
+        rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
+        hood = await ctx.graph.read(self._hood[rels], seeds=seeds, maxHood=MAX_HOOD, **ctx.filters)
+        if not hood:
+            return []
+        dist = {h["key"]: h["dist"] for h in hood}
+        via = {h["key"]: h["via"] for h in hood}
+        small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
+        jobs = [ctx.graph.read(NEAR_FACTS, vector=ctx.vector_param, fetch=max(200, ctx.depth * 10),
+                               keys=list(dist), **ctx.filters)]
+        if small:
+            jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=ctx.vector_param,
+                                       maxFacts=MAX_SMALL_FACTS, **ctx.filters))
+        rows: dict[str, dict] = {}
+        for result in await asyncio.gather(*jobs):
+            for r in result:
+                rows.setdefault(r["key"], r)
+        scored = []
+        for r in rows.values():
+            about = [a for a in r["about"] if a in dist]
+            if not about:
+                continue
+            d = min(dist[a] for a in about)
+            nearest = min(about, key=lambda a: dist[a])
+            score = float(r["sim"]) * (DECAY ** d) * float(r["confidence"] or 0.7)
+            scored.append({"key": r["key"], "score": score, "evidence": r["evidence"],
+                           "note": f"{d + 1} hop(s) from {via[nearest]}"})
+        scored.sort(key=lambda x: (-x["score"], x["key"]))
+        return candidates("fact", scored[:ctx.depth], lambda r: r["note"])
+
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         seeds = await self.link(ctx)
         if not seeds:
             return []
         keys = [s["key"] for s in seeds]
-        hops = max(0, ctx.request.hops - 1)  # hop 1 is the fact itself; the rest are RELATED edges
-        out: list[Candidate] = []
+        jobs = []
         if "fact" in ctx.request.kinds:
-            rows = await ctx.graph.read(self._expand[min(hops, 7)], seeds=keys, vector=ctx.vector_param, decay=DECAY,
-                                        limit=ctx.depth, **ctx.filters)
-            out += [Candidate("fact", r["key"], float(r["score"]),
-                              f"{r['dist'] + 1} hop(s) from {r['via']}") for r in rows]
+            jobs.append(self.facts(ctx, keys))
         if "memcell" in ctx.request.kinds:
-            rows = await ctx.graph.read(CELLS, seeds=keys, vector=ctx.vector_param, decay=DECAY,
-                                        limit=ctx.depth, **ctx.filters)
-            out += [Candidate("memcell", r["key"], float(r["score"]), f"mentions {r['via']}")
-                    for r in rows]
+            async def cells() -> list[Candidate]:
+                rows = await ctx.graph.read(CELLS, seeds=keys, vector=ctx.vector_param, decay=DECAY,
+                                            limit=ctx.depth, **ctx.filters)
+                return candidates("memcell", rows, lambda r: f"mentions {r['via']}")
+            jobs.append(cells())
+        out = [c for result in await asyncio.gather(*jobs) for c in result]
         out.sort(key=lambda c: (-c.score, c.key))
         return out[:ctx.depth]

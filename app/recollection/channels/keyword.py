@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext, interleave
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates, interleave
 from app.recollection.lucene import safe_query
 
 INDEX = {
@@ -20,7 +20,8 @@ def _query(kind: str) -> str:
         f"CALL db.index.fulltext.queryNodes('{index}', $lucene, {{limit: $fetch}}) "
         "YIELD node AS n, score "
         f"WHERE n.tenant = $tenant AND {filters.BY_KIND[kind]} "
-        "RETURN elementId(n) AS key, score ORDER BY score DESC LIMIT $limit"
+        f"RETURN elementId(n) AS key, score, {EVIDENCE[kind]} AS evidence "
+        "ORDER BY score DESC LIMIT $limit"
     )
 
 
@@ -39,8 +40,9 @@ class KeywordChannel:
 
     async def search_kind(self, ctx: SearchContext, kind: str, terms: str) -> list[Candidate]:
         rows = await ctx.graph.read(QUERIES[kind], lucene=lucene_for(kind, terms, ctx.graph.tenant),
-                                    fetch=ctx.depth * 3, limit=ctx.depth, **ctx.filters)
-        return [Candidate(kind, r["key"], float(r["score"]), f"bm25 {r['score']:.2f}") for r in rows]
+                                    fetch=ctx.depth * 3, limit=ctx.depth, vector=ctx.vector_param,
+                                    **ctx.filters)
+        return candidates(kind, rows, lambda r: f"bm25 {r['score']:.2f}")
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         terms = safe_query(ctx.request.query)

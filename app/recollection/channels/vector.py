@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 
 INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding"),
          "memcell": ("MemCell", "memcell_embedding")}
@@ -18,7 +18,8 @@ def _query(kind: str) -> str:
         f"CYPHER 25 MATCH (n:{label}) SEARCH n IN (VECTOR INDEX {index} FOR $vector "
         "WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS score "
         f"WITH n, score WHERE {filters.BY_KIND[kind]} "
-        "RETURN elementId(n) AS key, score ORDER BY score DESC LIMIT $limit"
+        f"RETURN elementId(n) AS key, score, {EVIDENCE[kind]} AS evidence "
+        "ORDER BY score DESC LIMIT $limit"
     )
 
 
@@ -31,7 +32,7 @@ class VectorChannel:
     async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
         rows = await ctx.graph.read(QUERIES[kind], vector=ctx.vector_param, fetch=ctx.depth * 3,
                                     limit=ctx.depth, **ctx.filters)
-        return [Candidate(kind, r["key"], float(r["score"]), f"cosine {r['score']:.3f}") for r in rows]
+        return candidates(kind, rows, lambda r: f"cosine {r['score']:.3f}")
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         kinds = [k for k in INDEX if k in ctx.request.kinds]

@@ -1,0 +1,283 @@
+"""Benchmarks that write their results to files (bench/results/), never timed tests.
+
+bench ingest  the dev conversations through the memorize path: turns/s end to end, and in the
+              same run the throughput of embedding the same texts alone. Built to show that
+              graph work and extraction cost less than the unavoidable embedding (ratio >= 0.7).
+bench search  a synthetic tenant-mixed graph (>= 20 tenants), one tenant grown to each size;
+              p50/p95/p99 of HYBRID search server-side and of the bare vector index query in the
+              same run. Built to show HYBRID p50 <= 3x the bare vector query and growth
+              10k -> 100k <= 1.5x.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+
+from app.construction.ingest import Ingestor
+from app.construction.pipeline import embedding_text
+from app.domain.models import TurnRecord
+from app.evaluation.locomo import load_locomo
+from app.evaluation.metrics import percentiles
+from app.lifecycle.forget import purge_tenant
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from app.runtime.services import Services
+from app.store.graph import TenantGraph
+
+RESULTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results"
+
+
+def machine() -> dict:
+    import os
+
+    return {"python": platform.python_version(), "cpus": os.cpu_count(),
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
+
+
+def write_result(name: str, result: dict) -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(result, indent=2, default=str) + "\n")
+    return path
+
+
+# ------------------------------------------------------------------------------------- ingest
+
+
+async def bench_ingest(services: Services, data: Path, conversations: int | None = None) -> dict:
+    from app.evaluation.runner import _sessions
+
+    convs = load_locomo(data)[:conversations]
+    embedder = services.require_embedder()
+    texts = [embedding_text(TurnRecord(t.id, c.sample_id, t.speaker, None, "user", t.content,
+                                       t.timestamp, 0)) for c in convs for t in c.turns]
+    # Embedding alone, the same texts in the same per-session batches the pipeline uses.
+    t0 = time.perf_counter()
+    for c in convs:
+        for sess in _sessions(c):
+            embedder.embed([embedding_text(TurnRecord(t.id, c.sample_id, t.speaker, None, "user",
+                                                      t.content, t.timestamp, 0)) for t in sess])
+    embed_s = time.perf_counter() - t0
+
+    ingestor = Ingestor(services)
+    stages: dict[str, float] = {}
+    counts = {"cells": 0, "facts": 0, "entities": 0, "foresights": 0}
+    tenants = []
+    t0 = time.perf_counter()
+    for c in convs:
+        tenant = f"bench_ingest_{uuid.uuid4().hex[:8]}"
+        tenants.append(tenant)
+        sessions = _sessions(c)
+        for i, sess in enumerate(sessions):
+            rep = await ingestor.memorize(tenant, c.sample_id, sess, flush=i == len(sessions) - 1)
+            for k, v in rep.process.seconds.items():
+                stages[k] = stages.get(k, 0.0) + v
+            for k in counts:
+                counts[k] += getattr(rep.process, k)
+    total_s = time.perf_counter() - t0
+    for t in tenants:
+        await purge_tenant(TenantGraph(services.driver, t))
+    n = len(texts)
+    result = {
+        "benchmark": "ingest", "date": datetime.now(timezone.utc).isoformat(), "machine": machine(),
+        "data": str(data), "conversations": len(convs), "turns": n, **counts,
+        "ingest_seconds": round(total_s, 2), "ingest_turns_per_s": round(n / total_s, 1),
+        "embed_only_seconds": round(embed_s, 2), "embed_only_turns_per_s": round(n / embed_s, 1),
+        "ratio": round((n / total_s) / (n / embed_s), 3),
+        "target": "ratio >= 0.7 (ingestion at least 70% of embedding-only throughput)",
+        "stage_seconds": {k: round(v, 2) for k, v in sorted(stages.items())},
+        "extractor": services.settings.extractor,
+    }
+    result["path"] = str(write_result("ingest", result))
+    return result
+
+
+# ------------------------------------------------------------------------------------- search
+
+WORDS = ("garden hiking piano robot chess coffee museum painting soccer novel camping recipe guitar "
+         "paris tokyo berlin lisbon doctor teacher startup exam wedding birthday puppy kitten bakery "
+         "marathon yoga concert theatre physics poetry sailing skiing volunteer charity podcast").split()
+NAMES = ("Ava Ben Cleo Dan Eli Faye Gus Hana Ivan Jade Kai Lena Milo Nora Omar Pia Quin Rosa Sami "
+         "Tara Uma Vic Wren Xena Yuri Zoe").split()
+
+SEED_CELLS = """
+UNWIND $rows AS r
+CREATE (m:MemCell {id: r.id, tenant: $tenant, title: r.title, summary: r.summary,
+                   keywordText: r.title, keywords: [], importance: 0.5, startedAt: r.at, endedAt: r.at,
+                   embedding: r.cellVec, status: 'active', accessCount: 0, conversationId: 'bench',
+                   userIds: []})
+CREATE (t:Turn {tenant: $tenant, conversationId: 'bench', id: r.id + ':t', speaker: r.speaker,
+                content: r.summary, at: r.at, seq: r.seq, status: 'done', memCellId: r.id,
+                embedding: r.cellVec})
+CREATE (m)-[:EVIDENCED_BY]->(t)
+CREATE (f:Fact {id: r.id + ':f', tenant: $tenant, subject: r.speaker, predicate: 'likes',
+                object: r.topic, text: r.fact, subjectKey: toLower(r.speaker), objectKey: r.topic,
+                singleValued: false, confidence: 0.9, validFrom: r.at, status: 'current',
+                embedding: r.factVec, conversationId: 'bench'})
+CREATE (m)-[:HAS_FACT]->(f)
+CREATE (f)-[:EVIDENCED_BY]->(t)
+WITH m, f, r
+MATCH (e:Entity {tenant: $tenant, key: toLower(r.speaker)})
+MATCH (o:Entity {tenant: $tenant, key: r.topic})
+CREATE (f)-[:ABOUT {role: 'subject'}]->(e)
+CREATE (f)-[:ABOUT {role: 'object'}]->(o)
+CREATE (m)-[:MENTIONS]->(e)
+CREATE (e)-[:RELATED {predicate: 'likes', factId: f.id, validFrom: r.at, weight: 0.9, tenant: $tenant}]->(o)
+"""
+
+SEED_ENTITIES = """
+UNWIND $rows AS r
+MERGE (e:Entity {tenant: $tenant, key: r.key})
+ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.aliasKeys = [],
+              e.aliasText = '', e.merges = [], e.embedding = r.vec
+"""
+
+BARE_VECTOR = """
+CYPHER 25 MATCH (n:MemCell) SEARCH n IN (VECTOR INDEX memcell_embedding FOR $vector
+  WHERE n.tenant = $tenant LIMIT 10) SCORE AS score
+RETURN n.id AS id, score
+"""
+
+COUNT_CELLS = "MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"
+
+
+def _unit_rows(rng: np.random.Generator, n: int, dim: int, centers: np.ndarray) -> np.ndarray:
+    # Vectors clustered around topic centres, like real episodes, not uniform noise.
+    idx = rng.integers(0, len(centers), n)
+    v = centers[idx] + 0.6 * rng.standard_normal((n, dim)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+async def _grow(graph: TenantGraph, start: int, target: int, dim: int, centers: np.ndarray,
+                rng: np.random.Generator, progress) -> None:
+    base = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    batch = 2000
+    for lo in range(start, target, batch):
+        hi = min(target, lo + batch)
+        cv = _unit_rows(rng, hi - lo, dim, centers)
+        fv = _unit_rows(rng, hi - lo, dim, centers)
+        rows = []
+        for i in range(lo, hi):
+            topic = WORDS[i % len(WORDS)]
+            who = NAMES[(i * 7) % len(NAMES)]
+            rows.append({
+                "id": f"{graph.tenant}:{i}", "title": f"{who} and {topic}",
+                "summary": f"{who} talked about {topic} and {WORDS[(i * 13) % len(WORDS)]} on day {i}.",
+                "fact": f"{who} likes {topic}.", "topic": topic, "speaker": who,
+                "at": base + timedelta(minutes=i), "seq": i,
+                "cellVec": [float(x) for x in cv[i - lo]], "factVec": [float(x) for x in fv[i - lo]],
+            })
+        await graph.write(SEED_CELLS, rows=rows)
+        progress(graph.tenant, hi, target)
+
+
+async def bench_search(services: Services, sizes: list[int], tenants: int = 20, queries: int = 200,
+                       small_tenant_cells: int = 500, keep: bool = False, progress=lambda *_: None) -> dict:
+    embedder = services.require_embedder()
+    dim = embedder.dimensions
+    rng = np.random.default_rng(7)
+    centers = rng.standard_normal((len(WORDS), dim)).astype(np.float32)
+    run = uuid.uuid4().hex[:6]
+    big = TenantGraph(services.driver, f"bench_big_{run}")
+    others = [TenantGraph(services.driver, f"bench_t{i}_{run}") for i in range(tenants - 1)]
+    ent_vecs = embedder.embed(NAMES + WORDS)
+    ent_rows = [{"key": n.lower(), "id": f"ent_{n.lower()}", "name": n, "type": "person",
+                 "vec": [float(x) for x in ent_vecs[i]]} for i, n in enumerate(NAMES)]
+    ent_rows += [{"key": w, "id": f"ent_{w}", "name": w, "type": "thing",
+                  "vec": [float(x) for x in ent_vecs[len(NAMES) + i]]} for i, w in enumerate(WORDS)]
+    searcher = SearchService(services)
+    questions = [f"What does {NAMES[i % len(NAMES)]} think about {WORDS[(i * 5) % len(WORDS)]}?"
+                 for i in range(queries)]
+    qvecs = embedder.embed(questions)
+    out: dict = {"benchmark": "search", "date": datetime.now(timezone.utc).isoformat(),
+                 "machine": machine(), "tenants": tenants, "queries": queries,
+                 "small_tenant_cells": small_tenant_cells, "sizes": {}}
+    try:
+        for g in [big, *others]:
+            await g.write(SEED_ENTITIES, rows=[{**r, "id": f"{r['id']}_{g.tenant}"} for r in ent_rows])
+        for g in others:
+            await _grow(g, 0, small_tenant_cells, dim, centers, rng, progress)
+        grown = 0
+        for size in sizes:
+            await _grow(big, grown, size, dim, centers, rng, progress)
+            grown = size
+            async with services.driver.session() as s:
+                await (await s.run("CALL db.awaitIndexes(600)")).consume()
+            # Warm-up: plans cached, index pages in memory.
+            for q in questions[:20]:
+                await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
+            hybrid, server, bare = [], [], []
+            for q, v in zip(questions, qvecs):
+                t0 = time.perf_counter()
+                await big.read(BARE_VECTOR, vector=[float(x) for x in v])
+                bare.append((time.perf_counter() - t0) * 1000)
+                t0 = time.perf_counter()
+                res = await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
+                hybrid.append((time.perf_counter() - t0) * 1000)
+                server.append(res.took_ms)
+            await searcher.settle()
+            n = (await big.read(COUNT_CELLS))[0]["n"]
+            out["sizes"][str(size)] = {"memcells": n, "hybrid_ms": percentiles(hybrid),
+                                       "bare_vector_ms": percentiles(bare),
+                                       "hybrid_p50_over_bare_p50": round(
+                                           percentiles(hybrid)["p50"] / percentiles(bare)["p50"], 2)}
+        if len(sizes) >= 2:
+            a, b = out["sizes"][str(sizes[0])], out["sizes"][str(sizes[-1])]
+            out["growth_p50"] = round(b["hybrid_ms"]["p50"] / a["hybrid_ms"]["p50"], 2)
+            out["growth_p95"] = round(b["hybrid_ms"]["p95"] / a["hybrid_ms"]["p95"], 2)
+        out["targets"] = ("at 100k: HYBRID p95 <= 50 ms; HYBRID p50 <= 3x bare vector p50; "
+                          "10k -> 100k growth <= 1.5x")
+    finally:
+        if not keep:
+            for g in [big, *others]:
+                await purge_tenant(g)
+    out["path"] = str(write_result("search", out))
+    return out
+
+
+
+def render_results_readme() -> Path:
+    """bench/results/README.md: the latest numbers of each benchmark, from their JSON files."""
+    lines = ["# Benchmark and evaluation results", "",
+             "Written by `engram bench ingest`, `engram bench search` and `engram eval locomo "
+             "--out bench/results/locomo`; each JSON file beside this one holds the full numbers.", ""]
+    ing = RESULTS / "ingest.json"
+    if ing.exists():
+        r = json.loads(ing.read_text())
+        lines += ["## Ingestion (`engram bench ingest`)", "",
+                  f"{r['date'][:10]}, {r['machine']['cpus']} CPUs, {r['machine']['processor']}, "
+                  f"{r['conversations']} conversations, {r['turns']} turns, extractor `{r['extractor']}`.", "",
+                  "| end to end turns/s | embedding only turns/s | ratio (target >= 0.7) |",
+                  "|---:|---:|---:|",
+                  f"| {r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} |", "",
+                  "Seconds per stage: " + ", ".join(f"{k} {v}" for k, v in r["stage_seconds"].items()), ""]
+    srch = RESULTS / "search.json"
+    if srch.exists():
+        r = json.loads(srch.read_text())
+        lines += ["## Search (`engram bench search`)", "",
+                  f"{r['date'][:10]}, {r['machine']['cpus']} CPUs, {r['tenants']} tenants, "
+                  f"{r['queries']} queries per size, server-side latency in ms.", "",
+                  "| MemCells | HYBRID p50 | p95 | p99 | bare vector p50 | p95 | HYBRID/bare p50 |",
+                  "|---:|---:|---:|---:|---:|---:|---:|"]
+        for size, x in r["sizes"].items():
+            h, b = x["hybrid_ms"], x["bare_vector_ms"]
+            lines.append(f"| {x['memcells']} | {h['p50']:.1f} | {h['p95']:.1f} | {h['p99']:.1f} | "
+                         f"{b['p50']:.1f} | {b['p95']:.1f} | {x['hybrid_p50_over_bare_p50']} |")
+        if "growth_p50" in r:
+            lines += ["", f"Growth from the smallest to the largest size: p50 x{r['growth_p50']}, "
+                          f"p95 x{r['growth_p95']}. Targets: {r['targets']}."]
+        lines.append("")
+    loc = RESULTS / "locomo" / "summary.md"
+    if loc.exists():
+        lines += ["## LoCoMo evidence recall (`engram eval locomo`)", "",
+                  loc.read_text().replace("# ", "### ", 1), "",
+                  "![recall by category](locomo/recall_by_category.png)", ""]
+    path = RESULTS / "README.md"
+    path.write_text("\n".join(lines) + "\n")
+    return path

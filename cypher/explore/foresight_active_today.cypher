@@ -1,0 +1,25 @@
+// Foresight (plans, expectations) whose validity window covers now, i.e. datetime(): active,
+// validFrom <= now (or none) and validTo >= now (or open-ended), with the MemCell that
+// predicted it and the turns it rests on. Soonest-ending first.
+// In Neo4j Browser set:
+//   :param tenant => 'default'
+//   :param at => null
+// `at` null means now. To look at another moment (e.g. old sample data) set it instead:
+//   :param at => datetime('2023-06-01T00:00:00Z')
+WITH coalesce($at, datetime()) AS at
+MATCH (n:Foresight {tenant: $tenant})
+WHERE n.status = 'active'
+  AND (n.validFrom IS NULL OR n.validFrom <= at)
+  AND (n.validTo IS NULL OR n.validTo >= at)
+OPTIONAL MATCH (cell:MemCell {tenant: $tenant})-[predicts:PREDICTS]->(n)
+CALL (n) {
+  OPTIONAL MATCH (n)-[ev:EVIDENCED_BY]->(t:Turn {tenant: $tenant})
+  WITH ev, t ORDER BY t.seq
+  RETURN collect(ev) AS evidence, collect(t) AS turns,
+         collect(t.speaker + ': ' + t.content) AS said
+}
+RETURN n.kind AS kind, n.text AS text, n.validFrom AS validFrom, n.validTo AS validTo,
+       cell.title AS cellTitle, said,
+       n, predicts, cell, evidence, turns
+ORDER BY n.validTo IS NULL, n.validTo, n.id
+LIMIT 100;
