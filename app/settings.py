@@ -54,7 +54,7 @@ class Settings(BaseSettings):
     rrf_k: int = 60
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
-            "vector": 1.0, "keyword": 1.0, "graph": 0.8, "foresight": 1.0, "scene": 0.5,
+            "vector": 1.0, "keyword": 1.0, "graph": 0.5, "foresight": 1.0, "scene": 0.5,
         }
     )
     max_top_k: int = 100

@@ -4,8 +4,13 @@ Channels rank different things (turns, facts, episodes, foresight) that are prov
 source turns. Fusing items directly would let a fact and the turn it came from compete for two
 slots while neither gets credit for the other's channel. So RRF runs on the turns:
 
-  turn score   T(t) = sum over channels c of w_c / (k + rank of t in c's hits expanded to turns)
-  hit score    the best T over the hit's evidence; its evidence sorted by T
+  rankings     each channel's hits, split by kind (a channel's facts and its turns are ranked
+               on different scales), expanded to their evidence turns (an episode counts by its
+               best turn);
+  turn score   T(t) = sum over rankings r of w_channel / (k + rank of t in r);
+  replies      the turn after a scored turn gets `reply_boost` x its score: in a conversation
+               the answer usually follows the question that matched the query;
+  hit score    the best T over the hit's evidence; its evidence sorted by T;
   packaging    hits in score order; a hit whose evidence is all proved by a better hit is folded
                into that hit (its channels listed there), so every hit brings new proof.
 
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 from app.recollection.channels.base import Candidate
 
 KIND_ORDER = {"fact": 0, "foresight": 1, "memcell": 2, "turn": 3}
+REPLY_BOOST = 0.3
 
 
 @dataclass
@@ -44,23 +50,42 @@ class Fused:
         return min(c.rank for c in self.channels)
 
 
+def _scoring_evidence(c: Candidate) -> tuple[str, ...]:
+    return c.evidence[:1] if c.kind == "memcell" else c.evidence
+
+
 def turn_scores(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int) -> dict[str, float]:
     scores: dict[str, float] = {}
     for channel, cands in rankings.items():
         w = weights.get(channel, 1.0)
-        seen: set[str] = set()
-        rank = 0
+        per_kind: dict[str, list[str]] = {}
         for c in cands:
-            for t in c.evidence:
-                if t in seen:
-                    continue
-                seen.add(t)
-                rank += 1
+            turns = per_kind.setdefault(c.kind, [])
+            for t in _scoring_evidence(c):
+                if t not in turns:
+                    turns.append(t)
+        for turns in per_kind.values():
+            for rank, t in enumerate(turns, start=1):
                 scores[t] = scores.get(t, 0.0) + w / (k + rank)
     return scores
 
 
-def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int = 60) -> list[Fused]:
+def with_replies(scores: dict[str, float], next_of: dict[str, str],
+                 boost: float = REPLY_BOOST) -> tuple[dict[str, float], dict[str, str]]:
+    """Scores with each scored turn's reply boosted; also {reply: the turn that lifted it}."""
+    out = dict(scores)
+    lifted_by: dict[str, str] = {}
+    for t, s in scores.items():
+        nxt = next_of.get(t)
+        if nxt:
+            out[nxt] = out.get(nxt, 0.0) + boost * s
+            if nxt not in scores and (nxt not in lifted_by or scores[lifted_by[nxt]] < s):
+                lifted_by[nxt] = t
+    return out, lifted_by
+
+
+def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int = 60,
+        next_of: dict[str, str] | None = None) -> list[Fused]:
     items: dict[str, Fused] = {}
     for channel, cands in rankings.items():
         w = weights.get(channel, 1.0)
@@ -73,8 +98,18 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
                 if t not in item.evidence:
                     item.evidence.append(t)
     T = turn_scores(rankings, weights, k)
+    if next_of:
+        T, lifted_by = with_replies(T, next_of)
+        # A reply no channel found becomes a hit of its own: the answer to a matching question.
+        for reply, source in lifted_by.items():
+            if reply not in items:
+                items[reply] = Fused("turn", reply, evidence=[reply], channels=[
+                    ChannelScore("context", 1, T[reply], T[reply], "reply to a retrieved turn")])
     for item in items.values():
         item.evidence.sort(key=lambda t: -T.get(t, 0.0))
+        # Evidence that no ranking supports (an episode's other turns) would only crowd out proof.
+        kept = [t for t in item.evidence if T.get(t, 0.0) > 0]
+        item.evidence = kept or item.evidence[:1]
         item.score = max((T.get(t, 0.0) for t in item.evidence), default=item.own)
     ordered = sorted(items.values(), key=lambda f: (-f.score, -f.own, KIND_ORDER.get(f.kind, 9), f.key))
     out: list[Fused] = []

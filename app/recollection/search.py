@@ -13,7 +13,7 @@ from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
-from app.recollection.fusion import ChannelScore, rrf
+from app.recollection.fusion import ChannelScore, rrf, turn_scores
 from app.recollection.hydrate import hydrate, touch
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
@@ -36,6 +36,15 @@ class SearchResult:
     context: str
     took_ms: float
     channel_ms: dict[str, float] = field(default_factory=dict)
+
+
+# The turn after each of the best turns (the reply), when it passes the request's filters.
+NEXT_TURNS = f"""
+UNWIND $keys AS k
+MATCH (t:Turn)-[:NEXT]->(n:Turn) WHERE elementId(t) = k AND t.tenant = $tenant AND n.tenant = $tenant
+  AND {filters.TURN}
+RETURN k AS key, elementId(n) AS next
+"""
 
 
 class SearchService:
@@ -68,7 +77,11 @@ class SearchService:
                 timings[name] = (time.perf_counter() - s) * 1000
 
         results = await asyncio.gather(*(timed(n) for n in names))
-        fused = rrf(dict(zip(names, results)), self.settings.channel_weights, self.settings.rrf_k)
+        rankings = dict(zip(names, results))
+        T = turn_scores(rankings, self.settings.channel_weights, self.settings.rrf_k)
+        best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
+        next_of = {r["key"]: r["next"] for r in await graph.read(NEXT_TURNS, keys=best, **ctx.filters)}
+        fused = rrf(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of)
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:
