@@ -58,7 +58,7 @@ class Embedder:
         import torch
 
         # Two cores: leave one to Neo4j and the event loop.
-        torch.set_num_threads(max(1, min(2, (os.cpu_count() or 2))))
+        torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
         self.path = resolve_model_path(model_name)
         self.model = SentenceTransformer(str(self.path), device="cpu")
         dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension

@@ -41,7 +41,9 @@ class StableErrorCodes(SchemaExtension):
             if isinstance(original, ApiError):
                 fixed.append(GraphQLError(original.message, nodes=err.nodes, path=err.path,
                                           extensions=original.extensions))
-            elif original is None:  # parse/validation errors, depth and alias limits
+            elif original is None or not err.path:
+                # Parse and validation errors, depth and alias limits, and variables that do not
+                # coerce (a DateTime that is not one) come before execution: the request is bad.
                 code = (err.extensions or {}).get("code") or BAD_USER_INPUT
                 fixed.append(GraphQLError(err.message, nodes=err.nodes, path=err.path,
                                           extensions={"code": code}))

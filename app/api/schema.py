@@ -140,9 +140,9 @@ def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 20
     return strawberry.Schema(
         query=Query, mutation=Mutation,
         extensions=[
-            QueryDepthLimiter(max_depth=max_depth),
-            MaxAliasesLimiter(max_alias_count=max_aliases),
-            MaxTokensLimiter(max_token_count=max_tokens),
+            lambda: QueryDepthLimiter(max_depth=max_depth),
+            lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
+            lambda: MaxTokensLimiter(max_token_count=max_tokens),
             *extra_extensions,
             StableErrorCodes,
         ],

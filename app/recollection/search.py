@@ -63,9 +63,19 @@ class SearchService:
             raise SearchInputError("AGENTIC search needs an LLM (set ENGRAM_LLM_BASE_URL and "
                                    "ENGRAM_LLM_MODEL); use HYBRID otherwise", "method")
         graph = TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
-        vector = (await self.services.require_embedder().aembed([req.query]))[0]
-        ctx = SearchContext(graph, req, vector, depth=max(2 * req.top_k, 20),
-                            filters=filters.params(req))
+        embedder = self.services.require_embedder()
+
+        ctx_embed_ms = [0.0]
+
+        async def embed_query():
+            s = time.perf_counter()
+            v = (await embedder.aembed([req.query]))[0]
+            ctx_embed_ms[0] = (time.perf_counter() - s) * 1000
+            return v
+
+        # Lexical work (BM25, entity linking) starts while the query is being embedded.
+        ctx = SearchContext(graph, req, asyncio.ensure_future(embed_query()),
+                            depth=max(2 * req.top_k, 20), filters=filters.params(req))
         names = METHOD_CHANNELS[req.method]
         timings: dict[str, float] = {}
 
@@ -77,10 +87,13 @@ class SearchService:
                 timings[name] = (time.perf_counter() - s) * 1000
 
         results = await asyncio.gather(*(timed(n) for n in names))
+        timings["embed"] = ctx_embed_ms[0]
         rankings = dict(zip(names, results))
+        s = time.perf_counter()
         T = turn_scores(rankings, self.settings.channel_weights, self.settings.rrf_k)
         best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
         next_of = {r["key"]: r["next"] for r in await graph.read(NEXT_TURNS, keys=best, **ctx.filters)}
+        timings["replies"] = (time.perf_counter() - s) * 1000
         fused = rrf(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of)
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
@@ -88,7 +101,9 @@ class SearchService:
             keys.setdefault(f.kind, []).append(f.key)
         turn_keys = sorted({t for f in top for t in f.evidence} - set(keys.get("turn", [])))
         keys["turn"] = keys.get("turn", []) + turn_keys
+        s = time.perf_counter()
         found = await hydrate(graph, keys)
+        timings["hydrate"] = (time.perf_counter() - s) * 1000
         hits = []
         for f in top:
             if f.key not in found:  # deleted between retrieval and hydration

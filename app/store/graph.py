@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Awaitable, Callable, TypeVar
 
-from neo4j import AsyncDriver, AsyncManagedTransaction
+from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction
 
 T = TypeVar("T")
 _TENANT_PARAM = re.compile(r"\$tenant\b")
@@ -50,11 +50,12 @@ class TenantGraph:
         self.driver, self.tenant, self.database = driver, check_tenant(tenant), database
 
     async def read(self, query: str, **params: Any) -> list[dict]:
-        async def work(tx: AsyncManagedTransaction) -> list[dict]:
-            return await TenantTx(tx, self.tenant).run(query, **params)
-
-        async with self.driver.session(database=self.database) as s:
-            return await s.execute_read(work)
+        # An auto-commit read: one round trip (RUN + PULL) instead of BEGIN/RUN/PULL/COMMIT,
+        # which matters when one search makes a dozen of them.
+        async with self.driver.session(database=self.database,
+                                       default_access_mode=READ_ACCESS) as s:
+            result = await s.run(_checked(query), {**params, "tenant": self.tenant})
+            return [r.data() async for r in result]
 
     async def write(self, query: str, **params: Any) -> list[dict]:
         async def work(tx: AsyncManagedTransaction) -> list[dict]:

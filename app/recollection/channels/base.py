@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Awaitable, Protocol
 
 import numpy as np
 
@@ -23,13 +23,15 @@ class Candidate:
 class SearchContext:
     graph: TenantGraph
     request: SearchRequest
-    vector: np.ndarray
+    vector_task: Awaitable[np.ndarray]  # the query's embedding, computed while lexical work starts
     depth: int  # how many candidates each channel returns
     filters: dict = field(default_factory=dict)
+    _vector: list[float] | None = None
 
-    @property
-    def vector_param(self) -> list[float]:
-        return [float(x) for x in self.vector]
+    async def vector(self) -> list[float]:
+        if self._vector is None:
+            self._vector = [float(x) for x in await self.vector_task]
+        return self._vector
 
 
 # Evidence of a hit `n`, as elementIds of turns: a MemCell's few turns closest to the query, the

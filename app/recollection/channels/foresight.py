@@ -34,7 +34,7 @@ class ForesightChannel:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
         min_score = (1 + MIN_SIMILARITY) / 2
-        jobs = [ctx.graph.read(BY_VECTOR, vector=ctx.vector_param, fetch=ctx.depth * 3,
+        jobs = [ctx.graph.read(BY_VECTOR, vector=await ctx.vector(), fetch=ctx.depth * 3,
                                limit=ctx.depth, minScore=min_score, **ctx.filters)]
         terms = safe_query(ctx.request.query)
         if terms:

@@ -95,10 +95,10 @@ class GraphChannel:
         dist = {h["key"]: h["dist"] for h in hood}
         via = {h["key"]: h["via"] for h in hood}
         small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
-        jobs = [ctx.graph.read(NEAR_FACTS, vector=ctx.vector_param, fetch=max(200, ctx.depth * 10),
+        jobs = [ctx.graph.read(NEAR_FACTS, vector=await ctx.vector(), fetch=max(100, ctx.depth * 5),
                                keys=list(dist), **ctx.filters)]
         if small:
-            jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=ctx.vector_param,
+            jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=await ctx.vector(),
                                        maxFacts=MAX_SMALL_FACTS, **ctx.filters))
         rows: dict[str, dict] = {}
         for result in await asyncio.gather(*jobs):
@@ -127,7 +127,7 @@ class GraphChannel:
             jobs.append(self.facts(ctx, keys))
         if "memcell" in ctx.request.kinds:
             async def cells() -> list[Candidate]:
-                rows = await ctx.graph.read(CELLS, seeds=keys, vector=ctx.vector_param, decay=DECAY,
+                rows = await ctx.graph.read(CELLS, seeds=keys, vector=await ctx.vector(), decay=DECAY,
                                             limit=ctx.depth, **ctx.filters)
                 return candidates("memcell", rows, lambda r: f"mentions {r['via']}")
             jobs.append(cells())
