@@ -57,3 +57,15 @@ async def test_one_call_per_cell_carrying_the_model_and_the_turns(services, grap
     assert all(r.model == stub.model for r in stub.requests)
     sent = " ".join(r.user_text for r in stub.requests)
     assert "allergic to peanuts" in sent and "m9" in sent
+
+
+async def test_start_up_retry_finds_failed_conversations_in_every_tenant(services, graph, stub):
+    ing = _ingestor(services, stub)
+    stub.fail_next(10, status=503)
+    await ing.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    assert len(await _pending(graph)) == 9
+    stub.reset()
+    assert await ing.retry_failed_everywhere() >= 1
+    # without a flush the day-2 tail stays open (waiting for more turns), the rest is done
+    left = await _pending(graph)
+    assert [p["id"] for p in left] == ["m7", "m8", "m9"]

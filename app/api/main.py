@@ -1,6 +1,7 @@
 """The FastAPI application: GraphQL at /graphql (GraphiQL in a browser), /health and /metrics."""
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import time
@@ -57,6 +58,17 @@ class OperationMetrics(SchemaExtension):
         metrics.observe(name, status, time.perf_counter() - start)
 
 
+async def _retry_failed(ingestor: Ingestor) -> None:
+    try:
+        n = await ingestor.retry_failed_everywhere()
+        if n:
+            log.info("retried %d conversation(s) with failed extraction", n)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # never take the server down for housekeeping
+        log.exception("start-up retry of failed turns failed")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -79,7 +91,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.searcher = SearchService(svc)
             app.state.related = RelatedService(settings.max_hops)
             app.state.metrics = Metrics()
+            # Turns whose extraction failed before (an LLM outage, a crash) are retried in the
+            # background; the API answers meanwhile.
+            retry = asyncio.create_task(_retry_failed(app.state.ingestor))
             yield
+            retry.cancel()
             await app.state.searcher.settle()
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)

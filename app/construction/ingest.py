@@ -88,6 +88,18 @@ class Ingestor:
         finally:
             await graph.write(RELEASE, conversationId=conversation_id, token=token)
 
+    async def retry_failed_everywhere(self) -> int:
+        """On start-up: process again every conversation whose extraction failed, in any tenant.
+        Open cells stay open (no flush): they are waiting for more turns, not broken."""
+        from app.store.admin import conversations_with_failed_turns
+
+        done = 0
+        for tenant, conversation_id in await conversations_with_failed_turns(
+                self.services.driver, self.settings.neo4j_database):
+            await self.process(tenant, conversation_id, flush=False)
+            done += 1
+        return done
+
     async def retry(self, tenant: str, flush: bool = False) -> dict[str, ProcessReport]:
         """Process every conversation of the tenant that has pending turns."""
         rows = await self.graph(tenant).read(PENDING_CONVERSATIONS)

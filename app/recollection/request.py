@@ -20,6 +20,7 @@ METHOD_CHANNELS: dict[Method, tuple[str, ...]] = {
     Method.VECTOR: ("vector",),
     Method.GRAPH: ("graph",),
     Method.HYBRID: ("vector", "keyword", "graph", "foresight"),
+    # AGENTIC runs HYBRID rounds (app/recollection/agentic.py).
     Method.AGENTIC: ("vector", "keyword", "graph", "foresight"),
 }
 

@@ -55,13 +55,20 @@ class SearchService:
             c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel())
         }
         self._touches: set[asyncio.Task] = set()
+        self._agentic = None
 
     async def search(self, tenant: str, req: SearchRequest) -> SearchResult:
         t0 = time.perf_counter()
         req = req.validated(self.settings.max_top_k, self.settings.max_hops)
-        if req.method is Method.AGENTIC and not self.settings.llm_base_url:
-            raise SearchInputError("AGENTIC search needs an LLM (set ENGRAM_LLM_BASE_URL and "
-                                   "ENGRAM_LLM_MODEL); use HYBRID otherwise", "method")
+        if req.method is Method.AGENTIC:
+            if not (self.settings.llm_base_url and self.settings.llm_model):
+                raise SearchInputError("AGENTIC search needs an LLM (set ENGRAM_LLM_BASE_URL and "
+                                       "ENGRAM_LLM_MODEL); use HYBRID otherwise", "method")
+            if self._agentic is None:
+                from app.recollection.agentic import AgenticSearch
+
+                self._agentic = AgenticSearch(self, self.settings)
+            return await self._agentic.search(tenant, req)
         graph = TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
         embedder = self.services.require_embedder()
 

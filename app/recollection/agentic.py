@@ -1,0 +1,107 @@
+"""AGENTIC search: HYBRID, then an LLM judges whether the context answers the query and, if not,
+writes 2-3 sub-queries; their HYBRID results are fused with the first by RRF. At most two rounds.
+Needs an LLM (ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL); if it fails mid-way, the hits found so far
+are returned, never an error."""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+
+from openai import AsyncOpenAI
+from pydantic import BaseModel, Field, ValidationError
+
+from app.recollection.context import build_context
+from app.recollection.request import Method, SearchRequest
+
+log = logging.getLogger("engram.agentic")
+MAX_ROUNDS = 2
+
+SUFFICIENCY_PROMPT = """You check whether retrieved memories are enough to answer a question.
+Question: {query}
+
+Memories:
+{context}
+
+Reply with JSON only: {{"sufficient": true|false, "queries": ["...", "..."]}}.
+If the memories are not enough, give 2 or 3 short search queries that would find what is missing
+(other names for things, the parts of a multi-part question, the earlier event it depends on).
+If they are enough, give an empty list."""
+
+
+class Verdict(BaseModel):
+    sufficient: bool
+    queries: list[str] = Field(default_factory=list)
+
+
+class AgenticSearch:
+    def __init__(self, searcher, settings, client: AsyncOpenAI | None = None):
+        self.searcher = searcher
+        self.settings = settings
+        self.client = client or AsyncOpenAI(base_url=settings.llm_base_url,
+                                            api_key=settings.llm_api_key or "none",
+                                            timeout=settings.llm_timeout_s, max_retries=1)
+
+    async def verdict(self, query: str, context: str) -> Verdict | None:
+        try:
+            resp = await self.client.chat.completions.create(
+                model=self.settings.llm_model, temperature=0,
+                response_format={"type": "json_object"},
+                messages=[{"role": "user", "content": SUFFICIENCY_PROMPT.format(
+                    query=query, context=context[:12000] or "(nothing found)")}],
+            )
+            text = resp.choices[0].message.content or ""
+            v = Verdict.model_validate(json.loads(text[text.find("{"): text.rfind("}") + 1]))
+            v.queries = [q.strip()[:500] for q in v.queries if q and q.strip()][:3]
+            return v
+        except (ValidationError, ValueError, IndexError, AttributeError) as e:
+            log.warning("agentic: unreadable verdict (%s)", type(e).__name__)
+        except Exception as e:  # the endpoint failed: keep what we have
+            log.warning("agentic: LLM call failed (%s)", type(e).__name__)
+        return None
+
+    async def search(self, tenant: str, req: SearchRequest):
+        base = replace(req, method=Method.HYBRID)
+        first = await self.searcher.search(tenant, base)
+        rounds = [("query", first)]
+        asked: set[str] = {req.query.lower()}
+        query_context = first.context
+        for _ in range(MAX_ROUNDS):
+            v = await self.verdict(req.query, query_context)
+            if v is None or v.sufficient or not v.queries:
+                break
+            new = [q for q in v.queries if q.lower() not in asked]
+            if not new:
+                break
+            for q in new:
+                asked.add(q.lower())
+                rounds.append((q, await self.searcher.search(tenant, replace(base, query=q))))
+            query_context = build_context(fuse(rounds, req.top_k, self.settings.rrf_k), None)
+        hits = fuse(rounds, req.top_k, self.settings.rrf_k)
+        took = sum(r.took_ms for _, r in rounds)
+        return type(first)(hits, build_context(hits, req.token_budget), took,
+                           {"rounds": float(len(rounds))})
+
+
+def fuse(rounds, top_k: int, k: int):
+    """RRF over the rounds' hit lists; a hit is identified by kind and node id."""
+    from app.recollection.fusion import ChannelScore
+
+    scores: dict[tuple[str, str], float] = {}
+    first_seen: dict[tuple[str, str], object] = {}
+    for label, result in rounds:
+        for h in result.hits:
+            key = (h.kind, h.node.get("id"))
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + h.rank)
+            if key not in first_seen:
+                first_seen[key] = h
+            if label != "query":
+                first_seen[key].channels.append(
+                    ChannelScore("agentic", h.rank, h.score, 1.0 / (k + h.rank), f"sub-query: {label}"))
+    order = sorted(scores, key=lambda key: (-scores[key], key))[:top_k]
+    hits = []
+    for i, key in enumerate(order, start=1):
+        h = first_seen[key]
+        h.rank, h.score = i, scores[key]
+        hits.append(h)
+    return hits

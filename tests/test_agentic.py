@@ -1,0 +1,49 @@
+"""AGENTIC search against a stub OpenAI-compatible server: sub-queries are asked when the LLM
+finds the context insufficient, their hits fused in; without an LLM it is a clear error."""
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchInputError, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import maya_and_sam
+from tests.llm_stub import OpenAIStub
+
+
+@pytest.fixture
+def stub():
+    with OpenAIStub() as s:
+        yield s
+
+
+async def test_insufficient_context_leads_to_sub_queries_whose_hits_are_fused(services, graph, stub):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    settings = services.settings.model_copy(update={"llm_base_url": stub.base_url, "llm_model": stub.model,
+                                                    "llm_api_key": "k"})
+    searcher = SearchService(services)
+    searcher.settings = settings
+    stub.respond_with({"sufficient": False, "queries": ["Zzyzx unrelated words", "peanut allergy"]})
+    stub.respond_with({"sufficient": True, "queries": []})
+    res = await searcher.search(graph.tenant, SearchRequest(query="What should Sam cook for Maya?",
+                                                            method=Method.AGENTIC, top_k=10))
+    assert len(stub.requests) == 2  # one verdict per round, the second said "enough"
+    assert "What should Sam cook for Maya?" in stub.requests[0].user_text
+    notes = [c.note for h in res.hits for c in h.channels if c.channel == "agentic"]
+    assert any("peanut allergy" in n for n in notes)
+    assert any("m4" == e["id"] for h in res.hits for e in h.evidence)
+    assert [h.rank for h in res.hits] == list(range(1, len(res.hits) + 1))
+
+
+async def test_a_failing_llm_returns_the_first_round(services, graph, stub):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    searcher = SearchService(services)
+    searcher.settings = services.settings.model_copy(update={"llm_base_url": stub.base_url,
+                                                             "llm_model": stub.model})
+    stub.fail_next(5, status=500)
+    res = await searcher.search(graph.tenant, SearchRequest(query="Where does Maya live?",
+                                                            method=Method.AGENTIC, top_k=5))
+    assert res.hits
+
+
+async def test_agentic_without_an_llm_is_a_clear_error(services, tenant):
+    with pytest.raises(SearchInputError, match="needs an LLM"):
+        await SearchService(services).search(tenant, SearchRequest(query="x", method=Method.AGENTIC))
