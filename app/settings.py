@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     max_message_bytes: int = 32 * 1024
     max_messages_per_call: int = 2000
     ingest_chunk: int = 500
+    # "own": a fact from a turn with several facts gets its own vector (better fact retrieval);
+    # "turn": every fact reuses its turn's vector (no embedding beyond the turns: ~2x faster
+    # ingestion). See bench/results/README.md for both measured.
+    fact_vectors: str = "own"
 
     # --- Recollection
     rrf_k: int = 60

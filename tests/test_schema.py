@@ -3,6 +3,7 @@ import pytest
 
 from app.store.graph import TenantError, TenantGraph
 from app.store.migrations import apply_migrations, load_migrations
+from app.store.vector import vector_query
 
 VECTOR = {"memcell_embedding", "fact_embedding", "entity_embedding", "scene_embedding",
           "foresight_embedding", "turn_embedding"}
@@ -49,9 +50,8 @@ async def test_vector_search_filters_by_tenant_inside_the_index(services):
     for g in (a, b):
         await g.write("MERGE (m:MemCell {id: $id}) SET m.tenant = $tenant, m.embedding = $v",
                       id=f"mc-{g.tenant}", v=vec)
-    rows = await a.read(
-        "CYPHER 25 MATCH (m:MemCell) SEARCH m IN (VECTOR INDEX memcell_embedding FOR $v "
-        "WHERE m.tenant = $tenant LIMIT 10) SCORE AS score RETURN m.id AS id, m.tenant AS t", v=vec)
+    rows = await a.read(vector_query("MemCell", "memcell_embedding",
+                                     "RETURN n.id AS id, n.tenant AS t", limit="10").primary, vector=vec)
     assert rows and {r["t"] for r in rows} == {"schema_a"}
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from app.domain.models import EntityDraft
 from app.store.graph import TenantGraph
+from app.store.vector import vector_query
 
 _PUNCT = re.compile(r"[^\w\s']+")
 _SPACES = re.compile(r"\s+")
@@ -36,11 +37,9 @@ MATCH (e:Entity {tenant: $tenant, type: 'person'}) WHERE e.key STARTS WITH $pref
 RETURN e.key AS key, e.name AS name LIMIT 3
 """
 
-BY_VECTOR = """
-CYPHER 25 MATCH (e:Entity)
-SEARCH e IN (VECTOR INDEX entity_embedding FOR $vector WHERE e.tenant = $tenant LIMIT 3) SCORE AS score
-RETURN e.key AS key, e.name AS name, e.type AS type, score
-"""
+BY_VECTOR = vector_query("Entity", "entity_embedding", """
+RETURN n.key AS key, n.name AS name, n.type AS type, score
+""", limit="3")
 
 
 def normalize_key(name: str) -> str:
@@ -134,7 +133,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             if id(d) in by_draft:
                 attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
                 continue
-            rows = await graph.read(BY_VECTOR, vector=[float(x) for x in v])
+            rows = await graph.read_vector(BY_VECTOR, vector=[float(x) for x in v])
             best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
                          and r["type"] == d.type), None)
             if best:

@@ -136,8 +136,10 @@ class Pipeline:
         for f in ex.facts:
             for tid in f.turn_ids[:1]:
                 facts_per_turn[tid] = facts_per_turn.get(tid, 0) + 1
-        own = [f for f in ex.facts if not (len(f.turn_ids) == 1 and facts_per_turn.get(f.turn_ids[0]) == 1
-                                           and f.turn_ids[0] in vec_of)]
+        reuse_all = self.settings.fact_vectors == "turn"
+        own = [f for f in ex.facts
+               if not (f.turn_ids and f.turn_ids[0] in vec_of
+                       and (reuse_all or facts_per_turn.get(f.turn_ids[0]) == 1))]
         to_embed = [f.text for f in own] + [f"{fs.text}. {fs.trigger}" for fs in ex.foresights]
         extra = await self.embedder.aembed(to_embed) if to_embed else np.zeros((0, 1))
         rep.add_time("embed", time.perf_counter() - t0)

@@ -29,6 +29,7 @@ from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
+from app.store.vector import vector_query
 
 RESULTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results"
 
@@ -93,8 +94,9 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
         "target": "ratio >= 0.7 (ingestion at least 70% of embedding-only throughput)",
         "stage_seconds": {k: round(v, 2) for k, v in sorted(stages.items())},
         "extractor": services.settings.extractor,
+        "fact_vectors": services.settings.fact_vectors,
     }
-    result["path"] = str(write_result("ingest", result))
+    result["path"] = str(write_result(f"ingest-{services.settings.fact_vectors}", result))
     return result
 
 
@@ -138,11 +140,7 @@ ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.a
               e.aliasText = '', e.merges = [], e.embedding = r.vec
 """
 
-BARE_VECTOR = """
-CYPHER 25 MATCH (n:MemCell) SEARCH n IN (VECTOR INDEX memcell_embedding FOR $vector
-  WHERE n.tenant = $tenant LIMIT 10) SCORE AS score
-RETURN n.id AS id, score
-"""
+BARE_VECTOR = vector_query("MemCell", "memcell_embedding", "RETURN n.id AS id, score", limit="10")
 
 COUNT_CELLS = "MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"
 
@@ -215,7 +213,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             hybrid, server, bare = [], [], []
             for q, v in zip(questions, qvecs):
                 t0 = time.perf_counter()
-                await big.read(BARE_VECTOR, vector=[float(x) for x in v])
+                await big.read_vector(BARE_VECTOR, vector=[float(x) for x in v])
                 bare.append((time.perf_counter() - t0) * 1000)
                 t0 = time.perf_counter()
                 res = await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
@@ -247,16 +245,21 @@ def render_results_readme() -> Path:
     lines = ["# Benchmark and evaluation results", "",
              "Written by `engram bench ingest`, `engram bench search` and `engram eval locomo "
              "--out bench/results/locomo`; each JSON file beside this one holds the full numbers.", ""]
-    ing = RESULTS / "ingest.json"
-    if ing.exists():
-        r = json.loads(ing.read_text())
+    ingests = sorted(RESULTS.glob("ingest-*.json"))
+    if ingests:
         lines += ["## Ingestion (`engram bench ingest`)", "",
-                  f"{r['date'][:10]}, {r['machine']['cpus']} CPUs, {r['machine']['processor']}, "
-                  f"{r['conversations']} conversations, {r['turns']} turns, extractor `{r['extractor']}`.", "",
-                  "| end to end turns/s | embedding only turns/s | ratio (target >= 0.7) |",
-                  "|---:|---:|---:|",
-                  f"| {r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} |", "",
-                  "Seconds per stage: " + ", ".join(f"{k} {v}" for k, v in r["stage_seconds"].items()), ""]
+                  "| fact vectors | date | turns | end to end turns/s | embedding only turns/s | "
+                  "ratio (target >= 0.7) | seconds per stage |", "|---|---|---:|---:|---:|---:|---|"]
+        for path in ingests:
+            r = json.loads(path.read_text())
+            stages = ", ".join(f"{k} {v}" for k, v in r["stage_seconds"].items())
+            lines.append(f"| `{r.get('fact_vectors', 'own')}` | {r['date'][:10]} | {r['turns']} | "
+                         f"{r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} | {stages} |")
+        r = json.loads(ingests[0].read_text())
+        lines += ["", f"Machine: {r['machine']['cpus']} CPUs, {r['machine']['processor']}; "
+                      f"{r['conversations']} conversations; extractor `{r['extractor']}`. "
+                      "`own`: facts from a turn with several facts get their own vector; `turn`: "
+                      "facts reuse their turn's vector (ENGRAM_FACT_VECTORS).", ""]
     srch = RESULTS / "search.json"
     if srch.exists():
         r = json.loads(srch.read_text())

@@ -115,8 +115,8 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
-    turns, cells = rows[0]["turns"], rows[0]["cells"]
-    derived = await graph.read(DERIVED, turns=turns) if turns else [{"keys": [], "factIds": []}]
+    turns, cells = (rows[0]["turns"], rows[0]["cells"]) if rows else ([], [])
+    derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
     keys = sorted(set(derived[0]["keys"]) | set(cells))
     deleted = 0
     if derived[0]["factIds"]:

@@ -10,6 +10,9 @@ import re
 from typing import Any, Awaitable, Callable, TypeVar
 
 from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction
+from neo4j.exceptions import DatabaseError
+
+from app.store.vector import VectorQuery, is_filtered_search_bug
 
 T = TypeVar("T")
 _TENANT_PARAM = re.compile(r"\$tenant\b")
@@ -48,6 +51,15 @@ class TenantTx:
 class TenantGraph:
     def __init__(self, driver: AsyncDriver, tenant: str, database: str = "neo4j"):
         self.driver, self.tenant, self.database = driver, check_tenant(tenant), database
+
+    async def read_vector(self, query: "VectorQuery", **params: Any) -> list[dict]:
+        """A vector query; on Neo4j's filtered-search bug, the same through its fallback."""
+        try:
+            return await self.read(query.primary, **params)
+        except DatabaseError as e:
+            if not is_filtered_search_bug(e):
+                raise
+            return await self.read(query.fallback, **params)
 
     async def read(self, query: str, **params: Any) -> list[dict]:
         # An auto-commit read: one round trip (RUN + PULL) instead of BEGIN/RUN/PULL/COMMIT,

@@ -7,16 +7,15 @@ import asyncio
 from app.recollection import filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext
 from app.recollection.lucene import safe_query
+from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
 
-BY_VECTOR = f"""
-CYPHER 25 MATCH (n:Foresight) SEARCH n IN (VECTOR INDEX foresight_embedding FOR $vector
-  WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS score
+BY_VECTOR = vector_query("Foresight", "foresight_embedding", f"""
 WITH n, score WHERE score >= $minScore AND {filters.FORESIGHT}
 RETURN elementId(n) AS key, score, {EVIDENCE["foresight"]} AS evidence
 ORDER BY score DESC LIMIT $limit
-"""
+""")
 
 BY_WORDS = f"""
 CALL db.index.fulltext.queryNodes('foresight_text', $lucene, {{limit: $fetch}}) YIELD node AS n, score
@@ -34,7 +33,7 @@ class ForesightChannel:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
         min_score = (1 + MIN_SIMILARITY) / 2
-        jobs = [ctx.graph.read(BY_VECTOR, vector=await ctx.vector(), fetch=ctx.depth * 3,
+        jobs = [ctx.graph.read_vector(BY_VECTOR, vector=await ctx.vector(), fetch=ctx.depth * 3,
                                limit=ctx.depth, minScore=min_score, **ctx.filters)]
         terms = safe_query(ctx.request.query)
         if terms:

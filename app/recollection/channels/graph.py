@@ -17,6 +17,7 @@ import asyncio
 from app.recollection import filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 from app.recollection.lucene import safe_query
+from app.store.vector import vector_query
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -39,7 +40,8 @@ WHERE e.tenant = $tenant
             ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
 WITH e, min(length(p)) AS dist, collect(DISTINCT s.name)[0] AS via
 ORDER BY dist LIMIT $maxHood
-RETURN elementId(e) AS key, dist, via, COUNT { (e)<-[:ABOUT]-(:Fact) } AS degree
+// The degree comes from the relationship count store: no traversal of a hub's facts.
+RETURN elementId(e) AS key, dist, via, COUNT { (e)<-[:ABOUT]-() } AS degree
 """
 
 SMALL_FACTS = f"""
@@ -53,14 +55,12 @@ RETURN elementId(n) AS key, vector.similarity.cosine(n.embedding, $vector) AS si
        {EVIDENCE["fact"]} AS evidence
 """
 
-NEAR_FACTS = f"""
-CYPHER 25 MATCH (n:Fact) SEARCH n IN (VECTOR INDEX fact_embedding FOR $vector
-  WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS sim
-WITH n, sim WHERE {filters.FACT}
+NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
+WITH n, score AS sim WHERE {filters.FACT}
 WITH n, sim, [(n)-[:ABOUT]->(x:Entity) WHERE elementId(x) IN $keys | elementId(x)] AS about
 WHERE size(about) > 0
 RETURN elementId(n) AS key, sim, about, n.confidence AS confidence, {EVIDENCE["fact"]} AS evidence
-"""
+""")
 
 CELLS = f"""
 UNWIND $seeds AS seed
@@ -95,7 +95,7 @@ class GraphChannel:
         dist = {h["key"]: h["dist"] for h in hood}
         via = {h["key"]: h["via"] for h in hood}
         small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
-        jobs = [ctx.graph.read(NEAR_FACTS, vector=await ctx.vector(), fetch=max(100, ctx.depth * 5),
+        jobs = [ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=max(100, ctx.depth * 5),
                                keys=list(dist), **ctx.filters)]
         if small:
             jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=await ctx.vector(),

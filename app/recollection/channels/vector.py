@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import filters
+from app.store.vector import VectorQuery, vector_query
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 
 # MemCells are not searched by vector: an episode's vector is the mean of its turns', too
@@ -13,17 +14,14 @@ from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, c
 INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding")}
 
 
-def _query(kind: str) -> str:
+def _query(kind: str) -> VectorQuery:
     label, index = INDEX[kind]
-    # SEARCH filters on the tenant inside the index; the other filters run on what it returns,
-    # so it fetches more than it keeps ($fetch).
-    return (
-        f"CYPHER 25 MATCH (n:{label}) SEARCH n IN (VECTOR INDEX {index} FOR $vector "
-        "WHERE n.tenant = $tenant LIMIT $fetch) SCORE AS score "
+    # The index filters on the tenant; the other filters run on what it returns, so it fetches
+    # more than it keeps ($fetch).
+    return vector_query(label, index, (
         f"WITH n, score WHERE {filters.BY_KIND[kind]} "
         f"RETURN elementId(n) AS key, score, {EVIDENCE[kind]} AS evidence "
-        "ORDER BY score DESC LIMIT $limit"
-    )
+        "ORDER BY score DESC LIMIT $limit"))
 
 
 QUERIES = {kind: _query(kind) for kind in INDEX}
@@ -33,7 +31,7 @@ class VectorChannel:
     name = "vector"
 
     async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
-        rows = await ctx.graph.read(QUERIES[kind], vector=await ctx.vector(), fetch=ctx.depth * 3,
+        rows = await ctx.graph.read_vector(QUERIES[kind], vector=await ctx.vector(), fetch=ctx.depth * 3,
                                     limit=ctx.depth, **ctx.filters)
         return candidates(kind, rows, lambda r: f"cosine {r['score']:.3f}")
 

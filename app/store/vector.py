@@ -1,0 +1,35 @@
+"""Tenant-filtered vector search, and its fallback.
+
+The primary form filters inside the index (Cypher 25 `SEARCH ... WHERE n.tenant = $tenant`).
+Neo4j 2026.08.1 has a bug in that path: after deletions, a filtered search of an index can fail
+with `ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset, while the unfiltered
+procedure keeps working. So every vector query comes in two texts, and the data layer runs the
+fallback (db.index.vector.queryNodes, fetching more and filtering after) when the primary fails
+that way. Both bind `n` and `score` (cosine mapped to [0, 1]) for the rest of the query.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OVERFETCH = 20  # the fallback filters after the index, so it asks for more
+
+
+@dataclass(frozen=True)
+class VectorQuery:
+    primary: str
+    fallback: str
+
+
+def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: str = "n") -> VectorQuery:
+    """`rest` continues after `var` and `score` are bound (starts with WITH or RETURN)."""
+    primary = (f"CYPHER 25 MATCH ({var}:{label}) SEARCH {var} IN (VECTOR INDEX {index} FOR $vector "
+               f"WHERE {var}.tenant = $tenant LIMIT {limit}) SCORE AS score\n{rest}")
+    fallback = (f"CALL db.index.vector.queryNodes('{index}', toInteger({limit}) * {OVERFETCH}, $vector) "
+                f"YIELD node AS {var}, score\nWITH {var}, score WHERE {var}.tenant = $tenant\n"
+                f"WITH {var}, score ORDER BY score DESC LIMIT toInteger({limit})\n{rest}")
+    return VectorQuery(primary, fallback)
+
+
+def is_filtered_search_bug(exc: Exception) -> bool:
+    msg = str(exc)
+    return "out of bounds" in msg and "Index" in msg
