@@ -17,7 +17,7 @@ from app.construction.entity_resolution import (
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.supersession import plan_supersession
-from app.construction.turns import pending_turns
+from app.construction.turns import pending_turns, save_embeddings
 from app.construction.writer import Batch, mark_failed, write_batch
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
@@ -83,18 +83,28 @@ class Pipeline:
     async def process(self, graph: TenantGraph, conversation_id: str, flush: bool) -> ProcessReport:
         rep = ProcessReport()
         t0 = time.perf_counter()
-        turns = await pending_turns(graph, conversation_id)
+        turns, known = await pending_turns(graph, conversation_id)
         rep.add_time("read", time.perf_counter() - t0)
         if not turns:
             return rep
         t0 = time.perf_counter()
-        vectors = await self.embedder.aembed([embedding_text(t) for t in turns])
+        missing = [i for i, v in enumerate(known) if v is None]
+        fresh = await self.embedder.aembed([embedding_text(turns[i]) for i in missing]) if missing else []
+        vectors = np.zeros((len(turns), self.embedder.dimensions), dtype=np.float32)
+        for i, v in enumerate(known):
+            if v is not None:
+                vectors[i] = np.asarray(v, dtype=np.float32)
+        for j, i in enumerate(missing):
+            vectors[i] = fresh[j]
         rep.add_time("embed", time.perf_counter() - t0)
         vec_of = {t.id: vectors[i] for i, t in enumerate(turns)}
         cells = cut(turns, vectors, self.rules, flush)
         for cell, reason in cells:
             if not cell.closed:
                 rep.pending += len(cell.turns)
+                new = {turns[i].id for i in missing}
+                await save_embeddings(graph, conversation_id, [
+                    {"id": t.id, "embedding": _vec(vec_of[t.id])} for t in cell.turns if t.id in new])
                 continue
             t0 = time.perf_counter()
             try:

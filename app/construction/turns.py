@@ -136,16 +136,30 @@ def _turn_row(m: Message, seq: int) -> dict:
 PENDING = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn {status: 'pending'})
 RETURN t.id AS id, t.speaker AS speaker, t.userId AS userId, t.role AS role, t.content AS content,
-       t.at AS at, t.seq AS seq, c.groupId AS groupId
+       t.at AS at, t.seq AS seq, c.groupId AS groupId, t.embedding AS embedding
 ORDER BY t.seq
 """
 
+SAVE_EMBEDDINGS = """
+UNWIND $rows AS r
+MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId, id: r.id})
+SET t.embedding = r.embedding
+"""
 
-async def pending_turns(graph: TenantGraph, conversation_id: str) -> list[TurnRecord]:
+
+async def pending_turns(graph: TenantGraph, conversation_id: str) -> tuple[list[TurnRecord], list]:
+    """Pending turns in order, and the embedding each already has (None when not yet embedded)."""
     rows = await graph.read(PENDING, conversationId=conversation_id)
-    return [TurnRecord(id=r["id"], conversation_id=conversation_id, speaker=r["speaker"],
-                       user_id=r["userId"], role=r["role"], content=r["content"],
-                       at=_py_dt(r["at"]), seq=r["seq"], group_id=r["groupId"]) for r in rows]
+    turns = [TurnRecord(id=r["id"], conversation_id=conversation_id, speaker=r["speaker"],
+                        user_id=r["userId"], role=r["role"], content=r["content"],
+                        at=_py_dt(r["at"]), seq=r["seq"], group_id=r["groupId"]) for r in rows]
+    return turns, [r["embedding"] for r in rows]
+
+
+async def save_embeddings(graph: TenantGraph, conversation_id: str, rows: list[dict]) -> None:
+    """Keep the vectors of turns left pending (an open episode), so they are embedded once."""
+    if rows:
+        await graph.write(SAVE_EMBEDDINGS, conversationId=conversation_id, rows=rows)
 
 
 def _py_dt(v) -> datetime:
