@@ -241,6 +241,7 @@ def eval_locomo(
     limit: int = typer.Option(None, help="questions per conversation"),
     conversations: int = typer.Option(None, help="only the first N conversations"),
     keep: bool = typer.Option(False, help="keep the evaluation tenants in the graph"),
+    answer: bool = typer.Option(False, help="LLM answers from the HYBRID context, LLM judge, F1"),
 ) -> None:
     """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run."""
     from rich.progress import BarColumn, Progress, TextColumn
@@ -249,7 +250,7 @@ def eval_locomo(
 
     cfg = EvalConfig(methods=[m.strip().lower() for m in methods.split(",") if m.strip()],
                      ks=tuple(int(x) for x in k.split(",")), limit=limit,
-                     conversations=conversations, keep=keep)
+                     conversations=conversations, keep=keep, answer=answer)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   console=console, transient=True) as prog:
         tasks: dict[str, int] = {}

@@ -51,3 +51,28 @@ async def test_harness_runs_through_the_service_and_writes_its_outputs(services,
     rows = await TenantGraph(services.driver, "probe").read(
         "MATCH (t:Turn) WHERE t.tenant STARTS WITH 'eval_smoke_1' AND $tenant = 'probe' RETURN count(t) AS n")
     assert rows[0]["n"] == 0
+
+
+async def test_answering_mode_reports_judge_and_f1_with_a_stub_llm(services, tmp_path):
+    from tests.llm_stub import OpenAIStub
+
+    data = tmp_path / "smoke.json"
+    data.write_text(json.dumps(SAMPLE))
+
+    def reply(req):
+        if "CORRECT or WRONG" in req.user_text:
+            gold = req.user_text.split("Gold answer:")[1].split("\n")[0]
+            return "CORRECT" if "Miso" in gold else "WRONG"
+        return "Miso"
+
+    with OpenAIStub() as stub:
+        stub.default = reply
+        svc = type(services)(services.settings.model_copy(update={
+            "llm_base_url": stub.base_url, "llm_model": stub.model}), services.driver, services.embedder)
+        summary = await run_locomo(svc, data, tmp_path / "out", EvalConfig(ks=(5, 10), methods=["hybrid"],
+                                                                            answer=True))
+    hybrid = summary["methods"]["hybrid"]["overall"]
+    # "Miso" is right for 1 of the 4 scored questions: the judge and F1 both see it
+    assert hybrid["judge"] == 0.25
+    assert 0.0 < hybrid["f1"] < 1.0
+    assert "judge" in (tmp_path / "out" / "summary.md").read_text()

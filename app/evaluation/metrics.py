@@ -168,6 +168,7 @@ class MethodResult:
     prediction: str | None = None  # answering mode
     f1: float | None = None
     error: str | None = None
+    correct: bool | None = None  # the LLM judge's verdict (answering mode)
 
 
 @dataclass
@@ -227,6 +228,9 @@ def _summarise(results: list[MethodResult], ks: Sequence[int], budgets: Sequence
     f1s = [r.f1 for r in results if r.f1 is not None]
     if f1s:
         out["f1"] = _mean(f1s)
+    verdicts = [1.0 if r.correct else 0.0 for r in results if r.correct is not None]
+    if verdicts:
+        out["judge"] = _mean(verdicts)
     return out
 
 

@@ -141,7 +141,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
     header += [f"R@{kc} {category_name(c)} ({c})" for c in main_present]
     header += [f"W@{b}" for b in budgets]
     if has_f1:
-        header.append("F1")
+        header += ["F1", "judge"]
     header += ["questions", "unmatched ids"]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
@@ -151,7 +151,7 @@ def render_markdown(summary: dict[str, Any]) -> str:
         row += [_fmt(m["by_category"].get(str(c), {}).get(f"recall@{kc}")) for c in main_present]
         row += [_fmt(ov.get(f"words@{b}")) for b in budgets]
         if has_f1:
-            row.append(_fmt(ov.get("f1")))
+            row += [_fmt(ov.get("f1")), _fmt(ov.get("judge"))]
         row += [str(ov["n"]), str(summary["unmatched_evidence_scored"])]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")

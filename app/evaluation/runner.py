@@ -39,6 +39,8 @@ class EvalConfig:
     conversations: int | None = None
     top_k: int = 50
     keep: bool = False
+    answer: bool = False  # LLM answers + judge for the HYBRID context (needs an LLM)
+    answer_budget: int = 2000  # tokens of context given to the answering LLM
 
 
 def _tenant_for(sample_id: str) -> str:
@@ -61,6 +63,11 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
     ingestor = Ingestor(services)
     searcher = SearchService(services)
     embedder = services.require_embedder()
+    answerer = None
+    if cfg.answer:
+        from app.evaluation.answering import Answerer
+
+        answerer = Answerer(services.settings)
     results: list[QuestionResult] = []
     ingest_s: dict[str, float] = {}
     for ci, conv in enumerate(convs):
@@ -88,8 +95,13 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                         query=q.text, method=Method(m.upper()), top_k=cfg.top_k))
                     ms = (time.perf_counter() - s) * 1000
                     hits = [([e["id"] for e in h.evidence], build_context([h], None)) for h in res.hits]
+                    prediction = None
+                    if answerer is not None and m == "hybrid":
+                        prediction = await answerer.answer(q.text, build_context(res.hits, cfg.answer_budget))
                     qr.methods[m] = score_hits(hits, q.evidence, ks=cfg.ks, budgets=cfg.budgets,
-                                               latency_ms=ms)
+                                               latency_ms=ms, prediction=prediction, answer=q.answer)
+                    if prediction is not None:
+                        qr.methods[m].correct = await answerer.judge(q.text, q.answer, prediction)
                 s = time.perf_counter()
                 ranked = bm25.search(q.text, cfg.top_k)
                 ms = (time.perf_counter() - s) * 1000
