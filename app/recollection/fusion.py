@@ -118,8 +118,9 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
         fresh = [t for t in item.evidence if t not in owner]
         if item.evidence and not fresh:
             into = owner[item.evidence[0]]
+            # The folded hit's channels now vouch for this one; identical lines are shown once.
             into.channels.extend(c for c in item.channels
-                                 if all((c.channel, c.rank) != (x.channel, x.rank) for x in into.channels))
+                                 if all((c.channel, c.note) != (x.channel, x.note) for x in into.channels))
             continue
         out.append(item)
         for t in item.evidence:
