@@ -121,7 +121,7 @@ def ingest(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="L
 
     from app.construction.ingest import Ingestor
     from app.evaluation.locomo import load_locomo
-    from app.evaluation.runner import _sessions
+    from app.evaluation.runner import sessions_of
 
     convs = load_locomo(file)
 
@@ -131,7 +131,7 @@ def ingest(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="L
         with Progress(console=console) as prog:
             task = prog.add_task("ingesting", total=sum(len(c.turns) for c in convs))
             for conv in convs:
-                sessions = _sessions(conv)
+                sessions = sessions_of(conv)
                 for i, sess in enumerate(sessions):
                     r = await ing.memorize(tenant, conv.sample_id, sess, flush=i == len(sessions) - 1)
                     total["turns"] += r.accepted

@@ -102,10 +102,6 @@ class Mutation:
     @strawberry.mutation(description="Store messages; they become turns, episodes, facts, entities and foresight.")
     async def memorize(self, info: Info, input: MemorizeInput) -> MemorizeResult:
         ctx = info.context
-        limit = ctx.services.settings.max_messages_per_call
-        if len(input.messages) > limit:
-            raise bad_input(f"too many messages in one call ({len(input.messages)}); the limit is {limit}",
-                            "messages")
         msgs = [{"id": m.id, "speaker": m.speaker, "content": m.content, "timestamp": m.timestamp,
                  "user_id": m.user_id, "role": (m.role.value if m.role else "user")}
                 for m in input.messages]

@@ -33,7 +33,7 @@ def approx_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
+def unit(v: np.ndarray) -> np.ndarray:
     n = float(np.linalg.norm(v))
     return v / n if n else v
 
@@ -52,8 +52,8 @@ def split_reason(rules: BoundaryRules, cell: list[int], i: int, turns: list[Turn
         return "gap"
     w = rules.window
     if len(cell) >= MIN_TOPIC_CELL and i + w <= len(turns) and len(vectors):
-        before = _unit(vectors[cell[-w:]].mean(axis=0))
-        after = _unit(vectors[i:i + w].mean(axis=0))
+        before = unit(vectors[cell[-w:]].mean(axis=0))
+        after = unit(vectors[i:i + w].mean(axis=0))
         if float(before @ after) < rules.topic_threshold:
             return "topic"
     return None

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.construction.boundaries import BoundaryRules, cut
+from app.construction.boundaries import BoundaryRules, cut, unit
 from app.construction.entity_resolution import (
     Resolution, entity_rows, normalize_key, resolve_entities,
 )
@@ -58,11 +58,6 @@ def embedding_text(turn) -> str:
     speaker and day are part of the text embedded (measured: dense recall@10 on LoCoMo dev
     0.25 -> 0.53 against the raw text)."""
     return f"{turn.speaker} ({turn.at:%d %B %Y}): {turn.content}"
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
-    return v / n if n else v
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -158,7 +153,7 @@ class Pipeline:
 
         t0 = time.perf_counter()
         turn_ids = {t.id for t in cell.turns}
-        cell_vec = _unit(np.mean([vec_of[t.id] for t in cell.turns], axis=0))
+        cell_vec = unit(np.mean([vec_of[t.id] for t in cell.turns], axis=0))
         batch = Batch()
         batch.cells.append({
             "id": cell_id, "conversationId": first.conversation_id, "groupId": first.group_id,

@@ -118,21 +118,16 @@ class Batch:
 
 
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
+    # Order matters: entities before the facts ABOUT them, facts before their supersession.
+    steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
+             (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))
+
     async def work(tx: TenantTx) -> None:
         await tx.run(LOCK)
-        await tx.run(CELLS, cells=batch.cells)
-        if batch.entities:
-            await tx.run(ENTITIES, entities=batch.entities)
-        if batch.mentions:
-            await tx.run(MENTIONS, mentions=batch.mentions)
-        if batch.facts:
-            await tx.run(FACTS, facts=batch.facts)
-        if batch.related:
-            await tx.run(RELATED, related=batch.related)
-        if batch.supersede:
-            await tx.run(SUPERSEDE, supersede=batch.supersede)
-        if batch.foresights:
-            await tx.run(FORESIGHTS, foresights=batch.foresights)
+        for query, name in steps:
+            rows = getattr(batch, name)
+            if rows:
+                await tx.run(query, **{name: rows})
 
     await graph.write_tx(work)
 

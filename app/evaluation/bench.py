@@ -52,7 +52,7 @@ def write_result(name: str, result: dict) -> Path:
 
 
 async def bench_ingest(services: Services, data: Path, conversations: int | None = None) -> dict:
-    from app.evaluation.runner import _sessions
+    from app.evaluation.runner import sessions_of
 
     convs = load_locomo(data)[:conversations]
     embedder = services.require_embedder()
@@ -61,7 +61,7 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
     # Embedding alone, the same texts in the same per-session batches the pipeline uses.
     t0 = time.perf_counter()
     for c in convs:
-        for sess in _sessions(c):
+        for sess in sessions_of(c):
             embedder.embed([embedding_text(TurnRecord(t.id, c.sample_id, t.speaker, None, "user",
                                                       t.content, t.timestamp, 0)) for t in sess])
     embed_s = time.perf_counter() - t0
@@ -74,7 +74,7 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
     for c in convs:
         tenant = f"bench_ingest_{uuid.uuid4().hex[:8]}"
         tenants.append(tenant)
-        sessions = _sessions(c)
+        sessions = sessions_of(c)
         for i, sess in enumerate(sessions):
             rep = await ingestor.memorize(tenant, c.sample_id, sess, flush=i == len(sessions) - 1)
             for k, v in rep.process.seconds.items():

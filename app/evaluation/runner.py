@@ -48,7 +48,7 @@ def _tenant_for(sample_id: str) -> str:
     return f"eval_{slug}_{uuid.uuid4().hex[:8]}"
 
 
-def _sessions(conv: Conversation) -> list[list]:
+def sessions_of(conv: Conversation) -> list[list]:
     """Turns grouped by session (dia ids 'D<session>:<n>'; other ids: one group)."""
     groups: dict[str, list] = {}
     for t in conv.turns:
@@ -75,7 +75,7 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
         graph = TenantGraph(services.driver, tenant, services.settings.neo4j_database)
         try:
             t0 = time.perf_counter()
-            sessions = _sessions(conv)
+            sessions = sessions_of(conv)
             for si, session in enumerate(sessions):
                 await ingestor.memorize(tenant, conv.sample_id, session, flush=si == len(sessions) - 1)
                 progress(f"{conv.sample_id}: ingest", si + 1, len(sessions))

@@ -85,7 +85,8 @@ def with_replies(scores: dict[str, float], next_of: dict[str, str],
 
 
 def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int = 60,
-        next_of: dict[str, str] | None = None) -> list[Fused]:
+        next_of: dict[str, str] | None = None, scores: dict[str, float] | None = None) -> list[Fused]:
+    """`scores`: turn_scores() of the same rankings, when the caller already has them."""
     items: dict[str, Fused] = {}
     for channel, cands in rankings.items():
         w = weights.get(channel, 1.0)
@@ -97,7 +98,7 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
             for t in c.evidence:
                 if t not in item.evidence:
                     item.evidence.append(t)
-    T = turn_scores(rankings, weights, k)
+    T = scores if scores is not None else turn_scores(rankings, weights, k)
     if next_of:
         T, lifted_by = with_replies(T, next_of)
         # A reply no channel found becomes a hit of its own: the answer to a matching question.

@@ -101,7 +101,7 @@ class SearchService:
         best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
         next_of = {r["key"]: r["next"] for r in await graph.read(NEXT_TURNS, keys=best, **ctx.filters)}
         timings["replies"] = (time.perf_counter() - s) * 1000
-        fused = rrf(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of)
+        fused = rrf(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of, T)
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:

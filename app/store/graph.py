@@ -91,10 +91,3 @@ class TenantGraph:
             result = await s.run(_checked(query), {**params, "tenant": self.tenant})
             summary = await result.consume()
             return summary.counters.nodes_deleted
-
-    async def read_tx(self, fn: Callable[[TenantTx], Awaitable[T]]) -> T:
-        async def work(tx: AsyncManagedTransaction) -> T:
-            return await fn(TenantTx(tx, self.tenant))
-
-        async with self.driver.session(database=self.database) as s:
-            return await s.execute_read(work)
