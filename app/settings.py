@@ -64,6 +64,25 @@ class Settings(BaseSettings):
     max_top_k: int = 100
     max_hops: int = 4
 
+    # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
+    #   exp(-ln2 * days / half_life) + access_weight * ln(1 + accessCount) + importance_weight * importance
+    # with days since it was last used (accessed, else stored). Below the threshold gc forgets it
+    # (hidden, kept); forgotten longer than the grace period, it is deleted. With these defaults
+    # an unused episode fades after ~6 months at importance 0.1 (small talk), ~11 months at 0.5,
+    # ~17 months at 0.7; importance >= 0.8 never fades by age, and every use restarts the clock
+    # (three uses keep an importance-0.5 episode for good). README "Forgetting and lifecycle".
+    retention_half_life_days: float = Field(120.0, gt=0)
+    retention_access_weight: float = Field(0.15, ge=0)
+    retention_importance_weight: float = Field(0.5, ge=0)
+    retention_threshold: float = 0.4
+    retention_grace_days: float = Field(30.0, ge=0)
+
+    # --- Periodic tasks in the server (app/lifecycle/periodic.py): seconds between runs, 0 = off.
+    # Each run holds a lease in the graph, so with several replicas one runs a task at a time.
+    retry_interval_s: float = Field(300.0, ge=0)  # turns left pending by a failed extraction
+    gc_interval_s: float = Field(6 * 3600.0, ge=0)  # forgetting, purging, retiring foresight
+    lease_ttl_s: float = Field(120.0, gt=0)  # renewed every third of it while a task runs
+
     # --- API
     host: str = "127.0.0.1"
     port: int = 8000

@@ -2,6 +2,9 @@
 
 They are constants: every value arrives as a parameter ($groupId, $from, ...), never as text.
 A null parameter switches its condition off. `params()` builds those parameters from a request.
+
+Forgetting (app/lifecycle/retention.py) sets a MemCell's status to 'forgotten' and flags its
+turns, facts and foresight `forgotten`; every kind here leaves those out.
 """
 from __future__ import annotations
 
@@ -37,11 +40,14 @@ FACT = """
         AND n.status IN ['current', 'superseded'])
   )
   AND ($userId IS NULL OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
+  AND coalesce(n.forgotten, false) = false
 """
 
-# Active at the moment asked about (asOf, else now).
+# Active at the moment asked about (asOf, else now). gc retires foresight whose validTo has
+# passed; the window already keeps it from `now`, and a question asked as of a moment inside
+# its window still sees it, as the graph was then.
 FORESIGHT = """
-  n.status = 'active'
+  n.status IN ['active', 'retired'] AND coalesce(n.forgotten, false) = false
   AND ($groupId IS NULL OR n.groupId = $groupId)
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
   AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.construction.entity_resolution import normalize_key
+from app.lifecycle.retention import revive
+from app.recollection import filters
 from app.store.graph import TenantGraph
 
 ENTITY = """
@@ -11,6 +13,7 @@ MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
 WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
 CALL (e) {
   MATCH (f:Fact {tenant: $tenant, status: 'current'})-[:ABOUT]->(e)
+  WHERE coalesce(f.forgotten, false) = false
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
                     .status, .eventDate}) AS facts
@@ -18,9 +21,10 @@ CALL (e) {
 RETURN e {.id, .name, .type, .aliases, .merges} AS entity, facts
 """
 
-# A forgotten cell comes back when asked for by id: the caller knows exactly what it wants.
+# A forgotten cell comes back when asked for by id (memcell_by_id revives it first); one being
+# purged is already gone.
 MEMCELL = """
-MATCH (m:MemCell {tenant: $tenant, id: $id})
+MATCH (m:MemCell {tenant: $tenant, id: $id}) WHERE coalesce(m.status, 'active') <> 'purging'
 CALL (m) {
   MATCH (m)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
   RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS turns
@@ -34,16 +38,15 @@ RETURN m {.id, .title, .summary, .keywords, .importance, .startedAt, .endedAt, .
           .accessCount, .lastAccessedAt, .conversationId, .groupId} AS cell, turns, facts
 """
 
-FORESIGHTS = """
-MATCH (n:Foresight {tenant: $tenant})
-WHERE n.status = 'active' AND ($groupId IS NULL OR n.groupId = $groupId)
-  AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)
+FORESIGHTS = f"""
+MATCH (n:Foresight {{tenant: $tenant}})
+WHERE {filters.FORESIGHT}
 OPTIONAL MATCH (m:MemCell)-[:PREDICTS]->(n)
-CALL (n) {
+CALL (n) {{
   MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
-  RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS evidence
-}
-RETURN n {.id, .text, .trigger, .kind, .validFrom, .validTo, .status, memCellId: m.id} AS foresight,
+  RETURN collect(t {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}}) AS evidence
+}}
+RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, memCellId: m.id}} AS foresight,
        evidence
 ORDER BY n.validTo IS NULL, n.validTo, n.id LIMIT $limit
 """
@@ -56,9 +59,11 @@ async def entity_by_name(graph: TenantGraph, name: str, facts: int = 50) -> dict
 
 async def memcell_by_id(graph: TenantGraph, cell_id: str) -> dict | None:
     rows = await graph.read(MEMCELL, id=cell_id)
+    if rows and rows[0]["cell"]["status"] == "forgotten" and await revive(graph, cell_id):
+        rows = await graph.read(MEMCELL, id=cell_id)
     return rows[0] if rows else None
 
 
 async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
                             limit: int = 200) -> list[dict]:
-    return await graph.read(FORESIGHTS, at=at, groupId=group_id, limit=limit)
+    return await graph.read(FORESIGHTS, at=at, groupId=group_id, conversationId=None, limit=limit)

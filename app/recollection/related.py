@@ -1,6 +1,6 @@
 """relatedTo: entities reachable from X within N hops over current (or as-of) RELATED edges,
-each with the chain of facts that connects them. The same query is saved for Neo4j Browser in
-cypher/explore/related_to.cypher."""
+each with the chain of facts that connects them; relations of forgotten facts are left out.
+The same query is saved for Neo4j Browser in cypher/explore/related_to.cypher."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,7 +16,7 @@ MATCH (s:Entity {tenant: $tenant}) WHERE s.key = $key OR $key IN s.aliasKeys
 WITH s LIMIT 1
 MATCH p = (s)-[rels:RELATED*1..{hops}]-(e:Entity)
 WHERE e <> s AND e.tenant = $tenant
-  AND all(r IN rels WHERE r.tenant = $tenant AND
+  AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND
       CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
            ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)
 WITH e, p, rels LIMIT $maxPaths

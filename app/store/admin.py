@@ -15,3 +15,17 @@ async def conversations_with_failed_turns(driver: AsyncDriver, database: str = "
     async with driver.session(database=database) as s:
         result = await s.run(FAILED_CONVERSATIONS, limit=limit)
         return [(r["tenant"], r["conversationId"]) async for r in result]
+
+
+# Every tenant with episodes (foresight and facts always hang off one), for gc. Served from the
+# (tenant, status) index on MemCell, without touching the cells themselves.
+TENANTS_WITH_MEMORY = """
+MATCH (m:MemCell) WHERE m.tenant IS NOT NULL AND m.status IS NOT NULL
+RETURN DISTINCT m.tenant AS tenant ORDER BY tenant
+"""
+
+
+async def tenants_with_memory(driver: AsyncDriver, database: str = "neo4j") -> list[str]:
+    async with driver.session(database=database) as s:
+        result = await s.run(TENANTS_WITH_MEMORY)
+        return [r["tenant"] async for r in result]

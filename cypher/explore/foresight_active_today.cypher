@@ -1,5 +1,6 @@
 // Foresight (plans, expectations) whose validity window covers now, i.e. datetime(): active,
-// validFrom <= now (or none) and validTo >= now (or open-ended), with the MemCell that
+// validFrom <= now (or none) and validTo >= now (or open-ended), not forgotten (retired by gc
+// once validTo has passed, still shown for an `at` inside its window), with the MemCell that
 // predicted it and the turns it rests on. Soonest-ending first.
 // In Neo4j Browser set:
 //   :param tenant => 'default'
@@ -8,7 +9,7 @@
 //   :param at => datetime('2023-06-01T00:00:00Z')
 WITH coalesce($at, datetime()) AS at
 MATCH (n:Foresight {tenant: $tenant})
-WHERE n.status = 'active'
+WHERE n.status IN ['active', 'retired'] AND coalesce(n.forgotten, false) = false
   AND (n.validFrom IS NULL OR n.validFrom <= at)
   AND (n.validTo IS NULL OR n.validTo >= at)
 OPTIONAL MATCH (cell:MemCell {tenant: $tenant})-[predicts:PREDICTS]->(n)

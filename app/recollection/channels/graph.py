@@ -35,7 +35,8 @@ UNWIND $seeds AS seed
 MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
 MATCH p = (s)-[rels:RELATED*0..{hops}]-(e:Entity)
 WHERE e.tenant = $tenant
-  AND all(r IN rels WHERE r.tenant = $tenant AND ($includeSuperseded OR
+  AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false
+      AND ($includeSuperseded OR
       (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
             ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
 WITH e, min(length(p)) AS dist, collect(DISTINCT s.name)[0] AS via
