@@ -1,7 +1,6 @@
 """The FastAPI application: GraphQL at /graphql (GraphiQL in a browser), /health and /metrics."""
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import logging
 import time
@@ -16,6 +15,7 @@ from app.api.context import get_context
 from app.api.metrics import Metrics
 from app.api.schema import build_schema
 from app.construction.ingest import Ingestor
+from app.lifecycle.periodic import PeriodicRunner
 from app.recollection.related import RelatedService
 from app.recollection.search import SearchService
 from app.runtime.services import open_services
@@ -58,17 +58,6 @@ class OperationMetrics(SchemaExtension):
         metrics.observe(name, status, time.perf_counter() - start)
 
 
-async def _retry_failed(ingestor: Ingestor) -> None:
-    try:
-        n = await ingestor.retry_failed_everywhere()
-        if n:
-            log.info("retried %d conversation(s) with failed extraction", n)
-    except asyncio.CancelledError:
-        raise
-    except Exception:  # never take the server down for housekeeping
-        log.exception("start-up retry of failed turns failed")
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -91,12 +80,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.searcher = SearchService(svc)
             app.state.related = RelatedService(settings.max_hops)
             app.state.metrics = Metrics()
-            # Turns whose extraction failed before (an LLM outage, a crash) are retried in the
-            # background; the API answers meanwhile.
-            retry = asyncio.create_task(_retry_failed(app.state.ingestor))
-            yield
-            retry.cancel()
-            await app.state.searcher.settle()
+            # Housekeeping in the background (retry of failed turns at start-up and then
+            # periodically, gc): the API answers meanwhile, and with several replicas each task
+            # runs on one of them at a time (leases in the graph).
+            periodic = PeriodicRunner(svc)
+            periodic.start()
+            try:
+                yield
+            finally:
+                await periodic.stop()
+                await app.state.searcher.settle()
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
     schema = build_schema(extra_extensions=(OperationMetrics,))
