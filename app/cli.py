@@ -161,6 +161,26 @@ def retry(tenant: str = typer.Option(..., help="tenant whose pending turns to pr
         _echo(f"{conv}: cells={r.cells} facts={r.facts} pending={r.pending} errors={len(r.errors)}")
 
 
+@app.command()
+def consolidate(tenant: str = typer.Option("default", help="tenant whose episodes to re-cluster"),
+                group: str = typer.Option(None, help="only this group (default: every group)")) -> None:
+    """Re-cluster a tenant's episodes into scenes: cells move, scenes merge, split, archive."""
+    from app.lifecycle.scenes import SceneService
+    from app.store.graph import TenantGraph
+
+    async def work(svc):
+        graph = TenantGraph(svc.driver, tenant, svc.settings.neo4j_database)
+        return await SceneService(svc.settings, svc.require_embedder()).consolidate(graph, group)
+
+    try:
+        r = _run_with_services(work)
+    except Exception as e:  # noqa: BLE001 - one clear line for the user
+        _fail(e)
+    _echo(f"groups={r.groups} cells={r.cells} scenes={r.scenes} created={r.created} merged={r.merged} "
+          f"split={r.split} moved={r.moved} dropped={r.dropped} archived={r.archived} "
+          f"seconds={sum(r.seconds.values()):.2f}")
+
+
 keys_app = typer.Typer(no_args_is_help=True, help="API keys: one key, one tenant.")
 app.add_typer(keys_app, name="keys")
 
@@ -307,6 +327,90 @@ def bench_search_cmd(sizes: str = typer.Option("10000,100000", help="MemCells of
             svc, [int(x) for x in sizes.split(",")], tenants, queries, keep=keep, progress=progress))
     render_results_readme()
     print(_json.dumps(result))
+
+
+@app.command()
+def gc(tenant: str = typer.Option(None, help="only this tenant (default: every tenant with memory)"),
+       now: str = typer.Option(None, help="act as if it were this ISO 8601 moment (default: now)")) -> None:
+    """Forget fading episodes, purge those forgotten past the grace period, retire old foresight."""
+    from datetime import datetime, timezone
+
+    from app.lifecycle.retention import gc_everywhere
+    from app.store.graph import check_tenant
+
+    try:
+        when = datetime.fromisoformat(now) if now else datetime.now(timezone.utc)
+        tenants = [check_tenant(tenant)] if tenant else None
+    except ValueError as e:
+        _fail(e)
+    reports = _run_with_services(lambda svc: gc_everywhere(svc.driver, svc.settings, when, tenants))
+    for r in reports:
+        _echo(r.line())
+    if not reports:
+        _echo("no tenant has memory: nothing to do")
+
+
+@bench_app.command("gc")
+def bench_gc_cmd(sizes: str = typer.Option("10000", help="MemCells of the synthetic tenant"),
+                 keep_share: float = typer.Option(0.5, help="share of cells recently used (kept)")) -> None:
+    """gc over a synthetic tenant: the forget pass, the purge pass, and a pass with nothing to do."""
+    import json as _json
+
+    from app.evaluation.bench_gc import bench_gc
+
+    result = _run_with_services(lambda svc: bench_gc(svc, [int(x) for x in sizes.split(",")], keep_share))
+    print(_json.dumps(result))
+
+
+@app.command("export")
+def export_cmd(file: Path = typer.Argument(..., dir_okay=False, help="JSON-lines file to write (.gz: compressed)"),
+               tenant: str = typer.Option(..., help="the tenant to export"),
+               embeddings: bool = typer.Option(True, "--embeddings/--no-embeddings",
+                                               help="include vectors (--no-embeddings: smaller file; "
+                                                    "import recomputes them)")) -> None:
+    """Write a tenant's whole memory to FILE (backup; see README 'Backup: export and import')."""
+    from app.lifecycle.backup_export import export_tenant
+    from app.lifecycle.backup_format import BackupError
+    from app.store.graph import TenantError
+
+    try:
+        rep = _run_with_services(lambda svc: export_tenant(svc, tenant, file, embeddings))
+    except (BackupError, TenantError, OSError) as e:
+        _fail(e)
+    _echo(f"exported tenant {tenant} to {rep.path}: {rep.total_nodes} nodes, "
+          f"{rep.total_relationships} relationships in {rep.seconds:.1f}s")
+    if rep.skipped_relationships:
+        _echo(f"[yellow]{rep.skipped_relationships} relationships to nodes written during the export "
+              "were left out[/yellow]")
+
+
+@app.command("import")
+def import_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="an `engram export` file"),
+               tenant: str = typer.Option(None, help="tenant to restore into (default: the exported one); "
+                                                     "it must be empty"),
+               reembed: bool = typer.Option(False, help="recompute every vector with the configured model"),
+               keep_ids: bool = typer.Option(False, help="keep memory ids under another tenant name too "
+                                                         "(fails if they exist in the database)"),
+               discard_unfinished: bool = typer.Option(False, help="delete an interrupted import of another "
+                                                                   "file found in the tenant")) -> None:
+    """Restore an export into an empty tenant: all of it, or nothing."""
+    from app.lifecycle.backup_format import BackupError
+    from app.lifecycle.backup_import import import_tenant
+    from app.store.graph import TenantError
+
+    try:
+        rep = _run_with_services(lambda svc: import_tenant(
+            svc, file, tenant, reembed_all=reembed, keep_ids=keep_ids,
+            discard_unfinished=discard_unfinished))
+    except (BackupError, TenantError, OSError) as e:
+        _fail(e)
+    made = sum(s["made"] for s in rep.reembedded.values())
+    _echo(f"imported {rep.total_nodes} nodes, {rep.total_relationships} relationships of tenant "
+          f"{rep.source_tenant} into tenant {rep.tenant} in {rep.seconds:.1f}s"
+          + (f"; {made} vectors recomputed" if made else "")
+          + ("; memory ids renewed (another tenant name)" if rep.ids_remapped else "")
+          + (f"; an interrupted earlier run was cleared ({rep.purged_unfinished} nodes)"
+             if rep.purged_unfinished else ""))
 
 
 def main() -> None:  # console script entry point

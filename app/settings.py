@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     # ingestion). See bench/results/README.md for both measured.
     fact_vectors: str = "own"
 
+    # --- Scenes (app/lifecycle/scene_math.py explains the similarities)
+    scene_join: float = 0.25
+    scene_merge: float = 0.60
+    scene_split: float = 0.20
+    # Groups up to this many cells are re-clustered whole after each ingestion (cheap, and
+    # better than one-cell-at-a-time assignment while the group's centre is still moving).
+    scene_full_below: int = 64
+
     # --- Recollection
     rrf_k: int = 60
     channel_weights: dict[str, float] = Field(

@@ -1,6 +1,7 @@
 """The GraphQL schema. Resolvers translate between GraphQL and the service layer, nothing more."""
 from __future__ import annotations
 
+import time
 from datetime import datetime, timezone
 from typing import Optional
 
@@ -10,16 +11,19 @@ from strawberry.types import Info
 
 from app.api.errors import StableErrorCodes, bad_input
 from app.api.types import (
-    ChannelScore, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind, MemCell,
-    MemorizeInput, MemorizeResult, Relation, SearchHit, SearchInput, SearchResult, Turn,
+    ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
+    MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
+    Relation, SearchHit, SearchInput, SearchResult, Turn,
 )
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
+from app.recollection.scene_lookup import CursorError, scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest
 from app.store.graph import TenantError
 
 MAX_ID = 256
+MAX_PAGE = 100
 
 
 def _hit(h) -> SearchHit:
@@ -37,6 +41,8 @@ def _hit(h) -> SearchHit:
         hit.foresight = Foresight.of(h.node, h.evidence)
     elif kind is HitKind.TURN:
         hit.turn = Turn.of(h.node)
+    elif kind is HitKind.SCENE:
+        hit.scene = MemScene.of(h.node)
     return hit
 
 
@@ -87,6 +93,27 @@ class Query:
         row = await memcell_by_id(info.context.graph, str(id))
         return MemCell.of(row["cell"], row["turns"], row["facts"]) if row else None
 
+    @strawberry.field(description="The tenant's scenes in time order, a page at a time.")
+    async def scenes(self, info: Info, group_id: Optional[strawberry.ID] = None,
+                     first: Optional[int] = 20, after: Optional[str] = None,
+                     status: Optional[str] = None) -> MemSceneConnection:
+        first = 20 if first is None else first
+        if not 1 <= first <= MAX_PAGE:
+            raise bad_input(f"first must be between 1 and {MAX_PAGE}", "first")
+        if status is not None and status not in ("active", "archived"):
+            raise bad_input("status must be active or archived", "status")
+        if group_id is not None and len(group_id) > MAX_ID:
+            raise bad_input("groupId must be at most 256 characters", "groupId")
+        if after is not None and len(after) > 1024:
+            raise bad_input("after is not a cursor this API returned", "after")
+        try:
+            rows, more, total = await scenes_page(info.context.graph, group_id, status, first, after)
+        except CursorError as e:
+            raise bad_input(str(e), "after") from None
+        edges = [MemSceneEdge(cursor=r["cursor"], node=MemScene.of(r)) for r in rows]
+        return MemSceneConnection(edges=edges, total_count=total, page_info=PageInfo(
+            has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
+
     @strawberry.field(description="Foresight active at a moment (default now).")
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
@@ -129,6 +156,18 @@ class Mutation:
         except (ValueError, TenantError) as e:
             raise bad_input(str(e)) from None
         return ForgetResult(deleted_nodes=n)
+
+
+    @strawberry.mutation(description="Re-cluster episodes into scenes (one group, or all when groupId is omitted).")
+    async def consolidate(self, info: Info, group_id: Optional[strawberry.ID] = None) -> ConsolidateResult:
+        if group_id is not None and len(group_id) > MAX_ID:
+            raise bad_input("groupId must be at most 256 characters", "groupId")
+        ctx = info.context
+        t0 = time.perf_counter()
+        rep = await ctx.state.ingestor.scenes.consolidate(ctx.graph, None if group_id is None else str(group_id))
+        return ConsolidateResult(groups=rep.groups, cells=rep.cells, scenes=rep.scenes, created=rep.created,
+                                 merged=rep.merged, split=rep.split, moved=rep.moved, dropped=rep.dropped,
+                                 archived=rep.archived, took_ms=(time.perf_counter() - t0) * 1000)
 
 
 def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,

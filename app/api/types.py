@@ -54,6 +54,7 @@ class MemoryKind(Enum):
     FACT = "fact"
     TURN = "turn"
     FORESIGHT = "foresight"
+    SCENE = "scene"
 
 
 @strawberry.type(description="A message as it was said: the raw evidence behind every memory.")
@@ -185,13 +186,80 @@ class ChannelScore:
     note: str
 
 
-@strawberry.type
+@strawberry.type(description="A fact of a scene that a later one replaced: a conflict kept for the record.")
+class SceneConflict:
+    fact: Fact
+    replaced_by: Optional[str] = strawberry.field(description="the text of the fact that replaced it")
+
+
+@strawberry.type(description="Related episodes gathered by topic, with what is currently true of them.")
 class MemScene:
     id: strawberry.ID
     topic: str
-    consensus: str
-    status: str
+    consensus: str = strawberry.field(description="what is currently true in this scene, one fact per line")
+    status: str = strawberry.field(description="active, or archived when its state was taken over by another scene")
     updated_at: Optional[datetime]
+    created_at: Optional[datetime] = None
+    started_at: Optional[datetime] = None
+    ended_at: Optional[datetime] = None
+    group_id: Optional[strawberry.ID] = None
+    cell_count: int = 0
+
+    @strawberry.field(description="member episodes in time order")
+    async def cells(self, info: Info, first: Optional[int] = 50) -> list[MemCell]:
+        from app.recollection.scene_lookup import scene_members
+
+        first = 50 if first is None else max(1, min(first, 500))
+        return [MemCell.of(c) for c in await scene_members(info.context.graph, str(self.id), first)]
+
+    @strawberry.field(description="facts of the scene that were superseded, with their replacements")
+    async def conflicts(self, info: Info, first: Optional[int] = 50) -> list[SceneConflict]:
+        from app.recollection.scene_lookup import scene_conflicts
+
+        first = 50 if first is None else max(1, min(first, 500))
+        return [SceneConflict(fact=Fact.of(f), replaced_by=f.get("replacedBy"))
+                for f in await scene_conflicts(info.context.graph, str(self.id), first)]
+
+    @classmethod
+    def of(cls, d: dict) -> "MemScene":
+        return cls(id=d["id"], topic=d.get("topic") or "", consensus=d.get("consensus") or "",
+                   status=d.get("status") or "active", updated_at=_dt(d.get("updatedAt")),
+                   created_at=_dt(d.get("createdAt")), started_at=_dt(d.get("startedAt")),
+                   ended_at=_dt(d.get("endedAt")), group_id=d.get("groupId"),
+                   cell_count=int(d.get("cells") or 0))
+
+
+@strawberry.type
+class MemSceneEdge:
+    cursor: str
+    node: MemScene
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    end_cursor: Optional[str]
+
+
+@strawberry.type(description="A page of scenes in time order (cursor pagination).")
+class MemSceneConnection:
+    edges: list[MemSceneEdge]
+    page_info: PageInfo
+    total_count: int
+
+
+@strawberry.type
+class ConsolidateResult:
+    groups: int = strawberry.field(description="groups re-clustered")
+    cells: int
+    scenes: int = strawberry.field(description="scenes after consolidation")
+    created: int
+    merged: int
+    split: int
+    moved: int = strawberry.field(description="cells that changed scene")
+    dropped: int = strawberry.field(description="scenes removed (their members moved)")
+    archived: int
+    took_ms: float
 
 
 @strawberry.type

@@ -7,6 +7,7 @@ next call, `engram retry`, or the server's start-up retry.
 """
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -14,8 +15,11 @@ from dataclasses import dataclass, field
 from app.construction.pipeline import Pipeline, ProcessReport
 from app.construction.turns import InputError, parse_messages, write_turns
 from app.domain.models import Message
+from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
+
+log = logging.getLogger("engram.ingest")
 
 LEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
@@ -51,6 +55,7 @@ class Ingestor:
         self.services = services
         self.settings = services.settings
         self.pipeline = pipeline or Pipeline(services.settings, services.require_embedder())
+        self.scenes = SceneService(services.settings, services.require_embedder())
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
@@ -84,9 +89,23 @@ class Ingestor:
         if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=600):
             return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
         try:
-            return await self.pipeline.process(graph, conversation_id, flush)
+            report = await self.pipeline.process(graph, conversation_id, flush)
+            await self._place_in_scenes(graph, conversation_id, report)
+            return report
         finally:
             await graph.write(RELEASE, conversationId=conversation_id, token=token)
+
+    async def _place_in_scenes(self, graph: TenantGraph, conversation_id: str,
+                               report: ProcessReport) -> None:
+        """New cells join scenes (the last step of construction). A failure here loses nothing:
+        the cells are stored, and the next ingestion or a consolidation places them."""
+        t0 = time.perf_counter()
+        try:
+            await self.scenes.assign_new(graph, conversation_id)
+        except Exception as e:  # noqa: BLE001 - the memory is written; scenes catch up later
+            log.warning("scene assignment for %s failed: %s", conversation_id, e)
+            report.errors.append(f"scene assignment postponed: {e}")
+        report.add_time("scenes", time.perf_counter() - t0)
 
     async def retry_failed_everywhere(self) -> int:
         """On start-up: process again every conversation whose extraction failed, in any tenant.

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from app.store.graph import TenantGraph
 
-LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "Entity", "Turn", "Conversation", "WriteLock")
+LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
+          "WriteLock")
 
 # Label names come from the constant tuple above, never from input.
 PURGE_LABEL = {
@@ -75,6 +76,14 @@ WHERE NOT EXISTS { (e)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (e)<-[:MENTIONS]-(:M
 CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 1000 ROWS
 """
 
+# Scenes that include the selected cells: they lose members, and their consensus may quote
+# deleted facts, so they are recomputed (or dropped when empty) after the deletion.
+SCENES_OF = """
+UNWIND $keys AS k
+MATCH (s:MemScene)-[:INCLUDES]->(m:MemCell) WHERE elementId(m) = k AND m.tenant = $tenant
+RETURN collect(DISTINCT s.id) AS ids
+"""
+
 EMPTY_CONVERSATIONS = """
 MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
 CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 1000 ROWS
@@ -118,6 +127,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     turns, cells = (rows[0]["turns"], rows[0]["cells"]) if rows else ([], [])
     derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
     keys = sorted(set(derived[0]["keys"]) | set(cells))
+    scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
     deleted = 0
     if derived[0]["factIds"]:
         await graph.auto_commit(STALE_RELATED, factIds=derived[0]["factIds"])
@@ -127,4 +137,8 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)
         deleted += await graph.auto_commit(ORPHAN_ENTITIES)
         deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    if scenes:
+        from app.lifecycle.scenes import refresh_scenes
+
+        deleted += await refresh_scenes(graph, scenes)
     return deleted

@@ -29,6 +29,9 @@ def headline(hit) -> str:
     if hit.kind == "foresight":
         until = _day(n.get("validTo")) if n.get("validTo") else "open-ended"
         return f"[keep in mind: {n.get('kind')}, until {until}] {n.get('text')}"
+    if hit.kind == "scene":
+        consensus = "; ".join(line.lstrip("- ") for line in (n.get("consensus") or "").splitlines())
+        return f"[scene: {n.get('topic')}, {n.get('cells')} episodes, {n.get('status')}] {consensus}"
     if hit.kind == "memcell":
         return (f"[episode {_day(n.get('startedAt'))}] {n.get('title')}: {n.get('summary')}")
     return f"[message {_when(n.get('at'))}] {n.get('speaker')}: {n.get('content')}"

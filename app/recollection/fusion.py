@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from app.recollection.channels.base import Candidate
 
-KIND_ORDER = {"fact": 0, "foresight": 1, "memcell": 2, "turn": 3}
+KIND_ORDER = {"fact": 0, "foresight": 1, "memcell": 2, "scene": 3, "turn": 4}
 REPLY_BOOST = 0.3
 
 
@@ -51,7 +51,8 @@ class Fused:
 
 
 def _scoring_evidence(c: Candidate) -> tuple[str, ...]:
-    return c.evidence[:1] if c.kind == "memcell" else c.evidence
+    # An episode or a scene counts by its best turn: its other turns are context, not proof.
+    return c.evidence[:1] if c.kind in ("memcell", "scene") else c.evidence
 
 
 def turn_scores(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int) -> dict[str, float]:

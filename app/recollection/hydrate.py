@@ -34,7 +34,14 @@ RETURN k AS key, n {.id, .text, .trigger, .kind, .validFrom, .validTo, .status, 
                     .groupId, memCellId: m.id} AS node
 """
 
-BY_KIND = {"turn": TURNS, "memcell": CELLS, "fact": FACTS, "foresight": FORESIGHTS}
+SCENES = """
+UNWIND $keys AS k
+MATCH (n:MemScene) WHERE elementId(n) = k AND n.tenant = $tenant
+RETURN k AS key, n {.id, .topic, .consensus, .status, .groupId, .cells, .startedAt, .endedAt,
+                    .createdAt, .updatedAt} AS node
+"""
+
+BY_KIND = {"turn": TURNS, "memcell": CELLS, "fact": FACTS, "foresight": FORESIGHTS, "scene": SCENES}
 
 TOUCH = """
 UNWIND $ids AS id

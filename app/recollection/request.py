@@ -19,12 +19,12 @@ METHOD_CHANNELS: dict[Method, tuple[str, ...]] = {
     Method.KEYWORD: ("keyword",),
     Method.VECTOR: ("vector",),
     Method.GRAPH: ("graph",),
-    Method.HYBRID: ("vector", "keyword", "graph", "foresight"),
+    Method.HYBRID: ("vector", "keyword", "graph", "foresight", "scene"),
     # AGENTIC runs HYBRID rounds (app/recollection/agentic.py).
     Method.AGENTIC: ("vector", "keyword", "graph", "foresight"),
 }
 
-KINDS = ("memcell", "fact", "turn", "foresight")
+KINDS = ("memcell", "fact", "turn", "foresight", "scene")
 MAX_QUERY_CHARS = 4000
 
 

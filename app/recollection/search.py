@@ -11,6 +11,7 @@ from app.recollection.channels.base import Candidate, Channel, SearchContext
 from app.recollection.channels.foresight import ForesightChannel
 from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
+from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, rrf, turn_scores
@@ -52,7 +53,8 @@ class SearchService:
         self.services = services
         self.settings = services.settings
         self.channels: dict[str, Channel] = {
-            c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel())
+            c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel(),
+                                   SceneChannel())
         }
         self._touches: set[asyncio.Task] = set()
         self._agentic = None

@@ -1,0 +1,45 @@
+"""Scene channel: the MemScenes nearest to the query, each with the consensus of its topic,
+proved by the turns of its member episodes closest to the query.
+
+A scene answers "where do things stand with X" better than any single episode. Its evidence is
+taken from its two member cells nearest the query (then their three nearest turns that pass
+the request's filters), so a scene of a thousand episodes costs a thousand cosines, not a scan
+of its turns. Archived scenes (their state taken over elsewhere) only come back when the
+request looks at the past (asOf) or asks for superseded memory.
+"""
+from __future__ import annotations
+
+from app.recollection import filters
+from app.recollection.channels.base import Candidate, SearchContext
+from app.store.vector import vector_query
+
+SCENES = 3
+
+NEAREST = vector_query("MemScene", "scene_embedding", f"""
+WITH s, score WHERE s.status IN $statuses AND ($groupId IS NULL OR s.groupId = $groupId)
+WITH s, score ORDER BY score DESC LIMIT $limit
+CALL (s) {{
+  MATCH (s)-[:INCLUDES]->(m:MemCell {{status: 'active'}})
+  WITH m ORDER BY vector.similarity.cosine(m.embedding, $vector) DESC LIMIT 2
+  MATCH (m)-[:EVIDENCED_BY]->(t:Turn)
+  WITH t AS n WHERE {filters.TURN}
+  WITH n ORDER BY vector.similarity.cosine(n.embedding, $vector) DESC LIMIT 3
+  RETURN collect(elementId(n)) AS evidence
+}}
+RETURN elementId(s) AS key, score, s.topic AS topic, evidence
+""", var="s")
+
+
+class SceneChannel:
+    name = "scene"
+
+    async def search(self, ctx: SearchContext) -> list[Candidate]:
+        req = ctx.request
+        if "scene" not in req.kinds:
+            return []
+        statuses = ["active", "archived"] if (req.as_of or req.include_superseded) else ["active"]
+        rows = await ctx.graph.read_vector(NEAREST, vector=await ctx.vector(), fetch=SCENES * 4,
+                                           limit=SCENES, statuses=statuses, **ctx.filters)
+        return [Candidate("scene", r["key"], float(r["score"]), f"scene: {r['topic']}",
+                          tuple(r["evidence"]))
+                for r in rows if r["evidence"]]

@@ -1,0 +1,165 @@
+"""MemScenes against the real Neo4j: topics gathered, state taken over, incremental placement,
+interrupted consolidation repaired, deletion leaving nothing in a scene."""
+import numpy as np
+
+from app.construction.ingest import Ingestor
+from app.lifecycle.forget import ForgetSelection, forget
+from app.lifecycle.scene_math import SceneRules, plan_scenes
+from app.lifecycle.scenes import SceneService
+from app.recollection.request import Method, SearchRequest
+from app.recollection.scene_lookup import scene_conflicts, scenes_page
+from app.recollection.search import SearchService
+from tests.scene_conversation import ATHENA_1, ATHENA_2, GARDEN, NEW_JOB
+
+SCENE_OF_TURN = """
+MATCH (s:MemScene {tenant: $tenant})-[:INCLUDES]->(:MemCell)-[:EVIDENCED_BY]->(t:Turn {id: $id})
+RETURN collect(s.id) AS ids
+"""
+
+MEMBERSHIP = """
+MATCH (m:MemCell {tenant: $tenant, status: 'active'})
+OPTIONAL MATCH (s:MemScene)-[:INCLUDES]->(m)
+RETURN m.id AS cell, count(s) AS scenes
+"""
+
+
+async def _scene_of(graph, turn_id: str) -> str:
+    ids = (await graph.read(SCENE_OF_TURN, id=turn_id))[0]["ids"]
+    assert len(ids) == 1, f"turn {turn_id} is in {len(ids)} scenes"
+    return ids[0]
+
+
+async def _memorize(services, tenant, *days, conversation="c1", ingestor=None):
+    ing = ingestor or Ingestor(services)
+    for i, day in enumerate(days):
+        await ing.memorize(tenant, conversation, day, flush=i == len(days) - 1)
+    return ing
+
+
+async def _scenes(graph) -> list[dict]:
+    rows, _, _ = await scenes_page(graph, None, None, 100, None)
+    return rows
+
+
+async def test_two_topics_give_two_scenes(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    athena, garden, athena_again = [await _scene_of(graph, t) for t in ("a3", "g3", "b3")]
+    assert athena == athena_again and athena != garden
+    scenes = {s["id"]: s for s in await _scenes(graph)}
+    assert set(scenes) == {athena, garden}
+    assert scenes[athena]["status"] == scenes[garden]["status"] == "active"
+    # Topics come from the scene's own words, not the words every episode shares.
+    assert any(w in scenes[garden]["topic"] for w in ("basil", "tomatoes", "balcony", "plants", "pots"))
+    assert "Northwind" in scenes[athena]["consensus"]
+    assert scenes[athena]["cells"] >= 2 and scenes[athena]["startedAt"] < scenes[garden]["startedAt"]
+
+
+async def test_consolidate_is_stable_and_keeps_scene_ids(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    before = {s["id"] for s in await _scenes(graph)}
+    rep = await SceneService(services.settings, services.embedder).consolidate(graph)
+    assert rep.scenes == len(before) and rep.created == 0 and rep.moved == 0 and rep.dropped == 0
+    assert {s["id"] for s in await _scenes(graph)} == before
+
+
+async def test_a_replaced_state_archives_its_scene_with_the_conflict_inside(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, NEW_JOB)
+    old, new = await _scene_of(graph, "a1"), await _scene_of(graph, "n1")
+    assert old != new
+    status = {s["id"]: s["status"] for s in await _scenes(graph)}
+    assert status[old] == "archived" and status[new] == "active" and len(status) == 3
+    conflicts = await scene_conflicts(graph, old, 10)
+    assert any("Northwind" in c["text"] and "Brightleaf" in (c["replacedBy"] or "") for c in conflicts)
+    assert await scene_conflicts(graph, new, 10) == []
+    # Archived scenes stay out of the present, and come back when asking about the past.
+    search = SearchService(services)
+    now = await search.search(graph.tenant, SearchRequest(query="Northwind Bank ledger project",
+                                                          method=Method.HYBRID, kinds=("scene",)))
+    assert all(h.node["id"] != old for h in now.hits)
+    past = await search.search(graph.tenant, SearchRequest(query="Northwind Bank ledger project",
+                                                           method=Method.HYBRID, kinds=("scene",),
+                                                           include_superseded=True))
+    assert old in [h.node["id"] for h in past.hits if h.kind == "scene"]
+
+
+async def test_scene_channel_brings_the_topic_and_its_consensus(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="how is the balcony garden growing", method=Method.HYBRID))
+    scene_hits = [h for h in res.hits if h.kind == "scene"]
+    folded = [c for h in res.hits for c in h.channels if c.channel == "scene"]
+    assert scene_hits or folded, "the scene channel found nothing"
+    garden = await _scene_of(graph, "g1")
+    best = [c for c in folded if c.rank == 1] + [c for h in scene_hits for c in h.channels if c.rank == 1]
+    assert best and any("basil" in c.note or "tomatoes" in c.note or "plants" in c.note or "pots" in c.note
+                        or "balcony" in c.note for c in best), best
+    assert garden
+
+
+async def test_large_groups_place_new_cells_incrementally(services, graph):
+    settings = services.settings.model_copy(update={"scene_full_below": 0})
+    ing = Ingestor(services)
+    ing.scenes = SceneService(settings, services.embedder)
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ingestor=ing)
+    first = {s["id"] for s in await _scenes(graph)}
+    # Three cells after two: below the doubling that triggers a full re-clustering.
+    await ing.memorize(graph.tenant, "c1", ATHENA_2, flush=True)
+    assert await _scene_of(graph, "b3") == await _scene_of(graph, "a3")
+    assert {s["id"] for s in await _scenes(graph)} == first
+
+
+async def test_interrupted_consolidation_is_completed_by_the_next_run(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    # What a killed run can leave: a cell taken out of its scene, an empty new scene.
+    await graph.write("""
+        MATCH (s:MemScene {tenant: $tenant})-[r:INCLUDES]->(:MemCell)-[:EVIDENCED_BY]->(:Turn {id: 'g1'})
+        DELETE r""")
+    await graph.write("CREATE (:MemScene {tenant: $tenant, id: 'half-written', groupKey: '', status: 'active'})")
+    await SceneService(services.settings, services.embedder).consolidate(graph)
+    rows = await graph.read(MEMBERSHIP)
+    assert rows and all(r["scenes"] == 1 for r in rows)
+    assert "half-written" not in {s["id"] for s in await _scenes(graph)}
+    assert len(await _scenes(graph)) == 2
+
+
+async def test_forgetting_cells_rewrites_scenes_without_them(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    garden = await _scene_of(graph, "g1")
+    cell = (await graph.read("MATCH (t:Turn {tenant: $tenant, id: 'g1'}) RETURN t.memCellId AS id"))[0]["id"]
+    await forget(graph, ForgetSelection(cell_ids=[cell]))
+    left = {s["id"]: s for s in await _scenes(graph)}
+    assert garden not in left and len(left) == 1
+    text = " ".join(s["consensus"] + " " + s["topic"] for s in left.values()).lower()
+    assert "basil" not in text and "tomatoes" not in text
+    centre = await graph.read("MATCH (c:SceneCentre {tenant: $tenant}) RETURN c.keywords AS k")
+    assert centre and not {"basil", "tomatoes"} & set(centre[0]["k"])
+    await forget(graph, ForgetSelection(everything=True))
+    assert await graph.read("MATCH (n {tenant: $tenant}) WHERE n:MemScene OR n:SceneCentre RETURN n") == []
+
+
+async def test_scene_pages_follow_the_cursor(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2, NEW_JOB)
+    seen, after = [], None
+    while True:
+        rows, more, total = await scenes_page(graph, None, None, 1, after)
+        seen += [r["id"] for r in rows]
+        if not more:
+            break
+        after = rows[-1]["cursor"]
+    assert len(seen) == len(set(seen)) == total >= 3
+
+
+def test_plan_merges_close_scenes_and_splits_incoherent_ones():
+    rng = np.random.default_rng(7)
+    base = rng.normal(size=(3, 32))
+    a = base[0] + 0.05 * rng.normal(size=(6, 32))
+    b = base[1] + 0.05 * rng.normal(size=(6, 32))
+    c = base[2] + 0.05 * rng.normal(size=(6, 32))
+    x = np.vstack([a, b, c])
+    # Two prior scenes over the same topic a (should merge), b and c forced together (should split).
+    prior = ["s1"] * 3 + ["s2"] * 3 + ["s3"] * 12
+    plan = plan_scenes(x, prior, SceneRules(passes=0, split=0.6))
+    labels = plan.labels
+    assert len(set(labels[:6])) == 1 and len(set(labels[6:12])) == 1 and len(set(labels[12:])) == 1
+    assert len(set(labels)) == 3 and plan.merged == 1 and plan.split == 1
+    assert plan.dropped in (["s1"], ["s2"])
