@@ -171,6 +171,56 @@ def test_tenant_b_sees_nothing_of_a_through_any_query(api, tenants):
         assert data(api.gql(q, {"id": h["memCell"]["id"]}, key=tenants["a"]))["memCell"] is not None
 
 
+SCENES = """
+query($first: Int, $after: String, $group: ID) {
+  scenes(groupId: $group, first: $first, after: $after) {
+    totalCount pageInfo { hasNextPage endCursor }
+    edges { cursor node { id topic consensus status cellCount startedAt
+                          cells { id title } conflicts { fact { text status } replacedBy } } }
+  }
+}"""
+
+
+def test_scenes_and_consolidate_over_http(api, tenants):
+    a = tenants["a"]
+    first = data(api.gql(SCENES, {"first": 1}, key=a))["scenes"]
+    assert first["totalCount"] >= 1 and len(first["edges"]) == 1
+    scene = first["edges"][0]["node"]
+    assert scene["topic"] and scene["cells"] and scene["cellCount"] == len(scene["cells"])
+    seen = [e["node"]["id"] for e in first["edges"]]
+    after = first["pageInfo"]["endCursor"]
+    while after:
+        page = data(api.gql(SCENES, {"first": 1, "after": after}, key=a))["scenes"]
+        seen += [e["node"]["id"] for e in page["edges"]]
+        after = page["pageInfo"]["endCursor"] if page["pageInfo"]["hasNextPage"] else None
+    assert len(seen) == len(set(seen)) == first["totalCount"]
+    # Berlin -> Lisbon: the superseded fact is a conflict kept inside a scene.
+    conflicts = [c for p in [data(api.gql(SCENES, {"first": 100}, key=a))["scenes"]]
+                 for e in p["edges"] for c in e["node"]["conflicts"]]
+    assert any("Berlin" in c["fact"]["text"] and c["fact"]["status"] == "superseded" for c in conflicts)
+    out = data(api.gql("mutation { consolidate { groups cells scenes created moved dropped tookMs } }", key=a))
+    rep = out["consolidate"]
+    assert rep["scenes"] == first["totalCount"] and rep["created"] == 0 and rep["moved"] == 0
+    assert error_code(api.gql(SCENES, {"first": 0}, key=a)) == "BAD_USER_INPUT"
+    assert error_code(api.gql(SCENES, {"first": 1, "after": "not-a-cursor"}, key=a)) == "BAD_USER_INPUT"
+
+
+def test_tenant_b_sees_none_of_a_scenes(api, tenants):
+    a_scenes = data(api.gql(SCENES, {"first": 100}, key=tenants["a"]))["scenes"]
+    b_scenes = data(api.gql(SCENES, {"first": 100}, key=tenants["b"]))["scenes"]
+    a_ids = {e["node"]["id"] for e in a_scenes["edges"]}
+    assert a_ids and not a_ids & {e["node"]["id"] for e in b_scenes["edges"]}
+    text = " ".join(e["node"]["consensus"] + e["node"]["topic"] for e in b_scenes["edges"])
+    assert "Berlin" not in text and "Lisbon" not in text
+    # A cursor of A's scene used by B pages through B's scenes only.
+    cursor = a_scenes["edges"][0]["cursor"]
+    page = data(api.gql(SCENES, {"first": 100, "after": cursor}, key=tenants["b"]))["scenes"]
+    assert not a_ids & {e["node"]["id"] for e in page["edges"]}
+    rep = data(api.gql("mutation { consolidate { cells } }", key=tenants["b"]))["consolidate"]
+    assert rep["cells"] == sum(e["node"]["cellCount"] for e in b_scenes["edges"])  # B's cells only
+    assert data(api.gql(SCENES, {"first": 100}, key=tenants["a"]))["scenes"]["totalCount"] == a_scenes["totalCount"]
+
+
 INJECTIONS = [
     "') MATCH (n) DETACH DELETE n //", "\" OR 1=1 --", "*:*", "tenant:api_a*", "content:(x) OR tenant:*",
     "\\", "x" * 3000, "\u0001\u0002\u0007 bell", "{{ $tenant }}", "'; CALL db.clearQueryCaches(); //",
