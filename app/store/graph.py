@@ -7,7 +7,7 @@ request body.
 from __future__ import annotations
 
 import re
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
 
 from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction
 from neo4j.exceptions import DatabaseError
@@ -68,6 +68,16 @@ class TenantGraph:
                                        default_access_mode=READ_ACCESS) as s:
             result = await s.run(_checked(query), {**params, "tenant": self.tenant})
             return [r.data() async for r in result]
+
+    async def stream(self, query: str, fetch_size: int = 500, **params: Any) -> AsyncIterator[dict]:
+        """Records one at a time, pulled from the server `fetch_size` at a time: for reading a
+        whole tenant (backup export) in one query without holding it in memory. Consume it
+        inside `contextlib.aclosing` so the session closes even when the caller stops early."""
+        async with self.driver.session(database=self.database, default_access_mode=READ_ACCESS,
+                                       fetch_size=fetch_size) as s:
+            result = await s.run(_checked(query), {**params, "tenant": self.tenant})
+            async for r in result:
+                yield r.data()
 
     async def write(self, query: str, **params: Any) -> list[dict]:
         async def work(tx: AsyncManagedTransaction) -> list[dict]:
