@@ -61,6 +61,7 @@ class Settings(BaseSettings):
     # Groups up to this many cells are re-clustered whole after each ingestion (cheap, and
     # better than one-cell-at-a-time assignment while the group's centre is still moving).
     scene_full_below: int = 64
+    consolidate_interval_s: float = Field(3600.0, ge=0)  # periodic re-clustering of changed groups
 
     # --- Recollection
     rrf_k: int = 60

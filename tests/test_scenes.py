@@ -163,3 +163,14 @@ def test_plan_merges_close_scenes_and_splits_incoherent_ones():
     assert len(set(labels[:6])) == 1 and len(set(labels[6:12])) == 1 and len(set(labels[12:])) == 1
     assert len(set(labels)) == 3 and plan.merged == 1 and plan.split == 1
     assert plan.dropped in (["s1"], ["s2"])
+
+
+async def test_the_periodic_task_reclusters_only_groups_that_changed(services, graph):
+    settings = services.settings.model_copy(update={"scene_full_below": 0})
+    ing = Ingestor(services)
+    ing.scenes = SceneService(settings, services.embedder)
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ingestor=ing)
+    assert (await ing.scenes.consolidate_changed(graph)).groups == 0
+    await ing.memorize(graph.tenant, "c1", ATHENA_2, flush=True)  # placed incrementally
+    assert (await ing.scenes.consolidate_changed(graph)).groups == 1
+    assert (await ing.scenes.consolidate_changed(graph)).groups == 0

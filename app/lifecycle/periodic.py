@@ -53,10 +53,25 @@ async def gc_all_tenants(services: Services) -> int:
     return len(reports)
 
 
+async def consolidate_all_tenants(services: Services) -> int:
+    """Scenes drift as cells arrive one at a time; groups that changed are re-clustered."""
+    from app.lifecycle.scenes import SceneService
+    from app.store.admin import tenants_with_memory
+    from app.store.graph import TenantGraph
+
+    scenes = SceneService(services.settings, services.require_embedder())
+    groups = 0
+    for tenant in await tenants_with_memory(services.driver, services.settings.neo4j_database):
+        graph = TenantGraph(services.driver, tenant, services.settings.neo4j_database)
+        groups += (await scenes.consolidate_changed(graph)).groups
+    return groups
+
+
 TASKS: list[PeriodicTask] = [
     PeriodicTask("retry-failed-turns", "retry_interval_s", retry_failed_turns, at_start=True),
     # gc waits one interval after start-up: a restart (or a test server) never forgets at once.
     PeriodicTask("gc", "gc_interval_s", gc_all_tenants),
+    PeriodicTask("consolidate", "consolidate_interval_s", consolidate_all_tenants),
 ]
 
 

@@ -102,6 +102,16 @@ class SceneService:
             report.add(await self._consolidate_group(graph, g))
         return report
 
+    async def consolidate_changed(self, graph: TenantGraph) -> ConsolidateReport:
+        """The periodic task: re-cluster only groups whose cells changed since their last run."""
+        report = ConsolidateReport()
+        for g in [r["groupKey"] for r in await graph.read(q.GROUP_KEYS, groupKey=None)]:
+            size = (await graph.read(q.GROUP_SIZE, groupKey=g))[0]["n"]
+            centre = await graph.read(q.CENTRE, groupKey=g)
+            if not centre or centre[0]["consolidatedCells"] != size:
+                report.add(await self._consolidate_group(graph, g))
+        return report
+
     async def _consolidate_group(self, graph: TenantGraph, group_key: str) -> ConsolidateReport:
         rep = ConsolidateReport(groups=1)
         t0 = time.perf_counter()
