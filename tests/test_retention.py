@@ -63,6 +63,12 @@ async def related_names(graph) -> set[str]:
     return {r.entity["name"] for r in await RelatedService().related_to(graph, "Melanie Hart", hops=2)}
 
 
+async def consensus(graph) -> str:
+    """What the tenant's scenes say (topics and consensus), as one lower-case text."""
+    rows = await graph.read("MATCH (s:MemScene {tenant: $tenant}) RETURN s.topic AS t, s.consensus AS c")
+    return " ".join(f"{r['t']} {r['c']}" for r in rows).lower()
+
+
 DAY3_QUERIES = ("What is the robot called? Zorblax", "Who practises the cello every evening?",
                 "Where does Melanie Hart work? Acme Labs Porto chemist")
 
@@ -73,6 +79,7 @@ async def test_decay_hides_an_old_unused_cell_and_keeps_a_used_and_an_important_
     assert DAY3_TURNS & before and cell["day3"] in before
     assert {"Acme Labs", "Porto"} & await related_names(graph)
     assert (await entity_by_name(graph, "Acme Labs"))["facts"]
+    assert "zorblax" in await consensus(graph)
     # Those searches were uses; start from unused episodes, then use day 2 three times.
     await graph.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0, m.lastAccessedAt = null")
     searcher = SearchService(services)
@@ -98,6 +105,7 @@ async def test_decay_hides_an_old_unused_cell_and_keeps_a_used_and_an_important_
         assert not found & (DAY3_TURNS | {cell["day3"]}), (q, found)
     assert not {"Acme Labs", "Porto"} & await related_names(graph)
     assert (await entity_by_name(graph, "Acme Labs"))["facts"] == []
+    assert not {"zorblax", "cello", "acme"} & set((await consensus(graph)).replace(",", " ").split())
     # ...while the other episodes are still found,
     assert "m4" in await seen(services, graph, "Is Maya allergic to anything? peanuts")
     assert "m7" in await seen(services, graph, "Where does Maya live? Lisbon")

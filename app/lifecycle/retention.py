@@ -16,6 +16,10 @@ gc of a tenant, at an explicit `now` (tests age data by passing a later one):
            the entity lookup skip them. Nothing is deleted: memCell(id) brings a cell back;
   purge    cells forgotten longer than the grace period are deleted with everything they own,
            so nothing of them is left in any index.
+The scenes (MemScenes) that include cells forgotten, purged or revived are recomputed from their
+active members (app/lifecycle/scenes.py), so no consensus quotes what is hidden or gone; a scene
+left with no active member is dropped, and a revived cell joins a scene again at the next
+consolidation.
 
 A purge is ordered so that an interrupted one is finished by the next gc: the cells are marked
 'purging' first, their facts, foresight and turns go next, then entities nobody refers to any
@@ -28,20 +32,22 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 
-from app.lifecycle.forget import DELETE_KEYS, EMPTY_CONVERSATIONS, ORPHAN_ENTITIES
+from app.lifecycle.forget import DELETE_KEYS, EMPTY_CONVERSATIONS, ORPHAN_ENTITIES, SCENES_OF
 from app.settings import Settings
 from app.store.graph import TenantGraph
 
 BATCH = 1000  # cells per write transaction
 
-# The last time the memory was used: the latest of last access, storage, end of the episode.
-_LAST_USED = ("reduce(r = null, x IN [m.lastAccessedAt, m.createdAt, m.endedAt] | "
-              "CASE WHEN x IS NOT NULL AND (r IS NULL OR x > r) THEN x ELSE r END)")
-# Days since then (0 when unknown or in the future), and the retention formula of the docstring.
-_DAYS = (f"CASE WHEN {_LAST_USED} IS NULL OR {_LAST_USED} > $now THEN 0.0 "
-         f"ELSE duration.inSeconds({_LAST_USED}, $now).seconds / 86400.0 END")
-SCORE = (f"exp(-$decay * ({_DAYS})) + $accessWeight * log(1 + coalesce(m.accessCount, 0)) "
-         "+ $importanceWeight * coalesce(m.importance, 0.0)")
+# Binds `retention` for a cell `m`. The last use is the latest of last access, storage and the
+# end of the episode; days since then count from 0 when unknown or in the future.
+RETENTION = """
+WITH m, reduce(r = null, x IN [m.lastAccessedAt, m.createdAt, m.endedAt] |
+               CASE WHEN x IS NOT NULL AND (r IS NULL OR x > r) THEN x ELSE r END) AS used
+WITH m, CASE WHEN used IS NULL OR used > $now THEN 0.0
+             ELSE duration.inSeconds(used, $now).seconds / 86400.0 END AS days
+WITH m, exp(-$decay * days) + $accessWeight * log(1 + coalesce(m.accessCount, 0))
+        + $importanceWeight * coalesce(m.importance, 0.0) AS retention
+"""
 
 RETIRE = """
 MATCH (n:Foresight {tenant: $tenant, status: 'active'}) WHERE n.validTo < $now
@@ -52,7 +58,8 @@ RETURN count(n) AS n
 
 FADING = f"""
 MATCH (m:MemCell {{tenant: $tenant, status: 'active'}})
-WITH m, {SCORE} AS retention WHERE retention < $threshold
+{RETENTION}
+WITH m, retention WHERE retention < $threshold
 RETURN elementId(m) AS key
 """
 
@@ -62,7 +69,7 @@ FORGET = f"""
 UNWIND $keys AS k
 MATCH (m:MemCell) WHERE elementId(m) = k AND m.tenant = $tenant
 SET m._LOCK_ = true
-WITH m, {SCORE} AS retention
+{RETENTION}
 REMOVE m._LOCK_
 WITH m, retention WHERE m.status = 'active' AND retention < $threshold
 SET m.status = 'forgotten', m.forgottenAt = $now, m.retention = retention
@@ -76,7 +83,7 @@ CALL (m) {{
   MATCH (:Entity)-[r:RELATED {{factId: f.id}}]->(:Entity) WHERE r.tenant = $tenant
   SET r.forgotten = true
 }}
-RETURN count(m) AS n
+RETURN elementId(m) AS key
 """
 
 # Asked for by id: the caller knows exactly what it wants, so the cell is active again.
@@ -98,7 +105,7 @@ CALL (m) {
   MATCH (:Entity)-[r:RELATED {factId: f.id}]->(:Entity) WHERE r.tenant = $tenant
   REMOVE r.forgotten
 }
-RETURN count(m) AS n
+RETURN elementId(m) AS key
 """
 
 # One index seek per status on (tenant, status, forgottenAt).
@@ -177,13 +184,15 @@ class GcReport:
     retired_foresights: int = 0
     forgotten_cells: int = 0
     purged_cells: int = 0
-    deleted_nodes: int = 0
+    deleted_nodes: int = 0  # by the purge (the cells, all they owned, entities left unreferenced)
+    scenes_dropped: int = 0  # scenes left without an active member by forgetting
     seconds: float = 0.0
 
     def line(self) -> str:
         return (f"{self.tenant}: forgot {self.forgotten_cells} cell(s), purged {self.purged_cells} "
                 f"({self.deleted_nodes} node(s) deleted), retired {self.retired_foresights} "
-                f"foresight(s) in {self.seconds:.2f}s")
+                f"foresight(s)" + (f", dropped {self.scenes_dropped} emptied scene(s)" if self.scenes_dropped else "")
+                + f" in {self.seconds:.2f}s")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -209,13 +218,30 @@ async def retire_foresight(graph: TenantGraph, now: datetime) -> int:
             return retired
 
 
-async def forget_fading(graph: TenantGraph, policy: RetentionPolicy, now: datetime) -> int:
+async def _scenes_of(graph: TenantGraph, cell_keys: list[str]) -> list[str]:
+    ids: set[str] = set()
+    for chunk in _chunks(cell_keys):
+        ids |= set((await graph.read(SCENES_OF, keys=chunk))[0]["ids"])
+    return sorted(ids)
+
+
+async def _refresh(graph: TenantGraph, scene_ids: list[str]) -> int:
+    """Recompute scenes after members left or came back; returns the scenes dropped."""
+    if not scene_ids:
+        return 0
+    from app.lifecycle.scenes import refresh_scenes
+
+    return await refresh_scenes(graph, scene_ids)
+
+
+async def forget_fading(graph: TenantGraph, policy: RetentionPolicy, now: datetime) -> tuple[int, int]:
+    """(cells forgotten, scenes dropped because no active member was left)."""
     params = {**policy.params(), "now": now}
     keys = [r["key"] for r in await graph.read(FADING, **params)]
-    forgotten = 0
+    forgotten: list[str] = []
     for chunk in _chunks(keys):
-        forgotten += (await graph.write(FORGET, keys=chunk, **params))[0]["n"]
-    return forgotten
+        forgotten += [r["key"] for r in await graph.write(FORGET, keys=chunk, **params)]
+    return len(forgotten), await _refresh(graph, await _scenes_of(graph, forgotten))
 
 
 async def purge_expired(graph: TenantGraph, policy: RetentionPolicy, now: datetime) -> tuple[int, int]:
@@ -241,8 +267,10 @@ async def purge_expired(graph: TenantGraph, policy: RetentionPolicy, now: dateti
         return 0, 0
     deleted += await graph.auto_commit(ORPHAN_ENTITIES)
     deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    scenes = await _scenes_of(graph, cells)
     for chunk in _chunks(cells):
         deleted += await graph.auto_commit(DELETE_KEYS, keys=chunk)
+    deleted += await _refresh(graph, scenes)
     return len(cells), deleted
 
 
@@ -252,7 +280,7 @@ async def gc(graph: TenantGraph, policy: RetentionPolicy, now: datetime) -> GcRe
     t0 = time.perf_counter()
     report = GcReport(graph.tenant)
     report.retired_foresights = await retire_foresight(graph, now)
-    report.forgotten_cells = await forget_fading(graph, policy, now)
+    report.forgotten_cells, report.scenes_dropped = await forget_fading(graph, policy, now)
     report.purged_cells, report.deleted_nodes = await purge_expired(graph, policy, now)
     report.seconds = time.perf_counter() - t0
     return report
@@ -262,7 +290,9 @@ async def revive(graph: TenantGraph, cell_id: str, now: datetime | None = None) 
     """Bring a forgotten cell back (with its facts, foresight and turns); False if it was not
     forgotten (active, being purged, or unknown)."""
     now = _aware(now or datetime.now(timezone.utc))
-    return (await graph.write(REVIVE, id=cell_id, now=now))[0]["n"] > 0
+    keys = [r["key"] for r in await graph.write(REVIVE, id=cell_id, now=now)]
+    await _refresh(graph, await _scenes_of(graph, keys))
+    return bool(keys)
 
 
 async def gc_everywhere(driver, settings: Settings, now: datetime | None = None,
