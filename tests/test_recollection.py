@@ -74,6 +74,20 @@ async def test_graph_reaches_a_fact_two_hops_away(memory, searcher):
     assert "n4" in evidence_ids(res)  # Melanie's workplace, linked through her
 
 
+async def test_graph_episodes_of_a_hub_come_from_the_index_not_a_scan(memory, services, monkeypatch):
+    """The same episodes whether Maya counts as a rare entity (every episode scored) or as a hub
+    (episodes nearest the query taken from the vector index and kept if they mention her)."""
+    from app.recollection.channels import graph as graph_channel
+
+    searcher = SearchService(services)
+    req = dict(query="Maya cello practice", method=Method.GRAPH, top_k=5, kinds=("memcell",))
+    scanned = await searcher.search(memory.tenant, SearchRequest(**req))
+    monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
+    indexed = await searcher.search(memory.tenant, SearchRequest(**req))
+    assert scanned.hits and [h.node["id"] for h in indexed.hits] == [h.node["id"] for h in scanned.hits]
+    assert all("mentions Maya" in c.note for h in indexed.hits for c in h.channels if c.channel == "graph")
+
+
 async def test_foresight_surfaces_a_constraint_for_a_query_sharing_no_words(memory, searcher):
     res = await search(searcher, memory, "Can you suggest a good place for dinner tonight?", top_k=5,
                        now=DAY2)

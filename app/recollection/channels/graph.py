@@ -23,6 +23,8 @@ DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
 MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
+HUB_DEGREE = 300  # an entity mentioned by more episodes than this is a hub
+HUB_FETCH = 200  # episodes taken from the vector index for hubs
 
 LINK = """
 CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS e, score
@@ -63,14 +65,35 @@ WHERE size(about) > 0
 RETURN elementId(n) AS key, sim, about, n.confidence AS confidence, {EVIDENCE["fact"]} AS evidence
 """)
 
+# Episodes that mention a linked entity. A rare entity's few episodes are all scored; a hub's
+# (a speaker mentioned by every episode: thousands at scale) are not scanned: the episodes
+# nearest the query by vector are taken from the index and kept if they mention the hub, so the
+# work stays bounded by the index's fetch size, not by the hub's degree.
 CELLS = f"""
 UNWIND $seeds AS seed
-MATCH (s:Entity)<-[:MENTIONS]-(n:MemCell)
-WHERE elementId(s) = seed AND s.tenant = $tenant AND n.tenant = $tenant AND {filters.MEMCELL}
+MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
+  AND COUNT {{ (s)<-[:MENTIONS]-() }} <= $hubDegree
+MATCH (s)<-[:MENTIONS]-(n:MemCell)
+WHERE n.tenant = $tenant AND {filters.MEMCELL}
 WITH n, vector.similarity.cosine(n.embedding, $vector) AS sim, collect(s.name)[0] AS via
 WITH n, sim * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
 RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
 """
+
+HUBS = """
+UNWIND $seeds AS seed
+MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
+  AND COUNT { (s)<-[:MENTIONS]-() } > $hubDegree
+RETURN elementId(s) AS key
+"""
+
+HUB_CELLS = vector_query("MemCell", "memcell_embedding", f"""
+WITH n, score WHERE {filters.MEMCELL}
+MATCH (n)-[:MENTIONS]->(s:Entity) WHERE elementId(s) IN $hubs
+WITH n, score, collect(s.name)[0] AS via
+WITH n, score * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
+RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
+""")
 
 
 class GraphChannel:
@@ -118,6 +141,23 @@ class GraphChannel:
         scored.sort(key=lambda x: (-x["score"], x["key"]))
         return candidates("fact", scored[:ctx.depth], lambda r: r["note"])
 
+    async def cells(self, ctx: SearchContext, seeds: list[str]) -> list[Candidate]:
+        vector = await ctx.vector()
+        common = dict(seeds=seeds, vector=vector, decay=DECAY, limit=ctx.depth,
+                      hubDegree=HUB_DEGREE, **ctx.filters)
+        small, hubs = await asyncio.gather(ctx.graph.read(CELLS, **common),
+                                           ctx.graph.read(HUBS, **common))
+        rows = list(small)
+        if hubs:
+            rows += await ctx.graph.read_vector(HUB_CELLS, vector=vector, hubs=[h["key"] for h in hubs],
+                                                fetch=HUB_FETCH, decay=DECAY, limit=ctx.depth, **ctx.filters)
+        best: dict[str, dict] = {}
+        for r in rows:
+            if r["key"] not in best or r["score"] > best[r["key"]]["score"]:
+                best[r["key"]] = r
+        ranked = sorted(best.values(), key=lambda r: (-r["score"], r["key"]))[:ctx.depth]
+        return candidates("memcell", ranked, lambda r: f"mentions {r['via']}")
+
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         seeds = await self.link(ctx)
         if not seeds:
@@ -127,11 +167,7 @@ class GraphChannel:
         if "fact" in ctx.request.kinds:
             jobs.append(self.facts(ctx, keys))
         if "memcell" in ctx.request.kinds:
-            async def cells() -> list[Candidate]:
-                rows = await ctx.graph.read(CELLS, seeds=keys, vector=await ctx.vector(), decay=DECAY,
-                                            limit=ctx.depth, **ctx.filters)
-                return candidates("memcell", rows, lambda r: f"mentions {r['via']}")
-            jobs.append(cells())
+            jobs.append(self.cells(ctx, keys))
         out = [c for result in await asyncio.gather(*jobs) for c in result]
         out.sort(key=lambda c: (-c.score, c.key))
         return out[:ctx.depth]
