@@ -25,8 +25,11 @@ class Settings(BaseSettings):
     neo4j_instance: str = "default"  # data, logs and ports are per instance; jars are shared
     neo4j_bolt_port: int = 7687
     neo4j_http_port: int = 7474
-    neo4j_heap: str = "1g"
-    neo4j_pagecache: str = "512m"
+    # Sized so a tenant of 100k episodes stays in the page cache: its store (three 384-float
+    # vectors per episode, turns, facts, indexes) is well over 1 GB, and a search that faults
+    # pages in from disk is no longer a graph-database search.
+    neo4j_heap: str = "2g"
+    neo4j_pagecache: str = "2g"
     java_home: str = ""  # a JDK >= 21; found automatically when empty
     neo4j_start_timeout_s: float = 120.0
 
