@@ -362,6 +362,55 @@ def bench_gc_cmd(sizes: str = typer.Option("10000", help="MemCells of the synthe
     print(_json.dumps(result))
 
 
+def _bench_with_progress(fn):
+    """Run `fn(services, progress)` with a progress bar per synthetic tenant being seeded."""
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as prog:
+        tasks: dict[str, int] = {}
+
+        def progress(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = prog.add_task(f"seeding {label}", total=total)
+            prog.update(tasks[label], completed=done, total=total)
+
+        return _run_with_services(lambda svc: fn(svc, progress))
+
+
+@bench_app.command("consolidate")
+def bench_consolidate_cmd(sizes: str = typer.Option("10000,100000", help="MemCells of the one group"),
+                          new_cells: int = typer.Option(100, help="cells placed incrementally per size"),
+                          keep: bool = typer.Option(False, help="keep the synthetic tenant")) -> None:
+    """MemScene consolidation at each size: first run, unchanged re-run, incremental placement."""
+    import json as _json
+
+    from app.evaluation.bench import render_results_readme
+    from app.evaluation.bench_consolidate import bench_consolidate
+
+    result = _bench_with_progress(lambda svc, progress: bench_consolidate(
+        svc, [int(x) for x in sizes.split(",")], new_cells, keep, progress))
+    render_results_readme()
+    print(_json.dumps(result))
+
+
+@bench_app.command("http")
+def bench_http_cmd(size: int = typer.Option(100000, help="MemCells of the big tenant"),
+                   tenants: int = typer.Option(20, help="tenants in the graph"),
+                   clients: int = typer.Option(8, help="concurrent clients"),
+                   requests: int = typer.Option(400, help="measured requests in all (after warm-up)"),
+                   keep: bool = typer.Option(False, help="keep the synthetic tenants and the key")) -> None:
+    """HYBRID search over HTTP against a real `engram serve`: whole-request latency under load."""
+    import json as _json
+
+    from app.evaluation.bench import render_results_readme
+    from app.evaluation.bench_http import bench_http
+
+    result = _bench_with_progress(lambda svc, progress: bench_http(
+        svc, size, tenants, clients, requests, keep, progress))
+    render_results_readme()
+    print(_json.dumps(result))
+
+
 @app.command("export")
 def export_cmd(file: Path = typer.Argument(..., dir_okay=False, help="JSON-lines file to write (.gz: compressed)"),
                tenant: str = typer.Option(..., help="the tenant to export"),

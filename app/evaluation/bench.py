@@ -14,16 +14,16 @@ import json
 import platform
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
-
-import numpy as np
 
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text
 from app.domain.models import TurnRecord
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
+from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
+                                      grow, tenant_mix, unit_rows_around)
 from app.lifecycle.forget import purge_tenant
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
@@ -53,6 +53,8 @@ def write_result(name: str, result: dict) -> Path:
 
 async def bench_ingest(services: Services, data: Path, conversations: int | None = None) -> dict:
     from app.evaluation.runner import sessions_of
+
+    import torch
 
     convs = load_locomo(data)[:conversations]
     embedder = services.require_embedder()
@@ -95,6 +97,8 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
         "stage_seconds": {k: round(v, 2) for k, v in sorted(stages.items())},
         "extractor": services.settings.extractor,
         "fact_vectors": services.settings.fact_vectors,
+        # Both measurements use this one embedder: its batch size and torch threads.
+        "embedding_batch_size": embedder.batch_size, "torch_threads": torch.get_num_threads(),
     }
     result["path"] = str(write_result(f"ingest-{services.settings.fact_vectors}", result))
     return result
@@ -102,93 +106,15 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
 
 # ------------------------------------------------------------------------------------- search
 
-WORDS = ("garden hiking piano robot chess coffee museum painting soccer novel camping recipe guitar "
-         "paris tokyo berlin lisbon doctor teacher startup exam wedding birthday puppy kitten bakery "
-         "marathon yoga concert theatre physics poetry sailing skiing volunteer charity podcast").split()
-NAMES = ("Ava Ben Cleo Dan Eli Faye Gus Hana Ivan Jade Kai Lena Milo Nora Omar Pia Quin Rosa Sami "
-         "Tara Uma Vic Wren Xena Yuri Zoe").split()
-
-SEED_CELLS = """
-UNWIND $rows AS r
-CREATE (m:MemCell {id: r.id, tenant: $tenant, title: r.title, summary: r.summary,
-                   keywordText: r.title, keywords: [], importance: 0.5, startedAt: r.at, endedAt: r.at,
-                   embedding: r.cellVec, status: 'active', accessCount: 0, conversationId: 'bench',
-                   userIds: []})
-CREATE (t:Turn {tenant: $tenant, conversationId: 'bench', id: r.id + ':t', speaker: r.speaker,
-                content: r.summary, at: r.at, seq: r.seq, status: 'done', memCellId: r.id,
-                embedding: r.cellVec})
-CREATE (m)-[:EVIDENCED_BY]->(t)
-CREATE (f:Fact {id: r.id + ':f', tenant: $tenant, subject: r.speaker, predicate: 'likes',
-                object: r.topic, text: r.fact, subjectKey: toLower(r.speaker), objectKey: r.topic,
-                singleValued: false, confidence: 0.9, validFrom: r.at, status: 'current',
-                embedding: r.factVec, conversationId: 'bench'})
-CREATE (m)-[:HAS_FACT]->(f)
-CREATE (f)-[:EVIDENCED_BY]->(t)
-WITH m, f, r
-MATCH (e:Entity {tenant: $tenant, key: toLower(r.speaker)})
-MATCH (o:Entity {tenant: $tenant, key: r.topic})
-CREATE (f)-[:ABOUT {role: 'subject'}]->(e)
-CREATE (f)-[:ABOUT {role: 'object'}]->(o)
-CREATE (m)-[:MENTIONS]->(e)
-CREATE (e)-[:RELATED {predicate: 'likes', factId: f.id, validFrom: r.at, weight: 0.9, tenant: $tenant}]->(o)
-"""
-
-SEED_ENTITIES = """
-UNWIND $rows AS r
-MERGE (e:Entity {tenant: $tenant, key: r.key})
-ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.aliasKeys = [],
-              e.aliasText = '', e.merges = [], e.embedding = r.vec
-"""
-
 BARE_VECTOR = vector_query("MemCell", "memcell_embedding", "RETURN n.id AS id, score", limit="10")
 
-COUNT_CELLS = "MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"
-
-
-def _unit_rows(rng: np.random.Generator, n: int, dim: int, centers: np.ndarray) -> np.ndarray:
-    # Vectors clustered around topic centres, like real episodes, not uniform noise.
-    idx = rng.integers(0, len(centers), n)
-    v = centers[idx] + 0.6 * rng.standard_normal((n, dim)).astype(np.float32)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
-
-
-async def _grow(graph: TenantGraph, start: int, target: int, dim: int, centers: np.ndarray,
-                rng: np.random.Generator, progress) -> None:
-    base = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    batch = 2000
-    for lo in range(start, target, batch):
-        hi = min(target, lo + batch)
-        cv = _unit_rows(rng, hi - lo, dim, centers)
-        fv = _unit_rows(rng, hi - lo, dim, centers)
-        rows = []
-        for i in range(lo, hi):
-            topic = WORDS[i % len(WORDS)]
-            who = NAMES[(i * 7) % len(NAMES)]
-            rows.append({
-                "id": f"{graph.tenant}:{i}", "title": f"{who} and {topic}",
-                "summary": f"{who} talked about {topic} and {WORDS[(i * 13) % len(WORDS)]} on day {i}.",
-                "fact": f"{who} likes {topic}.", "topic": topic, "speaker": who,
-                "at": base + timedelta(minutes=i), "seq": i,
-                "cellVec": [float(x) for x in cv[i - lo]], "factVec": [float(x) for x in fv[i - lo]],
-            })
-        await graph.write(SEED_CELLS, rows=rows)
-        progress(graph.tenant, hi, target)
+# The synthetic graph lives in synthetic.py; these names stay importable from here.
+_grow, _unit_rows = grow, unit_rows_around
 
 
 async def bench_search(services: Services, sizes: list[int], tenants: int = 20, queries: int = 200,
                        small_tenant_cells: int = 500, keep: bool = False, progress=lambda *_: None) -> dict:
     embedder = services.require_embedder()
-    dim = embedder.dimensions
-    rng = np.random.default_rng(7)
-    centers = rng.standard_normal((len(WORDS), dim)).astype(np.float32)
-    run = uuid.uuid4().hex[:6]
-    big = TenantGraph(services.driver, f"bench_big_{run}")
-    others = [TenantGraph(services.driver, f"bench_t{i}_{run}") for i in range(tenants - 1)]
-    ent_vecs = embedder.embed(NAMES + WORDS)
-    ent_rows = [{"key": n.lower(), "id": f"ent_{n.lower()}", "name": n, "type": "person",
-                 "vec": [float(x) for x in ent_vecs[i]]} for i, n in enumerate(NAMES)]
-    ent_rows += [{"key": w, "id": f"ent_{w}", "name": w, "type": "thing",
-                  "vec": [float(x) for x in ent_vecs[len(NAMES) + i]]} for i, w in enumerate(WORDS)]
     searcher = SearchService(services)
     questions = [f"What does {NAMES[i % len(NAMES)]} think about {WORDS[(i * 5) % len(WORDS)]}?"
                  for i in range(queries)]
@@ -196,15 +122,11 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
     out: dict = {"benchmark": "search", "date": datetime.now(timezone.utc).isoformat(),
                  "machine": machine(), "tenants": tenants, "queries": queries,
                  "small_tenant_cells": small_tenant_cells, "sizes": {}}
+    mix = await tenant_mix(services, "bench", tenants, small_tenant_cells, progress=progress)
+    big = mix.big
     try:
-        for g in [big, *others]:
-            await g.write(SEED_ENTITIES, rows=[{**r, "id": f"{r['id']}_{g.tenant}"} for r in ent_rows])
-        for g in others:
-            await _grow(g, 0, small_tenant_cells, dim, centers, rng, progress)
-        grown = 0
         for size in sizes:
-            await _grow(big, grown, size, dim, centers, rng, progress)
-            grown = size
+            await mix.grow_big(size, progress)
             async with services.driver.session() as s:
                 await (await s.run("CALL db.awaitIndexes(600)")).consume()
             # Warm-up: plans cached, index pages in memory.
@@ -233,8 +155,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                           "10k -> 100k growth <= 1.5x")
     finally:
         if not keep:
-            for g in [big, *others]:
-                await purge_tenant(g)
+            await mix.purge()
     out["path"] = str(write_result("search", out))
     return out
 

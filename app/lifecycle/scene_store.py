@@ -12,6 +12,8 @@ never span groups. Each scene keeps the sum and count of its members' vectors (`
 """
 from __future__ import annotations
 
+import numpy as np
+
 from app.store.graph import TenantGraph, TenantTx
 from app.store.vector import vector_query
 
@@ -21,23 +23,40 @@ WHERE $groupKey IS NULL OR coalesce(m.groupId, '') = $groupKey
 RETURN DISTINCT coalesce(m.groupId, '') AS groupKey ORDER BY groupKey
 """
 
+# A cell's topic vector as one VECTOR value, not a list: the driver turns a list into Python
+# floats one by one (Record.data() checks every element's type), which took ~2 ms per cell, about
+# 200 s of a 100k-cell group's read and ~1 GB of float objects; a VECTOR arrives as bytes
+# (bench/results/README.md, consolidation). FLOAT32 is exact: topic vectors come from the model
+# as float32. NULL when the cell has none yet.
+TOPIC_VECTOR = ("CASE WHEN size(m.topicVector) > 0 "
+                "THEN VECTOR(m.topicVector, size(m.topicVector), FLOAT32) END AS embedding")
+
 # Every active cell of a group, in time order, with the scene it is in now.
-GROUP_CELLS = """
-MATCH (m:MemCell {tenant: $tenant, status: 'active'}) WHERE coalesce(m.groupId, '') = $groupKey
-OPTIONAL MATCH (s:MemScene {tenant: $tenant})-[:INCLUDES]->(m)
+GROUP_CELLS = f"""CYPHER 25
+MATCH (m:MemCell {{tenant: $tenant, status: 'active'}}) WHERE coalesce(m.groupId, '') = $groupKey
+OPTIONAL MATCH (s:MemScene {{tenant: $tenant}})-[:INCLUDES]->(m)
 WITH m, min(s.id) AS sceneId
-RETURN m.id AS id, m.topicVector AS embedding, m.keywords AS keywords, m.title AS title, sceneId
+RETURN m.id AS id, {TOPIC_VECTOR}, m.keywords AS keywords, m.title AS title, sceneId
 ORDER BY m.startedAt, m.id
 """
 
 # Cells of a conversation not yet in any scene (new, or left over by an interrupted run).
-UNASSIGNED = """
-MATCH (m:MemCell {tenant: $tenant, conversationId: $conversationId})
-WHERE m.status = 'active' AND NOT EXISTS { MATCH (:MemScene)-[:INCLUDES]->(m) }
-RETURN m.id AS id, m.topicVector AS embedding, m.keywords AS keywords, m.title AS title,
+UNASSIGNED = f"""CYPHER 25
+MATCH (m:MemCell {{tenant: $tenant, conversationId: $conversationId}})
+WHERE m.status = 'active' AND NOT EXISTS {{ MATCH (:MemScene)-[:INCLUDES]->(m) }}
+RETURN m.id AS id, {TOPIC_VECTOR}, m.keywords AS keywords, m.title AS title,
        coalesce(m.groupId, '') AS groupKey, m.groupId AS groupId
 ORDER BY m.startedAt, m.id
 """
+
+
+async def read_cells(graph: TenantGraph, query: str, **params) -> list[dict]:
+    """Rows of GROUP_CELLS or UNASSIGNED, `embedding` as a float32 array (None: not computed yet)."""
+    rows = await graph.read(query, **params)
+    for r in rows:
+        if r["embedding"] is not None:
+            r["embedding"] = r["embedding"].to_numpy().astype(np.float32)
+    return rows
 
 GROUP_SIZE = """
 MATCH (m:MemCell {tenant: $tenant, status: 'active'}) WHERE coalesce(m.groupId, '') = $groupKey

@@ -79,14 +79,15 @@ class SceneService:
 
     async def with_topic_vectors(self, graph: TenantGraph, rows: list[dict]) -> list[dict]:
         """Fill in the topic vectors of cells placed for the first time (and store them)."""
-        missing = [r for r in rows if not r["embedding"] and topic_text(r)]
+        missing = [r for r in rows if r["embedding"] is None and topic_text(r)]
         for i in range(0, len(missing), TOPIC_BATCH):
             chunk = missing[i:i + TOPIC_BATCH]
             vectors = await self.embedder.aembed([topic_text(r) for r in chunk])
             for r, v in zip(chunk, vectors):
-                r["embedding"] = [float(x) for x in v]
-            await graph.write(q.SET_TOPIC_VECTORS, rows=[{"id": r["id"], "vector": r["embedding"]} for r in chunk])
-        return [r for r in rows if r["embedding"]]
+                r["embedding"] = v
+            await graph.write(q.SET_TOPIC_VECTORS, rows=[{"id": r["id"], "vector": [float(x) for x in r["embedding"]]}
+                                                         for r in chunk])
+        return [r for r in rows if r["embedding"] is not None]
 
     # ------------------------------------------------------------------ consolidation
 
@@ -115,7 +116,7 @@ class SceneService:
     async def _consolidate_group(self, graph: TenantGraph, group_key: str) -> ConsolidateReport:
         rep = ConsolidateReport(groups=1)
         t0 = time.perf_counter()
-        rows = await self.with_topic_vectors(graph, await graph.read(q.GROUP_CELLS, groupKey=group_key))
+        rows = await self.with_topic_vectors(graph, await q.read_cells(graph, q.GROUP_CELLS, groupKey=group_key))
         existing = [r["id"] for r in await graph.read(q.SCENE_IDS_OF_GROUP, groupKey=group_key)]
         rep.seconds["read"] = time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -160,7 +161,8 @@ class SceneService:
 
     async def assign_new(self, graph: TenantGraph, conversation_id: str) -> int:
         """Put a conversation's new cells into scenes. Returns how many cells were placed."""
-        rows = await self.with_topic_vectors(graph, await graph.read(q.UNASSIGNED, conversationId=conversation_id))
+        rows = await self.with_topic_vectors(graph, await q.read_cells(graph, q.UNASSIGNED,
+                                                                       conversationId=conversation_id))
         if not rows:
             return 0
         by_group: dict[str, list[dict]] = {}
@@ -276,7 +278,8 @@ async def refresh_scenes(graph: TenantGraph, scene_ids: list[str]) -> int:
     if updates:
         await graph.write(q.SET_VECTORS, scenes=updates)
     for group_key in sorted({r["groupKey"] or "" for r in rows}):
-        cells = [c for c in await graph.read(q.GROUP_CELLS, groupKey=group_key) if c["embedding"]]
+        cells = [c for c in await q.read_cells(graph, q.GROUP_CELLS, groupKey=group_key)
+                 if c["embedding"] is not None]
         if not cells:
             await graph.write(q.DELETE_CENTRE, groupKey=group_key)
             continue
