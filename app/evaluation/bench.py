@@ -164,8 +164,9 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
 def render_results_readme() -> Path:
     """bench/results/README.md: the latest numbers of each benchmark, from their JSON files."""
     lines = ["# Benchmark and evaluation results", "",
-             "Written by `engram bench ingest`, `engram bench search` and `engram eval locomo "
-             "--out bench/results/locomo`; each JSON file beside this one holds the full numbers.", ""]
+             "Written by `engram bench ingest`, `engram bench search`, `engram bench consolidate`, "
+             "`engram bench http`, `engram bench gc` and `engram eval locomo --out bench/results/locomo`; "
+             "each JSON file beside this one holds the full numbers.", ""]
     ingests = sorted(RESULTS.glob("ingest-*.json"))
     if ingests:
         lines += ["## Ingestion (`engram bench ingest`)", "",
@@ -197,6 +198,9 @@ def render_results_readme() -> Path:
             lines += ["", f"Growth from the smallest to the largest size: p50 x{r['growth_p50']}, "
                           f"p95 x{r['growth_p95']}. Targets: {r['targets']}."]
         lines.append("")
+    from app.evaluation.bench_sections import sections
+
+    lines += sections(RESULTS)
     loc = RESULTS / "locomo" / "summary.md"
     if loc.exists():
         lines += ["## LoCoMo evidence recall (`engram eval locomo`)", "",

@@ -146,6 +146,8 @@ SET s.topic = r.topic, s.consensus = r.consensus, s.status = r.status,
 WITH s, r
 UNWIND range(0, size(r.cellIds) - 1) AS i
 MATCH (s)-[inc:INCLUDES]->(:MemCell {tenant: $tenant, id: r.cellIds[i]})
+// A new cell usually comes last: the others keep their order, and are not rewritten.
+WITH inc, i WHERE inc.order IS NULL OR inc.order <> i + 1
 SET inc.order = i + 1
 """
 

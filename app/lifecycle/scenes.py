@@ -30,6 +30,9 @@ from app.settings import Settings
 from app.store.graph import TenantGraph
 
 BATCH = 500  # scenes per membership transaction
+# ... and at most this many cells moved per transaction: a 100k-cell group of a few dozen scenes
+# would otherwise move every cell in one transaction (heap on a small server).
+MEMBERS_PER_TX = 5000
 SUMMARY_BATCH = 200
 CANDIDATES = 20  # nearest scenes (raw cosine) re-scored on centred vectors
 SUMMARY_FACTS = 40
@@ -140,8 +143,8 @@ class SceneService:
                 "embedding": [float(v) for v in unit_rows(total[None, :])[0]],
                 "members": [{"id": rows[i]["id"], "order": j + 1} for j, i in enumerate(members)],
             })
-        for i in range(0, len(scenes), BATCH):
-            await q.write_memberships(graph, scenes[i:i + BATCH])
+        for batch in membership_batches(scenes):
+            await q.write_memberships(graph, batch)
         stale = sorted(set(existing) - set(ids))
         for i in range(0, len(stale), BATCH):
             await graph.write(q.DROP_SCENES, ids=stale[i:i + BATCH])
@@ -247,6 +250,28 @@ async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cel
         if out:
             await graph.write(q.SAVE_SUMMARIES, rows=out)
     return archived
+
+
+def membership_batches(scenes: list[dict]) -> list[list[dict]]:
+    """Scenes in groups of at most BATCH scenes and MEMBERS_PER_TX members; a larger scene is
+    cut into parts carrying the same scene fields (each part adds its members), so every
+    transaction still leaves each of its cells in exactly one scene."""
+    batches: list[list[dict]] = [[]]
+    room = MEMBERS_PER_TX
+    for sc in scenes:
+        members = sc["members"]
+        start = 0
+        while True:
+            if len(batches[-1]) == BATCH or (room == 0 and batches[-1]):
+                batches.append([])
+                room = MEMBERS_PER_TX
+            part = members[start:start + room]
+            batches[-1].append({**sc, "members": part})
+            room -= len(part)
+            start += len(part)
+            if start >= len(members):
+                break
+    return [b for b in batches if b]
 
 
 def _document_frequency(rows: list[dict]) -> Counter:

@@ -1,0 +1,92 @@
+"""Sections of bench/results/README.md for the consolidate, http and gc benchmarks, each from
+its JSON file (render_results_readme in bench.py puts them together)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def _load(path: Path) -> dict | None:
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _load_note(r: dict) -> str:
+    la = r.get("load_average") or {}
+    parts = [f"{k.replace('_', ' ')} {'/'.join(str(x) for x in v)}" for k, v in la.items()]
+    return ("Load average (1/5/15 min) " + "; ".join(parts) + ". ") if parts else ""
+
+
+def consolidate_section(results: Path) -> list[str]:
+    r = _load(results / "consolidate.json")
+    if r is None:
+        return []
+    lines = ["## Scene consolidation (`engram bench consolidate`)", "",
+             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; one tenant group of synthetic MemCells "
+             f"({r['topics']} topics, 5-8 keywords each), seconds.", "",
+             "| MemCells | first: total | embed topic vectors | read (without embed) | cluster | write | "
+             "summarise | peak RSS MB before / after | again: total | read | cluster | write | summarise |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for x in r["sizes"].values():
+        f, a = x["first"], x["again"]
+        fs, as_ = f["stage_seconds"], a["stage_seconds"]
+        lines.append(f"| {x['memcells']} | {f['seconds']} | {f['embed_seconds']} | {f['read_without_embed_seconds']} | "
+                     f"{fs.get('cluster')} | {fs.get('write')} | {fs.get('summarise')} | "
+                     f"{x['peak_rss_mb_before']} / {f['peak_rss_mb']} | "
+                     f"{a['seconds']} | {as_.get('read')} | {as_.get('cluster')} | {as_.get('write')} | "
+                     f"{as_.get('summarise')} |")
+    lines += ["", "| MemCells | scenes | size min / median / max | moved by the re-run | "
+                  f"incremental: {r['new_cells']} cells in one call, ms per cell | one-cell calls p50 / p95 ms |",
+              "|---:|---:|---|---:|---:|---|"]
+    for x in r["sizes"].values():
+        s, inc = x["scenes"], x["incremental"]
+        one = inc["one_cell_calls"]["ms"]
+        lines.append(f"| {x['memcells']} | {s['scenes']} | {s.get('size_min')} / {s.get('size_median')} / "
+                     f"{s.get('size_max')} | {x['again']['moved']} | {inc['batch']['ms_per_cell']} | "
+                     f"{one['p50']} / {one['p95']} |")
+    lines += ["", "`first` computes every cell's topic vector (the embedding model on its keywords) and "
+                  "clusters from scratch; `again` re-clusters with nothing changed (what the periodic task "
+                  "does for a changed group); incremental is SceneService.assign_new as ingestion calls it. "
+                  "Peak RSS is the benchmark process's (the embedding model alone takes about 1 GB). "
+                  + _load_note(r) + (r.get("notes") or ""), ""]
+    return lines
+
+
+def http_section(results: Path) -> list[str]:
+    r = _load(results / "http.json")
+    if r is None or "concurrent" not in r:
+        return []
+    lines = ["## Search over HTTP (`engram bench http`)", "",
+             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; `engram serve` in its own process, "
+             f"{r['memcells']} MemCells in the searched tenant among {r['tenants']} tenants, "
+             f"{r['method']} `search` GraphQL requests with an API key; ms.", "",
+             "| clients | requests | requests/s | whole request p50 | p95 | p99 | server tookMs p50 | p95 | "
+             "outside search p50 | server share | errors |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for clients, x in ((1, r["one_client"]), (r["clients"], r["concurrent"])):
+        w, t, o = x["whole_request_ms"], x["server_took_ms"], x["outside_search_ms"]
+        lines.append(f"| {clients} | {x['requests']} | {x['requests_per_s']} | {w['p50']} | {w['p95']} | "
+                     f"{w['p99']} | {t['p50']} | {t['p95']} | {o['p50']} | {x['server_share']} | {x['errors']} |")
+    lines += ["", f"Target: {r['target']}: **{'met' if r['target_met'] else 'not met'}**. Server share: "
+                  "the sum of the server's `tookMs` over the sum of whole-request times. "
+                  + _load_note(r) + (r.get("notes") or ""), ""]
+    return lines
+
+
+def gc_section(results: Path) -> list[str]:
+    r = _load(results / "gc.json")
+    if r is None:
+        return []
+    lines = ["## Forgetting (`engram bench gc`)", "",
+             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; a synthetic tenant, "
+             f"{round(100 * (1 - r['keep_share']))}% of its episodes old and unused; seconds.", "",
+             "| MemCells | nodes | forget pass (cells) | idle pass | purge pass (nodes deleted) |",
+             "|---:|---:|---:|---:|---:|"]
+    for size, x in r["sizes"].items():
+        lines.append(f"| {size} | {x['nodes']} | {x['forget']['seconds']} ({x['forget']['cells']}) | "
+                     f"{x['idle']['seconds']} | {x['purge']['seconds']} ({x['purge']['nodes_deleted']}) |")
+    lines.append("")
+    return lines
+
+
+def sections(results: Path) -> list[str]:
+    return consolidate_section(results) + http_section(results) + gc_section(results)
