@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from app.lifecycle.backup_format import (
-    EXCLUDED_LABELS, FORMAT, VERSION, dumps, encode_props, identifier, label_key, open_text,
+    FORMAT, VERSION, dumps, encode_props, identifier, label_key, open_text,
 )
 from app.lifecycle.backup_schema import read_schema
 from app.runtime.services import Services
@@ -44,6 +44,7 @@ RETURN elementId(n) AS eid, labels(n) AS labels, properties(n) AS props
 RELS = """
 MATCH (a:{label} {{tenant: $tenant}})-[r]->(b)
 WHERE b.tenant = $tenant AND NOT any(l IN labels(a) WHERE l IN $before OR l IN $excluded)
+  AND NOT any(l IN labels(b) WHERE l IN $excluded)
 RETURN elementId(a) AS start, type(r) AS type, properties(r) AS props, elementId(b) AS end
 """
 
@@ -72,7 +73,7 @@ async def export_tenant(svc: Services, tenant: str, path: Path, embeddings: bool
     path = Path(path)
     rep = ExportReport(path)
     keys: dict[str, int] = {}  # element id -> key in the file
-    excluded = sorted(EXCLUDED_LABELS)
+    excluded = schema.transient_labels
     body = path.with_name(path.name + ".body.tmp")
     assembled = path.with_name(path.name + ".tmp")
     try:

@@ -60,7 +60,7 @@ SET r = row.props
 RETURN count(r) AS n
 """
 
-HAS_NODES = "MATCH (n:{label} {{tenant: $tenant}}) RETURN count(n) > 0 AS any"
+HAS_NODES = "RETURN EXISTS {{ MATCH (n:{label} {{tenant: $tenant}}) }} AS any"
 COUNT_NODES = """
 MATCH (n:{label} {{tenant: $tenant}}) WHERE NOT any(l IN labels(n) WHERE l IN $before)
 RETURN labels(n) AS labels, count(*) AS n

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from neo4j import AsyncDriver
 
-from app.lifecycle.backup_format import is_memory_label
+from app.lifecycle.backup_format import EXCLUDED_LABELS, is_memory_label
 
 LABELS = "CALL db.labels() YIELD label RETURN label ORDER BY label"
 VECTOR_INDEXES = """
@@ -31,6 +31,7 @@ RETURN labelsOrTypes AS labels
 @dataclass
 class BackupSchema:
     memory_labels: list[str]  # every label that may carry tenant memory, sorted
+    transient_labels: list[str]  # the database's other labels (locks, leases, keys)
     vector_properties: dict[str, list[str]]  # label -> properties under a vector index
     id_labels: frozenset[str]  # labels whose `id` is unique across tenants
 
@@ -49,6 +50,7 @@ async def read_schema(driver: AsyncDriver, database: str) -> BackupSchema:
         id_labels = {label async for r in await s.run(UNIQUE_IDS) for label in r["labels"]}
     return BackupSchema(
         memory_labels=[label for label in labels if is_memory_label(label)],
+        transient_labels=sorted(set(EXCLUDED_LABELS) | {x for x in labels if not is_memory_label(x)}),
         vector_properties={k: sorted(set(v)) for k, v in vectors.items()},
         id_labels=frozenset(id_labels),
     )
