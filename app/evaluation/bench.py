@@ -41,6 +41,17 @@ def machine() -> dict:
             "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
 
 
+def shared_cpu_note(loads: list[float]) -> str:
+    """A note for results measured while other work ran (load average above the core count)."""
+    import os
+
+    cpus, worst = os.cpu_count() or 1, max(loads, default=0.0)
+    if worst <= cpus:
+        return ""
+    return (f"Other work shared the machine: 1-minute load average up to {worst:.1f} on {cpus} CPUs, "
+            "so these times include waiting for a CPU and are upper bounds.")
+
+
 def write_result(name: str, result: dict) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{name}.json"

@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from app.evaluation.bench import machine, write_result
+from app.evaluation.bench import machine, shared_cpu_note, write_result
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import COUNT_CELLS, WORDS, grow, tenant_mix
 from app.lifecycle.scenes import SceneService
@@ -167,7 +167,8 @@ async def bench_consolidate(services: Services, sizes: list[int], new_cells: int
             inc["embed_seconds"] = round(embedder.seconds, 2)
             out["sizes"][str(size)] = {"memcells": n, "first": first_out, "scenes": stats,
                                        "again": _report(again), "incremental": inc,
-                                       "peak_rss_mb_before": rss0, "peak_rss_mb_after": _peak_rss_mb()}
+                                       "peak_rss_mb_before": rss0, "peak_rss_mb_after": _peak_rss_mb(),
+                                       "load_average_after": [round(x, 2) for x in os.getloadavg()]}
             # The next size grows from the seeded cells only.
             await graph.write(DROP_NEW_RELATED, first=size)
             await graph.write(DROP_NEW, first=size)
@@ -177,6 +178,8 @@ async def bench_consolidate(services: Services, sizes: list[int], new_cells: int
             await mix.purge()
     out["load_average"] = {"before": [round(x, 2) for x in load_before],
                            "after": [round(x, 2) for x in os.getloadavg()]}
+    out["notes"] = shared_cpu_note([load_before[0], out["load_average"]["after"][0],
+                                    *(x["load_average_after"][0] for x in out["sizes"].values())])
     out["path"] = str(write_result("consolidate", out))
     return out
 

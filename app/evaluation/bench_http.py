@@ -23,7 +23,7 @@ from typing import Iterator
 
 import httpx
 
-from app.evaluation.bench import machine, write_result
+from app.evaluation.bench import machine, shared_cpu_note, write_result
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import COUNT_CELLS, NAMES, WORDS, tenant_mix
 from app.runtime.services import Services
@@ -187,6 +187,7 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
         out["target_met"] = p95 is not None and p95 <= TARGET_P95_MS and out["concurrent"]["errors"] == 0
         out["load_average"] = {"before": [round(x, 2) for x in load_before],
                                "end_of_measured_phase": [round(x, 2) for x in load_during]}
+        out["notes"] = shared_cpu_note([load_before[0], load_during[0]])
     finally:
         if key and not keep:
             await keys.revoke(key[:12])

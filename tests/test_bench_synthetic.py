@@ -1,0 +1,41 @@
+"""The benchmarks' synthetic graph (what the numbers are measured on) and the batching of scene
+memberships that large groups rely on."""
+from __future__ import annotations
+
+from app.evaluation.synthetic import COUNT_CELLS, NAMES, WORDS, tenant_mix
+from app.lifecycle import scenes as scene_module
+from app.lifecycle.scenes import membership_batches
+
+OWN_DATA = "MATCH (n {tenant: $tenant}) WHERE n.id STARTS WITH $prefix RETURN count(n) AS n"
+
+
+async def test_tenant_mix_grows_only_the_big_tenant(services):
+    mix = await tenant_mix(services, "test_synth", tenants=3, small_cells=20)
+    try:
+        await mix.grow_big(50)
+        await mix.grow_big(120)
+        assert (await mix.big.read(COUNT_CELLS))[0]["n"] == 120
+        for g in mix.others:
+            assert (await g.read(COUNT_CELLS))[0]["n"] == 20
+            # None of the big tenant's nodes (ids start with its name) is visible in another.
+            assert (await g.read(OWN_DATA, prefix=mix.big.tenant))[0]["n"] == 0
+        rows = await mix.big.read("MATCH (m:MemCell {tenant: $tenant}) RETURN m.keywords AS k, m.title AS t")
+        for r in rows:
+            assert 5 <= len(r["k"]) <= 8 and len(set(r["k"])) == len(r["k"])
+            assert r["k"][0] in WORDS and r["k"][1] in NAMES and r["t"] == f"{r['k'][1]} and {r['k'][0]}"
+    finally:
+        await mix.purge()
+    assert (await mix.big.read(COUNT_CELLS))[0]["n"] == 0
+
+
+def test_membership_batches_cut_large_scenes_and_keep_every_member_once(monkeypatch):
+    monkeypatch.setattr(scene_module, "MEMBERS_PER_TX", 5)
+    scenes = [{"id": f"s{i}", "cells": n, "members": [{"id": f"{i}:{j}", "order": j + 1} for j in range(n)]}
+              for i, n in enumerate([3, 4, 12, 5, 1])]
+    batches = membership_batches(scenes)
+    assert all(sum(len(s["members"]) for s in b) <= 5 for b in batches)
+    assert [m["id"] for b in batches for s in b for m in s["members"]] == \
+        [m["id"] for s in scenes for m in s["members"]]
+    # Each part of a scene carries the scene's own fields.
+    assert {(s["id"], s["cells"]) for b in batches for s in b} == {(s["id"], s["cells"]) for s in scenes}
+    assert membership_batches([]) == []
