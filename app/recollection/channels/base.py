@@ -1,13 +1,16 @@
 """The channel interface and what channels return."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import Awaitable, Protocol
+from typing import Awaitable, Callable, Protocol, TypeVar
 
 import numpy as np
 
 from app.recollection.request import SearchRequest
 from app.store.graph import TenantGraph
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -27,11 +30,18 @@ class SearchContext:
     depth: int  # how many candidates each channel returns
     filters: dict = field(default_factory=dict)
     _vector: list[float] | None = None
+    _shared: dict = field(default_factory=dict)
 
     async def vector(self) -> list[float]:
         if self._vector is None:
             self._vector = [float(x) for x in await self.vector_task]
         return self._vector
+
+    def shared(self, name: str, make: Callable[[], Awaitable[T]]) -> Awaitable[T]:
+        """One run of a query several channels need (the first caller starts it)."""
+        if name not in self._shared:
+            self._shared[name] = asyncio.ensure_future(make())
+        return self._shared[name]
 
 
 # Evidence of a hit `n`, as elementIds of turns: a MemCell's few turns closest to the query, the

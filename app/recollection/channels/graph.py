@@ -3,7 +3,7 @@ around them, ranked by closeness to the query and by path length.
 
   link    entities whose name or alias matches the query's words (fulltext on entity_text);
   hood    entities within hops-1 RELATED steps of them (current relations, or as of a moment),
-          each with its distance; bounded, so hubs cannot blow the work up;
+          each with its distance; a hub seed is not expanded, so hubs cannot blow the work up;
   facts   facts ABOUT an entity of the hood, from two sources: every fact of the small entities
           (a rare name's few facts, whatever their wording), and the facts nearest the query by
           vector among those of all hood entities (a hub such as a speaker has thousands);
@@ -16,6 +16,7 @@ import asyncio
 
 from app.recollection import filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
+from app.recollection.channels.vector import near_facts
 from app.recollection.lucene import safe_query
 from app.store.vector import vector_query
 
@@ -24,7 +25,8 @@ SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhausti
 MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
 HUB_DEGREE = 300  # an entity mentioned by more episodes than this is a hub
-HUB_FETCH = 200  # episodes taken from the vector index for hubs
+HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speaker: ~150)
+HUB_FETCH = 100  # episodes taken from the vector index for hubs
 
 LINK = """
 CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS e, score
@@ -32,16 +34,26 @@ WHERE e.tenant = $tenant
 RETURN elementId(e) AS key, e.name AS name, score ORDER BY score DESC LIMIT $maxEntities
 """
 
+# A hub seed (a speaker related to thousands of things) is not expanded: walking all its RELATED
+# edges costs as much as the tenant is large, and "everything Maya ever mentioned" is no
+# neighbourhood. It stays in the hood itself (its facts are found by vector, below).
 HOOD = """
 UNWIND $seeds AS seed
 MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
-MATCH p = (s)-[rels:RELATED*0..{hops}]-(e:Entity)
-WHERE e.tenant = $tenant
-  AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false
-      AND ($includeSuperseded OR
-      (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
-            ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
-WITH e, min(length(p)) AS dist, collect(DISTINCT s.name)[0] AS via
+CALL (s) {
+  WITH s WHERE COUNT { (s)-[:RELATED]-() } <= $hubDegree
+  MATCH p = (s)-[rels:RELATED*0..{hops}]-(e:Entity)
+  WHERE e.tenant = $tenant
+    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false
+        AND ($includeSuperseded OR
+        (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
+              ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
+  RETURN e, length(p) AS len
+  UNION
+  WITH s WHERE COUNT { (s)-[:RELATED]-() } > $hubDegree
+  RETURN s AS e, 0 AS len
+}
+WITH e, min(len) AS dist, collect(DISTINCT s.name)[0] AS via
 ORDER BY dist LIMIT $maxHood
 // The degree comes from the relationship count store: no traversal of a hub's facts.
 RETURN elementId(e) AS key, dist, via, COUNT { (e)<-[:ABOUT]-() } AS degree
@@ -57,13 +69,6 @@ RETURN elementId(n) AS key, vector.similarity.cosine(n.embedding, $vector) AS si
        [(n)-[:ABOUT]->(x:Entity) | elementId(x)] AS about, n.confidence AS confidence,
        {EVIDENCE["fact"]} AS evidence
 """
-
-NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
-WITH n, score AS sim WHERE {filters.FACT}
-WITH n, sim, [(n)-[:ABOUT]->(x:Entity) WHERE elementId(x) IN $keys | elementId(x)] AS about
-WHERE size(about) > 0
-RETURN elementId(n) AS key, sim, about, n.confidence AS confidence, {EVIDENCE["fact"]} AS evidence
-""")
 
 # Episodes that mention a linked entity. A rare entity's few episodes are all scored; a hub's
 # (a speaker mentioned by every episode: thousands at scale) are not scanned: the episodes
@@ -113,21 +118,21 @@ class GraphChannel:
 
     async def facts(self, ctx: SearchContext, seeds: list[str]) -> list[Candidate]:
         rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
-        hood = await ctx.graph.read(self._hood[rels], seeds=seeds, maxHood=MAX_HOOD, **ctx.filters)
+        hood = await ctx.graph.read(self._hood[rels], seeds=seeds, maxHood=MAX_HOOD,
+                                    hubDegree=HUB_RELATIONS, **ctx.filters)
         if not hood:
             return []
         dist = {h["key"]: h["dist"] for h in hood}
         via = {h["key"]: h["via"] for h in hood}
         small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
-        jobs = [ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=max(100, ctx.depth * 5),
-                               keys=list(dist), **ctx.filters)]
+        jobs = [near_facts(ctx)]
         if small:
             jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=await ctx.vector(),
                                        maxFacts=MAX_SMALL_FACTS, **ctx.filters))
         rows: dict[str, dict] = {}
         for result in await asyncio.gather(*jobs):
             for r in result:
-                rows.setdefault(r["key"], r)
+                rows.setdefault(r["key"], {**r, "sim": r.get("sim", r.get("score"))})
         scored = []
         for r in rows.values():
             about = [a for a in r["about"] if a in dist]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Awaitable
 
 from app.recollection import filters
 from app.store.vector import VectorQuery, vector_query
@@ -26,13 +27,36 @@ def _query(kind: str) -> VectorQuery:
 
 QUERIES = {kind: _query(kind) for kind in INDEX}
 
+# The facts nearest the query, with the entities they are about: the vector channel ranks them,
+# the graph channel keeps those about its neighbourhood. One index search serves both (it is the
+# most expensive query of a search, and its cost grows with how many it fetches).
+NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
+WITH n, score WHERE {filters.FACT}
+RETURN elementId(n) AS key, score, n.confidence AS confidence,
+       [(n)-[:ABOUT]->(x:Entity) | elementId(x)] AS about, {EVIDENCE["fact"]} AS evidence
+ORDER BY score DESC LIMIT $limit
+""")
+
+
+def near_facts(ctx: SearchContext) -> Awaitable[list[dict]]:
+    fetch = max(100, ctx.depth * 5)
+
+    async def run() -> list[dict]:
+        return await ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
+                                           limit=fetch, **ctx.filters)
+
+    return ctx.shared("near_facts", run)
+
 
 class VectorChannel:
     name = "vector"
 
     async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
-        rows = await ctx.graph.read_vector(QUERIES[kind], vector=await ctx.vector(), fetch=ctx.depth * 3,
-                                    limit=ctx.depth, **ctx.filters)
+        if kind == "fact":
+            rows = (await near_facts(ctx))[:ctx.depth]
+        else:
+            rows = await ctx.graph.read_vector(QUERIES[kind], vector=await ctx.vector(),
+                                               fetch=ctx.depth * 2, limit=ctx.depth, **ctx.filters)
         return candidates(kind, rows, lambda r: f"cosine {r['score']:.3f}")
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
