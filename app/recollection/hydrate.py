@@ -1,8 +1,6 @@
 """Turn fused keys into memories and their evidence turns (payloads for the caller)."""
 from __future__ import annotations
 
-import asyncio
-
 from app.store.graph import TenantGraph
 
 TURNS = """
@@ -50,11 +48,19 @@ SET n.accessCount = coalesce(n.accessCount, 0) + 1, n.lastAccessedAt = datetime(
 """
 
 
+def _one_query(kinds: tuple[str, ...]) -> str:
+    # One round trip for every kind of a result (a search's last step, on its critical path).
+    parts = [BY_KIND[k].replace("$keys", f"$keys_{k}").strip() for k in kinds]
+    return "CALL () {\n" + "\nUNION ALL\n".join(parts) + "\n}\nRETURN key, node"
+
+
 async def hydrate(graph: TenantGraph, keys_by_kind: dict[str, list[str]]) -> dict[str, dict]:
     """{key: node payload} for every key that still exists (evidence turns under kind 'turn')."""
-    kinds = [k for k, keys in keys_by_kind.items() if keys]
-    results = await asyncio.gather(*(graph.read(BY_KIND[k], keys=keys_by_kind[k]) for k in kinds))
-    return {r["key"]: r["node"] for rows in results for r in rows}
+    kinds = tuple(sorted(k for k, keys in keys_by_kind.items() if keys))
+    if not kinds:
+        return {}
+    rows = await graph.read(_one_query(kinds), **{f"keys_{k}": keys_by_kind[k] for k in kinds})
+    return {r["key"]: r["node"] for r in rows}
 
 
 async def touch(graph: TenantGraph, cell_ids: list[str]) -> None:
