@@ -148,7 +148,12 @@ class PeriodicRunner:
         and another took over), stop the work rather than run the task twice at once."""
         while True:
             await asyncio.sleep(self.ttl / 3)
-            if not await self.leases.renew(name, self.holder, self.ttl):
+            try:
+                renewed = await self.leases.renew(name, self.holder, self.ttl)
+            except Exception:  # a Neo4j blip: try again next tick, the TTL leaves room for two
+                log.exception("could not renew the lease %s", name)
+                continue
+            if not renewed:
                 log.warning("lost the lease %s; stopping this run", name)
                 work.cancel()
                 return

@@ -27,6 +27,7 @@ more, and the cells themselves last, so the cell, the anchor of a re-run, is the
 """
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import asdict, dataclass
@@ -36,6 +37,7 @@ from app.lifecycle.forget import DELETE_KEYS, EMPTY_CONVERSATIONS, ORPHAN_ENTITI
 from app.settings import Settings
 from app.store.graph import TenantGraph
 
+log = logging.getLogger("engram.gc")
 BATCH = 1000  # cells per write transaction
 
 # Binds `retention` for a cell `m`. The last use is the latest of last access, storage and the
@@ -297,10 +299,19 @@ async def revive(graph: TenantGraph, cell_id: str, now: datetime | None = None) 
 
 async def gc_everywhere(driver, settings: Settings, now: datetime | None = None,
                         tenants: list[str] | None = None) -> list[GcReport]:
-    """gc of every tenant that has memory (or of `tenants`), one after the other."""
+    """gc of the given tenants (an error stops it, nothing written for a bad name), or of every
+    tenant that has memory: then a tenant that fails is logged and the others still get theirs."""
     from app.store.admin import tenants_with_memory
 
     now = _aware(now or datetime.now(timezone.utc))
     policy = RetentionPolicy.from_settings(settings)
-    names = tenants if tenants is not None else await tenants_with_memory(driver, settings.neo4j_database)
-    return [await gc(TenantGraph(driver, t, settings.neo4j_database), policy, now) for t in names]
+    if tenants is not None:
+        graphs = [TenantGraph(driver, t, settings.neo4j_database) for t in tenants]  # checks names first
+        return [await gc(g, policy, now) for g in graphs]
+    reports = []
+    for t in await tenants_with_memory(driver, settings.neo4j_database):
+        try:
+            reports.append(await gc(TenantGraph(driver, t, settings.neo4j_database), policy, now))
+        except Exception:  # noqa: BLE001 - one tenant's trouble must not stop everyone's gc
+            log.exception("gc of tenant %r failed", t)
+    return reports
