@@ -1,5 +1,6 @@
-"""bench gc: one pass of gc over a synthetic tenant of N episodes (the search benchmark's
-builder: a cell, its turn and its fact per row, entities shared), timed in three phases:
+"""bench gc: one pass of gc over a synthetic tenant of N episodes (the benchmarks' builder in
+app/evaluation/synthetic.py: a cell, its turn and its fact per row, entities shared), timed in
+three phases:
 
   forget  old episodes (2024, never used) fall below the threshold; `keep_share` of them were
           used just now and stay;
@@ -16,7 +17,8 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 
-from app.evaluation.bench import NAMES, SEED_ENTITIES, WORDS, _grow, machine, write_result
+from app.evaluation.bench import machine, write_result
+from app.evaluation.synthetic import NAMES, WORDS, entity_rows, grow, seed_entities
 from app.lifecycle.forget import purge_tenant
 from app.lifecycle.retention import RetentionPolicy, gc
 from app.runtime.services import Services
@@ -43,13 +45,9 @@ async def bench_gc(services: Services, sizes: list[int], keep_share: float = 0.5
         graph = TenantGraph(services.driver, f"bench_gc_{uuid.uuid4().hex[:6]}")
         try:
             vecs = rng.standard_normal((len(NAMES) + len(WORDS), dim))
-            rows = [{"key": n.lower(), "id": f"ent_{n.lower()}_{graph.tenant}", "name": n,
-                     "type": "person" if i < len(NAMES) else "thing",
-                     "vec": [float(x) for x in vecs[i] / np.linalg.norm(vecs[i])]}
-                    for i, n in enumerate(NAMES + WORDS)]
-            await graph.write(SEED_ENTITIES, rows=rows)
+            await seed_entities(graph, entity_rows(vecs / np.linalg.norm(vecs, axis=1, keepdims=True)))
             t0 = time.perf_counter()
-            await _grow(graph, 0, size, dim, centers, rng, progress)
+            await grow(graph, 0, size, dim, centers, rng, progress)
             seed_s = time.perf_counter() - t0
             now = datetime.now(timezone.utc)
             await graph.auto_commit(USE_SOME, now=now, percent=int(round(keep_share * 100)))
