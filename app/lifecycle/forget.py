@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from app.store.graph import TenantGraph
 
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
-          "WriteLock")
+          "WriteLock", "ImportRun")
 
 # Label names come from the constant tuple above, never from input.
 PURGE_LABEL = {

@@ -63,7 +63,10 @@ async def consolidate_all_tenants(services: Services) -> int:
     groups = 0
     for tenant in await tenants_with_memory(services.driver, services.settings.neo4j_database):
         graph = TenantGraph(services.driver, tenant, services.settings.neo4j_database)
-        groups += (await scenes.consolidate_changed(graph)).groups
+        try:
+            groups += (await scenes.consolidate_changed(graph)).groups
+        except Exception:  # one tenant's failure must not stop the others' scenes
+            log.exception("consolidation of tenant %s failed; retried next interval", tenant)
     return groups
 
 

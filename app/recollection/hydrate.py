@@ -41,10 +41,15 @@ RETURN k AS key, n {.id, .topic, .consensus, .status, .groupId, .cells, .started
 
 BY_KIND = {"turn": TURNS, "memcell": CELLS, "fact": FACTS, "foresight": FORESIGHTS, "scene": SCENES}
 
+# The write lock is taken before the count is read, so concurrent searches add up instead of
+# overwriting each other's increment (Neo4j reads without locks under read-committed).
 TOUCH = """
 UNWIND $ids AS id
 MATCH (n:MemCell {id: id}) WHERE n.tenant = $tenant
+SET n._LOCK_ = true
+WITH n
 SET n.accessCount = coalesce(n.accessCount, 0) + 1, n.lastAccessedAt = datetime()
+REMOVE n._LOCK_
 """
 
 
