@@ -53,7 +53,7 @@ def resolve_model_path(name: str) -> Path:
 class Embedder:
     """Thread-safe wrapper: batches, normalises, and keeps torch to its own threads."""
 
-    def __init__(self, model_name: str, batch_size: int = 64):
+    def __init__(self, model_name: str, batch_size: int = 8):
         from sentence_transformers import SentenceTransformer
         import torch
 
@@ -81,5 +81,5 @@ class Embedder:
 
 
 @lru_cache(maxsize=4)
-def get_embedder(model_name: str, batch_size: int = 64) -> Embedder:
+def get_embedder(model_name: str, batch_size: int = 8) -> Embedder:
     return Embedder(model_name, batch_size)

@@ -147,6 +147,16 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
     return Resolution(out, surface_to_key)
 
 
+async def names_to_embed(graph: TenantGraph, drafts: list[EntityDraft]) -> list[str]:
+    """The names resolve_entities may embed: drafts none of whose names is a known key. One read
+    for a whole processing call, so the names go to the model with its other texts."""
+    keys = {normalize_key(n) for d in drafts for n in [d.name, *d.aliases]} - {""}
+    rows = await graph.read(BY_KEYS, keys=sorted(keys)) if keys else []
+    known = {r["key"] for r in rows} | {a for r in rows for a in r["aliasKeys"] or []}
+    return list(dict.fromkeys(d.name for d in drafts
+                              if not any(normalize_key(n) in known for n in [d.name, *d.aliases])))
+
+
 def entity_rows(res: Resolution) -> list[dict]:
     rows = []
     for e in res.entities.values():

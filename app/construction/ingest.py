@@ -12,8 +12,9 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from app.construction.pipeline import Pipeline, ProcessReport
+from app.construction.pipeline import Pipeline, ProcessReport, turn_text
 from app.construction.turns import InputError, parse_messages, write_turns
+from app.construction.vectors import TextVectors, settle
 from app.domain.models import Message
 from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
@@ -74,22 +75,30 @@ class Ingestor:
                              f"{self.settings.max_messages_per_call}", "messages")
         parsed = parse_messages(messages, self.settings.max_message_bytes)
         graph = self.graph(tenant)
-        if group_id is not None:
-            rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
-            if rows and rows[0]["groupId"] not in (None, group_id):
-                raise InputError(f"conversation {conversation_id!r} belongs to another group", "groupId")
-        written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
-        report = await self.process(tenant, conversation_id, flush)
+        # The model embeds the new turns while Neo4j writes them (it works on its own threads).
+        vectors = TextVectors(self.pipeline.embedder)
+        embedding = vectors.start([turn_text(m.speaker, m.timestamp, m.content) for m in parsed])
+        try:
+            if group_id is not None:
+                rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
+                if rows and rows[0]["groupId"] not in (None, group_id):
+                    raise InputError(f"conversation {conversation_id!r} belongs to another group", "groupId")
+            written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
+        except BaseException:
+            await settle(embedding)
+            raise
+        report = await self.process(tenant, conversation_id, flush, vectors=vectors)
         return MemorizeReport(conversation_id, len(written.new), len(written.skipped), report,
                               time.perf_counter() - t0, [m.id for m in parsed])
 
-    async def process(self, tenant: str, conversation_id: str, flush: bool) -> ProcessReport:
+    async def process(self, tenant: str, conversation_id: str, flush: bool,
+                      vectors: TextVectors | None = None) -> ProcessReport:
         graph = self.graph(tenant)
         token = uuid.uuid4().hex
         if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=600):
             return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
         try:
-            report = await self.pipeline.process(graph, conversation_id, flush)
+            report = await self.pipeline.process(graph, conversation_id, flush, vectors)
             await self._place_in_scenes(graph, conversation_id, report)
             return report
         finally:

@@ -3,9 +3,16 @@
 Embedding budget: every turn is embedded once (the unavoidable cost); a MemCell's vector is the
 normalised mean of its turns'; a fact reuses its turn's vector when it is the turn's only fact;
 only new entity names and foresight triggers are embedded besides.
+
+Order of work in one call, so the model (one core) and Neo4j (the other) run side by side:
+turns are embedded (in memorize, while they are being written), then every closed cell is
+extracted; the names that may need a vector are embedded, and the fact and foresight texts of
+all cells go to the model in one background call while the first cell is resolved against the
+graph and its rows are prepared; each cell is written as soon as its vectors are there.
 """
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -13,11 +20,12 @@ import numpy as np
 
 from app.construction.boundaries import BoundaryRules, cut, unit
 from app.construction.entity_resolution import (
-    Resolution, entity_rows, normalize_key, resolve_entities,
+    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities,
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.supersession import plan_supersession
 from app.construction.turns import pending_turns, save_embeddings
+from app.construction.vectors import TextVectors, settle
 from app.construction.writer import Batch, mark_failed, write_batch
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
@@ -52,16 +60,30 @@ def make_extractor(settings: Settings) -> Extractor:
     return LocalExtractor()
 
 
-def embedding_text(turn) -> str:
+def turn_text(speaker: str, at, content: str) -> str:
     """What a turn's vector is made from: who said it and when, then what was said. Questions
     name people and times ("When did Maya ..."); raw turns say "I" and "yesterday", so the
     speaker and day are part of the text embedded (measured: dense recall@10 on LoCoMo dev
     0.25 -> 0.53 against the raw text)."""
-    return f"{turn.speaker} ({turn.at:%d %B %Y}): {turn.content}"
+    return f"{speaker} ({at:%d %B %Y}): {content}"
+
+
+def embedding_text(turn) -> str:
+    return turn_text(turn.speaker, turn.at, turn.content)
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
-    return None if v is None else [float(x) for x in v]
+    return None if v is None else v.tolist()
+
+
+@dataclass
+class _Work:
+    """A closed cell with its extraction, on its way to the graph."""
+    cell: CellDraft
+    reason: str
+    ex: Extraction
+    drafts: list[EntityDraft]
+    own: list  # facts that get a vector of their own text
 
 
 class Pipeline:
@@ -75,7 +97,9 @@ class Pipeline:
             window=settings.boundary_window,
         )
 
-    async def process(self, graph: TenantGraph, conversation_id: str, flush: bool) -> ProcessReport:
+    async def process(self, graph: TenantGraph, conversation_id: str, flush: bool,
+                      vectors: TextVectors | None = None) -> ProcessReport:
+        """`vectors` may already hold the turns' vectors (memorize embeds them while it writes)."""
         rep = ProcessReport()
         t0 = time.perf_counter()
         turns, known = await pending_turns(graph, conversation_id)
@@ -83,75 +107,100 @@ class Pipeline:
         if not turns:
             return rep
         t0 = time.perf_counter()
-        missing = [i for i, v in enumerate(known) if v is None]
-        fresh = await self.embedder.aembed([embedding_text(turns[i]) for i in missing]) if missing else []
-        vectors = np.zeros((len(turns), self.embedder.dimensions), dtype=np.float32)
-        for i, v in enumerate(known):
+        cache = vectors or TextVectors(self.embedder)
+        texts = [embedding_text(t) for t in turns]
+        for text, v in zip(texts, known):
             if v is not None:
-                vectors[i] = np.asarray(v, dtype=np.float32)
-        for j, i in enumerate(missing):
-            vectors[i] = fresh[j]
+                cache.put(text, np.asarray(v, dtype=np.float32))
+        new = {t.id for t, v in zip(turns, known) if v is None}
+        await cache.fill(texts)
+        vec_of = {t.id: cache.get(text) for t, text in zip(turns, texts)}
         rep.add_time("embed", time.perf_counter() - t0)
-        vec_of = {t.id: vectors[i] for i, t in enumerate(turns)}
-        cells = cut(turns, vectors, self.rules, flush)
-        for cell, reason in cells:
+        cells = cut(turns, np.stack([vec_of[t.id] for t in turns]), self.rules, flush)
+
+        # The open tail keeps its new vectors, so it is embedded once; written while we extract.
+        tail = [t for c, _ in cells if not c.closed for t in c.turns]
+        rep.pending += len(tail)
+        saving = asyncio.create_task(save_embeddings(graph, conversation_id, [
+            {"id": t.id, "embedding": _vec(vec_of[t.id])} for t in tail if t.id in new]))
+        work: list[_Work] = []
+        failed: tuple[int, str] | None = None
+        for i, (cell, reason) in enumerate(cells):
             if not cell.closed:
-                rep.pending += len(cell.turns)
-                new = {turns[i].id for i in missing}
-                await save_embeddings(graph, conversation_id, [
-                    {"id": t.id, "embedding": _vec(vec_of[t.id])} for t in cell.turns if t.id in new])
                 continue
             t0 = time.perf_counter()
             try:
-                extraction = await self.extractor.extract(cell.turns)
+                ex = await self.extractor.extract(cell.turns)
             except ExtractionError as e:
-                # The turns stay pending with the error recorded; a retry picks them up. Later
-                # cells wait too, so facts are always applied in conversation order.
                 rep.add_time("extract", time.perf_counter() - t0)
-                rest = [t.id for c, _ in cells[cells.index((cell, reason)):] for t in c.turns]
-                await mark_failed(graph, conversation_id, rest, str(e))
-                rep.failed_cells += 1
-                rep.pending += len(rest)
-                rep.errors.append(str(e))
+                failed = (i, str(e))
                 break
             rep.add_time("extract", time.perf_counter() - t0)
-            rep.tokens_used += extraction.tokens_used
-            await self._write_cell(graph, cell, reason, extraction, vec_of, rep)
+            rep.tokens_used += ex.tokens_used
+            work.append(_Work(cell, reason, ex, self._drafts(cell, ex), self._own_facts(ex, vec_of)))
+
+        big = None
+        try:
+            t0 = time.perf_counter()
+            names = await names_to_embed(graph, [d for w in work for d in w.drafts])
+            rep.add_time("resolve", time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            await cache.fill(names)
+            # Facts and foresight of every cell in one call, computed while the graph work goes on.
+            big = cache.start([f.text for w in work for f in w.own]
+                              + [_foresight_text(fs) for w in work for fs in w.ex.foresights])
+            rep.add_time("embed", time.perf_counter() - t0)
+            for w in work:
+                await self._write_cell(graph, w, vec_of, cache, big, saving, rep)
+        finally:
+            await settle(big)
+            await settle(saving)
+        await saving  # an error saving the tail's vectors is reported, not swallowed
+        if failed is not None:
+            # The turns stay pending with the error recorded; a retry picks them up. Later
+            # cells wait too, so facts are always applied in conversation order.
+            i, error = failed
+            rest = [t.id for c, _ in cells[i:] for t in c.turns]
+            await mark_failed(graph, conversation_id, rest, error)
+            rep.failed_cells += 1
+            rep.pending += len([t for c, _ in cells[i:] if c.closed for t in c.turns])
+            rep.errors.append(error)
         return rep
 
-    async def _write_cell(self, graph: TenantGraph, cell: CellDraft, reason: str,
-                          ex: Extraction, vec_of: dict[str, np.ndarray], rep: ProcessReport) -> None:
-        t0 = time.perf_counter()
-        first = cell.turns[0]
-        cell_id = new_id("mc")
-        speakers = {t.speaker for t in cell.turns}
+    @staticmethod
+    def _drafts(cell: CellDraft, ex: Extraction) -> list[EntityDraft]:
         drafts = list(ex.entities)
         named = {normalize_key(d.name) for d in drafts}
-        for s in sorted(speakers):
+        for s in sorted({t.speaker for t in cell.turns}):
             if normalize_key(s) not in named:
                 drafts.append(EntityDraft(name=s, type="person"))
-        rep.add_time("prepare", time.perf_counter() - t0)
+        return drafts
 
-        t0 = time.perf_counter()
-        res: Resolution = await resolve_entities(graph, drafts, self.embedder.aembed)
-        rep.add_time("resolve", time.perf_counter() - t0)
-
-        t0 = time.perf_counter()
+    def _own_facts(self, ex: Extraction, vec_of: dict[str, np.ndarray]) -> list:
+        if self.settings.fact_vectors == "turn":
+            return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in vec_of)]
         facts_per_turn: dict[str, int] = {}
         for f in ex.facts:
             for tid in f.turn_ids[:1]:
                 facts_per_turn[tid] = facts_per_turn.get(tid, 0) + 1
-        reuse_all = self.settings.fact_vectors == "turn"
-        own = [f for f in ex.facts
-               if not (f.turn_ids and f.turn_ids[0] in vec_of
-                       and (reuse_all or facts_per_turn.get(f.turn_ids[0]) == 1))]
-        to_embed = [f.text for f in own] + [f"{fs.text}. {fs.trigger}" for fs in ex.foresights]
-        extra = await self.embedder.aembed(to_embed) if to_embed else np.zeros((0, 1))
-        rep.add_time("embed", time.perf_counter() - t0)
-        own_vec = {id(f): extra[i] for i, f in enumerate(own)}
-        fs_vec = {id(fs): extra[len(own) + i] for i, fs in enumerate(ex.foresights)}
+        return [f for f in ex.facts
+                if not (f.turn_ids and f.turn_ids[0] in vec_of and facts_per_turn.get(f.turn_ids[0]) == 1)]
+
+    async def _write_cell(self, graph: TenantGraph, w: _Work, vec_of: dict[str, np.ndarray],
+                          cache: TextVectors, big: asyncio.Task, saving: asyncio.Task,
+                          rep: ProcessReport) -> None:
+        cell, reason, ex = w.cell, w.reason, w.ex
+        first = cell.turns[0]
+        cell_id = new_id("mc")
+        speakers = {t.speaker for t in cell.turns}
 
         t0 = time.perf_counter()
+        res: Resolution = await resolve_entities(graph, w.drafts, cache.embed)
+        rep.add_time("resolve", time.perf_counter() - t0)
+
+        t0 = time.perf_counter()
+        own = {id(f) for f in w.own}
+        later: list[tuple[dict, str]] = []  # rows whose vector the background call brings
         turn_ids = {t.id for t in cell.turns}
         cell_vec = unit(np.mean([vec_of[t.id] for t in cell.turns], axis=0))
         batch = Batch()
@@ -183,9 +232,6 @@ class Pipeline:
         for f in ex.facts:
             fid = new_id("f")
             tids = [t for t in f.turn_ids if t in turn_ids] or [cell.turns[0].id]
-            vec = own_vec.get(id(f))
-            if vec is None:
-                vec = vec_of[tids[0]]
             about = []
             for name, role in f.entities:
                 k = res.key_of(name)
@@ -195,15 +241,20 @@ class Pipeline:
             if subject_key in res.entities and all(a["key"] != subject_key for a in about):
                 about.insert(0, {"key": subject_key, "role": "subject"})
             valid_from = f.valid_from or next(t.at for t in cell.turns if t.id == tids[0])
-            batch.facts.append({
+            row = {
                 "id": fid, "cellId": cell_id, "subject": f.subject, "predicate": f.predicate,
                 "object": f.object, "text": f.text, "subjectKey": subject_key,
                 "objectKey": normalize_key(f.object), "singleValued": bool(f.single_valued),
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
-                "eventDate": f.event_date, "status": "current", "embedding": _vec(vec),
+                "eventDate": f.event_date, "status": "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,
                 "groupId": first.group_id,
-            })
+            }
+            if id(f) in own:
+                later.append((row, f.text))
+            else:
+                row["embedding"] = _vec(vec_of[tids[0]])
+            batch.facts.append(row)
             subj = [a["key"] for a in about if a["role"] == "subject"]
             others = [a["key"] for a in about if a["role"] != "subject"]
             for s in subj[:1]:
@@ -214,22 +265,30 @@ class Pipeline:
                             "validFrom": valid_from, "validTo": f.valid_to,
                             "weight": float(f.confidence),
                         })
+        for fs in ex.foresights:
+            tids = [t for t in fs.turn_ids if t in turn_ids] or [cell.turns[-1].id]
+            row = {
+                "id": new_id("fs"), "cellId": cell_id, "text": fs.text, "trigger": fs.trigger,
+                "kind": fs.kind, "validFrom": fs.valid_from or cell.ended_at, "validTo": fs.valid_to,
+                "embedding": None, "turnIds": tids,
+                "conversationId": first.conversation_id, "groupId": first.group_id,
+            }
+            later.append((row, _foresight_text(fs)))
+            batch.foresights.append(row)
         rep.add_time("prepare", time.perf_counter() - t0)
 
         t0 = time.perf_counter()
         batch.supersede = await plan_supersession(graph, batch.facts)
         rep.add_time("supersede", time.perf_counter() - t0)
 
-        for fs in ex.foresights:
-            tids = [t for t in fs.turn_ids if t in turn_ids] or [cell.turns[-1].id]
-            batch.foresights.append({
-                "id": new_id("fs"), "cellId": cell_id, "text": fs.text, "trigger": fs.trigger,
-                "kind": fs.kind, "validFrom": fs.valid_from or cell.ended_at, "validTo": fs.valid_to,
-                "embedding": _vec(fs_vec[id(fs)]), "turnIds": tids,
-                "conversationId": first.conversation_id, "groupId": first.group_id,
-            })
+        t0 = time.perf_counter()
+        await big
+        for row, text in later:
+            row["embedding"] = _vec(cache.get(text))
+        rep.add_time("embed", time.perf_counter() - t0)
 
         t0 = time.perf_counter()
+        await saving  # the tail's vectors first: two writes of one call never run side by side
         await write_batch(graph, batch)
         rep.add_time("write", time.perf_counter() - t0)
         rep.cells += 1
@@ -237,3 +296,7 @@ class Pipeline:
         rep.entities += sum(1 for e in res.entities.values() if e.is_new)
         rep.foresights += len(batch.foresights)
         rep.superseded += len(batch.supersede)
+
+
+def _foresight_text(fs) -> str:
+    return f"{fs.text}. {fs.trigger}"

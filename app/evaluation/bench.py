@@ -190,9 +190,13 @@ def render_results_readme() -> Path:
                          f"{r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} | {stages} |")
         r = json.loads(ingests[0].read_text())
         lines += ["", f"Machine: {r['machine']['cpus']} CPUs, {r['machine']['processor']}; "
-                      f"{r['conversations']} conversations; extractor `{r['extractor']}`. "
-                      "`own`: facts from a turn with several facts get their own vector; `turn`: "
-                      "facts reuse their turn's vector (ENGRAM_FACT_VECTORS).", ""]
+                      f"{r['conversations']} conversations; extractor `{r['extractor']}`; "
+                      f"both columns use one embedder (batch {r.get('embedding_batch_size', 64)}, "
+                      f"{r.get('torch_threads', 1)} torch thread(s)). "
+                      "`own` (the default): facts from a turn with several facts get their own "
+                      "vector; `turn`: facts reuse their turn's vector (ENGRAM_FACT_VECTORS). "
+                      "Stage seconds are time on the critical path: embedding that runs while "
+                      "the graph is written or read is not counted again.", ""]
     srch = RESULTS / "search.json"
     if srch.exists():
         r = json.loads(srch.read_text())
