@@ -74,9 +74,10 @@ async def test_graph_reaches_a_fact_two_hops_away(memory, searcher):
     assert "n4" in evidence_ids(res)  # Melanie's workplace, linked through her
 
 
-async def test_graph_episodes_of_a_hub_come_from_the_index_not_a_scan(memory, services, monkeypatch):
-    """The same episodes whether Maya counts as a rare entity (every episode scored) or as a hub
-    (episodes nearest the query taken from the vector index and kept if they mention her)."""
+async def test_graph_episodes_of_a_hub_come_from_the_nearest_turns_not_a_scan(memory, services, monkeypatch):
+    """Whether Maya counts as a rare entity (every episode mentioning her scored) or as a hub
+    (the episodes of the turns nearest the query kept if they mention her), the best episode is
+    the same and every episode returned mentions her."""
     from app.recollection.channels import graph as graph_channel
 
     searcher = SearchService(services)
@@ -84,7 +85,11 @@ async def test_graph_episodes_of_a_hub_come_from_the_index_not_a_scan(memory, se
     scanned = await searcher.search(memory.tenant, SearchRequest(**req))
     monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
     indexed = await searcher.search(memory.tenant, SearchRequest(**req))
-    assert scanned.hits and [h.node["id"] for h in indexed.hits] == [h.node["id"] for h in scanned.hits]
+    mentioning = {r["id"] for r in await memory.read(
+        "MATCH (m:MemCell {tenant: $tenant})-[:MENTIONS]->(:Entity {tenant: $tenant, name: 'Maya'}) "
+        "RETURN m.id AS id")}
+    assert scanned.hits and indexed.hits and indexed.hits[0].node["id"] == scanned.hits[0].node["id"]
+    assert {h.node["id"] for h in indexed.hits if h.kind == "memcell"} <= mentioning
     assert all("mentions Maya" in c.note for h in indexed.hits for c in h.channels if c.channel == "graph")
 
 

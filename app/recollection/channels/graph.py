@@ -16,9 +16,8 @@ import asyncio
 
 from app.recollection import filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
-from app.recollection.channels.vector import near_facts
+from app.recollection.channels.vector import near_facts, near_turns
 from app.recollection.lucene import safe_query
-from app.store.vector import vector_query
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -26,7 +25,6 @@ MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
 HUB_DEGREE = 300  # an entity mentioned by more episodes than this is a hub
 HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speaker: ~150)
-HUB_FETCH = 100  # episodes taken from the vector index for hubs
 
 LINK = """
 CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS e, score
@@ -71,9 +69,9 @@ RETURN elementId(n) AS key, vector.similarity.cosine(n.embedding, $vector) AS si
 """
 
 # Episodes that mention a linked entity. A rare entity's few episodes are all scored; a hub's
-# (a speaker mentioned by every episode: thousands at scale) are not scanned: the episodes
-# nearest the query by vector are taken from the index and kept if they mention the hub, so the
-# work stays bounded by the index's fetch size, not by the hub's degree.
+# (a speaker mentioned by every episode: thousands at scale) are not scanned: the episodes of
+# the turns nearest the query are kept if they mention the hub, so the work is bounded by the
+# vector search's fetch size, not by the hub's degree.
 CELLS = f"""
 UNWIND $seeds AS seed
 MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
@@ -92,13 +90,16 @@ MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
 RETURN elementId(s) AS key
 """
 
-HUB_CELLS = vector_query("MemCell", "memcell_embedding", f"""
-WITH n, score WHERE {filters.MEMCELL}
+# A hub's episodes: those of the turns nearest the query (the vector channel's search) that
+# mention the hub, scored by their best turn.
+HUB_CELLS = f"""
+UNWIND $turns AS t
+MATCH (n:MemCell) WHERE elementId(n) = t.cell AND n.tenant = $tenant AND {filters.MEMCELL}
 MATCH (n)-[:MENTIONS]->(s:Entity) WHERE elementId(s) IN $hubs
-WITH n, score, collect(s.name)[0] AS via
+WITH n, max(t.score) AS score, collect(s.name)[0] AS via
 WITH n, score * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
 RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
-""")
+"""
 
 
 class GraphChannel:
@@ -154,8 +155,9 @@ class GraphChannel:
                                            ctx.graph.read(HUBS, **common))
         rows = list(small)
         if hubs:
-            rows += await ctx.graph.read_vector(HUB_CELLS, vector=vector, hubs=[h["key"] for h in hubs],
-                                                fetch=HUB_FETCH, decay=DECAY, limit=ctx.depth, **ctx.filters)
+            turns = [{"cell": t["cell"], "score": t["score"]} for t in await near_turns(ctx) if t["cell"]]
+            rows += await ctx.graph.read(HUB_CELLS, turns=turns, vector=vector, hubs=[h["key"] for h in hubs],
+                                         decay=DECAY, limit=ctx.depth, **ctx.filters)
         best: dict[str, dict] = {}
         for r in rows:
             if r["key"] not in best or r["score"] > best[r["key"]]["score"]:

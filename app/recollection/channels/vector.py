@@ -5,7 +5,7 @@ import asyncio
 from typing import Awaitable
 
 from app.recollection import filters
-from app.store.vector import VectorQuery, vector_query
+from app.store.vector import vector_query
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 
 # MemCells are not searched by vector: an episode's vector is the mean of its turns', too
@@ -14,18 +14,6 @@ from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, c
 # from the keyword and graph channels.
 INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding")}
 
-
-def _query(kind: str) -> VectorQuery:
-    label, index = INDEX[kind]
-    # The index filters on the tenant; the other filters run on what it returns, so it fetches
-    # more than it keeps ($fetch).
-    return vector_query(label, index, (
-        f"WITH n, score WHERE {filters.BY_KIND[kind]} "
-        f"RETURN elementId(n) AS key, score, {EVIDENCE[kind]} AS evidence "
-        "ORDER BY score DESC LIMIT $limit"))
-
-
-QUERIES = {kind: _query(kind) for kind in INDEX}
 
 # The facts nearest the query, with the entities they are about: the vector channel ranks them,
 # the graph channel keeps those about its neighbourhood. One index search serves both (it is the
@@ -36,6 +24,26 @@ RETURN elementId(n) AS key, score, n.confidence AS confidence,
        [(n)-[:ABOUT]->(x:Entity) | elementId(x)] AS about, {EVIDENCE["fact"]} AS evidence
 ORDER BY score DESC LIMIT $limit
 """)
+
+
+# The turns nearest the query, with their episode: the vector channel ranks the turns, the graph
+# channel takes the episodes of a hub from them (instead of a third index search).
+NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
+WITH n, score WHERE {filters.TURN}
+RETURN elementId(n) AS key, score, {EVIDENCE["turn"]} AS evidence,
+       [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0] AS cell
+ORDER BY score DESC LIMIT $limit
+""")
+
+
+def near_turns(ctx: SearchContext) -> Awaitable[list[dict]]:
+    fetch = max(60, ctx.depth * 3)
+
+    async def run() -> list[dict]:
+        return await ctx.graph.read_vector(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
+                                           limit=fetch, **ctx.filters)
+
+    return ctx.shared("near_turns", run)
 
 
 def near_facts(ctx: SearchContext) -> Awaitable[list[dict]]:
@@ -52,11 +60,7 @@ class VectorChannel:
     name = "vector"
 
     async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
-        if kind == "fact":
-            rows = (await near_facts(ctx))[:ctx.depth]
-        else:
-            rows = await ctx.graph.read_vector(QUERIES[kind], vector=await ctx.vector(),
-                                               fetch=ctx.depth * 2, limit=ctx.depth, **ctx.filters)
+        rows = (await (near_facts(ctx) if kind == "fact" else near_turns(ctx)))[:ctx.depth]
         return candidates(kind, rows, lambda r: f"cosine {r['score']:.3f}")
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
