@@ -95,8 +95,10 @@ RETURN elementId(s) AS key
 HUB_CELLS = f"""
 UNWIND $turns AS t
 MATCH (n:MemCell) WHERE elementId(n) = t.cell AND n.tenant = $tenant AND {filters.MEMCELL}
-MATCH (n)-[:MENTIONS]->(s:Entity) WHERE elementId(s) IN $hubs
-WITH n, max(t.score) AS score, collect(s.name)[0] AS via
+// Expanded from the episode (a few MENTIONS), never from the hub (thousands).
+WITH n, t, [(n)-[:MENTIONS]->(s:Entity) WHERE elementId(s) IN $hubs | s.name] AS hubNames
+WHERE size(hubNames) > 0
+WITH n, max(t.score) AS score, head(collect(hubNames[0])) AS via
 WITH n, score * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
 RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
 """
