@@ -68,7 +68,14 @@ def http_section(results: Path) -> list[str]:
                      f"{w['p99']} | {t['p50']} | {t['p95']} | {o['p50']} | {x['server_share']} | {x['errors']} |")
     lines += ["", f"Target: {r['target']}: **{'met' if r['target_met'] else 'not met'}**. Server share: "
                   "the sum of the server's `tookMs` over the sum of whole-request times. "
-                  + _load_note(r) + (r.get("notes") or ""), ""]
+                  + _load_note(r) + (r.get("notes") or "")]
+    e = r.get("earlier_run_under_load")
+    if e:
+        c, one = e["concurrent_whole_request_ms"], e["one_client_whole_request_ms"]
+        lines += ["", f"An earlier run ({e['date'][:16]}, {e['notes']}): {r['clients']} clients p50 {c['p50']} / "
+                      f"p95 {c['p95']} / p99 {c['p99']} ms at {e['concurrent_requests_per_s']} requests/s; "
+                      f"one client p50 {one['p50']} / p95 {one['p95']} ms."]
+    lines.append("")
     return lines
 
 
