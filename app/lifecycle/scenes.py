@@ -116,7 +116,11 @@ class SceneService:
                 report.add(await self._consolidate_group(graph, g))
         return report
 
-    async def _consolidate_group(self, graph: TenantGraph, group_key: str) -> ConsolidateReport:
+    async def _consolidate_group(self, graph: TenantGraph, group_key: str,
+                                 new_cells: list[str] | None = None) -> ConsolidateReport:
+        """Re-cluster a group. With `new_cells` (after an ingestion) only scenes whose members
+        changed, or whose facts those cells superseded, are rewritten and summarised; without
+        (consolidate, the periodic task) every scene is."""
         rep = ConsolidateReport(groups=1)
         t0 = time.perf_counter()
         rows = await self.with_topic_vectors(graph, await q.read_cells(graph, q.GROUP_CELLS, groupKey=group_key))
@@ -143,6 +147,13 @@ class SceneService:
                 "embedding": [float(v) for v in unit_rows(total[None, :])[0]],
                 "members": [{"id": rows[i]["id"], "order": j + 1} for j, i in enumerate(members)],
             })
+        if new_cells is not None:
+            before: dict[str, set] = {}
+            for r in rows:
+                if r["sceneId"]:
+                    before.setdefault(r["sceneId"], set()).add(r["id"])
+            scenes = [sc for sc in scenes
+                      if before.get(sc["id"]) != {m["id"] for m in sc["members"]}]
         for batch in membership_batches(scenes):
             await q.write_memberships(graph, batch)
         stale = sorted(set(existing) - set(ids))
@@ -155,7 +166,12 @@ class SceneService:
                           cells=len(rows), keywords=list(df), counts=list(df.values()))
         rep.seconds["write"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        rep.archived = await summarise(graph, ids, df, len(rows))
+        if new_cells is None:
+            to_summarise = ids
+        else:
+            others = [r["id"] for r in await graph.read(q.SUPERSEDED_SCENES, cellIds=new_cells)]
+            to_summarise = sorted({sc["id"] for sc in scenes} | set(others))
+        rep.archived = await summarise(graph, to_summarise, df, len(rows))
         await graph.write(q.MARK_CONSOLIDATED, groupKey=group_key, cells=len(rows))
         rep.seconds["summarise"] = time.perf_counter() - t0
         return rep
@@ -178,7 +194,7 @@ class SceneService:
             # Small groups, and groups that doubled since their last clustering, are re-clustered
             # whole: one-at-a-time assignment drifts while the group's centre is still moving.
             if size <= self.settings.scene_full_below or size >= 2 * max(last, 1):
-                await self._consolidate_group(graph, group_key)
+                await self._consolidate_group(graph, group_key, [c["id"] for c in cells])
             else:
                 await self._assign_group(graph, group_key, cells, centre[0] if centre else None)
         return len(rows)
