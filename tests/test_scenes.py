@@ -1,5 +1,7 @@
 """MemScenes against the real Neo4j: topics gathered, state taken over, incremental placement,
 interrupted consolidation repaired, deletion leaving nothing in a scene."""
+import json
+
 import numpy as np
 
 from app.construction.ingest import Ingestor
@@ -174,3 +176,22 @@ async def test_the_periodic_task_reclusters_only_groups_that_changed(services, g
     await ing.memorize(graph.tenant, "c1", ATHENA_2, flush=True)  # placed incrementally
     assert (await ing.scenes.consolidate_changed(graph)).groups == 1
     assert (await ing.scenes.consolidate_changed(graph)).groups == 0
+
+
+async def test_with_an_llm_the_consensus_is_written_from_the_facts_and_survives_its_failure(services, graph):
+    from tests.llm_stub import OpenAIStub
+
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    with OpenAIStub() as stub:
+        settings = services.settings.model_copy(update=stub.llm_settings())
+        scenes = SceneService(settings, services.embedder)
+        stub.respond_with(lambda req: {"consensus": "LLM: " + json.loads(req.user_text)["topic"]}, times=2)
+        await scenes.consolidate(graph)
+        written = {s["consensus"] for s in await _scenes(graph)}
+        assert all(c.startswith("LLM: ") for c in written), written
+        prompt = json.loads(stub.requests[0].user_text)
+        assert prompt["facts"] and all(not f.startswith("- ") for f in prompt["facts"])
+        stub.fail_next(10, status=500)
+        await scenes.consolidate(graph)
+        kept = {s["id"]: s["consensus"] for s in await _scenes(graph)}
+        assert all(c.startswith("- ") for c in kept.values()), kept  # the extractive one

@@ -15,6 +15,7 @@ most one scene, summaries last; a re-run recomputes everything from the cells.
 """
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections import Counter
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.lifecycle import scene_store as q
+from app.lifecycle.scene_consensus_llm import LLMConsensus, make_consensus_writer
 from app.lifecycle.scene_math import SceneRules, centred, group_centre, plan_scenes, unit_rows
 from app.lifecycle.scene_summary import SceneFacts, consensus, status, topic
 from app.embeddings import Embedder
@@ -37,6 +39,7 @@ SUMMARY_BATCH = 200
 CANDIDATES = 20  # nearest scenes (raw cosine) re-scored on centred vectors
 SUMMARY_FACTS = 40
 TOPIC_BATCH = 256
+LLM_CONCURRENCY = 4
 TOPIC_WORDS = 10  # keywords of a cell that make its topic vector
 MAX_KEYWORDS = 5000
 
@@ -79,6 +82,7 @@ class SceneService:
         self.settings = settings
         self.embedder = embedder
         self.rules = _rules(settings)
+        self.writer = make_consensus_writer(settings)
 
     async def with_topic_vectors(self, graph: TenantGraph, rows: list[dict]) -> list[dict]:
         """Fill in the topic vectors of cells placed for the first time (and store them)."""
@@ -171,7 +175,7 @@ class SceneService:
         else:
             others = [r["id"] for r in await graph.read(q.SUPERSEDED_SCENES, cellIds=new_cells)]
             to_summarise = sorted({sc["id"] for sc in scenes} | set(others))
-        rep.archived = await summarise(graph, to_summarise, df, len(rows))
+        rep.archived = await summarise(graph, to_summarise, df, len(rows), self.writer)
         await graph.write(q.MARK_CONSOLIDATED, groupKey=group_key, cells=len(rows))
         rep.seconds["summarise"] = time.perf_counter() - t0
         return rep
@@ -243,11 +247,14 @@ class SceneService:
                           cells=count, keywords=list(df), counts=list(df.values()))
         # Scenes whose state the new cells took over may have to be archived.
         others = [r["id"] for r in await graph.read(q.SUPERSEDED_SCENES, cellIds=[c["id"] for c in cells])]
-        await summarise(graph, sorted(set(touched) | set(others)), df, count)
+        await summarise(graph, sorted(set(touched) | set(others)), df, count, self.writer)
 
 
-async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cells: int) -> int:
-    """Topic, consensus, status and member order of the given scenes; returns how many are archived."""
+async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cells: int,
+                    writer: LLMConsensus | None = None) -> int:
+    """Topic, consensus, status and member order of the given scenes; returns how many are
+    archived. With a `writer` (the llm backend) the consensus is written by the LLM from the
+    facts the extractive one lists, and the extractive one stays when that fails."""
     archived = 0
     for i in range(0, len(scene_ids), SUMMARY_BATCH):
         rows = await graph.read(q.SUMMARY_INPUT, ids=scene_ids[i:i + SUMMARY_BATCH], facts=SUMMARY_FACTS)
@@ -263,9 +270,24 @@ async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cel
                 "startedAt": cells[0]["startedAt"] if cells else None,
                 "endedAt": cells[-1]["endedAt"] if cells else None,
             })
+        if writer is not None:
+            await _write_with_llm(writer, out)
         if out:
             await graph.write(q.SAVE_SUMMARIES, rows=out)
     return archived
+
+
+async def _write_with_llm(writer: LLMConsensus, rows: list[dict]) -> None:
+    gate = asyncio.Semaphore(LLM_CONCURRENCY)
+
+    async def one(row: dict) -> None:
+        lines = [line[2:] for line in row["consensus"].splitlines() if line.startswith("- ")]
+        async with gate:
+            text = await writer.write(row["topic"], lines)
+        if text:
+            row["consensus"] = text
+
+    await asyncio.gather(*(one(r) for r in rows))
 
 
 def membership_batches(scenes: list[dict]) -> list[list[dict]]:
