@@ -195,3 +195,14 @@ async def test_with_an_llm_the_consensus_is_written_from_the_facts_and_survives_
         await scenes.consolidate(graph)
         kept = {s["id"]: s["consensus"] for s in await _scenes(graph)}
         assert all(c.startswith("- ") for c in kept.values()), kept  # the extractive one
+
+
+async def test_a_scene_without_current_facts_is_still_summarised(services, graph):
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN)
+    garden = await _scene_of(graph, "g1")
+    await graph.write("""
+        MATCH (:MemScene {tenant: $tenant, id: $id})-[:INCLUDES]->(:MemCell)-[:HAS_FACT]->(f:Fact)
+        SET f.status = 'superseded'""", id=garden)
+    await SceneService(services.settings, services.embedder).consolidate(graph)
+    scene = {s["id"]: s for s in await _scenes(graph)}[garden]
+    assert scene["consensus"] == "" and scene["topic"]

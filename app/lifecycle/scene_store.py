@@ -126,10 +126,23 @@ CALL (s) {
   WITH m ORDER BY m.startedAt, m.id
   RETURN collect(m {.id, .title, .keywords, .startedAt, .endedAt}) AS cells
 }
+// The consensus reads the facts of the scene's most recent episodes, plus its state facts
+// (single-valued, whatever their age): a scene of a thousand episodes is not sorted whole
+// every time one episode joins it.
+// (An aggregating subquery returns one row even for a scene without facts.)
 CALL (s) {
-  MATCH (s)-[:INCLUDES]->(:MemCell {status: 'active'})-[:HAS_FACT]->(f:Fact {status: 'current'})
-  WITH f ORDER BY f.validFrom DESC, f.confidence DESC, f.id LIMIT $facts
-  RETURN collect(f {.text, .singleValued, .validFrom, .confidence}) AS current
+  CALL (s) {
+    MATCH (s)-[:INCLUDES]->(m:MemCell {status: 'active'})
+    WITH m ORDER BY m.startedAt DESC, m.id LIMIT $recentCells
+    MATCH (m)-[:HAS_FACT]->(f:Fact {status: 'current'})
+    RETURN f
+    UNION
+    MATCH (s)-[:INCLUDES]->(:MemCell {status: 'active'})-[:HAS_FACT]->(f:Fact {status: 'current'})
+    WHERE f.singleValued
+    RETURN f
+  }
+  WITH f ORDER BY f.validFrom DESC, f.confidence DESC, f.id
+  RETURN collect(f {.text, .singleValued, .validFrom, .confidence})[..$facts] AS current
 }
 RETURN s.id AS id, cells, current,
   EXISTS { MATCH (s)-[:INCLUDES]->(:MemCell {status: 'active'})-[:HAS_FACT]->(f:Fact {status: 'current'})

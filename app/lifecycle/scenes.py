@@ -38,6 +38,7 @@ MEMBERS_PER_TX = 5000
 SUMMARY_BATCH = 200
 CANDIDATES = 20  # nearest scenes (raw cosine) re-scored on centred vectors
 SUMMARY_FACTS = 40
+SUMMARY_RECENT_CELLS = 30  # episodes of a scene whose facts make its consensus (plus state facts)
 TOPIC_BATCH = 256
 LLM_CONCURRENCY = 4
 TOPIC_WORDS = 10  # keywords of a cell that make its topic vector
@@ -257,7 +258,8 @@ async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cel
     facts the extractive one lists, and the extractive one stays when that fails."""
     archived = 0
     for i in range(0, len(scene_ids), SUMMARY_BATCH):
-        rows = await graph.read(q.SUMMARY_INPUT, ids=scene_ids[i:i + SUMMARY_BATCH], facts=SUMMARY_FACTS)
+        rows = await graph.read(q.SUMMARY_INPUT, ids=scene_ids[i:i + SUMMARY_BATCH], facts=SUMMARY_FACTS,
+                                recentCells=SUMMARY_RECENT_CELLS)
         out = []
         for r in rows:
             facts = SceneFacts(r["current"], r["hasCurrentState"], r["supersededElsewhere"])
