@@ -47,7 +47,13 @@ def consolidate_section(results: Path) -> list[str]:
                   "clusters from scratch; `again` re-clusters with nothing changed (what the periodic task "
                   "does for a changed group); incremental is SceneService.assign_new as ingestion calls it. "
                   "Peak RSS is the benchmark process's (the embedding model alone takes about 1 GB). "
-                  + _load_note(r) + (r.get("notes") or ""), ""]
+                  + _load_note(r) + (r.get("notes") or "")]
+    e = r.get("earlier_run_under_load")
+    if e:
+        lines += ["", f"An earlier run ({e['date'][:16]}, {e['notes']}), seconds: " + "; ".join(
+            f"{k} cells: first {x['first_seconds']} (embed {x['embed_seconds']}), again {x['again_seconds']}, "
+            f"incremental {x['incremental_ms_per_cell']} ms per cell" for k, x in e["sizes"].items()) + "."]
+    lines.append("")
     return lines
 
 
