@@ -462,57 +462,6 @@ def import_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, hel
              if rep.purged_unfinished else ""))
 
 
-@app.command("export")
-def export_cmd(file: Path = typer.Argument(..., dir_okay=False, help="JSON-lines file to write (.gz: compressed)"),
-               tenant: str = typer.Option(..., help="the tenant to export"),
-               embeddings: bool = typer.Option(True, "--embeddings/--no-embeddings",
-                                               help="include vectors (--no-embeddings: smaller file; "
-                                                    "import recomputes them)")) -> None:
-    """Write a tenant's whole memory to FILE (backup; see README 'Backup: export and import')."""
-    from app.lifecycle.backup_export import export_tenant
-    from app.lifecycle.backup_format import BackupError
-    from app.store.graph import TenantError
-
-    try:
-        rep = _run_with_services(lambda svc: export_tenant(svc, tenant, file, embeddings))
-    except (BackupError, TenantError, OSError) as e:
-        _fail(e)
-    _echo(f"exported tenant {tenant} to {rep.path}: {rep.total_nodes} nodes, "
-          f"{rep.total_relationships} relationships in {rep.seconds:.1f}s")
-    if rep.skipped_relationships:
-        _echo(f"[yellow]{rep.skipped_relationships} relationships to nodes written during the export "
-              "were left out[/yellow]")
-
-
-@app.command("import")
-def import_cmd(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="an `engram export` file"),
-               tenant: str = typer.Option(None, help="tenant to restore into (default: the exported one); "
-                                                     "it must be empty"),
-               reembed: bool = typer.Option(False, help="recompute every vector with the configured model"),
-               keep_ids: bool = typer.Option(False, help="keep memory ids under another tenant name too "
-                                                         "(fails if they exist in the database)"),
-               discard_unfinished: bool = typer.Option(False, help="delete an interrupted import of another "
-                                                                   "file found in the tenant")) -> None:
-    """Restore an export into an empty tenant: all of it, or nothing."""
-    from app.lifecycle.backup_format import BackupError
-    from app.lifecycle.backup_import import import_tenant
-    from app.store.graph import TenantError
-
-    try:
-        rep = _run_with_services(lambda svc: import_tenant(
-            svc, file, tenant, reembed_all=reembed, keep_ids=keep_ids,
-            discard_unfinished=discard_unfinished))
-    except (BackupError, TenantError, OSError) as e:
-        _fail(e)
-    made = sum(s["made"] for s in rep.reembedded.values())
-    _echo(f"imported {rep.total_nodes} nodes, {rep.total_relationships} relationships of tenant "
-          f"{rep.source_tenant} into tenant {rep.tenant} in {rep.seconds:.1f}s"
-          + (f"; {made} vectors recomputed" if made else "")
-          + ("; memory ids renewed (another tenant name)" if rep.ids_remapped else "")
-          + (f"; an interrupted earlier run was cleared ({rep.purged_unfinished} nodes)"
-             if rep.purged_unfinished else ""))
-
-
 def main() -> None:  # console script entry point
     try:
         app()
