@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -389,28 +388,6 @@ def test_no_turns_and_naive_timestamps():
     naive = turn("I'm flying to Rome tomorrow.", at=datetime(2023, 5, 8, 12, 0))
     [p] = extract([naive]).foresights
     assert p.valid_to == datetime(2023, 5, 10, tzinfo=timezone.utc)
-
-
-def test_a_hundred_turns_extract_quickly():
-    rows = []
-    lines = [
-        "I went to the support group yesterday and it was so powerful.",
-        "My friend Melanie Hart visited me last week and we walked along the river.",
-        "I'm allergic to peanuts, so no satay for me at the office party on Friday.",
-        "I'm flying to Tokyo next month for a robotics conference with my boss.",
-        "That sounds great! How is the new job at Siemens going?",
-    ]
-    for i in range(100):
-        rows.append(("Maya" if i % 2 == 0 else "Sam", lines[i % len(lines)] + f" Item {i}."))
-    turns = episode(*rows)
-    extract(turns)  # warm-up
-    elapsed = []
-    for _ in range(3):  # the best of three: a busy machine should not fail the test
-        t0 = time.perf_counter()
-        ex = extract(turns)
-        elapsed.append(time.perf_counter() - t0)
-    assert ex.facts and ex.foresights
-    assert min(elapsed) < 0.1, f"100 turns took {min(elapsed) * 1000:.1f} ms"
 
 
 def test_the_async_interface_matches_the_sync_one():
