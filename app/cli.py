@@ -311,20 +311,10 @@ def bench_search_cmd(sizes: str = typer.Option("10000,100000", help="MemCells of
     """HYBRID search latency on a synthetic tenant-mixed graph, with the bare vector query."""
     import json as _json
 
-    from rich.progress import Progress
-
     from app.evaluation.bench import bench_search, render_results_readme
 
-    with Progress(console=console, transient=True) as prog:
-        tasks: dict[str, int] = {}
-
-        def progress(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = prog.add_task(f"seeding {label}", total=total)
-            prog.update(tasks[label], completed=done, total=total)
-
-        result = _run_with_services(lambda svc: bench_search(
-            svc, [int(x) for x in sizes.split(",")], tenants, queries, keep=keep, progress=progress))
+    result = _bench_with_progress(lambda svc, progress: bench_search(
+        svc, [int(x) for x in sizes.split(",")], tenants, queries, keep=keep, progress=progress))
     render_results_readme()
     print(_json.dumps(result))
 
