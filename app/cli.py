@@ -128,16 +128,25 @@ def ingest(file: Path = typer.Argument(..., exists=True, dir_okay=False, help="L
     async def work(svc):
         ing = Ingestor(svc)
         total = {"turns": 0, "cells": 0, "facts": 0, "entities": 0, "foresights": 0}
+
+        def processed(report) -> None:
+            for k in ("cells", "facts", "entities", "foresights"):
+                total[k] += getattr(report, k)
+
+        # Sessions are streamed (wait: false): the model embeds the next ones while the graph
+        # takes the earlier ones; the command ends when everything is processed.
+        ing.queue.on_report = processed
         with Progress(console=console) as prog:
-            task = prog.add_task("ingesting", total=sum(len(c.turns) for c in convs))
+            task = prog.add_task("storing", total=sum(len(c.turns) for c in convs))
             for conv in convs:
                 sessions = sessions_of(conv)
                 for i, sess in enumerate(sessions):
-                    r = await ing.memorize(tenant, conv.sample_id, sess, flush=i == len(sessions) - 1)
+                    r = await ing.memorize(tenant, conv.sample_id, sess, flush=i == len(sessions) - 1,
+                                           wait=False)
                     total["turns"] += r.accepted
-                    for k in ("cells", "facts", "entities", "foresights"):
-                        total[k] += getattr(r.process, k)
                     prog.advance(task, len(sess))
+            prog.update(task, description="processing")
+            await ing.drain()
         return total
 
     try:
@@ -292,13 +301,15 @@ app.add_typer(bench_app, name="bench")
 @bench_app.command("ingest")
 def bench_ingest_cmd(data: Path = typer.Option(Path("../shared/data/locomo-dev.json"), exists=True,
                                                dir_okay=False, help="LoCoMo-layout JSON"),
-                     conversations: int = typer.Option(None, help="only the first N")) -> None:
+                     conversations: int = typer.Option(None, help="only the first N"),
+                     wait: bool = typer.Option(False, help="wait for each session's processing "
+                                               "(default: stream the sessions, wait: false)")) -> None:
     """Turns/s through memorize vs embedding the same texts alone."""
     import json as _json
 
     from app.evaluation.bench import bench_ingest, render_results_readme
 
-    result = _run_with_services(lambda svc: bench_ingest(svc, data, conversations))
+    result = _run_with_services(lambda svc: bench_ingest(svc, data, conversations, wait))
     render_results_readme()
     print(_json.dumps(result))
 

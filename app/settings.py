@@ -54,12 +54,11 @@ class Settings(BaseSettings):
     max_message_bytes: int = 32 * 1024
     max_messages_per_call: int = 2000
     ingest_chunk: int = 500
-    # "own": a fact from a turn with several facts gets its own vector (better fact retrieval);
-    # "turn": every fact reuses its turn's vector (no embedding beyond the turns: faster
-    # ingestion). The default is "own": on LoCoMo dev, "turn" drops HYBRID evidence recall@10
-    # 0.648 -> 0.606 and the vector channel's 0.631 -> 0.582, for ~1.4x the ingestion speed; a
-    # memory is written once and searched many times. See bench/results/README.md.
-    fact_vectors: str = "own"
+    # "sentence": a fact's vector is that of the sentence it was stated in, read from its turn's
+    # pass of the model (no embedding beyond the turns); "own": a fact from a turn with several
+    # facts gets an embedding of its own text; "turn": every fact reuses its turn's vector.
+    # See bench/results/README.md for the recall and speed of each.
+    fact_vectors: str = "sentence"
 
     # --- Scenes (app/lifecycle/scene_math.py explains the similarities)
     scene_join: float = 0.25

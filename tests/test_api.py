@@ -292,3 +292,24 @@ def test_schema_file_matches_the_code():
 
     on_disk = (Path(__file__).resolve().parent.parent / "graphql" / "schema.graphql").read_text()
     assert on_disk == schema.as_str() + "\n", "graphql/schema.graphql drifted: run `engram schema export`"
+
+
+def test_memorize_without_waiting_answers_once_stored_and_processes_in_the_background(api, tenants):
+    import time
+
+    key = tenants["b"]
+    msgs = [{**m, "id": f"q-{m['id']}"} for m in _messages()]
+    out = data(api.gql("""mutation($input: MemorizeInput!) {
+        memorize(input: $input) { accepted pending memCells queued } }""",
+                       {"input": {"conversationId": "queued-1", "messages": msgs, "flush": True,
+                                  "wait": False}}, key=key))["memorize"]
+    assert out == {"accepted": 9, "pending": 9, "memCells": 0, "queued": True}
+    deadline = time.time() + 60
+    while time.time() < deadline:  # the worker catches up; the turns become searchable
+        hits = data(api.gql(SEARCH, {"input": {"query": "peanuts", "conversationId": "queued-1",
+                                               "method": "KEYWORD", "kinds": ["FACT"], "topK": 3}},
+                            key=key))["search"]["hits"]
+        if any(h["fact"] for h in hits):
+            break
+        time.sleep(0.5)
+    assert any(h["fact"] and "peanut" in h["fact"]["text"] for h in hits)

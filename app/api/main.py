@@ -89,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 yield
             finally:
                 await periodic.stop()
+                await app.state.ingestor.drain()
                 await app.state.searcher.settle()
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
@@ -129,7 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 pending = (await (await s.run(PENDING_TURNS)).single())["n"]
         except Exception:  # metrics must answer even when Neo4j does not
             pending = None
-        return PlainTextResponse(app.state.metrics.render(pending),
+        return PlainTextResponse(app.state.metrics.render(pending, app.state.ingestor.queue.depth),
                                  media_type="text/plain; version=0.0.4")
 
     return app

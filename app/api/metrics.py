@@ -24,7 +24,7 @@ class Metrics:
                     h[i] += 1
             h[-1] += 1
 
-    def render(self, pending_turns: int | None) -> str:
+    def render(self, pending_turns: int | None, queued_calls: int = 0) -> str:
         lines = ["# HELP engram_requests_total GraphQL requests by operation and outcome",
                  "# TYPE engram_requests_total counter"]
         with self._lock:
@@ -38,6 +38,8 @@ class Metrics:
                 lines.append(f'engram_request_seconds_bucket{{operation="{op}",le="+Inf"}} {h[-1]}')
                 lines.append(f'engram_request_seconds_sum{{operation="{op}"}} {self.total[op]:.6f}')
                 lines.append(f'engram_request_seconds_count{{operation="{op}"}} {h[-1]}')
+        lines += ["# HELP engram_ingest_queue_calls memorize calls handed to background processing, not yet done",
+                  "# TYPE engram_ingest_queue_calls gauge", f"engram_ingest_queue_calls {queued_calls}"]
         if pending_turns is not None:
             lines += ["# HELP engram_pending_turns Turns waiting to be processed (all tenants)",
                       "# TYPE engram_pending_turns gauge", f"engram_pending_turns {pending_turns}"]

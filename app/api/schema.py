@@ -134,7 +134,8 @@ class Mutation:
                 for m in input.messages]
         try:
             rep = await ctx.state.ingestor.memorize(ctx.tenant, str(input.conversation_id), msgs,
-                                                    group_id=input.group_id, flush=bool(input.flush))
+                                                    group_id=input.group_id, flush=bool(input.flush),
+                                                    wait=input.wait is not False)
         except InputError as e:
             raise bad_input(str(e), e.field) from None
         p = rep.process
@@ -142,7 +143,7 @@ class Mutation:
             conversation_id=rep.conversation_id, accepted=rep.accepted, duplicates=rep.duplicates,
             mem_cells=p.cells, facts=p.facts, entities=p.entities, foresights=p.foresights,
             superseded=p.superseded, pending=p.pending, errors=p.errors, tokens_used=p.tokens_used,
-            took_ms=rep.seconds * 1000)
+            took_ms=rep.seconds * 1000, queued=p.queued)
 
     @strawberry.mutation(description="Delete memories and everything derived from them.")
     async def forget(self, info: Info, input: ForgetInput) -> ForgetResult:

@@ -305,6 +305,9 @@ class MemorizeResult:
     errors: list[str]
     tokens_used: int
     took_ms: float
+    queued: bool = strawberry.field(
+        default=False, description="true when `wait: false`: the turns are stored and are being "
+        "processed in the background; the counts above are then zero and `pending` counts them")
 
 
 @strawberry.type
@@ -328,6 +331,9 @@ class MemorizeInput:
     messages: list[MessageInput]
     group_id: Optional[strawberry.ID] = None
     flush: Optional[bool] = False
+    wait: Optional[bool] = strawberry.field(
+        default=True, description="false: answer once the turns are stored, and process them in "
+        "the background (a client streaming a conversation keeps the model busy meanwhile)")
 
 
 @strawberry.input

@@ -25,6 +25,8 @@ from datetime import date, datetime, time, timedelta, timezone
 from app.construction import lexicon as lx
 from app.construction.dates import DateMention, absolute_text, find_dates, inline_text
 from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, TurnRecord
+from app.construction.sentences import EMOJI_CLASS
+from app.construction.sentences import split_sentences as _split
 
 log = logging.getLogger(__name__)
 
@@ -64,49 +66,16 @@ def _alt(words) -> str:
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u2013": "-", "\u2014": " - "})
-_EMOJI_CLASS = (
-    "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\uFE0F\u200D\u20E3"
-    "\U000E0000-\U000E007F"
-)
+_EMOJI_CLASS = EMOJI_CLASS
 _EMOJI = re.compile(f"[{_EMOJI_CLASS}]+")
 _EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX8]-?[()DPpOo3/\\|*]|<3|\^_\^|:'\()(?!\w)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
-_BOUNDARY = re.compile(
-    rf"[.!?\u2026]+[\"')\]]*(?=\s|$)|[\u3002\uff01\uff1f]+|\n+|[{_EMOJI_CLASS}]+(?=\s+[A-Z]|\s*$)"
-)
-_ABBREVIATIONS = frozenset("""
-mr mrs ms mx dr prof st jr sr vs etc e.g i.e eg ie inc ltd co corp mt no approx dept est fig
-a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec ave blvd rd gen col lt sgt rev
-""".split())
-_LAST_WORD = re.compile(r"([\w.]+)[.]+[\"')\]]*$")
-
-
 def _normalise(text: str) -> str:
     return text.translate(_QUOTES)
 
 
 def split_sentences(text: str, limit: int = MAX_SENTENCES_PER_TURN) -> list[str]:
-    """Sentences of `text`, in order; abbreviations, initials and decimals do not end one."""
-    out: list[str] = []
-    start = 0
-    for m in _BOUNDARY.finditer(text):
-        mark = m.group()
-        if "." in mark and not any(c in mark for c in "!?\u2026"):
-            head = text[start:m.end()]
-            lw = _LAST_WORD.search(head)
-            word = lw.group(1).lower() if lw else ""
-            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
-                continue
-        piece = text[start:m.end()].strip()
-        if piece:
-            out.append(piece)
-            if len(out) >= limit:
-                return out
-        start = m.end()
-    tail = text[start:].strip()
-    if tail and len(out) < limit:
-        out.append(tail)
-    return out
+    return _split(text, limit)
 
 
 def _strip_emoji(s: str) -> str:

@@ -12,7 +12,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from app.construction.pipeline import Pipeline, ProcessReport, turn_text
+from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
+from app.construction.queue import ProcessingQueue
 from app.construction.turns import InputError, parse_messages, write_turns
 from app.construction.vectors import TextVectors, settle
 from app.domain.models import Message
@@ -42,6 +43,13 @@ MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId A
 
 
 @dataclass
+class _Said:
+    speaker: str
+    at: object
+    content: str
+
+
+@dataclass
 class MemorizeReport:
     conversation_id: str
     accepted: int
@@ -57,12 +65,20 @@ class Ingestor:
         self.settings = services.settings
         self.pipeline = pipeline or Pipeline(services.settings, services.require_embedder())
         self.scenes = SceneService(services.settings, services.require_embedder())
+        self.queue = ProcessingQueue(
+            lambda tenant, conversation_id, flush, vectors, upto_seq, scenes: self.process(
+                tenant, conversation_id, flush, vectors, upto_seq, scenes),
+            lambda: TextVectors(self.pipeline.embedder))
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
 
     async def memorize(self, tenant: str, conversation_id: str, messages: list[dict | Message],
-                       group_id: str | None = None, flush: bool = False) -> MemorizeReport:
+                       group_id: str | None = None, flush: bool = False,
+                       wait: bool = True) -> MemorizeReport:
+        """Validate, write the turns (durable, pending), and have them processed. `wait`: return
+        the report of the run that processed them; otherwise return once they are stored (the
+        conversation's worker processes them; see app/construction/queue.py)."""
         t0 = time.perf_counter()
         if not conversation_id or len(conversation_id) > 256:
             raise InputError("conversationId must be 1-256 characters", "conversationId")
@@ -75,9 +91,12 @@ class Ingestor:
                              f"{self.settings.max_messages_per_call}", "messages")
         parsed = parse_messages(messages, self.settings.max_message_bytes)
         graph = self.graph(tenant)
-        # The model embeds the new turns while Neo4j writes them (it works on its own threads).
-        vectors = TextVectors(self.pipeline.embedder)
-        embedding = vectors.start([turn_text(m.speaker, m.timestamp, m.content) for m in parsed])
+        # The model embeds the new turns while Neo4j writes them (it works on its own threads),
+        # into the conversation's cache, where the run that processes them will look.
+        vectors = self.queue.open(tenant, conversation_id)
+        texts, heads = turn_texts([_Said(m.speaker, m.timestamp, m.content) for m in parsed])
+        embedding = vectors.start(texts, heads if self.settings.fact_vectors == "sentence" else None,
+                                  bulk=True)
         try:
             if group_id is not None:
                 rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
@@ -86,20 +105,32 @@ class Ingestor:
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
         except BaseException:
             await settle(embedding)
+            self.queue.close(tenant, conversation_id)
             raise
-        report = await self.process(tenant, conversation_id, flush, vectors=vectors)
+        processed = self.queue.submit(tenant, conversation_id, flush, written.last_seq, len(parsed),
+                                      embedding)
+        if wait:
+            report = await processed
+        else:
+            report = ProcessReport(pending=len(written.new), queued=True)
         return MemorizeReport(conversation_id, len(written.new), len(written.skipped), report,
                               time.perf_counter() - t0, [m.id for m in parsed])
 
+    async def drain(self) -> None:
+        """Wait for the background processing of every call handed over (shutdown, benchmarks)."""
+        await self.queue.drain()
+
     async def process(self, tenant: str, conversation_id: str, flush: bool,
-                      vectors: TextVectors | None = None) -> ProcessReport:
+                      vectors: TextVectors | None = None, upto_seq: int | None = None,
+                      place_scenes: bool = True) -> ProcessReport:
         graph = self.graph(tenant)
         token = uuid.uuid4().hex
         if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=600):
             return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
         try:
-            report = await self.pipeline.process(graph, conversation_id, flush, vectors)
-            await self._place_in_scenes(graph, conversation_id, report)
+            report = await self.pipeline.process(graph, conversation_id, flush, vectors, upto_seq)
+            if place_scenes:
+                await self._place_in_scenes(graph, conversation_id, report)
             return report
         finally:
             await graph.write(RELEASE, conversationId=conversation_id, token=token)

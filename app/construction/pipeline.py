@@ -24,7 +24,8 @@ from app.construction.entity_resolution import (
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.supersession import plan_supersession
-from app.construction.turns import pending_turns, save_embeddings
+from app.construction.sentences import best_span
+from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
 from app.construction.writer import Batch, mark_failed, write_batch
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
@@ -45,6 +46,7 @@ class ProcessReport:
     errors: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     tokens_used: int = 0
+    queued: bool = False  # handed to the conversation's worker, not waited for
 
     def add_time(self, stage: str, dt: float) -> None:
         self.seconds[stage] = self.seconds.get(stage, 0.0) + dt
@@ -70,6 +72,12 @@ def turn_text(speaker: str, at, content: str) -> str:
 
 def embedding_text(turn) -> str:
     return turn_text(turn.speaker, turn.at, turn.content)
+
+
+def turn_texts(turns) -> tuple[list[str], list[int]]:
+    """Each turn's text for the model, and where its content starts (after who and when)."""
+    texts = [turn_text(t.speaker, t.at, t.content) for t in turns]
+    return texts, [len(x) - len(t.content) for x, t in zip(texts, turns)]
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -98,23 +106,32 @@ class Pipeline:
         )
 
     async def process(self, graph: TenantGraph, conversation_id: str, flush: bool,
-                      vectors: TextVectors | None = None) -> ProcessReport:
-        """`vectors` may already hold the turns' vectors (memorize embeds them while it writes)."""
+                      vectors: TextVectors | None = None, upto_seq: int | None = None) -> ProcessReport:
+        """`vectors` may already hold the turns' vectors (memorize embeds them while it writes).
+        `upto_seq`: leave later turns for a later call (they may still be being embedded)."""
         rep = ProcessReport()
         t0 = time.perf_counter()
-        turns, known = await pending_turns(graph, conversation_id)
+        turns, known, known_sentences = await pending_turns(graph, conversation_id, upto_seq)
         rep.add_time("read", time.perf_counter() - t0)
         if not turns:
             return rep
         t0 = time.perf_counter()
         cache = vectors or TextVectors(self.embedder)
-        texts = [embedding_text(t) for t in turns]
-        for text, v in zip(texts, known):
+        texts, heads = turn_texts(turns)
+        for text, v, sents in zip(texts, known, known_sentences):
             if v is not None:
                 cache.put(text, np.asarray(v, dtype=np.float32))
+            if sents is not None:
+                cache.put_sentences(text, sents)
         new = {t.id for t, v in zip(turns, known) if v is None}
-        await cache.fill(texts)
+        by_sentence = self.settings.fact_vectors == "sentence"
+        await cache.fill(texts, heads if by_sentence else None)
         vec_of = {t.id: cache.get(text) for t, text in zip(turns, texts)}
+        # turn id -> (content, head, its sentences' vectors), for turns that have sentences
+        sentences_of = {t.id: (t.content, head, cache.sentences(text))
+                        for t, text, head in zip(turns, texts, heads)
+                        if by_sentence and cache.sentences(text)}
+        kept = {t.id for t, s in zip(turns, known_sentences) if s is not None}
         rep.add_time("embed", time.perf_counter() - t0)
         cells = cut(turns, np.stack([vec_of[t.id] for t in turns]), self.rules, flush)
 
@@ -122,7 +139,9 @@ class Pipeline:
         tail = [t for c, _ in cells if not c.closed for t in c.turns]
         rep.pending += len(tail)
         saving = asyncio.create_task(save_embeddings(graph, conversation_id, [
-            {"id": t.id, "embedding": _vec(vec_of[t.id])} for t in tail if t.id in new]))
+            {"id": t.id, "embedding": _vec(vec_of[t.id]),
+             **pack_sentences((sentences_of.get(t.id) or (None, None, None))[2])}
+            for t in tail if t.id in new or (t.id in sentences_of and t.id not in kept)]))
         work: list[_Work] = []
         failed: tuple[int, str] | None = None
         for i, (cell, reason) in enumerate(cells):
@@ -137,7 +156,8 @@ class Pipeline:
                 break
             rep.add_time("extract", time.perf_counter() - t0)
             rep.tokens_used += ex.tokens_used
-            work.append(_Work(cell, reason, ex, self._drafts(cell, ex), self._own_facts(ex, vec_of)))
+            work.append(_Work(cell, reason, ex, self._drafts(cell, ex),
+                              self._own_facts(ex, vec_of, sentences_of)))
 
         big = None
         try:
@@ -151,11 +171,13 @@ class Pipeline:
                               + [_foresight_text(fs) for w in work for fs in w.ex.foresights])
             rep.add_time("embed", time.perf_counter() - t0)
             for w in work:
-                await self._write_cell(graph, w, vec_of, cache, big, saving, rep)
+                await self._write_cell(graph, w, vec_of, sentences_of, cache, big, saving, rep)
         finally:
             await settle(big)
             await settle(saving)
         await saving  # an error saving the tail's vectors is reported, not swallowed
+        # Only the open tail's turns are needed again (their vectors are also in the graph).
+        cache.drop([x for t, x in zip(turns, texts) if t.id not in {u.id for u in tail}])
         if failed is not None:
             # The turns stay pending with the error recorded; a retry picks them up. Later
             # cells wait too, so facts are always applied in conversation order.
@@ -176,7 +198,9 @@ class Pipeline:
                 drafts.append(EntityDraft(name=s, type="person"))
         return drafts
 
-    def _own_facts(self, ex: Extraction, vec_of: dict[str, np.ndarray]) -> list:
+    def _own_facts(self, ex: Extraction, vec_of: dict[str, np.ndarray], sentences_of: dict) -> list:
+        if self.settings.fact_vectors == "sentence":
+            return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in sentences_of)]
         if self.settings.fact_vectors == "turn":
             return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in vec_of)]
         facts_per_turn: dict[str, int] = {}
@@ -187,7 +211,7 @@ class Pipeline:
                 if not (f.turn_ids and f.turn_ids[0] in vec_of and facts_per_turn.get(f.turn_ids[0]) == 1)]
 
     async def _write_cell(self, graph: TenantGraph, w: _Work, vec_of: dict[str, np.ndarray],
-                          cache: TextVectors, big: asyncio.Task, saving: asyncio.Task,
+                          sentences_of: dict, cache: TextVectors, big: asyncio.Task, saving: asyncio.Task,
                           rep: ProcessReport) -> None:
         cell, reason, ex = w.cell, w.reason, w.ex
         first = cell.turns[0]
@@ -252,6 +276,8 @@ class Pipeline:
             }
             if id(f) in own:
                 later.append((row, f.text))
+            elif tids[0] in sentences_of:
+                row["embedding"] = _vec(_sentence_vector(sentences_of[tids[0]], f.text))
             else:
                 row["embedding"] = _vec(vec_of[tids[0]])
             batch.facts.append(row)
@@ -296,6 +322,14 @@ class Pipeline:
         rep.entities += sum(1 for e in res.entities.values() if e.is_new)
         rep.foresights += len(batch.foresights)
         rep.superseded += len(batch.supersede)
+
+
+def _sentence_vector(turn_sentences, claim: str) -> np.ndarray:
+    """The vector of the turn's sentence the fact was stated in (late chunking: see
+    Embedder.embed_spans)."""
+    content, head, sents = turn_sentences
+    spans = [(a - head, z - head) for a, z, _ in sents]
+    return sents[best_span(content, spans, claim)][2]
 
 
 def _foresight_text(fs) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
 from pydantic import ValidationError
 
 from app.domain.models import Message, TurnRecord
@@ -24,7 +25,7 @@ class InputError(ValueError):
 
 EXISTING = """
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId}) WHERE t.id IN $ids
-RETURN t.id AS id, t.content AS content, t.speaker AS speaker
+RETURN t.id AS id, t.content AS content, t.speaker AS speaker, t.seq AS seq
 """
 
 CONVERSATION_TAIL = """
@@ -93,6 +94,7 @@ def parse_messages(raw: list[dict | Message], max_bytes: int) -> list[Message]:
 class TurnsWritten:
     new: list[str]
     skipped: list[str]
+    last_seq: int = -1  # the highest position in the conversation of the call's turns
 
 
 async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | None,
@@ -110,6 +112,7 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
         if old["content"] != m.content or old["speaker"] != m.speaker:
             raise InputError(f"message id {m.id!r} was already stored with different content", m.id)
     new = [m for m in messages if m.id not in existing]
+    last_seq = max((r["seq"] for r in existing.values() if r["seq"] is not None), default=-1)
     for start in range(0, len(new), chunk):
         part = new[start:start + chunk]
 
@@ -119,13 +122,17 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
             await tx.run(WRITE_TURNS, conversationId=conversation_id, turns=rows)
+            seqs.append(rows[-1]["seq"])
             chain = [r["id"] for r in prev] + [r["id"] for r in rows]
             pairs = [[a, b] for a, b in zip(chain, chain[1:])]
             if pairs:
                 await tx.run(LINK_CHAIN, conversationId=conversation_id, pairs=pairs)
 
+        seqs: list[int] = []  # a retried transaction appends again: the last one counts
         await graph.write_tx(work)
-    return TurnsWritten(new=[m.id for m in new], skipped=[m.id for m in messages if m.id in existing])
+        last_seq = max(last_seq, seqs[-1])
+    return TurnsWritten(new=[m.id for m in new], skipped=[m.id for m in messages if m.id in existing],
+                        last_seq=last_seq)
 
 
 def _turn_row(m: Message, seq: int) -> dict:
@@ -135,25 +142,46 @@ def _turn_row(m: Message, seq: int) -> dict:
 
 PENDING = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn {status: 'pending'})
+WHERE $uptoSeq IS NULL OR t.seq <= $uptoSeq
 RETURN t.id AS id, t.speaker AS speaker, t.userId AS userId, t.role AS role, t.content AS content,
-       t.at AS at, t.seq AS seq, c.groupId AS groupId, t.embedding AS embedding
+       t.at AS at, t.seq AS seq, c.groupId AS groupId, t.embedding AS embedding,
+       t.sentenceSpans AS sentenceSpans, t.sentenceVectors AS sentenceVectors
 ORDER BY t.seq
 """
 
 SAVE_EMBEDDINGS = """
 UNWIND $rows AS r
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId, id: r.id})
-SET t.embedding = r.embedding
+SET t.embedding = r.embedding, t.sentenceSpans = r.sentenceSpans, t.sentenceVectors = r.sentenceVectors
 """
 
 
-async def pending_turns(graph: TenantGraph, conversation_id: str) -> tuple[list[TurnRecord], list]:
-    """Pending turns in order, and the embedding each already has (None when not yet embedded)."""
-    rows = await graph.read(PENDING, conversationId=conversation_id)
+async def pending_turns(graph: TenantGraph, conversation_id: str, upto_seq: int | None = None
+                        ) -> tuple[list[TurnRecord], list, list]:
+    """Pending turns in order (up to position `upto_seq`), the embedding each already has (None
+    when not yet embedded), and its sentences' vectors ([(start, end, vector)], None when not kept)."""
+    rows = await graph.read(PENDING, conversationId=conversation_id, uptoSeq=upto_seq)
     turns = [TurnRecord(id=r["id"], conversation_id=conversation_id, speaker=r["speaker"],
                         user_id=r["userId"], role=r["role"], content=r["content"],
                         at=_py_dt(r["at"]), seq=r["seq"], group_id=r["groupId"]) for r in rows]
-    return turns, [r["embedding"] for r in rows]
+    return turns, [r["embedding"] for r in rows], [unpack_sentences(r) for r in rows]
+
+
+def pack_sentences(sentences) -> dict:
+    """A turn's sentence vectors as two flat list properties (Neo4j keeps no nested lists)."""
+    if not sentences:
+        return {"sentenceSpans": None, "sentenceVectors": None}
+    return {"sentenceSpans": [x for a, z, _ in sentences for x in (a, z)],
+            "sentenceVectors": np.concatenate([v for _, _, v in sentences]).tolist()}
+
+
+def unpack_sentences(row) -> list | None:
+    spans, flat = row.get("sentenceSpans"), row.get("sentenceVectors")
+    if not spans or not flat:
+        return None
+    n = len(spans) // 2
+    vecs = np.asarray(flat, dtype=np.float32).reshape(n, -1)
+    return [(spans[2 * i], spans[2 * i + 1], vecs[i]) for i in range(n)]
 
 
 async def save_embeddings(graph: TenantGraph, conversation_id: str, rows: list[dict]) -> None:

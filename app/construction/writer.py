@@ -23,7 +23,8 @@ SET m.conversationId = c.conversationId, m.groupId = c.groupId, m.userIds = c.us
 WITH m, c
 UNWIND c.turns AS tv
 MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
-SET t.status = 'done', t.memCellId = m.id, t.embedding = tv.embedding, t.error = null
+SET t.status = 'done', t.memCellId = m.id, t.embedding = tv.embedding, t.error = null,
+    t.sentenceSpans = null, t.sentenceVectors = null  // only kept while the turn waits for its cell
 CREATE (m)-[:EVIDENCED_BY]->(t)
 """
 

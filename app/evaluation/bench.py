@@ -63,7 +63,8 @@ def write_result(name: str, result: dict) -> Path:
 # ------------------------------------------------------------------------------------- ingest
 
 
-async def bench_ingest(services: Services, data: Path, conversations: int | None = None) -> dict:
+async def bench_ingest(services: Services, data: Path, conversations: int | None = None,
+                       wait: bool = False) -> dict:
     from app.evaluation.runner import sessions_of
 
     import torch
@@ -83,6 +84,16 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
     ingestor = Ingestor(services)
     stages: dict[str, float] = {}
     counts = {"cells": 0, "facts": 0, "entities": 0, "foresights": 0}
+    runs = [0]
+
+    def collect(report) -> None:
+        runs[0] += 1
+        for k, v in report.seconds.items():
+            stages[k] = stages.get(k, 0.0) + v
+        for k in counts:
+            counts[k] += getattr(report, k)
+
+    ingestor.queue.on_report = collect
     tenants = []
     t0 = time.perf_counter()
     for c in convs:
@@ -90,11 +101,9 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
         tenants.append(tenant)
         sessions = sessions_of(c)
         for i, sess in enumerate(sessions):
-            rep = await ingestor.memorize(tenant, c.sample_id, sess, flush=i == len(sessions) - 1)
-            for k, v in rep.process.seconds.items():
-                stages[k] = stages.get(k, 0.0) + v
-            for k in counts:
-                counts[k] += getattr(rep.process, k)
+            # As a client streaming sessions (wait: false); with `wait`, as one that waits for each.
+            await ingestor.memorize(tenant, c.sample_id, sess, flush=i == len(sessions) - 1, wait=wait)
+    await ingestor.drain()
     total_s = time.perf_counter() - t0
     for t in tenants:
         await purge_tenant(TenantGraph(services.driver, t))
@@ -109,10 +118,13 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
         "stage_seconds": {k: round(v, 2) for k, v in sorted(stages.items())},
         "extractor": services.settings.extractor,
         "fact_vectors": services.settings.fact_vectors,
+        "calls": "waiting for each session" if wait else "streaming (wait: false), then drained",
+        "processing_runs": runs[0],
         # Both measurements use this one embedder: its batch size and torch threads.
         "embedding_batch_size": embedder.batch_size, "torch_threads": torch.get_num_threads(),
     }
-    result["path"] = str(write_result(f"ingest-{services.settings.fact_vectors}", result))
+    name = f"ingest-{services.settings.fact_vectors}" + ("-wait" if wait else "")
+    result["path"] = str(write_result(name, result))
     return result
 
 

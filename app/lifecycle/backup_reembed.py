@@ -5,8 +5,9 @@ like the original. Each recipe mirrors app/construction/pipeline.py:
   Turn       embedding_text(turn): speaker, day, content
   Entity     its name (entity_resolution embeds the draft name the entity was created with)
   Foresight  "<text>. <trigger>"
-  Fact       the vector of its first evidence turn when it is the only fact of its cell from
-             that turn (or ENGRAM_FACT_VECTORS=turn), else its own text
+  Fact       ENGRAM_FACT_VECTORS=sentence: the vector of the sentence of its first evidence turn
+             it was stated in (Embedder.embed_spans); otherwise the vector of that turn when it
+             is the only fact of its cell from that turn (or =turn), else its own text
   MemCell    the normalised mean of its turns' vectors, in conversation order (float32)
   MemScene   as app/lifecycle/scenes.py: the normalised sum of its members' unit topic vectors
              (MemCell.topicVector), or of their vectors for members that have none
@@ -77,12 +78,39 @@ async def _foresights(rows, embedder, settings):
 
 
 async def _facts(rows, embedder, settings):
+    if settings.fact_vectors == "sentence":
+        return await _fact_sentences(rows, embedder)
     reuse_all = settings.fact_vectors == "turn"
     reuse = [r["turnVector"] is not None and (reuse_all or r["sharing"] == 1) for r in rows]
     own = await _texts([r["text"] for r, re in zip(rows, reuse) if not re], embedder)
     it = iter(own)
     # The turn's stored vector came from float32, so float32 -> float64 returns it unchanged.
     return [r["turnVector"] if re else next(it) for r, re in zip(rows, reuse)]
+
+
+async def _fact_sentences(rows, embedder):
+    """As the pipeline: the turn read once by the model, the fact's sentence pooled from it."""
+    from app.construction.pipeline import turn_texts
+    from app.construction.sentences import best_span, sentence_spans
+
+    with_turn = [r for r in rows if r["content"] is not None]
+    turns = [SimpleNamespace(speaker=r["speaker"], content=r["content"],
+                             at=r["at"].to_native() if hasattr(r["at"], "to_native") else r["at"])
+             for r in with_turn]
+    texts, heads = turn_texts(turns)
+    spans = []
+    for r, text, head in zip(with_turn, texts, heads):
+        sents = sentence_spans(text[head:], offset=head)
+        if sents:
+            i = best_span(r["content"], [(a - head, z - head) for a, z in sents], r["text"])
+            spans.append([sents[i]])
+        else:
+            spans.append([])
+    _, span_vecs = await embedder.aembed_spans(texts, spans, heads)
+    made = {id(r): (sv[0] if sv else None) for r, sv in zip(with_turn, span_vecs)}
+    own_rows = [r for r in rows if made.get(id(r)) is None]
+    own = iter(await _texts([r["text"] for r in own_rows], embedder))
+    return [_floats(made[id(r)]) if made.get(id(r)) is not None else next(own) for r in rows]
 
 
 def _mean_unit(vectors: list[list[float]], dtype) -> list[float] | None:
@@ -131,7 +159,8 @@ OPTIONAL CALL (f, first) {
     WHERE COLLECT { MATCH (g)-[:EVIDENCED_BY]->(u:Turn) RETURN u ORDER BY u.seq LIMIT 1 }[0] = first
   } AS sharing LIMIT 1
 }
-RETURN elementId(f) AS k, f.text AS text, first.embedding AS turnVector, coalesce(sharing, 0) AS sharing""",
+RETURN elementId(f) AS k, f.text AS text, first.embedding AS turnVector, coalesce(sharing, 0) AS sharing,
+       first.speaker AS speaker, first.at AS at, first.content AS content""",
            _facts),
     Recipe("MemCell", """
 MATCH (m:MemCell {tenant: $tenant}) WHERE m.importReembed
