@@ -71,6 +71,8 @@ class Settings(BaseSettings):
 
     # --- Recollection
     rrf_k: int = 60
+    # Candidates of each channel fused first (deeper ones follow): app/recollection/fusion.py.
+    fusion_depth: int = 20
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "vector": 1.0, "keyword": 1.0, "graph": 0.5, "foresight": 1.0, "scene": 0.5,

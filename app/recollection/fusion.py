@@ -16,6 +16,13 @@ slots while neither gets credit for the other's channel. So RRF runs on the turn
 
 Ties are broken by the hit's own RRF score, then kind, then key: the same inputs always give
 the same order. Ranks start at 1; k = 60 by default.
+
+Depth: only the first `top` (20) candidates of each channel are fused first; deeper candidates
+come after those hits, fused among themselves. With a dozen rankings, a turn found at rank 60
+by five of them outscores the turn one channel put first, however small k is; cutting the
+rankings keeps fusion about agreement among good candidates (measured on LoCoMo dev, k = 60:
+evidence recall@10 0.611 fusing 100 candidates per channel, 0.684 fusing 20; R@50 unchanged,
+0.831 against 0.833, thanks to the deeper second tier).
 """
 from __future__ import annotations
 
@@ -83,6 +90,21 @@ def with_replies(scores: dict[str, float], next_of: dict[str, str],
             if nxt not in scores and (nxt not in lifted_by or scores[lifted_by[nxt]] < s):
                 lifted_by[nxt] = t
     return out, lifted_by
+
+
+def fuse(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int,
+         next_of: dict[str, str] | None, top: int) -> list[Fused]:
+    """RRF over each channel's first `top` candidates, then over all of them for the hits that
+    bring proof the first tier did not (see Depth above)."""
+    short = {ch: cands[:top] for ch, cands in rankings.items()}
+    first = rrf(short, weights, k, next_of)
+    if all(len(c) <= top for c in rankings.values()):
+        return first
+    keys = {f.key for f in first}
+    covered = {t for f in first for t in f.evidence}
+    rest = [f for f in rrf(rankings, weights, k, next_of)
+            if f.key not in keys and any(t not in covered for t in f.evidence)]
+    return first + rest
 
 
 def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int = 60,

@@ -14,7 +14,7 @@ from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
-from app.recollection.fusion import ChannelScore, rrf, turn_scores
+from app.recollection.fusion import ChannelScore, fuse, turn_scores
 from app.recollection.hydrate import hydrate, touch
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
@@ -103,7 +103,8 @@ class SearchService:
         best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
         next_of = {r["key"]: r["next"] for r in await graph.read(NEXT_TURNS, keys=best, **ctx.filters)}
         timings["replies"] = (time.perf_counter() - s) * 1000
-        fused = rrf(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of, T)
+        fused = fuse(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of,
+                     self.settings.fusion_depth)
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:
