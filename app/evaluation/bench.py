@@ -210,22 +210,26 @@ def render_results_readme() -> Path:
     ingests = sorted(RESULTS.glob("ingest-*.json"))
     if ingests:
         lines += ["## Ingestion (`engram bench ingest`)", "",
-                  "| fact vectors | date | turns | end to end turns/s | embedding only turns/s | "
-                  "ratio (target >= 0.7) | seconds per stage |", "|---|---|---:|---:|---:|---:|---|"]
+                  "| fact vectors | calls | date | turns | end to end turns/s | embedding only turns/s | "
+                  "ratio (target >= 0.7) | seconds per stage |", "|---|---|---|---:|---:|---:|---:|---|"]
         for path in ingests:
             r = json.loads(path.read_text())
             stages = ", ".join(f"{k} {v}" for k, v in r["stage_seconds"].items())
-            lines.append(f"| `{r.get('fact_vectors', 'own')}` | {r['date'][:10]} | {r['turns']} | "
+            calls = r.get("calls", "waiting for each session")
+            lines.append(f"| `{r.get('fact_vectors', 'own')}` | {calls} | {r['date'][:10]} | {r['turns']} | "
                          f"{r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} | {stages} |")
         r = json.loads(ingests[0].read_text())
         lines += ["", f"Machine: {r['machine']['cpus']} CPUs, {r['machine']['processor']}; "
                       f"{r['conversations']} conversations; extractor `{r['extractor']}`; "
                       f"both columns use one embedder (batch {r.get('embedding_batch_size', 64)}, "
                       f"{r.get('torch_threads', 1)} torch thread(s)). "
-                      "`own` (the default): facts from a turn with several facts get their own "
-                      "vector; `turn`: facts reuse their turn's vector (ENGRAM_FACT_VECTORS). "
-                      "Stage seconds are time on the critical path: embedding that runs while "
-                      "the graph is written or read is not counted again.", ""]
+                      "`sentence` (the default): a fact's vector is its sentence's, pooled from "
+                      "its turn's pass of the model; `own`: facts from a turn with several facts "
+                      "get an embedding of their own; `turn`: facts reuse their turn's vector "
+                      "(ENGRAM_FACT_VECTORS). Streaming: every session sent with `wait: false`, "
+                      "then the conversations' workers drained; the time runs until the last "
+                      "turn is processed. Stage seconds add up each run's waits: with workers "
+                      "running side by side (streaming) they overlap and exceed the wall time.", ""]
     srch = RESULTS / "search.json"
     if srch.exists():
         r = json.loads(srch.read_text())
