@@ -64,7 +64,8 @@ async def hydrate(graph: TenantGraph, keys_by_kind: dict[str, list[str]]) -> dic
     kinds = tuple(sorted(k for k, keys in keys_by_kind.items() if keys))
     if not kinds:
         return {}
-    rows = await graph.read(_one_query(kinds), **{f"keys_{k}": keys_by_kind[k] for k in kinds})
+    rows = await graph.read_rows(_one_query(kinds), ("key", "node"),
+                                 **{f"keys_{k}": keys_by_kind[k] for k in kinds})
     return {r["key"]: r["node"] for r in rows}
 
 

@@ -101,7 +101,8 @@ class SearchService:
         s = time.perf_counter()
         T = turn_scores(rankings, self.settings.channel_weights, self.settings.rrf_k)
         best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
-        next_of = {r["key"]: r["next"] for r in await graph.read(NEXT_TURNS, keys=best, **ctx.filters)}
+        next_of = {r["key"]: r["next"] for r in await graph.read_rows(NEXT_TURNS, ("key", "next"), keys=best,
+                                                                       **ctx.filters)}
         timings["replies"] = (time.perf_counter() - s) * 1000
         fused = fuse(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of,
                      self.settings.fusion_depth)

@@ -69,6 +69,15 @@ class TenantGraph:
             result = await s.run(_checked(query), {**params, "tenant": self.tenant})
             return [r.data() async for r in result]
 
+    async def read_rows(self, query: str, columns: tuple[str, ...], **params: Any) -> list[dict]:
+        """read() of a query returning many rows, sent back as one record holding them in order:
+        the async driver pays a few socket reads and event-loop tasks per record, more than the
+        rows cost the server (profiled: a HYBRID search read ~350 records in ~14 queries)."""
+        fields = ", ".join(f"{c}: {c}" for c in columns)
+        wrapped = f"CALL () {{\n{query}\n}}\nRETURN collect({{{fields}}}) AS rows"
+        found = await self.read(wrapped, **params)
+        return found[0]["rows"] if found else []
+
     async def stream(self, query: str, fetch_size: int = 500, **params: Any) -> AsyncIterator[dict]:
         """Records one at a time, pulled from the server `fetch_size` at a time: for reading a
         whole tenant (backup export) in one query without holding it in memory. Consume it

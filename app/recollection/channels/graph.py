@@ -121,8 +121,8 @@ class GraphChannel:
 
     async def facts(self, ctx: SearchContext, seeds: list[str]) -> list[Candidate]:
         rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
-        hood = await ctx.graph.read(self._hood[rels], seeds=seeds, maxHood=MAX_HOOD,
-                                    hubDegree=HUB_RELATIONS, **ctx.filters)
+        hood = await ctx.graph.read_rows(self._hood[rels], ("key", "dist", "via", "degree"), seeds=seeds,
+                                         maxHood=MAX_HOOD, hubDegree=HUB_RELATIONS, **ctx.filters)
         if not hood:
             return []
         dist = {h["key"]: h["dist"] for h in hood}
@@ -130,8 +130,9 @@ class GraphChannel:
         small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
         jobs = [near_facts(ctx)]
         if small:
-            jobs.append(ctx.graph.read(SMALL_FACTS, keys=small, vector=await ctx.vector(),
-                                       maxFacts=MAX_SMALL_FACTS, **ctx.filters))
+            jobs.append(ctx.graph.read_rows(SMALL_FACTS, ("key", "sim", "about", "confidence", "evidence"),
+                                            keys=small, vector=await ctx.vector(),
+                                            maxFacts=MAX_SMALL_FACTS, **ctx.filters))
         rows: dict[str, dict] = {}
         for result in await asyncio.gather(*jobs):
             for r in result:
@@ -153,13 +154,15 @@ class GraphChannel:
         vector = await ctx.vector()
         common = dict(seeds=seeds, vector=vector, decay=DECAY, limit=ctx.depth,
                       hubDegree=HUB_DEGREE, **ctx.filters)
-        small, hubs = await asyncio.gather(ctx.graph.read(CELLS, **common),
+        small, hubs = await asyncio.gather(ctx.graph.read_rows(CELLS, ("key", "score", "via", "evidence"),
+                                                               **common),
                                            ctx.graph.read(HUBS, **common))
         rows = list(small)
         if hubs:
             turns = [{"cell": t["cell"], "score": t["score"]} for t in await near_turns(ctx) if t["cell"]]
-            rows += await ctx.graph.read(HUB_CELLS, turns=turns, vector=vector, hubs=[h["key"] for h in hubs],
-                                         decay=DECAY, limit=ctx.depth, **ctx.filters)
+            rows += await ctx.graph.read_rows(HUB_CELLS, ("key", "score", "via", "evidence"), turns=turns,
+                                              vector=vector, hubs=[h["key"] for h in hubs],
+                                              decay=DECAY, limit=ctx.depth, **ctx.filters)
         best: dict[str, dict] = {}
         for r in rows:
             if r["key"] not in best or r["score"] > best[r["key"]]["score"]:

@@ -39,10 +39,11 @@ class KeywordChannel:
     name = "keyword"
 
     async def search_kind(self, ctx: SearchContext, kind: str, terms: str) -> list[Candidate]:
-        rows = await ctx.graph.read(QUERIES[kind], lucene=lucene_for(kind, terms, ctx.graph.tenant),
-                                    fetch=ctx.depth * 3, limit=ctx.depth,
-                                    vector=await ctx.vector() if kind == "memcell" else None,
-                                    **ctx.filters)
+        rows = await ctx.graph.read_rows(QUERIES[kind], ("key", "score", "evidence"),
+                                         lucene=lucene_for(kind, terms, ctx.graph.tenant),
+                                         fetch=ctx.depth * 3, limit=ctx.depth,
+                                         vector=await ctx.vector() if kind == "memcell" else None,
+                                         **ctx.filters)
         return candidates(kind, rows, lambda r: f"bm25 {r['score']:.2f}")
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:

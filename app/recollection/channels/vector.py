@@ -15,14 +15,17 @@ from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, c
 INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding")}
 
 
+# Queries that return many rows return them as one list: the async driver pays a few socket
+# reads and event-loop tasks per record, which cost more than the query itself (profiled).
+
 # The facts nearest the query, with the entities they are about: the vector channel ranks them,
 # the graph channel keeps those about its neighbourhood. One index search serves both (it is the
 # most expensive query of a search, and its cost grows with how many it fetches).
 NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
 WITH n, score WHERE {filters.FACT}
-RETURN elementId(n) AS key, score, n.confidence AS confidence,
-       [(n)-[:ABOUT]->(x:Entity) | elementId(x)] AS about, {EVIDENCE["fact"]} AS evidence
-ORDER BY score DESC LIMIT $limit
+WITH n, score ORDER BY score DESC LIMIT $limit
+RETURN collect({{key: elementId(n), score: score, confidence: n.confidence,
+                 about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], evidence: {EVIDENCE["fact"]}}}) AS rows
 """)
 
 
@@ -30,9 +33,9 @@ ORDER BY score DESC LIMIT $limit
 # channel takes the episodes of a hub from them (instead of a third index search).
 NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
-RETURN elementId(n) AS key, score, {EVIDENCE["turn"]} AS evidence,
-       [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0] AS cell
-ORDER BY score DESC LIMIT $limit
+WITH n, score ORDER BY score DESC LIMIT $limit
+RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]},
+                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS rows
 """)
 
 
@@ -40,8 +43,9 @@ def near_turns(ctx: SearchContext) -> Awaitable[list[dict]]:
     fetch = max(60, ctx.depth * 3)
 
     async def run() -> list[dict]:
-        return await ctx.graph.read_vector(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
-                                           limit=fetch, **ctx.filters)
+        found = await ctx.graph.read_vector(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
+                                            limit=fetch, **ctx.filters)
+        return found[0]["rows"] if found else []
 
     return ctx.shared("near_turns", run)
 
@@ -50,8 +54,9 @@ def near_facts(ctx: SearchContext) -> Awaitable[list[dict]]:
     fetch = max(100, ctx.depth * 5)
 
     async def run() -> list[dict]:
-        return await ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
-                                           limit=fetch, **ctx.filters)
+        found = await ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
+                                            limit=fetch, **ctx.filters)
+        return found[0]["rows"] if found else []
 
     return ctx.shared("near_facts", run)
 
