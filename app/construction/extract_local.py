@@ -24,9 +24,9 @@ from datetime import date, datetime, time, timedelta, timezone
 
 from app.construction import lexicon as lx
 from app.construction.dates import DateMention, absolute_text, find_dates, inline_text
+from app.construction.sentences import EMOJI_CLASS as _EMOJI_CLASS
+from app.construction.sentences import split_sentences  # noqa: F401 - also imported from here
 from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, TurnRecord
-from app.construction.sentences import EMOJI_CLASS
-from app.construction.sentences import split_sentences as _split
 
 log = logging.getLogger(__name__)
 
@@ -66,16 +66,11 @@ def _alt(words) -> str:
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u2013": "-", "\u2014": " - "})
-_EMOJI_CLASS = EMOJI_CLASS
 _EMOJI = re.compile(f"[{_EMOJI_CLASS}]+")
 _EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX8]-?[()DPpOo3/\\|*]|<3|\^_\^|:'\()(?!\w)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 def _normalise(text: str) -> str:
     return text.translate(_QUOTES)
-
-
-def split_sentences(text: str, limit: int = MAX_SENTENCES_PER_TURN) -> list[str]:
-    return _split(text, limit)
 
 
 def _strip_emoji(s: str) -> str:
@@ -1613,7 +1608,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     for t in turns:
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
         content = _normalise(content[:MAX_TURN_CHARS])
-        for raw in split_sentences(content):
+        for raw in split_sentences(content, MAX_SENTENCES_PER_TURN):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
             text = _clean_sentence(raw)

@@ -43,13 +43,6 @@ MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId A
 
 
 @dataclass
-class _Said:
-    speaker: str
-    at: object
-    content: str
-
-
-@dataclass
 class MemorizeReport:
     conversation_id: str
     accepted: int
@@ -65,10 +58,7 @@ class Ingestor:
         self.settings = services.settings
         self.pipeline = pipeline or Pipeline(services.settings, services.require_embedder())
         self.scenes = SceneService(services.settings, services.require_embedder())
-        self.queue = ProcessingQueue(
-            lambda tenant, conversation_id, flush, vectors, upto_seq, scenes: self.process(
-                tenant, conversation_id, flush, vectors, upto_seq, scenes),
-            lambda: TextVectors(self.pipeline.embedder))
+        self.queue = ProcessingQueue(self.process, lambda: TextVectors(self.pipeline.embedder))
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
@@ -94,7 +84,7 @@ class Ingestor:
         # The model embeds the new turns while Neo4j writes them (it works on its own threads),
         # into the conversation's cache, where the run that processes them will look.
         vectors = self.queue.open(tenant, conversation_id)
-        texts, heads = turn_texts([_Said(m.speaker, m.timestamp, m.content) for m in parsed])
+        texts, heads = turn_texts([(m.speaker, m.timestamp, m.content) for m in parsed])
         embedding = vectors.start(texts, heads if self.settings.fact_vectors == "sentence" else None,
                                   bulk=True)
         try:

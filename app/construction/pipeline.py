@@ -74,10 +74,11 @@ def embedding_text(turn) -> str:
     return turn_text(turn.speaker, turn.at, turn.content)
 
 
-def turn_texts(turns) -> tuple[list[str], list[int]]:
-    """Each turn's text for the model, and where its content starts (after who and when)."""
-    texts = [turn_text(t.speaker, t.at, t.content) for t in turns]
-    return texts, [len(x) - len(t.content) for x, t in zip(texts, turns)]
+def turn_texts(said: list[tuple[str, object, str]]) -> tuple[list[str], list[int]]:
+    """For each (speaker, at, content): the text for the model, and where its content starts
+    (after who and when)."""
+    texts = [turn_text(speaker, at, content) for speaker, at, content in said]
+    return texts, [len(x) - len(content) for x, (_, _, content) in zip(texts, said)]
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -117,7 +118,7 @@ class Pipeline:
             return rep
         t0 = time.perf_counter()
         cache = vectors or TextVectors(self.embedder)
-        texts, heads = turn_texts(turns)
+        texts, heads = turn_texts([(t.speaker, t.at, t.content) for t in turns])
         for text, v, sents in zip(texts, known, known_sentences):
             if v is not None:
                 cache.put(text, np.asarray(v, dtype=np.float32))
@@ -128,9 +129,8 @@ class Pipeline:
         await cache.fill(texts, heads if by_sentence else None)
         vec_of = {t.id: cache.get(text) for t, text in zip(turns, texts)}
         # turn id -> (content, head, its sentences' vectors), for turns that have sentences
-        sentences_of = {t.id: (t.content, head, cache.sentences(text))
-                        for t, text, head in zip(turns, texts, heads)
-                        if by_sentence and cache.sentences(text)}
+        sentences_of = {t.id: (t.content, head, sents) for t, text, head in zip(turns, texts, heads)
+                        if by_sentence and (sents := cache.sentences(text))}
         kept = {t.id for t, s in zip(turns, known_sentences) if s is not None}
         rep.add_time("embed", time.perf_counter() - t0)
         cells = cut(turns, np.stack([vec_of[t.id] for t in turns]), self.rules, flush)
@@ -177,7 +177,8 @@ class Pipeline:
             await settle(saving)
         await saving  # an error saving the tail's vectors is reported, not swallowed
         # Only the open tail's turns are needed again (their vectors are also in the graph).
-        cache.drop([x for t, x in zip(turns, texts) if t.id not in {u.id for u in tail}])
+        open_ids = {t.id for t in tail}
+        cache.drop([x for t, x in zip(turns, texts) if t.id not in open_ids])
         if failed is not None:
             # The turns stay pending with the error recorded; a retry picks them up. Later
             # cells wait too, so facts are always applied in conversation order.
@@ -328,8 +329,7 @@ def _sentence_vector(turn_sentences, claim: str) -> np.ndarray:
     """The vector of the turn's sentence the fact was stated in (late chunking: see
     Embedder.embed_spans)."""
     content, head, sents = turn_sentences
-    spans = [(a - head, z - head) for a, z, _ in sents]
-    return sents[best_span(content, spans, claim)][2]
+    return sents[best_span(content, [(a, z) for a, z, _ in sents], claim, offset=head)][2]
 
 
 def _foresight_text(fs) -> str:

@@ -53,11 +53,12 @@ def split_sentences(text: str, limit: int = 48) -> list[str]:
     return [text[a:z] for a, z in sentence_spans(text, limit)]
 
 
-def best_span(text: str, spans: list[tuple[int, int]], claim: str) -> int:
+def best_span(text: str, spans: list[tuple[int, int]], claim: str, offset: int = 0) -> int:
     """The index of the span of `text` sharing the most words with `claim` (a fact restated from
-    one of its sentences: "I work at X" -> "Maya works at X"); the first on a tie."""
+    one of its sentences: "I work at X" -> "Maya works at X"); the first on a tie. Spans are
+    shifted by `offset`, as sentence_spans(text, offset=...) gives them."""
     if len(spans) <= 1:
         return 0
     want = {w.lower() for w in _WORD.findall(claim)}
-    scores = [len(want & {w.lower() for w in _WORD.findall(text[a:z])}) for a, z in spans]
+    scores = [len(want & {w.lower() for w in _WORD.findall(text[a - offset:z - offset])}) for a, z in spans]
     return max(range(len(spans)), key=lambda i: (scores[i], -i))

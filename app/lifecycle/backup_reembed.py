@@ -94,15 +94,13 @@ async def _fact_sentences(rows, embedder):
     from app.construction.sentences import best_span, sentence_spans
 
     with_turn = [r for r in rows if r["content"] is not None]
-    turns = [SimpleNamespace(speaker=r["speaker"], content=r["content"],
-                             at=r["at"].to_native() if hasattr(r["at"], "to_native") else r["at"])
-             for r in with_turn]
-    texts, heads = turn_texts(turns)
+    texts, heads = turn_texts([(r["speaker"], r["at"].to_native() if hasattr(r["at"], "to_native") else r["at"],
+                                r["content"]) for r in with_turn])
     spans = []
     for r, text, head in zip(with_turn, texts, heads):
         sents = sentence_spans(text[head:], offset=head)
         if sents:
-            i = best_span(r["content"], [(a - head, z - head) for a, z in sents], r["text"])
+            i = best_span(r["content"], sents, r["text"], offset=head)
             spans.append([sents[i]])
         else:
             spans.append([])

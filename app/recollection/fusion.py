@@ -98,16 +98,17 @@ def with_replies(scores: dict[str, float], next_of: dict[str, str],
 
 
 def fuse(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int,
-         next_of: dict[str, str] | None, top: int) -> list[Fused]:
+         next_of: dict[str, str] | None, top: int, scores: dict[str, float] | None = None) -> list[Fused]:
     """RRF over each channel's first `top` candidates, then over all of them for the hits that
-    bring proof the first tier did not (see Depth above)."""
+    bring proof the first tier did not (see Depth above). `scores`: turn_scores() of all the
+    rankings, when the caller already has them."""
     short = {ch: cands[:top] for ch, cands in rankings.items()}
     first = rrf(short, weights, k, next_of)
     if all(len(c) <= top for c in rankings.values()):
         return first
     keys = {f.key for f in first}
     covered = {t for f in first for t in f.evidence}
-    rest = [f for f in rrf(rankings, weights, k, next_of)
+    rest = [f for f in rrf(rankings, weights, k, next_of, scores)
             if f.key not in keys and any(t not in covered for t in f.evidence)]
     return first + rest
 

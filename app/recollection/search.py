@@ -105,7 +105,7 @@ class SearchService:
                                                                        **ctx.filters)}
         timings["replies"] = (time.perf_counter() - s) * 1000
         fused = fuse(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of,
-                     self.settings.fusion_depth)
+                     self.settings.fusion_depth, T)
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:
