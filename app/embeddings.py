@@ -10,10 +10,11 @@ import importlib.util
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -54,6 +55,50 @@ def resolve_model_path(name: str) -> Path:
 
 
 CHUNK = 32  # texts per hold of the model
+SMALL = 8  # requests of at most this many texts (queries, names) are coalesced
+
+
+class Coalescer:
+    """Small requests made while the model is busy are embedded together, in one batch.
+
+    One short query costs the model ~12 ms on one core, but eight in one batch ~3.8 ms each
+    (measured on all-MiniLM-L6-v2): most of a small call is fixed cost. Under concurrent
+    searches, queries therefore wait for the batch in progress and go together in the next,
+    never for a timer. Results are the same as embedding each alone (padding is masked).
+    """
+
+    def __init__(self, embed: Callable[[list[str]], np.ndarray], pool: ThreadPoolExecutor):
+        self._embed, self._pool = embed, pool
+        self._pending: list[tuple[list[str], Future]] = []
+        self._lock = threading.Lock()
+        self._draining = False
+
+    def submit(self, texts: list[str]) -> Future:
+        done: Future = Future()
+        with self._lock:
+            self._pending.append((texts, done))
+            start, self._draining = not self._draining, True
+        if start:
+            self._pool.submit(self._drain)
+        return done
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                batch, self._pending = self._pending, []
+                if not batch:
+                    self._draining = False
+                    return
+            try:
+                vectors = self._embed([t for texts, _ in batch for t in texts])
+            except BaseException as e:  # every caller of the batch gets the error
+                for _, done in batch:
+                    done.set_exception(e)
+                continue
+            i = 0
+            for texts, done in batch:
+                done.set_result(vectors[i:i + len(texts)])
+                i += len(texts)
 
 
 class Embedder:
@@ -78,6 +123,7 @@ class Embedder:
         self._bulk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-bulk")
         self._urgent_waiting = 0
         self._urgent_lock = threading.Lock()
+        self._small = Coalescer(self.embed, ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-small"))
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -118,6 +164,8 @@ class Embedder:
     async def aembed(self, texts: list[str], bulk: bool = False) -> np.ndarray:
         if bulk:
             return await asyncio.get_running_loop().run_in_executor(self._bulk, self.embed, texts)
+        if 0 < len(texts) <= SMALL:
+            return await asyncio.wrap_future(self._small.submit(list(texts)))
         return await asyncio.to_thread(self.embed, texts)
 
     def embed_spans(self, texts: list[str], spans: list[list[tuple[int, int]]], heads: list[int]

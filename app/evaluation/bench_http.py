@@ -26,6 +26,7 @@ import httpx
 from app.evaluation.bench import machine, shared_cpu_note, write_result
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import COUNT_CELLS, NAMES, WORDS, tenant_mix
+from app.runtime import neo4j_local
 from app.runtime.services import Services
 from app.settings import Settings
 from app.store.keys import KeyStore
@@ -47,6 +48,37 @@ query($input: SearchInput!) {
 }"""
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds a process has used so far (Linux /proc), or None."""
+    if not pid:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuMeter:
+    """CPU used by the API server and by the local Neo4j between start() and stop(), so a
+    benchmark can say where a request's CPU goes (two cores bound the throughput)."""
+
+    def __init__(self, pids: dict[str, int | None]):
+        self.pids = pids
+        self.before: dict[str, float | None] = {}
+
+    def start(self) -> None:
+        self.before = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+
+    def per_request_ms(self, requests: int) -> dict[str, float | None]:
+        out = {}
+        for name, pid in self.pids.items():
+            now, then = cpu_seconds(pid), self.before.get(name)
+            out[name] = round((now - then) * 1000 / requests, 1) if now is not None and then is not None else None
+        return out
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -59,8 +91,8 @@ def _serve_command() -> list[str]:
 
 
 @contextlib.contextmanager
-def running_server(settings: Settings, log_path: Path) -> Iterator[str]:
-    """`engram serve` on a free port against the same Neo4j; yields its URL once /health says ok."""
+def running_server(settings: Settings, log_path: Path) -> Iterator[tuple[str, int]]:
+    """`engram serve` on a free port against the same Neo4j; yields (URL, pid) once /health says ok."""
     port = _free_port()
     env = dict(os.environ)
     env.update({"ENGRAM_NEO4J_URI": settings.neo4j_uri, "ENGRAM_NEO4J_USER": settings.neo4j_user,
@@ -81,7 +113,7 @@ def running_server(settings: Settings, log_path: Path) -> Iterator[str]:
                     if httpx.get(f"{url}/health", timeout=2).status_code == 200:
                         break
                 time.sleep(0.5)
-            yield url
+            yield url, proc.pid
         finally:
             proc.terminate()
             try:
@@ -171,7 +203,8 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
         out["memcells"] = (await mix.big.read(COUNT_CELLS))[0]["n"]
         key = await keys.create(mix.big.tenant, "bench http")
         texts = questions(WARMUP + requests)
-        with running_server(settings, log_path) as url:
+        with running_server(settings, log_path) as (url, server_pid):
+            meter = CpuMeter({"server": server_pid, "neo4j": neo4j_local.running_pid(settings)})
             # Warm-up: one client (the model, plans and pages), then all of them (connections).
             warm, _ = await _load(url, key, texts[:WARMUP // 2], 1)
             warm2, _ = await _load(url, key, texts[WARMUP // 2:WARMUP], clients)
@@ -179,7 +212,10 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
             # The same texts one client at a time: the latency without concurrency, for scale.
             single, single_s = await _load(url, key, texts[WARMUP:WARMUP + 50], 1)
             out["one_client"] = _summary(single, single_s)
+            meter.start()
             results, wall = await _load(url, key, texts[WARMUP:], clients)
+            # Where the CPU of a request goes; with two cores, their sum bounds requests/s.
+            out["cpu_ms_per_request"] = meter.per_request_ms(len(results))
             # The 1-minute average right after the measured phase: mostly that phase.
             load_during = os.getloadavg()
             out["concurrent"] = _summary(results, wall)

@@ -84,7 +84,8 @@ class SearchService:
 
         # Lexical work (BM25, entity linking) starts while the query is being embedded.
         ctx = SearchContext(graph, req, asyncio.ensure_future(embed_query()),
-                            depth=max(2 * req.top_k, 20), filters=filters.params(req))
+                            depth=max(2 * req.top_k, 20), filters=filters.params(req),
+                            vector_param=self.services.vector_param)
         names = METHOD_CHANNELS[req.method]
         timings: dict[str, float] = {}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from neo4j import AsyncDriver
 
@@ -15,6 +15,7 @@ from app.embeddings import Embedder, get_embedder
 from app.settings import Settings
 from app.store.driver import make_driver
 from app.store.migrations import apply_migrations
+from app.store.vector import vector_param_maker
 
 
 @dataclass
@@ -23,6 +24,8 @@ class Services:
     driver: AsyncDriver
     embedder: Embedder | None
     migrations_applied: list[str] = field(default_factory=list)
+    # A query vector as a query parameter (app/store/vector.py: vector_param_maker).
+    vector_param: Callable[[Any], Any] = lambda v: [float(x) for x in v]
 
     def require_embedder(self) -> Embedder:
         if self.embedder is None:
@@ -42,6 +45,6 @@ async def open_services(settings: Settings, load_model: bool = True) -> AsyncIte
             await apply_migrations(driver, embedder.dimensions, settings.neo4j_database)
             if embedder else []
         )
-        yield Services(settings, driver, embedder, applied)
+        yield Services(settings, driver, embedder, applied, await vector_param_maker(driver))
     finally:
         await driver.close()

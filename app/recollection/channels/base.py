@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Protocol, TypeVar
+from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import numpy as np
 
@@ -29,12 +29,15 @@ class SearchContext:
     vector_task: Awaitable[np.ndarray]  # the query's embedding, computed while lexical work starts
     depth: int  # how many candidates each channel returns
     filters: dict = field(default_factory=dict)
-    _vector: list[float] | None = None
+    # The form a vector is sent to Neo4j in (Services.vector_param).
+    vector_param: Callable[[Any], Any] = lambda v: [float(x) for x in v]
+    _vector: Any = None
     _shared: dict = field(default_factory=dict)
 
-    async def vector(self) -> list[float]:
+    async def vector(self) -> Any:
+        """The query's embedding, as a query parameter."""
         if self._vector is None:
-            self._vector = [float(x) for x in await self.vector_task]
+            self._vector = self.vector_param(await self.vector_task)
         return self._vector
 
     def shared(self, name: str, make: Callable[[], Awaitable[T]]) -> Awaitable[T]:

@@ -43,9 +43,8 @@ def near_turns(ctx: SearchContext) -> Awaitable[list[dict]]:
     fetch = max(60, ctx.depth * 3)
 
     async def run() -> list[dict]:
-        found = await ctx.graph.read_vector(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
-                                            limit=fetch, **ctx.filters)
-        return found[0]["rows"] if found else []
+        return await ctx.graph.read_vector_rows(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
+                                                limit=fetch, **ctx.filters)
 
     return ctx.shared("near_turns", run)
 
@@ -54,9 +53,8 @@ def near_facts(ctx: SearchContext) -> Awaitable[list[dict]]:
     fetch = max(100, ctx.depth * 5)
 
     async def run() -> list[dict]:
-        found = await ctx.graph.read_vector(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
-                                            limit=fetch, **ctx.filters)
-        return found[0]["rows"] if found else []
+        return await ctx.graph.read_vector_rows(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
+                                                limit=fetch, **ctx.filters)
 
     return ctx.shared("near_facts", run)
 
