@@ -16,7 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+import logging
+
 import numpy as np
+
+log = logging.getLogger("engram.embeddings")
 
 # No hub: everything is loaded from disk.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -54,7 +58,6 @@ def resolve_model_path(name: str) -> Path:
     raise EmbeddingModelError(f"no sentence-transformers model found inside package {name!r} ({root})")
 
 
-CHUNK = 32  # texts per hold of the model
 SMALL = 8  # requests of at most this many texts (queries, names) are coalesced
 
 
@@ -102,46 +105,98 @@ class Coalescer:
 
 
 class Embedder:
-    """Thread-safe wrapper: batches, normalises, and keeps torch to its own threads."""
+    """Thread-safe wrapper: batches, normalises, and keeps the model to its own threads.
 
-    def __init__(self, model_name: str, batch_size: int = 8):
+    runtime "onnx" (the default when onnxruntime is installed) runs the model's transformer with
+    ONNX Runtime (app/embedding_onnx.py), "torch" with PyTorch; tokenizer, pooling and results
+    are the same."""
+
+    def __init__(self, model_name: str, batch_size: int = 8, runtime: str = "onnx",
+                 cache: Path | None = None):
         from sentence_transformers import SentenceTransformer
         import torch
 
         # Two cores: leave one to Neo4j and the event loop.
-        torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
+        threads = max(1, (os.cpu_count() or 2) // 2)
+        torch.set_num_threads(threads)
         self.path = resolve_model_path(model_name)
         self.model = SentenceTransformer(str(self.path), device="cpu")
         dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dimensions = int(dim())
         self.batch_size = batch_size
+        self.runtime = "torch"
+        self._onnx = None
+        if runtime == "onnx":
+            self._onnx = self._load_onnx(cache or Path(".engram") / "models", threads)
+            self.runtime = "onnx" if self._onnx else "torch"
         self._lock = threading.Lock()
         # Bulk work (the turns of memorize calls) runs on one thread, first come first served:
         # a conversation streamed session by session is embedded in order, so its processing
         # can start while the next conversation is embedded. Everything else (queries, names,
-        # topic vectors) runs beside it and goes first at the next chunk: see _hold().
+        # topic vectors) runs beside it and goes first at the next batch: see _hold().
         self._bulk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-bulk")
         self._urgent_waiting = 0
         self._urgent_lock = threading.Lock()
         self._small = Coalescer(self.embed, ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-small"))
 
+    def _load_onnx(self, cache: Path, threads: int):
+        from app import embedding_onnx
+
+        pooling = [m for m in self.model if type(m).__name__ == "Pooling"]
+        mean = pooling and (getattr(pooling[0], "pooling_mode", None) == "mean"
+                            or getattr(pooling[0], "pooling_mode_mean_tokens", False))
+        if not (embedding_onnx.available() and mean and hasattr(self.model[0], "auto_model")):
+            log.warning("embedding with PyTorch: onnxruntime/onnx missing, or the model does not "
+                        "mean-pool a transformer's tokens")
+            return None
+        try:
+            path = embedding_onnx.export(self.model[0].auto_model, self.path, cache)
+            return embedding_onnx.OnnxTransformer(path, threads)
+        except Exception:  # an export the exporter cannot handle: PyTorch still works
+            log.exception("could not run the embedding model with ONNX Runtime; using PyTorch")
+            return None
+
+    def _batch(self, texts: list[str], offsets: bool = False):
+        """One forward pass: (token vectors [B, S, D], attention mask [B, S], character offsets
+        [B, S, 2] or None, normalised mean-pooled text vectors [B, D]). Called holding the model
+        (the fast tokenizer is not safe to share between threads)."""
+        enc = self.model.tokenizer(texts, padding=True, truncation=True, max_length=self.model.max_seq_length,
+                                   return_offsets_mapping=offsets,
+                                   return_tensors="np" if self._onnx else "pt")
+        off = enc.pop("offset_mapping") if offsets else None
+        if self._onnx:
+            mask = enc["attention_mask"]
+            tokens = self._onnx.tokens(enc["input_ids"], mask)
+            weights = mask[..., None].astype(np.float32)
+            pooled = (tokens * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            return tokens, mask, off, pooled.astype(np.float32)
+        import torch
+
+        with torch.inference_mode():
+            out = self.model.forward(dict(enc))
+            pooled = torch.nn.functional.normalize(out["sentence_embedding"], dim=1)
+            return (out["token_embeddings"].numpy(), enc["attention_mask"].numpy(),
+                    None if off is None else off.numpy(), pooled.numpy().astype(np.float32))
+
+    def _batches(self, texts: list[str]):
+        """Index lists of batch_size texts of similar length (little padding)."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        return [order[b:b + self.batch_size] for b in range(0, len(order), self.batch_size)]
+
     def embed(self, texts: list[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimensions), dtype=np.float32)
-        parts = []
-        # The model is taken a few batches at a time, so a small request (a query, the names of
-        # one episode) waits for one chunk of a long one, not for all of it.
-        for i in range(0, len(texts), CHUNK):
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        # The model is taken one batch at a time, so a small request (a query, the names of one
+        # episode) waits for one batch of a long one, not for all of it.
+        for idx in self._batches(texts):
             with self._hold():
-                parts.append(self.model.encode(
-                    texts[i:i + CHUNK], batch_size=self.batch_size, normalize_embeddings=True,
-                    convert_to_numpy=True, show_progress_bar=False,
-                ))
-        return np.concatenate(parts).astype(np.float32)
+                pooled = self._batch([texts[i] for i in idx])[3]
+            out[idx] = pooled
+        return out
 
     @contextmanager
     def _hold(self):
-        """The model, for one chunk. A bulk thread lets waiting urgent requests go first (a
+        """The model, for one batch. A bulk thread lets waiting urgent requests go first (a
         plain lock is not fair: the bulk thread would take it back at once)."""
         if threading.current_thread().name.startswith("embed-bulk"):
             while self._urgent_waiting:
@@ -181,23 +236,12 @@ class Embedder:
         the text's vector."""
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32), []
-        import torch
-
-        tok = self.model.tokenizer
-        limit = self.model.max_seq_length
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
         vecs = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         span_vecs: list[list[np.ndarray]] = [[] for _ in texts]
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b:b + self.batch_size]
-            with self._hold(), torch.inference_mode():
-                enc = tok([texts[i] for i in idx], padding=True, truncation=True, max_length=limit,
-                          return_offsets_mapping=True, return_tensors="pt")
-                offsets = enc.pop("offset_mapping").numpy()
-                out = self.model.forward(dict(enc))
-                tokens = out["token_embeddings"].numpy()
-                mask = enc["attention_mask"].numpy().astype(bool)
-                pooled = out["sentence_embedding"].numpy()
+        for idx in self._batches(texts):
+            with self._hold():
+                tokens, mask, offsets, pooled = self._batch([texts[i] for i in idx], offsets=True)
+            mask = mask.astype(bool)
             for row, i in enumerate(idx):
                 vecs[i] = pooled[row]
                 starts, ends = offsets[row, :, 0], offsets[row, :, 1]
@@ -222,5 +266,6 @@ class Embedder:
 
 
 @lru_cache(maxsize=4)
-def get_embedder(model_name: str, batch_size: int = 8) -> Embedder:
-    return Embedder(model_name, batch_size)
+def get_embedder(model_name: str, batch_size: int = 8, runtime: str = "onnx",
+                 cache: Path | None = None) -> Embedder:
+    return Embedder(model_name, batch_size, runtime, cache)

@@ -61,6 +61,28 @@ async def test_keyword_finds_a_rare_name(memory, searcher):
     assert res.hits[0].channels[0].channel == "keyword"
 
 
+async def test_keyword_brings_the_reply_to_a_matching_turn(services, graph, searcher):
+    said = [("q1", "Sam", "How long have you had your turtles?"),
+            ("a1", "Maya", "Three years now, and they still make me smile."),
+            ("x1", "Sam", "I bought a new bike last week."),
+            ("x2", "Maya", "Nice, make sure you smile at the mechanics.")]
+    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    res = await search(searcher, graph, "turtles", Method.KEYWORD, top_k=5, kinds=("turn",))
+    notes = {h.node["id"]: [c.note for c in h.channels if c.channel == "keyword"] for h in res.hits}
+    # the answer shares no word with the query: the keyword channel finds it through the
+    # question it follows; x2 (which follows a turn that does not match) is not found
+    assert notes["q1"] == ["bm25 " + notes["q1"][0].split()[1]]
+    assert "the turn before matched" in notes["a1"][0]
+    assert "x2" not in notes
+    # with a word of its own matching too, the answer is ranked on both
+    res = await search(searcher, graph, "turtles smile", Method.KEYWORD, top_k=5, kinds=("turn",))
+    notes = {h.node["id"]: [c.note for c in h.channels if c.channel == "keyword"] for h in res.hits}
+    assert notes["a1"] and "the turn before" not in notes["a1"][0]
+    assert float(notes["a1"][0].split()[1]) > float(notes["x2"][0].split()[1])
+
+
 async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):
     for q in ['Zorblax AND NOT "', "title:(x", "Zorblax~2^10 \\", "*:*", "a) OR (b"]:
         res = await search(searcher, memory, q, Method.KEYWORD, top_k=3)

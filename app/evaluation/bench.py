@@ -120,7 +120,8 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
         "fact_vectors": services.settings.fact_vectors,
         "calls": "waiting for each session" if wait else "streaming (wait: false), then drained",
         "processing_runs": runs[0],
-        # Both measurements use this one embedder: its batch size and torch threads.
+        # Both measurements use this one embedder: its runtime, batch size and threads.
+        "embedding_runtime": embedder.runtime,
         "embedding_batch_size": embedder.batch_size, "torch_threads": torch.get_num_threads(),
     }
     name = f"ingest-{services.settings.fact_vectors}" + ("-wait" if wait else "")
@@ -221,8 +222,8 @@ def render_results_readme() -> Path:
         r = json.loads(ingests[0].read_text())
         lines += ["", f"Machine: {r['machine']['cpus']} CPUs, {r['machine']['processor']}; "
                       f"{r['conversations']} conversations; extractor `{r['extractor']}`; "
-                      f"both columns use one embedder (batch {r.get('embedding_batch_size', 64)}, "
-                      f"{r.get('torch_threads', 1)} torch thread(s)). "
+                      f"both columns use one embedder ({r.get('embedding_runtime', 'torch')}, "
+                      f"batch {r.get('embedding_batch_size', 64)}, {r.get('torch_threads', 1)} thread(s)). "
                       "`sentence` (the default): a fact's vector is its sentence's, pooled from "
                       "its turn's pass of the model; `own`: facts from a turn with several facts "
                       "get an embedding of their own; `turn`: facts reuse their turn's vector "

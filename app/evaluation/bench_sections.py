@@ -57,6 +57,16 @@ def consolidate_section(results: Path) -> list[str]:
     return lines
 
 
+def _cpu_note(r: dict) -> str:
+    cpu = r.get("cpu_ms_per_request") or {}
+    if cpu.get("server") is None or cpu.get("neo4j") is None:
+        return ""
+    total = cpu["server"] + cpu["neo4j"]
+    return (f"CPU per request with {r['clients']} clients: server {cpu['server']} ms, Neo4j {cpu['neo4j']} ms "
+            f"({total:.1f} ms in all: {r['machine']['cpus']} cores allow at most "
+            f"~{r['machine']['cpus'] * 1000 / total:.0f} requests/s). ")
+
+
 def http_section(results: Path) -> list[str]:
     r = _load(results / "http.json")
     if r is None or "concurrent" not in r:
@@ -74,7 +84,7 @@ def http_section(results: Path) -> list[str]:
                      f"{w['p99']} | {t['p50']} | {t['p95']} | {o['p50']} | {x['server_share']} | {x['errors']} |")
     lines += ["", f"Target: {r['target']}: **{'met' if r['target_met'] else 'not met'}**. Server share: "
                   "the sum of the server's `tookMs` over the sum of whole-request times. "
-                  + _load_note(r) + (r.get("notes") or "")]
+                  + _cpu_note(r) + _load_note(r) + (r.get("notes") or "")]
     e = r.get("earlier_run_under_load")
     if e:
         c, one = e["concurrent_whole_request_ms"], e["one_client_whole_request_ms"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, AsyncIterator, Callable
 
 from neo4j import AsyncDriver
@@ -36,7 +37,8 @@ class Services:
 @asynccontextmanager
 async def open_services(settings: Settings, load_model: bool = True) -> AsyncIterator[Services]:
     """Connect, load the model (its dimension sizes the vector indexes) and migrate."""
-    embedder = get_embedder(settings.embedding_model, settings.embedding_batch_size) if load_model else None
+    embedder = (get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedding_runtime,
+                             Path(settings.home) / "models") if load_model else None)
     driver = make_driver(settings)
     try:
         await driver.verify_connectivity()
