@@ -7,6 +7,9 @@ COPY app ./app
 COPY cypher ./cypher
 COPY graphql ./graphql
 RUN pip install .
+# Export the embedding model for ONNX Runtime into the image, so a container does not do it at start.
+RUN python -c "from app.settings import Settings as S; from app.embeddings import get_embedder as g; \
+s = S(); g(s.embedding_model, s.embedding_batch_size, s.embedding_runtime, s.home / 'models')"
 ENV ENGRAM_HOST=0.0.0.0 ENGRAM_PORT=8000
 EXPOSE 8000
 CMD ["engram", "serve"]
