@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import os
 import threading
 import time
@@ -15,8 +16,6 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable
-
-import logging
 
 import numpy as np
 
@@ -127,7 +126,11 @@ class Embedder:
         self.runtime = "torch"
         self._onnx = None
         if runtime == "onnx":
-            self._onnx = self._load_onnx(cache or Path(".engram") / "models", threads)
+            if cache is None:  # where Services puts it: under the configured home
+                from app.settings import Settings
+
+                cache = Path(Settings().home) / "models"
+            self._onnx = self._load_onnx(cache, threads)
             self.runtime = "onnx" if self._onnx else "torch"
         self._lock = threading.Lock()
         # Bulk work (the turns of memorize calls) runs on one thread, first come first served:

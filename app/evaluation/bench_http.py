@@ -63,7 +63,7 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 class CpuMeter:
-    """CPU used by the API server and by the local Neo4j between start() and stop(), so a
+    """CPU used by the API server and by the local Neo4j since start(), per request, so a
     benchmark can say where a request's CPU goes (two cores bound the throughput)."""
 
     def __init__(self, pids: dict[str, int | None]):

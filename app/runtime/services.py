@@ -16,7 +16,7 @@ from app.embeddings import Embedder, get_embedder
 from app.settings import Settings
 from app.store.driver import make_driver
 from app.store.migrations import apply_migrations
-from app.store.vector import vector_param_maker
+from app.store.vector import as_floats, vector_param_maker
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Services:
     embedder: Embedder | None
     migrations_applied: list[str] = field(default_factory=list)
     # A query vector as a query parameter (app/store/vector.py: vector_param_maker).
-    vector_param: Callable[[Any], Any] = lambda v: [float(x) for x in v]
+    vector_param: Callable[[Any], Any] = as_floats
 
     def require_embedder(self) -> Embedder:
         if self.embedder is None:

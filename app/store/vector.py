@@ -10,7 +10,6 @@ that way. Both bind `n` and `score` (cosine mapped to [0, 1]) for the rest of th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from neo4j import AsyncDriver
@@ -40,6 +39,11 @@ def is_filtered_search_bug(exc: Exception) -> bool:
     return "out of bounds" in msg and "Index" in msg
 
 
+def as_floats(v) -> list[float]:
+    """A vector as a list of Python floats: the form any Bolt version accepts."""
+    return [float(x) for x in v]
+
+
 async def vector_param_maker(driver: AsyncDriver):
     """How a query vector is sent: as a Cypher VECTOR (Bolt 6, Neo4j 2025.10+), packed as one
     block of float32 bytes, or as a list of floats to older servers. The list costs the driver
@@ -49,5 +53,5 @@ async def vector_param_maker(driver: AsyncDriver):
     info = await driver.get_server_info()
     if tuple(info.protocol_version) >= (6, 0):
         return lambda v: Vector(np.asarray(v, dtype=np.float32))
-    return lambda v: [float(x) for x in v]
+    return as_floats
 

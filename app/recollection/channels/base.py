@@ -9,6 +9,7 @@ import numpy as np
 
 from app.recollection.request import SearchRequest
 from app.store.graph import TenantGraph
+from app.store.vector import as_floats
 
 T = TypeVar("T")
 
@@ -30,7 +31,7 @@ class SearchContext:
     depth: int  # how many candidates each channel returns
     filters: dict = field(default_factory=dict)
     # The form a vector is sent to Neo4j in (Services.vector_param).
-    vector_param: Callable[[Any], Any] = lambda v: [float(x) for x in v]
+    vector_param: Callable[[Any], Any] = as_floats
     _vector: Any = None
     _shared: dict = field(default_factory=dict)
 
