@@ -1,5 +1,6 @@
 """The read path against the real Neo4j: each channel finds what only it can find, fusion ranks,
 time travel works, tenants stay apart, and relatedTo walks two hops."""
+import asyncio
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -166,6 +167,28 @@ async def test_access_updates_the_count_of_returned_cells(memory, searcher):
     rows = await memory.read("MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids "
                              "RETURN min(m.accessCount) AS n, min(m.lastAccessedAt) AS at", ids=list(cell_ids))
     assert rows[0]["n"] >= 1 and rows[0]["at"] is not None
+
+
+async def test_concurrent_uses_of_one_episode_each_count(memory, searcher):
+    await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
+    # Searches made together share the writes of their access counts; each use still counts.
+    results = await asyncio.gather(*(search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=1)
+                                     for _ in range(6)))
+    await searcher.settle()
+    ids = {h.node.get("memCellId") or h.node["id"] for r in results for h in r.hits}
+    assert len(ids) == 1
+    rows = await memory.read("MATCH (m:MemCell {tenant: $tenant, id: $id}) RETURN m.accessCount AS n",
+                             id=ids.pop())
+    assert rows[0]["n"] == 6
+
+
+async def test_hits_carry_the_times_of_their_turns(memory, searcher):
+    res = await search(searcher, memory, "Zorblax", top_k=5)
+    turns = {e["id"]: e["at"] for h in res.hits for e in h.evidence}
+    assert turns["n3"] == DAY3 + timedelta(minutes=2)
+    assert turns["n3"].utcoffset() is not None
+    cells = [h.node for h in res.hits if h.kind == "memcell"]
+    assert all(c["startedAt"] <= c["endedAt"] for c in cells)
 
 
 async def test_the_context_block_respects_the_token_budget(memory, searcher):

@@ -15,7 +15,8 @@ from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, fuse, turn_scores
-from app.recollection.hydrate import hydrate, touch
+from app.recollection.access_log import AccessLog
+from app.recollection.hydrate import hydrate
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
@@ -56,7 +57,7 @@ class SearchService:
             c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel(),
                                    SceneChannel())
         }
-        self._touches: set[asyncio.Task] = set()
+        self.access = AccessLog()
         self._agentic = None
 
     async def search(self, tenant: str, req: SearchRequest) -> SearchResult:
@@ -122,20 +123,16 @@ class SearchService:
                 continue
             evidence = [found[t] for t in f.evidence if t in found]
             hits.append(Hit(len(hits) + 1, f.score, f.kind, found[f.key], evidence, f.channels))
-        self._touch_later(graph, hits)
+        self._record_access(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),
                             (time.perf_counter() - t0) * 1000, timings)
 
-    def _touch_later(self, graph: TenantGraph, hits: list[Hit]) -> None:
+    def _record_access(self, graph: TenantGraph, hits: list[Hit]) -> None:
         """Access counts feed forgetting; they are written after the answer, off the hot path."""
-        ids = sorted({h.node["id"] for h in hits if h.kind == "memcell"}
-                     | {h.node.get("memCellId") for h in hits if h.kind != "memcell"} - {None})
-        if ids:
-            task = asyncio.create_task(touch(graph, ids))
-            self._touches.add(task)
-            task.add_done_callback(self._touches.discard)
+        self.access.record(graph, sorted({h.node["id"] for h in hits if h.kind == "memcell"}
+                                         | {h.node.get("memCellId") for h in hits
+                                            if h.kind != "memcell"} - {None}))
 
     async def settle(self) -> None:
         """Wait for pending access-count writes (tests, shutdown)."""
-        if self._touches:
-            await asyncio.gather(*list(self._touches), return_exceptions=True)
+        await self.access.settle()
