@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 from typing import Optional
 
 import strawberry
-from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter
 from strawberry.types import Info
 
 from app.api.errors import StableErrorCodes, bad_input
+from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
     MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
@@ -176,9 +176,7 @@ def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 20
     return strawberry.Schema(
         query=Query, mutation=Mutation,
         extensions=[
-            lambda: QueryDepthLimiter(max_depth=max_depth),
-            lambda: MaxAliasesLimiter(max_alias_count=max_aliases),
-            lambda: MaxTokensLimiter(max_token_count=max_tokens),
+            query_limits(max_depth, max_aliases, max_tokens),
             *extra_extensions,
             StableErrorCodes,
         ],

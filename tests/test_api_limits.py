@@ -1,0 +1,29 @@
+"""Document limits: depth, aliases and tokens are refused before execution, every time, also
+once a valid document's validation is remembered."""
+from app.api.schema import build_schema
+
+DEEP = '{ search(input: {query: "a"}) { hits { memCell { turns { id } } } } }'
+
+
+async def errors(schema, query):
+    result = await schema.execute(query)
+    return [e.message for e in result.errors or []], result.data
+
+
+async def test_a_remembered_valid_document_still_runs_and_limits_still_hold():
+    schema = build_schema(max_depth=3, max_aliases=2, max_tokens=60)
+    for _ in range(2):  # the second time the document's validation comes from memory
+        assert await errors(schema, "{ __typename }") == ([], {"__typename": "Query"})
+        deep, _ = await errors(schema, DEEP)
+        assert deep and "exceeds maximum operation depth" in deep[0]
+        aliases, _ = await errors(schema, "{ a: __typename b: __typename c: __typename }")
+        assert aliases and "aliases" in aliases[0]
+        tokens, _ = await errors(schema, "{ " + "__typename " * 80 + "}")
+        assert tokens and "token" in tokens[0]
+
+
+async def test_an_invalid_document_is_refused_each_time():
+    schema = build_schema()
+    for _ in range(3):
+        bad, data = await errors(schema, "{ nope }")
+        assert bad and data is None
