@@ -1,6 +1,7 @@
 """All configuration in one place: ENGRAM_* environment variables (and a .env file)."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,6 +84,12 @@ class Settings(BaseSettings):
     )
     max_top_k: int = 100
     max_hops: int = 4
+    # Searches that run at once in a process; more wait their turn, first come first served
+    # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it, so running
+    # more searches at once than there are CPUs only slows each one down and spreads latency:
+    # 8 clients on 2 CPUs, p95 620 -> 370 ms at the same searches/s with 2 (README Benchmarks).
+    # With Neo4j elsewhere, raise it.
+    search_concurrency: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=0)
 
     # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
     #   exp(-ln2 * days / half_life) + access_weight * ln(1 + accessCount) + importance_weight * importance

@@ -1,6 +1,7 @@
 """The read path against the real Neo4j: each channel finds what only it can find, fusion ranks,
 time travel works, tenants stay apart, and relatedTo walks two hops."""
 import asyncio
+import dataclasses
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -180,6 +181,23 @@ async def test_concurrent_uses_of_one_episode_each_count(memory, searcher):
     rows = await memory.read("MATCH (m:MemCell {tenant: $tenant, id: $id}) RETURN m.accessCount AS n",
                              id=ids.pop())
     assert rows[0]["n"] == 6
+
+
+async def test_searches_beyond_the_limit_wait_their_turn(memory, services):
+    def service(limit):
+        return SearchService(dataclasses.replace(
+            services, settings=services.settings.model_copy(update={"search_concurrency": limit})))
+
+    async def together(searcher):
+        return await asyncio.gather(*(searcher.search(memory.tenant, SearchRequest(query=q))
+                                      for q in ("Zorblax", "cello", "Porto")))
+
+    one_at_a_time = sorted(await together(service(1)), key=lambda r: r.channel_ms["queued"])
+    # Started together: each ran only once the one before it had finished (took_ms includes
+    # the wait).
+    for before, after in zip(one_at_a_time, one_at_a_time[1:]):
+        assert after.channel_ms["queued"] >= before.took_ms - 1.0
+    assert all(r.channel_ms["queued"] < 5.0 for r in await together(service(0)))
 
 
 async def test_hits_carry_the_times_of_their_turns(memory, searcher):

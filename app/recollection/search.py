@@ -3,6 +3,7 @@ hydrated with evidence, explained per channel, rendered as a context block."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -59,6 +60,8 @@ class SearchService:
         }
         self.access = AccessLog()
         self._agentic = None
+        n = self.settings.search_concurrency
+        self._slots = asyncio.Semaphore(n) if n else contextlib.nullcontext()
 
     async def search(self, tenant: str, req: SearchRequest) -> SearchResult:
         t0 = time.perf_counter()
@@ -72,6 +75,11 @@ class SearchService:
 
                 self._agentic = AgenticSearch(self, self.settings)
             return await self._agentic.search(tenant, req)
+        # Waiting for a slot (settings.search_concurrency) counts in took_ms, and as "queued".
+        async with self._slots:
+            return await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000)
+
+    async def _search(self, tenant: str, req: SearchRequest, t0: float, queued_ms: float) -> SearchResult:
         graph = TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
         embedder = self.services.require_embedder()
 
@@ -88,7 +96,7 @@ class SearchService:
                             depth=max(2 * req.top_k, 20), filters=filters.params(req),
                             vector_param=self.services.vector_param)
         names = METHOD_CHANNELS[req.method]
-        timings: dict[str, float] = {}
+        timings: dict[str, float] = {"queued": queued_ms}
 
         async def timed(name: str) -> list[Candidate]:
             s = time.perf_counter()
