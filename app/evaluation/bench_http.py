@@ -196,6 +196,8 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
     key = None
     out: dict = {"benchmark": "http", "date": datetime.now(timezone.utc).isoformat(), "machine": machine(),
                  "tenants": tenants, "clients": clients, "method": "HYBRID",
+                 # The server reads the same environment (ENGRAM_SEARCH_CONCURRENCY).
+                 "search_concurrency": settings.search_concurrency,
                  "target": f"whole-request p95 <= {TARGET_P95_MS:.0f} ms with {clients} concurrent clients"}
     log_path = Path(f"/tmp/engram-bench-http-{os.getpid()}.log")
     try:

@@ -74,7 +74,9 @@ def http_section(results: Path) -> list[str]:
     lines = ["## Search over HTTP (`engram bench http`)", "",
              f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; `engram serve` in its own process, "
              f"{r['memcells']} MemCells in the searched tenant among {r['tenants']} tenants, "
-             f"{r['method']} `search` GraphQL requests with an API key; ms.", "",
+             f"{r['method']} `search` GraphQL requests with an API key"
+             + (f", at most {r['search_concurrency']} searches at once in the server"
+                if r.get("search_concurrency") else "") + "; ms.", "",
              "| clients | requests | requests/s | whole request p50 | p95 | p99 | server tookMs p50 | p95 | "
              "outside search p50 | server share | errors |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
