@@ -18,6 +18,7 @@ from app.construction.ingest import Ingestor
 from app.lifecycle.periodic import PeriodicRunner
 from app.recollection.related import RelatedService
 from app.recollection.search import SearchService
+from app.runtime.heap import freeze_startup_heap
 from app.runtime.services import open_services
 from app.settings import Settings, get_settings
 from app.store.keys import KeyStore
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # runs on one of them at a time (leases in the graph).
             periodic = PeriodicRunner(svc)
             periodic.start()
+            freeze_startup_heap()
             try:
                 yield
             finally:
