@@ -93,10 +93,11 @@ def _serve_command() -> list[str]:
 
 
 @contextlib.contextmanager
-def running_server(settings: Settings, log_path: Path) -> Iterator[tuple[str, int]]:
+def running_server(settings: Settings, log_path: Path,
+                   extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, int]]:
     """`engram serve` on a free port against the same Neo4j; yields (URL, pid) once /health says ok."""
     port = _free_port()
-    env = dict(os.environ)
+    env = dict(os.environ, **(extra_env or {}))
     env.update({"ENGRAM_NEO4J_URI": settings.neo4j_uri, "ENGRAM_NEO4J_USER": settings.neo4j_user,
                 "ENGRAM_NEO4J_PASSWORD": settings.neo4j_password,
                 "ENGRAM_NEO4J_DATABASE": settings.neo4j_database,
@@ -223,6 +224,13 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
             # The 1-minute average right after the measured phase: mostly that phase.
             load_during = os.getloadavg()
             out["concurrent"] = _summary(results, wall)
+        if settings.search_concurrency:
+            # The same load on a server that runs every search at once, for comparison.
+            with running_server(settings, log_path.with_suffix(".unlimited.log"),
+                                {"ENGRAM_SEARCH_CONCURRENCY": "0"}) as (url, _):
+                await _load(url, key, texts[:WARMUP // 2], clients)
+                results, wall = await _load(url, key, texts[WARMUP:], clients)
+                out["concurrent_without_search_limit"] = _summary(results, wall)
         p95 = out["concurrent"]["whole_request_ms"]["p95"]
         out["target_met"] = p95 is not None and p95 <= TARGET_P95_MS and out["concurrent"]["errors"] == 0
         out["load_average"] = {"before": [round(x, 2) for x in load_before],

@@ -87,6 +87,12 @@ def http_section(results: Path) -> list[str]:
     lines += ["", f"Target: {r['target']}: **{'met' if r['target_met'] else 'not met'}**. Server share: "
                   "the sum of the server's `tookMs` over the sum of whole-request times. "
                   + _cpu_note(r) + _load_note(r) + (r.get("notes") or "")]
+    u = r.get("concurrent_without_search_limit")
+    if u:
+        w = u["whole_request_ms"]
+        lines += ["", f"The same {r['clients']} clients against a server running every search at once "
+                      f"(ENGRAM_SEARCH_CONCURRENCY=0): {u['requests_per_s']} requests/s, whole request "
+                      f"p50 {w['p50']} / p95 {w['p95']} / p99 {w['p99']} ms."]
     e = r.get("earlier_run_under_load")
     if e:
         c, one = e["concurrent_whole_request_ms"], e["one_client_whole_request_ms"]

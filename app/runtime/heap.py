@@ -10,6 +10,7 @@ nothing that should be freed is kept.
 """
 from __future__ import annotations
 
+import atexit
 import gc
 
 
@@ -17,3 +18,6 @@ def freeze_startup_heap() -> None:
     """Call once everything long-lived is loaded (the model, the driver, the schema)."""
     gc.collect()
     gc.freeze()
+    # Back into the collector's view at exit, so interpreter shutdown frees them as usual
+    # (frozen, native extensions report them as leaked when the process ends).
+    atexit.register(gc.unfreeze)
