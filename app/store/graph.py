@@ -6,6 +6,7 @@ request body.
 """
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 from typing import Any, AsyncIterator, Awaitable, Callable, TypeVar
@@ -16,6 +17,7 @@ from neo4j.exceptions import DatabaseError
 from app.store.vector import VectorQuery, is_filtered_search_bug
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 _TENANT_PARAM = re.compile(r"\$tenant\b")
 # One Lucene token (the standard analyzer keeps [a-z0-9_] together), so fulltext queries can
 # require the tenant exactly with +tenant:<name>.
@@ -91,6 +93,9 @@ class TenantGraph:
         except DatabaseError as e:
             if not is_filtered_search_bug(e):
                 raise
+            # Exact, but a scan of the tenant's nodes: worth knowing when it happens.
+            log.warning("filtered vector search failed (Neo4j bug); scanning tenant %s instead",
+                        self.tenant)
             return await run(query.fallback, **params)
 
     async def read(self, query: str, **params: Any) -> list[dict]:

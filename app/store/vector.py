@@ -2,10 +2,15 @@
 
 The primary form filters inside the index (Cypher 25 `SEARCH ... WHERE n.tenant = $tenant`).
 Neo4j 2026.08.1 has a bug in that path: after deletions, a filtered search of an index can fail
-with `ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset, while the unfiltered
-procedure keeps working. So every vector query comes in two texts, and the data layer runs the
-fallback (db.index.vector.queryNodes, fetching more and filtering after) when the primary fails
-that way. Both bind `n` and `score` (cosine mapped to [0, 1]) for the rest of the query.
+with `ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset. So every vector query comes
+in two texts, and the data layer runs the fallback when the primary fails that way. The fallback
+scores the tenant's own nodes exactly (a cosine per node): slower on a large tenant, but it finds
+what the index would. (An earlier fallback asked the unfiltered index for 20x more neighbours and
+kept the tenant's: with many tenants holding similar text all of those could belong to others,
+and in the test database, where hundreds of tenants hold the same conversation, it found
+nothing. tests/test_vector_fallback.py checks each query's fallback against its primary.)
+Both bind `n` and `score` (cosine mapped to [0, 1], as the index reports it) for the rest of
+the query; the data layer logs each use of a fallback.
 """
 from __future__ import annotations
 
@@ -14,9 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 from neo4j import AsyncDriver
 from neo4j.vector import Vector
-
-OVERFETCH = 20  # the fallback filters after the index, so it asks for more
-
 
 @dataclass(frozen=True)
 class VectorQuery:
@@ -28,9 +30,9 @@ def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: 
     """`rest` continues after `var` and `score` are bound (starts with WITH or RETURN)."""
     primary = (f"CYPHER 25 MATCH ({var}:{label}) SEARCH {var} IN (VECTOR INDEX {index} FOR $vector "
                f"WHERE {var}.tenant = $tenant LIMIT {limit}) SCORE AS score\n{rest}")
-    fallback = (f"CALL db.index.vector.queryNodes('{index}', toInteger({limit}) * {OVERFETCH}, $vector) "
-                f"YIELD node AS {var}, score\nWITH {var}, score WHERE {var}.tenant = $tenant\n"
-                f"WITH {var}, score ORDER BY score DESC LIMIT toInteger({limit})\n{rest}")
+    fallback = (f"MATCH ({var}:{label}) WHERE {var}.tenant = $tenant AND {var}.embedding IS NOT NULL\n"
+                f"WITH {var}, vector.similarity.cosine({var}.embedding, $vector) AS score\n"
+                f"ORDER BY score DESC LIMIT toInteger({limit})\n{rest}")
     return VectorQuery(primary, fallback)
 
 
