@@ -85,10 +85,10 @@ class Settings(BaseSettings):
     max_top_k: int = 100
     max_hops: int = 4
     # Searches that run at once in a process; more wait their turn, first come first served
-    # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it, so running
-    # more searches at once than there are CPUs only slows each one down and spreads latency:
-    # 8 clients on 2 CPUs, p95 620 -> 370 ms at the same searches/s with 2 (README Benchmarks).
-    # With Neo4j elsewhere, raise it.
+    # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it: under
+    # overload, running every search at once slows all of them down together (past clients'
+    # timeouts), where a queue keeps them finishing at full speed. At 8 clients on 2 CPUs the
+    # measured effect was from none to p95 -40% (README Benchmarks). With Neo4j elsewhere, raise it.
     search_concurrency: int = Field(default_factory=lambda: os.cpu_count() or 2, ge=0)
 
     # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
