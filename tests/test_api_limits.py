@@ -1,5 +1,8 @@
 """Document limits: depth, aliases and tokens are refused before execution, every time, also
 once a valid document's validation is remembered."""
+import pytest
+
+from app.api import limits
 from app.api.schema import build_schema
 
 DEEP = '{ search(input: {query: "a"}) { hits { memCell { turns { id } } } } }'
@@ -10,7 +13,10 @@ async def errors(schema, query):
     return [e.message for e in result.errors or []], result.data
 
 
-async def test_a_remembered_valid_document_still_runs_and_limits_still_hold():
+@pytest.mark.parametrize("cached", [True, False])
+async def test_a_remembered_valid_document_still_runs_and_limits_still_hold(cached, monkeypatch):
+    if not cached:  # a strawberry without the validation function limits.py uses
+        monkeypatch.setattr(limits, "validate_document", None)
     schema = build_schema(max_depth=3, max_aliases=2, max_tokens=60)
     for _ in range(2):  # the second time the document's validation comes from memory
         assert await errors(schema, "{ __typename }") == ([], {"__typename": "Query"})

@@ -15,7 +15,11 @@ from collections import OrderedDict
 from typing import Iterator
 
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
-from strawberry.schema.schema import validate_document
+
+try:  # strawberry's own validation (graphql-core's rules plus its own); not a public name
+    from strawberry.schema.schema import validate_document
+except ImportError:  # a strawberry that moved it: validate as strawberry does, without the cache
+    validate_document = None
 
 CACHED_DOCUMENTS = 256
 
@@ -31,7 +35,9 @@ class QueryLimits(SchemaExtension):
     def on_validate(self) -> Iterator[None]:
         ec = self.execution_context
         text = ec.query
-        if text is not None and text in self.valid:
+        if validate_document is None:
+            ec.validation_rules = (*ec.validation_rules, *self.rules)
+        elif text is not None and text in self.valid:
             self.valid.move_to_end(text)
             ec.pre_execution_errors = []
         elif ec.graphql_document is not None:
