@@ -170,6 +170,16 @@ async def test_access_updates_the_count_of_returned_cells(memory, searcher):
     assert rows[0]["n"] >= 1 and rows[0]["at"] is not None
 
 
+async def test_warming_up_counts_no_use(memory, searcher):
+    await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
+    res = await searcher.search(memory.tenant, SearchRequest(query="Zorblax"), record_access=False)
+    await searcher.warm_up()
+    await searcher.settle()
+    assert res.hits
+    rows = await memory.read("MATCH (m:MemCell {tenant: $tenant}) RETURN sum(m.accessCount) AS n")
+    assert rows[0]["n"] == 0
+
+
 async def test_concurrent_uses_of_one_episode_each_count(memory, searcher):
     await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
     # Searches made together share the writes of their access counts; each use still counts.

@@ -84,6 +84,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # Housekeeping in the background (retry of failed turns at start-up and then
             # periodically, gc): the API answers meanwhile, and with several replicas each task
             # runs on one of them at a time (leases in the graph).
+            try:
+                await app.state.searcher.warm_up()
+            except Exception:  # noqa: BLE001 - a slow first search is no reason not to start
+                log.warning("search warm-up failed", exc_info=True)
             periodic = PeriodicRunner(svc)
             periodic.start()
             freeze_startup_heap()
