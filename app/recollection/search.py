@@ -84,13 +84,10 @@ class SearchService:
             return await self._agentic.search(tenant, req)
         # Waiting for a slot (settings.search_concurrency) counts in took_ms, and as "queued".
         async with self._slots:
-            result = await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000)
-        if record_access:
-            self._record_access(TenantGraph(self.services.driver, tenant, self.settings.neo4j_database),
-                                result.hits)
-        return result
+            return await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000, record_access)
 
-    async def _search(self, tenant: str, req: SearchRequest, t0: float, queued_ms: float) -> SearchResult:
+    async def _search(self, tenant: str, req: SearchRequest, t0: float, queued_ms: float,
+                      record_access: bool) -> SearchResult:
         graph = TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
         embedder = self.services.require_embedder()
 
@@ -142,6 +139,8 @@ class SearchService:
                 continue
             evidence = [found[t] for t in f.evidence if t in found]
             hits.append(Hit(len(hits) + 1, f.score, f.kind, found[f.key], evidence, f.channels))
+        if record_access:
+            self._record_access(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),
                             (time.perf_counter() - t0) * 1000, timings)
 
