@@ -26,6 +26,7 @@ from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store.graph import TenantGraph
 from tests.conversation import DAY2, maya_and_sam
+from tests.test_keyword_stats import _stored_stats
 
 LATER = [  # a third day, and a second conversation, so scenes, supersession and NEXT chains exist
     ("n1", "Maya", "I've been practising the cello every evening after work."),
@@ -137,6 +138,9 @@ async def test_round_trip_into_another_tenant_keeps_graph_and_search_results(ser
     imported = await import_tenant(services, path, other.tenant)
     assert imported.ids_remapped and imported.reembedded == {}
     assert await _counts(other) == source_counts
+    # Keyword statistics are not in the file: the import counts them anew, to the same values.
+    assert "TermStat" not in rep.nodes
+    assert await _stored_stats(other) == await _stored_stats(memory) != {}
 
     minted = await _minted_ids(memory)
     assert minted and not minted & await _minted_ids(other)  # ids are unique across tenants

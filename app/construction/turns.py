@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from app.domain.models import Message, TurnRecord
+from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 
 
@@ -43,7 +44,8 @@ UNWIND $turns AS t
 CREATE (n:Turn {tenant: $tenant, conversationId: $conversationId, id: t.id})
 SET n.groupId = c.groupId, n.speaker = t.speaker,
     n.userId = t.userId, n.role = t.role, n.content = t.content, n.at = t.at, n.seq = t.seq,
-    n.status = 'pending', n.attempts = 0, n.receivedAt = datetime()
+    n.status = 'pending', n.attempts = 0, n.receivedAt = datetime(),
+    n.terms = t.terms, n.termFreqs = t.termFreqs, n.termCount = t.termCount
 CREATE (c)-[:HAS_TURN]->(n)
 WITH c, max(t.seq) AS last
 SET c.lastSeq = last
@@ -122,6 +124,7 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
             await tx.run(WRITE_TURNS, conversationId=conversation_id, turns=rows)
+            await tx.run(term_stats.ADD, **term_stats.additions("turn", rows))
             seqs.append(rows[-1]["seq"])
             chain = [r["id"] for r in prev] + [r["id"] for r in rows]
             pairs = [[a, b] for a, b in zip(chain, chain[1:])]
@@ -136,8 +139,9 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
 
 
 def _turn_row(m: Message, seq: int) -> dict:
-    return {"id": m.id, "speaker": m.speaker, "userId": m.user_id, "role": m.role.value,
-            "content": m.content, "at": m.timestamp, "seq": seq}
+    row = {"id": m.id, "speaker": m.speaker, "userId": m.user_id, "role": m.role.value,
+           "content": m.content, "at": m.timestamp, "seq": seq}
+    return {**row, **term_stats.node_terms("turn", row)}
 
 
 PENDING = """

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 
 # Serialises writers of one tenant, so concurrent batches cannot create the same entity twice
@@ -19,7 +20,7 @@ SET m.conversationId = c.conversationId, m.groupId = c.groupId, m.userIds = c.us
     m.importance = c.importance, m.startedAt = c.startedAt, m.endedAt = c.endedAt,
     m.embedding = c.embedding, m.accessCount = 0, m.lastAccessedAt = null, m.status = 'active',
     m.extractor = c.extractor, m.tokensUsed = c.tokensUsed, m.boundary = c.boundary,
-    m.createdAt = datetime()
+    m.createdAt = datetime(), m.terms = c.terms, m.termFreqs = c.termFreqs, m.termCount = c.termCount
 WITH m, c
 UNWIND c.turns AS tv
 MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
@@ -54,7 +55,8 @@ SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.tex
     n.subjectKey = f.subjectKey, n.objectKey = f.objectKey, n.singleValued = f.singleValued,
     n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
     n.eventDate = f.eventDate, n.status = f.status, n.embedding = f.embedding,
-    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime()
+    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime(),
+    n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:HAS_FACT]->(n)
 WITH n, f
 CALL (n, f) {
@@ -123,12 +125,19 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
              (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))
 
+    # Episodes and facts carry their words, counted in the tenant's keyword statistics.
+    texts = {"cells": "memcell", "facts": "fact"}
+    rows_of = {name: [{**r, **term_stats.node_terms(texts[name], r)} for r in getattr(batch, name)]
+               if name in texts else getattr(batch, name) for _, name in steps}
+
     async def work(tx: TenantTx) -> None:
         await tx.run(LOCK)
         for query, name in steps:
-            rows = getattr(batch, name)
+            rows = rows_of[name]
             if rows:
                 await tx.run(query, **{name: rows})
+                if name in texts:
+                    await tx.run(term_stats.ADD, **term_stats.additions(texts[name], rows))
 
     await graph.write_tx(work)
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from app.lifecycle.forget import purge_tenant
 from app.runtime.services import Services
-from app.store.graph import TenantGraph
+from app.store import term_stats
+from app.store.graph import TenantGraph, TenantTx
 
 WORDS = ("garden hiking piano robot chess coffee museum painting soccer novel camping recipe guitar "
          "paris tokyo berlin lisbon doctor teacher startup exam wedding birthday puppy kitten bakery "
@@ -44,6 +45,7 @@ CREATE (f:Fact {id: r.id + ':f', tenant: $tenant, subject: r.speaker, predicate:
                 embedding: r.factVec, conversationId: $conversationId})
 CREATE (m)-[:HAS_FACT]->(f)
 CREATE (f)-[:EVIDENCED_BY]->(t)
+SET m += r.cellTerms, t += r.turnTerms, f += r.factTerms
 WITH m, f, r
 MATCH (e:Entity {tenant: $tenant, key: toLower(r.speaker)})
 MATCH (o:Entity {tenant: $tenant, key: r.topic})
@@ -121,8 +123,19 @@ async def grow(graph: TenantGraph, start: int, target: int, dim: int, centers: n
                 "at": base + timedelta(minutes=i), "seq": i,
                 "cellVec": [float(x) for x in cv[i - lo]], "factVec": [float(x) for x in fv[i - lo]],
             })
-        await graph.write(SEED_CELLS, rows=rows, conversationId=conversation)
+            r = rows[-1]
+            r["cellTerms"] = term_stats.node_terms("memcell", {**r, "keywordText": r["title"]})
+            r["turnTerms"] = term_stats.node_terms("turn", {"speaker": who, "content": r["summary"]})
+            r["factTerms"] = term_stats.node_terms("fact", {"text": r["fact"]})
+        await graph.write_tx(lambda tx, rows=rows: _seed(tx, rows, conversation))
         progress(graph.tenant, hi, target)
+
+
+async def _seed(tx: TenantTx, rows: list[dict], conversation: str) -> None:
+    """The rows' cells, turns and facts, and their words in the tenant's keyword statistics."""
+    await tx.run(SEED_CELLS, rows=rows, conversationId=conversation)
+    for kind, key in (("memcell", "cellTerms"), ("turn", "turnTerms"), ("fact", "factTerms")):
+        await tx.run(term_stats.ADD, **term_stats.additions(kind, [r[key] for r in rows]))
 
 
 @dataclass

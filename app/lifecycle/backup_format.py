@@ -40,8 +40,9 @@ VERSION = 1
 # Labels carrying `tenant` that are not memory: locks and runs that live for one operation, and
 # API keys (credentials belong to the deployment, and importing a file must never create one).
 # Any label ending in Lock or Lease counts as transient too, so a lock someone adds later is not
-# backed up by mistake.
-EXCLUDED_LABELS = frozenset({"WriteLock", "Lease", "ApiKey", "ImportRun"})
+# backed up by mistake. Keyword statistics are derived from the nodes' `terms` (read label by
+# label, an export is no single snapshot they would match): an import counts them anew.
+EXCLUDED_LABELS = frozenset({"WriteLock", "Lease", "ApiKey", "ImportRun", "TermStat", "CorpusStat"})
 _TRANSIENT_SUFFIX = ("Lock", "Lease")
 
 # Labels and relationship types cannot be query parameters, so the ones we splice into Cypher

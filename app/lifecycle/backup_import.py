@@ -36,10 +36,12 @@ from app.lifecycle.backup_format import (
 from app.lifecycle.backup_reembed import FLAG, RECIPE_LABELS, VECTOR_PROPERTY, reembed, recipe_label
 from app.lifecycle.backup_schema import BackupSchema, read_schema
 from app.runtime.services import Services
+from app.store import term_stats
 from app.store.graph import TenantGraph, check_tenant
 
 BATCH = 500
 RUN_LABEL = "ImportRun"
+STATS_LABELS = ("TermStat", "CorpusStat")  # not in the file: counted anew after the load
 
 # Labels and types are spliced into the text (Cypher cannot take them as parameters); every one
 # passed backup_format.identifier() in the check of the file, so none can break out of the
@@ -304,7 +306,7 @@ async def _purge(graph: TenantGraph, labels: list[str]) -> int:
     """Delete the tenant's memory, the ImportRun marker last (while it stands, a re-run knows
     the rest is an unfinished import)."""
     deleted = 0
-    for label in labels + [RUN_LABEL]:
+    for label in labels + list(STATS_LABELS) + [RUN_LABEL]:
         deleted += await graph.auto_commit(PURGE.format(label=identifier(label, "label")))
     return deleted
 
@@ -350,6 +352,7 @@ async def import_tenant(svc: Services, path: Path, tenant: str | None = None, re
     try:
         await importer.load(path)
         rep.reembedded = await reembed(graph, embedder, svc.settings)
+        await term_stats.rebuild(graph)
         nodes, rels = await importer.graph_counts(sorted(plan.labels))
         if nodes != header["counts"]["nodes"] or rels != header["counts"]["relationships"]:
             raise BackupError(f"after the import tenant {target} holds {nodes} / {rels}, "

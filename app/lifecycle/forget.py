@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.store import term_stats
 from app.store.graph import TenantGraph
 
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
-          "WriteLock", "ImportRun")
+          "WriteLock", "ImportRun", "TermStat", "CorpusStat")
 
 # Label names come from the constant tuple above, never from input.
 PURGE_LABEL = {
@@ -59,11 +60,8 @@ UNWIND nodes AS n
 RETURN collect(DISTINCT elementId(n)) AS keys, collect(DISTINCT CASE WHEN n:Fact THEN n.id END) AS factIds
 """
 
-DELETE_KEYS = """
-UNWIND $keys AS k
-MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
-CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS
-"""
+# Each node's keyword statistics are taken back in the transaction that deletes it.
+DELETE_KEYS = term_stats.DELETE_NODES
 
 STALE_RELATED = """
 MATCH (:Entity {tenant: $tenant})-[r:RELATED]->(:Entity {tenant: $tenant}) WHERE r.factId IN $factIds

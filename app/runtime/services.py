@@ -5,6 +5,7 @@ side by side against one Neo4j (or a cluster through a neo4j:// routing URI).
 """
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +15,12 @@ from neo4j import AsyncDriver
 
 from app.embeddings import Embedder, get_embedder
 from app.settings import Settings
+from app.store import term_stats
 from app.store.driver import make_driver
 from app.store.migrations import apply_migrations
 from app.store.vector import as_floats, vector_param_maker
+
+log = logging.getLogger("engram.services")
 
 
 @dataclass
@@ -47,6 +51,9 @@ async def open_services(settings: Settings, load_model: bool = True) -> AsyncIte
             await apply_migrations(driver, embedder.dimensions, settings.neo4j_database)
             if embedder else []
         )
+        if embedder:
+            # Text stored before the keyword statistics existed gets them, once per database.
+            await term_stats.backfill(driver, settings.neo4j_database, log.info)
         yield Services(settings, driver, embedder, applied, await vector_param_maker(driver))
     finally:
         await driver.close()

@@ -29,3 +29,32 @@ async def tenants_with_memory(driver: AsyncDriver, database: str = "neo4j") -> l
     async with driver.session(database=database) as s:
         result = await s.run(TENANTS_WITH_MEMORY)
         return [r["tenant"] async for r in result]
+
+
+# Tenants holding searchable text, for the one-time keyword statistics backfill
+# (app/store/term_stats.py). Served from the tenant indexes of the three labels.
+TENANTS_WITH_TEXT = """
+CALL () { MATCH (n:Turn) WHERE n.tenant IS NOT NULL RETURN DISTINCT n.tenant AS tenant
+          UNION MATCH (n:MemCell) WHERE n.tenant IS NOT NULL RETURN DISTINCT n.tenant AS tenant
+          UNION MATCH (n:Fact) WHERE n.tenant IS NOT NULL RETURN DISTINCT n.tenant AS tenant }
+RETURN tenant ORDER BY tenant
+"""
+BACKFILL_NAME = "term_stats_backfill"
+BACKFILLED = "MATCH (m:DataMigration {name: $name}) RETURN count(m) > 0 AS done"
+RECORD_BACKFILL = "MERGE (m:DataMigration {name: $name}) SET m.appliedAt = datetime()"
+
+
+async def tenants_with_text(driver: AsyncDriver, database: str = "neo4j") -> list[str]:
+    async with driver.session(database=database) as s:
+        result = await s.run(TENANTS_WITH_TEXT)
+        return [r["tenant"] async for r in result]
+
+
+async def term_stats_backfilled(driver: AsyncDriver, database: str = "neo4j") -> bool:
+    async with driver.session(database=database) as s:
+        return (await (await s.run(BACKFILLED, name=BACKFILL_NAME)).single())["done"]
+
+
+async def record_term_stats_backfill(driver: AsyncDriver, database: str = "neo4j") -> None:
+    async with driver.session(database=database) as s:
+        await (await s.run(RECORD_BACKFILL, name=BACKFILL_NAME)).consume()

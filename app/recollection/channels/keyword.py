@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from app.recollection import filters
+from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates, interleave
 from app.recollection.lucene import safe_query
+from app.store import term_stats
 
 INDEX = {
     "turn": ("turn_text", ["content", "speaker"]),
@@ -24,28 +25,35 @@ PRIOR_WEIGHT = 0.5
 # One subquery per kind, each collecting its rows into a column. The kinds' index searches run
 # one after another inside Neo4j, which costs less than three round trips (~1 ms of CPU each
 # side, whatever the query: profiled) and is not on the search's critical path (the vector and
-# graph channels are).
+# graph channels are). The fulltext index only proposes candidates: each is scored by BM25 from
+# the tenant's own word statistics (app/recollection/bm25.py), so no other tenant's text moves
+# a ranking or a score.
 SUBQUERY = {
     "turn": f"""
   CALL db.index.fulltext.queryNodes('turn_text', $lucene_turn, {{limit: $fetch}}) YIELD node AS n, score
   WHERE n.tenant = $tenant AND {filters.TURN}
-  WITH n AS t, score
+  {bm25.score("turn", carry="turn_idf, turn_avglen")}
+  WHERE bm25 > 0
+  WITH n AS t, bm25
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
-  RETURN collect({{key: elementId(t), score: score, reply: elementId(n)}}) AS turn""",
+  RETURN collect({{key: elementId(t), score: bm25, reply: elementId(n)}}) AS turn""",
 }
 for _kind in ("fact", "memcell"):
     SUBQUERY[_kind] = f"""
   CALL db.index.fulltext.queryNodes('{INDEX[_kind][0]}', $lucene_{_kind}, {{limit: $fetch}})
   YIELD node AS n, score
   WHERE n.tenant = $tenant AND {filters.BY_KIND[_kind]}
-  WITH n, score ORDER BY score DESC LIMIT $limit
-  RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
+  {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen")}
+  WHERE bm25 > 0
+  WITH n, bm25 ORDER BY bm25 DESC, elementId(n) LIMIT $limit
+  RETURN collect({{key: elementId(n), score: bm25, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
 
 
 @lru_cache(maxsize=8)
 def query_for(kinds: tuple[str, ...]) -> str:
-    calls = "\n".join(f"CALL () {{{SUBQUERY[k]}\n}}" for k in kinds)
-    return f"{calls}\nRETURN {', '.join(kinds)}"
+    stats = "\n".join(bm25.statistics(k) for k in kinds)
+    calls = "\n".join(f"CALL ({k}_idf, {k}_avglen) {{{SUBQUERY[k]}\n}}" for k in kinds)
+    return f"{stats}\n{calls}\nRETURN {', '.join(kinds)}"
 
 
 def with_priors(rows: list[dict], limit: int) -> list[dict]:
@@ -72,14 +80,14 @@ class KeywordChannel:
     name = "keyword"
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms = safe_query(ctx.request.query)
-        if not terms:
+        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
+        if not terms or not words:
             return []
         kinds = tuple(k for k in INDEX if k in ctx.request.kinds)
         if not kinds:
             return []
         record = await ctx.graph.read_one(
-            query_for(kinds), fetch=ctx.depth * 3, limit=ctx.depth,
+            query_for(kinds), fetch=ctx.depth * 3, limit=ctx.depth, terms=words,
             vector=await ctx.vector() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
         results = []

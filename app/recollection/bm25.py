@@ -1,0 +1,42 @@
+"""BM25 from the tenant's own statistics (app/store/term_stats.py), as Cypher fragments.
+
+The fulltext index proposes candidates (its own scores use every tenant's text), and each
+candidate is scored again inside the same query:
+
+    bm25(n) = sum over the query's words w held by n of
+              idf(w) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * len(n) / avglen))
+    idf(w)  = ln(1 + (docs - df(w) + 0.5) / (df(w) + 0.5))
+
+with tf, len(n) from the node (`termFreqs`, `termCount`) and docs, df, avglen from the tenant's
+nodes of the same kind. Lucene's constants, and its formula, except that a node's text fields
+count as one text (Lucene scores each field apart and adds).
+"""
+from __future__ import annotations
+
+K1 = 1.2
+B = 0.75
+
+
+def statistics(kind: str) -> str:
+    """A subquery binding `{kind}_idf` (one value per word of $terms, in order) and
+    `{kind}_avglen`. `kind` is one of term_stats.FIELDS, never user input."""
+    return f"""CALL () {{
+  OPTIONAL MATCH (c:CorpusStat {{tenant: $tenant, kind: '{kind}'}})
+  WITH coalesce(c.docs, 0) AS docs, coalesce(c.tokens, 0) AS tokens
+  UNWIND range(0, size($terms) - 1) AS j
+  OPTIONAL MATCH (s:TermStat {{tenant: $tenant, kind: '{kind}', term: $terms[j]}})
+  WITH docs, tokens, j, coalesce(s.df, 0) AS df ORDER BY j
+  RETURN collect(log(1 + (docs - df + 0.5) / (df + 0.5))) AS {kind}_idf,
+         CASE WHEN docs > 0 THEN toFloat(tokens) / docs ELSE 1.0 END AS {kind}_avglen
+}}"""
+
+
+def score(kind: str, node: str = "n", carry: str = "") -> str:
+    """WITH clauses binding `bm25` for `node`; `carry` lists the other variables to keep."""
+    keep = f"{node}, {carry}, " if carry else f"{node}, "
+    return f"""WITH {keep}coalesce({node}.terms, []) AS ts, coalesce({node}.termFreqs, []) AS fs,
+     coalesce({node}.termCount, 0) AS dl
+WITH {keep}dl, [i IN range(0, size(ts) - 1) WHERE ts[i] IN $terms | [ts[i], fs[i]]] AS hits
+WITH {keep}reduce(s = 0.0, h IN hits |
+       s + head([j IN range(0, size($terms) - 1) WHERE $terms[j] = h[0] | {kind}_idf[j]])
+           * h[1] * {K1 + 1} / (h[1] + {K1} * ({1 - B} + {B} * dl / {kind}_avglen))) AS bm25"""

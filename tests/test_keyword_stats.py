@@ -1,0 +1,143 @@
+"""Keyword scores come from the tenant's own text: another tenant's writes move nothing, the
+statistics follow every write and delete, and the scores are BM25 over the tenant's nodes."""
+import math
+import uuid
+from collections import Counter
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.lifecycle.forget import ForgetSelection, forget
+from app.recollection import filters
+from app.recollection.bm25 import B, K1
+from app.recollection.channels import keyword
+from app.recollection.lucene import safe_query
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from app.store import term_stats
+from app.store.graph import TenantGraph
+from tests.conversation import maya_and_sam
+
+TEXTS = {"turn": "MATCH (n:Turn {tenant: $tenant}) RETURN elementId(n) AS key, n.speaker AS speaker, "
+                 "n.content AS content",
+         "memcell": "MATCH (n:MemCell {tenant: $tenant}) RETURN elementId(n) AS key, n.title AS title, "
+                    "n.summary AS summary, n.keywordText AS keywordText",
+         "fact": "MATCH (n:Fact {tenant: $tenant}) RETURN elementId(n) AS key, n.text AS text"}
+
+
+async def _expected_stats(graph) -> dict:
+    """The statistics counted from the nodes' text itself, kind by kind."""
+    out = {}
+    for kind, query in TEXTS.items():
+        nodes = [term_stats.node_terms(kind, r) for r in await graph.read(query)]
+        if nodes:
+            out[kind] = {"docs": len(nodes), "tokens": sum(n["termCount"] for n in nodes),
+                         "df": dict(Counter(t for n in nodes for t in n["terms"]))}
+    return out
+
+
+async def _stored_stats(graph) -> dict:
+    out = {}
+    for r in await graph.read("MATCH (c:CorpusStat {tenant: $tenant}) RETURN c.kind AS kind, "
+                              "c.docs AS docs, c.tokens AS tokens"):
+        out[r["kind"]] = {"docs": r["docs"], "tokens": r["tokens"], "df": {}}
+    for r in await graph.read("MATCH (s:TermStat {tenant: $tenant}) RETURN s.kind AS kind, "
+                              "s.term AS term, s.df AS df"):
+        out.setdefault(r["kind"], {"docs": None, "tokens": None, "df": {}})["df"][r["term"]] = r["df"]
+    return {k: v for k, v in out.items() if v["docs"] or v["df"]}
+
+
+async def _keyword(services, tenant: str, query: str) -> list[tuple[str, float]]:
+    res = await SearchService(services).search(tenant, SearchRequest(query=query, method=Method.KEYWORD,
+                                                                     top_k=20))
+    return [(h.node["id"], [(c.channel, round(c.score, 9)) for c in h.channels]) for h in res.hits]
+
+
+def test_words_are_cut_like_lucene_and_possessives_dropped():
+    assert term_stats.words("Caroline's dog, don't ASK: e-mail 3.5") == [
+        "caroline", "dog", "don't", "ask", "e", "mail", "3", "5"]
+    t = term_stats.node_terms("turn", {"speaker": "Maya", "content": "The dog and the dog's ball"})
+    assert t == {"terms": ["ball", "dog", "maya"], "termFreqs": [1, 2, 1], "termCount": 7}
+
+
+async def test_statistics_follow_ingest_and_forget(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    await Ingestor(services).memorize(graph.tenant, "c2", [
+        {"id": "x1", "speaker": "Maya", "content": "My zymurgy course starts next week.",
+         "timestamp": "2024-06-01T10:00:00Z"}], flush=True)
+    expected = await _expected_stats(graph)
+    assert expected["turn"]["df"]["zymurgy"] == 1
+    assert await _stored_stats(graph) == expected
+
+    await forget(graph, ForgetSelection(conversation_id="c2"))
+    after = await _stored_stats(graph)
+    assert after == await _expected_stats(graph)
+    # A forgotten word leaves no trace in any statistic.
+    assert all("zymurgy" not in s["df"] for s in after.values())
+
+    await forget(graph, ForgetSelection(everything=True))
+    assert await graph.read("MATCH (s) WHERE (s:TermStat OR s:CorpusStat) AND s.tenant = $tenant "
+                            "RETURN s") == []
+
+
+async def test_another_tenants_text_moves_no_score(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    query = "Maya moved to Berlin for work"
+    before = await _keyword(services, graph.tenant, query)
+    assert before
+    # Another tenant writes the query's words many times over, in texts of every length.
+    other = TenantGraph(services.driver, f"t_{uuid.uuid4().hex[:12]}", services.settings.neo4j_database)
+    noise = [{"id": f"n{i}", "speaker": "Maya" if i % 2 else "Sam",
+              "content": " ".join(["Berlin work moved"] * (1 + i % 4) + ["filler"] * (i % 7)),
+              "timestamp": f"2024-07-{1 + i % 28:02d}T10:00:00Z"} for i in range(60)]
+    try:
+        await Ingestor(services).memorize(other.tenant, "n", noise, flush=True)
+        assert await _keyword(services, graph.tenant, query) == before
+    finally:
+        await forget(other, ForgetSelection(everything=True))
+
+
+async def test_keyword_scores_are_bm25_over_the_tenants_own_nodes(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    query = "Maya Berlin peanuts allergy Lisbon"
+    words = term_stats.query_terms(query)
+    kinds = ("turn", "fact", "memcell")
+    vector = [float(x) for x in services.embedder.embed([query])[0]]
+    record = await graph.read_one(
+        keyword.query_for(kinds), fetch=100, limit=50, terms=words, vector=vector,
+        **{f"lucene_{k}": keyword.lucene_for(k, safe_query(query), graph.tenant) for k in kinds},
+        **filters.params(SearchRequest(query=query)))
+    for kind in kinds:
+        nodes = {r["key"]: term_stats.node_terms(kind, r) for r in await graph.read(TEXTS[kind])}
+        docs, avglen = len(nodes), sum(t["termCount"] for t in nodes.values()) / len(nodes)
+
+        def bm25(t) -> float:
+            total = 0.0
+            for w in words:
+                if w in t["terms"]:
+                    df = sum(1 for x in nodes.values() if w in x["terms"])
+                    tf = t["termFreqs"][t["terms"].index(w)]
+                    idf = math.log(1 + (docs - df + 0.5) / (df + 0.5))
+                    total += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * t["termCount"] / avglen))
+            return total
+
+        assert record[kind], kind
+        for row in record[kind]:
+            assert row["score"] == pytest.approx(bm25(nodes[row["key"]]), rel=1e-9), kind
+        scores = [row["score"] for row in record[kind]]
+        if kind != "turn":  # turns are ranked in Python, with the turn before them
+            assert scores == sorted(scores, reverse=True)
+
+
+async def test_rebuild_gives_text_written_before_the_statistics_its_terms(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    expected = await _expected_stats(graph)
+    # As a database from before the statistics existed: no terms on nodes, no statistics.
+    await graph.write("MATCH (n) WHERE (n:Turn OR n:MemCell OR n:Fact) AND n.tenant = $tenant "
+                      "REMOVE n.terms, n.termFreqs, n.termCount")
+    await graph.auto_commit(term_stats.DROP_STATS)
+    assert await _keyword(services, graph.tenant, "Berlin") == []
+    filled = await term_stats.rebuild(graph)
+    assert filled == sum(s["docs"] for s in expected.values())
+    assert await _stored_stats(graph) == expected
+    assert await _keyword(services, graph.tenant, "Berlin") != []
