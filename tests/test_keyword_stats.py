@@ -22,7 +22,11 @@ TEXTS = {"turn": "MATCH (n:Turn {tenant: $tenant}) RETURN elementId(n) AS key, n
                  "n.content AS content",
          "memcell": "MATCH (n:MemCell {tenant: $tenant}) RETURN elementId(n) AS key, n.title AS title, "
                     "n.summary AS summary, n.keywordText AS keywordText",
-         "fact": "MATCH (n:Fact {tenant: $tenant}) RETURN elementId(n) AS key, n.text AS text"}
+         "fact": "MATCH (n:Fact {tenant: $tenant}) RETURN elementId(n) AS key, n.text AS text",
+         "foresight": "MATCH (n:Foresight {tenant: $tenant}) RETURN elementId(n) AS key, n.text AS text, "
+                      "n.trigger AS trigger",
+         "entity": "MATCH (n:Entity {tenant: $tenant}) RETURN elementId(n) AS key, n.name AS name, "
+                   "n.aliasText AS aliasText"}
 
 
 async def _expected_stats(graph) -> dict:
@@ -133,8 +137,7 @@ async def test_rebuild_gives_text_written_before_the_statistics_its_terms(servic
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     expected = await _expected_stats(graph)
     # As a database from before the statistics existed: no terms on nodes, no statistics.
-    await graph.write("MATCH (n) WHERE (n:Turn OR n:MemCell OR n:Fact) AND n.tenant = $tenant "
-                      "REMOVE n.terms, n.termFreqs, n.termCount")
+    await graph.write("MATCH (n) WHERE n.tenant = $tenant REMOVE n.terms, n.termFreqs, n.termCount")
     await graph.auto_commit(term_stats.DROP_STATS)
     assert await _keyword(services, graph.tenant, "Berlin") == []
     filled = await term_stats.rebuild(graph)

@@ -39,6 +39,7 @@ SET n.aliases = reduce(acc = n.aliases, a IN e.aliases | CASE WHEN a IN acc THEN
     n.aliasKeys = reduce(acc = n.aliasKeys, a IN e.aliasKeys | CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.merges = n.merges + e.merges
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
+RETURN elementId(n) AS key
 """
 
 MENTIONS = """
@@ -94,7 +95,8 @@ MATCH (m:MemCell {tenant: $tenant, id: f.cellId})
 CREATE (n:Foresight {id: f.id, tenant: $tenant})
 SET n.text = f.text, n.trigger = f.trigger, n.kind = f.kind, n.validFrom = f.validFrom,
     n.validTo = f.validTo, n.embedding = f.embedding, n.status = 'active',
-    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime()
+    n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime(),
+    n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:PREDICTS]->(n)
 WITH n, f
 UNWIND f.turnIds AS tid
@@ -125,8 +127,9 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
              (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))
 
-    # Episodes and facts carry their words, counted in the tenant's keyword statistics.
-    texts = {"cells": "memcell", "facts": "fact"}
+    # Episodes, facts and foresight carry their words, counted in the tenant's keyword
+    # statistics; entities are counted once written, as their aliases may have grown.
+    texts = {"cells": "memcell", "facts": "fact", "foresights": "foresight"}
     rows_of = {name: [{**r, **term_stats.node_terms(texts[name], r)} for r in getattr(batch, name)]
                if name in texts else getattr(batch, name) for _, name in steps}
 
@@ -135,9 +138,11 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         for query, name in steps:
             rows = rows_of[name]
             if rows:
-                await tx.run(query, **{name: rows})
+                written = await tx.run(query, **{name: rows})
                 if name in texts:
                     await tx.run(term_stats.ADD, **term_stats.additions(texts[name], rows))
+                elif name == "entities":
+                    await term_stats.recount_nodes(tx, "entity", [r["key"] for r in written])
 
     await graph.write_tx(work)
 

@@ -60,6 +60,7 @@ UNWIND $rows AS r
 MERGE (e:Entity {tenant: $tenant, key: r.key})
 ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.aliasKeys = [],
               e.aliasText = '', e.merges = [], e.embedding = r.vec
+RETURN elementId(e) AS key
 """
 
 COUNT_CELLS = "MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"
@@ -97,7 +98,13 @@ def entity_rows(vectors: np.ndarray) -> list[dict]:
 
 
 async def seed_entities(graph: TenantGraph, rows: list[dict]) -> None:
-    await graph.write(SEED_ENTITIES, rows=[{**r, "id": f"{r['id']}_{graph.tenant}"} for r in rows])
+    rows = [{**r, "id": f"{r['id']}_{graph.tenant}"} for r in rows]
+
+    async def work(tx: TenantTx) -> None:
+        written = await tx.run(SEED_ENTITIES, rows=rows)
+        await term_stats.recount_nodes(tx, "entity", [r["key"] for r in written])
+
+    await graph.write_tx(work)
 
 
 async def grow(graph: TenantGraph, start: int, target: int, dim: int, centers: np.ndarray,

@@ -68,10 +68,13 @@ MATCH (:Entity {tenant: $tenant})-[r:RELATED]->(:Entity {tenant: $tenant}) WHERE
 CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
 """
 
-ORPHAN_ENTITIES = """
-MATCH (e:Entity {tenant: $tenant})
-WHERE NOT EXISTS { (e)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (e)<-[:MENTIONS]-(:MemCell) }
-CALL (e) { DETACH DELETE e } IN TRANSACTIONS OF 1000 ROWS
+ORPHAN_ENTITIES = f"""
+MATCH (n:Entity {{tenant: $tenant}})
+WHERE NOT EXISTS {{ (n)<-[:ABOUT]-(:Fact) }} AND NOT EXISTS {{ (n)<-[:MENTIONS]-(:MemCell) }}
+CALL (n) {{
+  {term_stats.TAKE_BACK}
+  DETACH DELETE n
+}} IN TRANSACTIONS OF 1000 ROWS
 """
 
 # Scenes that include the selected cells: they lose members, and their consensus may quote

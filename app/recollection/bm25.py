@@ -37,6 +37,6 @@ def score(kind: str, node: str = "n", carry: str = "") -> str:
     return f"""WITH {keep}coalesce({node}.terms, []) AS ts, coalesce({node}.termFreqs, []) AS fs,
      coalesce({node}.termCount, 0) AS dl
 WITH {keep}dl, [i IN range(0, size(ts) - 1) WHERE ts[i] IN $terms | [ts[i], fs[i]]] AS hits
-WITH {keep}reduce(s = 0.0, h IN hits |
-       s + head([j IN range(0, size($terms) - 1) WHERE $terms[j] = h[0] | {kind}_idf[j]])
+WITH {keep}reduce(acc = 0.0, h IN hits |
+       acc + head([j IN range(0, size($terms) - 1) WHERE $terms[j] = h[0] | {kind}_idf[j]])
            * h[1] * {K1 + 1} / (h[1] + {K1} * ({1 - B} + {B} * dl / {kind}_avglen))) AS bm25"""

@@ -7,14 +7,14 @@ moved with what other tenants stored (measured: LoCoMo KEYWORD R@10 0.660 on a c
 word counts. So the fulltext index only proposes candidates, and the keyword channel scores them
 with these statistics (app/recollection/bm25.py).
 
-What is kept, for each searchable kind of node (turn, memcell, fact):
+What is kept, for each searchable kind of node (turn, memcell, fact, foresight, entity):
   on the node       `terms` (its distinct words, sorted), `termFreqs` (how often each occurs)
                     and `termCount` (its length in words, common words included);
   (:TermStat {tenant, kind, term, df})    how many of the tenant's nodes of the kind hold it;
   (:CorpusStat {tenant, kind, docs, tokens})  how many nodes, and their total length.
-They are written in the transaction that writes the nodes, and taken back in the transaction
-that deletes each node (DELETE_NODES), so they never drift from the text, even when a delete is
-interrupted and re-run. A word no node holds any more loses its TermStat: forgetting leaves no
+They are written in the transaction that writes the nodes (an entity's again when its aliases
+grow: `changes`), and taken back in the transaction that deletes each node (TAKE_BACK), so they
+never drift from the text, even when a delete is interrupted and re-run. A word no node holds any more loses its TermStat: forgetting leaves no
 trace of a word. Exports leave them out and imports rebuild them from the nodes' `terms`.
 """
 from __future__ import annotations
@@ -33,8 +33,11 @@ FIELDS = {
     "turn": ("speaker", "content"),
     "memcell": ("title", "summary", "keywordText"),
     "fact": ("text",),
+    "foresight": ("text", "trigger"),
+    "entity": ("name", "aliasText"),
 }
-LABEL_KIND = {"Turn": "turn", "MemCell": "memcell", "Fact": "fact"}
+LABEL_KIND = {"Turn": "turn", "MemCell": "memcell", "Fact": "fact", "Foresight": "foresight",
+              "Entity": "entity"}
 
 # Words as Lucene's standard tokenizer cuts them (an apostrophe inside a word keeps it whole),
 # with the English possessive dropped: "Caroline's" counts as "caroline".
@@ -77,6 +80,22 @@ def additions(kind: str, nodes: list[dict]) -> dict:
             "termDf": [{"term": t, "n": df[t]} for t in sorted(df)]}
 
 
+def changes(kind: str, old: list[dict], new: list[dict]) -> dict:
+    """Parameters of ADD for nodes whose terms change from `old` to `new` (pairwise; an old
+    entry of None: the node had none)."""
+    df: Counter = Counter()
+    docs = tokens = 0
+    for o, n in zip(old, new):
+        before = set(o["terms"]) if o else set()
+        df.update({t: 1 for t in set(n["terms"]) - before})
+        df.update({t: -1 for t in before - set(n["terms"])})
+        docs += 0 if o else 1
+        tokens += n["termCount"] - (o["termCount"] if o else 0)
+    return {"kind": kind, "docs": docs, "tokens": tokens,
+            "termDf": [{"term": t, "n": df[t]} for t in sorted(df) if df[t]]}
+
+
+# Counts added (or, negative, taken away); a word no node holds any more loses its TermStat.
 ADD = """
 MERGE (c:CorpusStat {tenant: $tenant, kind: $kind}) ON CREATE SET c.docs = 0, c.tokens = 0
 SET c.docs = c.docs + $docs, c.tokens = c.tokens + $tokens
@@ -84,29 +103,47 @@ WITH c
 UNWIND $termDf AS x
 MERGE (s:TermStat {tenant: $tenant, kind: $kind, term: x.term}) ON CREATE SET s.df = 0
 SET s.df = s.df + x.n
+WITH s WHERE s.df <= 0
+DELETE s
 """
 
-# Deletes the nodes of $keys (elementIds) in batches, each node's statistics taken back in the
-# transaction that deletes it.
-DELETE_NODES = """
-UNWIND $keys AS k
-MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
-CALL (n) {
-  CALL (n) {
-    WITH n, CASE WHEN n:Turn THEN 'turn' WHEN n:MemCell THEN 'memcell' WHEN n:Fact THEN 'fact' END AS kind
+_KIND_OF_N = "CASE " + " ".join(f"WHEN n:{label} THEN '{kind}'" for label, kind in LABEL_KIND.items()) + " END"
+
+# A subquery taking node `n`'s words out of the statistics; to run in the transaction that
+# deletes `n`.
+TAKE_BACK = f"""CALL (n) {{
+    WITH n, {_KIND_OF_N} AS kind
     WHERE kind IS NOT NULL AND n.terms IS NOT NULL
-    MATCH (c:CorpusStat {tenant: $tenant, kind: kind})
+    MATCH (c:CorpusStat {{tenant: $tenant, kind: kind}})
     SET c.docs = c.docs - 1, c.tokens = c.tokens - n.termCount
     WITH n, kind
     UNWIND n.terms AS term
-    MATCH (s:TermStat {tenant: $tenant, kind: kind, term: term})
+    MATCH (s:TermStat {{tenant: $tenant, kind: kind, term: term}})
     SET s.df = s.df - 1
     WITH s WHERE s.df <= 0
     DELETE s
-  }
+  }}"""
+
+# Deletes the nodes of $keys (elementIds) in batches, each node's statistics taken back in the
+# transaction that deletes it.
+DELETE_NODES = f"""
+UNWIND $keys AS k
+MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
+CALL (n) {{
+  {TAKE_BACK}
   DETACH DELETE n
-} IN TRANSACTIONS OF 1000 ROWS
+}} IN TRANSACTIONS OF 1000 ROWS
 """
+
+# The words of nodes (elementIds) as they are now, and as they were last counted.
+CURRENT = {
+    kind: f"""
+UNWIND $keys AS k
+MATCH (n:{label}) WHERE elementId(n) = k AND n.tenant = $tenant
+RETURN elementId(n) AS key, {', '.join(f'n.{f} AS {f}' for f in FIELDS[kind])},
+       n.terms AS terms, n.termCount AS termCount"""
+    for label, kind in LABEL_KIND.items()
+}
 
 # A tenant's nodes of one kind that have no `terms` yet (written before this existed).
 MISSING = {
@@ -145,6 +182,21 @@ CALL () {{
 }}"""
     for label, kind in LABEL_KIND.items()
 }
+
+
+async def recount_nodes(tx, kind: str, keys: list[str]) -> None:
+    """Terms and statistics of nodes whose text may have changed (an entity's aliases), in the
+    caller's transaction."""
+    rows = await tx.run(CURRENT[kind], keys=keys)
+    new = [node_terms(kind, r) for r in rows]
+    changed = [(r, n) for r, n in zip(rows, new)
+               if r["terms"] != n["terms"] or r["termCount"] != n["termCount"]]
+    if not changed:
+        return
+    await tx.run(SET_TERMS, rows=[{"key": r["key"], **n} for r, n in changed])
+    old = [{"terms": r["terms"], "termCount": r["termCount"]} if r["terms"] is not None else None
+           for r, _ in changed]
+    await tx.run(ADD, **changes(kind, old, [n for _, n in changed]))
 
 
 async def fill_missing(graph: TenantGraph, batch: int = 1000) -> int:

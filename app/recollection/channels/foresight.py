@@ -2,9 +2,10 @@
 situations where they matter) is close to the query, even when no word is shared with it."""
 from __future__ import annotations
 
-from app.recollection import filters
+from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext
 from app.recollection.lucene import safe_query
+from app.store import term_stats
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
@@ -17,11 +18,14 @@ WITH n, score ORDER BY score DESC LIMIT $limit
 WITH collect({{key: elementId(n), score: score, evidence: {EVIDENCE["foresight"]}}}) AS byVector
 """
 
+# Ranked by BM25 from the tenant's own statistics (app/recollection/bm25.py), not Lucene's.
 WORDS = f"""
 CALL () {{
+  {bm25.statistics("foresight")}
   CALL db.index.fulltext.queryNodes('foresight_text', $lucene, {{limit: $fetch}}) YIELD node AS n, score
   WHERE n.tenant = $tenant AND {filters.FORESIGHT}
-  WITH n, score ORDER BY score DESC LIMIT $limit
+  {bm25.score("foresight", carry="foresight_idf, foresight_avglen")}
+  WITH n, bm25 ORDER BY bm25 DESC, elementId(n) LIMIT $limit
   RETURN collect({{key: elementId(n), evidence: {EVIDENCE["foresight"]}}}) AS byWords
 }}
 """
@@ -38,10 +42,10 @@ class ForesightChannel:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
         min_score = (1 + MIN_SIMILARITY) / 2
-        terms = safe_query(ctx.request.query)
+        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
         params = dict(vector=await ctx.vector(), fetch=ctx.depth * 3, limit=ctx.depth,
-                      minScore=min_score, **ctx.filters)
-        if terms:
+                      minScore=min_score, terms=words, **ctx.filters)
+        if terms and words:
             lucene = f"+(text:({terms}) OR trigger:({terms})) +tenant:{ctx.graph.tenant}"
             record = await ctx.graph.read_vector_one(BOTH, lucene=lucene, **params)
         else:

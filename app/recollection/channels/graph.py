@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import asyncio
 
-from app.recollection import filters
+from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 from app.recollection.channels.vector import near_facts, near_turns
 from app.recollection.lucene import safe_query
+from app.store import term_stats
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -33,10 +34,13 @@ HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speak
 # edges costs as much as the tenant is large, and "everything Maya ever mentioned" is no
 # neighbourhood. It stays in the hood itself (its facts are found by vector, below). The seeds
 # mentioned by more episodes than $hubDegree come back as `hubs` (their episodes are not scanned).
-NEIGHBOURHOOD = """
+# The seeds are ranked by BM25 from the tenant's own statistics (app/recollection/bm25.py), not
+# by Lucene's, which count every tenant's entity names.
+NEIGHBOURHOOD = bm25.statistics("entity") + """
 CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS s, score
 WHERE s.tenant = $tenant
-WITH s ORDER BY score DESC LIMIT $maxEntities
+""" + bm25.score("entity", node="s", carry="entity_idf, entity_avglen") + """
+WITH s, bm25 ORDER BY bm25 DESC, s.name, elementId(s) LIMIT $maxEntities
 WITH collect(s) AS seeds
 CALL (seeds) {
   UNWIND seeds AS s
@@ -112,14 +116,14 @@ class GraphChannel:
         self._neighbourhood = {r: NEIGHBOURHOOD.replace("{hops}", str(r)) for r in range(0, 8)}
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms = safe_query(ctx.request.query)
+        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
         kinds = ctx.request.kinds
-        if not terms or not ({"fact", "memcell"} & set(kinds)):
+        if not terms or not words or not ({"fact", "memcell"} & set(kinds)):
             return []
         rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
         lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"
         found = await ctx.graph.read_one(
-            self._neighbourhood[rels], lucene=lucene, maxEntities=self.max_entities,
+            self._neighbourhood[rels], lucene=lucene, terms=words, maxEntities=self.max_entities,
             maxHood=MAX_HOOD if "fact" in kinds else 0, hubRelations=HUB_RELATIONS,
             hubDegree=HUB_DEGREE, **ctx.filters)
         if not found or not (found["small"] or found["hubs"]):
