@@ -64,6 +64,16 @@ def test_words_are_cut_like_lucene_and_possessives_dropped():
     assert t == {"terms": ["ball", "dog", "maya"], "termFreqs": [1, 2, 1], "termCount": 7}
 
 
+def test_changes_count_a_new_node_once_and_a_renamed_one_by_difference():
+    old = term_stats.node_terms("entity", {"name": "Melanie Hart", "aliasText": ""})
+    new = term_stats.node_terms("entity", {"name": "Melanie Hart", "aliasText": " Mel"})
+    assert term_stats.changes("entity", [None], [old]) == {
+        "kind": "entity", "docs": 1, "tokens": 2, "termDf": [{"term": "hart", "n": 1}, {"term": "melanie", "n": 1}]}
+    assert term_stats.changes("entity", [old], [new]) == {
+        "kind": "entity", "docs": 0, "tokens": 1, "termDf": [{"term": "mel", "n": 1}]}
+    assert term_stats.changes("entity", [new], [old])["termDf"] == [{"term": "mel", "n": -1}]
+
+
 async def test_statistics_follow_ingest_and_forget(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     await Ingestor(services).memorize(graph.tenant, "c2", [

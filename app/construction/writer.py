@@ -39,8 +39,7 @@ SET n.aliases = reduce(acc = n.aliases, a IN e.aliases | CASE WHEN a IN acc THEN
     n.aliasKeys = reduce(acc = n.aliasKeys, a IN e.aliasKeys | CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.merges = n.merges + e.merges
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
-RETURN elementId(n) AS key
-"""
+RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
 MENTIONS = """
 UNWIND $mentions AS x
@@ -142,7 +141,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
                 if name in texts:
                     await tx.run(term_stats.ADD, **term_stats.additions(texts[name], rows))
                 elif name == "entities":
-                    await term_stats.recount_nodes(tx, "entity", [r["key"] for r in written])
+                    await term_stats.recount_nodes(tx, "entity", written)
 
     await graph.write_tx(work)
 

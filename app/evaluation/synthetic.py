@@ -60,8 +60,8 @@ UNWIND $rows AS r
 MERGE (e:Entity {tenant: $tenant, key: r.key})
 ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.aliasKeys = [],
               e.aliasText = '', e.merges = [], e.embedding = r.vec
-RETURN elementId(e) AS key
-"""
+WITH e AS n
+RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
 COUNT_CELLS = "MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"
 
@@ -102,7 +102,7 @@ async def seed_entities(graph: TenantGraph, rows: list[dict]) -> None:
 
     async def work(tx: TenantTx) -> None:
         written = await tx.run(SEED_ENTITIES, rows=rows)
-        await term_stats.recount_nodes(tx, "entity", [r["key"] for r in written])
+        await term_stats.recount_nodes(tx, "entity", written)
 
     await graph.write_tx(work)
 

@@ -135,14 +135,12 @@ CALL (n) {{
 }} IN TRANSACTIONS OF 1000 ROWS
 """
 
-# The words of nodes (elementIds) as they are now, and as they were last counted.
-CURRENT = {
-    kind: f"""
-UNWIND $keys AS k
-MATCH (n:{label}) WHERE elementId(n) = k AND n.tenant = $tenant
-RETURN elementId(n) AS key, {', '.join(f'n.{f} AS {f}' for f in FIELDS[kind])},
-       n.terms AS terms, n.termCount AS termCount"""
-    for label, kind in LABEL_KIND.items()
+# What a write query returns for recount_nodes: a node's text as it is now, and its words as
+# they were last counted.
+RECOUNT_COLUMNS = {
+    kind: "elementId(n) AS key, " + ", ".join(f"n.{f} AS {f}" for f in fields)
+          + ", n.terms AS terms, n.termCount AS termCount"
+    for kind, fields in FIELDS.items()
 }
 
 # A tenant's nodes of one kind that have no `terms` yet (written before this existed).
@@ -184,10 +182,10 @@ CALL () {{
 }
 
 
-async def recount_nodes(tx, kind: str, keys: list[str]) -> None:
+async def recount_nodes(tx, kind: str, rows: list[dict]) -> None:
     """Terms and statistics of nodes whose text may have changed (an entity's aliases), in the
-    caller's transaction."""
-    rows = await tx.run(CURRENT[kind], keys=keys)
+    caller's transaction; `rows` as a write query returned them (RECOUNT_COLUMNS)."""
+    rows = list({r["key"]: r for r in rows}.values())  # a node written twice is counted once
     new = [node_terms(kind, r) for r in rows]
     changed = [(r, n) for r, n in zip(rows, new)
                if r["terms"] != n["terms"] or r["termCount"] != n["termCount"]]
