@@ -25,7 +25,7 @@ CALL () {{
   CALL db.index.fulltext.queryNodes('foresight_text', $lucene, {{limit: $fetch}}) YIELD node AS n, score
   WHERE n.tenant = $tenant AND {filters.FORESIGHT}
   {bm25.score("foresight", carry="foresight_idf, foresight_avglen")}
-  WITH n, bm25 ORDER BY bm25 DESC, elementId(n) LIMIT $limit
+  WITH n, bm25 ORDER BY bm25 DESC, n.trigger, n.text, elementId(n) LIMIT $limit
   RETURN collect({{key: elementId(n), evidence: {EVIDENCE["foresight"]}}}) AS byWords
 }}
 """

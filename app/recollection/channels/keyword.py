@@ -36,8 +36,11 @@ SUBQUERY = {
   WHERE bm25 > 0
   WITH n AS t, bm25
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
+  WITH t, bm25, n ORDER BY bm25 DESC, t.conversationId, t.seq
   RETURN collect({{key: elementId(t), score: bm25, reply: elementId(n)}}) AS turn""",
 }
+# Equal scores are ordered by what a restored copy keeps too (element ids are not kept).
+TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
 for _kind in ("fact", "memcell"):
     SUBQUERY[_kind] = f"""
   CALL db.index.fulltext.queryNodes('{INDEX[_kind][0]}', $lucene_{_kind}, {{limit: $fetch}})
@@ -45,7 +48,7 @@ for _kind in ("fact", "memcell"):
   WHERE n.tenant = $tenant AND {filters.BY_KIND[_kind]}
   {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen")}
   WHERE bm25 > 0
-  WITH n, bm25 ORDER BY bm25 DESC, elementId(n) LIMIT $limit
+  WITH n, bm25 ORDER BY bm25 DESC, {TIE[_kind]}, elementId(n) LIMIT $limit
   RETURN collect({{key: elementId(n), score: bm25, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
 
 
@@ -63,7 +66,11 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     for r in rows:
         if r["reply"]:
             total[r["reply"]] = total.get(r["reply"], 0.0) + PRIOR_WEIGHT * float(r["score"])
-    ranked = sorted(total, key=lambda k: (-total[k], k))[:limit]
+    # Ties go to the earlier turn (rows come ordered by score, then place in the conversation),
+    # which an export and import keeps, where element ids are not kept.
+    keys = [r["key"] for r in rows] + [r["reply"] for r in rows if r["reply"]]
+    order = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+    ranked = sorted(total, key=lambda k: (-total[k], order[k]))[:limit]
     return [{"key": k, "score": total[k], "evidence": [k],
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
