@@ -148,7 +148,8 @@ async def test_rebuild_gives_text_written_before_the_statistics_its_terms(servic
     expected = await _expected_stats(graph)
     # As a database from before the statistics existed: no terms on nodes, no statistics.
     await graph.write("MATCH (n) WHERE n.tenant = $tenant REMOVE n.terms, n.termFreqs, n.termCount")
-    await graph.auto_commit(term_stats.DROP_STATS)
+    for query in term_stats.PURGE.values():
+        await graph.auto_commit(query)
     assert await _keyword(services, graph.tenant, "Berlin") == []
     filled = await term_stats.rebuild(graph)
     assert filled == sum(s["docs"] for s in expected.values())

@@ -41,7 +41,6 @@ from app.store.graph import TenantGraph, check_tenant
 
 BATCH = 500
 RUN_LABEL = "ImportRun"
-STATS_LABELS = ("TermStat", "CorpusStat")  # not in the file: counted anew after the load
 
 # Labels and types are spliced into the text (Cypher cannot take them as parameters); every one
 # passed backup_format.identifier() in the check of the file, so none can break out of the
@@ -306,8 +305,11 @@ async def _purge(graph: TenantGraph, labels: list[str]) -> int:
     """Delete the tenant's memory, the ImportRun marker last (while it stands, a re-run knows
     the rest is an unfinished import)."""
     deleted = 0
-    for label in labels + list(STATS_LABELS) + [RUN_LABEL]:
+    for label in labels:
         deleted += await graph.auto_commit(PURGE.format(label=identifier(label, "label")))
+    for query in term_stats.PURGE.values():  # not in the file: counted anew after the load
+        deleted += await graph.auto_commit(query)
+    deleted += await graph.auto_commit(PURGE.format(label=RUN_LABEL))
     return deleted
 
 

@@ -27,7 +27,7 @@ MATCH (n:{label} {{tenant: $tenant}})
 CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 1000 ROWS
 """
     for label in LABELS
-}
+} | term_stats.PURGE
 
 # The turns a selection covers; derived nodes are found from them.
 SELECT_TURNS = {

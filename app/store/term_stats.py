@@ -158,10 +158,19 @@ MATCH (n) WHERE elementId(n) = r.key AND n.tenant = $tenant
 SET n.terms = r.terms, n.termFreqs = r.termFreqs, n.termCount = r.termCount
 """
 
-DROP_STATS = """
-MATCH (s) WHERE (s:TermStat OR s:CorpusStat) AND s.tenant = $tenant
-CALL (s) { DELETE s } IN TRANSACTIONS OF 5000 ROWS
-"""
+# The tenant's statistics, found through the constraints' indexes (a composite index serves a
+# query on its first property only when the others are asked to exist; without that, a scan of
+# every tenant's statistics).
+PURGE = {
+    "TermStat": """
+MATCH (n:TermStat {tenant: $tenant}) WHERE n.kind IS NOT NULL AND n.term IS NOT NULL
+CALL (n) { DELETE n } IN TRANSACTIONS OF 5000 ROWS
+""",
+    "CorpusStat": """
+MATCH (n:CorpusStat {tenant: $tenant}) WHERE n.kind IS NOT NULL
+CALL (n) { DELETE n } IN TRANSACTIONS OF 5000 ROWS
+""",
+}
 
 # Statistics recounted from the nodes' `terms`, for one kind (label from LABEL_KIND only).
 RECOUNT = {
@@ -212,7 +221,8 @@ async def rebuild(graph: TenantGraph) -> int:
     before they existed); returns how many nodes had to be given their terms first. Not meant to
     run beside writes of the same tenant."""
     filled = await fill_missing(graph)
-    await graph.auto_commit(DROP_STATS)
+    for query in PURGE.values():
+        await graph.auto_commit(query)
     for kind in FIELDS:
         await graph.write(RECOUNT[kind])
     return filled
