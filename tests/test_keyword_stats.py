@@ -83,7 +83,12 @@ async def test_statistics_follow_ingest_and_forget(services, graph):
     assert expected["turn"]["df"]["zymurgy"] == 1
     assert await _stored_stats(graph) == expected
 
-    await forget(graph, ForgetSelection(conversation_id="c2"))
+    memory = ("MATCH (n) WHERE n.tenant = $tenant AND NOT n:TermStat AND NOT n:CorpusStat "
+              "RETURN count(n) AS n")
+    before = (await graph.read(memory))[0]["n"]
+    deleted = await forget(graph, ForgetSelection(conversation_id="c2"))
+    # The count a client is told is of its memory, not of the statistics that went with it.
+    assert deleted == before - (await graph.read(memory))[0]["n"] > 0
     after = await _stored_stats(graph)
     assert after == await _expected_stats(graph)
     # A forgotten word leaves no trace in any statistic.

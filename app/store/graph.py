@@ -160,8 +160,11 @@ class TenantGraph:
             return await s.execute_write(work)
 
     async def auto_commit(self, query: str, **params: Any) -> int:
-        """For CALL ... IN TRANSACTIONS, which needs an implicit transaction; returns nodes deleted."""
+        """For CALL ... IN TRANSACTIONS, which needs an implicit transaction; returns nodes deleted:
+        the query's `deleted` column when it returns one (the memory it deleted, without the
+        keyword statistics that went with it), else the server's count."""
         async with self.driver.session(database=self.database) as s:
             result = await s.run(query, _bound(query, params, self.tenant))
+            counted = [r["deleted"] async for r in result if "deleted" in r.keys()]
             summary = await result.consume()
-            return summary.counters.nodes_deleted
+            return sum(counted) if counted else summary.counters.nodes_deleted

@@ -133,6 +133,7 @@ CALL (n) {{
   {TAKE_BACK}
   DETACH DELETE n
 }} IN TRANSACTIONS OF 1000 ROWS
+RETURN count(*) AS deleted
 """
 
 # What a write query returns for recount_nodes: a node's text as it is now, and its words as
