@@ -360,9 +360,11 @@ def bench_gc_cmd(sizes: str = typer.Option("10000", help="MemCells of the synthe
     """gc over a synthetic tenant: the forget pass, the purge pass, and a pass with nothing to do."""
     import json as _json
 
+    from app.evaluation.bench import render_results_readme
     from app.evaluation.bench_gc import bench_gc
 
     result = _run_with_services(lambda svc: bench_gc(svc, [int(x) for x in sizes.split(",")], keep_share))
+    render_results_readme()
     print(_json.dumps(result))
 
 

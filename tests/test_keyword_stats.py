@@ -1,8 +1,10 @@
 """Keyword scores come from the tenant's own text: another tenant's writes move nothing, the
 statistics follow every write and delete, and the scores are BM25 over the tenant's nodes."""
+import asyncio
 import math
 import uuid
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 
@@ -97,6 +99,19 @@ async def test_statistics_follow_ingest_and_forget(services, graph):
     await forget(graph, ForgetSelection(everything=True))
     assert await graph.read("MATCH (s) WHERE (s:TermStat OR s:CorpusStat) AND s.tenant = $tenant "
                             "RETURN s") == []
+
+
+async def test_statistics_stay_exact_when_forget_and_ingest_run_at_once(services, graph):
+    ingest = Ingestor(services)
+    await ingest.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    await ingest.memorize(graph.tenant, "c2", maya_and_sam(), flush=True)
+    # Forgetting c1 while c3 (same words: the same statistics) and more of c2 are written.
+    later = [{**m, "id": f"{m['id']}b", "timestamp": m["timestamp"] + timedelta(days=200)}
+             for m in maya_and_sam()]
+    await asyncio.gather(forget(graph, ForgetSelection(conversation_id="c1")),
+                         ingest.memorize(graph.tenant, "c3", maya_and_sam(), flush=True),
+                         ingest.memorize(graph.tenant, "c2", later, flush=True))
+    assert await _stored_stats(graph) == await _expected_stats(graph)
 
 
 async def test_another_tenants_text_moves_no_score(services, graph):

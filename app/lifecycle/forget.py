@@ -74,7 +74,7 @@ WHERE NOT EXISTS {{ (n)<-[:ABOUT]-(:Fact) }} AND NOT EXISTS {{ (n)<-[:MENTIONS]-
 CALL (n) {{
   {term_stats.TAKE_BACK}
   DETACH DELETE n
-}} IN TRANSACTIONS OF 1000 ROWS
+}} IN TRANSACTIONS OF 1000 ROWS {term_stats.RETRY}
 RETURN count(*) AS deleted
 """
 

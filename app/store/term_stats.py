@@ -124,6 +124,11 @@ TAKE_BACK = f"""CALL (n) {{
     DELETE s
   }}"""
 
+# A batch that meets a writer of the same tenant (both lock statistics, in their own orders) can
+# deadlock; Neo4j then fails one of them, and a failed batch is rolled back whole, so it is
+# simply run again.
+RETRY = "ON ERROR RETRY FOR 30 SECONDS THEN FAIL"
+
 # Deletes the nodes of $keys (elementIds) in batches, each node's statistics taken back in the
 # transaction that deletes it.
 DELETE_NODES = f"""
@@ -132,7 +137,7 @@ MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
 CALL (n) {{
   {TAKE_BACK}
   DETACH DELETE n
-}} IN TRANSACTIONS OF 1000 ROWS
+}} IN TRANSACTIONS OF 1000 ROWS {RETRY}
 RETURN count(*) AS deleted
 """
 
