@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import numpy as np
 
+from app.recollection.lucene import safe_query
 from app.recollection.request import SearchRequest
+from app.store import term_stats
 from app.store.graph import TenantGraph
 from app.store.vector import as_floats
 
@@ -34,6 +37,16 @@ class SearchContext:
     vector_param: Callable[[Any], Any] = as_floats
     _vector: Any = None
     _shared: dict = field(default_factory=dict)
+
+    @cached_property
+    def lucene_terms(self) -> str | None:
+        """The query's words as a safe Lucene query (lucene.safe_query), once per search."""
+        return safe_query(self.request.query)
+
+    @cached_property
+    def words(self) -> list[str]:
+        """The query's words that BM25 scores (term_stats.query_terms), once per search."""
+        return term_stats.query_terms(self.request.query)
 
     async def vector(self) -> Any:
         """The query's embedding, as a query parameter."""

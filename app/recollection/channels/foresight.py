@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext
-from app.recollection.lucene import safe_query
-from app.store import term_stats
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
@@ -42,7 +40,7 @@ class ForesightChannel:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
         min_score = (1 + MIN_SIMILARITY) / 2
-        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
+        terms, words = ctx.lucene_terms, ctx.words
         params = dict(vector=await ctx.vector(), fetch=ctx.depth * 3, limit=ctx.depth,
                       minScore=min_score, terms=words, **ctx.filters)
         if terms and words:

@@ -20,8 +20,6 @@ import asyncio
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 from app.recollection.channels.vector import near_facts, near_turns
-from app.recollection.lucene import safe_query
-from app.store import term_stats
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -116,7 +114,7 @@ class GraphChannel:
         self._neighbourhood = {r: NEIGHBOURHOOD.replace("{hops}", str(r)) for r in range(0, 8)}
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
+        terms, words = ctx.lucene_terms, ctx.words
         kinds = ctx.request.kinds
         if not terms or not words or not ({"fact", "memcell"} & set(kinds)):
             return []

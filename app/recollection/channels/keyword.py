@@ -5,8 +5,6 @@ from functools import lru_cache
 
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates, interleave
-from app.recollection.lucene import safe_query
-from app.store import term_stats
 
 INDEX = {
     "turn": ("turn_text", ["content", "speaker"]),
@@ -87,7 +85,7 @@ class KeywordChannel:
     name = "keyword"
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms, words = safe_query(ctx.request.query), term_stats.query_terms(ctx.request.query)
+        terms, words = ctx.lucene_terms, ctx.words
         if not terms or not words:
             return []
         kinds = tuple(k for k in INDEX if k in ctx.request.kinds)
