@@ -354,7 +354,8 @@ async def import_tenant(svc: Services, path: Path, tenant: str | None = None, re
     try:
         await importer.load(path)
         rep.reembedded = await reembed(graph, embedder, svc.settings)
-        await term_stats.rebuild(graph)
+        # Words cut again from the text: an export of an older version counted them otherwise.
+        await term_stats.rebuild(graph, recount_terms=True)
         nodes, rels = await importer.graph_counts(sorted(plan.labels))
         if nodes != header["counts"]["nodes"] or rels != header["counts"]["relationships"]:
             raise BackupError(f"after the import tenant {target} holds {nodes} / {rels}, "

@@ -39,9 +39,9 @@ CALL () { MATCH (n:Turn) WHERE n.tenant IS NOT NULL RETURN DISTINCT n.tenant AS 
           UNION MATCH (n:Fact) WHERE n.tenant IS NOT NULL RETURN DISTINCT n.tenant AS tenant }
 RETURN tenant ORDER BY tenant
 """
-BACKFILL_NAME = "term_stats_backfill"
-BACKFILLED = "MATCH (m:DataMigration {name: $name}) RETURN count(m) > 0 AS done"
-RECORD_BACKFILL = "MERGE (m:DataMigration {name: $name}) SET m.appliedAt = datetime()"
+# Data migrations (work on the data itself, not the schema), each recorded once done.
+MIGRATED = "MATCH (m:DataMigration {name: $name}) RETURN count(m) > 0 AS done"
+RECORD_MIGRATION = "MERGE (m:DataMigration {name: $name}) SET m.appliedAt = datetime()"
 
 
 async def tenants_with_text(driver: AsyncDriver, database: str = "neo4j") -> list[str]:
@@ -50,11 +50,11 @@ async def tenants_with_text(driver: AsyncDriver, database: str = "neo4j") -> lis
         return [r["tenant"] async for r in result]
 
 
-async def term_stats_backfilled(driver: AsyncDriver, database: str = "neo4j") -> bool:
+async def data_migrated(driver: AsyncDriver, name: str, database: str = "neo4j") -> bool:
     async with driver.session(database=database) as s:
-        return (await (await s.run(BACKFILLED, name=BACKFILL_NAME)).single())["done"]
+        return (await (await s.run(MIGRATED, name=name)).single())["done"]
 
 
-async def record_term_stats_backfill(driver: AsyncDriver, database: str = "neo4j") -> None:
+async def record_data_migration(driver: AsyncDriver, name: str, database: str = "neo4j") -> None:
     async with driver.session(database=database) as s:
-        await (await s.run(RECORD_BACKFILL, name=BACKFILL_NAME)).consume()
+        await (await s.run(RECORD_MIGRATION, name=name)).consume()
