@@ -28,6 +28,7 @@ from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTIT
 from app.lifecycle.forget import purge_tenant
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
+from app.runtime import neo4j_local
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
 from app.store.vector import vector_query
@@ -51,6 +52,42 @@ def shared_cpu_note(loads: list[float]) -> str:
         return ""
     return (f"Other work shared the machine: 1-minute load average up to {worst:.1f} on {cpus} CPUs, "
             "so these times include waiting for a CPU and are upper bounds.")
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds a process has used so far (Linux /proc), or None."""
+    if not pid:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# Neo4j's JIT keeps compiling a search's hot paths for the first thousand or so searches after a
+# start (measured on the 100k tenant, Neo4j CPU per HYBRID search over successive blocks: 31, 20,
+# 19, 18 ms). A server that has run for a while is in the steady state, so the benchmarks warm up
+# this long and record the curve (`warm_up` in their results) to show where it flattened.
+WARM_UP_BLOCKS = 12
+WARM_UP_BLOCK = 125
+
+
+class WarmUpCurve:
+    """Per block of warm-up work: wall ms per unit and, for a local Neo4j, its CPU ms per unit."""
+
+    def __init__(self, neo4j_pid: int | None):
+        self.pid, self.blocks = neo4j_pid, []
+
+    async def block(self, units: int, work) -> None:
+        c0, t0 = cpu_seconds(self.pid), time.perf_counter()
+        await work()
+        c1, wall = cpu_seconds(self.pid), time.perf_counter() - t0
+        self.blocks.append({"done": sum(b["units"] for b in self.blocks) + units, "units": units,
+                            "wall_ms_per_unit": round(wall * 1000 / units, 2),
+                            "neo4j_cpu_ms_per_unit": (round((c1 - c0) * 1000 / units, 2)
+                                                      if c0 is not None and c1 is not None else None)})
 
 
 def write_result(name: str, result: dict) -> Path:
@@ -155,10 +192,17 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             async with services.driver.session() as s:
                 await (await s.run("CALL db.awaitIndexes(600)")).consume()
             # Warm-up: plans cached, index pages in memory, and Neo4j's JIT done with the query
-            # paths (a few hundred queries; bench http measured 94 ms of Neo4j CPU per search
-            # right after a start, 32 ms warm).
-            for q in questions[:20] * 10:
-                await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
+            # paths (see WARM_UP_BLOCKS).
+            curve = WarmUpCurve(neo4j_local.running_pid(services.settings))
+            for b in range(WARM_UP_BLOCKS):
+                texts = [questions[(b * WARM_UP_BLOCK + i) % len(questions)] for i in range(WARM_UP_BLOCK)]
+
+                async def block(texts=texts):
+                    for q in texts:
+                        await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID),
+                                              record_access=False)
+
+                await curve.block(len(texts), block)
             hybrid, server, bare, from_text = [], [], [], []
             stages: dict[str, list[float]] = {}
             load_before = os.getloadavg()
@@ -187,6 +231,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                     percentiles(hybrid)["p50"] / percentiles(from_text)["p50"], 2),
                 # Channels run concurrently: their times overlap and do not add up.
                 "stage_p50_ms": {k: round(percentiles(v)["p50"], 1) for k, v in sorted(stages.items())},
+                "warm_up": curve.blocks,
                 "load_average": {"before": [round(x, 2) for x in load_before],
                                  "after": [round(x, 2) for x in os.getloadavg()]},
             }
