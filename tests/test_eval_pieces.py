@@ -337,3 +337,25 @@ def test_dev_file_structure():
 def test_parse_locomo_accepts_single_sample():
     convs = parse_locomo(_sample(1, sample_id="only"))
     assert [c.sample_id for c in convs] == ["only"]
+
+
+def test_checkpoints_since_reads_the_local_servers_debug_log(tmp_path):
+    from app.runtime import neo4j_local
+    from app.settings import Settings
+
+    settings = Settings(home=str(tmp_path), neo4j_instance="bench")
+    assert neo4j_local.checkpoints_since(settings, datetime(2026, 1, 1, tzinfo=timezone.utc)) == []
+    logs = neo4j_local.Layout.of(settings).logs
+    logs.mkdir(parents=True)
+    line = ('{{"time":"{t}+0000","level":"INFO","message":"[{db}/3023b0af] Checkpoint triggered by '
+            '\\"Scheduled checkpoint for every 15 minutes threshold\\" @ txId: 6636 checkpoint {what}..."}}')
+    (logs / "debug.log").write_text("\n".join([
+        line.format(t="2026-12-01 10:13:07.978", db="neo4j", what="started"),
+        line.format(t="2026-12-01 10:13:12.044", db="neo4j", what="completed in 4s"),
+        line.format(t="2026-12-01 10:13:17.173", db="system", what="started"),
+        line.format(t="2026-12-01 10:28:12.748", db="neo4j", what="started"),
+    ]) + "\n")
+    since = datetime(2026, 12, 1, 10, 20, tzinfo=timezone.utc)
+    assert neo4j_local.checkpoints_since(settings, since) == ["2026-12-01 10:28:12"]
+    assert neo4j_local.checkpoints_since(settings, since - timedelta(hours=1)) == [
+        "2026-12-01 10:13:07", "2026-12-01 10:28:12"]

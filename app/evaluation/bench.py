@@ -203,6 +203,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                                               record_access=False)
 
                 await curve.block(len(texts), block)
+            measuring = datetime.now(timezone.utc)
             hybrid, server, bare, from_text = [], [], [], []
             stages: dict[str, list[float]] = {}
             load_before = os.getloadavg()
@@ -232,6 +233,8 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 # Channels run concurrently: their times overlap and do not add up.
                 "stage_p50_ms": {k: round(percentiles(v)["p50"], 1) for k, v in sorted(stages.items())},
                 "warm_up": curve.blocks,
+                # A checkpoint flushes Neo4j's page cache for seconds: a phase it fell into is slower.
+                "checkpoints_while_measuring": neo4j_local.checkpoints_since(services.settings, measuring),
                 "load_average": {"before": [round(x, 2) for x in load_before],
                                  "after": [round(x, 2) for x in os.getloadavg()]},
             }
@@ -251,6 +254,9 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
 
 def render_results_readme() -> Path:
     """bench/results/README.md: the latest numbers of each benchmark, from their JSON files."""
+    # Imported here: bench_sections imports nothing from this module, but keeps it light.
+    from app.evaluation.bench_sections import sections, warm_up_note
+
     lines = ["# Benchmark and evaluation results", "",
              "Written by `engram bench ingest`, `engram bench search`, `engram bench consolidate`, "
              "`engram bench http`, `engram bench gc` and `engram eval locomo --out bench/results/locomo`; "
@@ -298,12 +304,11 @@ def render_results_readme() -> Path:
             lines += ["", "HYBRID stages at the largest size, p50 ms (channels run concurrently, so "
                           "they overlap): " + ", ".join(f"{k} {v}" for k, v in last["stage_p50_ms"].items())
                       + f". Load average before/after: {last['load_average']['before'][0]} / "
-                        f"{last['load_average']['after'][0]}."]
+                        f"{last['load_average']['after'][0]}. " + warm_up_note(last, "search")]
         if "growth_p50" in r:
             lines += ["", f"Growth from the smallest to the largest size: p50 x{r['growth_p50']}, "
                           f"p95 x{r['growth_p95']}. Targets: {r['targets']}."]
         lines.append("")
-    from app.evaluation.bench_sections import sections
 
     lines += sections(RESULTS)
     loc = RESULTS / "locomo" / "summary.md"

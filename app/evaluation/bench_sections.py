@@ -16,6 +16,20 @@ def _load_note(r: dict) -> str:
     return ("Load average (1/5/15 min) " + "; ".join(parts) + ". ") if parts else ""
 
 
+def warm_up_note(r: dict, unit: str) -> str:
+    """The warm-up curve (bench.WarmUpCurve) and the checkpoints that fell into the measuring."""
+    blocks = r.get("warm_up") or []
+    out = ""
+    if blocks:
+        cpu = [b["neo4j_cpu_ms_per_unit"] for b in blocks]
+        out += (f"Warm-up before measuring, Neo4j CPU per {unit}, by blocks of {blocks[0]['units']}: "
+                + (" ".join(f"{c:g}" for c in cpu) if None not in cpu else "not measured") + " ms. ")
+    if "checkpoints_while_measuring" in r:
+        found = r["checkpoints_while_measuring"]
+        out += ("Neo4j checkpoints while measuring: " + (", ".join(found) if found else "none") + ". ")
+    return out
+
+
 def consolidate_section(results: Path) -> list[str]:
     r = _load(results / "consolidate.json")
     if r is None:
@@ -86,7 +100,7 @@ def http_section(results: Path) -> list[str]:
                      f"{w['p99']} | {t['p50']} | {t['p95']} | {o['p50']} | {x['server_share']} | {x['errors']} |")
     lines += ["", f"Target: {r['target']}: **{'met' if r['target_met'] else 'not met'}**. Server share: "
                   "the sum of the server's `tookMs` over the sum of whole-request times. "
-                  + _cpu_note(r) + _load_note(r) + (r.get("notes") or "")]
+                  + _cpu_note(r) + _load_note(r) + warm_up_note(r, "request") + (r.get("notes") or "")]
     u = r.get("concurrent_without_search_limit")
     if u:
         w = u["whole_request_ms"]

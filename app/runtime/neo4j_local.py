@@ -16,6 +16,7 @@ import socket
 import subprocess
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -226,6 +227,23 @@ def running_pid(settings: Settings) -> int | None:
     layout = Layout.of(settings)
     pid = _read_pid(layout)
     return pid if pid and _is_our_process(pid, layout) else None
+
+
+def checkpoints_since(settings: Settings, since: datetime) -> list[str]:
+    """When the local server's checkpoints of the `neo4j` databases started since `since` (UTC), from
+    its debug log: a checkpoint flushes the page cache for seconds, which a benchmark wants to
+    know about (Community Edition has no procedure to run one at a chosen moment)."""
+    path = Layout.of(settings).logs / "debug.log"
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(errors="replace").splitlines()[-20000:]:
+        if "checkpoint started" not in line or "[neo4j/" not in line:
+            continue
+        m = re.search(r'(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2})', line)
+        if m and datetime.fromisoformat(m.group(1).replace(" ", "T")).replace(tzinfo=timezone.utc) >= since:
+            out.append(m.group(1))
+    return out
 
 
 def start(settings: Settings, echo: Echo = print) -> bool:
