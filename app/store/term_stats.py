@@ -52,12 +52,14 @@ LABEL_KIND = {"Turn": "turn", "MemCell": "memcell", "Fact": "fact", "Foresight":
 # with the English possessive dropped: "Caroline's" counts as "caroline".
 _WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$")
-# Words never asked for (app/recollection/lucene.py drops them from queries): not stored.
-_UNASKED = STOP | {"and", "or", "not", "to"}
 # The stop words of Lucene's english analyzer (db.index.fulltext.listAvailableAnalyzers).
 LUCENE_STOP = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such that the their then "
     "there these they this to was will with".split())
+# Words never asked for (app/recollection/lucene.py drops them from queries) and words the
+# fulltext indexes drop (a query of them alone would leave Lucene nothing to look for): not
+# stored, not scored.
+_UNASKED = STOP | LUCENE_STOP
 
 
 # A stemmer object must not be shared between threads (PyStemmer); one per thread.
