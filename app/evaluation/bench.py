@@ -67,9 +67,10 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 # Neo4j's JIT keeps compiling a search's hot paths for the first thousand or so searches after a
-# start (measured on the 100k tenant, Neo4j CPU per HYBRID search over successive blocks: 31, 20,
-# 19, 18 ms). A server that has run for a while is in the steady state, so the benchmarks warm up
-# this long and record the curve (`warm_up` in their results) to show where it flattened.
+# start (bench search at 100k, Neo4j CPU per HYBRID search by blocks of 125: 91 ms in the first,
+# 35-42 in the next five, 17-21 from the eighth on). A server that has run for a while is in that
+# steady state, so the benchmarks warm up this long and record the curve (`warm_up` in their
+# results) to show where it flattened.
 WARM_UP_BLOCKS = 12
 WARM_UP_BLOCK = 125
 
