@@ -25,6 +25,8 @@ async def test_migrations_create_every_vector_and_fulltext_index_online(services
         assert cfg["vector.similarity_function"] == "COSINE"
     for name in FULLTEXT:
         assert idx[name]["type"] == "FULLTEXT" and idx[name]["state"] == "ONLINE", name
+        # Stemmed as the keyword statistics are (app/store/term_stats.py, migration 0008).
+        assert idx[name]["options"]["indexConfig"]["fulltext.analyzer"] == "english", name
 
 
 async def test_every_migration_is_recorded_once(services):
