@@ -21,6 +21,7 @@ from pathlib import Path
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text
 from app.domain.models import TurnRecord
+from app.evaluation.bench_sections import sections, warm_up_note
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
@@ -255,9 +256,6 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
 
 def render_results_readme() -> Path:
     """bench/results/README.md: the latest numbers of each benchmark, from their JSON files."""
-    # Imported here: bench_sections imports nothing from this module, but keeps it light.
-    from app.evaluation.bench_sections import sections, warm_up_note
-
     lines = ["# Benchmark and evaluation results", "",
              "Written by `engram bench ingest`, `engram bench search`, `engram bench consolidate`, "
              "`engram bench http`, `engram bench gc` and `engram eval locomo --out bench/results/locomo`; "
