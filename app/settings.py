@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     # pages in from disk is no longer a graph-database search.
     neo4j_heap: str = "2g"
     neo4j_pagecache: str = "2g"
+    # Segments a vector index keeps per size level before Lucene merges them (Neo4j's default: 50).
+    # A vector search walks one HNSW graph per segment, so its cost follows the segment count,
+    # and an index written by many small transactions collects dozens of small segments. Fewer
+    # segments cost merge work on writes (measured in bench/results: search, ingest).
+    neo4j_vector_merge_factor: int = 4
     java_home: str = ""  # a JDK >= 21; found automatically when empty
     neo4j_start_timeout_s: float = 120.0
 

@@ -71,3 +71,11 @@ def test_an_unknown_version_fails_cleanly_and_installs_nothing(local, tmp_path):
         neo4j_local.install(bad, lambda m: None)
     assert not neo4j_local.is_installed(bad)
     assert not (tmp_path / "neo4j" / "lib").exists()
+
+
+def test_the_server_runs_with_the_vector_merge_factor(local):
+    # The server lists the settings it accepted in its debug log at each start; the last list is
+    # the running server's. An unknown or mistyped setting would stop it from starting at all.
+    log = (neo4j_local.Layout.of(local).logs / "debug.log").read_text(errors="replace")
+    last = log.rsplit("DBMS provided settings:", 1)[1].split("Directories in use:", 1)[0]
+    assert f"internal.dbms.index.vector.standard_merge_factor={local.neo4j_vector_merge_factor}" in last

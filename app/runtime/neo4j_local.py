@@ -192,6 +192,8 @@ server.memory.heap.max_size={settings.neo4j_heap}
 server.memory.pagecache.size={settings.neo4j_pagecache}
 # Transaction logs bounded by size: kept by age (1 day), a day of benchmarks filled 29 GB of disk.
 db.tx_log.rotation.retention_policy=1G size
+# See Settings.neo4j_vector_merge_factor.
+internal.dbms.index.vector.standard_merge_factor={settings.neo4j_vector_merge_factor}
 """
     path = layout.conf / "neo4j.conf"
     path.write_text(conf)
