@@ -339,11 +339,11 @@ def test_parse_locomo_accepts_single_sample():
     assert [c.sample_id for c in convs] == ["only"]
 
 
-def test_checkpoints_since_reads_the_local_servers_debug_log(tmp_path):
+def test_checkpoints_since_reads_the_local_servers_debug_log_and_only_its_own(tmp_path):
     from app.runtime import neo4j_local
     from app.settings import Settings
 
-    settings = Settings(home=str(tmp_path), neo4j_instance="bench")
+    settings = Settings(home=str(tmp_path), neo4j_instance="bench", neo4j_uri="")
     assert neo4j_local.checkpoints_since(settings, datetime(2026, 1, 1, tzinfo=timezone.utc)) == []
     logs = neo4j_local.Layout.of(settings).logs
     logs.mkdir(parents=True)
@@ -359,3 +359,11 @@ def test_checkpoints_since_reads_the_local_servers_debug_log(tmp_path):
     assert neo4j_local.checkpoints_since(settings, since) == ["2026-12-01 10:28:12"]
     assert neo4j_local.checkpoints_since(settings, since - timedelta(hours=1)) == [
         "2026-12-01 10:13:07", "2026-12-01 10:28:12"]
+    # The same log says nothing about a server the service does not run here.
+    local_uri = settings.model_copy(update={"neo4j_uri": f"bolt://localhost:{settings.neo4j_bolt_port}"})
+    assert neo4j_local.checkpoints_since(local_uri, since) == ["2026-12-01 10:28:12"]
+    for uri in ("neo4j+s://abc.databases.neo4j.io", f"bolt://10.0.0.7:{settings.neo4j_bolt_port}",
+                f"bolt://127.0.0.1:{settings.neo4j_bolt_port + 1}"):
+        remote = settings.model_copy(update={"neo4j_uri": uri})
+        assert neo4j_local.checkpoints_since(remote, since) is None
+        assert neo4j_local.serving_pid(remote) is None

@@ -195,7 +195,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 await (await s.run("CALL db.awaitIndexes(600)")).consume()
             # Warm-up: plans cached, index pages in memory, and Neo4j's JIT done with the query
             # paths (see WARM_UP_BLOCKS).
-            curve = WarmUpCurve(neo4j_local.running_pid(services.settings))
+            curve = WarmUpCurve(neo4j_local.serving_pid(services.settings))
             for b in range(WARM_UP_BLOCKS):
                 texts = [questions[(b * WARM_UP_BLOCK + i) % len(questions)] for i in range(WARM_UP_BLOCK)]
 

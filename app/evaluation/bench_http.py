@@ -200,11 +200,11 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
         key = await keys.create(mix.big.tenant, "bench http")
         texts = questions(WARMUP + requests)
         with running_server(settings, log_path) as (url, server_pid):
-            meter = CpuMeter({"server": server_pid, "neo4j": neo4j_local.running_pid(settings)})
+            meter = CpuMeter({"server": server_pid, "neo4j": neo4j_local.serving_pid(settings)})
             # Warm-up: one client (the model, plans and pages), then all of them (connections,
             # and Neo4j's JIT: see WARMUP).
             warm, _ = await _load(url, key, texts[:FIRST], 1)
-            curve = WarmUpCurve(neo4j_local.running_pid(settings))
+            curve = WarmUpCurve(neo4j_local.serving_pid(settings))
             for b in range(WARM_UP_BLOCKS):
                 start = FIRST + b * WARM_UP_BLOCK
 

@@ -23,10 +23,12 @@ def warm_up_note(r: dict, unit: str) -> str:
     if blocks:
         cpu = [b["neo4j_cpu_ms_per_unit"] for b in blocks]
         out += (f"Warm-up before measuring, Neo4j CPU per {unit}, by blocks of {blocks[0]['units']}: "
-                + (" ".join(f"{c:g}" for c in cpu) if None not in cpu else "not measured") + " ms. ")
+                + (" ".join(f"{c:g}" for c in cpu) + " ms. " if None not in cpu
+                   else "not measured (Neo4j is not the local server). "))
     if "checkpoints_while_measuring" in r:
         found = r["checkpoints_while_measuring"]
-        out += ("Neo4j checkpoints while measuring: " + (", ".join(found) if found else "none") + ". ")
+        out += "Neo4j checkpoints while measuring: " + (
+            "not known (Neo4j is not the local server)" if found is None else ", ".join(found) or "none") + ". "
     return out
 
 

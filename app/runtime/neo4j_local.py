@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from app.settings import PROJECT_ROOT, Settings
 
@@ -231,10 +232,29 @@ def running_pid(settings: Settings) -> int | None:
     return pid if pid and _is_our_process(pid, layout) else None
 
 
-def checkpoints_since(settings: Settings, since: datetime) -> list[str]:
+def serves(settings: Settings) -> bool:
+    """Whether the service talks to this local instance: no URI (the local server is the
+    default), or a Bolt URI to this machine on the instance's Bolt port. What the local process
+    and its log say is about another server otherwise."""
+    if not settings.neo4j_uri:
+        return True
+    parsed = urlsplit(settings.neo4j_uri)
+    return (parsed.scheme in ("bolt", "neo4j") and parsed.hostname in ("127.0.0.1", "localhost", "::1")
+            and (parsed.port or 7687) == settings.neo4j_bolt_port)
+
+
+def serving_pid(settings: Settings) -> int | None:
+    """The local server's pid when the service talks to it (serves), else None."""
+    return running_pid(settings) if serves(settings) else None
+
+
+def checkpoints_since(settings: Settings, since: datetime) -> list[str] | None:
     """When the local server's checkpoints of the `neo4j` databases started since `since` (UTC), from
     its debug log: a checkpoint flushes the page cache for seconds, which a benchmark wants to
-    know about (Community Edition has no procedure to run one at a chosen moment)."""
+    know about (Community Edition has no procedure to run one at a chosen moment). None when the
+    service talks to another server, whose log is not here."""
+    if not serves(settings):
+        return None
     path = Layout.of(settings).logs / "debug.log"
     if not path.exists():
         return []
