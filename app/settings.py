@@ -92,11 +92,12 @@ class Settings(BaseSettings):
     # Searches that run at once in a process; more wait their turn, first come first served
     # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it: under
     # overload, running every search at once slows all of them down together (past clients'
-    # timeouts), where a queue keeps them finishing at full speed. Twice the CPUs: a search
-    # waits on Neo4j between its steps, so one per CPU left CPUs idle (bench http, 8 clients, 2
-    # CPUs, same run each: limit 2 gave 42.9 searches/s against 55.6 unlimited; limit 4 gave
-    # 52.5 against 54.3, p95 184 against 197 ms). With Neo4j elsewhere, raise it.
-    search_concurrency: int = Field(default_factory=lambda: 2 * (os.cpu_count() or 1), ge=0)
+    # timeouts), where a queue keeps them finishing at full speed. Four per CPU: a search waits
+    # on Neo4j between its steps, so fewer left CPUs idle (bench http, 8 clients, 2 CPUs, against
+    # no limit in the same run: limit 2 gave 42.9 searches/s against 55.6; limit 4 gave 52.5
+    # against 54.3, then 49.4 against 57.6 (p95 208 / 180 ms); limit 8 gave 56.7 against 55.5
+    # (p95 177 / 184 ms)). With Neo4j elsewhere, raise it.
+    search_concurrency: int = Field(default_factory=lambda: 4 * (os.cpu_count() or 1), ge=0)
 
     # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
     #   exp(-ln2 * days / half_life) + access_weight * ln(1 + accessCount) + importance_weight * importance
