@@ -34,8 +34,9 @@ class Settings(BaseSettings):
     # Segments a vector index keeps per size level before Lucene merges them (Neo4j's default: 50).
     # A vector search walks one HNSW graph per segment, so its cost follows the segment count,
     # and an index written by many small transactions collects dozens of small segments. Fewer
-    # segments cost merge work on writes (measured in bench/results: search, ingest).
-    neo4j_vector_merge_factor: int = 4
+    # segments cost merge work on writes (measured in bench/results: search, ingest). Neo4j
+    # refuses to start below 2.
+    neo4j_vector_merge_factor: int = Field(default=4, ge=2)
     java_home: str = ""  # a JDK >= 21; found automatically when empty
     neo4j_start_timeout_s: float = 120.0
 

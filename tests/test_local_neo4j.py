@@ -79,3 +79,13 @@ def test_the_server_runs_with_the_vector_merge_factor(local):
     log = (neo4j_local.Layout.of(local).logs / "debug.log").read_text(errors="replace")
     last = log.rsplit("DBMS provided settings:", 1)[1].split("Directories in use:", 1)[0]
     assert f"internal.dbms.index.vector.standard_merge_factor={local.neo4j_vector_merge_factor}" in last
+
+
+def test_a_merge_factor_neo4j_would_refuse_is_refused_by_the_settings():
+    # Below 2 Neo4j would not start, with its error in a log; the settings say why at once.
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    with pytest.raises(ValidationError, match="neo4j_vector_merge_factor"):
+        Settings(neo4j_vector_merge_factor=1)
