@@ -24,6 +24,7 @@ from app.evaluation.metrics import (
     QuestionResult,
     aggregate,
     evidence_turns,
+    fusion_headroom,
     is_scorable,
     percentiles,
     recall_at_k,
@@ -36,7 +37,9 @@ from app.evaluation.report import (
     QUESTIONS_FILE,
     SUMMARY_JSON,
     SUMMARY_MD,
+    build_summary,
     final_json_line,
+    render_markdown,
     write_report,
 )
 
@@ -240,6 +243,40 @@ def test_aggregate_keeps_adversarial_apart():
     assert m["overall"]["n"] == 2 and m["overall"]["recall@10"] == 0.5
     assert m["by_category"]["5"]["recall@10"] == 1.0
     assert agg["questions"]["scored"] == 2 and agg["questions"]["unscorable"] == 1
+
+
+def test_fusion_headroom_splits_the_fused_recall_into_union_lost_and_gained():
+    def question(i, gold, ranked):
+        q = QuestionResult("s", i, 1, f"q{i}", gold)
+        for name, turns in ranked.items():
+            q.methods[name] = score_hits([([t], t) for t in turns], gold)
+        return q
+
+    filler = [f"D9:{j}" for j in range(20)]
+    results = [
+        # Gold A and B: the keyword channel has A first, the vector channel B at 10; the fused
+        # method keeps A, drops B below its first 10 (lost), and brings C, which no channel had
+        # in its first 10 (gained).
+        question(0, ["D1:1", "D1:2", "D1:3"], {
+            "keyword": ["D1:1"] + filler, "vector": filler[:9] + ["D1:2"], "graph": filler,
+            "hybrid": ["D1:1", "D1:3"] + filler[:8] + ["D1:2"]}),
+        # Everything in every first 10: nothing lost, nothing gained.
+        question(1, ["D2:1"], {name: ["D2:1"] for name in ("keyword", "vector", "graph", "hybrid")}),
+        # Not scored: no gold.
+        question(2, [], {name: ["D3:1"] for name in ("keyword", "vector", "graph", "hybrid")}),
+    ]
+    head = fusion_headroom(results)
+    assert head["n"] == 2
+    assert head["union"] == pytest.approx((2 / 3 + 1) / 2)
+    assert head["lost"] == pytest.approx((1 / 3) / 2)
+    assert head["gained"] == pytest.approx((1 / 3) / 2)
+    fused = aggregate(results)["methods"]["hybrid"]["overall"]["recall@10"]
+    assert fused == pytest.approx(head["union"] - head["lost"] + head["gained"])
+    assert "## Fusion headroom (R@10, 2 questions)" in render_markdown(build_summary(results))
+    # Without one of the single channels there is nothing to compare against.
+    for q in results:
+        del q.methods["graph"]
+    assert fusion_headroom(results) is None
 
 
 # ---------------------------------------------------------------------------------- baselines

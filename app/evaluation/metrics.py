@@ -303,3 +303,40 @@ def aggregate(
         "budgets": list(budgets),
         "main_categories": list(main_categories),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# How much a fused method takes from the single channels
+
+
+FUSED_METHOD = "hybrid"
+SINGLE_METHODS = ("keyword", "vector", "graph")
+
+
+def fusion_headroom(results: Sequence[QuestionResult], k: int = 10, fused: str = FUSED_METHOD,
+                    singles: Sequence[str] = SINGLE_METHODS,
+                    main_categories: Sequence[int] = MAIN_CATEGORIES) -> dict[str, Any] | None:
+    """Where the fused method's first k turns stand against the single channels' first k, over
+    the scorable questions of the main categories (shares of each question's gold turns, averaged):
+
+      union   gold turns in any single channel's first k (len(singles) x k turns together): a
+              fusion that only reorders what the channels rank first cannot fit more into k;
+      lost    gold turns some single channel had in its first k and the fused method has not;
+      gained  gold turns in the fused method's first k that no single channel had there.
+
+    fused R@k = union - lost + gained. None when the fused method or a single one was not run."""
+    main = set(main_categories)
+    rows = [q for q in results if q.scorable and q.category in main
+            and fused in q.methods and all(s in q.methods for s in singles)]
+    if not rows or not singles:
+        return None
+    parts: dict[str, list[float]] = {"union": [], "lost": [], "gained": []}
+    for q in rows:
+        gold = set(q.gold)
+        top = set(q.methods[fused].ranked_turn_ids[:k]) & gold
+        theirs = set().union(*(set(q.methods[s].ranked_turn_ids[:k]) for s in singles)) & gold
+        parts["union"].append(len(theirs) / len(gold))
+        parts["lost"].append(len(theirs - top) / len(gold))
+        parts["gained"].append(len(top - theirs) / len(gold))
+    return {"k": k, "fused": fused, "singles": list(singles), "n": len(rows),
+            **{name: _mean(v) for name, v in parts.items()}}

@@ -16,6 +16,7 @@ from app.evaluation.metrics import (
     QuestionResult,
     aggregate,
     category_name,
+    fusion_headroom,
 )
 
 QUESTIONS_FILE = "questions.jsonl"
@@ -91,6 +92,7 @@ def build_summary(
     else:
         summary["ingestion_seconds"] = {}
     summary["meta"] = dict(meta or {})
+    summary["fusion_headroom"] = fusion_headroom(results, k=_category_k(ks), main_categories=main_categories)
     return _rounded(summary)
 
 
@@ -176,6 +178,20 @@ def render_markdown(summary: dict[str, Any]) -> str:
             row = [name] + [_fmt(cat.get(f"recall@{k}")) for k in ks]
             row += [_fmt(cat.get(f"words@{b}")) for b in budgets] + [str(cat.get("n", 0))]
             lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+
+    head = summary.get("fusion_headroom")
+    if head:
+        singles = ", ".join(head["singles"])
+        lines.append(f"## Fusion headroom (R@{head['k']}, {head['n']} questions)")
+        lines.append("")
+        lines.append(
+            f"Gold turns in the first {head['k']} of any single channel ({singles}; "
+            f"{len(head['singles']) * head['k']} turns together): {_fmt(head['union'])}. Of those, "
+            f"missing from {head['fused']}'s first {head['k']}: {_fmt(head['lost'])}; in "
+            f"{head['fused']}'s first {head['k']} and no single channel's: {_fmt(head['gained'])}. "
+            f"{head['fused']} = union - lost + gained: a fusion that only reorders what the channels "
+            "rank first cannot reach past the union.")
         lines.append("")
 
     lines.append("## Latency per query (ms)")
