@@ -67,12 +67,15 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-# Neo4j's JIT keeps compiling a search's hot paths for the first thousand or so searches after a
-# start (bench search at 100k, Neo4j CPU per HYBRID search by blocks of 125: 91 ms in the first,
-# 35-42 in the next five, 17-21 from the eighth on). A server that has run for a while is in that
+# Neo4j's JIT keeps compiling a search's hot paths for the first few thousand searches after a
+# start. Neo4j CPU per HYBRID search by blocks of 125 after a restart (10k-MemCell bench tenant,
+# 36 blocks): 167, 48, 40, 26, 26, 22, 23, 19, 18, 22, 17, 18 ms in the first twelve, 25 down to
+# 13 in the next twelve, 12-15 in the last twelve. A server that has run for a while is in that
 # steady state, so the benchmarks warm up this long and record the curve (`warm_up` in their
-# results) to show where it flattened.
-WARM_UP_BLOCKS = 12
+# results) to show where it flattened. (Twelve blocks, used before, measured ~40% more Neo4j
+# CPU per search than the steady state. -XX:CompileThresholdScaling=0.1 reached it after ten
+# blocks, at the price of blocks two to eight costing up to twice as much: not used.)
+WARM_UP_BLOCKS = 24
 WARM_UP_BLOCK = 125
 
 

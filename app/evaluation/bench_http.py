@@ -34,7 +34,7 @@ from app.store.keys import KeyStore
 
 TARGET_P95_MS = 80.0
 # Requests before measuring, all clients at once after a first few from one client: Neo4j's JIT
-# compiles its hot paths over the first thousand or so searches (app/evaluation/bench.py,
+# compiles its hot paths over the first few thousand searches (app/evaluation/bench.py,
 # WARM_UP_BLOCKS); the curve is recorded in the results.
 FIRST = 40
 WARMUP = FIRST + WARM_UP_BLOCKS * WARM_UP_BLOCK
