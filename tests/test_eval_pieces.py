@@ -254,9 +254,9 @@ def test_fusion_headroom_splits_the_fused_recall_into_union_lost_and_gained():
 
     filler = [f"D9:{j}" for j in range(20)]
     results = [
-        # Gold A and B: the keyword channel has A first, the vector channel B at 10; the fused
-        # method keeps A, drops B below its first 10 (lost), and brings C, which no channel had
-        # in its first 10 (gained).
+        # The keyword channel has D1:1 first, the vector channel D1:2 tenth; the fused method
+        # keeps D1:1, drops D1:2 below its first 10 (lost) and brings D1:3, which no channel
+        # had in its first 10 (gained).
         question(0, ["D1:1", "D1:2", "D1:3"], {
             "keyword": ["D1:1"] + filler, "vector": filler[:9] + ["D1:2"], "graph": filler,
             "hybrid": ["D1:1", "D1:3"] + filler[:8] + ["D1:2"]}),

@@ -72,8 +72,9 @@ def cpu_seconds(pid: int | None) -> float | None:
 # 36 blocks): 167, 48, 40, 26, 26, 22, 23, 19, 18, 22, 17, 18 ms in the first twelve, 25 down to
 # 13 in the next twelve, 12-15 in the last twelve. A server that has run for a while is in that
 # steady state, so the benchmarks warm up this long and record the curve (`warm_up` in their
-# results) to show where it flattened. (Twelve blocks, used before, measured ~40% more Neo4j
-# CPU per search than the steady state. -XX:CompileThresholdScaling=0.1 reached it after ten
+# results) to show where it flattened. (With twelve blocks, used before, the 10k measurement
+# came at ~40% more Neo4j CPU per search than the steady state; at 100k the curve had flattened
+# by the seventh block. -XX:CompileThresholdScaling=0.1 reached the steady state after ten
 # blocks, at the price of blocks two to eight costing up to twice as much: not used.)
 WARM_UP_BLOCKS = 24
 WARM_UP_BLOCK = 125
