@@ -20,3 +20,18 @@ def test_compose_uses_the_local_neo4j_version_with_plugins():
     text = (ROOT / "docker-compose.yml").read_text()
     assert f"image: neo4j:{Settings().neo4j_version}" in text
     assert "apoc" in text and "graph-data-science" in text and "healthcheck" in text
+
+
+def test_compose_runs_neo4j_with_the_local_servers_vector_merge_factor(tmp_path):
+    from app.runtime import neo4j_local
+
+    conf = neo4j_local.write_config(Settings(home=tmp_path)).read_text()
+    local = dict(line.split("=", 1) for line in conf.splitlines() if "=" in line and not line.startswith("#"))
+    # The image turns NEO4J_a_b__c into the setting a.b_c.
+    env = {line.split(":")[0].strip(): line.split(":", 1)[1].strip().strip('"')
+           for line in (ROOT / "docker-compose.yml").read_text().splitlines()
+           if line.strip().startswith("NEO4J_")}
+    settings = {k[len("NEO4J_"):].replace("__", "\0").replace("_", ".").replace("\0", "_"): v
+                for k, v in env.items()}
+    key = "internal.dbms.index.vector.standard_merge_factor"
+    assert settings[key] == local[key] == str(Settings().neo4j_vector_merge_factor)
