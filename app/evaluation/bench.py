@@ -15,6 +15,7 @@ import os
 import platform
 import time
 import uuid
+from typing import Awaitable, Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -86,14 +87,17 @@ class WarmUpCurve:
     def __init__(self, neo4j_pid: int | None):
         self.pid, self.blocks = neo4j_pid, []
 
-    async def block(self, units: int, work) -> None:
-        c0, t0 = cpu_seconds(self.pid), time.perf_counter()
-        await work()
-        c1, wall = cpu_seconds(self.pid), time.perf_counter() - t0
-        self.blocks.append({"done": sum(b["units"] for b in self.blocks) + units, "units": units,
-                            "wall_ms_per_unit": round(wall * 1000 / units, 2),
-                            "neo4j_cpu_ms_per_unit": (round((c1 - c0) * 1000 / units, 2)
-                                                      if c0 is not None and c1 is not None else None)})
+    async def run(self, work: Callable[[int, int], Awaitable[None]], blocks: int = WARM_UP_BLOCKS,
+                  units: int = WARM_UP_BLOCK) -> None:
+        """`work(start, units)` does units start..start+units-1 of the warm-up; measured by block."""
+        for b in range(blocks):
+            c0, t0 = cpu_seconds(self.pid), time.perf_counter()
+            await work(b * units, units)
+            c1, wall = cpu_seconds(self.pid), time.perf_counter() - t0
+            self.blocks.append({"done": (b + 1) * units, "units": units,
+                                "wall_ms_per_unit": round(wall * 1000 / units, 2),
+                                "neo4j_cpu_ms_per_unit": (round((c1 - c0) * 1000 / units, 2)
+                                                          if c0 is not None and c1 is not None else None)})
 
 
 def write_result(name: str, result: dict) -> Path:
@@ -200,15 +204,13 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             # Warm-up: plans cached, index pages in memory, and Neo4j's JIT done with the query
             # paths (see WARM_UP_BLOCKS).
             curve = WarmUpCurve(neo4j_local.serving_pid(services.settings))
-            for b in range(WARM_UP_BLOCKS):
-                texts = [questions[(b * WARM_UP_BLOCK + i) % len(questions)] for i in range(WARM_UP_BLOCK)]
 
-                async def block(texts=texts):
-                    for q in texts:
-                        await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID),
-                                              record_access=False)
+            async def warm(start: int, units: int) -> None:
+                for i in range(start, start + units):
+                    await searcher.search(big.tenant, SearchRequest(query=questions[i % len(questions)],
+                                                                    method=Method.HYBRID), record_access=False)
 
-                await curve.block(len(texts), block)
+            await curve.run(warm)
             measuring = datetime.now(timezone.utc)
             hybrid, server, bare, from_text = [], [], [], []
             stages: dict[str, list[float]] = {}

@@ -205,13 +205,11 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
             # and Neo4j's JIT: see WARMUP).
             warm, _ = await _load(url, key, texts[:FIRST], 1)
             curve = WarmUpCurve(neo4j_local.serving_pid(settings))
-            for b in range(WARM_UP_BLOCKS):
-                start = FIRST + b * WARM_UP_BLOCK
 
-                async def block(start=start):
-                    warm.extend((await _load(url, key, texts[start:start + WARM_UP_BLOCK], clients))[0])
+            async def all_clients(start: int, units: int) -> None:
+                warm.extend((await _load(url, key, texts[FIRST + start:FIRST + start + units], clients))[0])
 
-                await curve.block(WARM_UP_BLOCK, block)
+            await curve.run(all_clients)
             out["warmup_errors"] = sum(e is not None for *_, e in warm)
             out["warm_up"] = curve.blocks
             measuring = datetime.now(timezone.utc)

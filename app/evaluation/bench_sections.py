@@ -24,7 +24,7 @@ def warm_up_note(r: dict, unit: str) -> str:
         cpu = [b["neo4j_cpu_ms_per_unit"] for b in blocks]
         out += (f"Warm-up before measuring, Neo4j CPU per {unit}, by blocks of {blocks[0]['units']}: "
                 + (" ".join(f"{c:g}" for c in cpu) + " ms. " if None not in cpu
-                   else "not measured (Neo4j is not the local server). "))
+                   else "not measured (no local Neo4j process to read). "))
     if "checkpoints_while_measuring" in r:
         found = r["checkpoints_while_measuring"]
         out += "Neo4j checkpoints while measuring: " + (
