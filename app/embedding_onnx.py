@@ -68,6 +68,26 @@ def export(transformer, model_dir: Path, cache: Path) -> Path:
     return target
 
 
+def quantized(exported: Path) -> Path:
+    """An int8 copy of an exported graph, for query texts (Embedder.embed_queries): its matrix
+    products' weights quantised per output channel, activations quantised at run time.
+    Measured on all-MiniLM-L6-v2, one thread, a short query: 1.6 ms against 3.0 (tokenising
+    included); its vectors against the float graph's for the same text: cosine 0.993 on
+    average, 0.984 at worst (quantising every op type, or per tensor: 0.958 on average).
+    Written beside the float file, named after it, so it follows the model's fingerprint."""
+    target = exported.with_name(f"{exported.stem}-int8.onnx")
+    if target.exists():
+        return target
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    tmp = exported.with_name(f"{exported.stem}-int8.{os.getpid()}.tmp")
+    quantize_dynamic(exported, tmp, weight_type=QuantType.QInt8, per_channel=True,
+                     op_types_to_quantize=["MatMul"])
+    os.replace(tmp, target)
+    log.info("quantised the embedding model for queries: %s", target)
+    return target
+
+
 class OnnxTransformer:
     """Token vectors for tokenised batches, from an exported graph, on `threads` threads."""
 

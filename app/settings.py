@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -48,6 +49,10 @@ class Settings(BaseSettings):
     # onnx: the model's transformer run by ONNX Runtime (exported once under home/models; same
     # vectors, ~2.5x faster for a short query, GIL released); torch: PyTorch.
     embedding_runtime: str = "onnx"
+    # int8: search queries are embedded by an int8 copy of the ONNX graph (half the CPU of the
+    # query's embedding, ~1.5 ms, which every channel but keyword waits for); stored texts keep
+    # the float graph. float32: queries use the float graph too. Recall: README, Evaluation.
+    query_embedding: Literal["int8", "float32"] = "int8"
 
     # --- Construction
     extractor: str = "local"  # local | llm

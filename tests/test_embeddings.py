@@ -1,4 +1,5 @@
-"""Small embedding requests made together share a batch; query vectors reach Neo4j intact."""
+"""Small embedding requests made together share a batch; search queries go through the int8
+graph, alone; query vectors reach Neo4j intact."""
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -76,3 +77,69 @@ def test_onnx_runtime_gives_pytorchs_vectors(services, tmp_path):
     (_, a), (_, b) = (e.embed_spans([head + body], [spans], [len(head)]) for e in (onnx, torch))
     assert len(a[0]) == len(b[0]) == 2
     assert all(np.allclose(x, y, atol=1e-5) for x, y in zip(a[0], b[0]))
+
+
+TURNS = ["Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+         "Melanie: I painted a lake sunrise last year, it's one of my favourites.",
+         "Caroline: I'm researching adoption agencies, I want to give a kid a loving home.",
+         "Melanie: We went camping in the mountains with the kids last weekend.",
+         "Caroline: My friends gave me a necklace from my grandma's country, Sweden.",
+         "Melanie: I signed up for a pottery class, clay is so calming.",
+         "Maya: I'm allergic to peanuts, so I always check the menu first.",
+         "Maya: I started at Northwind as a data engineer in March."]
+
+
+async def test_search_queries_go_through_the_int8_graph_and_find_what_the_float_one_finds(services):
+    emb = services.require_embedder()
+    assert emb.query_precision == "int8"  # the default (Settings.query_embedding)
+    stored = emb.embed(TURNS)
+    asked = emb.embed_queries(TURNS)
+    # Not the float vectors (so the int8 graph ran), but close to them...
+    cos = (stored * asked).sum(axis=1)
+    assert not np.allclose(stored, asked, atol=1e-4)
+    assert cos.min() > 0.98
+    # ...close enough that each text, asked through it, finds its own stored vector first, and
+    # questions find the turn that answers them.
+    assert ((asked @ stored.T).argmax(axis=1) == np.arange(len(TURNS))).all()
+    questions = ["What is Maya allergic to?", "Where did Melanie go camping?", "What did Melanie paint?"]
+    assert ((emb.embed_queries(questions) @ stored.T).argmax(axis=1) == [6, 3, 1]).all()
+    assert ((emb.embed(questions) @ stored.T).argmax(axis=1) == [6, 3, 1]).all()
+
+
+async def test_a_query_vector_does_not_depend_on_what_else_is_asked_at_the_same_time(services):
+    emb = services.require_embedder()
+    queries = [f"What did Maya say about topic number {i}?" + " and more" * (i % 5) for i in range(12)]
+    together = await asyncio.gather(*(emb.aembed_queries([q]) for q in queries))
+    in_one_call = await emb.aembed_queries(queries)
+    alone = [emb.embed_queries([q])[0] for q in queries]
+    for a, b, c in zip(together, in_one_call, alone):
+        assert np.array_equal(a[0], c) and np.array_equal(b, c)
+
+
+def test_the_int8_graph_is_written_once_beside_the_float_one(services):
+    from app.embedding_onnx import quantized
+
+    emb = services.require_embedder()
+    path = quantized(emb._exported)
+    assert path.parent == emb._exported.parent and path.name.endswith("-int8.onnx")
+    before = path.stat().st_mtime_ns
+    assert quantized(emb._exported) == path and path.stat().st_mtime_ns == before
+    assert not list(path.parent.glob("*.tmp"))  # no half-written file left behind
+
+
+def test_query_embedding_float32_embeds_queries_like_stored_texts(services):
+    from app.embeddings import Embedder
+
+    emb = Embedder(services.settings.embedding_model, 8, "onnx", services.require_embedder()._exported.parent,
+                   query_precision="float32")
+    assert emb.query_precision == "float32"
+    assert np.array_equal(emb.embed_queries(TURNS[:3]), emb.embed(TURNS[:3]))
+
+
+def test_an_unknown_query_embedding_is_refused():
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    with pytest.raises(ValidationError, match="query_embedding"):
+        Settings(query_embedding="int4")

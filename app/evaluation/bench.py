@@ -221,7 +221,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 bare.append((time.perf_counter() - t0) * 1000)
                 # What a plain vector store does for a text query: embed it, then one index search.
                 t0 = time.perf_counter()
-                qv = (await embedder.aembed([q]))[0]
+                qv = (await embedder.aembed_queries([q]))[0]
                 await big.read_vector(BARE_VECTOR, vector=services.vector_param(qv))
                 from_text.append((time.perf_counter() - t0) * 1000)
                 t0 = time.perf_counter()

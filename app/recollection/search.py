@@ -95,7 +95,7 @@ class SearchService:
 
         async def embed_query():
             s = time.perf_counter()
-            v = (await embedder.aembed([req.query]))[0]
+            v = (await embedder.aembed_queries([req.query]))[0]
             ctx_embed_ms[0] = (time.perf_counter() - s) * 1000
             return v
 

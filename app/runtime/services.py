@@ -42,7 +42,7 @@ class Services:
 async def open_services(settings: Settings, load_model: bool = True) -> AsyncIterator[Services]:
     """Connect, load the model (its dimension sizes the vector indexes) and migrate."""
     embedder = (get_embedder(settings.embedding_model, settings.embedding_batch_size, settings.embedding_runtime,
-                             Path(settings.home) / "models") if load_model else None)
+                             Path(settings.home) / "models", settings.query_embedding) if load_model else None)
     driver = make_driver(settings)
     try:
         await driver.verify_connectivity()
