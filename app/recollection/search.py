@@ -104,6 +104,9 @@ class SearchService:
                             depth=max(2 * req.top_k, 20), filters=filters.params(req),
                             vector_param=self.services.vector_param)
         names = METHOD_CHANNELS[req.method]
+        for name in names:
+            for part in self.channels[name].vector_parts(ctx):
+                ctx.parts.setdefault(part.column, part)
         timings: dict[str, float] = {"queued": queued_ms}
 
         async def timed(name: str) -> list[Candidate]:

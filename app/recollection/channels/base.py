@@ -8,11 +8,12 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import numpy as np
 
+from app.recollection.channels import nearest
 from app.recollection.lucene import safe_query
 from app.recollection.request import SearchRequest
 from app.store import term_stats
 from app.store.graph import TenantGraph
-from app.store.vector import as_floats
+from app.store.vector import VectorQuery, as_floats
 
 T = TypeVar("T")
 
@@ -26,6 +27,17 @@ class Candidate:
     evidence: tuple[str, ...] = ()  # elementIds of the source turns, most relevant first
 
 
+@dataclass(frozen=True)
+class VectorPart:
+    """A channel's search of one vector index, sent with the search's other vector parts in one
+    query (channels/nearest.py). `query` binds `n` and `score` and ends in one column,
+    RETURN ... AS <column>; `params` are the part's own parameters, by their names in `query`
+    (the vector, the words and the request's filters are shared by every part)."""
+    column: str
+    query: VectorQuery
+    params: dict = field(default_factory=dict)
+
+
 @dataclass
 class SearchContext:
     graph: TenantGraph
@@ -35,6 +47,8 @@ class SearchContext:
     filters: dict = field(default_factory=dict)
     # The form a vector is sent to Neo4j in (Services.vector_param).
     vector_param: Callable[[Any], Any] = as_floats
+    # The vector parts of the channels that run, by column (SearchService fills it).
+    parts: dict[str, VectorPart] = field(default_factory=dict)
     _vector: Any = None
     _shared: dict = field(default_factory=dict)
 
@@ -53,6 +67,10 @@ class SearchContext:
         if self._vector is None:
             self._vector = self.vector_param(await self.vector_task)
         return self._vector
+
+    async def nearest(self, column: str) -> Any:
+        """One column of the search's vector query (all the parts, one round trip, run once)."""
+        return (await self.shared("nearest", lambda: nearest.run(self)))[column]
 
     def shared(self, name: str, make: Callable[[], Awaitable[T]]) -> Awaitable[T]:
         """One run of a query several channels need (the first caller starts it)."""
@@ -80,6 +98,10 @@ def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:
 
 class Channel(Protocol):
     name: str
+
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
+        """The vector index searches this channel will read through ctx.nearest()."""
+        ...
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         """Candidates in rank order (best first)."""

@@ -3,13 +3,13 @@ situations where they matter) is close to the query, even when no word is shared
 from __future__ import annotations
 
 from app.recollection import bm25, filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
 
 # Triggers near the query by vector and, when the query has words, those sharing its words:
-# one round trip, each part collected into a column.
+# one part of the search's vector query (channels/nearest.py), both lists in its column.
 NEAR = f"""
 WITH n, score WHERE score >= $minScore AND {filters.FORESIGHT}
 WITH n, score ORDER BY score DESC LIMIT $limit
@@ -28,31 +28,35 @@ CALL () {{
 }}
 """
 
-BY_VECTOR = vector_query("Foresight", "foresight_embedding", NEAR + "RETURN byVector")
-BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + "RETURN byVector, byWords")
+BY_VECTOR = vector_query("Foresight", "foresight_embedding",
+                         NEAR + "RETURN {byVector: byVector, byWords: []} AS foresight")
+BOTH = vector_query("Foresight", "foresight_embedding",
+                    NEAR + WORDS + "RETURN {byVector: byVector, byWords: byWords} AS foresight")
 
 
 class ForesightChannel:
     name = "foresight"
 
-    async def search(self, ctx: SearchContext) -> list[Candidate]:
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
         if "foresight" not in ctx.request.kinds:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
-        min_score = (1 + MIN_SIMILARITY) / 2
+        params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
-        params = dict(vector=await ctx.vector(), fetch=ctx.depth * 3, limit=ctx.depth,
-                      minScore=min_score, terms=words, **ctx.filters)
         if terms and words:
             lucene = f"+(text:({terms}) OR trigger:({terms})) +tenant:{ctx.graph.tenant}"
-            record = await ctx.graph.read_vector_one(BOTH, lucene=lucene, **params)
-        else:
-            record = await ctx.graph.read_vector_one(BY_VECTOR, **params)
+            return [VectorPart("foresight", BOTH, dict(params, lucene=lucene))]
+        return [VectorPart("foresight", BY_VECTOR, params)]
+
+    async def search(self, ctx: SearchContext) -> list[Candidate]:
+        if "foresight" not in ctx.request.kinds:
+            return []
+        record = await ctx.nearest("foresight")
         seen: dict[str, Candidate] = {}
         for r in record["byVector"]:
             seen[r["key"]] = Candidate("foresight", r["key"], float(r["score"]), "trigger matches",
                                        tuple(r["evidence"]))
-        for rank, r in enumerate(record.get("byWords") or []):
+        for rank, r in enumerate(record["byWords"]):
             if r["key"] not in seen:
                 seen[r["key"]] = Candidate("foresight", r["key"], 0.5 - rank * 1e-3, "words match",
                                            tuple(r["evidence"]))

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import bm25, filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
-from app.recollection.channels.vector import near_facts, near_turns
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
+from app.recollection.channels.vector import facts_part, near_facts, near_turns, turns_part
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -113,10 +113,23 @@ class GraphChannel:
         # One query text per RELATED path length (Cypher cannot take a bound as a parameter).
         self._neighbourhood = {r: NEIGHBOURHOOD.replace("{hops}", str(r)) for r in range(0, 8)}
 
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
+        """The facts nearest the query (a hood's facts) and the turns nearest it (a hub's
+        episodes). Asked for whenever the graph channel could use them: with other channels
+        (HYBRID) they are searched anyway; alone, a query naming no hub searches turns in vain."""
+        if not self._applies(ctx):
+            return []
+        kinds = ctx.request.kinds
+        return ([facts_part(ctx)] if "fact" in kinds else []) + ([turns_part(ctx)] if "memcell" in kinds else [])
+
+    @staticmethod
+    def _applies(ctx: SearchContext) -> bool:
+        return bool(ctx.lucene_terms and ctx.words and {"fact", "memcell"} & set(ctx.request.kinds))
+
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         terms, words = ctx.lucene_terms, ctx.words
         kinds = ctx.request.kinds
-        if not terms or not words or not ({"fact", "memcell"} & set(kinds)):
+        if not self._applies(ctx):
             return []
         rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
         lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"

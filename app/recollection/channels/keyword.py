@@ -4,7 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.recollection import bm25, filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates, interleave
+from app.recollection.channels.base import (EVIDENCE, Candidate, SearchContext, VectorPart, candidates,
+                                            interleave)
 
 INDEX = {
     "turn": ("turn_text", ["content", "speaker"]),
@@ -83,6 +84,9 @@ def lucene_for(kind: str, terms: str, tenant: str) -> str:
 
 class KeywordChannel:
     name = "keyword"
+
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
+        return []
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         terms, words = ctx.lucene_terms, ctx.words

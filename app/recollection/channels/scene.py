@@ -10,7 +10,7 @@ request looks at the past (asOf) or asks for superseded memory.
 from __future__ import annotations
 
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext
+from app.recollection.channels.base import Candidate, SearchContext, VectorPart
 from app.store.vector import vector_query
 
 SCENES = 3
@@ -26,20 +26,24 @@ CALL (s) {{
   WITH n ORDER BY vector.similarity.cosine(n.embedding, $vector) DESC LIMIT 3
   RETURN collect(elementId(n)) AS evidence
 }}
-RETURN elementId(s) AS key, score, s.topic AS topic, evidence
+RETURN collect({{key: elementId(s), score: score, topic: s.topic, evidence: evidence}}) AS scenes
 """, var="s")
 
 
 class SceneChannel:
     name = "scene"
 
-    async def search(self, ctx: SearchContext) -> list[Candidate]:
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
         req = ctx.request
         if "scene" not in req.kinds:
             return []
         statuses = ["active", "archived"] if (req.as_of or req.include_superseded) else ["active"]
-        rows = await ctx.graph.read_vector(NEAREST, vector=await ctx.vector(), fetch=SCENES * 4,
-                                           limit=SCENES, statuses=statuses, **ctx.filters)
+        return [VectorPart("scenes", NEAREST, {"fetch": SCENES * 4, "limit": SCENES, "statuses": statuses})]
+
+    async def search(self, ctx: SearchContext) -> list[Candidate]:
+        if "scene" not in ctx.request.kinds:
+            return []
+        rows = sorted(await ctx.nearest("scenes"), key=lambda r: (-r["score"], r["key"]))
         return [Candidate("scene", r["key"], float(r["score"]), f"scene: {r['topic']}",
                           tuple(r["evidence"]))
                 for r in rows if r["evidence"]]

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable
 
 from app.recollection import filters
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.store.vector import vector_query
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, candidates
 
 # MemCells are not searched by vector: an episode's vector is the mean of its turns', too
 # blurred to rank well (evidence recall@10 0.06 alone on LoCoMo dev, against 0.52 for turns
@@ -25,7 +24,7 @@ NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
 WITH n, score WHERE {filters.FACT}
 WITH n, score ORDER BY score DESC LIMIT $limit
 RETURN collect({{key: elementId(n), score: score, confidence: n.confidence,
-                 about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], evidence: {EVIDENCE["fact"]}}}) AS rows
+                 about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], evidence: {EVIDENCE["fact"]}}}) AS facts
 """)
 
 
@@ -35,32 +34,34 @@ NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
 WITH n, score ORDER BY score DESC LIMIT $limit
 RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]},
-                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS rows
+                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
 """)
 
 
-def near_turns(ctx: SearchContext) -> Awaitable[list[dict]]:
+def turns_part(ctx: SearchContext) -> VectorPart:
     fetch = max(60, ctx.depth * 3)
-
-    async def run() -> list[dict]:
-        return await ctx.graph.read_vector_rows(NEAR_TURNS, vector=await ctx.vector(), fetch=fetch,
-                                                limit=fetch, **ctx.filters)
-
-    return ctx.shared("near_turns", run)
+    return VectorPart("turns", NEAR_TURNS, {"fetch": fetch, "limit": fetch})
 
 
-def near_facts(ctx: SearchContext) -> Awaitable[list[dict]]:
+def facts_part(ctx: SearchContext) -> VectorPart:
     fetch = max(100, ctx.depth * 5)
+    return VectorPart("facts", NEAR_FACTS, {"fetch": fetch, "limit": fetch})
 
-    async def run() -> list[dict]:
-        return await ctx.graph.read_vector_rows(NEAR_FACTS, vector=await ctx.vector(), fetch=fetch,
-                                                limit=fetch, **ctx.filters)
 
-    return ctx.shared("near_facts", run)
+async def near_turns(ctx: SearchContext) -> list[dict]:
+    return await ctx.nearest("turns")
+
+
+async def near_facts(ctx: SearchContext) -> list[dict]:
+    return await ctx.nearest("facts")
 
 
 class VectorChannel:
     name = "vector"
+
+    def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
+        kinds = ctx.request.kinds
+        return ([turns_part(ctx)] if "turn" in kinds else []) + ([facts_part(ctx)] if "fact" in kinds else [])
 
     async def search_kind(self, ctx: SearchContext, kind: str) -> list[Candidate]:
         rows = (await (near_facts(ctx) if kind == "fact" else near_turns(ctx)))[:ctx.depth]
