@@ -7,6 +7,7 @@ from app.construction.entity_resolution import BY_VECTOR as ENTITIES
 from app.construction.ingest import Ingestor
 from app.lifecycle.scene_store import NEAREST_SCENES
 from app.recollection import filters
+from app.recollection.channels import graph as graph_channel
 from app.recollection.channels import nearest
 from app.recollection.channels.base import SearchContext
 from app.recollection.request import SearchRequest
@@ -27,7 +28,7 @@ def found(rows: list[dict]) -> dict:
     return out
 
 
-async def test_each_vector_query_finds_the_same_through_its_fallback(services, graph):
+async def test_each_vector_query_finds_the_same_through_its_fallback(services, graph, monkeypatch):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     req = SearchRequest(query="Can you suggest a restaurant for dinner with Maya?").validated(100, 4)
     vector = services.vector_param((await services.require_embedder().aembed([req.query]))[0])
@@ -39,13 +40,14 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
     }
     # A search's vector query (channels/nearest.py), with every channel's part in it, and with
     # the foresight part in its other form (a query without words).
+    monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
     for text in (req.query, "?"):
         ctx = search_context(services, graph, SearchRequest(query=text).validated(100, 4), vector)
-        query = nearest.combined(tuple((p.column, p.query, frozenset(p.params)) for p in ctx.parts.values()))
-        params = dict(ctx.filters, vector=vector, terms=ctx.words)
-        for p in ctx.parts.values():
-            params.update({f"{p.column}_{k}": v for k, v in p.params.items()})
-        assert set(ctx.parts) == {"turns", "facts", "foresight", "scenes"}
+        query, params = await nearest.plan(ctx)
+        columns = set(query.primary.rsplit("RETURN ", 1)[1].replace(" ", "").split(","))
+        # Every entity is a hub here, so "Maya" brings every part; "?" names nothing.
+        assert columns == ({"around", "facts", "foresight", "hubCells", "scenes", "turns"} if text != "?"
+                           else {"facts", "foresight", "scenes", "turns"})
         cases[f"search vector query for {text!r}"] = (query, params)
     for name, (query, params) in cases.items():
         primary = found(await graph.read(query.primary, **params))

@@ -29,13 +29,16 @@ class Candidate:
 
 @dataclass(frozen=True)
 class VectorPart:
-    """A channel's search of one vector index, sent with the search's other vector parts in one
-    query (channels/nearest.py). `query` binds `n` and `score` and ends in one column,
-    RETURN ... AS <column>; `params` are the part's own parameters, by their names in `query`
-    (the vector, the words and the request's filters are shared by every part)."""
+    """Work on the query vector, sent with the search's other parts in one query
+    (channels/nearest.py). `query` ends in one column, RETURN ... AS <column>; `params` are
+    the part's own parameters, by their names in `query` (the vector, the words and the
+    request's filters are shared by every part), or a coroutine function giving them once the
+    part can be planned (None: the part is left out). `uses`: columns of other parts the
+    query reads (imported into its subquery)."""
     column: str
     query: VectorQuery
-    params: dict = field(default_factory=dict)
+    params: dict | Callable[[], Awaitable[dict | None]] = field(default_factory=dict)
+    uses: tuple[str, ...] = ()
 
 
 @dataclass
@@ -69,8 +72,9 @@ class SearchContext:
         return self._vector
 
     async def nearest(self, column: str) -> Any:
-        """One column of the search's vector query (all the parts, one round trip, run once)."""
-        return (await self.shared("nearest", lambda: nearest.run(self)))[column]
+        """One column of the search's vector query (all the parts, one round trip, run once);
+        None for a part left out."""
+        return (await self.shared("nearest", lambda: nearest.run(self))).get(column)
 
     def shared(self, name: str, make: Callable[[], Awaitable[T]]) -> Awaitable[T]:
         """One run of a query several channels need (the first caller starts it)."""

@@ -11,15 +11,17 @@ around them, ranked by closeness to the query and by path length.
           vector among those of all hood entities (a hub such as a speaker has thousands);
           score = cos(fact, query) * decay^distance * confidence;
   cells   episodes that MENTION a linked entity, scored by closeness to the query.
-          (the small entities' facts and the episodes are one query, once the vector is there)
+          (the small entities' facts and the episodes, and a hub's episodes, are parts of the
+          search's vector query: channels/nearest.py)
 """
 from __future__ import annotations
 
-import asyncio
+from typing import Awaitable
 
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
-from app.recollection.channels.vector import facts_part, near_facts, near_turns, turns_part
+from app.recollection.channels.vector import facts_part, near_facts, turns_part
+from app.store.vector import VectorQuery
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -87,22 +89,24 @@ CALL () {{
   WITH n, sim * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
   RETURN collect({{key: elementId(n), score: score, via: via, evidence: {EVIDENCE["memcell"]}}}) AS cells
 }}
-RETURN facts, cells
+RETURN {{facts: facts, cells: cells}} AS around
 """
 
-# A hub's episodes: those of the turns nearest the query (the vector channel's search) that
-# mention the hub, scored by their best turn. The work is bounded by that search's fetch size,
-# not by the hub's degree.
+# A hub's episodes: those of the turns nearest the query (the `turns` part of the search's
+# vector query, which this part reads) that mention the hub, scored by their best turn. The
+# work is bounded by that search's fetch size, not by the hub's degree.
 HUB_CELLS = f"""
-UNWIND $turns AS t
+UNWIND turns AS t
 MATCH (n:MemCell) WHERE elementId(n) = t.cell AND n.tenant = $tenant AND {filters.MEMCELL}
 // Expanded from the episode (a few MENTIONS), never from the hub (thousands).
 WITH n, t, [(n)-[:MENTIONS]->(s:Entity) WHERE elementId(s) IN $hubs | s.name] AS hubNames
 WHERE size(hubNames) > 0
 WITH n, max(t.score) AS score, head(collect(hubNames[0])) AS via
 WITH n, score * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
-RETURN elementId(n) AS key, score, via, {EVIDENCE["memcell"]} AS evidence
+RETURN collect({{key: elementId(n), score: score, via: via, evidence: {EVIDENCE["memcell"]}}}) AS hubCells
 """
+# Neither reads a vector index: the fallback for Neo4j's filtered-search bug is the same text.
+AROUND_PART, HUB_CELLS_PART = VectorQuery(AROUND, AROUND), VectorQuery(HUB_CELLS, HUB_CELLS)
 
 
 class GraphChannel:
@@ -115,49 +119,68 @@ class GraphChannel:
 
     def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
         """The facts nearest the query (a hood's facts) and the turns nearest it (a hub's
-        episodes). Asked for whenever the graph channel could use them: with other channels
-        (HYBRID) they are searched anyway; alone, a query naming no hub searches turns in vain."""
+        episodes), and the work around the linked entities, planned once they are known.
+        The index searches are asked for whenever the graph channel could use them: with other
+        channels (HYBRID) they run anyway; alone, a query naming no hub searches turns in vain."""
         if not self._applies(ctx):
             return []
         kinds = ctx.request.kinds
-        return ([facts_part(ctx)] if "fact" in kinds else []) + ([turns_part(ctx)] if "memcell" in kinds else [])
+        self._linked(ctx)  # starts the entity lookup now: it needs no vector
+        parts = [VectorPart("around", AROUND_PART, lambda: self._around_params(ctx))]
+        if "fact" in kinds:
+            parts.append(facts_part(ctx))
+        if "memcell" in kinds:
+            parts += [turns_part(ctx),
+                      VectorPart("hubCells", HUB_CELLS_PART, lambda: self._hub_params(ctx), uses=("turns",))]
+        return parts
 
     @staticmethod
     def _applies(ctx: SearchContext) -> bool:
         return bool(ctx.lucene_terms and ctx.words and {"fact", "memcell"} & set(ctx.request.kinds))
 
+    def _linked(self, ctx: SearchContext) -> Awaitable[dict | None]:
+        """The entities the query names and their neighbourhood (one run per search), or None."""
+        async def run() -> dict | None:
+            kinds = ctx.request.kinds
+            rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
+            terms = ctx.lucene_terms
+            lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"
+            found = await ctx.graph.read_one(
+                self._neighbourhood[rels], lucene=lucene, terms=ctx.words, maxEntities=self.max_entities,
+                maxHood=MAX_HOOD if "fact" in kinds else 0, hubRelations=HUB_RELATIONS,
+                hubDegree=HUB_DEGREE, **ctx.filters)
+            return found if found and (found["small"] or found["hubs"]) else None
+
+        return ctx.shared("graph_linked", run)
+
+    async def _around_params(self, ctx: SearchContext) -> dict | None:
+        found = await self._linked(ctx)
+        if not found:
+            return None
+        small = [h["key"] for h in found["hood"] if h["degree"] <= SMALL_DEGREE]
+        return dict(smallEntities=small, maxFacts=MAX_SMALL_FACTS,
+                    seeds=found["small"] if "memcell" in ctx.request.kinds else [],
+                    decay=DECAY, limit=ctx.depth)
+
+    async def _hub_params(self, ctx: SearchContext) -> dict | None:
+        found = await self._linked(ctx)
+        if not found or not found["hubs"]:
+            return None
+        return dict(hubs=found["hubs"], decay=DECAY, limit=ctx.depth)
+
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms, words = ctx.lucene_terms, ctx.words
-        kinds = ctx.request.kinds
         if not self._applies(ctx):
             return []
-        rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
-        lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"
-        found = await ctx.graph.read_one(
-            self._neighbourhood[rels], lucene=lucene, terms=words, maxEntities=self.max_entities,
-            maxHood=MAX_HOOD if "fact" in kinds else 0, hubRelations=HUB_RELATIONS,
-            hubDegree=HUB_DEGREE, **ctx.filters)
-        if not found or not (found["small"] or found["hubs"]):
+        found = await self._linked(ctx)
+        if not found:
             return []
         hood = found["hood"]
-        small = [h["key"] for h in hood if h["degree"] <= SMALL_DEGREE]
-        vector = await ctx.vector()
-        around = ctx.graph.read_one(AROUND, smallEntities=small, maxFacts=MAX_SMALL_FACTS,
-                                    seeds=found["small"] if "memcell" in kinds else [],
-                                    vector=vector, decay=DECAY, limit=ctx.depth, **ctx.filters)
-        near = near_facts(ctx) if "fact" in kinds and hood else _nothing()
-        hub_cells = (self.hub_cells(ctx, found["hubs"]) if "memcell" in kinds and found["hubs"]
-                     else _nothing())
-        around, near, hub_cells = await asyncio.gather(around, near, hub_cells)
+        around = await ctx.nearest("around")
+        near = await near_facts(ctx) if "fact" in ctx.request.kinds and hood else []
+        hub_cells = await ctx.nearest("hubCells") or []
         out = self.facts(ctx, hood, near + around["facts"]) + self.cells(ctx, around["cells"] + hub_cells)
         out.sort(key=lambda c: (-c.score, c.key))
         return out[:ctx.depth]
-
-    async def hub_cells(self, ctx: SearchContext, hubs: list[str]) -> list[dict]:
-        turns = [{"cell": t["cell"], "score": t["score"]} for t in await near_turns(ctx) if t["cell"]]
-        return await ctx.graph.read_rows(HUB_CELLS, ("key", "score", "via", "evidence"), turns=turns,
-                                         vector=await ctx.vector(), hubs=hubs, decay=DECAY,
-                                         limit=ctx.depth, **ctx.filters)
 
     @staticmethod
     def facts(ctx: SearchContext, hood: list[dict], found: list[dict]) -> list[Candidate]:
@@ -189,6 +212,3 @@ class GraphChannel:
         ranked = sorted(best.values(), key=lambda r: (-r["score"], r["key"]))[:ctx.depth]
         return candidates("memcell", ranked, lambda r: f"mentions {r['via']}")
 
-
-async def _nothing() -> list:
-    return []
