@@ -1,6 +1,7 @@
 """The GraphQL API over HTTP against a running `engram serve`: the contract, keys, isolation,
 limits and error codes."""
 import asyncio
+import json
 import uuid
 from pathlib import Path
 
@@ -276,6 +277,18 @@ def test_depth_alias_and_body_limits(api, tenants):
                    headers={"Authorization": f"Bearer {tenants['b']}", "Content-Type": "application/json"},
                    timeout=60)
     assert r.status_code == 413 and r.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+    # The same body streamed without announcing its size (chunked): refused as well.
+    chunks = (b" " * (256 * 1024) for _ in range(20))
+    r = httpx.post(f"{api.url}/graphql", content=chunks,
+                   headers={"Authorization": f"Bearer {tenants['b']}", "Content-Type": "application/json"},
+                   timeout=60)
+    assert r.status_code == 413 and r.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+    # A body under the limit still goes through, announced or streamed.
+    small = json.dumps({"query": "{ entity(name: \"Maya\") { name } }"}).encode()
+    for content in (small, (small[i:i + 7] for i in range(0, len(small), 7))):
+        r = httpx.post(f"{api.url}/graphql", content=content, timeout=60,
+                       headers={"Authorization": f"Bearer {tenants['b']}", "Content-Type": "application/json"})
+        assert r.status_code == 200 and "errors" not in r.json()
 
 
 def test_health_and_metrics(api, tenants):

@@ -6,11 +6,12 @@ import logging
 import time
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse
 from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import GraphQLRouter
 
+from app.api.body_limit import BodyLimit
 from app.api.context import get_context
 from app.api.metrics import Metrics
 from app.api.schema import build_schema
@@ -103,14 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
                        prefix="/graphql")
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return JSONResponse(
-                {"errors": [{"message": f"request body over {MAX_BODY_BYTES // 1024 // 1024} MB",
-                             "extensions": {"code": "BAD_USER_INPUT"}}]}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.get("/health")
     async def health() -> JSONResponse:

@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from typing import Optional
 
 import strawberry
+from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
 from app.api.errors import StableErrorCodes, bad_input
@@ -177,6 +178,9 @@ def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 20
         query=Query, mutation=Mutation,
         extensions=[
             query_limits(max_depth, max_aliases, max_tokens),
+            # Clients send the same few documents: each text is parsed once (bounded LRU; the
+            # token limit is part of the key, and a text that fails to parse is not kept).
+            lambda: ParserCache(maxsize=256),
             *extra_extensions,
             StableErrorCodes,
         ],

@@ -104,7 +104,7 @@ class Channel(Protocol):
     name: str
 
     def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
-        """The vector index searches this channel will read through ctx.nearest()."""
+        """This channel's parts of the search's vector query, read through ctx.nearest()."""
         ...
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:

@@ -55,7 +55,9 @@ def combined(spec: Spec) -> VectorQuery:
 
 async def run(ctx: "SearchContext") -> dict:
     query, params = await plan(ctx)
-    return await ctx.graph.read_vector_one(query, **params) or {} if query else {}
+    if query is None:
+        return {}
+    return await ctx.graph.read_vector_one(query, **params) or {}
 
 
 async def plan(ctx: "SearchContext") -> tuple[VectorQuery | None, dict]:
