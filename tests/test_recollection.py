@@ -11,6 +11,9 @@ from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchInputError, SearchRequest
 from app.recollection.search import SearchService
 from app.store.graph import TenantGraph
+from app.recollection.channels.keyword import KeywordChannel
+from app.recollection.channels.vector import VectorChannel
+from tests.contexts import search_context
 from tests.conversation import DAY1, DAY2, maya_and_sam
 
 EXTRA = [  # a third day: a paraphrase target, a rare name, a two-hop chain
@@ -83,6 +86,24 @@ async def test_keyword_brings_the_reply_to_a_matching_turn(services, graph, sear
     notes = {h.node["id"]: [c.note for c in h.channels if c.channel == "keyword"] for h in res.hits}
     assert notes["a1"] and "the turn before" not in notes["a1"][0]
     assert float(notes["a1"][0].split()[1]) > float(notes["x2"][0].split()[1])
+
+
+async def test_the_channels_that_rank_turns_give_each_its_reply_within_the_filters(services, graph, searcher):
+    said = [("q1", "Sam", "How long have you had your turtles?"),
+            ("a1", "Maya", "Three years now, and they still make me smile.")]
+    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    key = {r["id"]: r["k"] for r in await graph.read(
+        "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN t.id AS id, elementId(t) AS k")}
+    vector = (await services.require_embedder().aembed_queries(["turtles"]))[0]
+    for to, reply in ((None, key["a1"]), (DAY3 + timedelta(seconds=30), None)):
+        req = SearchRequest(query="turtles", kinds=("turn",), time_to=to).validated(100, 4)
+        ctx = search_context(services, graph, req, vector)
+        for channel in (VectorChannel(), KeywordChannel()):
+            found = {c.key: c for c in await channel.search(ctx)}
+            # the reply fusion boosts (fusion.with_replies), read with the turn
+            assert found[key["q1"]].reply == reply, channel.name
 
 
 async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):

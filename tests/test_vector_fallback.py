@@ -1,17 +1,14 @@
 """Every vector query's fallback (run when Neo4j's filtered vector search fails: app/store/vector.py)
 is valid Cypher and finds what its primary form finds. The fallback runs rarely, after deletions,
 so a mistake in it would otherwise surface in production first."""
-import asyncio
-
 from app.construction.entity_resolution import BY_VECTOR as ENTITIES
 from app.construction.ingest import Ingestor
 from app.lifecycle.scene_store import NEAREST_SCENES
 from app.recollection import filters
 from app.recollection.channels import graph as graph_channel
 from app.recollection.channels import nearest
-from app.recollection.channels.base import SearchContext
 from app.recollection.request import SearchRequest
-from app.recollection.search import SearchService
+from tests.contexts import search_context
 from tests.conversation import maya_and_sam
 
 
@@ -31,7 +28,8 @@ def found(rows: list[dict]) -> dict:
 async def test_each_vector_query_finds_the_same_through_its_fallback(services, graph, monkeypatch):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     req = SearchRequest(query="Can you suggest a restaurant for dinner with Maya?").validated(100, 4)
-    vector = services.vector_param((await services.require_embedder().aembed([req.query]))[0])
+    embedding = (await services.require_embedder().aembed([req.query]))[0]
+    vector = services.vector_param(embedding)
     group = (await graph.read("MATCH (s:MemScene {tenant: $tenant}) RETURN s.groupKey AS g LIMIT 1"))[0]["g"]
     cases = {
         "entities": (ENTITIES, {"vector": vector}),
@@ -42,7 +40,7 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
     # the foresight part in its other form (a query without words).
     monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
     for text in (req.query, "?"):
-        ctx = search_context(services, graph, SearchRequest(query=text).validated(100, 4), vector)
+        ctx = search_context(services, graph, SearchRequest(query=text).validated(100, 4), embedding)
         query, params = await nearest.plan(ctx)
         columns = set(query.primary.rsplit("RETURN ", 1)[1].replace(" ", "").split(","))
         # Every entity is a hub here, so "Maya" brings every part; "?" names nothing.
@@ -55,14 +53,3 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
         assert primary, name
         assert fallback == primary, name
 
-
-def search_context(services, graph, req: SearchRequest, vector) -> SearchContext:
-    """The context of a HYBRID search, its vector parts filled as SearchService fills them."""
-    done = asyncio.get_running_loop().create_future()
-    done.set_result(vector)
-    ctx = SearchContext(graph, req, done, depth=20, filters=filters.params(req),
-                        vector_param=lambda v: v)
-    for channel in SearchService(services).channels.values():
-        for part in channel.vector_parts(ctx):
-            ctx.parts.setdefault(part.column, part)
-    return ctx

@@ -9,7 +9,8 @@ slots while neither gets credit for the other's channel. So RRF runs on the turn
                best turn);
   turn score   T(t) = sum over rankings r of w_channel * w_kind / (k + rank of t in r);
   replies      the turn after a scored turn gets `reply_boost` x its score: in a conversation
-               the answer usually follows the question that matched the query;
+               the answer usually follows the question that matched the query (the reply of a
+               turn a channel ranked as a turn, read by that channel's query);
   hit score    the best T over the hit's evidence; its evidence sorted by T;
   packaging    hits in score order; a hit whose evidence is all proved by a better hit is folded
                into that hit (its channels listed there), so every hit brings new proof.

@@ -25,6 +25,9 @@ class Candidate:
     score: float
     note: str = ""  # why, in a few words (e.g. "2 hops from Caroline")
     evidence: tuple[str, ...] = ()  # elementIds of the source turns, most relevant first
+    # A turn's reply (the next turn, when it passes the request's filters), for fusion's reply
+    # boost: the channels that rank turns read it in the same query (fusion.py, replies).
+    reply: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,8 @@ EVIDENCE = {
 
 
 def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:
-    return [Candidate(kind, r["key"], float(r["score"]), note(r), tuple(r.get("evidence") or ()))
+    return [Candidate(kind, r["key"], float(r["score"]), note(r), tuple(r.get("evidence") or ()),
+                      r.get("reply"))
             for r in rows]
 
 

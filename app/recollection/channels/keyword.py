@@ -70,7 +70,8 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     keys = [r["key"] for r in rows] + [r["reply"] for r in rows if r["reply"]]
     order = {k: i for i, k in enumerate(dict.fromkeys(keys))}
     ranked = sorted(total, key=lambda k: (-total[k], order[k]))[:limit]
-    return [{"key": k, "score": total[k], "evidence": [k],
+    reply = {r["key"]: r["reply"] for r in rows}  # not known for a turn that came as a reply
+    return [{"key": k, "score": total[k], "evidence": [k], "reply": reply.get(k),
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
 

@@ -28,12 +28,15 @@ RETURN collect({{key: elementId(n), score: score, confidence: n.confidence,
 """)
 
 
-# The turns nearest the query, with their episode: the vector channel ranks the turns, the graph
-# channel takes the episodes of a hub from them (instead of a third index search).
+# The turns nearest the query, with their episode and their reply: the vector channel ranks the
+# turns, the graph channel takes the episodes of a hub from them (instead of a third index
+# search), fusion boosts the replies.
 NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
-WITH n, score ORDER BY score DESC LIMIT $limit
-RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]},
+WITH n AS t, score ORDER BY score DESC LIMIT $limit
+OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
+WITH t AS n, score, elementId(n) AS reply ORDER BY score DESC, elementId(t)
+RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, reply: reply,
                  cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
 """)
 
