@@ -64,9 +64,11 @@ class Coalescer:
     """Small requests made while the model is busy are embedded together, in one batch.
 
     One short query costs the model ~12 ms on one core, but eight in one batch ~3.8 ms each
-    (measured on all-MiniLM-L6-v2): most of a small call is fixed cost. Under concurrent
-    searches, queries therefore wait for the batch in progress and go together in the next,
+    (measured on all-MiniLM-L6-v2 with PyTorch): most of a small call is fixed cost. Under
+    concurrent work, small requests (an episode's entity names; search queries when they use
+    the float graph) therefore wait for the batch in progress and go together in the next,
     never for a timer. Results are the same as embedding each alone (padding is masked).
+    Queries through the int8 graph do not come here: see Embedder.embed_queries.
     """
 
     def __init__(self, embed: Callable[[list[str]], np.ndarray], pool: ThreadPoolExecutor):

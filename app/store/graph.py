@@ -78,11 +78,6 @@ class TenantGraph:
         """A vector query; on Neo4j's filtered-search bug, the same through its fallback."""
         return await self._vector(self.read, query, params)
 
-    async def read_vector_rows(self, query: "VectorQuery", **params: Any) -> list:
-        """A vector query that returns one record with its rows collected in `rows` (the form
-        read_rows explains); returns the rows."""
-        return await self._vector(self._first_value, query, params) or []
-
     async def read_vector_one(self, query: "VectorQuery", **params: Any) -> dict | None:
         """A vector query's single record (see read_one)."""
         return await self._vector(self.read_one, query, params)
