@@ -131,6 +131,7 @@ class Embedder:
         self.batch_size = batch_size
         self.runtime = "torch"
         self._onnx = self._query_onnx = None
+        self.onnx_path: Path | None = None  # the exported float graph, when ONNX Runtime runs it
         if runtime == "onnx":
             if cache is None:  # where Services puts it: under the configured home
                 from app.settings import Settings
@@ -163,8 +164,8 @@ class Embedder:
                         "mean-pool a transformer's tokens")
             return None
         try:
-            self._exported = embedding_onnx.export(self.model[0].auto_model, self.path, cache)
-            return embedding_onnx.OnnxTransformer(self._exported, threads)
+            self.onnx_path = embedding_onnx.export(self.model[0].auto_model, self.path, cache)
+            return embedding_onnx.OnnxTransformer(self.onnx_path, threads)
         except Exception:  # an export the exporter cannot handle: PyTorch still works
             log.exception("could not run the embedding model with ONNX Runtime; using PyTorch")
             return None
@@ -173,7 +174,7 @@ class Embedder:
         from app import embedding_onnx
 
         try:
-            return embedding_onnx.OnnxTransformer(embedding_onnx.quantized(self._exported), threads)
+            return embedding_onnx.OnnxTransformer(embedding_onnx.quantized(self.onnx_path), threads)
         except Exception:  # a graph the quantiser cannot handle: the float one still works
             log.exception("could not quantise the embedding model; queries use the float graph")
             return None

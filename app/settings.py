@@ -50,8 +50,8 @@ class Settings(BaseSettings):
     # vectors, ~2.5x faster for a short query, GIL released); torch: PyTorch.
     embedding_runtime: str = "onnx"
     # int8: search queries are embedded by an int8 copy of the ONNX graph (half the CPU of the
-    # query's embedding, ~1.5 ms, which every channel but keyword waits for); stored texts keep
-    # the float graph. float32: queries use the float graph too. Recall: README, Evaluation.
+    # query's embedding, ~1.5 ms, on every search's critical path); stored texts keep the float
+    # graph. float32: queries use the float graph too. Recall: README, Configuration.
     query_embedding: Literal["int8", "float32"] = "int8"
 
     # --- Construction

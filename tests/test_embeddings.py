@@ -120,17 +120,17 @@ def test_the_int8_graph_is_written_once_beside_the_float_one(services):
     from app.embedding_onnx import quantized
 
     emb = services.require_embedder()
-    path = quantized(emb._exported)
-    assert path.parent == emb._exported.parent and path.name.endswith("-int8.onnx")
+    path = quantized(emb.onnx_path)
+    assert path.parent == emb.onnx_path.parent and path.name.endswith("-int8.onnx")
     before = path.stat().st_mtime_ns
-    assert quantized(emb._exported) == path and path.stat().st_mtime_ns == before
+    assert quantized(emb.onnx_path) == path and path.stat().st_mtime_ns == before
     assert not list(path.parent.glob("*.tmp"))  # no half-written file left behind
 
 
 def test_query_embedding_float32_embeds_queries_like_stored_texts(services):
     from app.embeddings import Embedder
 
-    emb = Embedder(services.settings.embedding_model, 8, "onnx", services.require_embedder()._exported.parent,
+    emb = Embedder(services.settings.embedding_model, 8, "onnx", services.require_embedder().onnx_path.parent,
                    query_precision="float32")
     assert emb.query_precision == "float32"
     assert np.array_equal(emb.embed_queries(TURNS[:3]), emb.embed(TURNS[:3]))

@@ -53,3 +53,17 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
         assert primary, name
         assert fallback == primary, name
 
+
+
+def test_a_part_without_the_tenant_filter_is_refused_even_beside_parts_with_it():
+    import pytest
+
+    from app.store.graph import TenantError
+    from app.store.vector import VectorQuery, vector_query
+
+    good = vector_query("Turn", "turn_embedding", "RETURN collect(elementId(n)) AS turns")
+    leaky = VectorQuery("MATCH (n:Fact) RETURN collect(elementId(n)) AS facts",
+                        "MATCH (n:Fact) RETURN collect(elementId(n)) AS facts")
+    assert "$tenant" in nearest.combined((("turns", good, frozenset(), ()),)).primary
+    with pytest.raises(TenantError):
+        nearest.combined((("facts", leaky, frozenset(), ()), ("turns", good, frozenset(), ())))

@@ -15,9 +15,9 @@ import os
 import platform
 import time
 import uuid
-from typing import Awaitable, Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Awaitable, Callable
 
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text

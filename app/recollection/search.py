@@ -90,7 +90,8 @@ class SearchService:
             ctx_embed_ms[0] = (time.perf_counter() - s) * 1000
             return v
 
-        # Lexical work (BM25, entity linking) starts while the query is being embedded.
+        # Entity linking (lexical) starts while the query is being embedded; the keyword query
+        # waits for the vector only when episodes are asked for (their evidence turns).
         ctx = self.context(graph, req, asyncio.ensure_future(embed_query()))
         names = METHOD_CHANNELS[req.method]
         timings: dict[str, float] = {"queued": queued_ms}

@@ -34,7 +34,8 @@ def check_tenant(tenant: str) -> str:
     return tenant
 
 
-def _checked(query: str) -> str:
+def require_tenant_filter(query: str) -> str:
+    """`query` itself, if it uses $tenant; TenantError otherwise."""
     if not _TENANT_PARAM.search(query):
         raise TenantError("query does not filter by $tenant; refusing to run it")
     return query
@@ -45,7 +46,7 @@ _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 @lru_cache(maxsize=2048)
 def _names(query: str) -> frozenset[str]:
-    return frozenset(_PARAM.findall(_checked(query)))
+    return frozenset(_PARAM.findall(require_tenant_filter(query)))
 
 
 def _bound(query: str, params: dict[str, Any], tenant: str) -> dict[str, Any]:

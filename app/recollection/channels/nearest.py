@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from app.store.graph import require_tenant_filter
 from app.store.vector import VectorQuery
 
 if TYPE_CHECKING:
@@ -45,7 +46,9 @@ def combined(spec: Spec) -> VectorQuery:
     def form(which: str) -> str:
         calls = []
         for column, query, names, uses in spec:
-            text = getattr(query, which).removeprefix(CYPHER_25)
+            # Each part must filter by tenant itself: TenantGraph's check of the whole text
+            # would be satisfied by any one of them.
+            text = require_tenant_filter(getattr(query, which)).removeprefix(CYPHER_25)
             calls.append(f"CALL ({', '.join(uses)}) {{\n{_renamed(text, column, names)}\n}}")
         head = CYPHER_25 if which == "primary" else ""
         return f"{head}\n" + "\n".join(calls) + f"\nRETURN {', '.join(s[0] for s in spec)}"
