@@ -274,15 +274,18 @@ def eval_locomo(
     conversations: int = typer.Option(None, help="only the first N conversations"),
     keep: bool = typer.Option(False, help="keep the evaluation tenants in the graph"),
     answer: bool = typer.Option(False, help="LLM answers from the HYBRID context, LLM judge, F1"),
+    fit_ranker: Path = typer.Option(None, help="write ranker weights fitted on these conversations "
+                                    "here (app/recollection/ranker.json ships them)"),
 ) -> None:
-    """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run."""
+    """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run; HYBRID
+    also with ranker weights fitted on the other conversations only (hybrid_cv)."""
     from rich.progress import BarColumn, Progress, TextColumn
 
     from app.evaluation.runner import EvalConfig, run_locomo
 
     cfg = EvalConfig(methods=[m.strip().lower() for m in methods.split(",") if m.strip()],
                      ks=tuple(int(x) for x in k.split(",")), limit=limit,
-                     conversations=conversations, keep=keep, answer=answer)
+                     conversations=conversations, keep=keep, answer=answer, fit_ranker=fit_ranker)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   console=console, transient=True) as prog:
         tasks: dict[str, int] = {}

@@ -85,6 +85,12 @@ class Settings(BaseSettings):
     consolidate_interval_s: float = Field(3600.0, ge=0)  # periodic re-clustering of changed groups
 
     # --- Recollection
+    # How HYBRID ranks the channels' turns: "learned" weighs each channel's ranks and scores by
+    # weights fitted on questions with known proof (app/recollection/ranker.py; ranker_path, or
+    # the ranker.json shipped beside it); "rrf" is Reciprocal Rank Fusion with channel_weights.
+    # Single-channel methods always use RRF.
+    fusion: Literal["learned", "rrf"] = "learned"
+    ranker_path: Path | None = None
     rrf_k: int = 60
     # Candidates of each channel fused first (deeper ones follow): app/recollection/fusion.py.
     fusion_depth: int = 20

@@ -76,3 +76,20 @@ async def test_answering_mode_reports_judge_and_f1_with_a_stub_llm(services, tmp
     assert hybrid["judge"] == 0.25
     assert 0.0 < hybrid["f1"] < 1.0
     assert "judge" in (tmp_path / "out" / "summary.md").read_text()
+
+
+async def test_the_ranker_is_measured_on_held_out_conversations_and_fitted_on_all(services, tmp_path):
+    from app.recollection.ranker import Ranker
+
+    second = json.loads(json.dumps(SAMPLE[0]))
+    second["sample_id"] = "smoke-2"
+    data = tmp_path / "two.json"
+    data.write_text(json.dumps([SAMPLE[0], second]))
+    fitted = tmp_path / "ranker.json"
+    summary = await run_locomo(services, data, tmp_path / "out",
+                               EvalConfig(ks=(5, 10), methods=["hybrid"], fit_ranker=fitted))
+    cv = summary["methods"]["hybrid_cv"]["overall"]
+    assert cv["n"] == 8 and 0.0 < cv["recall@10"] <= 1.0
+    assert "hybrid_cv" in (tmp_path / "out" / "summary.md").read_text()
+    model = Ranker.load(fitted)
+    assert "2 conversations, 8 questions" in model.meta["fitted_on"]

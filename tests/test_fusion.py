@@ -1,4 +1,4 @@
-"""Fusion on hand-made rankings: the depth tiers, determinism, evidence credit."""
+"""Fusion on hand-made rankings: the depth tiers, determinism, evidence credit, the learned order."""
 from app.recollection.channels.base import Candidate
 from app.recollection.fusion import fuse, rrf
 
@@ -36,3 +36,39 @@ def test_the_second_tier_adds_only_new_proof_and_the_order_is_stable():
 def test_short_rankings_fuse_as_plain_rrf():
     rankings = {"a": _ranking("x", 5), "b": _ranking("y", 5, {2: "x0"})}
     assert [f.key for f in fuse(rankings, W, 60, None, top=20)] == [f.key for f in rrf(rankings, W, 60)]
+
+
+def test_learned_scores_order_hits_and_only_the_best_turns_are_proof():
+    from app.recollection.fusion import ranked
+
+    rankings = {"a": [Candidate("memcell", "m", 1.0, evidence=("t1", "t2", "t3")),
+                      Candidate("turn", "t4", 1.0, evidence=("t4",))]}
+    T = {"t1": 0.2, "t2": 0.9, "t3": 0.1, "t4": 0.5}
+    out = ranked(rankings, W, 60, T, proof_size=2)
+    assert [f.key for f in out] == ["m", "t4"]
+    assert out[0].evidence == ["t2"] and out[0].score == 0.9  # t1 and t3 are not among the best 2
+    # A turn outside the proof keeps a hit's place by its best turn.
+    out = ranked(rankings, W, 60, {"t1": 0.2, "t2": 0.3, "t3": 0.1, "t4": 0.5}, proof_size=1)
+    assert [(f.key, f.evidence) for f in out] == [("t4", ["t4"]), ("m", ["t2"])]
+
+
+def test_a_reply_among_the_best_turns_is_a_hit_of_its_own():
+    from app.recollection.fusion import ranked
+
+    rankings = {"a": [Candidate("turn", "q", 1.0, evidence=("q",), reply="r")]}
+    out = ranked(rankings, W, 60, {"q": 0.4, "r": 0.6}, proof_size=5)
+    assert [f.key for f in out] == ["r", "q"]
+    assert out[0].channels[0].channel == "context"
+
+
+def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
+    from app.recollection.fusion import PINNED_SLOT, ranked
+
+    turns = [Candidate("turn", f"t{i}", 1.0, evidence=(f"t{i}",)) for i in range(10)]
+    rankings = {"keyword": turns, "foresight": [Candidate("foresight", "plan", 0.9, evidence=("src",))]}
+    T = {f"t{i}": 1.0 - i / 20 for i in range(10)} | {"src": 0.01}
+    keys = [f.key for f in ranked(rankings, W, 60, T, proof_size=20)]
+    assert keys.index("plan") == len(keys) - 1  # what the scores alone say
+    keys = [f.key for f in ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))]
+    assert keys.index("plan") == PINNED_SLOT - 1
+    assert keys[:PINNED_SLOT - 1] == [f"t{i}" for i in range(PINNED_SLOT - 1)]

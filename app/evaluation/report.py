@@ -25,7 +25,7 @@ SUMMARY_JSON = "summary.json"
 PLOT_FILE = "recall_by_category.png"
 MAX_RANKED = 50
 # Methods listed in this order when present; any others follow in the order they were run.
-METHOD_ORDER = ("hybrid", "keyword", "vector", "graph", "bm25_turns", "dense_turns")
+METHOD_ORDER = ("hybrid", "hybrid_cv", "keyword", "vector", "graph", "bm25_turns", "dense_turns")
 
 
 def _round(x: float | None, digits: int = 4) -> float | None:
@@ -163,6 +163,13 @@ def render_markdown(summary: dict[str, Any]) -> str:
         "hits whose text fits, in rank order, in n words. Per-category columns use R@"
         f"{kc}. 'unmatched ids' counts evidence ids of the scored questions that name no turn."
     )
+    if "hybrid_cv" in summary["methods"]:
+        lines.append("")
+        lines.append(
+            "hybrid_cv: HYBRID's channel rankings fused again, each conversation with ranker weights "
+            "fitted on the other conversations only: what the shipped weights can be expected to do "
+            "on conversations they were not fitted on (hybrid uses the shipped weights). Its W@n "
+            "counts the words of its hits' evidence turns.")
     lines.append("")
 
     others = [c for c in present if c not in main]

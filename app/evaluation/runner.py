@@ -4,7 +4,8 @@ For each conversation: a fresh tenant, ingestion through the same path as the `m
 mutation (one call per session), then every question through the same path as the `search`
 query, once per method; in the same run two baselines that do not use Engram's graph (BM25
 and dense retrieval over the raw turns, same embedding model). Tenants are deleted afterwards
-unless asked to keep them.
+unless asked to keep them. HYBRID's channel rankings are kept to measure the learned ranker on
+conversations it was not fitted on, and to fit it (ranker_fit.py).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from app.construction.ingest import Ingestor
 from app.evaluation.bm25 import BM25Index, DenseIndex
 from app.evaluation.locomo import Conversation, load_locomo
 from app.evaluation.metrics import QuestionResult, score_hits
+from app.evaluation import ranker_fit
 from app.evaluation.report import final_json_line, write_report
 from app.lifecycle.forget import purge_tenant
 from app.recollection.context import build_context
@@ -41,6 +43,7 @@ class EvalConfig:
     keep: bool = False
     answer: bool = False  # LLM answers + judge for the HYBRID context (needs an LLM)
     answer_budget: int = 2000  # tokens of context given to the answering LLM
+    fit_ranker: Path | None = None  # where to write ranker weights fitted on every conversation
 
 
 def _tenant_for(sample_id: str) -> str:
@@ -69,6 +72,7 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
 
         answerer = Answerer(services.settings)
     results: list[QuestionResult] = []
+    kept: list[ranker_fit.Ranked] = []  # HYBRID's rankings, for ranker_fit
     ingest_s: dict[str, float] = {}
     for ci, conv in enumerate(convs):
         tenant = _tenant_for(conv.sample_id)
@@ -85,6 +89,8 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
             bm25 = BM25Index([(t.id, t.content) for t in conv.turns])
             dense = DenseIndex([t.id for t in conv.turns], await embedder.aembed(texts))
             by_id = conv.turn_by_id()
+            texts = {t.id: t.content for t in conv.turns}
+            turn_ids: dict[str, str] = {}  # filled once the questions are asked, before the purge
             questions = conv.questions[: cfg.limit]
             for qi, q in enumerate(questions):
                 qr = QuestionResult(conv.sample_id, q.index, q.category, q.text, q.evidence,
@@ -102,6 +108,8 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                                                latency_ms=ms, prediction=prediction, answer=q.answer)
                     if prediction is not None:
                         qr.methods[m].correct = await answerer.judge(q.text, q.answer, prediction)
+                    if m == "hybrid":
+                        kept.append(ranker_fit.Ranked(conv.sample_id, qr, res.rankings, turn_ids, texts))
                 s = time.perf_counter()
                 ranked = bm25.search(q.text, cfg.top_k)
                 ms = (time.perf_counter() - s) * 1000
@@ -117,13 +125,25 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                     budgets=cfg.budgets, latency_ms=ms)
                 results.append(qr)
                 progress(f"{conv.sample_id}: questions", qi + 1, len(questions))
+            turn_ids.update({r["key"]: r["id"] for r in await graph.read(
+                "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN elementId(t) AS key, t.id AS id")})
         finally:
             await searcher.settle()
             if not cfg.keep:
                 await purge_tenant(graph)
         progress("conversations", ci + 1, len(convs))
+    extra = []
+    if ranker_fit.cross_validate(kept, services.settings, cfg.top_k, cfg.ks, cfg.budgets):
+        extra.append(ranker_fit.CV_METHOD)
+    if cfg.fit_ranker is not None:
+        scored = sum(1 for e in kept if e.question.scorable)
+        model = ranker_fit.fit(kept, {"fitted_on": f"{data.name}: {len(convs)} conversations, "
+                                                      f"{scored} questions with proof", "l2": ranker_fit.L2})
+        cfg.fit_ranker.parent.mkdir(parents=True, exist_ok=True)
+        model.save(cfg.fit_ranker)
     summary = write_report(out, results, ks=cfg.ks, budgets=cfg.budgets, ingestion_seconds=ingest_s,
-                           meta={"data": str(data), "methods": cfg.methods + list(BASELINES),
-                                 "top_k": cfg.top_k, "extractor": services.settings.extractor})
+                           meta={"data": str(data), "methods": cfg.methods + extra + list(BASELINES),
+                                 "top_k": cfg.top_k, "extractor": services.settings.extractor,
+                                 "fusion": services.settings.fusion})
     summary["final_line"] = final_json_line(summary)
     return summary

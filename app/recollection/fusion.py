@@ -1,4 +1,7 @@
-"""Reciprocal Rank Fusion over evidence.
+"""Fusion over evidence: Reciprocal Rank Fusion, and hits packaged from learned turn scores.
+
+HYBRID scores turns with the learned ranker (ranker.py) and packages hits with ranked(); the
+single-channel methods, and HYBRID with ENGRAM_FUSION=rrf, use the RRF described here.
 
 Channels rank different things (turns, facts, episodes, foresight) that are proved by the same
 source turns. Fusing items directly would let a fact and the turn it came from compete for two
@@ -37,6 +40,7 @@ REPLY_BOOST = 0.3
 # fact's or a turn's is the thing itself (LoCoMo dev, fusion depth 20: R@10 0.684 at full weight,
 # 0.690 at half, 0.697 without; half keeps what BM25 over episode summaries alone finds).
 KIND_WEIGHT = {"memcell": 0.5}
+PINNED_SLOT = 3  # ranked(): where a pinned channel's first candidate ranks at worst
 
 
 @dataclass
@@ -117,6 +121,62 @@ def fuse(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int
 def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int = 60,
         next_of: dict[str, str] | None = None, scores: dict[str, float] | None = None) -> list[Fused]:
     """`scores`: turn_scores() of the same rankings, when the caller already has them."""
+    items = _items(rankings, weights, k)
+    T = scores if scores is not None else turn_scores(rankings, weights, k)
+    if next_of:
+        T, lifted_by = with_replies(T, next_of)
+        # A reply no channel found becomes a hit of its own: the answer to a matching question.
+        for reply, source in lifted_by.items():
+            if reply not in items:
+                items[reply] = _reply_hit(reply, T[reply])
+    # Evidence that no ranking supports (an episode's other turns) would only crowd out proof.
+    return _package(items, T, lambda t: T.get(t, 0.0) > 0)
+
+
+def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int,
+           T: dict[str, float], proof_size: int, pinned: tuple[str, ...] = ()) -> list[Fused]:
+    """Hits ordered by learned turn scores (ranker.py). A hit's proof is its turns among the
+    search's `proof_size` best (its best turn when it has none there): an episode's other
+    turns, or a fact's second source, would otherwise take the places of better turns found
+    elsewhere (LoCoMo dev replayed, each conversation with weights fitted on the others: R@10
+    0.745 with the best 20 turns as proof, 0.727 with every scored turn).
+
+    `pinned` channels' first candidate scores at least as high as the PINNED_SLOT-th best turn:
+    foresight is a plan or a constraint that must surface when its trigger matches ("suggest a
+    restaurant" and a peanut allergy), whether or not it answers the question, and questions
+    with known proof teach the ranker nothing about it."""
+    T = _pin(rankings, T, pinned)
+    items = _items(rankings, weights, k)
+    best = sorted(T, key=lambda t: (-T[t], t))[:proof_size]
+    covered = {t for item in items.values() for t in item.evidence}
+    for t in best:
+        if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
+            items[t] = _reply_hit(t, T[t])
+    proof = set(best)
+    return _package(items, T, proof.__contains__)
+
+
+def _pin(rankings: dict[str, list[Candidate]], T: dict[str, float], pinned: tuple[str, ...]) -> dict[str, float]:
+    firsts = [rankings[ch][0] for ch in pinned if rankings.get(ch)]
+    if not firsts:
+        return T
+    scores = sorted(T.values(), reverse=True)
+    # Just above the slot's score, so that the pinned hit wins the tie with the hit it displaces.
+    floor = scores[PINNED_SLOT - 1] * (1 + 1e-9) if len(scores) >= PINNED_SLOT else 0.0
+    out = dict(T)
+    for c in firsts:
+        for t in _scoring_evidence(c):
+            out[t] = max(out.get(t, 0.0), floor)
+    return out
+
+
+def _reply_hit(turn: str, score: float) -> Fused:
+    return Fused("turn", turn, evidence=[turn],
+                 channels=[ChannelScore("context", 1, score, score, "reply to a retrieved turn")])
+
+
+def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int) -> dict[str, Fused]:
+    """One Fused per candidate: its channels with their RRF contributions, its evidence."""
     items: dict[str, Fused] = {}
     for channel, cands in rankings.items():
         w = weights.get(channel, 1.0)
@@ -128,18 +188,15 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
             for t in c.evidence:
                 if t not in item.evidence:
                     item.evidence.append(t)
-    T = scores if scores is not None else turn_scores(rankings, weights, k)
-    if next_of:
-        T, lifted_by = with_replies(T, next_of)
-        # A reply no channel found becomes a hit of its own: the answer to a matching question.
-        for reply, source in lifted_by.items():
-            if reply not in items:
-                items[reply] = Fused("turn", reply, evidence=[reply], channels=[
-                    ChannelScore("context", 1, T[reply], T[reply], "reply to a retrieved turn")])
+    return items
+
+
+def _package(items: dict[str, Fused], T: dict[str, float], is_proof) -> list[Fused]:
+    """Hits by their best turn's score, each with its proving turns; a hit whose proof a better
+    hit already brings is folded into it."""
     for item in items.values():
         item.evidence.sort(key=lambda t: -T.get(t, 0.0))
-        # Evidence that no ranking supports (an episode's other turns) would only crowd out proof.
-        kept = [t for t in item.evidence if T.get(t, 0.0) > 0]
+        kept = [t for t in item.evidence if is_proof(t)]
         item.evidence = kept or item.evidence[:1]
         item.score = max((T.get(t, 0.0) for t in item.evidence), default=item.own)
     ordered = sorted(items.values(), key=lambda f: (-f.score, -f.own, KIND_ORDER.get(f.kind, 9), f.key))

@@ -1,5 +1,6 @@
-"""The search service: one query, embedded once, all channels concurrently, fused with RRF,
-hydrated with evidence, explained per channel, rendered as a context block."""
+"""The search service: one query, embedded once, all channels concurrently, fused (the learned
+ranker for HYBRID, RRF otherwise), hydrated with evidence, explained per channel, rendered as a
+context block."""
 from __future__ import annotations
 
 import asyncio
@@ -15,11 +16,13 @@ from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
-from app.recollection.fusion import ChannelScore, fuse, turn_scores
+from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, turn_scores
 from app.recollection.access_log import AccessLog
 from app.recollection.hydrate import hydrate
+from app.recollection.ranker import DEFAULT_PATH, Ranker
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
+from app.settings import Settings
 from app.store.graph import TenantGraph
 
 
@@ -39,6 +42,32 @@ class SearchResult:
     context: str
     took_ms: float
     channel_ms: dict[str, float] = field(default_factory=dict)
+    # What fusion read (each channel's candidates, the replies they read): for the evaluation,
+    # which fuses the same rankings again with other weights.
+    rankings: dict[str, list[Candidate]] = field(default_factory=dict, repr=False)
+
+
+# The learned ranker's proof: a hit keeps as evidence its turns among the search's best this many
+# (fusion.ranked explains why and what it measured).
+PROOF_TURNS = 20
+
+
+def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings: Settings,
+                  ranker: Ranker | None, depth: int) -> list[Fused]:
+    """The channels' candidates as hits, best first."""
+    # The replies of ranked turns, as the channels that ranked those turns read them (a query of
+    # its own for them, after the channels, cost a round trip on every search's critical path;
+    # the evidence turns of other kinds never changed a result without it: LoCoMo dev replayed,
+    # R@10 0.713 either way).
+    reply_of = {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
+    weights, k = settings.channel_weights, settings.rrf_k
+    if ranker is not None and method is Method.HYBRID:
+        return ranked(rankings, weights, k, ranker.scores(rankings, reply_of), PROOF_TURNS,
+                      pinned=("foresight",))
+    T = turn_scores(rankings, weights, k)
+    best = sorted(T, key=lambda t: -T[t])[: 2 * depth]
+    next_of = {t: reply_of[t] for t in best if t in reply_of}
+    return fuse(rankings, weights, k, next_of, settings.fusion_depth, T)
 
 
 # Whatever this tenant holds, warming up writes nothing (its hits are not counted as uses). The
@@ -57,6 +86,8 @@ class SearchService:
         }
         self.access = AccessLog()
         self._agentic = None
+        self.ranker = (Ranker.load(self.settings.ranker_path or DEFAULT_PATH)
+                       if self.settings.fusion == "learned" else None)
         n = self.settings.search_concurrency
         self._slots = asyncio.Semaphore(n) if n else contextlib.nullcontext()
 
@@ -106,16 +137,9 @@ class SearchService:
         results = await asyncio.gather(*(timed(n) for n in names))
         timings["embed"] = ctx_embed_ms[0]
         rankings = dict(zip(names, results))
-        T = turn_scores(rankings, self.settings.channel_weights, self.settings.rrf_k)
-        # The replies of the best turns, as the channels that ranked those turns read them (a
-        # query of its own for them, after the channels, cost a round trip on every search's
-        # critical path; the evidence turns of other kinds never changed a result without it:
-        # LoCoMo dev replayed, R@10 0.713 either way).
-        reply_of = {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
-        best = sorted(T, key=lambda t: -T[t])[: 2 * ctx.depth]
-        next_of = {t: reply_of[t] for t in best if t in reply_of}
-        fused = fuse(rankings, self.settings.channel_weights, self.settings.rrf_k, next_of,
-                     self.settings.fusion_depth, T)
+        s = time.perf_counter()
+        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth)
+        timings["fuse"] = (time.perf_counter() - s) * 1000
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:
@@ -134,7 +158,7 @@ class SearchService:
         if record_access:
             self._record_access(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),
-                            (time.perf_counter() - t0) * 1000, timings)
+                            (time.perf_counter() - t0) * 1000, timings, rankings)
 
     def context(self, graph: TenantGraph, req: SearchRequest, vector_task) -> SearchContext:
         """A search's context, with the vector parts of its method's channels."""

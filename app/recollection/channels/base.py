@@ -49,7 +49,7 @@ class SearchContext:
     graph: TenantGraph
     request: SearchRequest
     vector_task: Awaitable[np.ndarray]  # the query's embedding, computed while lexical work starts
-    depth: int  # how many candidates each channel returns
+    depth: int  # how many candidates of each kind a channel returns
     filters: dict = field(default_factory=dict)
     # The form a vector is sent to Neo4j in (Services.vector_param).
     vector_param: Callable[[Any], Any] = as_floats
@@ -112,11 +112,12 @@ class Channel(Protocol):
         ...
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        """Candidates in rank order (best first)."""
+        """Candidates in rank order (best first), up to ctx.depth of each kind: fusion ranks each
+        kind on its own (fusion.py, ranker.py), so a kind is not cut short by the others."""
         ...
 
 
-def interleave(lists: list[list[Candidate]], limit: int) -> list[Candidate]:
+def interleave(lists: list[list[Candidate]]) -> list[Candidate]:
     """Round-robin merge of rankings whose scores are not comparable (e.g. BM25 per index)."""
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -125,4 +126,4 @@ def interleave(lists: list[list[Candidate]], limit: int) -> list[Candidate]:
             if i < len(lst) and lst[i].key not in seen:
                 seen.add(lst[i].key)
                 out.append(lst[i])
-    return out[:limit]
+    return out

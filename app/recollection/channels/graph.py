@@ -180,7 +180,7 @@ class GraphChannel:
         hub_cells = await ctx.nearest("hubCells") or []
         out = self.facts(ctx, hood, near + around["facts"]) + self.cells(ctx, around["cells"] + hub_cells)
         out.sort(key=lambda c: (-c.score, c.key))
-        return out[:ctx.depth]
+        return out
 
     @staticmethod
     def facts(ctx: SearchContext, hood: list[dict], found: list[dict]) -> list[Candidate]:

@@ -106,4 +106,4 @@ class KeywordChannel:
                 results.append(candidates(kind, with_priors(record[kind], ctx.depth), lambda r: r["note"]))
             else:
                 results.append(candidates(kind, record[kind], lambda r: f"bm25 {r['score']:.2f}"))
-        return interleave(results, ctx.depth)
+        return interleave(results)

@@ -78,4 +78,4 @@ class VectorChannel:
         results = await asyncio.gather(*(self.search_kind(ctx, k) for k in kinds))
         # One model embeds every kind, so cosines are comparable across indexes.
         merged = sorted((c for r in results for c in r), key=lambda c: (-c.score, c.key))
-        return merged[:ctx.depth]
+        return merged

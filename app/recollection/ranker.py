@@ -1,0 +1,169 @@
+"""The learned turn ranker: how much each channel's ranking of a turn says that it proves the answer.
+
+RRF adds 1/(k + rank) over rankings with hand-set weights. The ranker keeps its inputs (each
+channel's ranking of each turn, split by kind, as in fusion.py) and learns their weights from
+questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo --fit-ranker`):
+
+  sources      the (channel, kind) rankings below; in each, a candidate's scoring evidence (an
+               episode's or a scene's best turn, a fact's or a turn's own) in rank order, first
+               DEPTH distinct turns;
+  features     per source: (k + 1) / (k + rank) for k in KS (a steep and a flat curve) and the
+               candidate's score over the source's best score (how far behind the leader);
+               the same for the turn before it, when a channel that ranked that turn read its
+               reply (in a conversation the answer follows the question that matched);
+  model        logistic regression (class-balanced, L2), fitted by Newton's method: the same
+               data always gives the same weights.
+
+Measured on LoCoMo dev (5 conversations, each ranked by weights fitted on the other four):
+bench/results/README.md. The weights ship in ranker.json beside this file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from app.recollection.channels.base import Candidate
+
+SOURCES: tuple[tuple[str, str], ...] = (
+    ("keyword", "turn"), ("keyword", "fact"), ("keyword", "memcell"),
+    ("vector", "turn"), ("vector", "fact"),
+    ("graph", "fact"), ("graph", "memcell"),
+    ("scene", "scene"), ("foresight", "foresight"),
+)
+KS = (5, 60)
+DEPTH = 20
+PER_SOURCE = len(KS) + 1
+OWN = len(SOURCES) * PER_SOURCE
+WIDTH = 2 * OWN + 1  # own, the turn before's, bias
+DEFAULT_PATH = Path(__file__).with_name("ranker.json")
+
+
+class RankerFileError(ValueError):
+    pass
+
+
+def _scoring_evidence(c: Candidate) -> tuple[str, ...]:
+    # As fusion.py: an episode or a scene counts by its best turn.
+    return c.evidence[:1] if c.kind in ("memcell", "scene") else c.evidence
+
+
+def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], list[tuple[str, float]]]:
+    """Per (channel, kind): the first DEPTH distinct scoring-evidence turns, with the score of
+    the candidate that brought each."""
+    out: dict[tuple[str, str], list[tuple[str, float]]] = {}
+    seen: dict[tuple[str, str], set[str]] = {}
+    for channel, cands in rankings.items():
+        for c in cands:
+            key = (channel, c.kind)
+            lst, got = out.setdefault(key, []), seen.setdefault(key, set())
+            for t in _scoring_evidence(c):
+                if len(lst) < DEPTH and t not in got:
+                    got.add(t)
+                    lst.append((t, c.score))
+    return out
+
+
+def features(rankings: dict[str, list[Candidate]],
+             reply_of: dict[str, str]) -> tuple[list[str], np.ndarray]:
+    """The candidate turns (every ranked turn, and the replies read for them) and their rows."""
+    lists = source_lists(rankings)
+    own: dict[str, np.ndarray] = {}
+    for si, source in enumerate(SOURCES):
+        lst = lists.get(source)
+        if not lst:
+            continue
+        top = max(abs(s) for _, s in lst) or 1.0
+        base = si * PER_SOURCE
+        for rank, (t, score) in enumerate(lst, start=1):
+            row = own.get(t)
+            if row is None:
+                row = own[t] = np.zeros(OWN)
+            for j, k in enumerate(KS):
+                row[base + j] = (k + 1) / (k + rank)
+            row[base + len(KS)] = score / top
+    before = {reply: t for t, reply in reply_of.items() if t in own and reply}
+    turns = list(own) + [r for r in before if r not in own]
+    X = np.zeros((len(turns), WIDTH))
+    for i, t in enumerate(turns):
+        if t in own:
+            X[i, :OWN] = own[t]
+        if t in before:
+            X[i, OWN:2 * OWN] = own[before[t]]
+    X[:, -1] = 1.0
+    return turns, X
+
+
+@dataclass
+class Ranker:
+    weights: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    def scores(self, rankings: dict[str, list[Candidate]], reply_of: dict[str, str]) -> dict[str, float]:
+        """Each candidate turn's probability of proving the answer, by the model."""
+        turns, X = features(rankings, reply_of)
+        if not turns:
+            return {}
+        p = 1.0 / (1.0 + np.exp(-(X @ self.weights)))
+        return dict(zip(turns, p.tolist()))
+
+    def save(self, path: Path) -> None:
+        """Weights by source, readable: per source, for the turn itself and for the turn before
+        it, the weights of [(k+1)/(k+rank) for k in ks..., score / best score]."""
+        w = [round(float(x), 6) for x in self.weights]
+        table = {f"{ch}/{kind}": {"own": w[si * PER_SOURCE:(si + 1) * PER_SOURCE],
+                                  "before": w[OWN + si * PER_SOURCE:OWN + (si + 1) * PER_SOURCE]}
+                 for si, (ch, kind) in enumerate(SOURCES)}
+        head = {"ks": KS, "depth": DEPTH, **self.meta, "bias": w[-1]}
+        lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+        rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in table.items())
+        path.write_text("{\n" + "\n".join(lines) + '\n "weights": {\n' + rows + "\n }\n}\n")
+
+    @classmethod
+    def load(cls, path: Path = DEFAULT_PATH) -> "Ranker":
+        try:
+            data = json.loads(Path(path).read_text())
+            # Weights fitted for other features would weigh the wrong columns, silently.
+            if tuple(data["ks"]) != KS or data["depth"] != DEPTH:
+                raise ValueError(f"fitted for ks {data['ks']} and depth {data['depth']}, "
+                                 f"not {list(KS)} and {DEPTH}")
+            table = data["weights"]
+            if set(table) != {f"{ch}/{kind}" for ch, kind in SOURCES}:
+                raise ValueError(f"fitted for sources {sorted(table)}")
+            w = np.zeros(WIDTH)
+            for si, (ch, kind) in enumerate(SOURCES):
+                row = table[f"{ch}/{kind}"]
+                w[si * PER_SOURCE:(si + 1) * PER_SOURCE] = row["own"]
+                w[OWN + si * PER_SOURCE:OWN + (si + 1) * PER_SOURCE] = row["before"]
+            w[-1] = float(data["bias"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise RankerFileError(f"cannot use the ranker's weights in {path}: {e} "
+                                  "(fit them again: engram eval locomo --fit-ranker)") from e
+        meta = {k: v for k, v in data.items() if k not in ("ks", "depth", "bias", "weights")}
+        return cls(w, meta)
+
+
+def fit(rows: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-2, iterations: int = 30) -> np.ndarray:
+    """Logistic regression over (X, y) blocks (one per question). Positives weigh as much as
+    negatives in all (few turns prove an answer); the bias is not penalised."""
+    X = np.vstack([x for x, _ in rows])
+    y = np.concatenate([t for _, t in rows]).astype(float)
+    pos = y.sum()
+    if pos == 0 or pos == len(y):
+        raise ValueError("fitting needs turns that prove an answer and turns that do not")
+    sw = np.where(y > 0, (len(y) - pos) / pos, 1.0)
+    sw /= sw.mean()
+    penalty = np.full(X.shape[1], l2 * len(y))
+    penalty[-1] = 0.0
+    w = np.zeros(X.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(X @ w)))
+        grad = X.T @ (sw * (p - y)) + penalty * w
+        hess = (X * (sw * p * (1 - p))[:, None]).T @ X + np.diag(penalty) + 1e-9 * np.eye(X.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w

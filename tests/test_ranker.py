@@ -1,0 +1,104 @@
+"""The learned turn ranker on hand-made rankings: its features, its fitting, its file."""
+import json
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+
+from app.recollection import ranker
+from app.recollection.channels.base import Candidate
+from app.recollection.ranker import DEPTH, KS, OWN, PER_SOURCE, SOURCES, Ranker, RankerFileError
+from app.settings import Settings
+
+
+def _col(source: tuple[str, str], feature: int, before: bool = False) -> int:
+    return (OWN if before else 0) + SOURCES.index(source) * PER_SOURCE + feature
+
+
+def _turns(prefix: str, n: int, channel_reply: bool = False) -> list[Candidate]:
+    return [Candidate("turn", f"{prefix}{i}", 10.0 - i, evidence=(f"{prefix}{i}",),
+                      reply=f"{prefix}{i}-reply" if channel_reply else None) for i in range(n)]
+
+
+def test_features_follow_each_sources_ranks_and_scores():
+    rankings = {
+        "keyword": _turns("t", 3) + [Candidate("memcell", "m", 4.0, evidence=("t2", "x", "y"))],
+        "vector": [Candidate("fact", "f", 0.9, evidence=("t1", "z"))],
+    }
+    turns, X = ranker.features(rankings, {})
+    row = {t: X[i] for i, t in enumerate(turns)}
+    kt = ("keyword", "turn")
+    assert row["t0"][_col(kt, 0)] == pytest.approx(1.0) and row["t0"][_col(kt, len(KS))] == 1.0
+    assert row["t1"][_col(kt, 0)] == pytest.approx((KS[0] + 1) / (KS[0] + 2))
+    assert row["t1"][_col(kt, len(KS))] == pytest.approx(9.0 / 10.0)  # behind the leader
+    # An episode counts by its best turn only; a fact by each of its sources.
+    assert row["t2"][_col(("keyword", "memcell"), 0)] == pytest.approx(1.0)
+    assert "x" not in row and "y" not in row
+    vf = ("vector", "fact")
+    assert row["t1"][_col(vf, 0)] == pytest.approx(1.0)
+    assert row["z"][_col(vf, 0)] == pytest.approx((KS[0] + 1) / (KS[0] + 2)) and row["z"][_col(vf, len(KS))] == 1.0
+    assert all(X[:, -1] == 1.0)  # the bias column
+
+
+def test_each_source_counts_its_first_depth_turns_only():
+    turns, X = ranker.features({"keyword": _turns("t", DEPTH + 5)}, {})
+    assert len(turns) == DEPTH and f"t{DEPTH}" not in turns
+
+
+def test_a_read_reply_carries_the_features_of_the_turn_before_it():
+    rankings = {"keyword": _turns("t", 2, channel_reply=True)}
+    reply_of = {c.key: c.reply for c in rankings["keyword"]}
+    turns, X = ranker.features(rankings, reply_of)
+    row = {t: X[i] for i, t in enumerate(turns)}
+    assert np.allclose(row["t0-reply"][OWN:2 * OWN], row["t0"][:OWN])
+    assert not row["t0-reply"][:OWN].any()  # no channel ranked the reply itself
+    assert not row["t0"][OWN:2 * OWN].any()  # t0's own predecessor was never read
+
+
+def test_fitting_learns_which_source_proves_and_is_deterministic():
+    # The proving turn is always the vector channel's first turn, never the keyword channel's.
+    rows = []
+    rng = np.random.default_rng(7)
+    for q in range(40):
+        kw, vec = _turns(f"k{q}-", 5), _turns(f"v{q}-", 5)
+        rng.shuffle(kw)
+        turns, X = ranker.features({"keyword": kw, "vector": vec}, {})
+        rows.append((X, np.array([t == f"v{q}-0" for t in turns], dtype=float)))
+    w = ranker.fit(rows)
+    assert np.array_equal(w, ranker.fit(rows))
+    model = Ranker(w)
+    scores = model.scores({"keyword": _turns("a", 5), "vector": _turns("b", 5)}, {})
+    assert max(scores, key=scores.get) == "b0"
+    assert w[_col(("vector", "turn"), 0)] > w[_col(("keyword", "turn"), 0)]
+
+
+def test_fitting_without_a_proving_turn_is_refused():
+    turns, X = ranker.features({"keyword": _turns("t", 3)}, {})
+    with pytest.raises(ValueError, match="prove"):
+        ranker.fit([(X, np.zeros(len(turns)))])
+
+
+def test_weights_survive_the_file_and_a_file_for_other_features_is_refused(tmp_path):
+    w = np.linspace(-1, 1, ranker.WIDTH)
+    path = tmp_path / "r.json"
+    Ranker(w, {"fitted_on": "test"}).save(path)
+    back = Ranker.load(path)
+    assert np.allclose(back.weights, w, atol=1e-6) and back.meta["fitted_on"] == "test"
+    data = json.loads(path.read_text())
+    data["ks"] = [1, 2]
+    path.write_text(json.dumps(data))
+    with pytest.raises(RankerFileError, match="fit them again"):
+        Ranker.load(path)
+    path.write_text("{not json")
+    with pytest.raises(RankerFileError):
+        Ranker.load(path)
+
+
+def test_the_shipped_weights_load():
+    model = Ranker.load()
+    assert model.weights.shape == (ranker.WIDTH,) and "fitted_on" in model.meta
+
+
+def test_an_unknown_fusion_is_refused():
+    with pytest.raises(ValidationError):
+        Settings(fusion="magic")
