@@ -55,6 +55,16 @@ def test_a_read_reply_carries_the_features_of_the_turn_before_it():
     assert not row["t0"][OWN:2 * OWN].any()  # t0's own predecessor was never read
 
 
+def test_a_ranked_turn_whose_reply_is_ranked_too_carries_the_replys_features():
+    rankings = {"keyword": [Candidate("turn", "q", 5.0, evidence=("q",), reply="a"),
+                            Candidate("turn", "a", 3.0, evidence=("a",))]}
+    turns, X = ranker.features(rankings, {"q": "a"})
+    row = {t: X[i] for i, t in enumerate(turns)}
+    assert np.allclose(row["q"][2 * OWN:3 * OWN], row["a"][:OWN])  # q's answer is ranked
+    assert np.allclose(row["a"][OWN:2 * OWN], row["q"][:OWN])  # a follows a ranked question
+    assert not row["a"][2 * OWN:3 * OWN].any()
+
+
 def test_fitting_learns_which_source_proves_and_is_deterministic():
     # The proving turn is always the vector channel's first turn, never the keyword channel's.
     rows = []

@@ -10,7 +10,9 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
   features     per source: (k + 1) / (k + rank) for k in KS (a steep and a flat curve) and the
                candidate's score over the source's best score (how far behind the leader);
                the same for the turn before it, when a channel that ranked that turn read its
-               reply (in a conversation the answer follows the question that matched);
+               reply (in a conversation the answer follows the question that matched), and
+               for the turn after it, when a channel read it as its reply and it is ranked
+               (a question is proved with its answer);
   model        logistic regression (class-balanced, L2), fitted by Newton's method: the same
                data always gives the same weights.
 
@@ -37,7 +39,8 @@ KS = (5, 60)
 DEPTH = 20
 PER_SOURCE = len(KS) + 1
 OWN = len(SOURCES) * PER_SOURCE
-WIDTH = 2 * OWN + 1  # own, the turn before's, bias
+BLOCKS = ("own", "before", "after")  # the turn's own ranks, the turn before's, the turn after's
+WIDTH = len(BLOCKS) * OWN + 1  # and the bias
 DEFAULT_PATH = Path(__file__).with_name("ranker.json")
 
 
@@ -90,6 +93,9 @@ def features(rankings: dict[str, list[Candidate]],
     for i, t in enumerate(turns):
         if t in own:
             X[i, :OWN] = own[t]
+            after = reply_of.get(t)
+            if after in own:
+                X[i, 2 * OWN:3 * OWN] = own[after]
         if t in before:
             X[i, OWN:2 * OWN] = own[before[t]]
     X[:, -1] = 1.0
@@ -110,11 +116,11 @@ class Ranker:
         return dict(zip(turns, p.tolist()))
 
     def save(self, path: Path) -> None:
-        """Weights by source, readable: per source, for the turn itself and for the turn before
-        it, the weights of [(k+1)/(k+rank) for k in ks..., score / best score]."""
+        """Weights by source, readable: per source, for the turn itself, the turn before it and
+        the turn after it, the weights of [(k+1)/(k+rank) for k in ks..., score / best score]."""
         w = [round(float(x), 6) for x in self.weights]
-        table = {f"{ch}/{kind}": {"own": w[si * PER_SOURCE:(si + 1) * PER_SOURCE],
-                                  "before": w[OWN + si * PER_SOURCE:OWN + (si + 1) * PER_SOURCE]}
+        table = {f"{ch}/{kind}": {block: w[b * OWN + si * PER_SOURCE:b * OWN + (si + 1) * PER_SOURCE]
+                                  for b, block in enumerate(BLOCKS)}
                  for si, (ch, kind) in enumerate(SOURCES)}
         head = {"ks": KS, "depth": DEPTH, **self.meta, "bias": w[-1]}
         lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
@@ -135,8 +141,8 @@ class Ranker:
             w = np.zeros(WIDTH)
             for si, (ch, kind) in enumerate(SOURCES):
                 row = table[f"{ch}/{kind}"]
-                w[si * PER_SOURCE:(si + 1) * PER_SOURCE] = row["own"]
-                w[OWN + si * PER_SOURCE:OWN + (si + 1) * PER_SOURCE] = row["before"]
+                for b, block in enumerate(BLOCKS):
+                    w[b * OWN + si * PER_SOURCE:b * OWN + (si + 1) * PER_SOURCE] = row[block]
             w[-1] = float(data["bias"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise RankerFileError(f"cannot use the ranker's weights in {path}: {e} "
