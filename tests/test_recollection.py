@@ -158,6 +158,20 @@ async def test_hybrid_fuses_channels_and_explains_each_hit(memory, searcher):
     assert res.context.startswith("1. ")
 
 
+@pytest.mark.parametrize("fusion", ["learned", "rrf"])
+async def test_hybrid_brings_each_channels_proof_under_either_fusion(memory, services, fusion):
+    svc = type(services)(services.settings.model_copy(update={"fusion": fusion}), services.driver,
+                         services.embedder)
+    searcher = SearchService(svc)
+    assert (searcher.ranker is None) == (fusion == "rrf")
+    rare = await search(searcher, memory, "Zorblax", top_k=5)
+    assert "n3" in evidence_ids(rare)[:2]
+    plan = await search(searcher, memory, "Can you suggest a good place for dinner tonight?", top_k=5, now=DAY2)
+    assert any(h.kind == "foresight" for h in plan.hits[:3]), [h.kind for h in plan.hits]  # third at worst
+    if fusion == "learned":  # a hit's score: its best turn's probability of proving the answer
+        assert all(0.0 < h.score <= 1.0 for h in rare.hits)
+
+
 def _lives_in(res) -> set[str]:
     return {h.node["object"] for h in res.hits if h.kind == "fact" and h.node.get("predicate") == "lives in"}
 

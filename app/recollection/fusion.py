@@ -141,11 +141,10 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     elsewhere (LoCoMo dev replayed, each conversation with weights fitted on the others: R@10
     0.745 with the best 20 turns as proof, 0.727 with every scored turn).
 
-    `pinned` channels' first candidate scores at least as high as the PINNED_SLOT-th best turn:
+    `pinned` channels' first candidate ranks PINNED_SLOT-th at worst (_package):
     foresight is a plan or a constraint that must surface when its trigger matches ("suggest a
     restaurant" and a peanut allergy), whether or not it answers the question, and questions
     with known proof teach the ranker nothing about it."""
-    T = _pin(rankings, T, pinned)
     items = _items(rankings, weights, k)
     best = sorted(T, key=lambda t: (-T[t], t))[:proof_size]
     covered = {t for item in items.values() for t in item.evidence}
@@ -153,21 +152,7 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
             items[t] = _reply_hit(t, T[t])
     proof = set(best)
-    return _package(items, T, proof.__contains__)
-
-
-def _pin(rankings: dict[str, list[Candidate]], T: dict[str, float], pinned: tuple[str, ...]) -> dict[str, float]:
-    firsts = [rankings[ch][0] for ch in pinned if rankings.get(ch)]
-    if not firsts:
-        return T
-    scores = sorted(T.values(), reverse=True)
-    # Just above the slot's score, so that the pinned hit wins the tie with the hit it displaces.
-    floor = scores[PINNED_SLOT - 1] * (1 + 1e-9) if len(scores) >= PINNED_SLOT else 0.0
-    out = dict(T)
-    for c in firsts:
-        for t in _scoring_evidence(c):
-            out[t] = max(out.get(t, 0.0), floor)
-    return out
+    return _package(items, T, proof.__contains__, {rankings[ch][0].key for ch in pinned if rankings.get(ch)})
 
 
 def _reply_hit(turn: str, score: float) -> Fused:
@@ -191,26 +176,46 @@ def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     return items
 
 
-def _package(items: dict[str, Fused], T: dict[str, float], is_proof) -> list[Fused]:
+def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
+             pinned: frozenset[str] | set[str] = frozenset()) -> list[Fused]:
     """Hits by their best turn's score, each with its proving turns; a hit whose proof a better
-    hit already brings is folded into it."""
+    hit already brings is folded into it. A `pinned` hit not among the first PINNED_SLOT is
+    lifted to the score of the last of them, and wins the tie."""
     for item in items.values():
         item.evidence.sort(key=lambda t: -T.get(t, 0.0))
         kept = [t for t in item.evidence if is_proof(t)]
         item.evidence = kept or item.evidence[:1]
         item.score = max((T.get(t, 0.0) for t in item.evidence), default=item.own)
-    ordered = sorted(items.values(), key=lambda f: (-f.score, -f.own, KIND_ORDER.get(f.kind, 9), f.key))
+    ordered = _sorted(items.values(), pinned)
+    if pinned:
+        first = [f for f, into in _folding(ordered) if into is None][:PINNED_SLOT]
+        if len(first) == PINNED_SLOT and not any(f.key in pinned for f in first):
+            for key in pinned & items.keys():
+                items[key].score = max(items[key].score, first[-1].score)
+            ordered = _sorted(items.values(), pinned)
     out: list[Fused] = []
-    owner: dict[str, Fused] = {}
-    for item in ordered:
-        fresh = [t for t in item.evidence if t not in owner]
-        if item.evidence and not fresh:
-            into = owner[item.evidence[0]]
+    for item, into in _folding(ordered):
+        if into is None:
+            out.append(item)
+        else:
             # The folded hit's channels now vouch for this one; identical lines are shown once.
             into.channels.extend(c for c in item.channels
                                  if all((c.channel, c.note) != (x.channel, x.note) for x in into.channels))
+    return out
+
+
+def _sorted(items, pinned) -> list[Fused]:
+    return sorted(items, key=lambda f: (-f.score, f.key not in pinned, -f.own, KIND_ORDER.get(f.kind, 9), f.key))
+
+
+def _folding(ordered: list[Fused]):
+    """(hit, None) for a hit that brings proof no earlier hit brings, else (hit, the hit that
+    brought its first turn)."""
+    owner: dict[str, Fused] = {}
+    for item in ordered:
+        if item.evidence and all(t in owner for t in item.evidence):
+            yield item, owner[item.evidence[0]]
             continue
-        out.append(item)
+        yield item, None
         for t in item.evidence:
             owner.setdefault(t, item)
-    return out
