@@ -8,6 +8,7 @@ from app.recollection import filters
 from app.recollection.channels import graph as graph_channel
 from app.recollection.channels import nearest
 from app.recollection.request import SearchRequest
+from app.store.vector import VectorQuery
 from tests.contexts import search_context
 from tests.conversation import maya_and_sam
 
@@ -41,12 +42,13 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
     monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
     for text in (req.query, "?"):
         ctx = search_context(services, graph, SearchRequest(query=text).validated(100, 4), embedding)
-        query, params = await nearest.plan(ctx)
-        columns = set(query.primary.rsplit("RETURN ", 1)[1].replace(" ", "").split(","))
+        spec, params = await nearest.plan(ctx)
+        columns = {part[0] for part in spec}
         # Every entity is a hub here, so "Maya" brings every part; "?" names nothing.
         assert columns == ({"around", "facts", "foresight", "hubCells", "scenes", "turns"} if text != "?"
                            else {"facts", "foresight", "scenes", "turns"})
-        cases[f"search vector query for {text!r}"] = (query, params)
+        cases[f"search vector query for {text!r}"] = (
+            VectorQuery(nearest.combined(spec), nearest.combined(spec, frozenset(columns))), params)
     for name, (query, params) in cases.items():
         primary = found(await graph.read(query.primary, **params))
         fallback = found(await graph.read(query.fallback, **params))
@@ -64,6 +66,55 @@ def test_a_part_without_the_tenant_filter_is_refused_even_beside_parts_with_it()
     good = vector_query("Turn", "turn_embedding", "RETURN collect(elementId(n)) AS turns")
     leaky = VectorQuery("MATCH (n:Fact) RETURN collect(elementId(n)) AS facts",
                         "MATCH (n:Fact) RETURN collect(elementId(n)) AS facts")
-    assert "$tenant" in nearest.combined((("turns", good, frozenset(), ()),)).primary
+    assert "$tenant" in nearest.combined((("turns", good, frozenset(), ()),))
     with pytest.raises(TenantError):
         nearest.combined((("facts", leaky, frozenset(), ()), ("turns", good, frozenset(), ())))
+
+
+async def test_a_part_that_hits_the_bug_runs_exact_alone_and_is_remembered(services, graph, monkeypatch):
+    """The bug, reproduced: a scratch index where another tenant's nodes were written and some
+    deleted fails a filtered search for this tenant (none of its nodes there). Only that part
+    runs exact; the others keep the index and find what they found without it."""
+    import uuid
+
+    from app.recollection.channels.base import VectorPart
+    from app.store.vector import vector_query
+
+    monkeypatch.setattr(nearest, "_exact_until", {})
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    req = SearchRequest(query="Where does Maya live?").validated(100, 4)
+    embedding = (await services.require_embedder().aembed([req.query]))[0]
+    alone = await nearest.run(search_context(services, graph, req, embedding))
+
+    suffix = uuid.uuid4().hex[:8]
+    label, index = f"Scratch{suffix}", f"scratch_{suffix}"
+    run = services.driver.execute_query
+    await run(f"CYPHER 25 CREATE VECTOR INDEX {index} FOR (n:{label}) ON n.embedding WITH [n.tenant] "
+              "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}")
+    try:
+        await run("CALL db.awaitIndexes(60)")
+        await run(f"UNWIND range(1, 50) AS i CREATE (:{label} {{tenant: 'someone_else', embedding: $e}})",
+                  e=[float(x) for x in embedding])
+        await run(f"MATCH (n:{label}) WITH n LIMIT 10 DELETE n")
+        probes = []
+        failing = nearest._failing
+
+        async def counted(*args):
+            probes.append(1)
+            return await failing(*args)
+
+        monkeypatch.setattr(nearest, "_failing", counted)
+        for _ in range(2):
+            ctx = search_context(services, graph, req, embedding)
+            ctx.parts["scratch"] = VectorPart("scratch", vector_query(
+                label, index, "RETURN collect(elementId(n)) AS scratch"), {"fetch": 5})
+            out = await nearest.run(ctx)
+            assert out["scratch"] == []
+            assert {c: found([{c: v}]) for c, v in out.items() if c != "scratch"} == \
+                {c: found([{c: v}]) for c, v in alone.items()}
+            spec, _ = await nearest.plan(ctx)
+            assert nearest.exact_columns(graph, spec) == {"scratch"}
+        assert len(probes) == 1  # the second search knew which part to run exact
+    finally:
+        await run(f"MATCH (n:{label}) DELETE n")
+        await run(f"DROP INDEX {index} IF EXISTS")
