@@ -172,6 +172,20 @@ async def test_hybrid_brings_each_channels_proof_under_either_fusion(memory, ser
         assert all(0.0 < h.score <= 1.0 for h in rare.hits)
 
 
+async def test_a_channel_weighted_zero_is_left_out_of_the_learned_ranking(memory, services):
+    def channels(res):
+        return {c.channel for h in res.hits for c in h.channels}
+
+    query = "Where does Maya live now?"
+    default = await search(SearchService(services), memory, query, top_k=10)
+    assert "graph" in channels(default)
+    weights = dict(services.settings.channel_weights, graph=0.0)
+    svc = type(services)(services.settings.model_copy(update={"channel_weights": weights}),
+                         services.driver, services.embedder)
+    without = await search(SearchService(svc), memory, query, top_k=10)
+    assert without.hits and "graph" not in channels(without)
+
+
 def _lives_in(res) -> set[str]:
     return {h.node["object"] for h in res.hits if h.kind == "fact" and h.node.get("predicate") == "lives in"}
 

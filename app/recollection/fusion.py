@@ -66,7 +66,7 @@ class Fused:
         return min(c.rank for c in self.channels)
 
 
-def _scoring_evidence(c: Candidate) -> tuple[str, ...]:
+def scoring_evidence(c: Candidate) -> tuple[str, ...]:
     # An episode or a scene counts by its best turn: its other turns are context, not proof.
     return c.evidence[:1] if c.kind in ("memcell", "scene") else c.evidence
 
@@ -78,7 +78,7 @@ def turn_scores(rankings: dict[str, list[Candidate]], weights: dict[str, float],
         per_kind: dict[str, list[str]] = {}
         for c in cands:
             turns = per_kind.setdefault(c.kind, [])
-            for t in _scoring_evidence(c):
+            for t in scoring_evidence(c):
                 if t not in turns:
                     turns.append(t)
         for kind, turns in per_kind.items():

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from app.recollection.channels.base import Candidate
+from app.recollection.fusion import scoring_evidence
 
 SOURCES: tuple[tuple[str, str], ...] = (
     ("keyword", "turn"), ("keyword", "fact"), ("keyword", "memcell"),
@@ -48,21 +49,16 @@ class RankerFileError(ValueError):
     pass
 
 
-def _scoring_evidence(c: Candidate) -> tuple[str, ...]:
-    # As fusion.py: an episode or a scene counts by its best turn.
-    return c.evidence[:1] if c.kind in ("memcell", "scene") else c.evidence
-
-
 def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], list[tuple[str, float]]]:
-    """Per (channel, kind): the first DEPTH distinct scoring-evidence turns, with the score of
-    the candidate that brought each."""
+    """Per (channel, kind): the first DEPTH distinct scoring-evidence turns (an episode's or a
+    scene's best turn, as in RRF), with the score of the candidate that brought each."""
     out: dict[tuple[str, str], list[tuple[str, float]]] = {}
     seen: dict[tuple[str, str], set[str]] = {}
     for channel, cands in rankings.items():
         for c in cands:
             key = (channel, c.kind)
             lst, got = out.setdefault(key, []), seen.setdefault(key, set())
-            for t in _scoring_evidence(c):
+            for t in scoring_evidence(c):
                 if len(lst) < DEPTH and t not in got:
                     got.add(t)
                     lst.append((t, c.score))

@@ -62,8 +62,9 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
     reply_of = {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
     weights, k = settings.channel_weights, settings.rrf_k
     if ranker is not None and method is Method.HYBRID:
-        return ranked(rankings, weights, k, ranker.scores(rankings, reply_of), PROOF_TURNS,
-                      pinned=("foresight",))
+        # The ranker weighs channels by what it learned; a channel weighted 0 is left out.
+        kept = {ch: cands for ch, cands in rankings.items() if weights.get(ch, 1.0) > 0}
+        return ranked(kept, weights, k, ranker.scores(kept, reply_of), PROOF_TURNS, pinned=("foresight",))
     T = turn_scores(rankings, weights, k)
     best = sorted(T, key=lambda t: -T[t])[: 2 * depth]
     next_of = {t: reply_of[t] for t in best if t in reply_of}
