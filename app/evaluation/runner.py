@@ -89,7 +89,7 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
             bm25 = BM25Index([(t.id, t.content) for t in conv.turns])
             dense = DenseIndex([t.id for t in conv.turns], await embedder.aembed(texts))
             by_id = conv.turn_by_id()
-            texts = {t.id: t.content for t in conv.turns}
+            turn_texts = {t.id: t.content for t in conv.turns}  # W@n of hybrid_cv's hits
             turn_ids: dict[str, str] = {}  # filled once the questions are asked, before the purge
             questions = conv.questions[: cfg.limit]
             for qi, q in enumerate(questions):
@@ -109,7 +109,7 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                     if prediction is not None:
                         qr.methods[m].correct = await answerer.judge(q.text, q.answer, prediction)
                     if m == "hybrid":
-                        kept.append(ranker_fit.Ranked(conv.sample_id, qr, res.rankings, turn_ids, texts))
+                        kept.append(ranker_fit.Ranked(conv.sample_id, qr, res.rankings, turn_ids, turn_texts))
                 s = time.perf_counter()
                 ranked = bm25.search(q.text, cfg.top_k)
                 ms = (time.perf_counter() - s) * 1000

@@ -16,8 +16,8 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
   model        logistic regression (class-balanced, L2), fitted by Newton's method: the same
                data always gives the same weights.
 
-Measured on LoCoMo dev (5 conversations, each ranked by weights fitted on the other four):
-bench/results/README.md. The weights ship in ranker.json beside this file.
+Measured on LoCoMo dev (5 conversations, each ranked by weights fitted on the other four): the
+README's Evaluation section. The weights ship in ranker.json beside this file.
 """
 from __future__ import annotations
 
