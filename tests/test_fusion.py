@@ -72,3 +72,15 @@ def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
     keys = [f.key for f in ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))]
     assert keys.index("plan") == PINNED_SLOT - 1
     assert keys[:PINNED_SLOT - 1] == [f"t{i}" for i in range(PINNED_SLOT - 1)]
+
+
+def test_with_the_rankers_shares_a_hits_lines_give_each_channels_share_of_its_best_turn():
+    from app.recollection.fusion import ranked
+
+    rankings = {"a": [Candidate("fact", "f", 1.0, evidence=("t1", "t2"))],
+                "b": [Candidate("turn", "t2", 1.0, evidence=("t2",))]}
+    T = {"t1": 0.3, "t2": 0.8}
+    shares = {"t1": {"a": 0.4}, "t2": {"a": -0.2, "b": 1.1}}
+    out = ranked(rankings, W, 60, T, proof_size=5, shares=shares)
+    assert [f.key for f in out] == ["f"]  # the turn hit folds into the fact that brings it first
+    assert {c.channel: c.contribution for c in out[0].channels} == {"a": -0.2, "b": 1.1}

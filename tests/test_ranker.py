@@ -82,6 +82,17 @@ def test_fitting_learns_which_source_proves_and_is_deterministic():
     assert w[_col(("vector", "turn"), 0)] > w[_col(("keyword", "turn"), 0)]
 
 
+def test_a_turns_score_splits_by_channel_and_the_bias_is_the_rest():
+    model = Ranker(np.linspace(-0.5, 1.0, ranker.WIDTH))
+    rankings = {"keyword": _turns("t", 4, channel_reply=True), "vector": _turns("t", 2)}
+    reply_of = {c.key: c.reply for c in rankings["keyword"]}
+    scores, shares = model.explain(rankings, reply_of)
+    assert scores == model.scores(rankings, reply_of)
+    for t, p in scores.items():
+        assert sum(shares[t].values()) + model.weights[-1] == pytest.approx(np.log(p / (1 - p)))
+    assert set(shares["t0"]) == {"keyword", "vector"} and set(shares["t3"]) == {"keyword"}
+
+
 def test_fitting_without_a_proving_turn_is_refused():
     turns, X = ranker.features({"keyword": _turns("t", 3)}, {})
     with pytest.raises(ValueError, match="prove"):

@@ -152,7 +152,10 @@ async def test_hybrid_fuses_channels_and_explains_each_hit(memory, searcher):
     assert all(res.hits[i].score >= res.hits[i + 1].score for i in range(len(res.hits) - 1))
     channels = {c.channel for h in res.hits for c in h.channels}
     assert {"vector", "keyword"} <= channels
-    assert all(c.rank >= 1 and c.contribution > 0 for h in res.hits for c in h.channels)
+    assert all(c.rank >= 1 for h in res.hits for c in h.channels)
+    # Under the learned ranker a line gives the channel's share of the hit's log-odds: the best
+    # hit owes its place to at least one channel.
+    assert max(c.contribution for c in res.hits[0].channels) > 0
     again = await search(searcher, memory, "Where does Maya live now?", top_k=10)
     assert [h.node.get("id") for h in again.hits] == [h.node.get("id") for h in res.hits]
     assert res.context.startswith("1. ")

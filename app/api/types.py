@@ -180,9 +180,12 @@ class Entity:
 @strawberry.type(description="Why a hit was retrieved: one line per channel that found it.")
 class ChannelScore:
     channel: str
-    rank: int
-    score: float
-    contribution: float
+    rank: int = strawberry.field(description="the hit's place in this channel's ranking (1: first)")
+    score: float = strawberry.field(description="the channel's own score (BM25, cosine, ...)")
+    contribution: float = strawberry.field(description=(
+        "what this channel added to the hit's score: in HYBRID (learned ranker), its share of "
+        "the log-odds of the hit's best turn (below 0: it counted against); with RRF, "
+        "weight / (k + rank)"))
     note: str
 
 

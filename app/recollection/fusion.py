@@ -134,7 +134,8 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
 
 
 def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int,
-           T: dict[str, float], proof_size: int, pinned: tuple[str, ...] = ()) -> list[Fused]:
+           T: dict[str, float], proof_size: int, pinned: tuple[str, ...] = (),
+           shares: dict[str, dict[str, float]] | None = None) -> list[Fused]:
     """Hits ordered by learned turn scores (ranker.py). A hit's proof is its turns among the
     search's `proof_size` best (its best turn when it has none there): an episode's other
     turns, or a fact's second source, would otherwise take the places of better turns found
@@ -144,7 +145,10 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     `pinned` channels' first candidate ranks PINNED_SLOT-th at worst (_package):
     foresight is a plan or a constraint that must surface when its trigger matches ("suggest a
     restaurant" and a peanut allergy), whether or not it answers the question, and questions
-    with known proof teach the ranker nothing about it."""
+    with known proof teach the ranker nothing about it.
+
+    `shares`: each turn's score split by channel (Ranker.explain); a hit's channel lines then
+    give what each channel added to its best turn's score instead of an RRF contribution."""
     items = _items(rankings, weights, k)
     best = sorted(T, key=lambda t: (-T[t], t))[:proof_size]
     covered = {t for item in items.values() for t in item.evidence}
@@ -152,7 +156,13 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
             items[t] = _reply_hit(t, T[t])
     proof = set(best)
-    return _package(items, T, proof.__contains__, {rankings[ch][0].key for ch in pinned if rankings.get(ch)})
+    out = _package(items, T, proof.__contains__, {rankings[ch][0].key for ch in pinned if rankings.get(ch)})
+    for hit in out if shares else ():
+        share = shares.get(hit.evidence[0], {}) if hit.evidence else {}
+        for c in hit.channels:
+            if c.channel in rankings:
+                c.contribution = share.get(c.channel, 0.0)
+    return out
 
 
 def _reply_hit(turn: str, score: float) -> Fused:

@@ -43,6 +43,13 @@ OWN = len(SOURCES) * PER_SOURCE
 BLOCKS = ("own", "before", "after")  # the turn's own ranks, the turn before's, the turn after's
 WIDTH = len(BLOCKS) * OWN + 1  # and the bias
 DEFAULT_PATH = Path(__file__).with_name("ranker.json")
+CHANNELS = tuple(dict.fromkeys(ch for ch, _ in SOURCES))
+# Which columns are each channel's (in every block): a row's per-channel share of the log-odds.
+_BY_CHANNEL = np.zeros((WIDTH, len(CHANNELS)))
+for _si, (_ch, _) in enumerate(SOURCES):
+    for _b in range(len(BLOCKS)):
+        _start = _b * OWN + _si * PER_SOURCE
+        _BY_CHANNEL[_start:_start + PER_SOURCE, CHANNELS.index(_ch)] = 1.0
 
 
 class RankerFileError(ValueError):
@@ -105,11 +112,20 @@ class Ranker:
 
     def scores(self, rankings: dict[str, list[Candidate]], reply_of: dict[str, str]) -> dict[str, float]:
         """Each candidate turn's probability of proving the answer, by the model."""
+        return self.explain(rankings, reply_of)[0]
+
+    def explain(self, rankings: dict[str, list[Candidate]],
+                reply_of: dict[str, str]) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+        """scores(), and each turn's log-odds split by channel (what each channel's rankings of
+        the turn, of the turn before and of the turn after added; the bias is the rest)."""
         turns, X = features(rankings, reply_of)
         if not turns:
-            return {}
-        p = 1.0 / (1.0 + np.exp(-(X @ self.weights)))
-        return dict(zip(turns, p.tolist()))
+            return {}, {}
+        weighted = X * self.weights
+        p = 1.0 / (1.0 + np.exp(-weighted.sum(axis=1)))
+        shares = weighted @ _BY_CHANNEL
+        return (dict(zip(turns, p.tolist())),
+                {t: {ch: float(v) for ch, v in zip(CHANNELS, row) if v} for t, row in zip(turns, shares)})
 
     def save(self, path: Path) -> None:
         """Weights by source, readable: per source, for the turn itself, the turn before it and

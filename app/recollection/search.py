@@ -64,7 +64,8 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
     if ranker is not None and method is Method.HYBRID:
         # The ranker weighs channels by what it learned; a channel weighted 0 is left out.
         kept = {ch: cands for ch, cands in rankings.items() if weights.get(ch, 1.0) > 0}
-        return ranked(kept, weights, k, ranker.scores(kept, reply_of), PROOF_TURNS, pinned=("foresight",))
+        T, shares = ranker.explain(kept, reply_of)
+        return ranked(kept, weights, k, T, PROOF_TURNS, pinned=("foresight",), shares=shares)
     T = turn_scores(rankings, weights, k)
     best = sorted(T, key=lambda t: -T[t])[: 2 * depth]
     next_of = {t: reply_of[t] for t in best if t in reply_of}
