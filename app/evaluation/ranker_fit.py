@@ -14,6 +14,7 @@ which dataset turn each candidate turn is. Then:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -38,7 +39,9 @@ class Ranked:
     turn_ids: dict[str, str]  # elementId -> dataset turn id
     texts: dict[str, str]  # dataset turn id -> text (W@n of the re-fused hits)
 
+    @cached_property
     def training_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Once per question: cross-validation fits a model per conversation on the others."""
         reply_of = {c.key: c.reply for cands in self.rankings.values() for c in cands if c.reply}
         turns, X = ranker.features(self.rankings, reply_of)
         gold = set(self.question.gold)
@@ -50,7 +53,7 @@ def _usable(examples: Sequence[Ranked]) -> list[Ranked]:
 
 
 def fit(examples: Sequence[Ranked], meta: dict | None = None) -> ranker.Ranker:
-    return ranker.Ranker(ranker.fit([e.training_rows() for e in _usable(examples)], l2=L2), dict(meta or {}))
+    return ranker.Ranker(ranker.fit([e.training_rows for e in _usable(examples)], l2=L2), dict(meta or {}))
 
 
 def cross_validate(examples: Sequence[Ranked], settings: Settings, top_k: int, ks: Sequence[int],

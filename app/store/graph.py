@@ -41,12 +41,13 @@ def require_tenant_filter(query: str) -> str:
     return query
 
 
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+# A query parameter, $name (the name in group 1).
+PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @lru_cache(maxsize=2048)
 def _names(query: str) -> frozenset[str]:
-    return frozenset(_PARAM.findall(require_tenant_filter(query)))
+    return frozenset(PARAM.findall(require_tenant_filter(query)))
 
 
 def _bound(query: str, params: dict[str, Any], tenant: str) -> dict[str, Any]:
@@ -78,10 +79,6 @@ class TenantGraph:
     async def read_vector(self, query: "VectorQuery", **params: Any) -> list[dict]:
         """A vector query; on Neo4j's filtered-search bug, the same through its fallback."""
         return await self._vector(self.read, query, params)
-
-    async def read_vector_one(self, query: "VectorQuery", **params: Any) -> dict | None:
-        """A vector query's single record (see read_one)."""
-        return await self._vector(self.read_one, query, params)
 
     async def _vector(self, run: Callable[..., Awaitable[T]], query: "VectorQuery", params: dict) -> T:
         try:

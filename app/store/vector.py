@@ -1,9 +1,13 @@
 """Tenant-filtered vector search, and its fallback.
 
 The primary form filters inside the index (Cypher 25 `SEARCH ... WHERE n.tenant = $tenant`).
-Neo4j 2026.08.1 has a bug in that path: after deletions, a filtered search of an index can fail
-with `ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset. So every vector query comes
-in two texts, and the data layer runs the fallback when the primary fails that way. The fallback
+Neo4j 2026.08.1 has a bug in that path: a filtered search fails with
+`ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset when the index holds a segment
+with deletions and none of the tenant's nodes (reproduced in tests/test_vector_fallback.py), so
+another tenant's deletions can break a tenant's search until Lucene merges that segment away.
+So every vector query comes in two texts, and the fallback runs when the primary fails that
+way: TenantGraph.read_vector for a query of one index, per part for a search's combined vector
+query (app/recollection/channels/nearest.py). The fallback
 scores the tenant's own nodes exactly (a cosine per node): slower on a large tenant, but it finds
 what the index would. (An earlier fallback asked the unfiltered index for 20x more neighbours and
 kept the tenant's: with many tenants holding similar text all of those could belong to others,

@@ -16,11 +16,10 @@ Each part's own parameters are renamed `<column>_<name>` in the combined text, s
 the same names ($fetch, $limit); the vector, the query's words and the request's filters keep
 theirs.
 
-Neo4j's filtered-search bug (app/store/vector.py) fails a filtered search of an index holding a
-segment with deletions and none of the tenant's nodes: after another tenant's deletions, the
-foresight or scene index of a tenant with few of those fails, while its turn index does not.
-Running the whole query in its exact form then scanned all of the tenant's turns and facts
-(measured on a 10k-episode tenant: ~300 ms a search instead of ~12). So on the bug each part is
+Neo4j's filtered-search bug (app/store/vector.py, which says when it fires) typically fails the
+foresight or scene part of a tenant with few of those, while its turn part runs fine. Running
+the whole query in its exact form then scanned all of the tenant's turns and facts (measured on
+a 10k-episode tenant: ~300 ms a search instead of ~12). So on the bug each part is
 tried alone to find the failing ones, those run in their exact form (a scan of the tenant's own
 nodes of that label) inside the same combined query, and the tenant's failing columns are
 remembered for EXACT_FOR_S seconds (Lucene merges segments away, so the index is tried again).
@@ -28,14 +27,13 @@ remembered for EXACT_FOR_S seconds (Lucene merges segments away, so the index is
 from __future__ import annotations
 
 import logging
-import re
 import time
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from neo4j.exceptions import DatabaseError
 
-from app.store.graph import TenantGraph, require_tenant_filter
+from app.store.graph import PARAM, TenantGraph, require_tenant_filter
 from app.store.vector import VectorQuery, is_filtered_search_bug
 
 if TYPE_CHECKING:
@@ -44,7 +42,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CYPHER_25 = "CYPHER 25 "
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)\b")
 EXACT_FOR_S = 300.0
 # (database, tenant, column) -> until when that column runs in its exact form
 _exact_until: dict[tuple[str, str, str], float] = {}
@@ -54,7 +51,7 @@ Spec = tuple[tuple[str, VectorQuery, frozenset[str], tuple[str, ...]], ...]
 
 
 def _renamed(text: str, column: str, names: frozenset[str]) -> str:
-    return _PARAM.sub(lambda m: f"${column}_{m[1]}" if m[1] in names else m[0], text)
+    return PARAM.sub(lambda m: f"${column}_{m[1]}" if m[1] in names else m[0], text)
 
 
 @lru_cache(maxsize=128)
