@@ -23,6 +23,8 @@ async def test_migrations_create_every_vector_and_fulltext_index_online(services
         cfg = idx[name]["options"]["indexConfig"]
         assert cfg["vector.dimensions"] == services.embedder.dimensions
         assert cfg["vector.similarity_function"] == "COSINE"
+        # Searched on float vectors (migration 0009 says why).
+        assert cfg["vector.quantization.type"] == "NONE", name
     for name in FULLTEXT:
         assert idx[name]["type"] == "FULLTEXT" and idx[name]["state"] == "ONLINE", name
         # Stemmed as the keyword statistics are (app/store/term_stats.py, migration 0008).
