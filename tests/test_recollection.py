@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
+from app.recollection.access_log import AccessLog
 from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchInputError, SearchRequest
 from app.recollection.search import SearchService
@@ -230,6 +231,23 @@ async def test_warming_up_counts_no_use(memory, searcher):
     assert res.hits
     rows = await memory.read("MATCH (m:MemCell {tenant: $tenant}) RETURN sum(m.accessCount) AS n")
     assert rows[0]["n"] == 0
+
+
+async def test_uses_are_written_once_an_interval_has_passed_or_at_once_on_settle(memory):
+    await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
+    ids = [r["id"] for r in await memory.read("MATCH (m:MemCell {tenant: $tenant}) RETURN m.id AS id LIMIT 1")]
+    count = "MATCH (m:MemCell {tenant: $tenant, id: $id}) RETURN m.accessCount AS n"
+    log = AccessLog(interval=0.5)
+    log.record(memory, ids)
+    log.record(memory, ids)
+    await asyncio.sleep(0.1)
+    assert (await memory.read(count, id=ids[0]))[0]["n"] == 0  # waiting for the interval
+    await asyncio.sleep(0.8)
+    assert (await memory.read(count, id=ids[0]))[0]["n"] == 2  # both uses, in one write
+    log = AccessLog(interval=60.0)
+    log.record(memory, ids)
+    await log.settle()  # no waiting for the interval
+    assert (await memory.read(count, id=ids[0]))[0]["n"] == 3
 
 
 async def test_concurrent_uses_of_one_episode_each_count(memory, searcher):
