@@ -100,6 +100,9 @@ class Settings(BaseSettings):
         }
     )
     max_top_k: int = 100
+    # Seconds a found API key is remembered by the server (app/api/key_cache.py): a revoked key
+    # stops working within this time. 0: every request looks its key up in Neo4j.
+    key_cache_seconds: float = Field(5.0, ge=0)
     max_hops: int = 4
     # Searches that run at once in a process; more wait their turn, first come first served
     # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it: under

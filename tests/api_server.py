@@ -36,12 +36,16 @@ class Api:
                           headers=h, timeout=timeout)
 
 
+# Found API keys are remembered this long by the test server (ENGRAM_KEY_CACHE_SECONDS).
+KEY_CACHE_SECONDS = 1.0
+
+
 def server_env(settings: Settings, port: int) -> dict:
     env = dict(os.environ)
     env.update({
         "ENGRAM_NEO4J_URI": settings.neo4j_uri, "ENGRAM_NEO4J_USER": settings.neo4j_user,
         "ENGRAM_NEO4J_PASSWORD": settings.neo4j_password, "ENGRAM_HOST": "127.0.0.1",
-        "ENGRAM_PORT": str(port),
+        "ENGRAM_PORT": str(port), "ENGRAM_KEY_CACHE_SECONDS": str(KEY_CACHE_SECONDS),
     })
     return env
 

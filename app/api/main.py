@@ -13,6 +13,7 @@ from strawberry.fastapi import GraphQLRouter
 
 from app.api.body_limit import BodyLimit
 from app.api.context import get_context
+from app.api.key_cache import KeyCache
 from app.api.metrics import Metrics
 from app.api.schema import build_schema
 from app.construction.ingest import Ingestor
@@ -77,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.warning("no API keys: local mode, requests without a key use tenant 'default' "
                             "(loopback only)")
             app.state.services = svc
-            app.state.keys = keys
+            app.state.keys = KeyCache(keys.tenant_of, keys.any_active, settings.key_cache_seconds)
             app.state.ingestor = Ingestor(svc)
             app.state.searcher = SearchService(svc)
             app.state.related = RelatedService(settings.max_hops)
