@@ -406,7 +406,7 @@ def bench_consolidate_cmd(sizes: str = typer.Option("10000,100000", help="MemCel
 def bench_http_cmd(size: int = typer.Option(100000, help="MemCells of the big tenant"),
                    tenants: int = typer.Option(20, help="tenants in the graph"),
                    clients: int = typer.Option(8, help="concurrent clients"),
-                   requests: int = typer.Option(400, help="measured requests in all (after warm-up)"),
+                   requests: int = typer.Option(1000, help="measured requests in all (after warm-up)"),
                    keep: bool = typer.Option(False, help="keep the synthetic tenants and the key")) -> None:
     """HYBRID search over HTTP against a real `engram serve`: whole-request latency under load."""
     import json as _json

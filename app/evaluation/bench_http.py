@@ -178,7 +178,7 @@ def _summary(results: list, wall_s: float) -> dict:
 
 
 async def bench_http(services: Services, size: int = 100_000, tenants: int = 20, clients: int = 8,
-                     requests: int = 400, keep: bool = False, progress=lambda *_: None) -> dict:
+                     requests: int = 1000, keep: bool = False, progress=lambda *_: None) -> dict:
     settings = services.settings
     if not settings.neo4j_uri:
         raise RuntimeError("bench http needs ENGRAM_NEO4J_URI (the server process must reach the same Neo4j)")
