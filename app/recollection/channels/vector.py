@@ -41,16 +41,25 @@ RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, 
 """)
 
 
+def nearest_fetch(ctx: SearchContext) -> int:
+    """How many turns, and facts, the vector parts fetch: twice the depth, 40 at least (room
+    for the filters applied after the index, and for the graph channel, which keeps the facts
+    about its entities and takes a hub's episodes from the turns). The index search's cost
+    grows with it. At the default topK (depth 20), 40 against 60: LoCoMo dev (engram eval locomo
+    --k 5,10) HYBRID R@10 0.763 / 0.764, hybrid_cv 0.758 / 0.759, VECTOR 0.606 and GRAPH 0.491
+    either way; in process on a 100k-episode tenant, two runs each, Neo4j CPU per search 8.8 /
+    8.4 against 9.1 / 9.4 ms, 8 at once 114.3 / 116.5 against 104.4 / 106.0 searches/s. (Facts
+    fetched 100 before that: 0.5-1.4 ms more, nothing more found.)"""
+    return max(40, ctx.depth * 2)
+
+
 def turns_part(ctx: SearchContext) -> VectorPart:
-    fetch = max(60, ctx.depth * 3)
+    fetch = nearest_fetch(ctx)
     return VectorPart("turns", NEAR_TURNS, {"fetch": fetch, "limit": fetch})
 
 
 def facts_part(ctx: SearchContext) -> VectorPart:
-    # As many as turns: fetching 100 (5x the depth) cost Neo4j ~0.5-1.4 ms more per search and
-    # found nothing more (LoCoMo dev: HYBRID R@10 0.7093 with 100, 0.7097 with 60; R@5, R@25,
-    # R@50 and VECTOR unchanged).
-    fetch = max(60, ctx.depth * 3)
+    fetch = nearest_fetch(ctx)
     return VectorPart("facts", NEAR_FACTS, {"fetch": fetch, "limit": fetch})
 
 
