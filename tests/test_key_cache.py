@@ -38,7 +38,7 @@ async def test_a_revoked_key_works_until_its_time_runs_out_and_a_new_one_at_once
     clock.now += 0.2
     assert await cache.tenant_of(key) is None  # looked up again: revoked
     assert len(lookups) == 2
-    # Nothing is remembered about a key not found: once valid, it works at once.
+    # A key not found is looked up every time (so a key created later works at once).
     assert await cache.tenant_of(key) is None and len(lookups) == 3
 
     fresh = await store.create(tenant)
