@@ -89,3 +89,12 @@ def test_a_merge_factor_neo4j_would_refuse_is_refused_by_the_settings():
 
     with pytest.raises(ValidationError, match="neo4j_vector_merge_factor"):
         Settings(neo4j_vector_merge_factor=1)
+
+
+def test_the_server_runs_the_parallel_collector_and_logs_its_pauses(local):
+    # JVM_FLAGS says why; gc.log is where its pauses can be read.
+    pid = neo4j_local.running_pid(local)
+    args = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+    assert b"-XX:+UseParallelGC" in args and b"-XX:+UseG1GC" not in args
+    gc = (neo4j_local.Layout.of(local).logs / "gc.log").read_text(errors="replace")
+    assert "Using Parallel" in gc

@@ -31,7 +31,10 @@ ENTRY_POINT = "org.neo4j.server.Neo4jCommunity"
 # parallel collector instead of G1: G1's write barriers and concurrent work cost CPU that a
 # two-core machine serving searches lacks (in-process lab, 100k-episode tenant, 8 searches at
 # once, each measured after a restart: Neo4j CPU per search 14.07 -> 12.53 ms, 87.1 -> 90.8
-# searches/s); its pauses over a 2 GB heap are a few ms.
+# searches/s). The price is in its pauses (gc.log in the server's log directory, 2 GB heap):
+# under search load young collections of ~8 ms (median; 22 at most) and a full one of ~190 ms
+# about every 90 s (6,000 searches: 61 and 1); while 100k episodes were written, a full one of
+# 200-230 ms about every 40 s.
 JVM_FLAGS = [
     "-XX:+UseParallelGC",
     "-XX:-OmitStackTraceInFastThrow",
@@ -292,6 +295,8 @@ def start(settings: Settings, echo: Echo = print) -> bool:
     write_config(settings)
     cmd = [
         str(java), f"-Xms{settings.neo4j_heap}", f"-Xmx{settings.neo4j_heap}", *JVM_FLAGS,
+        # Every collection and its pause, in the server's log directory (a few rotated files).
+        f"-Xlog:gc:file={layout.logs}/gc.log:time,uptime:filecount=3,filesize=10m",
         "-cp", f"{layout.plugins}/*:{layout.lib}/*", ENTRY_POINT,
         f"--home-dir={layout.root}", f"--config-dir={layout.conf}", "--console-mode",
     ]
