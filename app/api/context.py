@@ -45,13 +45,13 @@ async def authenticate(request: Request) -> Auth:
     header = request.headers.get("authorization")
     if not header:
         # Local mode: no key exists at all, and the server listens on loopback only.
-        if not await state.keys.any_active():
+        if not await state.key_cache.any_active():
             return Auth(LOCAL_TENANT)
         return Auth(None, "missing API key: send Authorization: Bearer <key>")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return Auth(None, "malformed Authorization header: expected 'Bearer <key>'")
-    tenant = await state.keys.tenant_of(token.strip())
+    tenant = await state.key_cache.tenant_of(token.strip())
     if tenant is None:
         return Auth(None, "invalid or revoked API key")
     return Auth(tenant)

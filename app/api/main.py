@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 log.warning("no API keys: local mode, requests without a key use tenant 'default' "
                             "(loopback only)")
             app.state.services = svc
-            app.state.keys = KeyCache(keys.tenant_of, keys.any_active, settings.key_cache_seconds)
+            app.state.key_cache = KeyCache(keys.tenant_of, keys.any_active, settings.key_cache_seconds)
             app.state.ingestor = Ingestor(svc)
             app.state.searcher = SearchService(svc)
             app.state.related = RelatedService(settings.max_hops)
