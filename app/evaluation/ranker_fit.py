@@ -21,6 +21,7 @@ import numpy as np
 
 from app.evaluation.metrics import QuestionResult, score_hits
 from app.recollection import ranker
+from app.recollection.fusion import replies
 from app.recollection.channels.base import Candidate
 from app.recollection.request import Method
 from app.recollection.search import fuse_channels
@@ -42,8 +43,7 @@ class Ranked:
     @cached_property
     def training_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Once per question: cross-validation fits a model per conversation on the others."""
-        reply_of = {c.key: c.reply for cands in self.rankings.values() for c in cands if c.reply}
-        turns, X = ranker.features(self.rankings, reply_of)
+        turns, X = ranker.features(self.rankings, replies(self.rankings))
         gold = set(self.question.gold)
         return X, np.array([self.turn_ids.get(t) in gold for t in turns], dtype=float)
 

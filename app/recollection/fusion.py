@@ -88,6 +88,12 @@ def turn_scores(rankings: dict[str, list[Candidate]], weights: dict[str, float],
     return scores
 
 
+def replies(rankings: dict[str, list[Candidate]]) -> dict[str, str]:
+    """Each ranked turn's reply, as the channel that ranked it read it (Candidate.reply): what
+    fusion and the learned ranker read, in a search and when the ranker is fitted alike."""
+    return {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
+
+
 def with_replies(scores: dict[str, float], next_of: dict[str, str],
                  boost: float = REPLY_BOOST) -> tuple[dict[str, float], dict[str, str]]:
     """Scores with each scored turn's reply boosted; also {reply: the turn that lifted it}."""

@@ -16,7 +16,7 @@ from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
-from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, turn_scores
+from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
 from app.recollection.hydrate import hydrate
 from app.recollection.ranker import DEFAULT_PATH, Ranker
@@ -59,7 +59,7 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
     # its own for them, after the channels, cost a round trip on every search's critical path;
     # the evidence turns of other kinds never changed a result without it: LoCoMo dev replayed,
     # R@10 0.713 either way).
-    reply_of = {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
+    reply_of = replies(rankings)
     weights, k = settings.channel_weights, settings.rrf_k
     if ranker is not None and method is Method.HYBRID:
         # The ranker weighs channels by what it learned; a channel weighted 0 is left out.

@@ -7,9 +7,8 @@ with deletions and none of the tenant's nodes (reproduced in tests/test_vector_f
 another tenant's deletions can break a tenant's search until Lucene merges that segment away.
 So every vector query comes in two texts, and the fallback runs when the primary fails that
 way: TenantGraph.read_vector for a query of one index, per part for a search's combined vector
-query (app/recollection/channels/nearest.py). The fallback
-scores the tenant's own nodes exactly (a cosine per node): slower on a large tenant, but it finds
-what the index would. (An earlier fallback asked the unfiltered index for 20x more neighbours and
+query (app/recollection/channels/nearest.py). The fallback scores the tenant's own nodes
+exactly (a cosine per node): slower on a large tenant, but it finds what the index would. (An earlier fallback asked the unfiltered index for 20x more neighbours and
 kept the tenant's: with many tenants holding similar text all of those could belong to others,
 and in the test database, where hundreds of tenants hold the same conversation, it found
 nothing. tests/test_vector_fallback.py checks each query's fallback against its primary.)
