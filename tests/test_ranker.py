@@ -65,6 +65,28 @@ def test_a_ranked_turn_whose_reply_is_ranked_too_carries_the_replys_features():
     assert not row["a"][2 * OWN:3 * OWN].any()
 
 
+def _said(key: str, speaker: str, reply: tuple[str, str] | None = None) -> Candidate:
+    speakers = ((key, speaker),) + ((reply,) if reply else ())
+    return Candidate("turn", key, 1.0, evidence=(key,), reply=reply[0] if reply else None, speakers=speakers)
+
+
+def test_speaker_columns_follow_the_speaker_the_query_names():
+    rankings = {"keyword": [_said("m", "Maya", reply=("s", "Sam")), _said("j", "Jo Lee")],
+                "vector": [Candidate("fact", "f", 0.9, evidence=("x",))]}  # x: speaker not read
+    named, other = 3 * OWN, 3 * OWN + 1
+
+    def cols(query):
+        turns, X = ranker.features(rankings, {"m": "s"}, query)
+        return {t: (X[i, named], X[i, other]) for i, t in enumerate(turns)}
+
+    # the reply's speaker is known from the channel that read it; a name matches by any word,
+    # as BM25 reads words (case, plural)
+    assert cols("What did maya say?") == {"m": (1, 0), "j": (0, 1), "x": (0, 0), "s": (0, 1)}
+    assert cols("Where did the Lees go?") == {"m": (0, 1), "j": (1, 0), "x": (0, 0), "s": (0, 1)}
+    # no speaker named (or no query): both columns stay 0
+    assert set(cols("What was said about the trip?").values()) == {(0, 0)} == set(cols("").values())
+
+
 def test_fitting_learns_which_source_proves_and_is_deterministic():
     # The proving turn is always the vector channel's first turn, never the keyword channel's.
     rows = []
@@ -105,10 +127,14 @@ def test_weights_survive_the_file_and_a_file_for_other_features_is_refused(tmp_p
     Ranker(w, {"fitted_on": "test"}).save(path)
     back = Ranker.load(path)
     assert np.allclose(back.weights, w, atol=1e-6) and back.meta["fitted_on"] == "test"
+    assert json.loads(path.read_text())["speaker"]["named"] == pytest.approx(w[3 * OWN], abs=1e-6)
     data = json.loads(path.read_text())
-    data["ks"] = [1, 2]
-    path.write_text(json.dumps(data))
-    with pytest.raises(RankerFileError, match="fit them again"):
+    for change in ({"ks": [1, 2]}, {"speaker": {"named": 1.0}}):  # a file fitted for other features
+        path.write_text(json.dumps({**data, **change}))
+        with pytest.raises(RankerFileError, match="fit them again"):
+            Ranker.load(path)
+    path.write_text(json.dumps({k: v for k, v in data.items() if k != "speaker"}))  # or before them
+    with pytest.raises(RankerFileError, match="speaker"):
         Ranker.load(path)
     path.write_text("{not json")
     with pytest.raises(RankerFileError):

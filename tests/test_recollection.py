@@ -107,6 +107,22 @@ async def test_the_channels_that_rank_turns_give_each_its_reply_within_the_filte
             assert found[key["q1"]].reply == reply, channel.name
 
 
+async def test_every_channel_says_who_said_the_turns_it_brings(memory, searcher):
+    # The learned ranker weighs whether the query names a turn's speaker (ranker.SPEAKER).
+    said = {r["k"]: r["speaker"] for r in await memory.read(
+        "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN elementId(t) AS k, t.speaker AS speaker")}
+    res = await search(searcher, memory, "What did Maya say about the robot Zorblax and Lisbon?")
+    brought = 0
+    for channel, cands in res.rankings.items():
+        for c in cands:
+            pairs = dict(c.speakers)
+            assert pairs == {t: said[t] for t in pairs}, channel  # as stored
+            assert set(c.evidence) <= set(pairs), (channel, c.kind)  # every evidence turn
+            assert c.reply is None or c.reply in pairs, channel  # and the reply read with it
+            brought += len(pairs)
+    assert brought and {"keyword", "vector", "graph"} <= {ch for ch, cs in res.rankings.items() if cs}
+
+
 async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):
     for q in ['Zorblax AND NOT "', "title:(x", "Zorblax~2^10 \\", "*:*", "a) OR (b"]:
         res = await search(searcher, memory, q, Method.KEYWORD, top_k=3)

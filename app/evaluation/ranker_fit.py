@@ -43,7 +43,7 @@ class Ranked:
     @cached_property
     def training_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Once per question: cross-validation fits a model per conversation on the others."""
-        turns, X = ranker.features(self.rankings, replies(self.rankings))
+        turns, X = ranker.features(self.rankings, replies(self.rankings), self.question.question)
         gold = set(self.question.gold)
         return X, np.array([self.turn_ids.get(t) in gold for t in turns], dtype=float)
 
@@ -68,7 +68,8 @@ def cross_validate(examples: Sequence[Ranked], settings: Settings, top_k: int, k
         for e in examples:
             if e.conversation != held_out:
                 continue
-            fused = fuse_channels(e.rankings, Method.HYBRID, settings, model, depth=0)
+            fused = fuse_channels(e.rankings, Method.HYBRID, settings, model, depth=0,
+                                  query=e.question.question)
             hits = []
             for f in fused[:top_k]:
                 ids = [e.turn_ids[t] for t in f.evidence if t in e.turn_ids]

@@ -94,6 +94,11 @@ def replies(rankings: dict[str, list[Candidate]]) -> dict[str, str]:
     return {c.key: c.reply for cands in rankings.values() for c in cands if c.reply}
 
 
+def speakers(rankings: dict[str, list[Candidate]]) -> dict[str, str]:
+    """Who said each turn the channels brought (Candidate.speakers), when they read it."""
+    return {t: s for cands in rankings.values() for c in cands for t, s in c.speakers}
+
+
 def with_replies(scores: dict[str, float], next_of: dict[str, str],
                  boost: float = REPLY_BOOST) -> tuple[dict[str, float], dict[str, str]]:
     """Scores with each scored turn's reply boosted; also {reply: the turn that lifted it}."""

@@ -53,8 +53,8 @@ PROOF_TURNS = 20
 
 
 def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings: Settings,
-                  ranker: Ranker | None, depth: int) -> list[Fused]:
-    """The channels' candidates as hits, best first."""
+                  ranker: Ranker | None, depth: int, query: str = "") -> list[Fused]:
+    """The channels' candidates as hits, best first (`query`: the ranker's speaker columns)."""
     # The replies of ranked turns, as the channels that ranked those turns read them (a query of
     # its own for them, after the channels, cost a round trip on every search's critical path;
     # the evidence turns of other kinds never changed a result without it: LoCoMo dev replayed,
@@ -64,7 +64,7 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
     if ranker is not None and method is Method.HYBRID:
         # The ranker weighs channels by what it learned; a channel weighted 0 is left out.
         kept = {ch: cands for ch, cands in rankings.items() if weights.get(ch, 1.0) > 0}
-        T, shares = ranker.explain(kept, reply_of)
+        T, shares = ranker.explain(kept, reply_of, query)
         return ranked(kept, weights, k, T, PROOF_TURNS, pinned=("foresight",), shares=shares)
     T = turn_scores(rankings, weights, k)
     best = sorted(T, key=lambda t: -T[t])[: 2 * depth]
@@ -140,7 +140,7 @@ class SearchService:
         timings["embed"] = ctx_embed_ms[0]
         rankings = dict(zip(names, results))
         s = time.perf_counter()
-        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth)
+        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, req.query)
         timings["fuse"] = (time.perf_counter() - s) * 1000
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}

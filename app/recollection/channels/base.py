@@ -28,6 +28,9 @@ class Candidate:
     # A turn's reply (the next turn, when it passes the request's filters), for fusion's reply
     # boost: the channels that rank turns read it in the same query (fusion.py, replies).
     reply: str | None = None
+    # Who said its evidence turns and its reply, as (turn, speaker) pairs: the ranker weighs
+    # whether the query names a turn's speaker (ranker.py, speaker_named).
+    speakers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -86,22 +89,34 @@ class SearchContext:
         return self._shared[name]
 
 
-# Evidence of a hit `n`, as elementIds of turns: a MemCell's few turns closest to the query, the
-# source turns of a fact or foresight, a turn itself. Appended to each channel's RETURN.
+# Evidence of a hit `n`, as [elementId, speaker] of turns: a MemCell's few turns closest to the
+# query, the source turns of a fact or foresight, a turn itself. Appended to each channel's RETURN.
 EVIDENCE = {
-    "turn": "[elementId(n)]",
-    "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | elementId(t)]",
-    "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | elementId(t)]",
+    "turn": "[[elementId(n), n.speaker]]",
+    "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
+    "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
     "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY "
                 "vector.similarity.cosine(t.embedding, $vector) DESC, t.seq LIMIT 3 "
-                "RETURN elementId(t) }"),
+                "RETURN [elementId(t), t.speaker] }"),
 }
 
 
+def evidence_of(row: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """A row's evidence turns (EVIDENCE's pairs) and who said them and its reply (`replyBy`)."""
+    pairs = row.get("evidence") or ()
+    said = tuple((t, s) for t, s in pairs if s)
+    if row.get("reply") and row.get("replyBy"):
+        said += ((row["reply"], row["replyBy"]),)
+    return tuple(t for t, _ in pairs), said
+
+
+def candidate(kind: str, row: dict, score: float, note: str) -> Candidate:
+    evidence, said = evidence_of(row)
+    return Candidate(kind, row["key"], score, note, evidence, row.get("reply"), said)
+
+
 def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:
-    return [Candidate(kind, r["key"], float(r["score"]), note(r), tuple(r.get("evidence") or ()),
-                      r.get("reply"))
-            for r in rows]
+    return [candidate(kind, r, float(r["score"]), note(r)) for r in rows]
 
 
 class Channel(Protocol):

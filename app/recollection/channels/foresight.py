@@ -3,7 +3,7 @@ situations where they matter) is close to the query, even when no word is shared
 from __future__ import annotations
 
 from app.recollection import bm25, filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
@@ -54,10 +54,8 @@ class ForesightChannel:
         record = await ctx.nearest("foresight")
         seen: dict[str, Candidate] = {}
         for r in record["byVector"]:
-            seen[r["key"]] = Candidate("foresight", r["key"], float(r["score"]), "trigger matches",
-                                       tuple(r["evidence"]))
+            seen[r["key"]] = candidate("foresight", r, float(r["score"]), "trigger matches")
         for rank, r in enumerate(record["byWords"]):
             if r["key"] not in seen:
-                seen[r["key"]] = Candidate("foresight", r["key"], 0.5 - rank * 1e-3, "words match",
-                                           tuple(r["evidence"]))
+                seen[r["key"]] = candidate("foresight", r, 0.5 - rank * 1e-3, "words match")
         return sorted(seen.values(), key=lambda c: (-c.score, c.key))[:ctx.depth]

@@ -36,7 +36,8 @@ SUBQUERY = {
   WITH n AS t, bm25
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
   WITH t, bm25, n ORDER BY bm25 DESC, t.conversationId, t.seq
-  RETURN collect({{key: elementId(t), score: bm25, reply: elementId(n)}}) AS turn""",
+  RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, reply: elementId(n),
+                   replyBy: n.speaker}}) AS turn""",
 }
 # Equal scores are ordered by what a restored copy keeps too (element ids are not kept).
 TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
@@ -71,7 +72,9 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     order = {k: i for i, k in enumerate(dict.fromkeys(keys))}
     ranked = sorted(total, key=lambda k: (-total[k], order[k]))[:limit]
     reply = {r["key"]: r["reply"] for r in rows}  # not known for a turn that came as a reply
-    return [{"key": k, "score": total[k], "evidence": [k], "reply": reply.get(k),
+    said = {r["key"]: r["by"] for r in rows} | {r["reply"]: r["replyBy"] for r in rows if r["reply"]}
+    return [{"key": k, "score": total[k], "evidence": [[k, said.get(k)]], "reply": reply.get(k),
+             "replyBy": said.get(reply.get(k)),
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
 

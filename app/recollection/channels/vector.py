@@ -35,9 +35,9 @@ NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
 WITH n AS t, score ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
-WITH t AS n, score, elementId(n) AS reply ORDER BY score DESC, elementId(t)
+WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy ORDER BY score DESC, elementId(t)
 RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, reply: reply,
-                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
+                 replyBy: replyBy, cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
 """)
 
 
