@@ -7,7 +7,7 @@ from pydantic import ValidationError
 
 from app.recollection import ranker
 from app.recollection.channels.base import Candidate
-from app.recollection.ranker import DEPTH, KS, OWN, PER_SOURCE, SOURCES, Ranker, RankerFileError
+from app.recollection.ranker import DEPTH, KS, OWN, PER_SOURCE, SOURCES, SPEAKER_AT, Ranker, RankerFileError
 from app.settings import Settings
 
 
@@ -73,7 +73,7 @@ def _said(key: str, speaker: str, reply: tuple[str, str] | None = None) -> Candi
 def test_speaker_columns_follow_the_speaker_the_query_names():
     rankings = {"keyword": [_said("m", "Maya", reply=("s", "Sam")), _said("j", "Jo Lee")],
                 "vector": [Candidate("fact", "f", 0.9, evidence=("x",))]}  # x: speaker not read
-    named, other = 3 * OWN, 3 * OWN + 1
+    named, other = SPEAKER_AT, SPEAKER_AT + 1
 
     def cols(query):
         turns, X = ranker.features(rankings, {"m": "s"}, query)
@@ -127,7 +127,7 @@ def test_weights_survive_the_file_and_a_file_for_other_features_is_refused(tmp_p
     Ranker(w, {"fitted_on": "test"}).save(path)
     back = Ranker.load(path)
     assert np.allclose(back.weights, w, atol=1e-6) and back.meta["fitted_on"] == "test"
-    assert json.loads(path.read_text())["speaker"]["named"] == pytest.approx(w[3 * OWN], abs=1e-6)
+    assert json.loads(path.read_text())["speaker"]["named"] == pytest.approx(w[SPEAKER_AT], abs=1e-6)
     data = json.loads(path.read_text())
     for change in ({"ks": [1, 2]}, {"speaker": {"named": 1.0}}):  # a file fitted for other features
         path.write_text(json.dumps({**data, **change}))

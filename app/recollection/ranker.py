@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-
-from functools import lru_cache
 
 from app.recollection.channels.base import Candidate
 from app.recollection.fusion import scoring_evidence, speakers
@@ -49,7 +48,8 @@ PER_SOURCE = len(KS) + 1
 OWN = len(SOURCES) * PER_SOURCE
 BLOCKS = ("own", "before", "after")  # the turn's own ranks, the turn before's, the turn after's
 SPEAKER = ("named", "another_named")  # the speaker columns, after the blocks
-WIDTH = len(BLOCKS) * OWN + len(SPEAKER) + 1  # and the bias
+SPEAKER_AT = len(BLOCKS) * OWN  # where they start
+WIDTH = SPEAKER_AT + len(SPEAKER) + 1  # and the bias
 DEFAULT_PATH = Path(__file__).with_name("ranker.json")
 CHANNELS = tuple(dict.fromkeys(ch for ch, _ in SOURCES))
 # Which columns are each channel's (in every block): a row's per-channel share of the log-odds.
@@ -127,7 +127,7 @@ def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
     if named:
         for i, t in enumerate(turns):
             if t in said:
-                X[i, 3 * OWN + (0 if said[t] in named else 1)] = 1.0
+                X[i, SPEAKER_AT + (0 if said[t] in named else 1)] = 1.0
     X[:, -1] = 1.0
     return turns, X
 
@@ -164,7 +164,7 @@ class Ranker:
                                   for b, block in enumerate(BLOCKS)}
                  for si, (ch, kind) in enumerate(SOURCES)}
         head = {"ks": KS, "depth": DEPTH, **self.meta, "bias": w[-1],
-                "speaker": dict(zip(SPEAKER, w[3 * OWN:3 * OWN + len(SPEAKER)]))}
+                "speaker": dict(zip(SPEAKER, w[SPEAKER_AT:SPEAKER_AT + len(SPEAKER)]))}
         lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
         rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in table.items())
         path.write_text("{\n" + "\n".join(lines) + '\n "weights": {\n' + rows + "\n }\n}\n")
@@ -187,7 +187,7 @@ class Ranker:
                     w[b * OWN + si * PER_SOURCE:b * OWN + (si + 1) * PER_SOURCE] = row[block]
             if set(data["speaker"]) != set(SPEAKER):
                 raise ValueError(f"fitted for speaker columns {sorted(data['speaker'])}")
-            w[3 * OWN:3 * OWN + len(SPEAKER)] = [float(data["speaker"][c]) for c in SPEAKER]
+            w[SPEAKER_AT:SPEAKER_AT + len(SPEAKER)] = [float(data["speaker"][c]) for c in SPEAKER]
             w[-1] = float(data["bias"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise RankerFileError(f"cannot use the ranker's weights in {path}: {e} "

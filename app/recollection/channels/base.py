@@ -29,7 +29,7 @@ class Candidate:
     # boost: the channels that rank turns read it in the same query (fusion.py, replies).
     reply: str | None = None
     # Who said its evidence turns and its reply, as (turn, speaker) pairs: the ranker weighs
-    # whether the query names a turn's speaker (ranker.py, speaker_named).
+    # whether the query names a turn's speaker (ranker.py, SPEAKER).
     speakers: tuple[tuple[str, str], ...] = ()
 
 
