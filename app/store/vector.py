@@ -5,15 +5,16 @@ Neo4j 2026.08.1 has a bug in that path: a filtered search fails with
 `ArrayIndexOutOfBoundsException` from Lucene's live-docs bitset when the index holds a segment
 with deletions and none of the tenant's nodes (reproduced in tests/test_vector_fallback.py), so
 another tenant's deletions can break a tenant's search until Lucene merges that segment away.
-So every vector query comes in two texts, and the fallback runs when the primary fails that
-way: TenantGraph.read_vector for a query of one index, per part for a search's combined vector
-query (app/recollection/channels/nearest.py). The fallback scores the tenant's own nodes
-exactly (a cosine per node): slower on a large tenant, but it finds what the index would. (An earlier fallback asked the unfiltered index for 20x more neighbours and
-kept the tenant's: with many tenants holding similar text all of those could belong to others,
-and in the test database, where hundreds of tenants hold the same conversation, it found
-nothing. tests/test_vector_fallback.py checks each query's fallback against its primary.)
-Both bind `n` and `score` (cosine mapped to [0, 1], as the index reports it) for the rest of
-the query; the data layer logs each use of a fallback.
+So every vector query comes in two texts, and the fallback runs when the primary fails that way:
+TenantGraph.read_vector for a query of one index, per part for a search's combined vector query
+(app/recollection/channels/nearest.py). The fallback scores the tenant's own nodes exactly (a
+cosine per node): slower on a large tenant, but it finds what the index would. (An earlier
+fallback asked the unfiltered index for 20x more neighbours and kept the tenant's: with many
+tenants holding similar text all of those could belong to others, and in the test database,
+where hundreds of tenants hold the same conversation, it found nothing.
+tests/test_vector_fallback.py checks each query's fallback against its primary.) Both bind `n`
+and `score` (cosine mapped to [0, 1], as the index reports it) for the rest of the query; the
+data layer logs each use of a fallback.
 """
 from __future__ import annotations
 
