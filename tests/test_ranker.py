@@ -104,6 +104,25 @@ def test_fitting_learns_which_source_proves_and_is_deterministic():
     assert w[_col(("vector", "turn"), 0)] > w[_col(("keyword", "turn"), 0)]
 
 
+def test_fitted_scores_are_probabilities_that_rank_each_questions_proof_first():
+    # Mostly the vector channel's first turn proves the answer, sometimes the keyword channel's
+    # second: fitted pairwise (within each question), then calibrated.
+    rows = []
+    rng = np.random.default_rng(3)
+    for q in range(60):
+        kw, vec = _turns(f"k{q}-", 5), _turns(f"v{q}-", 5)
+        proof = f"v{q}-0" if rng.random() < 0.7 else f"k{q}-1"
+        turns, X = ranker.features({"keyword": kw, "vector": vec}, {})
+        rows.append((X, np.array([t == proof for t in turns], dtype=float)))
+    w = ranker.fit(rows)
+    p = [1.0 / (1.0 + np.exp(-(X @ w))) for X, _ in rows]
+    # Calibrated: the probabilities add up to the proving turns there are (Platt scaling's fit).
+    assert sum(x.sum() for x in p) == pytest.approx(sum(y.sum() for _, y in rows), rel=1e-4)
+    # Ranked within each question: the vector channel's first turn leads in every one.
+    turns, _ = ranker.features({"keyword": _turns("k", 5), "vector": _turns("v", 5)}, {})
+    assert all(turns[int(np.argmax(px))] == "v0" for px in p)
+
+
 def test_a_turns_score_splits_by_channel_and_the_bias_is_the_rest():
     model = Ranker(np.linspace(-0.5, 1.0, ranker.WIDTH))
     rankings = {"keyword": _turns("t", 4, channel_reply=True), "vector": _turns("t", 2)}

@@ -28,7 +28,7 @@ from app.recollection.search import fuse_channels
 from app.settings import Settings
 
 CV_METHOD = "hybrid_cv"
-L2 = 1e-2
+L2 = 1e-3
 
 
 @dataclass

@@ -17,8 +17,10 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
                names a speaker of the candidate turns, not this turn's (questions about a
                person are mostly proved by what that person said: on LoCoMo dev, 96% of the
                proving turns of a question naming one speaker are that speaker's);
-  model        logistic regression (class-balanced, L2), fitted by Newton's method: the same
-               data always gives the same weights.
+  model        a linear score, fitted pairwise (each question's proving turns against its other
+               candidates, logistic loss on the differences, L2) and then calibrated, so that
+               the score's logistic is the turn's probability of proving the answer (fit());
+               Newton's method: the same data always gives the same weights.
 
 Measured on LoCoMo dev (5 conversations, each ranked by weights fitted on the other four): the
 README's Evaluation section. The weights ship in ranker.json beside this file.
@@ -196,25 +198,52 @@ class Ranker:
         return cls(w, meta)
 
 
-def fit(rows: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-2, iterations: int = 30) -> np.ndarray:
-    """Logistic regression over (X, y) blocks (one per question). Positives weigh as much as
-    negatives in all (few turns prove an answer); the bias is not penalised."""
-    X = np.vstack([x for x, _ in rows])
-    y = np.concatenate([t for _, t in rows]).astype(float)
-    pos = y.sum()
-    if pos == 0 or pos == len(y):
+def fit(rows: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, iterations: int = 30) -> np.ndarray:
+    """Weights from (X, y) blocks, one per question: pairwise, then calibrated.
+
+    Pairwise (RankNet): within each question, every proving turn against every other candidate,
+    a logistic regression on the difference of their rows. A search needs a question's proving
+    turns above its other turns; a pointwise fit over all questions at once (the first model
+    here) also spends weight on telling apart turns of different questions, which never
+    compete. LoCoMo dev, each conversation ranked by weights fitted on the other four: R@10
+    0.764 -> 0.776, R@5 0.664 -> 0.680, R@25 0.855 -> 0.859, every conversation up (+0.3 to +2.5).
+    Differences carry no bias; calibrate() then gives the scores a scale and a bias, so a
+    turn's score is again its probability of proving the answer (the order is the pairwise one).
+    L2 per pair, the bias not penalised; Newton's method: the same data gives the same weights."""
+    pairs = [(X[y > 0][:, None, :] - X[y == 0][None, :, :]).reshape(-1, X.shape[1])
+             for X, y in rows if 0 < y.sum() < len(y)]
+    if not pairs:
         raise ValueError("fitting needs turns that prove an answer and turns that do not")
-    sw = np.where(y > 0, (len(y) - pos) / pos, 1.0)
-    sw /= sw.mean()
-    penalty = np.full(X.shape[1], l2 * len(y))
+    D = np.vstack(pairs)
+    penalty = np.full(D.shape[1], l2 * len(D))
     penalty[-1] = 0.0
-    w = np.zeros(X.shape[1])
+    w = np.zeros(D.shape[1])
     for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(X @ w)))
-        grad = X.T @ (sw * (p - y)) + penalty * w
-        hess = (X * (sw * p * (1 - p))[:, None]).T @ X + np.diag(penalty) + 1e-9 * np.eye(X.shape[1])
+        p = 1.0 / (1.0 + np.exp(-(D @ w)))
+        grad = D.T @ (p - 1.0) + penalty * w
+        hess = (D * (p * (1 - p))[:, None]).T @ D + np.diag(penalty) + 1e-9 * np.eye(D.shape[1])
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.max(np.abs(step)) < 1e-8:
             break
-    return w
+    return calibrate(w, rows)
+
+
+def calibrate(w: np.ndarray, rows: list[tuple[np.ndarray, np.ndarray]], iterations: int = 50) -> np.ndarray:
+    """w scaled by a > 0 and its bias moved by b, with (a, b) fitted by logistic regression of
+    the turns' labels on their scores X @ w (Platt scaling): probabilities, the same order."""
+    s = np.concatenate([X @ w for X, _ in rows])
+    y = np.concatenate([t for _, t in rows]).astype(float)
+    Z = np.column_stack([s, np.ones_like(s)])
+    ab = np.zeros(2)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(Z @ ab)))
+        step = np.linalg.solve((Z * (p * (1 - p))[:, None]).T @ Z + 1e-9 * np.eye(2), Z.T @ (p - y))
+        ab -= step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    if ab[0] <= 0:  # scores that do not rank proof higher: nothing to calibrate
+        raise ValueError("fitted scores do not rank proving turns higher: cannot calibrate")
+    out = w * ab[0]
+    out[-1] += ab[1]
+    return out
