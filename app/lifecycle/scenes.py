@@ -7,8 +7,9 @@ Two ways in:
   consolidate  re-clusters a group from scratch (`consolidate` mutation, `engram consolidate`,
                the periodic task): cells move, scenes merge and split, ids of surviving scenes stay.
 
-Where the server has GDS, community detection (Leiden) could do the clustering; Neo4j 2026.x has
-no GDS on Maven Central, so the in-process path (scene_math.py) is the one Engram runs and tests.
+Where the server has GDS, community detection (Leiden) could do the clustering; the local server
+installs no GDS (README: Graph algorithms), so the in-process path (scene_math.py) is the one
+Engram runs and tests.
 
 Interrupted work is safe: memberships are written in batches that each leave every cell in at
 most one scene, summaries last; a re-run recomputes everything from the cells.
