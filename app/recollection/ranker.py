@@ -217,15 +217,8 @@ def fit(rows: list[tuple[np.ndarray, np.ndarray]], l2: float = 1e-3, iterations:
     D = np.vstack(pairs)
     penalty = np.full(D.shape[1], l2 * len(D))
     penalty[-1] = 0.0
-    w = np.zeros(D.shape[1])
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(D @ w)))
-        grad = D.T @ (p - 1.0) + penalty * w
-        hess = (D * (p * (1 - p))[:, None]).T @ D + np.diag(penalty) + 1e-9 * np.eye(D.shape[1])
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.max(np.abs(step)) < 1e-8:
-            break
+    # Every difference is (proving - other): label 1.
+    w = _logistic(D, np.ones(len(D)), penalty, iterations, tol=1e-8)
     return calibrate(w, rows)
 
 
@@ -234,16 +227,24 @@ def calibrate(w: np.ndarray, rows: list[tuple[np.ndarray, np.ndarray]], iteratio
     the turns' labels on their scores X @ w (Platt scaling): probabilities, the same order."""
     s = np.concatenate([X @ w for X, _ in rows])
     y = np.concatenate([t for _, t in rows]).astype(float)
-    Z = np.column_stack([s, np.ones_like(s)])
-    ab = np.zeros(2)
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(Z @ ab)))
-        step = np.linalg.solve((Z * (p * (1 - p))[:, None]).T @ Z + 1e-9 * np.eye(2), Z.T @ (p - y))
-        ab -= step
-        if np.max(np.abs(step)) < 1e-10:
-            break
+    ab = _logistic(np.column_stack([s, np.ones_like(s)]), y, np.zeros(2), iterations, tol=1e-10)
     if ab[0] <= 0:  # scores that do not rank proof higher: nothing to calibrate
         raise ValueError("fitted scores do not rank proving turns higher: cannot calibrate")
     out = w * ab[0]
     out[-1] += ab[1]
     return out
+
+
+def _logistic(X: np.ndarray, y: np.ndarray, penalty: np.ndarray, iterations: int, tol: float) -> np.ndarray:
+    """Weights of a logistic regression of y on X with an L2 `penalty` per column, by Newton's
+    method from zero (deterministic), until no weight moves by `tol`."""
+    w = np.zeros(X.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(X @ w)))
+        grad = X.T @ (p - y) + penalty * w
+        hess = (X * (p * (1 - p))[:, None]).T @ X + np.diag(penalty) + 1e-9 * np.eye(X.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < tol:
+            break
+    return w
