@@ -2,6 +2,7 @@
 time travel works, tenants stay apart, and relatedTo walks two hops."""
 import asyncio
 import dataclasses
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -280,20 +281,46 @@ async def test_concurrent_uses_of_one_episode_each_count(memory, searcher):
 
 
 async def test_searches_beyond_the_limit_wait_their_turn(memory, services):
+    class Watched(SearchService):
+        """Records when each search was asked for, got its slot and finished (one clock)."""
+
+        def __init__(self, svc):
+            super().__init__(svc)
+            self.times: dict[str, list[float]] = {}
+
+        async def search(self, tenant, req, record_access=True):
+            self.times[req.query] = [time.perf_counter()]
+            return await super().search(tenant, req, record_access)
+
+        async def _search(self, tenant, req, *args):
+            self.times[req.query].append(time.perf_counter())
+            try:
+                return await super()._search(tenant, req, *args)
+            finally:
+                self.times[req.query].append(time.perf_counter())
+
     def service(limit):
-        return SearchService(dataclasses.replace(
+        return Watched(dataclasses.replace(
             services, settings=services.settings.model_copy(update={"search_concurrency": limit})))
 
     async def together(searcher):
-        return await asyncio.gather(*(searcher.search(memory.tenant, SearchRequest(query=q))
-                                      for q in ("Zorblax", "cello", "Porto")))
+        queries = ("Zorblax", "cello", "Porto")
+        results = await asyncio.gather(*(searcher.search(memory.tenant, SearchRequest(query=q))
+                                         for q in queries))
+        return [(r.channel_ms["queued"], *searcher.times[q]) for q, r in zip(queries, results)]
 
-    one_at_a_time = sorted(await together(service(1)), key=lambda r: r.channel_ms["queued"])
-    # Started together: each ran only once the one before it had finished (took_ms includes
-    # the wait).
-    for before, after in zip(one_at_a_time, one_at_a_time[1:]):
-        assert after.channel_ms["queued"] >= before.took_ms - 1.0
-    assert all(r.channel_ms["queued"] < 5.0 for r in await together(service(0)))
+    serial = sorted(await together(service(1)), key=lambda t: t[2])
+    # Started together: each ran only once the one before it had finished, and the wait for
+    # the slot is what it reports as "queued".
+    for (_, _, _, ended), (_, _, started, _) in zip(serial, serial[1:]):
+        assert started >= ended
+    for queued, asked, started, _ in serial:
+        assert (started - asked) * 1000 - 2.0 <= queued <= (started - asked) * 1000
+    assert serial[-1][0] > 0  # the last one did wait
+    free = await together(service(0))
+    assert all(q < 5.0 for q, *_ in free)
+    # Without a limit they ran at once: each started before any had finished.
+    assert max(t[2] for t in free) < min(t[3] for t in free)
 
 
 async def test_hits_carry_the_times_of_their_turns(memory, searcher):
