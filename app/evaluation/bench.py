@@ -22,7 +22,7 @@ from typing import Awaitable, Callable
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text
 from app.domain.models import TurnRecord
-from app.evaluation.bench_sections import sections, warm_up_note
+from app.evaluation.bench_sections import cpus, sections, warm_up_note
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
@@ -39,10 +39,27 @@ RESULTS = Path(__file__).resolve().parent.parent.parent / "bench" / "results"
 
 
 def machine() -> dict:
-    import os
-
     return {"python": platform.python_version(), "cpus": os.cpu_count(),
-            "platform": platform.platform(), "processor": platform.processor() or platform.machine()}
+            "platform": platform.platform(), "processor": platform.processor() or platform.machine(),
+            "cpu_probe_ms": cpu_probe_ms()}
+
+
+def cpu_probe_ms(runs: int = 7) -> float:
+    """The median time of a fixed single-threaded Python workload, taken when a benchmark starts.
+
+    This machine's speed varies from hour to hour: on one evening bench http gave 80 and then 43
+    requests/s with code that differed only in the ranker's weights, the CPU time per request
+    of the API and of Neo4j both up (9.5 -> 14.2 ms, 11.5 -> 26.2), and the test suite has
+    taken 250 s on one run and 397 s on another. Runs are comparable only next to this number
+    (lower is faster)."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        total = 0
+        for i in range(200_000):
+            total += i * i % 7
+        times.append((time.perf_counter() - t0) * 1000)
+    return round(sorted(times)[runs // 2], 1)
 
 
 def shared_cpu_note(loads: list[float]) -> str:
@@ -293,7 +310,7 @@ def render_results_readme() -> Path:
     if srch.exists():
         r = json.loads(srch.read_text())
         lines += ["## Search (`engram bench search`)", "",
-                  f"{r['date'][:10]}, {r['machine']['cpus']} CPUs, {r['tenants']} tenants, "
+                  f"{r['date'][:10]}, {cpus(r)}, {r['tenants']} tenants, "
                   f"{r['queries']} queries per size, server-side latency in ms.", "",
                   "| MemCells | HYBRID p50 | p95 | p99 | bare vector p50 | p95 | HYBRID/bare p50 | "
                   "embed + vector p50 | HYBRID/(embed + vector) p50 |",

@@ -16,6 +16,13 @@ def _load_note(r: dict) -> str:
     return ("Load average (1/5/15 min) " + "; ".join(parts) + ". ") if parts else ""
 
 
+def cpus(r: dict) -> str:
+    """The machine of a run: its cores and, where measured, its speed then (bench.cpu_probe_ms)."""
+    m = r["machine"]
+    probe = f" (CPU probe {m['cpu_probe_ms']} ms)" if m.get("cpu_probe_ms") is not None else ""
+    return f"{m['cpus']} CPUs{probe}"
+
+
 def warm_up_note(r: dict, unit: str) -> str:
     """The warm-up curve (bench.WarmUpCurve) and the checkpoints that fell into the measuring."""
     blocks = r.get("warm_up") or []
@@ -37,7 +44,7 @@ def consolidate_section(results: Path) -> list[str]:
     if r is None:
         return []
     lines = ["## Scene consolidation (`engram bench consolidate`)", "",
-             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; one tenant group of synthetic MemCells "
+             f"{r['date'][:10]}, {cpus(r)}; one tenant group of synthetic MemCells "
              f"({r['topics']} topics, 5-8 keywords each), seconds.", "",
              "| MemCells | first: total | embed topic vectors | read (without embed) | cluster | write | "
              "summarise | peak RSS MB before / after | again: total | read | cluster | write | summarise |",
@@ -88,7 +95,7 @@ def http_section(results: Path) -> list[str]:
     if r is None or "concurrent" not in r:
         return []
     lines = ["## Search over HTTP (`engram bench http`)", "",
-             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; `engram serve` in its own process, "
+             f"{r['date'][:10]}, {cpus(r)}; `engram serve` in its own process, "
              f"{r['memcells']} MemCells in the searched tenant among {r['tenants']} tenants, "
              f"{r['method']} `search` GraphQL requests with an API key"
              + (f", at most {r['search_concurrency']} searches at once in the server"
@@ -124,7 +131,7 @@ def gc_section(results: Path) -> list[str]:
     if r is None:
         return []
     lines = ["## Forgetting (`engram bench gc`)", "",
-             f"{r['date'][:10]}, {r['machine']['cpus']} CPUs; a synthetic tenant, "
+             f"{r['date'][:10]}, {cpus(r)}; a synthetic tenant, "
              f"{round(100 * (1 - r['keep_share']))}% of its episodes old and unused; seconds.", "",
              "| MemCells | nodes | forget pass (cells) | idle pass | purge pass (nodes deleted) |",
              "|---:|---:|---:|---:|---:|"]
