@@ -137,6 +137,17 @@ async def test_graph_reaches_a_fact_two_hops_away(memory, searcher):
     assert "n4" in evidence_ids(res)  # Melanie's workplace, linked through her
 
 
+async def test_graph_links_an_entity_the_query_names_in_other_words(memory, searcher):
+    # No word of the query is an entity's name or alias: "Tokyo" is linked by its name's
+    # embedding, and the facts about it come back.
+    res = await search(searcher, memory, "What Japanese city is she flying to?", Method.GRAPH, top_k=5)
+    assert "m6" in evidence_ids(res)[:2]
+    assert any("(by meaning)" in c.note for h in res.hits for c in h.channels if c.channel == "graph")
+    # A query near no entity's name links nothing by meaning.
+    res = await search(searcher, memory, "How was the weekend?", Method.GRAPH, top_k=5)
+    assert not any("(by meaning)" in c.note for h in res.hits for c in h.channels)
+
+
 async def test_graph_episodes_of_a_hub_come_from_the_nearest_turns_not_a_scan(memory, services, monkeypatch):
     """Whether Maya counts as a rare entity (every episode mentioning her scored) or as a hub
     (the episodes of the turns nearest the query kept if they mention her), the best episode is

@@ -45,7 +45,7 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
         spec, params = await nearest.plan(ctx)
         columns = {part[0] for part in spec}
         # Every entity is a hub here, so "Maya" brings every part; "?" names nothing.
-        assert columns == ({"around", "facts", "foresight", "hubCells", "scenes", "turns"} if text != "?"
+        assert columns == ({"around", "byMeaning", "facts", "foresight", "hubCells", "scenes", "turns"} if text != "?"
                            else {"facts", "foresight", "scenes", "turns"})
         cases[f"search vector query for {text!r}"] = (
             VectorQuery(nearest.combined(spec), nearest.combined(spec, frozenset(columns))), params)

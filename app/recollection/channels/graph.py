@@ -10,6 +10,9 @@ around them, ranked by closeness to the query and by path length.
           (a rare name's few facts, whatever their wording), and the facts nearest the query by
           vector among those of all hood entities (a hub such as a speaker has thousands);
           score = cos(fact, query) * decay^distance * confidence;
+  meaning entities whose embedding (of their name) is near the query's, for a query that names
+          a thing in other words ("ceramics" and the entity "pottery"): the facts about the
+          closest few small ones, scored like a seed's (a part of the search's vector query);
   cells   episodes that MENTION a linked entity, scored by closeness to the query.
           (the small entities' facts and the episodes, and a hub's episodes, are parts of the
           search's vector query: channels/nearest.py)
@@ -21,7 +24,7 @@ from typing import Awaitable
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.recollection.channels.vector import facts_part, near_facts, turns_part
-from app.store.vector import VectorQuery
+from app.store.vector import VectorQuery, vector_query
 
 DECAY = 0.7
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
@@ -108,6 +111,23 @@ RETURN collect({{key: elementId(n), score: score, via: via, evidence: {EVIDENCE[
 # Neither reads a vector index: the fallback for Neo4j's filtered-search bug is the same text.
 AROUND_PART, HUB_CELLS_PART = VectorQuery(AROUND, AROUND), VectorQuery(HUB_CELLS, HUB_CELLS)
 
+# Entities linked by meaning: the few whose name's embedding is nearest the query's, above
+# MEANING_SCORE, and only small ones (a hub's facts are found by vector among the hood's: see
+# NEAR_FACTS); their facts are scored against the query like those of a seed. `score` is the
+# index's, cosine mapped to [0, 1].
+MEANING_ENTITIES = 3
+MEANING_SCORE = 0.74
+BY_MEANING = vector_query("Entity", "entity_embedding", f"""
+WITH e, score WHERE score >= $minScore AND COUNT {{ (e)<-[:ABOUT]-() }} <= $small
+WITH e, score ORDER BY score DESC, elementId(e) LIMIT $entities
+MATCH (n:Fact)-[:ABOUT]->(e) WHERE n.tenant = $tenant AND {filters.FACT}
+WITH n, collect(e.name)[0] AS via
+WITH n, via, vector.similarity.cosine(n.embedding, $vector) AS sim
+ORDER BY sim DESC, elementId(n) LIMIT $limit
+RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence,
+                 evidence: {EVIDENCE["fact"]}}}) AS byMeaning
+""", limit="$fetch", var="e")
+
 
 class GraphChannel:
     name = "graph"
@@ -128,7 +148,10 @@ class GraphChannel:
         self._linked(ctx)  # starts the entity lookup now: it needs no vector
         parts = [VectorPart("around", AROUND_PART, lambda: self._around_params(ctx))]
         if "fact" in kinds:
-            parts.append(facts_part(ctx))
+            parts += [facts_part(ctx),
+                      VectorPart("byMeaning", BY_MEANING, {
+                          "fetch": MEANING_ENTITIES * 4, "entities": MEANING_ENTITIES,
+                          "minScore": MEANING_SCORE, "small": SMALL_DEGREE, "limit": ctx.depth})]
         if "memcell" in kinds:
             parts += [turns_part(ctx),
                       VectorPart("hubCells", HUB_CELLS_PART, lambda: self._hub_params(ctx), uses=("turns",))]
@@ -172,36 +195,47 @@ class GraphChannel:
         if not self._applies(ctx):
             return []
         found = await self._linked(ctx)
-        if not found:
+        by_meaning = await ctx.nearest("byMeaning") or []
+        if not found and not by_meaning:
             return []
-        hood = found["hood"]
-        around = await ctx.nearest("around")
+        hood = found["hood"] if found else []
+        around = await ctx.nearest("around") if found else None
+        around = around or {"facts": [], "cells": []}
         near = await near_facts(ctx) if "fact" in ctx.request.kinds and hood else []
         hub_cells = await ctx.nearest("hubCells") or []
-        out = self.facts(ctx, hood, near + around["facts"]) + self.cells(ctx, around["cells"] + hub_cells)
+        out = (self.facts(ctx, hood, near + around["facts"], by_meaning)
+               + self.cells(ctx, around["cells"] + hub_cells))
         out.sort(key=lambda c: (-c.score, c.key))
         return out
 
     @staticmethod
-    def facts(ctx: SearchContext, hood: list[dict], found: list[dict]) -> list[Candidate]:
-        """Facts about the hood, scored cos(fact, query) x decay^distance x confidence."""
+    def facts(ctx: SearchContext, hood: list[dict], found: list[dict],
+              by_meaning: list[dict] = ()) -> list[Candidate]:
+        """Facts about the hood, scored cos(fact, query) x decay^distance x confidence, and
+        facts about entities linked by meaning, scored as a seed's (distance 0)."""
         dist = {h["key"]: h["dist"] for h in hood}
         via = {h["key"]: h["via"] for h in hood}
         rows: dict[str, dict] = {}
         for r in found:
             rows.setdefault(r["key"], {**r, "sim": r.get("sim", r.get("score"))})
-        scored = []
+        scored: dict[str, dict] = {}
+
+        def keep(r: dict, score: float, note: str) -> None:
+            if r["key"] not in scored or score > scored[r["key"]]["score"]:
+                scored[r["key"]] = {"key": r["key"], "score": score, "evidence": r["evidence"], "note": note}
+
         for r in rows.values():
             about = [a for a in r["about"] if a in dist]
             if not about:
                 continue
             d = min(dist[a] for a in about)
             nearest = min(about, key=lambda a: dist[a])
-            score = float(r["sim"]) * (DECAY ** d) * float(r["confidence"] or 0.7)
-            scored.append({"key": r["key"], "score": score, "evidence": r["evidence"],
-                           "note": f"{d + 1} hop(s) from {via[nearest]}"})
-        scored.sort(key=lambda x: (-x["score"], x["key"]))
-        return candidates("fact", scored[:ctx.depth], lambda r: r["note"])
+            keep(r, float(r["sim"]) * (DECAY ** d) * float(r["confidence"] or 0.7),
+                 f"{d + 1} hop(s) from {via[nearest]}")
+        for r in by_meaning:
+            keep(r, float(r["sim"]) * float(r["confidence"] or 0.7), f"about {r['via']} (by meaning)")
+        ranked = sorted(scored.values(), key=lambda x: (-x["score"], x["key"]))
+        return candidates("fact", ranked[:ctx.depth], lambda r: r["note"])
 
     @staticmethod
     def cells(ctx: SearchContext, rows: list[dict]) -> list[Candidate]:
