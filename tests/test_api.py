@@ -158,14 +158,14 @@ def test_a_revoked_key_is_unauthenticated_within_the_key_cache_time(api, tenants
 def test_tenant_b_sees_nothing_of_a_through_any_query(api, tenants):
     b = tenants["b"]
     # A's names, and one of A's places in other words (the graph channel links it by meaning).
-    for query in ("Maya Berlin Lisbon peanuts Tokyo Melanie", "What Japanese city is she flying to?"):
+    tokyo_unnamed = "What Japanese city is she flying to?"
+    for query in ("Maya Berlin Lisbon peanuts Tokyo Melanie", tokyo_unnamed):
         for method in ("KEYWORD", "VECTOR", "GRAPH", "HYBRID"):
             out = data(api.gql(SEARCH, {"input": {"query": query, "method": method, "topK": 50}},
                                key=b))["search"]
             ids = {e["id"] for h in out["hits"] for e in h["evidence"]}
             assert ids <= {"b1"}, (query, method, ids)
-    out = data(api.gql(SEARCH, {"input": {"query": "What Japanese city is she flying to?", "method": "GRAPH"}},
-                       key=tenants["a"]))["search"]
+    out = data(api.gql(SEARCH, {"input": {"query": tokyo_unnamed, "method": "GRAPH"}}, key=tenants["a"]))["search"]
     assert "m6" in {e["id"] for h in out["hits"] for e in h["evidence"]}  # A's own search finds it
     rel = data(api.gql('{ relatedTo(entity: "Melanie Hart", hops: 3) { entity { name } } }', key=b))
     assert rel["relatedTo"] == []

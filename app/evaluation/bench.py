@@ -295,7 +295,7 @@ def render_results_readme() -> Path:
             lines.append(f"| `{r.get('fact_vectors', 'own')}` | {calls} | {r['date'][:10]} | {r['turns']} | "
                          f"{r['ingest_turns_per_s']} | {r['embed_only_turns_per_s']} | {r['ratio']} | {stages} |")
         r = json.loads(ingests[0].read_text())
-        lines += ["", f"Machine: {r['machine']['cpus']} CPUs, {r['machine']['processor']}; "
+        lines += ["", f"Machine: {cpus(r)}, {r['machine']['processor']}; "
                       f"{r['conversations']} conversations; extractor `{r['extractor']}`; "
                       f"both columns use one embedder ({r.get('embedding_runtime', 'torch')}, "
                       f"batch {r.get('embedding_batch_size', 64)}, {r.get('torch_threads', 1)} thread(s)). "

@@ -206,8 +206,7 @@ class GraphChannel:
         if not found and not by_meaning:
             return []
         hood = found["hood"] if found else []
-        around = await ctx.nearest("around") if found else None
-        around = around or {"facts": [], "cells": []}
+        around = (await ctx.nearest("around") if found else None) or {"facts": [], "cells": []}
         near = await near_facts(ctx) if "fact" in ctx.request.kinds and hood else []
         hub_cells = await ctx.nearest("hubCells") or []
         out = (self.facts(ctx, hood, near + around["facts"], by_meaning)
