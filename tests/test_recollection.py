@@ -90,44 +90,6 @@ async def test_keyword_brings_the_reply_to_a_matching_turn(services, graph, sear
     assert float(notes["a1"][0].split()[1]) > float(notes["x2"][0].split()[1])
 
 
-async def test_keyword_search_needs_no_embedding_of_the_query(services, graph, monkeypatch):
-    """The keyword channel proves an episode by its turns that hold the query's words, so its
-    query runs while the query is embedded, and a KEYWORD search never embeds its query."""
-    said = [("w1", "Maya", "We spent the morning on the island watching the little marsupials."),
-            ("w2", "Sam", "Did you get any photos of them?"),
-            ("w3", "Maya", "Plenty. My cousin even named her new puppy Quokka after the trip."),
-            ("w4", "Sam", "That's a cute name for a dog.")]
-    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, s, c) in enumerate(said)]
-    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
-    ids = {r["k"]: r["id"] for r in await graph.read(
-        "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN t.id AS id, elementId(t) AS k")}
-
-    async def an_embedding_that_never_comes():
-        await asyncio.Event().wait()
-
-    req = SearchRequest(query="Quokka", method=Method.KEYWORD).validated(100, 4)
-    ctx = SearchService(services).context(graph, req, an_embedding_that_never_comes)
-    found = await asyncio.wait_for(KeywordChannel().search(ctx), 30)
-    episodes = [c for c in found if c.kind == "memcell"]
-    assert episodes and ids[episodes[0].evidence[0]] == "w3"  # the turn that holds the word
-
-    embedder = services.require_embedder()
-    asked: list[list[str]] = []
-    model = embedder.aembed_queries
-
-    async def counted(texts):
-        asked.append(list(texts))
-        return await model(texts)
-
-    monkeypatch.setattr(embedder, "aembed_queries", counted)
-    searcher = SearchService(services)
-    res = await searcher.search(graph.tenant, SearchRequest(query="Quokka", method=Method.KEYWORD))
-    assert "w3" in evidence_ids(res) and asked == []
-    await searcher.search(graph.tenant, SearchRequest(query="Quokka", method=Method.HYBRID))
-    assert asked == [["Quokka"]]
-
-
 async def test_the_channels_that_rank_turns_give_each_its_reply_within_the_filters(services, graph, searcher):
     said = [("q1", "Sam", "How long have you had your turtles?"),
             ("a1", "Maya", "Three years now, and they still make me smile.")]

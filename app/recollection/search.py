@@ -123,8 +123,9 @@ class SearchService:
             ctx_embed_ms[0] = (time.perf_counter() - s) * 1000
             return v
 
-        # Entity linking (lexical) and the keyword query start while the query is being embedded.
-        ctx = self.context(graph, req, embed_query)
+        # Entity linking (lexical) starts while the query is being embedded; the keyword query
+        # waits for the vector only when episodes are asked for (their evidence turns).
+        ctx = self.context(graph, req, asyncio.ensure_future(embed_query()))
         names = METHOD_CHANNELS[req.method]
         timings: dict[str, float] = {"queued": queued_ms}
 
@@ -161,16 +162,13 @@ class SearchService:
         return SearchResult(hits, build_context(hits, req.token_budget),
                             (time.perf_counter() - t0) * 1000, timings, rankings)
 
-    def context(self, graph: TenantGraph, req: SearchRequest, embed) -> SearchContext:
-        """A search's context, with the vector parts of its method's channels; `embed` gives the
-        query's embedding, started here when a vector part needs it."""
-        ctx = SearchContext(graph, req, embed, depth=max(2 * req.top_k, 20),
+    def context(self, graph: TenantGraph, req: SearchRequest, vector_task) -> SearchContext:
+        """A search's context, with the vector parts of its method's channels."""
+        ctx = SearchContext(graph, req, vector_task, depth=max(2 * req.top_k, 20),
                             filters=filters.params(req), vector_param=self.services.vector_param)
         for name in METHOD_CHANNELS[req.method]:
             for part in self.channels[name].vector_parts(ctx):
                 ctx.parts.setdefault(part.column, part)
-        if ctx.parts:
-            ctx.start_embedding()
         return ctx
 
     def _record_access(self, graph: TenantGraph, hits: list[Hit]) -> None:

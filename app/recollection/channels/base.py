@@ -51,16 +51,13 @@ class VectorPart:
 class SearchContext:
     graph: TenantGraph
     request: SearchRequest
-    # The query's embedding: SearchService starts it at once when a vector query will need it
-    # (while lexical work runs); a search without one (KEYWORD) never embeds its query.
-    embed: Callable[[], Awaitable[np.ndarray]]
+    vector_task: Awaitable[np.ndarray]  # the query's embedding, computed while lexical work starts
     depth: int  # how many candidates of each kind a channel returns
     filters: dict = field(default_factory=dict)
     # The form a vector is sent to Neo4j in (Services.vector_param).
     vector_param: Callable[[Any], Any] = as_floats
     # The vector parts of the channels that run, by column (SearchService fills it).
     parts: dict[str, VectorPart] = field(default_factory=dict)
-    _embedding: Awaitable[np.ndarray] | None = None
     _vector: Any = None
     _shared: dict = field(default_factory=dict)
 
@@ -74,15 +71,10 @@ class SearchContext:
         """The query's words that BM25 scores (term_stats.query_terms), once per search."""
         return term_stats.query_terms(self.request.query)
 
-    def start_embedding(self) -> None:
-        if self._embedding is None:
-            self._embedding = asyncio.ensure_future(self.embed())
-
     async def vector(self) -> Any:
         """The query's embedding, as a query parameter."""
         if self._vector is None:
-            self.start_embedding()
-            self._vector = self.vector_param(await self._embedding)
+            self._vector = self.vector_param(await self.vector_task)
         return self._vector
 
     async def nearest(self, column: str) -> Any:
