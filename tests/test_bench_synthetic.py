@@ -1,6 +1,9 @@
-"""The benchmarks' synthetic graph (what the numbers are measured on) and the batching of scene
-memberships that large groups rely on."""
+"""The benchmarks' synthetic graph (what the numbers are measured on), the batching of scene
+memberships that large groups rely on, and how bench search counts a search's CPU."""
 from __future__ import annotations
+
+import os
+import time
 
 from app.evaluation.synthetic import COUNT_CELLS, NAMES, WORDS, tenant_mix
 from app.lifecycle import scenes as scene_module
@@ -39,3 +42,35 @@ def test_membership_batches_cut_large_scenes_and_keep_every_member_once(monkeypa
     # Each part of a scene carries the scene's own fields.
     assert {(s["id"], s["cells"]) for b in batches for s in b} == {(s["id"], s["cells"]) for s in scenes}
     assert membership_batches([]) == []
+
+
+def test_cpu_tally_adds_up_each_kinds_cpu_over_interleaved_calls():
+    from app.evaluation.bench import CpuTally
+    from app.evaluation.bench_sections import search_cpu_note
+
+    def burn(seconds: float) -> None:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    tally = CpuTally(os.getpid())  # this process stands in for Neo4j: the same CPU, read from /proc
+    for _ in range(3):
+        with tally.measure("busy"):
+            burn(0.03)
+        with tally.measure("idle"):
+            time.sleep(0.03)
+    cpu = tally.per_call_ms(2)
+    assert 28 <= cpu["busy"]["api"] <= 45 and cpu["idle"]["api"] < 5
+    assert 10 <= cpu["busy"]["neo4j"] <= 60  # /proc counts in clock ticks (10 ms)
+    assert cpu["busy"]["least_latency_ms"] == round((cpu["busy"]["api"] + cpu["busy"]["neo4j"]) / 2, 2)
+    assert CpuTally(None).per_call_ms(2) == {}
+    with (without := CpuTally(None)).measure("x"):
+        pass
+    assert without.per_call_ms(2)["x"]["neo4j"] is None and without.per_call_ms(2)["x"]["least_latency_ms"] is None
+
+    size = {"bare_vector_ms": {"p50": 5.0},
+            "cpu_ms_per_call": {"hybrid": {"api": 10.0, "neo4j": 14.0, "least_latency_ms": 12.0},
+                                "bare_vector": {"api": 1.0, "neo4j": 1.5, "least_latency_ms": 1.25}}}
+    note = search_cpu_note(size)
+    assert "10.0 ms in this process" in note and "12.0 ms, 2.4x the bare query's p50" in note
+    assert search_cpu_note({"bare_vector_ms": {"p50": 5.0}}) == ""

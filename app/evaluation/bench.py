@@ -10,6 +10,7 @@ bench search  a synthetic tenant-mixed graph (>= 20 tenants), one tenant grown t
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -17,12 +18,12 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Iterator
 
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text
 from app.domain.models import TurnRecord
-from app.evaluation.bench_sections import cpus, sections, warm_up_note
+from app.evaluation.bench_sections import cpus, search_cpu_note, sections, warm_up_note
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
@@ -115,6 +116,36 @@ class WarmUpCurve:
                                 "wall_ms_per_unit": round(wall * 1000 / units, 2),
                                 "neo4j_cpu_ms_per_unit": (round((c1 - c0) * 1000 / units, 2)
                                                           if c0 is not None and c1 is not None else None)})
+
+
+class CpuTally:
+    """CPU per call of each kind of work, of this process (every thread: the model's too) and of
+    the local Neo4j, added up over calls that take turns (bench search alternates the bare
+    vector query and HYBRID). Two cores give a search at most twice its wall time of CPU, so
+    (this process + Neo4j) / cores is the least a search's latency can be. Neo4j's count
+    includes what it does in the background meanwhile (~5% of a core when idle, measured)."""
+
+    def __init__(self, neo4j_pid: int | None):
+        self.pid, self.totals = neo4j_pid, {}
+
+    @contextlib.contextmanager
+    def measure(self, kind: str) -> Iterator[None]:
+        own, neo4j = time.process_time(), cpu_seconds(self.pid)
+        yield
+        t = self.totals.setdefault(kind, {"api": 0.0, "neo4j": 0.0 if neo4j is not None else None, "calls": 0})
+        t["api"] += time.process_time() - own
+        if neo4j is not None:
+            t["neo4j"] += cpu_seconds(self.pid) - neo4j
+        t["calls"] += 1
+
+    def per_call_ms(self, cores: int) -> dict:
+        out = {}
+        for kind, t in self.totals.items():
+            api, neo4j = t["api"] * 1000 / t["calls"], (t["neo4j"] * 1000 / t["calls"]
+                                                        if t["neo4j"] is not None else None)
+            out[kind] = {"api": round(api, 2), "neo4j": None if neo4j is None else round(neo4j, 2),
+                         "least_latency_ms": None if neo4j is None else round((api + neo4j) / cores, 2)}
+        return out
 
 
 def write_result(name: str, result: dict) -> Path:
@@ -231,10 +262,12 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             measuring = datetime.now(timezone.utc)
             hybrid, server, bare, from_text = [], [], [], []
             stages: dict[str, list[float]] = {}
+            cpu = CpuTally(neo4j_local.serving_pid(services.settings))
             load_before = os.getloadavg()
             for q, v in zip(questions, qvecs):
                 t0 = time.perf_counter()
-                await big.read_vector(BARE_VECTOR, vector=services.vector_param(v))
+                with cpu.measure("bare_vector"):
+                    await big.read_vector(BARE_VECTOR, vector=services.vector_param(v))
                 bare.append((time.perf_counter() - t0) * 1000)
                 # What a plain vector store does for a text query: embed it, then one index search.
                 t0 = time.perf_counter()
@@ -242,7 +275,8 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 await big.read_vector(BARE_VECTOR, vector=services.vector_param(qv))
                 from_text.append((time.perf_counter() - t0) * 1000)
                 t0 = time.perf_counter()
-                res = await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
+                with cpu.measure("hybrid"):
+                    res = await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
                 hybrid.append((time.perf_counter() - t0) * 1000)
                 server.append(res.took_ms)
                 for stage, ms in res.channel_ms.items():
@@ -257,6 +291,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                     percentiles(hybrid)["p50"] / percentiles(from_text)["p50"], 2),
                 # Channels run concurrently: their times overlap and do not add up.
                 "stage_p50_ms": {k: round(percentiles(v)["p50"], 1) for k, v in sorted(stages.items())},
+                "cpu_ms_per_call": cpu.per_call_ms(os.cpu_count() or 1),
                 "warm_up": curve.blocks,
                 # A checkpoint flushes Neo4j's page cache for seconds: a phase it fell into is slower.
                 "checkpoints_while_measuring": neo4j_local.checkpoints_since(services.settings, measuring),
@@ -326,7 +361,8 @@ def render_results_readme() -> Path:
             lines += ["", "HYBRID stages at the largest size, p50 ms (channels run concurrently, so "
                           "they overlap): " + ", ".join(f"{k} {v}" for k, v in last["stage_p50_ms"].items())
                       + f". Load average before/after: {last['load_average']['before'][0]} / "
-                        f"{last['load_average']['after'][0]}. " + warm_up_note(last, "search")]
+                        f"{last['load_average']['after'][0]}. " + search_cpu_note(last)
+                      + warm_up_note(last, "search")]
         if "growth_p50" in r:
             lines += ["", f"Growth from the smallest to the largest size: p50 x{r['growth_p50']}, "
                           f"p95 x{r['growth_p95']}. Targets: {r['targets']}."]

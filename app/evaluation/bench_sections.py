@@ -90,6 +90,19 @@ def _cpu_note(r: dict) -> str:
             f"~{r['machine']['cpus'] * 1000 / total:.0f} requests/s). ")
 
 
+def search_cpu_note(size: dict) -> str:
+    """What one search costs in CPU at a size of bench search, and the latency that leaves."""
+    cpu = size.get("cpu_ms_per_call") or {}
+    h, b = cpu.get("hybrid"), cpu.get("bare_vector")
+    if not h or not b or h["neo4j"] is None:
+        return ""
+    bare_p50 = size["bare_vector_ms"]["p50"]
+    return (f"CPU per call: HYBRID {h['api']} ms in this process (the model's thread too) and "
+            f"{h['neo4j']} ms in Neo4j, the bare vector query {b['api']} and {b['neo4j']} ms. With "
+            f"every core busy for it, a HYBRID search would still take {h['least_latency_ms']} ms, "
+            f"{h['least_latency_ms'] / bare_p50:.1f}x the bare query's p50. ")
+
+
 def http_section(results: Path) -> list[str]:
     r = _load(results / "http.json")
     if r is None or "concurrent" not in r:
