@@ -60,7 +60,7 @@ def test_cpu_tally_adds_up_each_kinds_cpu_over_interleaved_calls():
         with tally.measure("idle"):
             time.sleep(0.03)
     cpu = tally.per_call_ms(2)
-    assert 28 <= cpu["busy"]["api"] <= 45 and cpu["idle"]["api"] < 5
+    assert 28 <= cpu["busy"]["api"] <= 45 and cpu["idle"]["api"] < 15  # sleeping costs no CPU
     assert 10 <= cpu["busy"]["neo4j"] <= 60  # /proc counts in clock ticks (10 ms)
     assert cpu["busy"]["least_latency_ms"] == round((cpu["busy"]["api"] + cpu["busy"]["neo4j"]) / 2, 2)
     assert CpuTally(None).per_call_ms(2) == {}
