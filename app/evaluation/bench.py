@@ -265,19 +265,20 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             cpu = CpuTally(neo4j_local.serving_pid(services.settings))
             load_before = os.getloadavg()
             for q, v in zip(questions, qvecs):
-                t0 = time.perf_counter()
+                # Timed inside the tally: its /proc reads stay out of the latencies.
                 with cpu.measure("bare_vector"):
+                    t0 = time.perf_counter()
                     await big.read_vector(BARE_VECTOR, vector=services.vector_param(v))
-                bare.append((time.perf_counter() - t0) * 1000)
+                    bare.append((time.perf_counter() - t0) * 1000)
                 # What a plain vector store does for a text query: embed it, then one index search.
                 t0 = time.perf_counter()
                 qv = (await embedder.aembed_queries([q]))[0]
                 await big.read_vector(BARE_VECTOR, vector=services.vector_param(qv))
                 from_text.append((time.perf_counter() - t0) * 1000)
-                t0 = time.perf_counter()
                 with cpu.measure("hybrid"):
+                    t0 = time.perf_counter()
                     res = await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID))
-                hybrid.append((time.perf_counter() - t0) * 1000)
+                    hybrid.append((time.perf_counter() - t0) * 1000)
                 server.append(res.took_ms)
                 for stage, ms in res.channel_ms.items():
                     stages.setdefault(stage, []).append(ms)
