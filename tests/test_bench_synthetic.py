@@ -62,7 +62,8 @@ def test_cpu_tally_adds_up_each_kinds_cpu_over_interleaved_calls():
     cpu = tally.per_call_ms(2)
     assert 28 <= cpu["busy"]["api"] <= 45 and cpu["idle"]["api"] < 15  # sleeping costs no CPU
     assert 10 <= cpu["busy"]["neo4j"] <= 60  # /proc counts in clock ticks (10 ms)
-    assert cpu["busy"]["least_latency_ms"] == round((cpu["busy"]["api"] + cpu["busy"]["neo4j"]) / 2, 2)
+    # (both cores busy: half the CPU; computed before rounding, so within a rounding step)
+    assert abs(cpu["busy"]["least_latency_ms"] - (cpu["busy"]["api"] + cpu["busy"]["neo4j"]) / 2) <= 0.01
     assert CpuTally(None).per_call_ms(2) == {}
     with (without := CpuTally(None)).measure("x"):
         pass
