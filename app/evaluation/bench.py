@@ -51,8 +51,10 @@ def cpu_probe_ms(runs: int = 7) -> float:
     This machine's speed varies from hour to hour: on one evening bench http gave 80 and then 43
     requests/s with code that differed only in the ranker's weights, the CPU time per request
     of the API and of Neo4j both up (9.5 -> 14.2 ms, 11.5 -> 26.2), and the test suite has
-    taken 250 s on one run and 397 s on another. Runs are comparable only next to this number
-    (lower is faster)."""
+    taken 250 s on one run and 397 s on another. A run is read next to this number (lower is
+    faster). It flags the slowest hours but not every change: on 2026-12-02 two bench search
+    runs with the same reading (10.7 ms) gave HYBRID p50 27.6 and 18.2 ms, so runs compared
+    as A/B are still best made in the same hour."""
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
