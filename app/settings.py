@@ -113,6 +113,15 @@ class Settings(BaseSettings):
     # against 54.3, then 49.4 against 57.6 (p95 208 / 180 ms); limit 8 gave 56.7 against 55.5
     # (p95 177 / 184 ms)). With Neo4j elsewhere, raise it.
     search_concurrency: int = Field(default_factory=lambda: 4 * (os.cpu_count() or 1), ge=0)
+    # How long a Python thread may hold the GIL while another waits for it (Python's default:
+    # 5 ms), set when the model is loaded. A search's query is embedded on the model's thread
+    # while the event loop runs the other searches' Python; the model's thread, done with ONNX
+    # Runtime (which runs without the GIL), then waited up to 5 ms to hand back the vector, on
+    # the search's critical path. bench http, 8 clients, 100k episodes, 2026-12-02, nine pairs of
+    # runs alternating 5 and 0.5 ms, each with its own server: p95 lower at 0.5 ms in all nine
+    # (-3 to -13%, e.g. 130 -> 115 ms), requests/s higher in seven (-0.5 to +9.7%), the API's CPU
+    # per request lower in six; in process, one search at a time, HYBRID p50 -0.4 to -0.6 ms.
+    gil_switch_interval_ms: float = Field(0.5, gt=0, le=100)
 
     # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
     #   exp(-ln2 * days / half_life) + access_weight * ln(1 + accessCount) + importance_weight * importance

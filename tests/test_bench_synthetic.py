@@ -75,3 +75,14 @@ def test_cpu_tally_adds_up_each_kinds_cpu_over_interleaved_calls():
     note = search_cpu_note(size)
     assert "10.0 ms in this process" in note and "12.0 ms, 2.4x the bare query's p50" in note
     assert search_cpu_note({"bare_vector_ms": {"p50": 5.0}}) == ""
+
+
+def test_single_channel_note_gives_each_methods_p50_against_the_bare_query():
+    from app.evaluation.bench_sections import single_channel_note
+
+    size = {"bare_vector_ms": {"p50": 2.5},
+            "single_channel_ms": {"VECTOR": {"p50": 9.0, "p95": 11.0}, "KEYWORD": {"p50": 10.0, "p95": 12.0}}}
+    note = single_channel_note(size)
+    assert "VECTOR 9.0 (3.6x), KEYWORD 10.0 (4.0x)" in note
+    assert single_channel_note({"bare_vector_ms": {"p50": 2.5}}) == ""
+

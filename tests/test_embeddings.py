@@ -143,3 +143,31 @@ def test_an_unknown_query_embedding_is_refused():
 
     with pytest.raises(ValidationError, match="query_embedding"):
         Settings(query_embedding="int4")
+
+
+async def test_loading_the_model_sets_how_long_a_thread_may_hold_the_gil(services):
+    import sys
+
+    from app.runtime.services import open_services
+
+    # The session's services loaded the model with the default setting.
+    assert sys.getswitchinterval() == pytest.approx(services.settings.gil_switch_interval_ms / 1000)
+    before = sys.getswitchinterval()
+    try:
+        async with open_services(services.settings.model_copy(update={"gil_switch_interval_ms": 2.0})):
+            assert sys.getswitchinterval() == pytest.approx(0.002)
+        sys.setswitchinterval(0.005)
+        async with open_services(services.settings, load_model=False):
+            assert sys.getswitchinterval() == pytest.approx(0.005)  # no model, no threads of its own
+    finally:
+        sys.setswitchinterval(before)
+
+
+def test_a_gil_switch_interval_out_of_range_is_refused():
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    for bad in (0, -1, 1000):
+        with pytest.raises(ValidationError, match="gil_switch_interval_ms"):
+            Settings(gil_switch_interval_ms=bad)

@@ -5,8 +5,8 @@ bench ingest  the dev conversations through the memorize path: turns/s end to en
               graph work and extraction cost less than the unavoidable embedding (ratio >= 0.7).
 bench search  a synthetic tenant-mixed graph (>= 20 tenants), one tenant grown to each size;
               p50/p95/p99 of HYBRID search server-side and of the bare vector index query in the
-              same run. Built to show HYBRID p50 <= 3x the bare vector query and growth
-              10k -> 100k <= 1.5x.
+              same run, and of each one-channel method (VECTOR, KEYWORD, GRAPH) beside them.
+              Built to show HYBRID p50 <= 3x the bare vector query and growth 10k -> 100k <= 1.5x.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import Awaitable, Callable, Iterator
 from app.construction.ingest import Ingestor
 from app.construction.pipeline import embedding_text
 from app.domain.models import TurnRecord
-from app.evaluation.bench_sections import cpus, search_cpu_note, sections, warm_up_note
+from app.evaluation.bench_sections import cpus, search_cpu_note, sections, single_channel_note, warm_up_note
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
@@ -228,6 +228,8 @@ async def bench_ingest(services: Services, data: Path, conversations: int | None
 
 # ------------------------------------------------------------------------------------- search
 
+# The methods that run one channel, timed beside HYBRID in bench search.
+SINGLE_METHODS = (Method.VECTOR, Method.KEYWORD, Method.GRAPH)
 BARE_VECTOR = vector_query("MemCell", "memcell_embedding", "RETURN n.id AS id, score", limit="10")
 
 # The synthetic graph lives in synthetic.py; these names stay importable from here.
@@ -263,6 +265,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
             await curve.run(warm)
             measuring = datetime.now(timezone.utc)
             hybrid, server, bare, from_text = [], [], [], []
+            singles: dict[str, list[float]] = {}
             stages: dict[str, list[float]] = {}
             cpu = CpuTally(neo4j_local.serving_pid(services.settings))
             load_before = os.getloadavg()
@@ -284,6 +287,12 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 server.append(res.took_ms)
                 for stage, ms in res.channel_ms.items():
                     stages.setdefault(stage, []).append(ms)
+                # Each channel alone, through the same service: the cheapest searches it offers,
+                # embedding and hydration included (uses not counted: one write per query is enough).
+                for method in SINGLE_METHODS:
+                    t0 = time.perf_counter()
+                    await searcher.search(big.tenant, SearchRequest(query=q, method=method), record_access=False)
+                    singles.setdefault(method.value, []).append((time.perf_counter() - t0) * 1000)
             await searcher.settle()
             n = (await big.read(COUNT_CELLS))[0]["n"]
             out["sizes"][str(size)] = {
@@ -294,6 +303,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                     percentiles(hybrid)["p50"] / percentiles(from_text)["p50"], 2),
                 # Channels run concurrently: their times overlap and do not add up.
                 "stage_p50_ms": {k: round(percentiles(v)["p50"], 1) for k, v in sorted(stages.items())},
+                "single_channel_ms": {k: percentiles(v) for k, v in singles.items()},
                 "cpu_ms_per_call": cpu.per_call_ms(os.cpu_count() or 1),
                 "warm_up": curve.blocks,
                 # A checkpoint flushes Neo4j's page cache for seconds: a phase it fell into is slower.
@@ -365,6 +375,7 @@ def render_results_readme() -> Path:
                           "they overlap): " + ", ".join(f"{k} {v}" for k, v in last["stage_p50_ms"].items())
                       + f". Load average before/after: {last['load_average']['before'][0]} / "
                         f"{last['load_average']['after'][0]}. " + search_cpu_note(last)
+                      + single_channel_note(last)
                       + warm_up_note(last, "search")]
         if "growth_p50" in r:
             lines += ["", f"Growth from the smallest to the largest size: p50 x{r['growth_p50']}, "

@@ -103,6 +103,18 @@ def search_cpu_note(size: dict) -> str:
             f"{h['least_latency_ms'] / bare_p50:.1f}x the bare query's p50. ")
 
 
+def single_channel_note(size: dict) -> str:
+    """Each one-channel method's p50 at a size of bench search, against the bare vector query:
+    what the cheapest searches through the service cost, beside HYBRID's ratio."""
+    singles = size.get("single_channel_ms") or {}
+    if not singles:
+        return ""
+    bare_p50 = size["bare_vector_ms"]["p50"]
+    each = ", ".join(f"{m} {x['p50']:.1f} ({x['p50'] / bare_p50:.1f}x)" for m, x in singles.items())
+    return (f"One channel alone through the same service, p50 ms (x the bare query's p50): {each}. "
+            "Each embeds the query text and hydrates its hits, which the bare index query does not. ")
+
+
 def http_section(results: Path) -> list[str]:
     r = _load(results / "http.json")
     if r is None or "concurrent" not in r:

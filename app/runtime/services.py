@@ -6,6 +6,7 @@ side by side against one Neo4j (or a cluster through a neo4j:// routing URI).
 from __future__ import annotations
 
 import logging
+import sys
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,8 @@ async def open_services(settings: Settings, load_model: bool = True) -> AsyncIte
             if embedder else []
         )
         if embedder:
+            # The model's threads hand results back to the event loop: see the setting.
+            sys.setswitchinterval(settings.gil_switch_interval_ms / 1000)
             # Text stored before the keyword statistics existed gets them, once per database.
             await term_stats.backfill(driver, settings.neo4j_database, log.info)
         yield Services(settings, driver, embedder, applied, await vector_param_maker(driver))
