@@ -85,4 +85,3 @@ def test_single_channel_note_gives_each_methods_p50_against_the_bare_query():
     note = single_channel_note(size)
     assert "VECTOR 9.0 (3.6x), KEYWORD 10.0 (4.0x)" in note
     assert single_channel_note({"bare_vector_ms": {"p50": 2.5}}) == ""
-
