@@ -108,10 +108,11 @@ class Settings(BaseSettings):
     # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it: under
     # overload, running every search at once slows all of them down together (past clients'
     # timeouts), where a queue keeps them finishing at full speed. Four per CPU: a search waits
-    # on Neo4j between its steps, so fewer left CPUs idle (bench http, 8 clients, 2 CPUs, against
-    # no limit in the same run: limit 2 gave 42.9 searches/s against 55.6; limit 4 gave 52.5
-    # against 54.3, then 49.4 against 57.6 (p95 208 / 180 ms); limit 8 gave 56.7 against 55.5
-    # (p95 177 / 184 ms)). With Neo4j elsewhere, raise it.
+    # on Neo4j between its steps, so fewer left CPUs idle (bench http's load, 8 clients, 2 CPUs,
+    # a 100k-episode tenant, limits alternating, 2026-12-02, GIL interval 5 ms: limit 2 served
+    # 65-70 requests/s at p95 132-143 ms, 3 served 74 at 131-136, 4 served 70-79 at 128-143, 8
+    # served 75-79 at 141-150: fewer trade throughput for a shorter tail). With Neo4j
+    # elsewhere, raise it.
     search_concurrency: int = Field(default_factory=lambda: 4 * (os.cpu_count() or 1), ge=0)
     # How long a Python thread may hold the GIL while another waits for it (Python's default:
     # 5 ms), set when the model is loaded. A search's query is embedded on the model's thread
