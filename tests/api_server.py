@@ -51,11 +51,12 @@ def server_env(settings: Settings, port: int) -> dict:
 
 
 @contextlib.contextmanager
-def running_api(settings: Settings) -> Iterator[Api]:
+def running_api(settings: Settings, env: dict | None = None) -> Iterator[Api]:
+    """`env`: ENGRAM_* settings of this server only."""
     port = free_port()
     log_path = f"/tmp/engram-api-test-{port}.log"
     log = open(log_path, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=server_env(settings, port),
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=server_env(settings, port) | (env or {}),
                             stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -96,6 +96,23 @@ def test_memorize_reports_what_it_built(api, tenants):
     assert again["accepted"] == 0 and again["duplicates"] == 9  # idempotent over HTTP too
 
 
+def test_a_search_past_its_deadline_is_an_internal_error_and_the_server_goes_on(api, tenants):
+    from tests.api_server import running_api
+
+    key = tenants["a"]
+    with running_api(api.settings, env={"ENGRAM_SEARCH_TIMEOUT_S": "0.001"}) as hurried:
+        for _ in range(2):  # the stopped search left the server's connections usable
+            r = hurried.gql(SEARCH, {"input": {"query": "Where does Maya live?"}}, key=key)
+            assert r.status_code == 200 and error_code(r) == "INTERNAL"
+            assert "ENGRAM_SEARCH_TIMEOUT_S" in r.json()["errors"][0]["message"]
+        again = data(hurried.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(),
+                                                      "flush": True}}, key=key))["memorize"]
+        assert again["accepted"] == 0 and again["duplicates"] == 9
+    hits = data(api.gql(SEARCH, {"input": {"query": "Where does Maya live?", "topK": 5}},
+                        key=key))["search"]["hits"]
+    assert hits
+
+
 def test_search_returns_hits_with_evidence_and_explanations(api, tenants):
     out = data(api.gql(SEARCH, {"input": {"query": "Where does Maya live?", "topK": 5}},
                        key=tenants["a"]))["search"]

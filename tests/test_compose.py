@@ -22,7 +22,7 @@ def test_compose_uses_the_local_neo4j_version_with_plugins():
     assert "apoc" in text and "graph-data-science" in text and "healthcheck" in text
 
 
-def test_compose_runs_neo4j_with_the_local_servers_vector_merge_factor(tmp_path):
+def test_compose_runs_neo4j_with_the_local_servers_tuning(tmp_path):
     from app.runtime import neo4j_local
 
     conf = neo4j_local.write_config(Settings(home=tmp_path)).read_text()
@@ -35,3 +35,5 @@ def test_compose_runs_neo4j_with_the_local_servers_vector_merge_factor(tmp_path)
                 for k, v in env.items()}
     key = "internal.dbms.index.vector.standard_merge_factor"
     assert settings[key] == local[key] == str(Settings().neo4j_vector_merge_factor)
+    key = "server.bolt.connection_keep_alive_for_requests"
+    assert settings[key] == local[key] == "STREAMING"

@@ -98,3 +98,19 @@ def test_the_server_runs_the_parallel_collector_and_logs_its_pauses(local):
     assert b"-XX:+UseParallelGC" in args and b"-XX:+UseG1GC" not in args
     gc = (neo4j_local.Layout.of(local).logs / "gc.log").read_text(errors="replace")
     assert "Using Parallel" in gc
+
+
+def test_the_server_asks_drivers_for_no_read_timeout(local):
+    # With keep-alives for every request the server tells drivers to time out a connection
+    # silent for 2 minutes, and the Python driver then arms a timer for every read of a socket
+    # (neo4j_local.write_config says what it cost). Searches have their own deadline instead.
+    from neo4j import GraphDatabase
+
+    from app.store.driver import resolved_uri
+
+    auth = (local.neo4j_user, local.neo4j_password) if local.neo4j_password else None
+    with GraphDatabase.driver(resolved_uri(local), auth=auth) as driver:
+        records, _, _ = driver.execute_query(
+            "SHOW SETTINGS YIELD name, value WHERE name = $name RETURN value",
+            name="server.bolt.connection_keep_alive_for_requests")
+    assert [r["value"] for r in records] == ["STREAMING"]

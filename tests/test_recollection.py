@@ -11,7 +11,7 @@ from app.construction.ingest import Ingestor
 from app.recollection.access_log import AccessLog
 from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchInputError, SearchRequest
-from app.recollection.search import SearchService
+from app.recollection.search import SearchService, SearchTimeout
 from app.store.graph import TenantGraph
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.vector import VectorChannel
@@ -337,6 +337,21 @@ async def test_searches_beyond_the_limit_wait_their_turn(memory, services):
     assert all(q < 5.0 for q, *_ in free)
     # Without a limit they ran at once: each started before any had finished.
     assert max(t[2] for t in free) < min(t[3] for t in free)
+
+
+async def test_a_search_past_its_deadline_is_stopped_and_counts_no_use(memory, services, searcher):
+    await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
+    hurried = SearchService(dataclasses.replace(
+        services, settings=services.settings.model_copy(update={"search_timeout_s": 0.001})))
+    for _ in range(2):
+        with pytest.raises(SearchTimeout, match="ENGRAM_SEARCH_TIMEOUT_S"):
+            await search(hurried, memory, "Zorblax")
+    await hurried.warm_up()  # says so in the log and goes on: a server still starts
+    await hurried.settle()
+    rows = await memory.read("MATCH (m:MemCell {tenant: $tenant}) RETURN sum(m.accessCount) AS n")
+    assert rows[0]["n"] == 0
+    # The stopped searches left the driver's connections usable.
+    assert evidence_ids(await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3))
 
 
 async def test_hits_carry_the_times_of_their_turns(memory, searcher):

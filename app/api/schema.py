@@ -9,7 +9,7 @@ import strawberry
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
-from app.api.errors import StableErrorCodes, bad_input
+from app.api.errors import INTERNAL, ApiError, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
@@ -21,6 +21,7 @@ from app.lifecycle.forget import ForgetSelection, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest
+from app.recollection.search import SearchTimeout
 from app.store.graph import TenantError
 
 MAX_ID = 256
@@ -65,6 +66,8 @@ class Query:
             res = await ctx.state.searcher.search(ctx.tenant, req)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
+        except SearchTimeout as e:
+            raise ApiError(str(e), INTERNAL) from None
         return SearchResult(hits=[_hit(h) for h in res.hits], context=res.context, took_ms=res.took_ms)
 
     @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way.")

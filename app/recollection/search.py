@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -24,6 +25,8 @@ from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, 
 from app.runtime.services import Services
 from app.settings import Settings
 from app.store.graph import TenantGraph
+
+log = logging.getLogger("engram.search")
 
 
 @dataclass
@@ -45,6 +48,10 @@ class SearchResult:
     # What fusion read (each channel's candidates, the replies they read): for the evaluation,
     # which fuses the same rankings again with other weights.
     rankings: dict[str, list[Candidate]] = field(default_factory=dict, repr=False)
+
+
+class SearchTimeout(Exception):
+    """A search outlived Settings.search_timeout_s and was stopped."""
 
 
 # The learned ranker's proof: a hit keeps as evidence its turns among the search's best this many
@@ -106,9 +113,17 @@ class SearchService:
 
                 self._agentic = AgenticSearch(self, self.settings)
             return await self._agentic.search(tenant, req)
-        # Waiting for a slot (settings.search_concurrency) counts in took_ms, and as "queued".
-        async with self._slots:
-            return await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000, record_access)
+        # Waiting for a slot (settings.search_concurrency) counts in took_ms, as "queued", and
+        # against the deadline.
+        try:
+            async with asyncio.timeout(self.settings.search_timeout_s):
+                async with self._slots:
+                    return await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000,
+                                              record_access)
+        except TimeoutError:
+            raise SearchTimeout(f"the search did not finish within {self.settings.search_timeout_s:g} s "
+                                "(ENGRAM_SEARCH_TIMEOUT_S): Neo4j is overloaded or not answering; "
+                                "nothing was changed, try again") from None
 
     async def _search(self, tenant: str, req: SearchRequest, t0: float, queued_ms: float,
                       record_access: bool) -> SearchResult:
@@ -184,7 +199,10 @@ class SearchService:
         already warm) the first user's search took 1.7-2.0 s and the next ones 30-50 ms. What
         that remaining first-time cost is was not found (not planning: the same query texts)."""
         for query in WARM_UP_QUERIES:
-            await self.search(WARM_UP_TENANT, SearchRequest(query=query), record_access=False)
+            try:
+                await self.search(WARM_UP_TENANT, SearchRequest(query=query), record_access=False)
+            except SearchTimeout as e:  # a slow first search is what warming up is for
+                log.warning("warm-up: %s", e)
 
     async def settle(self) -> None:
         """Wait for pending access-count writes (tests, shutdown)."""
