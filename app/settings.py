@@ -125,8 +125,8 @@ class Settings(BaseSettings):
     gil_switch_interval_ms: float = Field(0.5, gt=0, le=100)
     # Seconds a search may take, its wait for a slot included, before it is stopped with an
     # error (an AGENTIC search's sub-searches each have their own). The driver is not told to
-    # time out a silent connection (app/runtime/neo4j_local.py, keep-alive: that timer cost 14%
-    # of the API's CPU per search), so this is what ends a search Neo4j never answers.
+    # time out a silent connection (app/runtime/neo4j_local.py, keep-alive: what that timer
+    # costs), so this is what ends a search Neo4j never answers.
     search_timeout_s: float = Field(30.0, gt=0)
 
     # --- Forgetting (app/lifecycle/retention.py). A MemCell's retention is
