@@ -354,6 +354,16 @@ async def test_a_search_past_its_deadline_is_stopped_and_counts_no_use(memory, s
     assert evidence_ids(await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3))
 
 
+def test_a_deadline_that_is_no_time_at_all_is_refused():
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    for bad in (0, -5):
+        with pytest.raises(ValidationError, match="search_timeout_s"):
+            Settings(search_timeout_s=bad)
+
+
 async def test_hits_carry_the_times_of_their_turns(memory, searcher):
     res = await search(searcher, memory, "Zorblax", top_k=5)
     turns = {e["id"]: e["at"] for h in res.hits for e in h.evidence}
