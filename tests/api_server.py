@@ -56,8 +56,9 @@ def running_api(settings: Settings, env: dict | None = None) -> Iterator[Api]:
     port = free_port()
     log_path = f"/tmp/engram-api-test-{port}.log"
     log = open(log_path, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"], env=server_env(settings, port) | (env or {}),
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"],
+                            env=server_env(settings, port) | (env or {}), stdout=log,
+                            stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180
