@@ -354,6 +354,16 @@ async def test_a_search_past_its_deadline_is_stopped_and_counts_no_use(memory, s
     assert evidence_ids(await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3))
 
 
+async def test_a_timeout_inside_a_search_is_not_taken_for_its_deadline(memory, services):
+    class Failing(SearchService):
+        async def _search(self, *args):
+            raise TimeoutError("a driver's own timeout")
+
+    # Not relabelled as the search's deadline (SearchTimeout is no TimeoutError).
+    with pytest.raises(TimeoutError, match="driver's own"):
+        await search(Failing(services), memory, "Zorblax")
+
+
 def test_a_deadline_that_is_no_time_at_all_is_refused():
     from pydantic import ValidationError
 

@@ -115,12 +115,15 @@ class SearchService:
             return await self._agentic.search(tenant, req)
         # Waiting for a slot (settings.search_concurrency) counts in took_ms, as "queued", and
         # against the deadline.
+        deadline = asyncio.timeout(self.settings.search_timeout_s)
         try:
-            async with asyncio.timeout(self.settings.search_timeout_s):
+            async with deadline:
                 async with self._slots:
                     return await self._search(tenant, req, t0, (time.perf_counter() - t0) * 1000,
                                               record_access)
         except TimeoutError:
+            if not deadline.expired():  # a timeout of something else inside: not this deadline's
+                raise
             raise SearchTimeout(f"the search did not finish within {self.settings.search_timeout_s:g} s "
                                 "(ENGRAM_SEARCH_TIMEOUT_S): Neo4j is overloaded or not answering; "
                                 "nothing was changed, try again") from None
