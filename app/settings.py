@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     fusion_depth: int = 20
     channel_weights: dict[str, float] = Field(
         default_factory=lambda: {
-            "vector": 1.0, "keyword": 1.0, "graph": 0.5, "foresight": 1.0, "scene": 0.5,
+            "vector": 1.0, "keyword": 1.0, "graph": 0.5, "foresight": 1.0, "scene": 0.5, "day": 0.5,
         }
     )
     max_top_k: int = 100

@@ -176,7 +176,9 @@ def test_tenant_b_sees_nothing_of_a_through_any_query(api, tenants):
     b = tenants["b"]
     # A's names, and one of A's places in other words (the graph channel links it by meaning).
     tokyo_unnamed = "What Japanese city is she flying to?"
-    for query in ("Maya Berlin Lisbon peanuts Tokyo Melanie", tokyo_unnamed):
+    # A month both tenants spoke in: the day channel ranks that month's turns.
+    in_march = "What did Maya say in March 2024?"
+    for query in ("Maya Berlin Lisbon peanuts Tokyo Melanie", tokyo_unnamed, in_march):
         for method in ("KEYWORD", "VECTOR", "GRAPH", "HYBRID"):
             out = data(api.gql(SEARCH, {"input": {"query": query, "method": method, "topK": 50}},
                                key=b))["search"]
@@ -184,6 +186,8 @@ def test_tenant_b_sees_nothing_of_a_through_any_query(api, tenants):
             assert ids <= {"b1"}, (query, method, ids)
     out = data(api.gql(SEARCH, {"input": {"query": tokyo_unnamed, "method": "GRAPH"}}, key=tenants["a"]))["search"]
     assert "m6" in {e["id"] for h in out["hits"] for e in h["evidence"]}  # A's own search finds it
+    out = data(api.gql(SEARCH, {"input": {"query": in_march, "topK": 50}}, key=b))["search"]
+    assert any(c["channel"] == "day" for h in out["hits"] for c in h["channels"])  # B's own, by its day
     rel = data(api.gql('{ relatedTo(entity: "Melanie Hart", hops: 3) { entity { name } } }', key=b))
     assert rel["relatedTo"] == []
     assert data(api.gql('{ entity(name: "Berlin") { name } }', key=b))["entity"] is None

@@ -238,7 +238,9 @@ async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, 
     await Ingestor(services).memorize(other.tenant, "c1", [
         {"id": "o1", "speaker": "Maya", "content": "I only like jazz.", "timestamp": DAY1}], flush=True)
     for method in (Method.KEYWORD, Method.VECTOR, Method.GRAPH, Method.HYBRID):
-        res = await search(searcher, other, "Zorblax Maya Berlin peanuts Melanie", method, top_k=50)
+        # Named as a day both tenants spoke on, for the day channel (HYBRID).
+        res = await search(searcher, other, "Zorblax Maya Berlin peanuts Melanie on 4 March 2024", method,
+                           top_k=50)
         assert set(evidence_ids(res)) <= {"o1"}, method
 
 

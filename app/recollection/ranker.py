@@ -42,7 +42,7 @@ SOURCES: tuple[tuple[str, str], ...] = (
     ("keyword", "turn"), ("keyword", "fact"), ("keyword", "memcell"),
     ("vector", "turn"), ("vector", "fact"),
     ("graph", "fact"), ("graph", "memcell"),
-    ("scene", "scene"), ("foresight", "foresight"),
+    ("scene", "scene"), ("foresight", "foresight"), ("day", "turn"),
 )
 KS = (5, 60)
 DEPTH = 20

@@ -19,9 +19,9 @@ METHOD_CHANNELS: dict[Method, tuple[str, ...]] = {
     Method.KEYWORD: ("keyword",),
     Method.VECTOR: ("vector",),
     Method.GRAPH: ("graph",),
-    Method.HYBRID: ("vector", "keyword", "graph", "foresight", "scene"),
+    Method.HYBRID: ("vector", "keyword", "graph", "foresight", "scene", "day"),
     # AGENTIC runs HYBRID rounds (app/recollection/agentic.py).
-    Method.AGENTIC: ("vector", "keyword", "graph", "foresight"),
+    Method.AGENTIC: ("vector", "keyword", "graph", "foresight", "day"),
 }
 
 KINDS = ("memcell", "fact", "turn", "foresight", "scene")

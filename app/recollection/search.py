@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from app.recollection import filters
 from app.recollection.channels.base import Candidate, Channel, SearchContext
+from app.recollection.channels.day import DayChannel
 from app.recollection.channels.foresight import ForesightChannel
 from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
@@ -91,7 +92,7 @@ class SearchService:
         self.settings = services.settings
         self.channels: dict[str, Channel] = {
             c.name: c for c in (VectorChannel(), KeywordChannel(), GraphChannel(), ForesightChannel(),
-                                   SceneChannel())
+                                   SceneChannel(), DayChannel())
         }
         self.access = AccessLog()
         self._agentic = None

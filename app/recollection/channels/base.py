@@ -10,6 +10,7 @@ import numpy as np
 
 from app.recollection.channels import nearest
 from app.recollection.lucene import safe_query
+from app.recollection.named_dates import Period, named_period
 from app.recollection.request import SearchRequest
 from app.store import term_stats
 from app.store.graph import TenantGraph
@@ -65,6 +66,11 @@ class SearchContext:
     def lucene_terms(self) -> str | None:
         """The query's words as a safe Lucene query (lucene.safe_query), once per search."""
         return safe_query(self.request.query)
+
+    @cached_property
+    def named_period(self) -> Period | None:
+        """The days the query names (named_dates.named_period), once per search."""
+        return named_period(self.request.query)
 
     @cached_property
     def words(self) -> list[str]:

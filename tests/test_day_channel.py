@@ -1,0 +1,89 @@
+"""The day channel against the real Neo4j: a query that names a date brings that day's turns."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import DAY1, DAY2, maya_and_sam
+
+# Said at 23:30 on 19 June where the speaker lives (UTC-5): 04:30 on 20 June in UTC.
+LATE = datetime(2024, 6, 19, 23, 30, tzinfo=timezone(timedelta(hours=-5)))
+
+
+def conversation() -> list[dict]:
+    return maya_and_sam() + [
+        {"id": "late", "speaker": "Sam", "content": "Still awake, the storm knocked the power out.",
+         "timestamp": LATE}]
+
+
+@pytest.fixture
+async def memory(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", conversation(), flush=True)
+    return graph
+
+
+@pytest.fixture
+def searcher(services):
+    return SearchService(services)
+
+
+async def day_turns(searcher, graph, query, **kw) -> list[str]:
+    """The dataset ids of the turns the day channel ranked, in its order."""
+    res = await searcher.search(graph.tenant, SearchRequest(query=query, **kw))
+    keys = [c.key for c in res.rankings["day"]]
+    ids = {r["k"]: r["id"] for r in await graph.read(
+        "MATCH (t:Turn) WHERE t.tenant = $tenant AND elementId(t) IN $keys RETURN elementId(t) AS k, t.id AS id",
+        keys=keys)}
+    assert all(c.kind == "turn" for c in res.rankings["day"])
+    return [ids[k] for k in keys]
+
+
+def said_on(day: datetime) -> set[str]:
+    return {m["id"] for m in maya_and_sam() if m["timestamp"].date() == day.date()}
+
+
+async def test_a_named_day_brings_the_turns_of_that_day_and_no_other(memory, searcher):
+    found = await day_turns(searcher, memory, "What did they talk about on 10 June 2024?")
+    assert set(found) == said_on(DAY2)
+    found = await day_turns(searcher, memory, "What did Maya say on March 4, 2024?")
+    assert set(found) == said_on(DAY1)
+
+
+async def test_the_days_turns_come_nearest_to_the_query_first(memory, searcher):
+    found = await day_turns(searcher, memory, "Which food is Maya allergic to? Asked on 4 March 2024")
+    assert found[0] == "m4"
+
+
+async def test_a_named_month_brings_its_turns(memory, searcher):
+    assert set(await day_turns(searcher, memory, "What happened in March 2024?")) == said_on(DAY1)
+    assert set(await day_turns(searcher, memory, "What happened in June 2024?")) == said_on(DAY2) | {"late"}
+
+
+async def test_a_turn_counts_on_the_day_where_it_was_said(memory, searcher):
+    # The local day of its timestamp, not the day in UTC.
+    assert await day_turns(searcher, memory, "Who was awake on 19 June 2024?") == ["late"]
+    assert await day_turns(searcher, memory, "Who was awake on 20 June 2024?") == []
+
+
+async def test_the_requests_filters_hold(memory, searcher):
+    assert await day_turns(searcher, memory, "on 10 June 2024", time_to=DAY2 - timedelta(days=1)) == []
+    assert set(await day_turns(searcher, memory, "on 10 June 2024", user_id=None)) == said_on(DAY2)
+    assert await day_turns(searcher, memory, "on 10 June 2024", kinds=("fact", "memcell")) == []
+
+
+async def test_a_query_naming_no_date_sends_nothing(memory, searcher):
+    res = await searcher.search(memory.tenant, SearchRequest(query="What did Maya say about Lisbon?"))
+    assert res.rankings["day"] == []
+    ctx = searcher.context(memory, SearchRequest(query="What did Maya say about Lisbon?"), None)
+    assert "onDay" not in ctx.parts
+
+
+async def test_a_day_named_brings_its_answer_into_hybrid_hits(memory, searcher):
+    # No word of the answer ("Mel helped me pack") is in the question.
+    res = await searcher.search(memory.tenant, SearchRequest(
+        query="Who gave a hand on 10 June 2024?", method=Method.HYBRID, top_k=5))
+    ids = [e["id"] for h in res.hits for e in h.evidence]
+    assert "m9" in ids
+    assert any(c.channel == "day" for h in res.hits for c in h.channels)

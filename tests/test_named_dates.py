@@ -1,0 +1,38 @@
+"""Which days a query names, for the day channel."""
+from datetime import date
+
+import pytest
+
+from app.recollection.named_dates import MAX_DAYS, Period, named_period
+
+
+@pytest.mark.parametrize("query, first, last", [
+    ("What did Tim say about his injury on 16 November, 2023?", date(2023, 11, 16), date(2023, 11, 16)),
+    ("What kind of painting did she share on October 13, 2023?", date(2023, 10, 13), date(2023, 10, 13)),
+    ("the picture shared on December 1,2023", date(2023, 12, 1), date(2023, 12, 1)),
+    ("notes from 2023-05-07", date(2023, 5, 7), date(2023, 5, 7)),
+    ("the 3rd of Sept. 2021", date(2021, 9, 3), date(2021, 9, 3)),
+    ("What did Joanna accomplish in January 2022?", date(2022, 1, 1), date(2022, 1, 31)),
+    ("plans for Feb 2024", date(2024, 2, 1), date(2024, 2, 29)),  # a leap year's February
+    ("between 1 May 2023 and 9 May 2023", date(2023, 5, 1), date(2023, 5, 9)),
+    ("on 31 February 2023", date(2023, 2, 1), date(2023, 2, 28)),  # no such day: its month
+])
+def test_absolute_dates_are_read_as_the_days_they_name(query, first, last):
+    assert named_period(query) == Period(first, last)
+
+
+@pytest.mark.parametrize("query", [
+    "When did Caroline go to the LGBTQ support group?",  # no date
+    "What did we do last week?",  # relative: not a calendar day
+    "How many times did she go to the beach in 2023?",  # a bare year: too wide
+    "I may go in summer 2021",  # "may" the verb, a season
+    "from January 2020 to May 2023",  # too far apart to say "on this day"
+    "", "9999-99-99 13/45",
+])
+def test_no_period_without_an_absolute_day_or_month(query):
+    assert named_period(query) is None
+
+
+def test_a_span_is_kept_up_to_the_limit():
+    assert named_period("1 March 2024 and 1 May 2024").days == 62 == MAX_DAYS
+    assert named_period("1 March 2024 and 2 May 2024") is None
