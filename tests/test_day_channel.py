@@ -4,8 +4,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
+from app.recollection.channels.day import ON_DAY
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
+from app.store.graph import TenantGraph
 from tests.conversation import DAY1, DAY2, maya_and_sam
 
 # Said at 23:30 on 19 June where the speaker lives (UTC-5): 04:30 on 20 June in UTC.
@@ -73,11 +75,19 @@ async def test_the_requests_filters_hold(memory, searcher):
     assert await day_turns(searcher, memory, "on 10 June 2024", kinds=("fact", "memcell")) == []
 
 
-async def test_a_query_naming_no_date_sends_nothing(memory, searcher):
+async def test_a_query_naming_no_date_sends_nothing(memory, searcher, monkeypatch):
+    sent = []
+    real = TenantGraph.read_one
+
+    async def read_one(self, query, **params):
+        sent.append(query)
+        return await real(self, query, **params)
+
+    monkeypatch.setattr(TenantGraph, "read_one", read_one)
     res = await searcher.search(memory.tenant, SearchRequest(query="What did Maya say about Lisbon?"))
-    assert res.rankings["day"] == []
-    ctx = searcher.context(memory, SearchRequest(query="What did Maya say about Lisbon?"), None)
-    assert "onDay" not in ctx.parts
+    assert res.rankings["day"] == [] and sent and ON_DAY not in sent
+    await searcher.search(memory.tenant, SearchRequest(query="What did Maya say on 4 March 2024?"))
+    assert sent.count(ON_DAY) == 1
 
 
 async def test_a_day_named_brings_its_answer_into_hybrid_hits(memory, searcher):
@@ -87,3 +97,11 @@ async def test_a_day_named_brings_its_answer_into_hybrid_hits(memory, searcher):
     ids = [e["id"] for h in res.hits for e in h.evidence]
     assert "m9" in ids
     assert any(c.channel == "day" for h in res.hits for c in h.channels)
+
+
+async def test_a_busy_period_is_cut_at_its_first_turns(memory, searcher, monkeypatch):
+    from app.recollection.channels import day
+
+    monkeypatch.setattr(day, "SCAN", 2)
+    found = await day_turns(searcher, memory, "Which food is Maya allergic to? Asked on 4 March 2024")
+    assert set(found) == {"m1", "m2"}  # the first said that day, not the nearest (m4)
