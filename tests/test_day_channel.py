@@ -105,3 +105,11 @@ async def test_a_busy_period_is_cut_at_its_first_turns(memory, searcher, monkeyp
     monkeypatch.setattr(day, "SCAN", 2)
     found = await day_turns(searcher, memory, "Which food is Maya allergic to? Asked on 4 March 2024")
     assert set(found) == {"m1", "m2"}  # the first said that day, not the nearest (m4)
+
+
+async def test_yesterday_is_the_day_before_the_one_asked_about(memory, searcher):
+    assert set(await day_turns(searcher, memory, "What did Maya tell me yesterday?",
+                               now=DAY2 + timedelta(days=1))) == said_on(DAY2)
+    assert set(await day_turns(searcher, memory, "What did Maya tell me yesterday?",
+                               as_of=DAY1 + timedelta(days=1))) == said_on(DAY1)
+    assert await day_turns(searcher, memory, "What did Maya tell me yesterday?") == []  # today: nothing

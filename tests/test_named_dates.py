@@ -36,3 +36,29 @@ def test_no_period_without_an_absolute_day_or_month(query):
 def test_a_span_is_kept_up_to_the_limit():
     assert named_period("1 March 2024 and 1 May 2024").days == 62 == MAX_DAYS
     assert named_period("1 March 2024 and 2 May 2024") is None
+
+
+TODAY = date(2024, 3, 6)  # a Wednesday
+
+
+@pytest.mark.parametrize("query, first, last", [
+    ("what did I say today?", TODAY, TODAY),
+    ("the restaurant we talked about yesterday", date(2024, 3, 5), date(2024, 3, 5)),
+    ("anything new this week?", date(2024, 3, 4), date(2024, 3, 10)),
+    ("what did Sam suggest last week", date(2024, 2, 26), date(2024, 3, 3)),
+    ("plans made this month", date(2024, 3, 1), date(2024, 3, 31)),
+    ("what did we settle last month", date(2024, 2, 1), date(2024, 2, 29)),
+    ("yesterday and today", date(2024, 3, 5), TODAY),
+])
+def test_relative_dates_count_from_the_day_asked_about(query, first, last):
+    assert named_period(query, TODAY) == Period(first, last)
+    assert named_period(query) is None  # without a day to count from, nothing
+
+
+def test_an_absolute_date_wins_over_a_relative_one():
+    assert named_period("the week before 16 November 2023, not last week", TODAY) == \
+        Period(date(2023, 11, 16), date(2023, 11, 16))
+
+
+def test_last_month_in_january_is_december():
+    assert named_period("last month", date(2024, 1, 15)) == Period(date(2023, 12, 1), date(2023, 12, 31))

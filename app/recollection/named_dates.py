@@ -2,18 +2,24 @@
 
 A question that names a date asks about what was said then ("What did Tim say about his injury
 on 16 November, 2023?"), whatever words the answer uses, so the day channel
-(channels/day.py) brings that period's turns. Only absolute dates with a year count: a day
-(day-month-year, month-day-year, ISO) or a whole month (month and year). Relative ones ("last
-week") and bare years or seasons are left out: a year is too wide to single out turns.
-Several dates named: the period from the first to the last, at most MAX_DAYS long (longer
-spans say "between these", not "on this day", and are left to the other channels).
+(channels/day.py) brings that period's turns. Absolute dates with a year: a day (day-month-
+year, month-day-year, ISO) or a whole month (month and year); several named: the period from
+the first to the last, at most MAX_DAYS long (longer spans say "between these", not "on this
+day", and are left to the other channels). Bare years and seasons are left out: too wide to
+single out turns.
+
+With no absolute date, the relative ones an agent's user says of their own conversation:
+"today", "yesterday", "this week", "last week" (Monday to Sunday), "this month", "last month",
+counted from the day the question is asked about (asOf, else now, in the offset it was given
+in: UTC unless the client said otherwise). An absolute date wins: "the week before 16 November
+2023" is about that November, not about now.
 """
 from __future__ import annotations
 
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 MAX_DAYS = 62
 
@@ -65,9 +71,33 @@ def _periods(text: str):
             yield found
 
 
-def named_period(text: str) -> Period | None:
-    """The days the query names, or None (no absolute date, or dates too far apart)."""
-    found = list(_periods(text.lower()))
+_RELATIVE = re.compile(r"\b(today|yesterday|(?:this|last) (?:week|month))\b")
+
+
+def _month_of(d: date) -> Period:
+    return Period(d.replace(day=1), d.replace(day=calendar.monthrange(d.year, d.month)[1]))
+
+
+def relative_period(phrase: str, today: date) -> Period:
+    if phrase == "today":
+        return Period(today, today)
+    if phrase == "yesterday":
+        return Period(today - timedelta(days=1), today - timedelta(days=1))
+    if phrase.endswith("week"):
+        monday = today - timedelta(days=today.weekday()) - timedelta(weeks=phrase.startswith("last"))
+        return Period(monday, monday + timedelta(days=6))
+    if phrase == "this month":
+        return _month_of(today)
+    return _month_of(today.replace(day=1) - timedelta(days=1))  # last month
+
+
+def named_period(text: str, today: date | None = None) -> Period | None:
+    """The days the query names, or None (no date; dates too far apart). Relative phrases count
+    from `today`, and only without an absolute date."""
+    lowered = text.lower()
+    found = list(_periods(lowered))
+    if not found and today is not None:
+        found = [relative_period(m[1], today) for m in _RELATIVE.finditer(lowered)]
     if not found:
         return None
     period = Period(min(p.first for p in found), max(p.last for p in found))

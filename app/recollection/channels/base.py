@@ -69,8 +69,9 @@ class SearchContext:
 
     @cached_property
     def named_period(self) -> Period | None:
-        """The days the query names (named_dates.named_period), once per search."""
-        return named_period(self.request.query)
+        """The days the query names (named_dates.named_period), relative ones counted from the
+        day the question is asked about; once per search."""
+        return named_period(self.request.query, self.request.at.date())
 
     @cached_property
     def words(self) -> list[str]:
