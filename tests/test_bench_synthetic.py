@@ -83,5 +83,7 @@ def test_single_channel_note_gives_each_methods_p50_against_the_bare_query():
     size = {"bare_vector_ms": {"p50": 2.5},
             "single_channel_ms": {"VECTOR": {"p50": 9.0, "p95": 11.0}, "KEYWORD": {"p50": 10.0, "p95": 12.0}}}
     note = single_channel_note(size)
-    assert "VECTOR 9.0 (3.6x), KEYWORD 10.0 (4.0x)" in note
+    assert "VECTOR 9.0 (3.6x), KEYWORD 10.0 (4.0x)" in note and "naming" not in note
+    dated = single_channel_note(dict(size, hybrid_naming_a_day_ms={"p50": 17.3, "p95": 21.0}))
+    assert "naming one of the tenant's days" in dated and "p50 17.3, p95 21.0" in dated
     assert single_channel_note({"bare_vector_ms": {"p50": 2.5}}) == ""

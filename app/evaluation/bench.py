@@ -16,7 +16,7 @@ import os
 import platform
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Awaitable, Callable, Iterator
 
@@ -26,7 +26,7 @@ from app.domain.models import TurnRecord
 from app.evaluation.bench_sections import cpus, search_cpu_note, sections, single_channel_note, warm_up_note
 from app.evaluation.locomo import load_locomo
 from app.evaluation.metrics import percentiles
-from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, WORDS,  # noqa: F401
+from app.evaluation.synthetic import (COUNT_CELLS, NAMES, SEED_CELLS, SEED_ENTITIES, START, WORDS,  # noqa: F401
                                       grow, tenant_mix, unit_rows_around)
 from app.lifecycle.forget import purge_tenant
 from app.recollection.request import Method, SearchRequest
@@ -259,12 +259,15 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
 
             async def warm(start: int, units: int) -> None:
                 for i in range(start, start + units):
-                    await searcher.search(big.tenant, SearchRequest(query=questions[i % len(questions)],
-                                                                    method=Method.HYBRID), record_access=False)
+                    q = questions[i % len(questions)]
+                    if i % 4 == 3:  # the day channel's query gets planned and warmed too
+                        q = f"{q.rstrip('?')} on {START:%d %B %Y}?"
+                    await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID),
+                                          record_access=False)
 
             await curve.run(warm)
             measuring = datetime.now(timezone.utc)
-            hybrid, server, bare, from_text = [], [], [], []
+            hybrid, server, bare, from_text, dated = [], [], [], [], []
             singles: dict[str, list[float]] = {}
             stages: dict[str, list[float]] = {}
             cpu = CpuTally(neo4j_local.serving_pid(services.settings))
@@ -293,6 +296,12 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                     t0 = time.perf_counter()
                     await searcher.search(big.tenant, SearchRequest(query=q, method=method), record_access=False)
                     singles.setdefault(method.value, []).append((time.perf_counter() - t0) * 1000)
+                # The same question naming one of the tenant's days: the day channel's query too.
+                day = START + timedelta(days=len(dated) % max(1, size // 1440))
+                t0 = time.perf_counter()
+                await searcher.search(big.tenant, SearchRequest(query=f"{q.rstrip('?')} on {day:%d %B %Y}?"),
+                                      record_access=False)
+                dated.append((time.perf_counter() - t0) * 1000)
             await searcher.settle()
             n = (await big.read(COUNT_CELLS))[0]["n"]
             out["sizes"][str(size)] = {
@@ -304,6 +313,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 # Channels run concurrently: their times overlap and do not add up.
                 "stage_p50_ms": {k: round(percentiles(v)["p50"], 1) for k, v in sorted(stages.items())},
                 "single_channel_ms": {k: percentiles(v) for k, v in singles.items()},
+                "hybrid_naming_a_day_ms": percentiles(dated),
                 "cpu_ms_per_call": cpu.per_call_ms(os.cpu_count() or 1),
                 "warm_up": curve.blocks,
                 # A checkpoint flushes Neo4j's page cache for seconds: a phase it fell into is slower.

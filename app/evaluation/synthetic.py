@@ -107,10 +107,14 @@ async def seed_entities(graph: TenantGraph, rows: list[dict]) -> None:
     await graph.write_tx(work)
 
 
+# Cell i is said at START + i minutes: 1,440 a day.
+START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
 async def grow(graph: TenantGraph, start: int, target: int, dim: int, centers: np.ndarray,
                rng: np.random.Generator, progress=lambda *_: None, conversation: str = "bench") -> None:
     """Add cells start..target-1 to the tenant (its entities must be seeded first)."""
-    base = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    base = START
     batch = 2000
     for lo in range(start, target, batch):
         hi = min(target, lo + batch)

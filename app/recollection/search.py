@@ -81,9 +81,11 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
 
 
 # Whatever this tenant holds, warming up writes nothing (its hits are not counted as uses). The
-# queries take the shapes a search can take: with a name, with stop words only, with words.
+# queries take the shapes a search can take: with a name, with stop words only, with words, with
+# a date (the day channel's query).
 WARM_UP_TENANT = "engram_warm_up"
-WARM_UP_QUERIES = ("What did Maya say about Lisbon?", "the", "When is the next trip planned?")
+WARM_UP_QUERIES = ("What did Maya say about Lisbon?", "the", "When is the next trip planned?",
+                   "What did Maya say on 4 March 2024?")
 
 
 class SearchService:
