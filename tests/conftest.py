@@ -6,6 +6,7 @@ import uuid
 import pytest
 import pytest_asyncio
 
+from app.recollection.search import SearchService
 from app.runtime.services import Services, open_services
 from app.runtime.neo4j_for_tests import neo4j_for_tests
 from app.store.graph import TenantGraph
@@ -32,6 +33,11 @@ def tenant() -> str:
 @pytest.fixture
 def graph(services, tenant) -> TenantGraph:
     return TenantGraph(services.driver, tenant, services.settings.neo4j_database)
+
+
+@pytest.fixture
+def searcher(services) -> SearchService:
+    return SearchService(services)
 
 
 @pytest.fixture(scope="session")

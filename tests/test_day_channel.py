@@ -6,7 +6,6 @@ import pytest
 from app.construction.ingest import Ingestor
 from app.recollection.channels.day import ON_DAY
 from app.recollection.request import Method, SearchRequest
-from app.recollection.search import SearchService
 from app.store.graph import TenantGraph
 from tests.conversation import DAY1, DAY2, maya_and_sam
 
@@ -24,11 +23,6 @@ def conversation() -> list[dict]:
 async def memory(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", conversation(), flush=True)
     return graph
-
-
-@pytest.fixture
-def searcher(services):
-    return SearchService(services)
 
 
 async def day_turns(searcher, graph, query, **kw) -> list[str]:

@@ -39,11 +39,6 @@ async def memory(services, graph):
     return graph
 
 
-@pytest.fixture
-def searcher(services):
-    return SearchService(services)
-
-
 def evidence_ids(result) -> list[str]:
     out: list[str] = []
     for h in result.hits:

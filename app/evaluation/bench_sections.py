@@ -114,8 +114,8 @@ def single_channel_note(size: dict) -> str:
     dated = size.get("hybrid_naming_a_day_ms")
     return (f"One channel alone through the same service, p50 ms (x the bare query's p50): {each}. "
             "Each embeds the query text and hydrates its hits, which the bare index query does not. "
-            + (f"HYBRID for the same questions naming one of the tenant's days (the day channel scores "
-               f"up to 250 of its 1,440 turns): p50 {dated['p50']:.1f}, p95 {dated['p95']:.1f}. "
+            + (f"HYBRID for the same questions naming one of the tenant's days (the day channel's "
+               f"query too): p50 {dated['p50']:.1f}, p95 {dated['p95']:.1f}. "
                if dated else ""))
 
 
