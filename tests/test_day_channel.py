@@ -65,7 +65,8 @@ async def test_a_turn_counts_on_the_day_where_it_was_said(memory, searcher):
 
 async def test_the_requests_filters_hold(memory, searcher):
     assert await day_turns(searcher, memory, "on 10 June 2024", time_to=DAY2 - timedelta(days=1)) == []
-    assert set(await day_turns(searcher, memory, "on 10 June 2024", user_id=None)) == said_on(DAY2)
+    assert await day_turns(searcher, memory, "on 10 June 2024", conversation_id="c2") == []
+    assert set(await day_turns(searcher, memory, "on 10 June 2024", conversation_id="c1")) == said_on(DAY2)
     assert await day_turns(searcher, memory, "on 10 June 2024", kinds=("fact", "memcell")) == []
 
 
