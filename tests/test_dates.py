@@ -27,6 +27,8 @@ def one(text: str, prefer: str | None = None) -> DateMention:
     ("I was born in 1990.", date(1990, 1, 1), date(1990, 12, 31), "year"),
     ("this weekend", date(2023, 5, 13), date(2023, 5, 14), "weekend"),
     ("on 2023-04-01", date(2023, 4, 1), date(2023, 4, 1), "day"),
+    ("shared on December 1,2023", date(2023, 12, 1), date(2023, 12, 1), "day"),  # no space after the comma
+    ("the 2nd of March,2022", date(2022, 3, 2), date(2022, 3, 2), "day"),
     # "day" units were missed by the prefilter before: no digit and no other date word
     ("See you in two days.", date(2023, 5, 10), date(2023, 5, 10), "day"),
     ("two days from now", date(2023, 5, 10), date(2023, 5, 10), "day"),

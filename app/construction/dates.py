@@ -262,7 +262,7 @@ def _numeric(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 @_pattern(
-    rf"\b(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_M_ANY})\b\.?(?:,?\s+(\d{{4}})\b)?",
+    rf"\b(?:the\s+)?(\d{{1,2}}){_ORD}\s+(?:of\s+)?({_M_ANY})\b\.?(?:(?:,\s*|\s+)(\d{{4}})\b)?",
     needs=(_DIGITS, _MONTH_WORDS),
 )
 def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
@@ -282,7 +282,8 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", m.group(3) is None
 
 
-@_pattern(rf"\b({_M_ANY})\.?\s+(?:the\s+)?(\d{{1,2}}){_ORD}(?![\d:])\b(?:,?\s+(\d{{4}})\b)?",
+# The year after a comma with or without a space: "May 8, 2023", "December 1,2023".
+@_pattern(rf"\b({_M_ANY})\.?\s+(?:the\s+)?(\d{{1,2}}){_ORD}(?![\d:])\b(?:(?:,\s*|\s+)(\d{{4}})\b)?",
           needs=(_DIGITS, _MONTH_WORDS))
 def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     month_word = m.group(1)
