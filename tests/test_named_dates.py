@@ -18,12 +18,7 @@ TODAY = date(2024, 3, 6)  # a Wednesday
     ("plans for Feb 2024", date(2024, 2, 1), date(2024, 2, 29)),  # a leap year's February
     ("between 1 May 2023 and 9 May 2023", date(2023, 5, 1), date(2023, 5, 9)),
     ("on 31 February 2023", date(2023, 2, 1), date(2023, 2, 28)),  # no such day: its month
-])
-def test_calendar_dates_are_read_as_the_days_they_name(query, first, last):
-    assert named_period(query, TODAY) == Period(first, last)
-
-
-@pytest.mark.parametrize("query, first, last", [
+    # relative: counted from the day asked about
     ("what did I say today?", TODAY, TODAY),
     ("the restaurant we talked about yesterday", date(2024, 3, 5), date(2024, 3, 5)),
     ("anything new this week?", date(2024, 3, 4), date(2024, 3, 10)),
@@ -34,7 +29,7 @@ def test_calendar_dates_are_read_as_the_days_they_name(query, first, last):
     ("where did we go camping in June?", date(2023, 6, 1), date(2023, 6, 30)),  # the last June
     ("yesterday and today", date(2024, 3, 5), TODAY),
 ])
-def test_relative_dates_count_from_the_day_asked_about(query, first, last):
+def test_dates_are_read_as_the_days_they_name(query, first, last):
     assert named_period(query, TODAY) == Period(first, last)
 
 
