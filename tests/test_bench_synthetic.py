@@ -87,3 +87,15 @@ def test_single_channel_note_gives_each_methods_p50_against_the_bare_query():
     dated = single_channel_note(dict(size, hybrid_naming_a_day_ms={"p50": 17.3, "p95": 21.0}))
     assert "naming one of the tenant's days" in dated and "p50 17.3, p95 21.0" in dated
     assert single_channel_note({"bare_vector_ms": {"p50": 2.5}}) == ""
+
+
+def test_the_benchs_dated_questions_name_the_day_the_channel_reads():
+    from datetime import date, timedelta
+
+    from app.evaluation.bench import naming_day
+    from app.evaluation.synthetic import START
+    from app.recollection.named_dates import Period, named_period
+
+    day = START + timedelta(days=3)
+    q = naming_day("What does Maya think about tea?", day)
+    assert named_period(q, date(2026, 12, 2)) == Period(day.date(), day.date())

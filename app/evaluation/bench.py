@@ -236,6 +236,11 @@ BARE_VECTOR = vector_query("MemCell", "memcell_embedding", "RETURN n.id AS id, s
 _grow, _unit_rows = grow, unit_rows_around
 
 
+def naming_day(question: str, day: datetime) -> str:
+    """The question asked about one day ("... on 01 January 2024?"), for the day channel."""
+    return f"{question.rstrip('?')} on {day:%d %B %Y}?"
+
+
 async def bench_search(services: Services, sizes: list[int], tenants: int = 20, queries: int = 200,
                        small_tenant_cells: int = 500, keep: bool = False, progress=lambda *_: None) -> dict:
     embedder = services.require_embedder()
@@ -261,7 +266,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 for i in range(start, start + units):
                     q = questions[i % len(questions)]
                     if i % 4 == 3:  # the day channel's query gets planned and warmed too
-                        q = f"{q.rstrip('?')} on {START:%d %B %Y}?"
+                        q = naming_day(q, START)
                     await searcher.search(big.tenant, SearchRequest(query=q, method=Method.HYBRID),
                                           record_access=False)
 
@@ -299,8 +304,7 @@ async def bench_search(services: Services, sizes: list[int], tenants: int = 20, 
                 # The same question naming one of the tenant's days: the day channel's query too.
                 day = START + timedelta(days=len(dated) % max(1, size // 1440))
                 t0 = time.perf_counter()
-                await searcher.search(big.tenant, SearchRequest(query=f"{q.rstrip('?')} on {day:%d %B %Y}?"),
-                                      record_access=False)
+                await searcher.search(big.tenant, SearchRequest(query=naming_day(q, day)), record_access=False)
                 dated.append((time.perf_counter() - t0) * 1000)
             await searcher.settle()
             n = (await big.read(COUNT_CELLS))[0]["n"]
