@@ -276,16 +276,20 @@ def eval_locomo(
     answer: bool = typer.Option(False, help="LLM answers from the HYBRID context, LLM judge, F1"),
     fit_ranker: Path = typer.Option(None, help="write ranker weights fitted on these conversations "
                                     "here (app/recollection/ranker.json ships them)"),
+    fit_adapter: Path = typer.Option(None, help="write a query adapter fitted on these conversations "
+                                     "here (app/recollection/query_adapter.npy ships it)"),
 ) -> None:
-    """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run; HYBRID
-    also with ranker weights fitted on the other conversations only (hybrid_cv)."""
+    """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run; each
+    conversation searched through a query adapter fitted on the others; HYBRID also with ranker
+    weights fitted on the other conversations only (hybrid_cv)."""
     from rich.progress import BarColumn, Progress, TextColumn
 
     from app.evaluation.runner import EvalConfig, run_locomo
 
     cfg = EvalConfig(methods=[m.strip().lower() for m in methods.split(",") if m.strip()],
                      ks=tuple(int(x) for x in k.split(",")), limit=limit,
-                     conversations=conversations, keep=keep, answer=answer, fit_ranker=fit_ranker)
+                     conversations=conversations, keep=keep, answer=answer, fit_ranker=fit_ranker,
+                     fit_adapter=fit_adapter)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   console=console, transient=True) as prog:
         tasks: dict[str, int] = {}

@@ -47,10 +47,36 @@ async def test_harness_runs_through_the_service_and_writes_its_outputs(services,
     lines = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
     assert len(lines) == 5 and {x["category"] for x in lines} == {1, 2, 4, 5}
     assert "D:9:9" in json.dumps(lines[-1])  # the unmatched evidence id is reported, not dropped
+    # One conversation: no other to fit a query adapter on, so the shipped one searched it.
+    assert summary["meta"]["query_adapter"] == "shipped"
     # the evaluation tenants are gone afterwards
     rows = await TenantGraph(services.driver, "probe").read(
         "MATCH (t:Turn) WHERE t.tenant STARTS WITH 'eval_smoke_1' AND $tenant = 'probe' RETURN count(t) AS n")
     assert rows[0]["n"] == 0
+
+
+async def test_each_conversation_is_searched_through_an_adapter_fitted_on_the_others(services, tmp_path,
+                                                                                    monkeypatch):
+    from app.evaluation import adapter_fit
+
+    fitted_on: list[list[str]] = []
+    real_fit = adapter_fit.fit
+
+    def fit(examples, **kw):
+        fitted_on.append(sorted(e.conversation for e in examples))
+        return real_fit(examples, **kw)
+
+    monkeypatch.setattr(adapter_fit, "fit", fit)
+    data = tmp_path / "two.json"
+    data.write_text(json.dumps([SAMPLE[0], {**SAMPLE[0], "sample_id": "smoke-2"}]))
+    summary = await run_locomo(services, data, tmp_path / "out", EvalConfig(ks=(5, 10), methods=["vector"],
+                                                                         fit_adapter=tmp_path / "a.npy"))
+    assert summary["meta"]["query_adapter"] == "held out"
+    # Each conversation's map saw only the other's questions; the one written saw both.
+    assert fitted_on == [["smoke-2"], ["smoke-1"], ["smoke-1", "smoke-2"]]
+    from app.recollection.query_adapter import QueryAdapter
+
+    assert QueryAdapter.load(tmp_path / "a.npy").matrix.shape == (services.embedder.dimensions,) * 2
 
 
 async def test_answering_mode_reports_judge_and_f1_with_a_stub_llm(services, tmp_path):

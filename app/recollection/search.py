@@ -21,6 +21,8 @@ from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
 from app.recollection.hydrate import hydrate
+from app.recollection.query_adapter import QueryAdapter
+from app.recollection.query_adapter import DEFAULT_PATH as ADAPTER_PATH
 from app.recollection.ranker import DEFAULT_PATH, Ranker
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
@@ -100,6 +102,8 @@ class SearchService:
         self._agentic = None
         self.ranker = (Ranker.load(self.settings.ranker_path or DEFAULT_PATH)
                        if self.settings.fusion == "learned" else None)
+        self.adapter = (QueryAdapter.load(self.settings.query_adapter_path or ADAPTER_PATH)
+                        if self.settings.query_adapter == "learned" else None)
         n = self.settings.search_concurrency
         self._slots = asyncio.Semaphore(n) if n else contextlib.nullcontext()
 
@@ -186,7 +190,8 @@ class SearchService:
     def context(self, graph: TenantGraph, req: SearchRequest, vector_task) -> SearchContext:
         """A search's context, with the vector parts of its method's channels."""
         ctx = SearchContext(graph, req, vector_task, depth=max(2 * req.top_k, 20),
-                            filters=filters.params(req), vector_param=self.services.vector_param)
+                            filters=filters.params(req), vector_param=self.services.vector_param,
+                            adapter=self.adapter)
         for name in METHOD_CHANNELS[req.method]:
             for part in self.channels[name].vector_parts(ctx):
                 ctx.parts.setdefault(part.column, part)

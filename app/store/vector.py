@@ -30,12 +30,14 @@ class VectorQuery:
     fallback: str
 
 
-def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: str = "n") -> VectorQuery:
-    """`rest` continues after `var` and `score` are bound (starts with WITH or RETURN)."""
-    primary = (f"CYPHER 25 MATCH ({var}:{label}) SEARCH {var} IN (VECTOR INDEX {index} FOR $vector "
+def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: str = "n",
+                 probe: str = "$vector") -> VectorQuery:
+    """`rest` continues after `var` and `score` are bound (starts with WITH or RETURN); `probe`:
+    the parameter holding the vector searched for."""
+    primary = (f"CYPHER 25 MATCH ({var}:{label}) SEARCH {var} IN (VECTOR INDEX {index} FOR {probe} "
                f"WHERE {var}.tenant = $tenant LIMIT {limit}) SCORE AS score\n{rest}")
     fallback = (f"MATCH ({var}:{label}) WHERE {var}.tenant = $tenant AND {var}.embedding IS NOT NULL\n"
-                f"WITH {var}, vector.similarity.cosine({var}.embedding, $vector) AS score\n"
+                f"WITH {var}, vector.similarity.cosine({var}.embedding, {probe}) AS score\n"
                 f"ORDER BY score DESC LIMIT toInteger({limit})\n{rest}")
     return VectorQuery(primary, fallback)
 

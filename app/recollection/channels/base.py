@@ -11,6 +11,7 @@ import numpy as np
 from app.recollection.channels import nearest
 from app.recollection.lucene import safe_query
 from app.recollection.named_dates import Period, named_period
+from app.recollection.query_adapter import QueryAdapter
 from app.recollection.request import SearchRequest
 from app.store import term_stats
 from app.store.graph import TenantGraph
@@ -59,7 +60,11 @@ class SearchContext:
     vector_param: Callable[[Any], Any] = as_floats
     # The vector parts of the channels that run, by column (SearchService fills it).
     parts: dict[str, VectorPart] = field(default_factory=dict)
+    # The map of the query vector for comparing it with turns, facts and episodes
+    # (query_adapter.py); None: the model's own vector.
+    adapter: QueryAdapter | None = None
     _vector: Any = None
+    _adapted: Any = None
     _shared: dict = field(default_factory=dict)
 
     @cached_property
@@ -84,6 +89,14 @@ class SearchContext:
             self._vector = self.vector_param(await self.vector_task)
         return self._vector
 
+    async def adapted(self) -> Any:
+        """The query vector turns, facts and episodes are compared with (`$adapted`), as a
+        query parameter."""
+        if self._adapted is None:
+            self._adapted = (self.vector_param(self.adapter.apply(await self.vector_task))
+                             if self.adapter else await self.vector())
+        return self._adapted
+
     async def nearest(self, column: str) -> Any:
         """One column of the search's vector query (all the parts, one round trip, run once);
         None for a part left out."""
@@ -103,7 +116,7 @@ EVIDENCE = {
     "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
     "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
     "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY "
-                "vector.similarity.cosine(t.embedding, $vector) DESC, t.seq LIMIT 3 "
+                "vector.similarity.cosine(t.embedding, $adapted) DESC, t.seq LIMIT 3 "
                 "RETURN [elementId(t), t.speaker] }"),
 }
 

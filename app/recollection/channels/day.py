@@ -39,7 +39,7 @@ ON_DAY = f"""
 MATCH (n:Turn) WHERE n.tenant = $tenant AND n.at >= $after AND n.at < $before
 WITH n WHERE date(n.at) >= $first AND date(n.at) <= $last AND {filters.TURN}
 WITH n ORDER BY n.tenant, n.at LIMIT $scan
-WITH n, (1 + vector.similarity.cosine(n.embedding, $vector)) / 2 AS score WHERE score IS NOT NULL
+WITH n, (1 + vector.similarity.cosine(n.embedding, $adapted)) / 2 AS score WHERE score IS NOT NULL
 ORDER BY score DESC, n.at, elementId(n) LIMIT $limit
 RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}}}) AS onDay
 """
@@ -62,7 +62,7 @@ class DayChannel:
         period = ctx.named_period
         if period is None or "turn" not in ctx.request.kinds:
             return []
-        record = await ctx.graph.read_one(ON_DAY, vector=await ctx.vector(), **period_params(period, ctx.depth),
+        record = await ctx.graph.read_one(ON_DAY, adapted=await ctx.adapted(), **period_params(period, ctx.depth),
                                           **ctx.filters)
         note = f"said {period.first:%d %B %Y}" + ("" if period.days == 1 else f" to {period.last:%d %B %Y}")
         return candidates("turn", record["onDay"], lambda r: note)

@@ -79,7 +79,7 @@ CALL () {{
   MATCH (n:Fact)-[:ABOUT]->(e)
   WHERE n.tenant = $tenant AND {filters.FACT}
   WITH DISTINCT n LIMIT $maxFacts
-  RETURN collect({{key: elementId(n), sim: vector.similarity.cosine(n.embedding, $vector),
+  RETURN collect({{key: elementId(n), sim: vector.similarity.cosine(n.embedding, $adapted),
                    about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], confidence: n.confidence,
                    evidence: {EVIDENCE["fact"]}}}) AS facts
 }}
@@ -88,7 +88,7 @@ CALL () {{
   MATCH (s:Entity) WHERE elementId(s) = seed AND s.tenant = $tenant
   MATCH (s)<-[:MENTIONS]-(n:MemCell)
   WHERE n.tenant = $tenant AND {filters.MEMCELL}
-  WITH n, vector.similarity.cosine(n.embedding, $vector) AS sim, collect(s.name)[0] AS via
+  WITH n, vector.similarity.cosine(n.embedding, $adapted) AS sim, collect(s.name)[0] AS via
   WITH n, sim * $decay AS score, via ORDER BY score DESC, elementId(n) LIMIT $limit
   RETURN collect({{key: elementId(n), score: score, via: via, evidence: {EVIDENCE["memcell"]}}}) AS cells
 }}
@@ -129,7 +129,7 @@ WITH e, score WHERE score >= $minScore AND COUNT {{ (e)<-[:ABOUT]-() }} <= $smal
 WITH e, score ORDER BY score DESC, elementId(e) LIMIT $entities
 MATCH (n:Fact)-[:ABOUT]->(e) WHERE n.tenant = $tenant AND {filters.FACT}
 WITH n, collect(e.name)[0] AS via
-WITH n, via, vector.similarity.cosine(n.embedding, $vector) AS sim
+WITH n, via, vector.similarity.cosine(n.embedding, $adapted) AS sim
 ORDER BY sim DESC, elementId(n) LIMIT $limit
 RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence,
                  evidence: {EVIDENCE["fact"]}}}) AS byMeaning

@@ -101,7 +101,7 @@ class KeywordChannel:
             return []
         record = await ctx.graph.read_one(
             query_for(kinds), fetch=ctx.depth * 3, limit=ctx.depth, terms=words,
-            vector=await ctx.vector() if "memcell" in kinds else None,
+            adapted=await ctx.adapted() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
         results = []
         for kind in kinds:

@@ -131,7 +131,7 @@ async def plan(ctx: "SearchContext") -> tuple[Spec, dict]:
     if not planned:
         return (), {}
     spec = tuple((p.column, p.query, frozenset(own), p.uses) for p, own in planned)
-    params = dict(ctx.filters, vector=vector, terms=ctx.words)
+    params = dict(ctx.filters, vector=vector, adapted=await ctx.adapted(), terms=ctx.words)
     for p, own in planned:
         params.update({f"{p.column}_{k}": v for k, v in own.items()})
     return spec, params

@@ -20,10 +20,10 @@ WITH s, score WHERE s.status IN $statuses AND ($groupId IS NULL OR s.groupId = $
 WITH s, score ORDER BY score DESC LIMIT $limit
 CALL (s) {{
   MATCH (s)-[:INCLUDES]->(m:MemCell {{status: 'active'}})
-  WITH m ORDER BY vector.similarity.cosine(m.embedding, $vector) DESC LIMIT 2
+  WITH m ORDER BY vector.similarity.cosine(m.embedding, $adapted) DESC LIMIT 2
   MATCH (m)-[:EVIDENCED_BY]->(t:Turn)
   WITH t AS n WHERE {filters.TURN}
-  WITH n ORDER BY vector.similarity.cosine(n.embedding, $vector) DESC LIMIT 3
+  WITH n ORDER BY vector.similarity.cosine(n.embedding, $adapted) DESC LIMIT 3
   RETURN collect([elementId(n), n.speaker]) AS evidence
 }}
 RETURN collect({{key: elementId(s), score: score, topic: s.topic, evidence: evidence}}) AS scenes

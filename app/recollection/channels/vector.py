@@ -20,12 +20,13 @@ INDEX = {"turn": ("Turn", "turn_embedding"), "fact": ("Fact", "fact_embedding")}
 # The facts nearest the query, with the entities they are about: the vector channel ranks them,
 # the graph channel keeps those about its neighbourhood. One index search serves both (it is the
 # most expensive query of a search, and its cost grows with how many it fetches).
+# Both search with the mapped query vector, $adapted (app/recollection/query_adapter.py).
 NEAR_FACTS = vector_query("Fact", "fact_embedding", f"""
 WITH n, score WHERE {filters.FACT}
 WITH n, score ORDER BY score DESC LIMIT $limit
 RETURN collect({{key: elementId(n), score: score, confidence: n.confidence,
                  about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], evidence: {EVIDENCE["fact"]}}}) AS facts
-""")
+""", probe="$adapted")
 
 
 # The turns nearest the query, with their episode and their reply: the vector channel ranks the
@@ -38,7 +39,7 @@ OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
 WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy ORDER BY score DESC, elementId(t)
 RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, reply: reply,
                  replyBy: replyBy, cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
-""")
+""", probe="$adapted")
 
 
 def nearest_fetch(ctx: SearchContext) -> int:
