@@ -146,7 +146,7 @@ async def test_keyword_scores_are_bm25_over_the_tenants_own_nodes(services, grap
     kinds = ("turn", "fact", "memcell")
     vector = [float(x) for x in services.embedder.embed([query])[0]]
     record = await graph.read_one(
-        keyword.query_for(kinds), fetch=100, limit=50, terms=words, vector=vector,
+        keyword.query_for(kinds), fetch=100, limit=50, terms=words, adapted=vector,
         **{f"lucene_{k}": keyword.lucene_for(k, safe_query(query), graph.tenant) for k in kinds},
         **filters.params(SearchRequest(query=query)))
     for kind in kinds:
