@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
 from app.construction.ingest import Ingestor
 from app.evaluation.bm25 import BM25Index, DenseIndex
 from app.evaluation.locomo import Conversation, load_locomo
@@ -153,7 +154,9 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                 await ingestor.memorize(graph.tenant, conv.sample_id, session, flush=si == len(sessions) - 1)
                 progress(f"{conv.sample_id}: ingest", si + 1, len(sessions))
             ingest_s[conv.sample_id] = time.perf_counter() - t0
-        proved = [await _proved(graphs[c.sample_id], c, embedder, cfg.limit) for c in convs]
+        # Read and embedded only when a map is to be fitted (the adapter off: none is).
+        fitting = searcher.adapter is not None or cfg.fit_adapter is not None
+        proved = [await _proved(graphs[c.sample_id], c, embedder, cfg.limit) for c in convs] if fitting else []
         adapters = adapter_fit.held_out(proved) if searcher.adapter is not None else {}
         if cfg.fit_adapter is not None:
             cfg.fit_adapter.parent.mkdir(parents=True, exist_ok=True)
