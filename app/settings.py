@@ -91,7 +91,7 @@ class Settings(BaseSettings):
     # Single-channel methods always use RRF.
     fusion: Literal["learned", "rrf"] = "learned"
     ranker_path: Path | None = None
-    # The turn and fact indexes are searched with the query vector mapped by a matrix fitted on
+    # Turns, facts and episodes are compared with the query vector mapped by a matrix fitted on
     # questions with known proof (app/recollection/query_adapter.py; query_adapter_path, or the
     # shipped query_adapter.npy), or with the model's own vector ("off").
     query_adapter: Literal["learned", "off"] = "learned"

@@ -21,8 +21,7 @@ from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
 from app.recollection.hydrate import hydrate
-from app.recollection.query_adapter import QueryAdapter
-from app.recollection.query_adapter import DEFAULT_PATH as ADAPTER_PATH
+from app.recollection.query_adapter import DEFAULT_PATH as ADAPTER_PATH, QueryAdapter
 from app.recollection.ranker import DEFAULT_PATH, Ranker
 from app.recollection.request import METHOD_CHANNELS, Method, SearchInputError, SearchRequest
 from app.runtime.services import Services
