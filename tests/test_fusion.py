@@ -72,6 +72,13 @@ def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
     keys = [f.key for f in ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))]
     assert keys.index("plan") == PINNED_SLOT - 1
     assert keys[:PINNED_SLOT - 1] == [f"t{i}" for i in range(PINNED_SLOT - 1)]
+    # A turn split off its episode does not push the pinned hit down.
+    rankings = {"keyword": [Candidate("memcell", "m", 1.0, evidence=("t1", "t9")),
+                            Candidate("turn", "t3", 1.0, evidence=("t3",)), Candidate("turn", "t4", 1.0, evidence=("t4",))],
+                "foresight": [Candidate("foresight", "plan", 0.9, evidence=("src",))]}
+    T = {"t1": 0.9, "t3": 0.8, "t9": 0.75, "t4": 0.7, "src": 0.01}
+    out = ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))
+    assert [f.key for f in out] == ["m", "t3", "plan", "t9", "t4"]
 
 
 def test_with_the_rankers_shares_a_hits_lines_give_each_channels_share_of_its_best_turn():
@@ -84,3 +91,38 @@ def test_with_the_rankers_shares_a_hits_lines_give_each_channels_share_of_its_be
     out = ranked(rankings, W, 60, T, proof_size=5, shares=shares)
     assert [f.key for f in out] == ["f"]  # the turn hit folds into the fact that brings it first
     assert {c.channel: c.contribution for c in out[0].channels} == {"a": -0.2, "b": 1.1}
+
+
+def test_evidence_reads_in_turn_score_order_across_hits():
+    from app.recollection.fusion import ranked
+
+    # The episode's second turn scores below the turn another channel found: it comes after it,
+    # as a hit of its own that says where it came from, not as the episode's second proof.
+    rankings = {"a": [Candidate("memcell", "m", 1.0, evidence=("t1", "t3"))],
+                "b": [Candidate("turn", "t2", 1.0, evidence=("t2",))]}
+    out = ranked(rankings, W, 60, {"t1": 0.9, "t2": 0.5, "t3": 0.2}, proof_size=5)
+    assert [(f.key, f.evidence) for f in out] == [("m", ["t1"]), ("t2", ["t2"]), ("t3", ["t3"])]
+    assert out[2].kind == "turn" and "memcell ranked above" in out[2].channels[0].note
+    # Scoring above every later hit, it stays with its episode.
+    out = ranked(rankings, W, 60, {"t1": 0.9, "t2": 0.5, "t3": 0.6}, proof_size=5)
+    assert [(f.key, f.evidence) for f in out] == [("m", ["t1", "t3"]), ("t2", ["t2"])]
+
+
+def test_a_split_turn_that_a_channel_ranked_keeps_its_own_hit_and_lines():
+    from app.recollection.fusion import ranked
+
+    rankings = {"a": [Candidate("memcell", "m", 1.0, evidence=("t1", "t3"))],
+                "b": [Candidate("turn", "t2", 1.0, evidence=("t2",)), Candidate("turn", "t3", 1.0, evidence=("t3",))]}
+    out = ranked(rankings, W, 60, {"t1": 0.9, "t2": 0.5, "t3": 0.2}, proof_size=5)
+    assert [(f.key, f.evidence) for f in out] == [("m", ["t1"]), ("t2", ["t2"]), ("t3", ["t3"])]
+    assert [c.channel for c in out[2].channels] == ["b"]
+
+
+def test_rrf_keeps_an_episodes_turns_together():
+    # RRF gives an episode's further turn nothing for the episode, so its score says little: the
+    # episode keeps it, though another turn outscores it.
+    rankings = {"a": [Candidate("memcell", "m", 1.0, evidence=("t1", "t9"))],
+                "b": _ranking("x", 2, {1: "t1", 2: "t2"}), "c": _ranking("y", 2, {1: "t1", 2: "t2"}),
+                "d": [Candidate("turn", "t9", 1.0, evidence=("t9",))]}
+    stream = list(dict.fromkeys(t for f in rrf(rankings, W, 60) for t in f.evidence))
+    assert stream == ["t1", "t9", "t2"]
