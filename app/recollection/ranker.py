@@ -23,7 +23,7 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
                Newton's method: the same data always gives the same weights.
 
 Measured on LoCoMo dev (5 conversations, each ranked by weights fitted on the other four): the
-README's Evaluation section. The weights ship in ranker.json beside this file.
+README's Evaluation section and docs/evaluation-notes.md. The weights ship in ranker.json beside this file.
 """
 from __future__ import annotations
 
