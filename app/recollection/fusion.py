@@ -203,9 +203,9 @@ def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
 def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
              pinned: frozenset[str] | set[str] = frozenset(), score_order: bool = False) -> list[Fused]:
     """Hits by their best turn's score, each with its proving turns; a hit whose proof a better
-    hit already brings is folded into it. A `pinned` hit not among the first PINNED_SLOT is
-    lifted to the score of the last of them, and wins the tie. `score_order`: the evidence is
-    read in turn-score order across hits (_in_score_order)."""
+    hit already brings is folded into it. A `pinned` hit not among the first PINNED_SLOT takes
+    the last of those places (_pinned_up). `score_order`: the evidence is read in turn-score
+    order across hits (_in_score_order)."""
     for item in items.values():
         item.evidence.sort(key=lambda t: -T.get(t, 0.0))
         kept = [t for t in item.evidence if is_proof(t)]
