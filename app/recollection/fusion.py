@@ -141,7 +141,7 @@ def rrf(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int 
         # A reply no channel found becomes a hit of its own: the answer to a matching question.
         for reply, source in lifted_by.items():
             if reply not in items:
-                items[reply] = _reply_hit(reply, T[reply])
+                items[reply] = _context_hit(reply, T[reply])
     # Evidence that no ranking supports (an episode's other turns) would only crowd out proof.
     return _package(items, T, lambda t: T.get(t, 0.0) > 0)
 
@@ -167,7 +167,7 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     covered = {t for item in items.values() for t in item.evidence}
     for t in best:
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
-            items[t] = _reply_hit(t, T[t])
+            items[t] = _context_hit(t, T[t])
     proof = set(best)
     out = _package(items, T, proof.__contains__, {rankings[ch][0].key for ch in pinned if rankings.get(ch)},
                    score_order=True)
@@ -179,9 +179,9 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     return out
 
 
-def _reply_hit(turn: str, score: float) -> Fused:
-    return Fused("turn", turn, evidence=[turn],
-                 channels=[ChannelScore("context", 1, score, score, "reply to a retrieved turn")])
+def _context_hit(turn: str, score: float, why: str = "reply to a retrieved turn") -> Fused:
+    """A turn no channel ranked itself, as a hit: `why` it is there."""
+    return Fused("turn", turn, score=score, evidence=[turn], channels=[ChannelScore("context", 1, score, score, why)])
 
 
 def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int) -> dict[str, Fused]:
@@ -269,8 +269,7 @@ def _in_score_order(ordered: list[Fused], items: dict[str, Fused],
         if out and out[-1] is owner:
             owner.evidence.append(t)
         elif (own := items.get(t)) is None or own.kind != "turn":
-            hit = Fused("turn", t, score=score, evidence=[t], channels=[
-                ChannelScore("context", 1, score, score, f"a further turn of a {owner.kind} ranked above")])
+            hit = _context_hit(t, score, f"a further turn of a {owner.kind} ranked above")
             split_from[id(hit)] = owner
             out.append(hit)
         # else: the turn's own hit takes its place among `ordered`
