@@ -170,6 +170,17 @@ async def test_foresight_surfaces_a_constraint_for_a_query_sharing_no_words(memo
     assert "m4" in evidence_ids(res)
 
 
+@pytest.mark.parametrize("query", ["What does Maya practise every evening?", "Tell me about Maya"])
+async def test_foresight_does_not_surface_for_a_question_that_only_names_whom_it_is_about(
+        memory, searcher, query):
+    # "Maya is allergic to peanuts" is about Maya, yet a question about Maya is not a situation
+    # where it matters: matched by its trigger, it stays out (by its text, it was pinned third).
+    res = await search(searcher, memory, query, top_k=10, now=DAY2)
+    assert not [h.node.get("text") for h in res.hits if h.kind == "foresight"]
+    dinner = await search(searcher, memory, "Can you suggest a good place for dinner tonight?", top_k=10, now=DAY2)
+    assert any(h.kind == "foresight" for h in dinner.hits[:3])
+
+
 async def test_hybrid_fuses_channels_and_explains_each_hit(memory, searcher):
     res = await search(searcher, memory, "Where does Maya live now?", top_k=10)
     assert [h.rank for h in res.hits] == list(range(1, len(res.hits) + 1))

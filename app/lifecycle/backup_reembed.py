@@ -4,7 +4,7 @@ like the original. Each recipe mirrors app/construction/pipeline.py:
 
   Turn       embedding_text(turn): speaker, day, content
   Entity     its name (entity_resolution embeds the draft name the entity was created with)
-  Foresight  "<text>. <trigger>"
+  Foresight  its trigger (foresight_embedding_text)
   Fact       ENGRAM_FACT_VECTORS=sentence: the vector of the sentence of its first evidence turn
              it was stated in (Embedder.embed_spans); otherwise the vector of that turn when it
              is the only fact of its cell from that turn (or =turn), else its own text
@@ -27,7 +27,7 @@ from typing import Awaitable, Callable
 import numpy as np
 
 from app.construction.boundaries import unit
-from app.construction.pipeline import embedding_text
+from app.construction.pipeline import embedding_text, foresight_embedding_text
 from app.embeddings import Embedder
 from app.settings import Settings
 from app.store.graph import TenantGraph
@@ -74,7 +74,7 @@ async def _entities(rows, embedder, settings):
 
 
 async def _foresights(rows, embedder, settings):
-    return await _texts([f"{r['text']}. {r['trigger']}" for r in rows], embedder)
+    return await _texts([foresight_embedding_text(r["text"], r["trigger"]) for r in rows], embedder)
 
 
 async def _facts(rows, embedder, settings):
@@ -183,9 +183,11 @@ def recipe_label(labels: list[str]) -> str | None:
     return next((r.label for r in RECIPES if r.label in labels), None)
 
 
-async def reembed(graph: TenantGraph, embedder: Embedder, settings: Settings) -> dict[str, dict[str, int]]:
-    """Make every flagged vector; returns per label how many were made and how many could not
-    be (a cell whose turns have no vectors, say: it keeps none, as the source had none usable)."""
+async def reembed(graph: TenantGraph, embedder: Embedder, settings: Settings,
+                  labels: frozenset[str] = RECIPE_LABELS) -> dict[str, dict[str, int]]:
+    """Make every flagged vector of `labels`; returns per label how many were made and how many
+    could not be (a cell whose turns have no vectors, say: it keeps none, as the source had none
+    usable)."""
     out: dict[str, dict[str, int]] = {}
 
     async def flush(recipe: Recipe, rows: list[dict], stats: dict[str, int]) -> None:
@@ -194,7 +196,7 @@ async def reembed(graph: TenantGraph, embedder: Embedder, settings: Settings) ->
         stats["made"] += sum(1 for v in vectors if v is not None)
         stats["missing"] += sum(1 for v in vectors if v is None)
 
-    for recipe in RECIPES:
+    for recipe in (r for r in RECIPES if r.label in labels):
         stats = {"made": 0, "missing": 0}
         rows: list[dict] = []
         async with aclosing(graph.stream(recipe.query)) as found:

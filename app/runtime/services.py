@@ -15,6 +15,7 @@ from typing import Any, AsyncIterator, Callable
 from neo4j import AsyncDriver
 
 from app.embeddings import Embedder, get_embedder
+from app.lifecycle import foresight_vectors
 from app.settings import Settings
 from app.store import term_stats
 from app.store.driver import make_driver
@@ -57,6 +58,8 @@ async def open_services(settings: Settings, load_model: bool = True) -> AsyncIte
             sys.setswitchinterval(settings.gil_switch_interval_ms / 1000)
             # Text stored before the keyword statistics existed gets them, once per database.
             await term_stats.backfill(driver, settings.neo4j_database, log.info)
+            # Foresight written before its vector was its trigger's gets the new one, once.
+            await foresight_vectors.migrate(driver, embedder, settings, log.info)
         yield Services(settings, driver, embedder, applied, await vector_param_maker(driver))
     finally:
         await driver.close()

@@ -1,5 +1,8 @@
 """Foresight channel: prospective memories active at the moment asked about whose trigger (the
-situations where they matter) is close to the query, even when no word is shared with it."""
+situations where they matter) is close to the query, even when no word is shared with it.
+Matched by the trigger alone, by vector (a foresight's vector is its trigger's:
+foresight_embedding_text) and by words: the text names whom it is about, and a question about
+that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
 from app.recollection import bm25, filters
@@ -16,7 +19,9 @@ WITH n, score ORDER BY score DESC LIMIT $limit
 WITH collect({{key: elementId(n), score: score, evidence: {EVIDENCE["foresight"]}}}) AS byVector
 """
 
-# Ranked by BM25 from the tenant's own statistics (app/recollection/bm25.py), not Lucene's.
+# Found by the trigger's words; ranked by BM25 over text and trigger from the tenant's own
+# statistics (app/recollection/bm25.py), so that among those a foresight about whom the query
+# names comes first.
 WORDS = f"""
 CALL () {{
   {bm25.statistics("foresight")}
@@ -44,7 +49,7 @@ class ForesightChannel:
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
         if terms and words:
-            lucene = f"+(text:({terms}) OR trigger:({terms})) +tenant:{ctx.graph.tenant}"
+            lucene = f"+trigger:({terms}) +tenant:{ctx.graph.tenant}"
             return [VectorPart("foresight", BOTH, dict(params, lucene=lucene))]
         return [VectorPart("foresight", BY_VECTOR, params)]
 
