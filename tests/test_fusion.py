@@ -81,6 +81,22 @@ def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
     assert [f.key for f in out] == ["m", "t3", "plan", "t9", "t4"]
 
 
+def test_a_pinned_hit_whose_proof_an_earlier_hit_brings_is_not_folded_into_it():
+    from app.recollection.fusion import ranked
+
+    # An episode brings the constraint's source turn first; a foresight hit that is not pinned
+    # is folded into it (its line joins the episode's), the pinned one stays a hit of its own.
+    rankings = {"vector": [Candidate("memcell", "m", 0.6, evidence=("t0", "src"))],
+                "keyword": [Candidate("turn", "t1", 1.0, evidence=("t1",))],
+                "foresight": [Candidate("foresight", "allergy", 0.7, evidence=("src",))]}
+    T = {"t0": 0.9, "src": 0.8, "t1": 0.5}
+    folded = ranked(rankings, W, 60, T, proof_size=20)
+    assert [(f.key, f.evidence) for f in folded] == [("m", ["t0", "src"]), ("t1", ["t1"])]
+    assert "foresight" in {c.channel for c in folded[0].channels}
+    kept = ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))
+    assert [f.key for f in kept] == ["m", "allergy", "t1"]
+
+
 def test_with_the_rankers_shares_a_hits_lines_give_each_channels_share_of_its_best_turn():
     from app.recollection.fusion import ranked
 

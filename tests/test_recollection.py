@@ -415,3 +415,19 @@ async def test_related_to_returns_a_two_hop_path(memory):
     assert two, by_name.keys()
     assert all(len(r.path) == 2 for r in two)
     assert await RelatedService().related_to(memory, "Nobody Known", hops=2) == []
+
+
+async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, graph, searcher):
+    # Two standing food constraints, one each: a restaurant for Sam must bring Sam's first.
+    said = [("p1", "Maya", "I'm allergic to peanuts, so no satay for me."),
+            ("p2", "Sam", "And I'm vegan, so no cheese or meat for me."),
+            ("p3", "Maya", "Noted, we'll find a place that works for both of us.")]
+    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    for who, what in (("Sam", "vegan"), ("Maya", "peanut")):
+        res = await search(searcher, graph, f"Can you suggest a restaurant for {who} tonight?", top_k=10,
+                           now=DAY3 + timedelta(days=1))
+        first = next(h for h in res.hits if h.kind == "foresight")
+        assert what in first.node["text"].lower(), [h.node.get("text") for h in res.hits if h.kind == "foresight"]
+        assert res.hits.index(first) < 3

@@ -218,7 +218,7 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
     if pinned:
         ordered = _pinned_up(ordered, pinned)
     out: list[Fused] = []
-    for item, into in _folding(ordered):
+    for item, into in _folding(ordered, pinned):
         if into is None:
             out.append(item)
         else:
@@ -229,7 +229,7 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
 def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str]) -> list[Fused]:
     """A pinned hit not among the first PINNED_SLOT hits (folded ones not counted) takes the last
     of those places, with that hit's score."""
-    first = [f for f, into in _folding(ordered) if into is None][:PINNED_SLOT]
+    first = [f for f, into in _folding(ordered, pinned) if into is None][:PINNED_SLOT]
     lifted = [f for f in ordered if f.key in pinned]
     if len(first) < PINNED_SLOT or not lifted or any(f.key in pinned for f in first):
         return ordered
@@ -303,12 +303,13 @@ def _sorted(items, pinned) -> list[Fused]:
     return sorted(items, key=lambda f: (-f.score, f.key not in pinned, -f.own, KIND_ORDER.get(f.kind, 9), f.key))
 
 
-def _folding(ordered: list[Fused]):
+def _folding(ordered: list[Fused], pinned: frozenset[str] | set[str] = frozenset()):
     """(hit, None) for a hit that brings proof no earlier hit brings, else (hit, the hit that
-    brought its first turn)."""
+    brought its first turn). A `pinned` hit is never folded: what it holds (a constraint and
+    its trigger) is what must surface, not only the turn that proves it."""
     owner: dict[str, Fused] = {}
     for item in ordered:
-        if item.evidence and all(t in owner for t in item.evidence):
+        if item.key not in pinned and item.evidence and all(t in owner for t in item.evidence):
             yield item, owner[item.evidence[0]]
             continue
         yield item, None

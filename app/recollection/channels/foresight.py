@@ -6,6 +6,7 @@ that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
 from app.recollection import bm25, filters
+from app.recollection.ranker import named_speakers
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
@@ -63,4 +64,10 @@ class ForesightChannel:
         for rank, r in enumerate(record["byWords"]):
             if r["key"] not in seen:
                 seen[r["key"]] = candidate("foresight", r, 0.5 - rank * 1e-3, "words match")
-        return sorted(seen.values(), key=lambda c: (-c.score, c.key))[:ctx.depth]
+        # The trigger says when a foresight matters, not for whom: of those that match, the ones
+        # said by a person the query names come first ("a restaurant for Maya": Maya's allergy
+        # before Sam's diet, which may match the trigger better).
+        said = {t: who for c in seen.values() for t, who in c.speakers}
+        named = named_speakers(said, ctx.request.query)
+        return sorted(seen.values(),
+                      key=lambda c: (not any(who in named for _, who in c.speakers), -c.score, c.key))[:ctx.depth]
