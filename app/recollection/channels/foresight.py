@@ -68,6 +68,9 @@ class ForesightChannel:
         # said by a person the query names come first ("a restaurant for Maya": Maya's allergy
         # before Sam's diet, which may match the trigger better).
         said = {t: who for c in seen.values() for t, who in c.speakers}
-        named = named_speakers(said, ctx.request.query)
-        return sorted(seen.values(),
-                      key=lambda c: (not any(who in named for _, who in c.speakers), -c.score, c.key))[:ctx.depth]
+        named = named_speakers(said, ctx.request.query) if said else set()
+
+        def order(c: Candidate):
+            return not any(who in named for _, who in c.speakers), -c.score, c.key
+
+        return sorted(seen.values(), key=order)[:ctx.depth]
