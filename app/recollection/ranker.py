@@ -29,14 +29,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from app.recollection.channels.base import Candidate
 from app.recollection.fusion import scoring_evidence, speakers
-from app.store import term_stats
+from app.recollection.speakers import named_speakers
 
 SOURCES: tuple[tuple[str, str], ...] = (
     ("keyword", "turn"), ("keyword", "fact"), ("keyword", "memcell"),
@@ -80,18 +79,6 @@ def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], 
                     got.add(t)
                     lst.append((t, c.score))
     return out
-
-
-@lru_cache(maxsize=1024)
-def _name_terms(speaker: str) -> frozenset[str]:
-    return frozenset(term_stats.query_terms(speaker))
-
-
-def named_speakers(said: dict[str, str], query: str) -> set[str]:
-    """The speakers (of the turns in `said`) that the query names: a word of the name, as
-    BM25 reads words (stemmed, stop words left out), is a word of the query."""
-    asked = set(term_stats.query_terms(query)) if query else set()
-    return {s for s in set(said.values()) if _name_terms(s) & asked} if asked else set()
 
 
 def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],

@@ -6,7 +6,7 @@ that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
 from app.recollection import bm25, filters
-from app.recollection.ranker import named_speakers
+from app.recollection.speakers import named_speakers
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
