@@ -33,6 +33,7 @@ evidence recall@10 0.611 fusing 100 candidates per channel, 0.684 fusing 20; R@5
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import islice
 
 from app.recollection.channels.base import Candidate
 
@@ -229,9 +230,12 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
 def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str]) -> list[Fused]:
     """A pinned hit not among the first PINNED_SLOT hits (folded ones not counted) takes the last
     of those places, with that hit's score."""
-    first = [f for f, into in _folding(ordered, pinned) if into is None][:PINNED_SLOT]
     lifted = [f for f in ordered if f.key in pinned]
-    if len(first) < PINNED_SLOT or not lifted or any(f.key in pinned for f in first):
+    if not lifted:
+        return ordered
+    # Only the first PINNED_SLOT unfolded hits are needed: stop folding there, not at the end.
+    first = list(islice((f for f, into in _folding(ordered, pinned) if into is None), PINNED_SLOT))
+    if len(first) < PINNED_SLOT or any(f.key in pinned for f in first):
         return ordered
     rest = [f for f in ordered if f.key not in pinned]
     at = next(i for i, f in enumerate(rest) if f is first[-1])
