@@ -7,7 +7,8 @@ from pydantic import ValidationError
 
 from app.recollection import ranker
 from app.recollection.channels.base import Candidate
-from app.recollection.ranker import DEPTH, KS, OWN, PER_SOURCE, SOURCES, SPEAKER_AT, Ranker, RankerFileError
+from app.recollection.ranker import (COVERAGE_AT, DEPTH, KS, OWN, PER_SOURCE, SOURCES, SPEAKER_AT, Ranker,
+                                    RankerFileError)
 from app.settings import Settings
 
 
@@ -87,6 +88,24 @@ def test_speaker_columns_follow_the_speaker_the_query_names():
     assert set(cols("What was said about the trip?").values()) == {(0, 0)} == set(cols("").values())
 
 
+def test_the_coverage_column_weighs_the_query_words_a_turn_and_its_reply_hold():
+    rankings = {"keyword": [Candidate("turn", "q", 2.0, evidence=("q",), reply="a",
+                                      holds=(("q", ("zorblax",)), ("a", ("robot", "zorblax")))),
+                            Candidate("turn", "m", 1.0, evidence=("m",), holds=(("m", ("maya",)),))],
+                "vector": [Candidate("fact", "f", 0.9, evidence=("x",))]}  # x holds none
+    idf = {"maya": 0.5, "robot": 1.5, "zorblax": 3.0}
+
+    def coverage(word_idf):
+        turns, X = ranker.features(rankings, {"q": "a"}, "", word_idf)
+        return {t: X[i, COVERAGE_AT] for i, t in enumerate(turns)}
+
+    # q with its reply holds robot and zorblax (4.5 of 5), a word held twice counts once; the
+    # reply a alone the same; m only the common name
+    assert coverage(idf) == pytest.approx({"q": 0.9, "a": 0.9, "m": 0.1, "x": 0.0})
+    # without the words' idf (no keyword query ran) the column stays 0
+    assert set(coverage(None).values()) == {0.0} == set(coverage({}).values())
+
+
 def test_fitting_learns_which_source_proves_and_is_deterministic():
     # The proving turn is always the vector channel's first turn, never the keyword channel's.
     rows = []
@@ -147,14 +166,16 @@ def test_weights_survive_the_file_and_a_file_for_other_features_is_refused(tmp_p
     back = Ranker.load(path)
     assert np.allclose(back.weights, w, atol=1e-6) and back.meta["fitted_on"] == "test"
     assert json.loads(path.read_text())["speaker"]["named"] == pytest.approx(w[SPEAKER_AT], abs=1e-6)
+    assert json.loads(path.read_text())["coverage"] == pytest.approx(w[COVERAGE_AT], abs=1e-6)
     data = json.loads(path.read_text())
     for change in ({"ks": [1, 2]}, {"speaker": {"named": 1.0}}):  # a file fitted for other features
         path.write_text(json.dumps({**data, **change}))
         with pytest.raises(RankerFileError, match="fit them again"):
             Ranker.load(path)
-    path.write_text(json.dumps({k: v for k, v in data.items() if k != "speaker"}))  # or before them
-    with pytest.raises(RankerFileError, match="speaker"):
-        Ranker.load(path)
+    for column in ("speaker", "coverage"):  # or before them
+        path.write_text(json.dumps({k: v for k, v in data.items() if k != column}))
+        with pytest.raises(RankerFileError, match=column):
+            Ranker.load(path)
     path.write_text("{not json")
     with pytest.raises(RankerFileError):
         Ranker.load(path)

@@ -12,6 +12,7 @@ from app.recollection.access_log import AccessLog
 from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchInputError, SearchRequest
 from app.recollection.search import SearchService, SearchTimeout
+from app.store import term_stats
 from app.store.graph import TenantGraph
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.vector import VectorChannel
@@ -117,6 +118,29 @@ async def test_every_channel_says_who_said_the_turns_it_brings(memory, searcher)
             assert c.reply is None or c.reply in pairs, channel  # and the reply read with it
             brought += len(pairs)
     assert brought and {"keyword", "vector", "graph"} <= {ch for ch, cs in res.rankings.items() if cs}
+
+
+async def test_every_channel_says_which_of_the_querys_words_its_turns_hold(memory, searcher):
+    # The learned ranker's coverage column (ranker.py) reads them, weighed by their idf over the
+    # tenant's turns, which the keyword query reads anyway.
+    terms = {r["k"]: set(r["terms"]) for r in await memory.read(
+        "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN elementId(t) AS k, t.terms AS terms")}
+    idf = {}
+    for query in ("What did Maya say about the robot Zorblax and Lisbon?", "What did Maya say on 20 June 2024?"):
+        res = await search(searcher, memory, query)
+        words = term_stats.query_terms(query)
+        assert list(res.word_idf) == words
+        idf.update(res.word_idf)
+        held = 0
+        for channel, cands in res.rankings.items():
+            for c in cands:
+                got = dict(c.holds)
+                for t in set(c.evidence) | ({c.reply} if c.reply else set()):
+                    assert got.get(t, ()) == tuple(w for w in words if w in terms[t]), (channel, c.kind)
+                held += len(got)
+        assert held and res.rankings["day" if "june" in words else "graph"]
+    # a word one turn holds weighs more than the name of who said half of them
+    assert idf["zorblax"] > idf["maya"] > 0
 
 
 async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):

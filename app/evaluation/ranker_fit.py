@@ -39,11 +39,13 @@ class Ranked:
     rankings: dict[str, list[Candidate]]
     turn_ids: dict[str, str]  # elementId -> dataset turn id
     texts: dict[str, str]  # dataset turn id -> text (W@n of the re-fused hits)
+    word_idf: dict[str, float]  # the query's words' idf over the tenant's turns (SearchResult)
 
     @cached_property
     def training_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Once per question: cross-validation fits a model per conversation on the others."""
-        turns, X = ranker.features(self.rankings, replies(self.rankings), self.question.question)
+        turns, X = ranker.features(self.rankings, replies(self.rankings), self.question.question,
+                                   self.word_idf)
         gold = set(self.question.gold)
         return X, np.array([self.turn_ids.get(t) in gold for t in turns], dtype=float)
 
@@ -69,7 +71,7 @@ def cross_validate(examples: Sequence[Ranked], settings: Settings, top_k: int, k
             if e.conversation != held_out:
                 continue
             fused = fuse_channels(e.rankings, Method.HYBRID, settings, model, depth=0,
-                                  query=e.question.question)
+                                  query=e.question.question, word_idf=e.word_idf)
             hits = []
             for f in fused[:top_k]:
                 ids = [e.turn_ids[t] for t in f.evidence if t in e.turn_ids]

@@ -107,7 +107,8 @@ async def _ask(conv: Conversation, graph: TenantGraph, searcher: SearchService, 
             if prediction is not None:
                 qr.methods[m].correct = await answerer.judge(q.text, q.answer, prediction)
             if m == "hybrid":
-                kept.append(ranker_fit.Ranked(conv.sample_id, qr, res.rankings, turn_ids, turn_texts))
+                kept.append(ranker_fit.Ranked(conv.sample_id, qr, res.rankings, turn_ids, turn_texts,
+                                                res.word_idf))
         s = time.perf_counter()
         ranked = bm25.search(q.text, cfg.top_k)
         ms = (time.perf_counter() - s) * 1000

@@ -102,6 +102,11 @@ def speakers(rankings: dict[str, list[Candidate]]) -> dict[str, str]:
     return {t: s for cands in rankings.values() for c in cands for t, s in c.speakers}
 
 
+def held_words(rankings: dict[str, list[Candidate]]) -> dict[str, tuple[str, ...]]:
+    """The query's words each turn the channels brought holds (Candidate.holds), when any."""
+    return {t: w for cands in rankings.values() for c in cands for t, w in c.holds}
+
+
 def with_replies(scores: dict[str, float], next_of: dict[str, str],
                  boost: float = REPLY_BOOST) -> tuple[dict[str, float], dict[str, str]]:
     """Scores with each scored turn's reply boosted; also {reply: the turn that lifted it}."""

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from app.recollection.channels.base import Candidate
-from app.recollection.fusion import scoring_evidence, speakers
+from app.recollection.fusion import held_words, scoring_evidence, speakers
 from app.recollection.speakers import named_speakers
 
 SOURCES: tuple[tuple[str, str], ...] = (
@@ -50,7 +50,8 @@ OWN = len(SOURCES) * PER_SOURCE
 BLOCKS = ("own", "before", "after")  # the turn's own ranks, the turn before's, the turn after's
 SPEAKER = ("named", "another_named")  # the speaker columns, after the blocks
 SPEAKER_AT = len(BLOCKS) * OWN  # where they start
-WIDTH = SPEAKER_AT + len(SPEAKER) + 1  # and the bias
+COVERAGE_AT = SPEAKER_AT + len(SPEAKER)  # the coverage column, after them
+WIDTH = COVERAGE_AT + 2  # and the bias
 DEFAULT_PATH = Path(__file__).with_name("ranker.json")
 CHANNELS = tuple(dict.fromkeys(ch for ch, _ in SOURCES))
 # Which columns are each channel's (in every block): a row's per-channel share of the log-odds.
@@ -82,9 +83,10 @@ def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], 
 
 
 def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
-             query: str = "") -> tuple[list[str], np.ndarray]:
+             query: str = "", word_idf: dict[str, float] | None = None) -> tuple[list[str], np.ndarray]:
     """The candidate turns (every ranked turn, and the replies read for them) and their rows
-    (`query`: for the speaker columns)."""
+    (`query`: for the speaker columns; `word_idf`, the query's words' idf over the tenant's
+    turns, SearchContext.word_idf: for the coverage column, left at 0 without it)."""
     lists = source_lists(rankings)
     own: dict[str, np.ndarray] = {}
     for si, source in enumerate(SOURCES):
@@ -117,6 +119,12 @@ def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
         for i, t in enumerate(turns):
             if t in said:
                 X[i, SPEAKER_AT + (0 if said[t] in named else 1)] = 1.0
+    total = sum(word_idf.values()) if word_idf else 0.0
+    if total > 0:
+        held = held_words(rankings)
+        for i, t in enumerate(turns):
+            words = set(held.get(t, ())) | set(held.get(reply_of.get(t), ()))
+            X[i, COVERAGE_AT] = sum(word_idf.get(w, 0.0) for w in words) / total
     X[:, -1] = 1.0
     return turns, X
 
@@ -127,16 +135,17 @@ class Ranker:
     meta: dict = field(default_factory=dict)
 
     def scores(self, rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
-               query: str = "") -> dict[str, float]:
+               query: str = "", word_idf: dict[str, float] | None = None) -> dict[str, float]:
         """Each candidate turn's probability of proving the answer, by the model."""
-        return self.explain(rankings, reply_of, query)[0]
+        return self.explain(rankings, reply_of, query, word_idf)[0]
 
     def explain(self, rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
-                query: str = "") -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+                query: str = "", word_idf: dict[str, float] | None = None,
+                ) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
         """scores(), and each turn's log-odds split by channel (what each channel's rankings of
-        the turn, of the turn before and of the turn after added; the speaker columns and the
-        bias are the rest)."""
-        turns, X = features(rankings, reply_of, query)
+        the turn, of the turn before and of the turn after added; the speaker and coverage
+        columns and the bias are the rest)."""
+        turns, X = features(rankings, reply_of, query, word_idf)
         if not turns:
             return {}, {}
         weighted = X * self.weights
@@ -153,7 +162,8 @@ class Ranker:
                                   for b, block in enumerate(BLOCKS)}
                  for si, (ch, kind) in enumerate(SOURCES)}
         head = {"ks": KS, "depth": DEPTH, **self.meta, "bias": w[-1],
-                "speaker": dict(zip(SPEAKER, w[SPEAKER_AT:SPEAKER_AT + len(SPEAKER)]))}
+                "speaker": dict(zip(SPEAKER, w[SPEAKER_AT:SPEAKER_AT + len(SPEAKER)])),
+                "coverage": w[COVERAGE_AT]}
         lines = [f" {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
         rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in table.items())
         path.write_text("{\n" + "\n".join(lines) + '\n "weights": {\n' + rows + "\n }\n}\n")
@@ -177,11 +187,12 @@ class Ranker:
             if set(data["speaker"]) != set(SPEAKER):
                 raise ValueError(f"fitted for speaker columns {sorted(data['speaker'])}")
             w[SPEAKER_AT:SPEAKER_AT + len(SPEAKER)] = [float(data["speaker"][c]) for c in SPEAKER]
+            w[COVERAGE_AT] = float(data["coverage"])
             w[-1] = float(data["bias"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise RankerFileError(f"cannot use the ranker's weights in {path}: {e} "
                                   "(fit them again: engram eval locomo --fit-ranker)") from e
-        meta = {k: v for k, v in data.items() if k not in ("ks", "depth", "bias", "speaker", "weights")}
+        meta = {k: v for k, v in data.items() if k not in ("ks", "depth", "bias", "speaker", "coverage", "weights")}
         return cls(w, meta)
 
 

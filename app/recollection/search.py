@@ -50,6 +50,7 @@ class SearchResult:
     # What fusion read (each channel's candidates, the replies they read): for the evaluation,
     # which fuses the same rankings again with other weights.
     rankings: dict[str, list[Candidate]] = field(default_factory=dict, repr=False)
+    word_idf: dict[str, float] = field(default_factory=dict, repr=False)  # SearchContext.word_idf
 
 
 class SearchTimeout(Exception):
@@ -62,8 +63,10 @@ PROOF_TURNS = 20
 
 
 def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings: Settings,
-                  ranker: Ranker | None, depth: int, query: str = "") -> list[Fused]:
-    """The channels' candidates as hits, best first (`query`: the ranker's speaker columns)."""
+                  ranker: Ranker | None, depth: int, query: str = "",
+                  word_idf: dict[str, float] | None = None) -> list[Fused]:
+    """The channels' candidates as hits, best first (`query`, `word_idf`: the ranker's speaker
+    and coverage columns)."""
     # The replies of ranked turns, as the channels that ranked those turns read them (a query of
     # its own for them, after the channels, cost a round trip on every search's critical path;
     # the evidence turns of other kinds never changed a result without it: LoCoMo dev replayed,
@@ -73,7 +76,7 @@ def fuse_channels(rankings: dict[str, list[Candidate]], method: Method, settings
     if ranker is not None and method is Method.HYBRID:
         # The ranker weighs channels by what it learned; a channel weighted 0 is left out.
         kept = {ch: cands for ch, cands in rankings.items() if weights.get(ch, 1.0) > 0}
-        T, shares = ranker.explain(kept, reply_of, query)
+        T, shares = ranker.explain(kept, reply_of, query, word_idf)
         return ranked(kept, weights, k, T, PROOF_TURNS, pinned=("foresight",), shares=shares)
     T = turn_scores(rankings, weights, k)
     best = sorted(T, key=lambda t: -T[t])[: 2 * depth]
@@ -164,7 +167,8 @@ class SearchService:
         timings["embed"] = ctx_embed_ms[0]
         rankings = dict(zip(names, results))
         s = time.perf_counter()
-        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, req.query)
+        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, req.query,
+                              ctx.word_idf)
         timings["fuse"] = (time.perf_counter() - s) * 1000
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
@@ -184,7 +188,7 @@ class SearchService:
         if record_access:
             self._record_access(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),
-                            (time.perf_counter() - t0) * 1000, timings, rankings)
+                            (time.perf_counter() - t0) * 1000, timings, rankings, ctx.word_idf)
 
     def context(self, graph: TenantGraph, req: SearchRequest, vector_task) -> SearchContext:
         """A search's context, with the vector parts of its method's channels."""

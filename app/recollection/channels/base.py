@@ -33,6 +33,9 @@ class Candidate:
     # Who said its evidence turns and its reply, as (turn, speaker) pairs: the ranker weighs
     # whether the query names a turn's speaker (ranker.py, SPEAKER).
     speakers: tuple[tuple[str, str], ...] = ()
+    # Which of the query's words (SearchContext.words) its evidence turns and its reply hold, as
+    # (turn, words) pairs for the turns that hold any: the ranker's coverage column (ranker.py).
+    holds: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,9 @@ class SearchContext:
     # The map of the query vector for comparing it with turns, facts and episodes
     # (query_adapter.py); None: the model's own vector.
     adapter: QueryAdapter | None = None
+    # The query's words' idf over the tenant's turns (keyword channel, when it runs): how much
+    # each word a turn holds counts in the ranker's coverage column.
+    word_idf: dict[str, float] = field(default_factory=dict)
     _vector: Any = None
     _adapted: Any = None
     _shared: dict = field(default_factory=dict)
@@ -109,30 +115,43 @@ class SearchContext:
         return self._shared[name]
 
 
-# Evidence of a hit `n`, as [elementId, speaker] of turns: a MemCell's few turns closest to the
-# query, the source turns of a fact or foresight, a turn itself. Appended to each channel's RETURN.
+# The query's words (`$terms`, SearchContext.words) a turn `t` holds, read from the words its
+# keyword statistics keep (term_stats.node_terms): for the ranker's coverage column.
+def holds(t: str) -> str:
+    return f"[w IN $terms WHERE w IN {t}.terms]"
+
+
+# Evidence of a hit `n`, as [elementId, speaker, the query's words it holds] of turns: a MemCell's
+# few turns closest to the query, the source turns of a fact or foresight, a turn itself.
+# Appended to each channel's RETURN.
+_TURN = f"[elementId(t), t.speaker, {holds('t')}]"
 EVIDENCE = {
-    "turn": "[[elementId(n), n.speaker]]",
-    "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
-    "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
+    "turn": f"[[elementId(n), n.speaker, {holds('n')}]]",
+    "fact": f"[(n)-[:EVIDENCED_BY]->(t:Turn) | {_TURN}]",
+    "foresight": f"[(n)-[:EVIDENCED_BY]->(t:Turn) | {_TURN}]",
     "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY "
-                "vector.similarity.cosine(t.embedding, $adapted) DESC, t.seq LIMIT 3 "
-                "RETURN [elementId(t), t.speaker] }"),
+                f"vector.similarity.cosine(t.embedding, $adapted) DESC, t.seq LIMIT 3 RETURN {_TURN} }}"),
 }
 
 
-def evidence_of(row: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
-    """A row's evidence turns (EVIDENCE's pairs) and who said them and its reply (`replyBy`)."""
-    pairs = row.get("evidence") or ()
-    said = tuple((t, s) for t, s in pairs if s)
-    if row.get("reply") and row.get("replyBy"):
-        said += ((row["reply"], row["replyBy"]),)
-    return tuple(t for t, _ in pairs), said
+def evidence_of(row: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...],
+                                    tuple[tuple[str, tuple[str, ...]], ...]]:
+    """A row's evidence turns (EVIDENCE's triples), who said them and its reply (`replyBy`), and
+    the query's words they and its reply (`replyHolds`) hold."""
+    rows = row.get("evidence") or ()
+    said = tuple((e[0], e[1]) for e in rows if e[1])
+    held = tuple((e[0], tuple(e[2])) for e in rows if len(e) > 2 and e[2])
+    if row.get("reply"):
+        if row.get("replyBy"):
+            said += ((row["reply"], row["replyBy"]),)
+        if row.get("replyHolds"):
+            held += ((row["reply"], tuple(row["replyHolds"])),)
+    return tuple(e[0] for e in rows), said, held
 
 
 def candidate(kind: str, row: dict, score: float, note: str) -> Candidate:
-    evidence, said = evidence_of(row)
-    return Candidate(kind, row["key"], score, note, evidence, row.get("reply"), said)
+    evidence, said, held = evidence_of(row)
+    return Candidate(kind, row["key"], score, note, evidence, row.get("reply"), said, held)
 
 
 def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:

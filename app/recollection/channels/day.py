@@ -62,7 +62,7 @@ class DayChannel:
         period = ctx.named_period
         if period is None or "turn" not in ctx.request.kinds:
             return []
-        record = await ctx.graph.read_one(ON_DAY, adapted=await ctx.adapted(), **period_params(period, ctx.depth),
-                                          **ctx.filters)
+        record = await ctx.graph.read_one(ON_DAY, adapted=await ctx.adapted(), terms=ctx.words,
+                                          **period_params(period, ctx.depth), **ctx.filters)
         note = f"said {period.first:%d %B %Y}" + ("" if period.days == 1 else f" to {period.last:%d %B %Y}")
         return candidates("turn", record["onDay"], lambda r: note)

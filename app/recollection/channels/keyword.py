@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.recollection import bm25, filters
-from app.recollection.channels.base import (EVIDENCE, Candidate, SearchContext, VectorPart, candidates,
+from app.recollection.channels.base import (EVIDENCE, Candidate, SearchContext, VectorPart, candidates, holds,
                                             interleave)
 
 INDEX = {
@@ -36,8 +36,8 @@ SUBQUERY = {
   WITH n AS t, bm25
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
   WITH t, bm25, n ORDER BY bm25 DESC, t.conversationId, t.seq
-  RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, reply: elementId(n),
-                   replyBy: n.speaker}}) AS turn""",
+  RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, holds: {holds('t')}, reply: elementId(n),
+                   replyBy: n.speaker, replyHolds: {holds('n')}}}) AS turn""",
 }
 # Equal scores are ordered by what a restored copy keeps too (element ids are not kept).
 TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
@@ -56,7 +56,9 @@ for _kind in ("fact", "memcell"):
 def query_for(kinds: tuple[str, ...]) -> str:
     stats = "\n".join(bm25.statistics(k) for k in kinds)
     calls = "\n".join(f"CALL ({k}_idf, {k}_avglen) {{{SUBQUERY[k]}\n}}" for k in kinds)
-    return f"{stats}\n{calls}\nRETURN {', '.join(kinds)}"
+    # The turns' idf of the query's words also weighs them in the ranker's coverage column.
+    idf = ", turn_idf" if "turn" in kinds else ""
+    return f"{stats}\n{calls}\nRETURN {', '.join(kinds)}{idf}"
 
 
 def with_priors(rows: list[dict], limit: int) -> list[dict]:
@@ -73,8 +75,9 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     ranked = sorted(total, key=lambda k: (-total[k], order[k]))[:limit]
     reply = {r["key"]: r["reply"] for r in rows}  # not known for a turn that came as a reply
     said = {r["key"]: r["by"] for r in rows} | {r["reply"]: r["replyBy"] for r in rows if r["reply"]}
-    return [{"key": k, "score": total[k], "evidence": [[k, said.get(k)]], "reply": reply.get(k),
-             "replyBy": said.get(reply.get(k)),
+    held = {r["key"]: r["holds"] for r in rows} | {r["reply"]: r["replyHolds"] for r in rows if r["reply"]}
+    return [{"key": k, "score": total[k], "evidence": [[k, said.get(k), held.get(k)]], "reply": reply.get(k),
+             "replyBy": said.get(reply.get(k)), "replyHolds": held.get(reply.get(k)),
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
 
@@ -103,6 +106,8 @@ class KeywordChannel:
             query_for(kinds), fetch=ctx.depth * 3, limit=ctx.depth, terms=words,
             adapted=await ctx.adapted() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
+        if "turn" in kinds:
+            ctx.word_idf = dict(zip(words, record["turn_idf"]))
         results = []
         for kind in kinds:
             if kind == "turn":

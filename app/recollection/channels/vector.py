@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 
 from app.recollection import filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates, holds
 from app.store.vector import vector_query
 
 # MemCells are not searched by vector: an episode's vector is the mean of its turns', too
@@ -36,9 +36,10 @@ NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
 WITH n AS t, score ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
-WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy ORDER BY score DESC, elementId(t)
+WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy, {holds('n')} AS replyHolds
+ORDER BY score DESC, elementId(t)
 RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, reply: reply,
-                 replyBy: replyBy, cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
+                 replyBy: replyBy, replyHolds: replyHolds, cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
 """, probe="$adapted")
 
 
