@@ -28,7 +28,7 @@ from __future__ import annotations
 from datetime import datetime, time, timedelta, timezone
 
 from app.recollection import filters
-from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
+from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates, holds
 from app.recollection.named_dates import Period
 
 SCAN = 250
@@ -41,7 +41,7 @@ WITH n WHERE date(n.at) >= $first AND date(n.at) <= $last AND {filters.TURN}
 WITH n ORDER BY n.tenant, n.at LIMIT $scan
 WITH n, (1 + vector.similarity.cosine(n.embedding, $adapted)) / 2 AS score WHERE score IS NOT NULL
 ORDER BY score DESC, n.at, elementId(n) LIMIT $limit
-RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}}}) AS onDay
+RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, holds: {holds('n')}}}) AS onDay
 """
 
 

@@ -76,8 +76,8 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     reply = {r["key"]: r["reply"] for r in rows}  # not known for a turn that came as a reply
     said = {r["key"]: r["by"] for r in rows} | {r["reply"]: r["replyBy"] for r in rows if r["reply"]}
     held = {r["key"]: r["holds"] for r in rows} | {r["reply"]: r["replyHolds"] for r in rows if r["reply"]}
-    return [{"key": k, "score": total[k], "evidence": [[k, said.get(k), held.get(k)]], "reply": reply.get(k),
-             "replyBy": said.get(reply.get(k)), "replyHolds": held.get(reply.get(k)),
+    return [{"key": k, "score": total[k], "evidence": [[k, said.get(k)]], "holds": held.get(k),
+             "reply": reply.get(k), "replyBy": said.get(reply.get(k)), "replyHolds": held.get(reply.get(k)),
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
 

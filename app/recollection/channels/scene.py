@@ -10,7 +10,7 @@ request looks at the past (asOf) or asks for superseded memory.
 from __future__ import annotations
 
 from app.recollection import filters
-from app.recollection.channels.base import Candidate, SearchContext, VectorPart, candidate, holds
+from app.recollection.channels.base import Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
 SCENES = 3
@@ -24,7 +24,7 @@ CALL (s) {{
   MATCH (m)-[:EVIDENCED_BY]->(t:Turn)
   WITH t AS n WHERE {filters.TURN}
   WITH n ORDER BY vector.similarity.cosine(n.embedding, $adapted) DESC LIMIT 3
-  RETURN collect([elementId(n), n.speaker, {holds('n')}]) AS evidence
+  RETURN collect([elementId(n), n.speaker]) AS evidence
 }}
 RETURN collect({{key: elementId(s), score: score, topic: s.topic, evidence: evidence}}) AS scenes
 """, var="s")

@@ -38,8 +38,9 @@ WITH n AS t, score ORDER BY score DESC LIMIT $limit
 OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
 WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy, {holds('n')} AS replyHolds
 ORDER BY score DESC, elementId(t)
-RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, reply: reply,
-                 replyBy: replyBy, replyHolds: replyHolds, cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
+RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, holds: {holds('n')},
+                 reply: reply, replyBy: replyBy, replyHolds: replyHolds,
+                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
 """, probe="$adapted")
 
 
