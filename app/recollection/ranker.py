@@ -17,6 +17,13 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
                names a speaker of the candidate turns, not this turn's (questions about a
                person are mostly proved by what that person said: on LoCoMo dev, 96% of the
                proving turns of a question naming one speaker are that speaker's);
+  coverage     one column after them: how much of the query the turn and its reply hold, the
+               idf of the query's words they hold (as BM25 reads words, the speaker's name
+               included) over the idf of all of them. BM25 ranks a source's turns against each
+               other, with its saturation and length norm; this reads the turns the channels
+               rank as turns (keyword, vector, day: Candidate.holds), the ones only the vectors
+               found too, against the query itself (a turn and reply holding all the rare words
+               of the question); 0 for turns only a fact or an episode brought;
   model        a linear score, fitted pairwise (each question's proving turns against its other
                candidates, logistic loss on the differences, L2) and then calibrated, so that
                the score's logistic is the turn's probability of proving the answer (fit());
