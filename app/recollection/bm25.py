@@ -31,12 +31,16 @@ def statistics(kind: str) -> str:
 }}"""
 
 
-def score(kind: str, node: str = "n", carry: str = "") -> str:
-    """WITH clauses binding `bm25` for `node`; `carry` lists the other variables to keep."""
+def score(kind: str, node: str = "n", carry: str = "", held: bool = False) -> str:
+    """WITH clauses binding `bm25` for `node`; `carry` lists the other variables to keep.
+    `held`: also bind `held`, the query's words the node holds in the order of $terms (what
+    channels/base.holds reads), from the words BM25 matched instead of a second pass over
+    the node's words."""
     keep = f"{node}, {carry}, " if carry else f"{node}, "
+    words = ", [w IN $terms WHERE w IN [h IN hits | h[0]]] AS held" if held else ""
     return f"""WITH {keep}coalesce({node}.terms, []) AS ts, coalesce({node}.termFreqs, []) AS fs,
      coalesce({node}.termCount, 0) AS dl
 WITH {keep}dl, [i IN range(0, size(ts) - 1) WHERE ts[i] IN $terms | [ts[i], fs[i]]] AS hits
 WITH {keep}reduce(acc = 0.0, h IN hits |
        acc + head([j IN range(0, size($terms) - 1) WHERE $terms[j] = h[0] | {kind}_idf[j]])
-           * h[1] * {K1 + 1} / (h[1] + {K1} * ({1 - B} + {B} * dl / {kind}_avglen))) AS bm25"""
+           * h[1] * {K1 + 1} / (h[1] + {K1} * ({1 - B} + {B} * dl / {kind}_avglen))) AS bm25{words}"""

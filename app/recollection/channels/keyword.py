@@ -31,12 +31,12 @@ SUBQUERY = {
     "turn": f"""
   CALL db.index.fulltext.queryNodes('turn_text', $lucene_turn, {{limit: $fetch}}) YIELD node AS n, score
   WHERE n.tenant = $tenant AND {filters.TURN}
-  {bm25.score("turn", carry="turn_idf, turn_avglen")}
+  {bm25.score("turn", carry="turn_idf, turn_avglen", held=True)}
   WHERE bm25 > 0
-  WITH n AS t, bm25
+  WITH n AS t, bm25, held
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
-  WITH t, bm25, n ORDER BY bm25 DESC, t.conversationId, t.seq
-  RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, holds: {holds('t')}, reply: elementId(n),
+  WITH t, bm25, held, n ORDER BY bm25 DESC, t.conversationId, t.seq
+  RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, holds: held, reply: elementId(n),
                    replyBy: n.speaker, replyHolds: {holds('n')}}}) AS turn""",
 }
 # Equal scores are ordered by what a restored copy keeps too (element ids are not kept).
