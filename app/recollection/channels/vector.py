@@ -30,17 +30,24 @@ RETURN collect({{key: elementId(n), score: score, confidence: n.confidence,
 
 
 # The turns nearest the query, with their episode and their reply: the vector channel ranks the
-# turns, the graph channel takes the episodes of a hub from them (instead of a third index
-# search), fusion boosts the replies.
+# first $rank turns, the graph channel takes the episodes of a hub from all $limit (instead of a
+# third index search), fusion boosts the replies. Only the ranked turns read their reply, their
+# speaker and the query's words they and the reply hold: the deeper ones serve only for their
+# episode.
 NEAR_TURNS = vector_query("Turn", "turn_embedding", f"""
 WITH n, score WHERE {filters.TURN}
-WITH n AS t, score ORDER BY score DESC LIMIT $limit
-OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
-WITH t AS n, score, elementId(n) AS reply, n.speaker AS replyBy, {holds('n')} AS replyHolds
-ORDER BY score DESC, elementId(t)
-RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, holds: {holds('n')},
-                 reply: reply, replyBy: replyBy, replyHolds: replyHolds,
-                 cell: [(n)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS turns
+WITH n AS t, score ORDER BY score DESC, elementId(n) LIMIT $limit
+WITH collect({{t: t, score: score, cell: [(t)<-[:EVIDENCED_BY]-(m:MemCell) | elementId(m)][0]}}) AS found
+CALL (found) {{
+  UNWIND found[..$rank] AS f
+  WITH f.t AS t, f.score AS score, f.cell AS cell
+  OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
+  WITH t AS n, score, cell, elementId(n) AS reply, n.speaker AS replyBy, {holds('n')} AS replyHolds
+  ORDER BY score DESC, elementId(t)
+  RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, holds: {holds('n')},
+                   reply: reply, replyBy: replyBy, replyHolds: replyHolds, cell: cell}}) AS ranked
+}}
+RETURN ranked + [f IN found[$rank..] | {{key: elementId(f.t), score: f.score, cell: f.cell}}] AS turns
 """, probe="$adapted")
 
 
@@ -58,7 +65,7 @@ def nearest_fetch(ctx: SearchContext) -> int:
 
 def turns_part(ctx: SearchContext) -> VectorPart:
     fetch = nearest_fetch(ctx)
-    return VectorPart("turns", NEAR_TURNS, {"fetch": fetch, "limit": fetch})
+    return VectorPart("turns", NEAR_TURNS, {"fetch": fetch, "limit": fetch, "rank": ctx.depth})
 
 
 def facts_part(ctx: SearchContext) -> VectorPart:
