@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -91,6 +92,10 @@ def serve(host: str = typer.Option(None, help="bind address (default ENGRAM_HOST
             neo4j_local.ensure_running(settings, _echo)
         except neo4j_local.Neo4jRuntimeError as e:
             _fail(e)
+    # The app reads its settings again (create_app): the address it checks (no API key: loopback
+    # only) must be the one uvicorn binds, --host included.
+    os.environ["ENGRAM_HOST"], os.environ["ENGRAM_PORT"] = host, str(port)
+    get_settings.cache_clear()
     _echo(f"Engram API on http://{host}:{port}/graphql")
     uvicorn.run("app.api.main:create_app", factory=True, host=host, port=port, log_level="info")
 

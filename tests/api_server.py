@@ -50,15 +50,22 @@ def server_env(settings: Settings, port: int) -> dict:
     return env
 
 
+def start_serve(settings: Settings, port: int, env: dict | None = None,
+                args: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str, object]:
+    """`engram serve [args]` in its own process: (process, log path, open log file)."""
+    log_path = f"/tmp/engram-api-test-{port}.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", *args],
+                            env=server_env(settings, port) | (env or {}), stdout=log,
+                            stderr=subprocess.STDOUT)
+    return proc, log_path, log
+
+
 @contextlib.contextmanager
 def running_api(settings: Settings, env: dict | None = None) -> Iterator[Api]:
     """`env`: ENGRAM_* settings of this server only."""
     port = free_port()
-    log_path = f"/tmp/engram-api-test-{port}.log"
-    log = open(log_path, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve"],
-                            env=server_env(settings, port) | (env or {}), stdout=log,
-                            stderr=subprocess.STDOUT)
+    proc, log_path, log = start_serve(settings, port, env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 180

@@ -61,6 +61,21 @@ def _revoke(settings, key: str) -> None:
     asyncio.run(run())
 
 
+def _counts(settings, tenant: str) -> dict[str, int]:
+    """The tenant's nodes by label, read from Neo4j."""
+    async def run():
+        driver = make_driver(settings)
+        try:
+            async with driver.session() as s:
+                rows = await (await s.run("MATCH (n {tenant: $tenant}) UNWIND labels(n) AS label "
+                                          "RETURN label, count(*) AS n", tenant=tenant)).data()
+                return {r["label"]: r["n"] for r in rows}
+        finally:
+            await driver.close()
+
+    return asyncio.run(run())
+
+
 @pytest.fixture(scope="module")
 def tenants(api):
     """Two tenants whose conversations mention the same names; A's memory is built once."""
@@ -69,6 +84,7 @@ def tenants(api):
     r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(), "flush": True}},
                 key=keys["a"])
     assert r.status_code == 200 and "errors" not in r.json(), r.text
+    keys["built"], keys["tenant_a"] = r.json()["data"]["memorize"], a
     other = [{"id": "b1", "speaker": "Maya", "content": "Sam and I adopted a cat called Pixel.",
               "timestamp": "2024-03-05T09:00:00+00:00"}]
     r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": other, "flush": True}},
@@ -90,7 +106,17 @@ def error_code(r: httpx.Response) -> str:
 
 
 def test_memorize_reports_what_it_built(api, tenants):
-    key = tenants["a"]
+    # The first call's report, against what the graph holds: nine turns, two days (two
+    # episodes at least), a fact per statement, the move to Lisbon superseding Berlin, the
+    # peanut allergy and the trip as foresight.
+    built, key = tenants["built"], tenants["a"]
+    assert built["accepted"] == 9 and built["duplicates"] == 0 and built["pending"] == 0
+    assert not built["errors"]
+    held = _counts(api.settings, tenants["tenant_a"])
+    assert (built["memCells"], built["facts"], built["foresights"]) == (
+        held["MemCell"], held["Fact"], held["Foresight"])
+    assert built["memCells"] >= 2 and built["facts"] >= 5 and built["entities"] >= 3
+    assert built["foresights"] >= 2 and built["superseded"] >= 1
     again = data(api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(),
                                               "flush": True}}, key=key))["memorize"]
     assert again["accepted"] == 0 and again["duplicates"] == 9  # idempotent over HTTP too

@@ -33,6 +33,21 @@ def _cell_of_turn(settings, tenant: str, turn_id: str) -> str:
     return asyncio.run(run())
 
 
+def _statuses(settings, tenant: str) -> dict[str, str]:
+    """Each of the tenant's MemCells' status, read from Neo4j (a read through the API is a use)."""
+    async def run():
+        driver = make_driver(settings)
+        try:
+            async with driver.session() as s:
+                rows = await (await s.run("MATCH (m:MemCell {tenant: $tenant}) RETURN m.id AS id, m.status AS status",
+                                          tenant=tenant)).data()
+                return {r["id"]: r["status"] for r in rows}
+        finally:
+            await driver.close()
+
+    return asyncio.run(run())
+
+
 def _evidence(api, key: str, query: str) -> set[str]:
     out = data(api.gql(SEARCH, {"input": {"query": query, "topK": 20}}, key=key))["search"]["hits"]
     return {e["id"] for h in out for e in h["evidence"]}
@@ -43,11 +58,15 @@ def test_a_forgotten_episode_leaves_search_and_comes_back_by_id(api):
     key = _new_key(api.settings, tenant)
     data(api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": _messages(), "flush": True}}, key=key))
     lisbon = _cell_of_turn(api.settings, tenant, "m7")
+    berlin = _cell_of_turn(api.settings, tenant, "m1")
+    assert lisbon != berlin
 
     # Years later, never used (no search before: a search is a use): the Lisbon episode
-    # (importance < 0.8) fades, the Berlin one stays.
+    # (importance < 0.8) fades, the Berlin one (a move, an allergy: important) stays.
     [report] = _gc(api.settings, tenant, datetime.now(timezone.utc) + timedelta(days=1000))
-    assert report.forgotten_cells >= 1
+    after = _statuses(api.settings, tenant)
+    assert after[lisbon] == "forgotten" and after[berlin] == "active"
+    assert report.forgotten_cells == sum(1 for st in after.values() if st == "forgotten")
 
     assert "m7" not in _evidence(api, key, "Where does Maya live now? Lisbon")
     cell = data(api.gql('query($id: ID!) { memCell(id: $id) { id status lastAccessedAt turns { id } } }',

@@ -45,7 +45,7 @@ async def authenticate(request: Request) -> Auth:
     header = request.headers.get("authorization")
     if not header:
         # Local mode: no key exists at all, and the server listens on loopback only.
-        if not await state.key_cache.any_active():
+        if state.local_mode and not await state.key_cache.any_active():
             return Auth(LOCAL_TENANT)
         return Auth(None, "missing API key: send Authorization: Bearer <key>")
     scheme, _, token = header.partition(" ")

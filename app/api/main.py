@@ -35,8 +35,21 @@ class NoKeysOnPublicInterface(RuntimeError):
     pass
 
 
+def refusal_to_listen(host: str, any_keys: bool) -> str | None:
+    """Why the server must not start on `host`, or None: with no API key at all, requests
+    without one are served as the tenant 'default' (local mode), so only this machine may reach
+    the server."""
+    if any_keys or is_loopback(host):
+        return None
+    return (f"refusing to listen on {host or 'every interface'}: no API key exists, so anyone "
+            "could read and write memory. Create one with `engram keys create --tenant NAME`, "
+            "or listen on 127.0.0.1.")
+
+
 def is_loopback(host: str) -> bool:
-    if host in ("localhost", ""):
+    """Whether a server bound to `host` is reachable from this machine only ("" binds every
+    interface, as 0.0.0.0 does)."""
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -69,12 +82,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Migrations are applied and the model loaded before the first request is accepted.
         async with open_services(settings, load_model=True) as svc:
             keys = KeyStore(svc.driver, settings.neo4j_database)
-            if not is_loopback(settings.host) and not await keys.any_active():
-                raise NoKeysOnPublicInterface(
-                    f"refusing to listen on {settings.host}: no API key exists, so anyone could "
-                    "read and write memory. Create one with `engram keys create --tenant NAME`, "
-                    "or listen on 127.0.0.1.")
-            if not await keys.any_active():
+            refusal = refusal_to_listen(settings.host, await keys.any_active())
+            if refusal:
+                raise NoKeysOnPublicInterface(refusal)
+            # Local mode is for loopback only: on another interface, a server whose keys were
+            # all revoked after it started answers keyless requests UNAUTHENTICATED.
+            app.state.local_mode = is_loopback(settings.host)
+            if app.state.local_mode and not await keys.any_active():
                 log.warning("no API keys: local mode, requests without a key use tenant 'default' "
                             "(loopback only)")
             app.state.services = svc
