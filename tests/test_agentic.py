@@ -43,7 +43,20 @@ async def test_a_failing_llm_returns_the_first_round(services, graph, stub):
     stub.fail_next(5, status=500)
     res = await searcher.search(graph.tenant, SearchRequest(query="Where does Maya live?",
                                                             method=Method.AGENTIC, top_k=5))
-    assert res.hits
+    # The LLM was asked for its verdict on the first round (once, and once more by the client's
+    # own retry: max_retries=1), failed, and no second round was searched.
+    assert len(stub.requests) == 2
+    assert all("Where does Maya live?" in r.user_text for r in stub.requests)
+    assert res.channel_ms == {"rounds": 1.0}
+    # What comes back is the first round: the HYBRID search of the same query, hit for hit.
+    plain = await searcher.search(graph.tenant, SearchRequest(query="Where does Maya live?",
+                                                              method=Method.HYBRID, top_k=5))
+    assert plain.hits
+
+    def shown(hits):
+        return [(h.rank, h.kind, h.node["id"], [e["id"] for e in h.evidence]) for h in hits]
+
+    assert shown(res.hits) == shown(plain.hits)
 
 
 async def test_agentic_without_an_llm_is_a_clear_error(services, tenant):

@@ -56,9 +56,11 @@ def test_rendering():
     assert inline_text(one("next month")) == "in June 2023 (next month)"
 
 
+# None of these holds an English date phrase ("昨天" is Chinese for "yesterday": the patterns
+# read English only), so nothing is found, and nothing raises.
 @pytest.mark.parametrize("text", ["", "   ", "no dates here at all", "🎉", "你好，昨天", "x" * 40_000])
 def test_odd_input(text):
-    assert isinstance(find_dates(text, REF), list)
+    assert find_dates(text, REF) == []
 
 
 def _reference(text: str, ref: datetime, prefer: str | None = None) -> list[tuple]:

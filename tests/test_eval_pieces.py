@@ -367,6 +367,10 @@ def test_dev_file_structure():
                 for raw in q.raw_evidence:
                     found, unmatched = parse_evidence([raw], id_set)
                     assert found or unmatched, (conv.sample_id, q.index, raw)
+                    # ... and what it gives is what the question itself kept: nothing dropped
+                    # or invented between the piece and the loaded question.
+                    assert set(found) <= set(q.evidence), (conv.sample_id, q.index, raw)
+                    assert set(unmatched) <= set(q.unmatched), (conv.sample_id, q.index, raw)
     stats = evidence_stats(convs)
     assert stats["questions"] == sum(len(c.questions) for c in convs)
 

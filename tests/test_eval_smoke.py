@@ -43,7 +43,10 @@ async def test_harness_runs_through_the_service_and_writes_its_outputs(services,
     final = json.loads(summary["final_line"])
     assert final["questions"] == 4  # categories 1-4 with gold evidence
     for method in ("hybrid", "keyword", "vector", "graph", "bm25_turns", "dense_turns"):
-        assert 0.0 <= final["recall@10"][method] <= 1.0, method
+        assert final["recall@5"][method] <= final["recall@10"][method], method
+    # Six turns: the ten best of a baseline that ranks every turn hold every gold turn.
+    assert final["recall@10"]["dense_turns"] == 1.0
+    assert final["recall@10"]["hybrid"] > 0.0
     lines = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
     assert len(lines) == 5 and {x["category"] for x in lines} == {1, 2, 4, 5}
     assert "D:9:9" in json.dumps(lines[-1])  # the unmatched evidence id is reported, not dropped

@@ -48,16 +48,35 @@ async def test_forgetting_a_conversation_leaves_nothing_in_graph_or_indexes(serv
     assert res.hits == []
 
 
+# Each fact and foresight: the cell that owns it and the turns that prove it.
+DERIVED_FROM = """
+MATCH (d {tenant: $tenant}) WHERE d:Fact OR d:Foresight
+OPTIONAL MATCH (m:MemCell)-[:HAS_FACT|PREDICTS]->(d)
+OPTIONAL MATCH (d)-[:EVIDENCED_BY]->(t:Turn)
+RETURN CASE WHEN d:Fact THEN 'Fact' ELSE 'Foresight' END AS label, d.id AS id, m.id AS cell, collect(t.id) AS turns"""
+
+
 async def test_forgetting_cells_removes_what_was_derived_from_them_only(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     cells = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
                                 WITH m, collect(t.id) AS turns RETURN m.id AS id, turns""")
     day2 = [c for c in cells if "m7" in c["turns"]][0]
+    before = await graph.read(DERIVED_FROM)
     await forget(graph, ForgetSelection(cell_ids=[day2["id"]]))
     turns = {r["id"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")}
     assert turns == {f"m{i}" for i in range(1, 7)}
     lisbon = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.object = 'Lisbon' RETURN f")
     assert lisbon == []
+    # What day 1's cells made stays: the cells, and every fact and foresight neither owned by
+    # the forgotten cell nor proved by one of its turns.
+    left = {r["id"] for r in await graph.read("MATCH (m:MemCell {tenant: $tenant}) RETURN m.id AS id")}
+    assert left == {c["id"] for c in cells} - {day2["id"]} and left
+    kept = {(r["label"], r["id"]) for r in before
+            if r["cell"] != day2["id"] and not set(r["turns"]) & set(day2["turns"])}
+    assert {(r["label"], r["id"]) for r in await graph.read(DERIVED_FROM)} == kept
+    berlin = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.object = 'Berlin' RETURN f.id AS id")
+    assert berlin and {("Fact", r["id"]) for r in berlin} <= kept
+    assert any(label == "Foresight" for label, _ in kept)  # the allergy and the Tokyo trip
     # the Berlin fact stays, and no RELATED edge points at a deleted fact
     dangling = await graph.read("""
         MATCH (:Entity {tenant: $tenant})-[r:RELATED]->() WHERE NOT EXISTS {
@@ -70,7 +89,10 @@ async def test_forgetting_a_user_and_a_missing_selection(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
     await forget(graph, ForgetSelection(user_id="u-maya"))
     left = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN collect(DISTINCT t.userId) AS u")
-    assert left[0]["u"] in ([], ["u-sam"])
+    assert left[0]["u"] == ["u-sam"]
+    # Only Maya's turns went: every one of Sam's is still there.
+    sams = {r["id"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")}
+    assert sams == {m["id"] for m in msgs if m["user_id"] == "u-sam"} == {"m2", "m5", "m8"}
     facts = await graph.read("""MATCH (f:Fact {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
                                 RETURN collect(DISTINCT t.userId) AS u""")
     assert "u-maya" not in facts[0]["u"]

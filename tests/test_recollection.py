@@ -147,9 +147,18 @@ async def test_every_channel_says_which_of_the_querys_words_its_turns_hold(memor
 
 
 async def test_lucene_syntax_in_the_query_is_plain_text(memory, searcher):
-    for q in ['Zorblax AND NOT "', "title:(x", "Zorblax~2^10 \\", "*:*", "a) OR (b"]:
+    # What each query must find once its syntax is plain text: the rare word's turn first, or
+    # nothing when no word of it was said ("title", "x", "b") or it has no word at all ("*:*":
+    # no query, lucene.safe_query, rather than one matching everything).
+    first = {'Zorblax AND NOT "': "n3", "title:(x": None, "Zorblax~2^10 \\": "n3", "*:*": None,
+             "a) OR (b": None}
+    for q, turn in first.items():
         res = await search(searcher, memory, q, Method.KEYWORD, top_k=3)
         assert all(h.kind in ("turn", "fact", "memcell") for h in res.hits)
+        if turn is None:
+            assert res.hits == [], q
+        else:
+            assert evidence_ids(res)[:1] == [turn], q
 
 
 async def test_graph_reaches_a_fact_two_hops_away(memory, searcher):
@@ -286,9 +295,17 @@ async def test_access_updates_the_count_of_returned_cells(memory, searcher):
     assert rows[0]["n"] >= 1 and rows[0]["at"] is not None
 
 
-async def test_warming_up_counts_no_use(memory, searcher):
+async def test_warming_up_counts_no_use(memory, searcher, monkeypatch):
+    from app.recollection import search as search_module
+
     await memory.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0")
     res = await searcher.search(memory.tenant, SearchRequest(query="Zorblax"), record_access=False)
+    # Warming up searches this tenant, whose episodes its queries find: had it counted its hits
+    # as uses, they would show here.
+    monkeypatch.setattr(search_module, "WARM_UP_TENANT", memory.tenant)
+    first = await searcher.search(memory.tenant, SearchRequest(query=search_module.WARM_UP_QUERIES[0]),
+                                  record_access=False)
+    assert any(h.kind == "memcell" or h.node.get("memCellId") for h in first.hits)
     await searcher.warm_up()
     await searcher.settle()
     assert res.hits

@@ -92,10 +92,16 @@ async def test_scene_channel_brings_the_topic_and_its_consensus(services, graph)
     folded = [c for h in res.hits for c in h.channels if c.channel == "scene"]
     assert scene_hits or folded, "the scene channel found nothing"
     garden = await _scene_of(graph, "g1")
+    stored = (await graph.read("MATCH (s:MemScene {tenant: $tenant, id: $id}) "
+                               "RETURN elementId(s) AS key, s.consensus AS consensus", id=garden))[0]
+    # The garden's scene is the one nearest the query, and comes as a hit of its own: its topic
+    # in the channel's note, its consensus in the hit.
+    assert res.rankings["scene"][0].key == stored["key"]
     best = [c for c in folded if c.rank == 1] + [c for h in scene_hits for c in h.channels if c.rank == 1]
     assert best and any("basil" in c.note or "tomatoes" in c.note or "plants" in c.note or "pots" in c.note
                         or "balcony" in c.note for c in best), best
-    assert garden
+    assert [h.node["id"] for h in scene_hits] == [garden]
+    assert stored["consensus"] and scene_hits[0].node.get("consensus") == stored["consensus"]
 
 
 async def test_large_groups_place_new_cells_incrementally(services, graph):
