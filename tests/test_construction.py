@@ -165,6 +165,27 @@ async def test_a_duplicate_id_with_different_content_is_refused(graph, ingestor)
         await ingestor.memorize(graph.tenant, "c2", [GOOD, {**GOOD, "content": "other"}])
 
 
+@pytest.mark.parametrize("first_group", [None, "g1"])
+async def test_a_conversation_keeps_its_group_and_a_call_naming_another_writes_nothing(graph, ingestor,
+                                                                                       first_group):
+    await ingestor.memorize(graph.tenant, "c1", [GOOD], group_id=first_group)
+    with pytest.raises(InputError, match="without a group" if first_group is None else "another group") as e:
+        await ingestor.memorize(graph.tenant, "c1", [{**GOOD, "id": "x3"}], group_id="g2")
+    assert e.value.field == "groupId"
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.groupId AS g")
+    assert rows == [{"id": GOOD["id"], "g": first_group}]
+    # Naming no group, or its own, is fine.
+    await ingestor.memorize(graph.tenant, "c1", [{**GOOD, "id": "x4"}], group_id=first_group)
+    assert await _count(graph, "Turn") == 2
+
+
+async def test_flushing_a_conversation_that_has_no_turns_is_a_clear_error(graph, ingestor):
+    with pytest.raises(InputError, match="nothing to flush") as e:
+        await ingestor.memorize(graph.tenant, "never-seen", [], flush=True)
+    assert e.value.field == "conversationId"
+    assert await _count(graph, "Conversation") == 0
+
+
 async def test_too_many_messages_in_one_call_is_a_clear_error(graph, ingestor, services):
     limit = services.settings.max_messages_per_call
     msgs = [{**GOOD, "id": f"b{i}", "timestamp": DAY1 + timedelta(seconds=i)} for i in range(limit + 1)]

@@ -117,3 +117,55 @@ async def test_vector_search_keeps_working_after_deletions(services, graph):
     res = await SearchService(services).search(graph.tenant, SearchRequest(query="Where does Maya live?",
                                                                            method=Method.VECTOR))
     assert res.hits and {e["id"] for h in res.hits for e in h.evidence} <= {f"m{i}" for i in range(1, 10)}
+
+
+class _ForgetsWhileExtracting:
+    """An extractor that forgets the conversation (or marks its turns done, as another run
+    would) while the first episode is being extracted: the race of a forget, or of a second
+    run, with a slow extraction."""
+
+    def __init__(self, inner, graph, what: str):
+        self.inner, self.graph, self.what, self.done = inner, graph, what, False
+        self.name = inner.name
+
+    async def extract(self, turns):
+        if not self.done:
+            self.done = True
+            if self.what == "forget":
+                await forget(self.graph, ForgetSelection(conversation_id="c1"))
+            else:
+                await self.graph.write("MATCH (t:Turn {tenant: $tenant}) SET t.status = 'done'")
+        return await self.inner.extract(turns)
+
+
+@pytest.mark.parametrize("what", ["forget", "processed elsewhere"])
+async def test_a_run_whose_turns_went_while_it_extracted_writes_nothing(services, graph, what):
+    ingestor = Ingestor(services)
+    ingestor.pipeline.extractor = _ForgetsWhileExtracting(ingestor.pipeline.extractor, graph, what)
+    report = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    assert any("forgotten or processed elsewhere" in e for e in report.process.errors), report.process.errors
+    counts = await _counts(graph)
+    assert counts["MemCell"] == counts["Fact"] == counts["Foresight"] == 0, counts
+    if what == "forget":  # and nothing of what was said comes back through an index
+        assert counts["Turn"] == 0 and await _index_hits(graph, services) == 0
+
+
+async def test_an_episode_committed_while_its_turns_were_forgotten_goes_with_them(services, graph):
+    # What a run that claimed its turns while a forget was deleting them leaves: the episode
+    # and its facts, its turns gone (the forget waited for the run, then deleted them).
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    await graph.write("MATCH (t:Turn {tenant: $tenant}) WHERE t.id IN ['m7', 'm8', 'm9'] DETACH DELETE t")
+    await forget(graph, ForgetSelection(conversation_id="c1"))
+    counts = await _counts(graph)
+    assert counts == {label: 0 for label in LABELS}, counts
+
+
+async def test_an_interrupted_forget_of_cells_is_finished_by_running_it_again(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    [day2] = await graph.read("MATCH (t:Turn {tenant: $tenant, id: 'm7'}) RETURN t.memCellId AS id")
+    # Interrupted after the cell and what it made went, before its turns did.
+    await graph.write("""MATCH (m:MemCell {tenant: $tenant, id: $id}) OPTIONAL MATCH (m)-[:HAS_FACT|PREDICTS]->(x)
+                         DETACH DELETE m, x""", id=day2["id"])
+    await forget(graph, ForgetSelection(cell_ids=[day2["id"]]))
+    left = {r["id"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")}
+    assert left == {f"m{i}" for i in range(1, 7)}

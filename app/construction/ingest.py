@@ -88,10 +88,19 @@ class Ingestor:
         embedding = vectors.start(texts, heads if self.settings.fact_vectors == "sentence" else None,
                                   bulk=True)
         try:
-            if group_id is not None:
+            if group_id is not None or not parsed:
                 rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
-                if rows and rows[0]["groupId"] not in (None, group_id):
-                    raise InputError(f"conversation {conversation_id!r} belongs to another group", "groupId")
+                # A conversation's turns share its group (the first call's): a call naming
+                # another, or a group for a conversation stored without one, would see its
+                # group silently ignored.
+                if group_id is not None and rows and rows[0]["groupId"] != group_id:
+                    raise InputError(f"conversation {conversation_id!r} belongs to another group"
+                                     if rows[0]["groupId"] is not None else
+                                     f"conversation {conversation_id!r} was stored without a group; "
+                                     "its turns cannot join one later", "groupId")
+                if not parsed and not rows:
+                    raise InputError(f"nothing to flush: conversation {conversation_id!r} has no turns",
+                                     "conversationId")
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
         except BaseException:
             await settle(embedding)

@@ -27,7 +27,7 @@ from app.construction.supersession import plan_supersession
 from app.construction.sentences import best_span
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
-from app.construction.writer import Batch, mark_failed, write_batch
+from app.construction.writer import Batch, TurnsTaken, mark_failed, write_batch
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
 from app.settings import Settings
@@ -181,7 +181,12 @@ class Pipeline:
                                  for w in work for fs in w.ex.foresights])
             rep.add_time("embed", time.perf_counter() - t0)
             for w in work:
-                await self._write_cell(graph, w, vec_of, sentences_of, cache, big, saving, rep)
+                try:
+                    await self._write_cell(graph, w, vec_of, sentences_of, cache, big, saving, rep)
+                except TurnsTaken as e:
+                    # Forgotten or processed elsewhere meanwhile: this cell is not written; each
+                    # later one is claimed on its own (forgetting a user leaves the others' turns).
+                    rep.errors.append(str(e))
         finally:
             await settle(big)
             await settle(saving)

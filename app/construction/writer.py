@@ -12,6 +12,20 @@ LOCK = """
 MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime() RETURN l.tenant AS tenant
 """
 
+# The cells' turns, claimed before anything is written: each must still be there and waiting
+# for its cell. A run that extracted while its turns were forgotten (forget deletes turns, then
+# what is derived from them) or were processed by another run (its lease ran out) writes
+# nothing: its cell would bring forgotten words back, or come twice. Claiming writes the
+# turns, so a forget deleting them meanwhile waits for this transaction and then finds the cell.
+CLAIM = """
+UNWIND $cells AS c
+UNWIND c.turns AS tv
+OPTIONAL MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
+  WHERE t.status = 'pending'
+SET t.status = 'claimed'
+RETURN count(tv) AS wanted, count(t) AS ready
+"""
+
 CELLS = """
 UNWIND $cells AS c
 CREATE (m:MemCell {id: c.id, tenant: $tenant})
@@ -121,7 +135,12 @@ class Batch:
     foresights: list[dict] = field(default_factory=list)
 
 
+class TurnsTaken(Exception):
+    """The batch's turns were forgotten or processed elsewhere while it was built (CLAIM)."""
+
+
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
+    """Raises TurnsTaken, with nothing written, when the cells' turns are no longer waiting."""
     # Order matters: entities before the facts ABOUT them, facts before their supersession.
     steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
              (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))
@@ -134,6 +153,11 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
 
     async def work(tx: TenantTx) -> None:
         await tx.run(LOCK)
+        if batch.cells:
+            [claim] = await tx.run(CLAIM, cells=batch.cells)
+            if claim["ready"] < claim["wanted"]:
+                raise TurnsTaken(f"{claim['wanted'] - claim['ready']} of the episode's turns were "
+                                 "forgotten or processed elsewhere meanwhile; nothing written for them")
         for query, name in steps:
             rows = rows_of[name]
             if rows:

@@ -29,11 +29,13 @@ CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 1000 ROWS
     for label in LABELS
 } | term_stats.PURGE
 
-# The turns a selection covers; derived nodes are found from them.
+# The turns a selection covers; derived nodes are found from them. A cell's turns also by the
+# cell id they carry: a forget interrupted after the cells went is finished by running it again.
 SELECT_TURNS = {
     "cells": """
-MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn) WHERE m.id IN $ids
-RETURN collect(DISTINCT elementId(t)) AS turns, collect(DISTINCT elementId(m)) AS cells""",
+MATCH (t:Turn {tenant: $tenant}) WHERE t.memCellId IN $ids
+RETURN collect(elementId(t)) AS turns,
+       COLLECT { MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids RETURN elementId(m) } AS cells""",
     "conversation": """
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId})
 RETURN collect(elementId(t)) AS turns, [] AS cells""",
@@ -86,6 +88,24 @@ MATCH (s:MemScene)-[:INCLUDES]->(m:MemCell) WHERE elementId(m) = k AND m.tenant 
 RETURN collect(DISTINCT s.id) AS ids
 """
 
+# Episodes of the selection's conversations left with none of their turns: written by a run
+# that claimed its turns while this forget was deleting them (app/construction/writer.py CLAIM),
+# committed after this forget had looked for what the turns made. They go with what they made.
+ORPHAN_CELLS = """
+MATCH (m:MemCell {tenant: $tenant}) WHERE m.conversationId IN $conversations
+  AND NOT EXISTS { (m)-[:EVIDENCED_BY]->(:Turn) }
+OPTIONAL MATCH (m)-[:HAS_FACT|PREDICTS]->(x) WHERE x.tenant = $tenant
+WITH collect(DISTINCT elementId(m)) + collect(DISTINCT elementId(x)) AS keys,
+     collect(DISTINCT CASE WHEN x:Fact THEN x.id END) AS factIds
+RETURN keys, factIds
+"""
+
+TURN_CONVERSATIONS = """
+UNWIND $turns AS tk
+MATCH (t:Turn) WHERE elementId(t) = tk AND t.tenant = $tenant
+RETURN collect(DISTINCT t.conversationId) AS ids
+"""
+
 EMPTY_CONVERSATIONS = """
 MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
 CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 1000 ROWS
@@ -128,6 +148,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
     turns, cells = (rows[0]["turns"], rows[0]["cells"]) if rows else ([], [])
+    conversations = (await graph.read(TURN_CONVERSATIONS, turns=turns))[0]["ids"] if turns else []
     derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
     keys = sorted(set(derived[0]["keys"]) | set(cells))
     scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
@@ -138,6 +159,11 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=keys)
     if turns:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)
+        orphans = (await graph.read(ORPHAN_CELLS, conversations=conversations))[0]
+        if orphans["factIds"]:
+            await graph.auto_commit(STALE_RELATED, factIds=orphans["factIds"])
+        if orphans["keys"]:
+            deleted += await graph.auto_commit(DELETE_KEYS, keys=orphans["keys"])
         deleted += await graph.auto_commit(ORPHAN_ENTITIES)
         deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
     if scenes:
