@@ -149,7 +149,7 @@ class Settings(BaseSettings):
 
     # --- Periodic tasks in the server (app/lifecycle/periodic.py): seconds between runs, 0 = off.
     # Each run holds a lease in the graph, so with several replicas one runs a task at a time.
-    retry_interval_s: float = Field(300.0, ge=0)  # turns left pending by a failed extraction
+    retry_interval_s: float = Field(300.0, ge=0)  # turns left pending by a failed or lost run (app/store/admin.py)
     gc_interval_s: float = Field(6 * 3600.0, ge=0)  # forgetting, purging, retiring foresight
     lease_ttl_s: float = Field(120.0, gt=0)  # renewed every third of it while a task runs
 

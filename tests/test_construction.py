@@ -4,7 +4,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.construction.turns import InputError
+from app.construction.turns import InputError, parse_messages, write_turns
 from tests.conversation import DAY1, maya_and_sam
 
 
@@ -207,3 +207,21 @@ async def test_a_large_batch_is_written_in_bounded_chunks(graph, services):
     assert rows[0]["n"] == 1200 and rows[0]["last"] == 1199 == rows[0]["lastSeq"]
     chain = await graph.read("MATCH (:Turn {tenant: $tenant})-[r:NEXT]->() RETURN count(r) AS n")
     assert chain[0]["n"] == 1199  # chained across chunk borders
+
+
+async def test_turns_stored_but_never_processed_are_taken_up_by_the_retry(graph, ingestor, services):
+    # A crash right after the turns were stored (a call with wait: false, the server stopped
+    # before its run): no run looked at them, none recorded an error.
+    parsed = parse_messages(maya_and_sam(), services.settings.max_message_bytes)
+    await write_turns(graph, "c1", None, parsed, services.settings.ingest_chunk)
+    await ingestor.retry_failed_everywhere()
+    # Just stored: their own run may still be on its way; the retry leaves them.
+    assert await _count(graph, "MemCell") == 0
+    await graph.write("MATCH (t:Turn {tenant: $tenant}) SET t.receivedAt = datetime() - duration('PT1H')")
+    await ingestor.retry_failed_everywhere()
+    status = {r["id"]: r["status"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.status AS status")}
+    # The first day became its episode; the second waits for more turns (no flush), as it would.
+    assert {i for i, s in status.items() if s == "done"} == {f"m{i}" for i in range(1, 7)}
+    assert {i for i, s in status.items() if s == "pending"} == {"m7", "m8", "m9"}
+    assert await _count(graph, "MemCell") == 1

@@ -147,8 +147,9 @@ class Ingestor:
         report.add_time("scenes", time.perf_counter() - t0)
 
     async def retry_failed_everywhere(self) -> int:
-        """On start-up: process again every conversation whose extraction failed, in any tenant.
-        Open cells stay open (no flush): they are waiting for more turns, not broken."""
+        """At start-up and periodically: process again every conversation whose extraction failed
+        or whose stored turns no run ever looked at (app/store/admin.py), in any tenant. Open
+        cells stay open (no flush): they are waiting for more turns, not broken."""
         from app.store.admin import conversations_with_failed_turns
 
         done = 0

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from neo4j import AsyncDriver
 
+# Conversations with turns to process again: turns whose extraction failed (an error recorded),
+# and turns no run ever looked at (a run saves the vectors of the turns it leaves waiting, and
+# writes those of the turns it makes episodes of) that were stored longer ago than a run's
+# lease: a crash or a stop after they were stored, a run that gave up on its lease. Turns
+# waiting for more context were looked at, and stay waiting (the retry does not flush).
+UNSEEN_AFTER_S = 600  # app/construction/ingest.py: a run's lease
 FAILED_CONVERSATIONS = """
-MATCH (t:Turn) WHERE t.status = 'pending' AND t.error IS NOT NULL
+MATCH (t:Turn) WHERE t.status = 'pending'
+  AND (t.error IS NOT NULL
+       OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({seconds: $unseenFor})))
 RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId LIMIT $limit
 """
 
@@ -13,7 +21,7 @@ RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId LIMIT $li
 async def conversations_with_failed_turns(driver: AsyncDriver, database: str = "neo4j",
                                           limit: int = 10_000) -> list[tuple[str, str]]:
     async with driver.session(database=database) as s:
-        result = await s.run(FAILED_CONVERSATIONS, limit=limit)
+        result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=UNSEEN_AFTER_S)
         return [(r["tenant"], r["conversationId"]) async for r in result]
 
 
