@@ -16,8 +16,8 @@ from typing import Iterator
 import pytest
 
 from app.store.driver import make_driver
-from app.store.keys import KeyStore
 from tests.api_server import KEY_CACHE_SECONDS, free_port, running_api, start_serve
+from tests.test_api import _new_key
 
 SEARCH = 'query($q: String!) { search(input: {query: $q, method: KEYWORD}) { hits { evidence { content } } } }'
 MEMORIZE = "mutation($input: MemorizeInput!) { memorize(input: $input) { accepted } }"
@@ -36,17 +36,6 @@ def _run(settings, query: str, **params) -> None:
             await driver.close()
 
     asyncio.run(run())
-
-
-def _new_key(settings, tenant: str) -> str:
-    async def run():
-        driver = make_driver(settings)
-        try:
-            return await KeyStore(driver).create(tenant)
-        finally:
-            await driver.close()
-
-    return asyncio.run(run())
 
 
 @contextlib.contextmanager

@@ -4,7 +4,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.construction.turns import InputError, parse_messages, write_turns
+from app.construction.turns import EXISTING, InputError, parse_messages, write_turns
 from tests.conversation import DAY1, maya_and_sam
 
 
@@ -184,6 +184,24 @@ async def test_flushing_a_conversation_that_has_no_turns_is_a_clear_error(graph,
         await ingestor.memorize(graph.tenant, "never-seen", [], flush=True)
     assert e.value.field == "conversationId"
     assert await _count(graph, "Conversation") == 0
+
+
+async def test_messages_stored_meanwhile_by_another_call_are_a_clear_error(graph, ingestor, services,
+                                                                           monkeypatch):
+    await ingestor.memorize(graph.tenant, "c1", [GOOD])
+    # Another call's write lands between this call's look at the stored ids and its own write.
+    real = graph.read
+
+    async def before_the_other(query, **params):
+        return [] if query is EXISTING else await real(query, **params)
+
+    monkeypatch.setattr(graph, "read", before_the_other)
+    parsed = parse_messages([GOOD, {**GOOD, "id": "x5"}], services.settings.max_message_bytes)
+    with pytest.raises(InputError, match="stored meanwhile by another call") as e:
+        await write_turns(graph, "c1", None, parsed, services.settings.ingest_chunk)
+    assert e.value.field == "messages"
+    monkeypatch.undo()
+    assert await _count(graph, "Turn") == 1  # the chunk went back whole: no x5 without x1
 
 
 async def test_too_many_messages_in_one_call_is_a_clear_error(graph, ingestor, services):

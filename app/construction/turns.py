@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
+from neo4j.exceptions import ConstraintError
 from pydantic import ValidationError
 
 from app.domain.models import Message, TurnRecord
@@ -132,7 +133,16 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
                 await tx.run(LINK_CHAIN, conversationId=conversation_id, pairs=pairs)
 
         seqs: list[int] = []  # a retried transaction appends again: the last one counts
-        await graph.write_tx(work)
+        try:
+            await graph.write_tx(work)
+        except ConstraintError:
+            # Another call stored some of these ids between the check above and this chunk.
+            # The chunks before it are stored (and processed by the next call or the periodic
+            # retry); sending the call again skips them and stores the rest.
+            raise InputError(
+                f"some of these messages were stored meanwhile by another call to conversation "
+                f"{conversation_id!r} ({start} of {len(new)} new ones stored by this call); send "
+                "the call again: messages already stored are skipped", "messages") from None
         last_seq = max(last_seq, seqs[-1])
     return TurnsWritten(new=[m.id for m in new], skipped=[m.id for m in messages if m.id in existing],
                         last_seq=last_seq)

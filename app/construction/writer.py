@@ -18,9 +18,8 @@ MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime() RETURN l.tenant AS t
 # nothing: its cell would bring forgotten words back, or come twice. Claiming writes the
 # turns, so a forget deleting them meanwhile waits for this transaction and then finds the cell.
 CLAIM = """
-UNWIND $cells AS c
-UNWIND c.turns AS tv
-OPTIONAL MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
+UNWIND $turns AS tv
+OPTIONAL MATCH (t:Turn {tenant: $tenant, conversationId: tv.conversationId, id: tv.id})
   WHERE t.status = 'pending'
 SET t.status = 'claimed'
 RETURN count(tv) AS wanted, count(t) AS ready
@@ -154,7 +153,8 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     async def work(tx: TenantTx) -> None:
         await tx.run(LOCK)
         if batch.cells:
-            [claim] = await tx.run(CLAIM, cells=batch.cells)
+            [claim] = await tx.run(CLAIM, turns=[{"conversationId": c["conversationId"], "id": t["id"]}
+                                                 for c in batch.cells for t in c["turns"]])
             if claim["ready"] < claim["wanted"]:
                 raise TurnsTaken(f"{claim['wanted'] - claim['ready']} of the episode's turns were "
                                  "forgotten or processed elsewhere meanwhile; nothing written for them")
