@@ -24,7 +24,7 @@ from app.lifecycle.backup_import import BEGIN, _check_file, _Importer, import_te
 from app.lifecycle.backup_schema import read_schema
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
-from app.store.graph import TenantGraph
+from app.store.graph import TenantError, TenantGraph
 from tests.conversation import DAY2, maya_and_sam
 from tests.test_keyword_stats import _stored_stats
 
@@ -205,6 +205,17 @@ async def test_reembed_of_a_full_export_and_a_model_mismatch(services, memory, o
     rep = await import_tenant(services, foreign, other.tenant, reembed_all=True)
     assert rep.reembedded["Turn"]["made"] == 14
     assert await _counts(other) == await _counts(memory)
+
+
+async def test_import_into_a_name_the_fulltext_indexes_drop_is_refused(services, memory, tmp_path):
+    # As for a key: "the" is a stop word to the indexes' analyzer, so the keyword channel's
+    # Lucene query could not narrow candidates to that tenant.
+    path = tmp_path / "a.jsonl"
+    await export_tenant(services, memory.tenant, path)
+    with pytest.raises(TenantError, match="stop word"):
+        await import_tenant(services, path, "the")
+    rows = await memory.read("MATCH (n) WHERE n.tenant = 'the' AND $tenant IS NOT NULL RETURN count(n) AS n")
+    assert rows[0]["n"] == 0
 
 
 async def test_import_into_a_non_empty_tenant_is_refused_and_changes_nothing(services, memory, other, tmp_path):

@@ -38,6 +38,7 @@ from app.lifecycle.backup_schema import BackupSchema, read_schema
 from app.runtime.services import Services
 from app.store import term_stats
 from app.store.graph import TenantGraph, check_tenant
+from app.store.keys import check_index_word
 
 BATCH = 500
 RUN_LABEL = "ImportRun"
@@ -326,6 +327,7 @@ async def import_tenant(svc: Services, path: Path, tenant: str | None = None, re
         raise BackupError(f"{path} is empty, not an Engram export")
     header = check_header(first[1], path)
     target = check_tenant(tenant or header["tenant"])
+    await check_index_word(svc.driver, svc.settings.neo4j_database, target)
     remap = target != header["tenant"] and not keep_ids
     model = header["model"]
     same_model = (model.get("name") == svc.settings.embedding_model

@@ -45,6 +45,25 @@ class KeyInfo:
     revoked_at: datetime | None
 
 
+async def check_index_word(driver: AsyncDriver, database: str, tenant: str) -> None:
+    """The fulltext indexes hold the tenant as a word of their english analyzer, and the
+    keyword channel asks Lucene for that word: two names the analyzer makes one word would
+    share Lucene's candidates (never results: every hit's tenant is checked exactly), and a
+    stop word would not narrow them at all. Such a name is refused for a new tenant (a key
+    for it, an import into it): TenantError."""
+    token = term_stats.index_token(tenant)
+    if token is None:
+        raise TenantError(f"tenant {tenant!r} is an English stop word, which the fulltext "
+                          "indexes drop; choose another name")
+    async with driver.session(database=database) as s:
+        known = {r["tenant"] async for r in await s.run(TENANTS)}
+    known |= set(await admin.tenants_with_text(driver, database))
+    clash = sorted(t for t in known if t != tenant and term_stats.index_token(t) == token)
+    if clash:
+        raise TenantError(f"tenant {tenant!r} is the same word as tenant {clash[0]!r} to the "
+                          f"fulltext indexes (both stem to {token!r}); choose another name")
+
+
 class KeyStore:
     def __init__(self, driver: AsyncDriver, database: str = "neo4j"):
         self.driver, self.database = driver, database
@@ -56,27 +75,11 @@ class KeyStore:
 
     async def create(self, tenant: str, name: str | None = None) -> str:
         check_tenant(tenant)
-        await self._check_index_token(tenant)
+        await check_index_word(self.driver, self.database, tenant)
         key = PREFIX + secrets.token_urlsafe(32)
         # The prefix identifies a key in listings and revocation without revealing it.
         await self._run(CREATE, hash=hash_key(key), tenant=tenant, prefix=key[:12], name=name)
         return key
-
-    async def _check_index_token(self, tenant: str) -> None:
-        """The fulltext indexes hold the tenant as a word of their english analyzer, and the
-        keyword channel asks Lucene for that word: two names the analyzer makes one word would
-        share Lucene's candidates (never results: every hit's tenant is checked exactly), and a
-        stop word would not narrow them at all. Such a name is refused for a new tenant."""
-        token = term_stats.index_token(tenant)
-        if token is None:
-            raise TenantError(f"tenant {tenant!r} is an English stop word, which the fulltext "
-                              "indexes drop; choose another name")
-        known = {r["tenant"] for r in await self._run(TENANTS)}
-        known |= set(await admin.tenants_with_text(self.driver, self.database))
-        clash = sorted(t for t in known if t != tenant and term_stats.index_token(t) == token)
-        if clash:
-            raise TenantError(f"tenant {tenant!r} is the same word as tenant {clash[0]!r} to the "
-                              f"fulltext indexes (both stem to {token!r}); choose another name")
 
     async def tenant_of(self, key: str) -> str | None:
         if not key.startswith(PREFIX) or len(key) > 200:
