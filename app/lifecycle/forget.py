@@ -34,17 +34,17 @@ CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 1000 ROWS
 SELECT_TURNS = {
     "cells": """
 MATCH (t:Turn {tenant: $tenant}) WHERE t.memCellId IN $ids
-RETURN collect(elementId(t)) AS turns,
+RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations,
        COLLECT { MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids RETURN elementId(m) } AS cells""",
     "conversation": """
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId})
-RETURN collect(elementId(t)) AS turns, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, [$conversationId] AS conversations, [] AS cells""",
     "group": """
 MATCH (t:Turn {tenant: $tenant}) WHERE t.groupId = $groupId
-RETURN collect(elementId(t)) AS turns, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells""",
     "user": """
 MATCH (t:Turn {tenant: $tenant}) WHERE t.userId = $userId
-RETURN collect(elementId(t)) AS turns, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells""",
 }
 
 # Everything derived from the turns: cells made of them, facts and foresight evidenced by them
@@ -100,12 +100,6 @@ WITH collect(DISTINCT elementId(m)) + collect(DISTINCT elementId(x)) AS keys,
 RETURN keys, factIds
 """
 
-TURN_CONVERSATIONS = """
-UNWIND $turns AS tk
-MATCH (t:Turn) WHERE elementId(t) = tk AND t.tenant = $tenant
-RETURN collect(DISTINCT t.conversationId) AS ids
-"""
-
 EMPTY_CONVERSATIONS = """
 MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
 CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 1000 ROWS
@@ -147,8 +141,8 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
-    turns, cells = (rows[0]["turns"], rows[0]["cells"]) if rows else ([], [])
-    conversations = (await graph.read(TURN_CONVERSATIONS, turns=turns))[0]["ids"] if turns else []
+    turns, cells, conversations = ((rows[0]["turns"], rows[0]["cells"], rows[0]["conversations"])
+                                   if rows else ([], [], []))
     derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
     keys = sorted(set(derived[0]["keys"]) | set(cells))
     scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
