@@ -169,3 +169,24 @@ async def test_an_interrupted_forget_of_cells_is_finished_by_running_it_again(se
     await forget(graph, ForgetSelection(cell_ids=[day2["id"]]))
     left = {r["id"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")}
     assert left == {f"m{i}" for i in range(1, 7)}
+
+
+async def test_the_other_speakers_turns_of_a_forgotten_users_episodes_are_made_again(services, graph):
+    msgs = [{**m, "user_id": "u-maya" if m["speaker"] == "Maya" else "u-sam"} for m in maya_and_sam()]
+    ingestor = Ingestor(services)
+    await ingestor.memorize(graph.tenant, "c1", msgs, flush=True)
+    await forget(graph, ForgetSelection(user_id="u-maya"))
+    # Sam's turns lost the episodes they shared with Maya's, and wait to be made again.
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.status AS status, "
+                            "t.memCellId AS cell, t.error AS error")
+    assert {r["id"] for r in rows} == {"m2", "m5", "m8"}
+    assert all(r["status"] == "pending" and r["cell"] is None and r["error"] for r in rows), rows
+    await ingestor.retry_failed_everywhere()
+    made = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
+                               RETURN m.id AS cell, collect(t.id) AS turns""")
+    # The first day's two turns of Sam's are an episode again (the second day's one waits for
+    # more, as the retry does not flush), made of Sam's turns only, its facts proved by them.
+    assert [sorted(r["turns"]) for r in made] == [["m2", "m5"]]
+    facts = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:HAS_FACT]->(f:Fact)-[:EVIDENCED_BY]->(t:Turn)
+                                RETURN collect(DISTINCT t.id) AS turns""")
+    assert set(facts[0]["turns"]) <= {"m2", "m5"}

@@ -4,7 +4,8 @@ What a selection removes:
   cells         the MemCells, their facts and foresight, the turns they were made of;
   conversation  its turns and everything derived from them, and the conversation itself;
   group         every conversation of the group, as above;
-  user          that user's turns and everything derived from them;
+  user          that user's turns and everything derived from them (the other speakers'
+                turns of those episodes are made into episodes again without them);
   everything    the whole tenant.
 Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
 fact's id. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
@@ -60,6 +61,20 @@ WITH direct, collect(DISTINCT x) AS owned
 WITH [n IN direct + owned WHERE n IS NOT NULL] AS nodes
 UNWIND nodes AS n
 RETURN collect(DISTINCT elementId(n)) AS keys, collect(DISTINCT CASE WHEN n:Fact THEN n.id END) AS factIds
+"""
+
+# Turns of the episodes to delete that the selection does not cover (the other speakers', when
+# a user is forgotten). They lose their episode and wait to be made into new ones without the
+# forgotten turns: pending, with the reason where an extraction's error goes, so the periodic
+# retry (app/store/admin.py) takes them up. Reopened before the episodes go, so a retry that
+# comes between only makes the new episode sooner.
+LEFT_BEHIND = """
+UNWIND $keys AS k
+MATCH (m:MemCell)-[:EVIDENCED_BY]->(t:Turn) WHERE elementId(m) = k AND m.tenant = $tenant
+  AND t.tenant = $tenant AND NOT elementId(t) IN $turns
+SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(),
+    t.error = 'its episode was deleted with turns of a forgotten user; waiting to be made again without them'
+RETURN count(DISTINCT t) AS reopened
 """
 
 # Each node's keyword statistics are taken back in the transaction that deletes it.
@@ -150,6 +165,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     if derived[0]["factIds"]:
         await graph.auto_commit(STALE_RELATED, factIds=derived[0]["factIds"])
     if keys:
+        await graph.write(LEFT_BEHIND, keys=keys, turns=turns)
         deleted += await graph.auto_commit(DELETE_KEYS, keys=keys)
     if turns:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)
