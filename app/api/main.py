@@ -82,13 +82,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Migrations are applied and the model loaded before the first request is accepted.
         async with open_services(settings, load_model=True) as svc:
             keys = KeyStore(svc.driver, settings.neo4j_database)
-            refusal = refusal_to_listen(settings.host, await keys.any_active())
+            any_keys = await keys.any_active()
+            refusal = refusal_to_listen(settings.host, any_keys)
             if refusal:
                 raise NoKeysOnPublicInterface(refusal)
             # Local mode is for loopback only: on another interface, a server whose keys were
             # all revoked after it started answers keyless requests UNAUTHENTICATED.
             app.state.local_mode = is_loopback(settings.host)
-            if app.state.local_mode and not await keys.any_active():
+            if app.state.local_mode and not any_keys:
                 log.warning("no API keys: local mode, requests without a key use tenant 'default' "
                             "(loopback only)")
             app.state.services = svc

@@ -23,6 +23,10 @@ from app.store.graph import TenantGraph
 
 log = logging.getLogger("engram.ingest")
 
+# How long a run holds its conversation (LEASE); turns stored longer ago that no run looked at
+# are taken up by the periodic retry (retry_failed_everywhere).
+RUN_LEASE_S = 600
+
 LEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
 WHERE c.leaseUntil IS NULL OR c.leaseUntil < datetime() OR c.leaseBy = $token
@@ -124,7 +128,7 @@ class Ingestor:
                       place_scenes: bool = True) -> ProcessReport:
         graph = self.graph(tenant)
         token = uuid.uuid4().hex
-        if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=600):
+        if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=RUN_LEASE_S):
             return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
         try:
             report = await self.pipeline.process(graph, conversation_id, flush, vectors, upto_seq)
@@ -154,7 +158,7 @@ class Ingestor:
 
         done = 0
         for tenant, conversation_id in await conversations_with_failed_turns(
-                self.services.driver, self.settings.neo4j_database):
+                self.services.driver, RUN_LEASE_S, self.settings.neo4j_database):
             await self.process(tenant, conversation_id, flush=False)
             done += 1
         return done

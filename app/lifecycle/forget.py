@@ -63,8 +63,9 @@ UNWIND nodes AS n
 RETURN collect(DISTINCT elementId(n)) AS keys, collect(DISTINCT CASE WHEN n:Fact THEN n.id END) AS factIds
 """
 
-# Turns of the episodes to delete that the selection does not cover (the other speakers', when
-# a user is forgotten). They lose their episode and wait to be made into new ones without the
+# Turns of the episodes to delete that the selection does not cover: the other speakers', when
+# a user is forgotten (the other selections cover every turn of the episodes they reach, so
+# this runs for a user only). They lose their episode and wait to be made into new ones without the
 # forgotten turns: pending, with the reason where an extraction's error goes, so the periodic
 # retry (app/store/admin.py) takes them up. Reopened before the episodes go, so a retry that
 # comes between only makes the new episode sooner.
@@ -74,7 +75,6 @@ MATCH (m:MemCell)-[:EVIDENCED_BY]->(t:Turn) WHERE elementId(m) = k AND m.tenant 
   AND t.tenant = $tenant AND NOT elementId(t) IN $turns
 SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(),
     t.error = 'its episode was deleted with turns of a forgotten user; waiting to be made again without them'
-RETURN count(DISTINCT t) AS reopened
 """
 
 # Each node's keyword statistics are taken back in the transaction that deletes it.
@@ -164,8 +164,9 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     deleted = 0
     if derived[0]["factIds"]:
         await graph.auto_commit(STALE_RELATED, factIds=derived[0]["factIds"])
-    if keys:
+    if keys and chosen[0] == "user":
         await graph.write(LEFT_BEHIND, keys=keys, turns=turns)
+    if keys:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=keys)
     if turns:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)

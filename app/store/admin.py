@@ -9,7 +9,6 @@ from neo4j import AsyncDriver
 # writes those of the turns it makes episodes of) that were stored longer ago than a run's
 # lease: a crash or a stop after they were stored, a run that gave up on its lease. Turns
 # waiting for more context were looked at, and stay waiting (the retry does not flush).
-UNSEEN_AFTER_S = 600  # app/construction/ingest.py: a run's lease
 FAILED_CONVERSATIONS = """
 MATCH (t:Turn) WHERE t.status = 'pending'
   AND (t.error IS NOT NULL
@@ -18,10 +17,12 @@ RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId LIMIT $li
 """
 
 
-async def conversations_with_failed_turns(driver: AsyncDriver, database: str = "neo4j",
-                                          limit: int = 10_000) -> list[tuple[str, str]]:
+async def conversations_with_failed_turns(driver: AsyncDriver, unseen_for_s: float,
+                                          database: str = "neo4j", limit: int = 10_000) -> list[tuple[str, str]]:
+    """`unseen_for_s`: how long stored turns no run looked at wait before they count (a run's
+    lease: their own run may still be on its way)."""
     async with driver.session(database=database) as s:
-        result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=UNSEEN_AFTER_S)
+        result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=unseen_for_s)
         return [(r["tenant"], r["conversationId"]) async for r in result]
 
 
