@@ -179,6 +179,20 @@ async def test_a_conversation_keeps_its_group_and_a_call_naming_another_writes_n
     assert await _count(graph, "Turn") == 2
 
 
+async def test_a_call_that_looked_before_another_group_was_stored_writes_nothing(graph, services):
+    # Two first calls naming different groups both look before either writes; the second to
+    # write (write_turns, past memorize's look) must be refused under the conversation's lock.
+    parse = lambda ms: parse_messages(ms, services.settings.max_message_bytes)  # noqa: E731
+    await write_turns(graph, "c1", "g1", parse([GOOD]), services.settings.ingest_chunk)
+    with pytest.raises(InputError, match="another group") as e:
+        await write_turns(graph, "c1", "g2", parse([{**GOOD, "id": "x3"}]), services.settings.ingest_chunk)
+    assert e.value.field == "groupId"
+    rows = await graph.read("""
+        MATCH (c:Conversation {tenant: $tenant})-[:HAS_TURN]->(t:Turn)
+        RETURN c.groupId AS c, collect(t.id) AS turns, collect(DISTINCT t.groupId) AS groups""")
+    assert rows == [{"c": "g1", "turns": [GOOD["id"]], "groups": ["g1"]}]
+
+
 async def test_flushing_a_conversation_that_has_no_turns_is_a_clear_error(graph, ingestor):
     with pytest.raises(InputError, match="nothing to flush") as e:
         await ingestor.memorize(graph.tenant, "never-seen", [], flush=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
 from app.construction.queue import ProcessingQueue
-from app.construction.turns import InputError, parse_messages, write_turns
+from app.construction.turns import InputError, parse_messages, refuse_other_group, write_turns
 from app.construction.vectors import TextVectors, settle
 from app.domain.models import Message
 from app.lifecycle.scenes import SceneService
@@ -93,16 +93,13 @@ class Ingestor:
                                   bulk=True)
         try:
             if group_id is not None or not parsed:
+                # Before writing, for calls whose turns are all stored already and for flushes
+                # (no transaction below); write_turns checks the group again under the
+                # conversation's lock, for two first calls racing.
                 rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
-                # A conversation's turns share its group (the first call's): a call naming
-                # another, or a group for a conversation stored without one, would see its
-                # group silently ignored.
-                if group_id is not None and rows and rows[0]["groupId"] != group_id:
-                    raise InputError(f"conversation {conversation_id!r} belongs to another group"
-                                     if rows[0]["groupId"] is not None else
-                                     f"conversation {conversation_id!r} was stored without a group; "
-                                     "its turns cannot join one later", "groupId")
-                if not parsed and not rows:
+                if rows:
+                    refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
+                elif not parsed:
                     raise InputError(f"nothing to flush: conversation {conversation_id!r} has no turns",
                                      "conversationId")
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)

@@ -65,6 +65,17 @@ WHERE t.seq = c.lastSeq RETURN t.id AS id
 """
 
 
+def refuse_other_group(conversation_id: str, stored_group: str | None, group_id: str | None) -> None:
+    """A conversation's turns share its group (the first call's): a call naming another, or a
+    group for a conversation stored without one, would see its group silently ignored."""
+    if group_id is None or stored_group == group_id:
+        return
+    raise InputError(f"conversation {conversation_id!r} belongs to another group"
+                     if stored_group is not None else
+                     f"conversation {conversation_id!r} was stored without a group; "
+                     "its turns cannot join one later", "groupId")
+
+
 def parse_messages(raw: list[dict | Message], max_bytes: int) -> list[Message]:
     """Validate every message before anything is written; the first problem is reported."""
     out: list[Message] = []
@@ -121,6 +132,9 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
 
         async def work(tx: TenantTx, part=part) -> None:
             head = (await tx.run(CONVERSATION_TAIL, conversationId=conversation_id, groupId=group_id))[0]
+            # Checked here, under the conversation's lock: two first calls naming different
+            # groups would both pass a check made before writing.
+            refuse_other_group(conversation_id, head["groupId"], group_id)
             last = head["lastSeq"]
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
