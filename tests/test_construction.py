@@ -1,9 +1,11 @@
 """The write path against the real Neo4j: turns -> MemCells -> facts, entities, foresight."""
+import asyncio
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from app.construction.ingest import Ingestor
+from app.construction import ingest
+from app.construction.ingest import LEASE, Ingestor
 from app.construction.turns import EXISTING, InputError, parse_messages, write_turns
 from tests.conversation import DAY1, maya_and_sam
 
@@ -257,3 +259,31 @@ async def test_turns_stored_but_never_processed_are_taken_up_by_the_retry(graph,
     assert {i for i, s in status.items() if s == "done"} == {f"m{i}" for i in range(1, 7)}
     assert {i for i, s in status.items() if s == "pending"} == {"m7", "m8", "m9"}
     assert await _count(graph, "MemCell") == 1
+
+
+class _TriesTheLeaseLate:
+    """A slow extraction (an LLM's, of a long backlog): while the first episode is extracted,
+    longer than the run's lease, another run tries to take the conversation."""
+
+    def __init__(self, inner, graph, wait_s: float):
+        self.inner, self.graph, self.wait_s, self.taken = inner, graph, wait_s, None
+        self.name = inner.name
+
+    async def extract(self, turns):
+        if self.taken is None:
+            await asyncio.sleep(self.wait_s)
+            self.taken = bool(await self.graph.write(LEASE, conversationId="c1", token="another run",
+                                                     seconds=60))
+        return await self.inner.extract(turns)
+
+
+async def test_a_run_keeps_its_conversation_while_it_works_longer_than_its_lease(graph, ingestor,
+                                                                                 monkeypatch):
+    monkeypatch.setattr(ingest, "RUN_LEASE_S", 2)
+    slow = _TriesTheLeaseLate(ingestor.pipeline.extractor, graph, wait_s=3.5)
+    ingestor.pipeline.extractor = slow
+    report = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    assert slow.taken is False
+    assert report.process.cells == 2 and not report.process.errors, report.process
+    # Released when the run ended: the next one takes it.
+    assert await graph.write(LEASE, conversationId="c1", token="next run", seconds=60)

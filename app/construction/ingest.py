@@ -7,6 +7,8 @@ next call, `engram retry`, or the server's start-up retry.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -23,8 +25,9 @@ from app.store.graph import TenantGraph
 
 log = logging.getLogger("engram.ingest")
 
-# How long a run holds its conversation (LEASE); turns stored longer ago that no run looked at
-# are taken up by the periodic retry (retry_failed_everywhere).
+# How long a run holds its conversation (LEASE), renewed every third of it while the run works;
+# turns stored longer ago that no run looked at are taken up by the periodic retry
+# (retry_failed_everywhere).
 RUN_LEASE_S = 600
 
 LEASE = """
@@ -127,13 +130,31 @@ class Ingestor:
         token = uuid.uuid4().hex
         if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=RUN_LEASE_S):
             return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
+        holding = asyncio.create_task(self._renew(graph, conversation_id, token))
         try:
             report = await self.pipeline.process(graph, conversation_id, flush, vectors, upto_seq)
             if place_scenes:
                 await self._place_in_scenes(graph, conversation_id, report)
             return report
         finally:
+            holding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await holding
             await graph.write(RELEASE, conversationId=conversation_id, token=token)
+
+    async def _renew(self, graph: TenantGraph, conversation_id: str, token: str) -> None:
+        """Keep the run's lease while it works: an extraction by an LLM of a long backlog can
+        outlast one lease, and another run would then extract the same turns for nothing (the
+        claim keeps it from writing them twice, not from the work)."""
+        while True:
+            await asyncio.sleep(RUN_LEASE_S / 3)
+            try:
+                if not await graph.write(LEASE, conversationId=conversation_id, token=token,
+                                         seconds=RUN_LEASE_S):
+                    log.warning("lease on %s lost to another run", conversation_id)
+                    return
+            except Exception as e:  # noqa: BLE001 - the next renewal tries again; the claim guards writes
+                log.warning("renewing the lease on %s failed: %s", conversation_id, e)
 
     async def _place_in_scenes(self, graph: TenantGraph, conversation_id: str,
                                report: ProcessReport) -> None:
