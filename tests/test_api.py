@@ -357,6 +357,13 @@ def test_health_and_metrics(api, tenants):
     m = httpx.get(f"{api.url}/metrics", timeout=10).text
     assert 'engram_requests_total{operation="search",status="ok"}' in m
     assert "engram_request_seconds_bucket" in m and "engram_pending_turns" in m
+    # Root fields the schema does not have are counted under one label: a client inventing
+    # names must not grow the server's metrics (and every scrape) without bound.
+    for name in ("noSuchField1", "noSuchField2"):
+        assert api.gql(f"{{ {name} }}", key=tenants["a"]).json()["errors"]
+    m = httpx.get(f"{api.url}/metrics", timeout=10).text
+    assert "noSuchField" not in m
+    assert 'engram_requests_total{operation="unknown",status="error"} 2' in m
 
 
 def test_schema_file_matches_the_code():
