@@ -459,6 +459,11 @@ async def test_related_to_returns_a_two_hop_path(memory):
     assert two, by_name.keys()
     assert all(len(r.path) == 2 for r in two)
     assert await RelatedService().related_to(memory, "Nobody Known", hops=2) == []
+    # asOf without an offset is UTC, as in search (Neo4j compared a local time with the stored
+    # zoned ones as null: nothing was related).
+    aware = await RelatedService().related_to(memory, "Maya", hops=2, as_of=DAY3)
+    assert aware and await RelatedService().related_to(
+        memory, "Maya", hops=2, as_of=DAY3.replace(tzinfo=None)) == aware
 
 
 async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, graph, searcher):

@@ -84,6 +84,28 @@ async def test_a_replaced_state_archives_its_scene_with_the_conflict_inside(serv
     assert old in [h.node["id"] for h in past.hits if h.kind == "scene"]
 
 
+async def test_a_scene_shows_no_conflict_of_a_forgotten_episode(services, graph):
+    from datetime import datetime, timedelta, timezone
+
+    from app.lifecycle.retention import RetentionPolicy, gc
+
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2, NEW_JOB)
+    old = await _scene_of(graph, "a1")
+    assert old == await _scene_of(graph, "b1")  # the scene keeps a member when a1's goes
+    conflicts = await scene_conflicts(graph, old, 10)
+    assert any("Northwind" in c["text"] for c in conflicts), conflicts
+    # Retention fades the first Athena episode only (nothing else is unimportant enough).
+    await graph.write("MATCH (m:MemCell {tenant: $tenant}) SET m.importance = 1.0")
+    await graph.write("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(:Turn {id: 'a1'})
+                         SET m.importance = 0.1""")
+    await gc(graph, RetentionPolicy(), datetime.now(timezone.utc) + timedelta(days=400))
+    [gone] = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(:Turn {id: 'a1'})
+                                 RETURN m.id AS id, m.status AS status""")
+    assert gone["status"] == "forgotten"
+    assert [s["id"] for s in await _scenes(graph) if s["id"] == old] == [old]
+    assert all(c["memCellId"] != gone["id"] for c in await scene_conflicts(graph, old, 10))
+
+
 async def test_scene_channel_brings_the_topic_and_its_consensus(services, graph):
     await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
     res = await SearchService(services).search(graph.tenant, SearchRequest(

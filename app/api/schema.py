@@ -20,7 +20,7 @@ from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
-from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest
+from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, utc_if_naive
 from app.recollection.search import SearchTimeout
 from app.store.graph import TenantError
 
@@ -121,9 +121,7 @@ class Query:
     @strawberry.field(description="Foresight active at a moment (default now).")
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
-        at = active_at or datetime.now(timezone.utc)
-        if at.tzinfo is None:
-            at = at.replace(tzinfo=timezone.utc)
+        at = utc_if_naive(active_at) or datetime.now(timezone.utc)
         rows = await active_foresights(info.context.graph, at, group_id)
         return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
 

@@ -34,7 +34,9 @@ class SearchInputError(ValueError):
         self.field = field
 
 
-def _aware(v: datetime | None) -> datetime | None:
+def utc_if_naive(v: datetime | None) -> datetime | None:
+    """A moment given without an offset is UTC (Neo4j compares a local time with the stored
+    zoned ones as null, which would match nothing)."""
     if v is None:
         return None
     return v if v.tzinfo else v.replace(tzinfo=timezone.utc)
@@ -75,8 +77,8 @@ class SearchRequest:
         if bad or not self.kinds:
             raise SearchInputError(f"kinds must be among {', '.join(KINDS)}", "kinds")
         self.query = q
-        self.time_from, self.time_to = _aware(self.time_from), _aware(self.time_to)
-        self.as_of = _aware(self.as_of)
+        self.time_from, self.time_to = utc_if_naive(self.time_from), utc_if_naive(self.time_to)
+        self.as_of = utc_if_naive(self.as_of)
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise SearchInputError("from is after to", "from")
         return self

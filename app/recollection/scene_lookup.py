@@ -32,10 +32,11 @@ RETURN m {.id, .title, .summary, .keywords, .importance, .startedAt, .endedAt, .
 ORDER BY i.order, m.startedAt LIMIT $limit
 """
 
-# Conflicts inside a scene: its facts that were replaced, each with what replaced it.
+# Conflicts inside a scene: its facts that were replaced, each with what replaced it; of its
+# active members only, as MEMBERS (a forgotten episode keeps its INCLUDES edge until purged).
 CONFLICTS = """
 MATCH (s:MemScene {tenant: $tenant, id: $id})-[:INCLUDES]->(m:MemCell)-[:HAS_FACT]->(f:Fact)
-WHERE f.status = 'superseded'
+WHERE f.status = 'superseded' AND m.status = 'active'
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
 RETURN f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo, .status,
           .eventDate, memCellId: m.id} AS fact, n.text AS replacedBy
