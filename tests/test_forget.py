@@ -2,11 +2,12 @@
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.lifecycle.forget import ForgetSelection, forget
+from app.lifecycle.forget import DELETE_KEYS, ORPHAN_ENTITIES, ForgetSelection, forget
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store.vector import vector_query
 from tests.conversation import maya_and_sam
+from tests.interrupt import Killed, kill_at
 
 LABELS = ("Turn", "MemCell", "Fact", "Entity", "Foresight", "Conversation")
 
@@ -190,3 +191,42 @@ async def test_the_other_speakers_turns_of_a_forgotten_users_episodes_are_made_a
     facts = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:HAS_FACT]->(f:Fact)-[:EVIDENCED_BY]->(t:Turn)
                                 RETURN collect(DISTINCT t.id) AS turns""")
     assert set(facts[0]["turns"]) <= {"m2", "m5"}
+
+
+async def test_a_user_forget_run_again_leaves_the_turns_remade_meanwhile_alone(services, graph, monkeypatch):
+    msgs = [{**m, "user_id": "u-maya" if m["speaker"] == "Maya" else "u-sam"} for m in maya_and_sam()]
+    ingestor = Ingestor(services)
+    await ingestor.memorize(graph.tenant, "c1", msgs, flush=True)
+    # Killed after Sam's turns were reopened, before the old episodes went; the retry makes
+    # Sam's first-day turns an episode again meanwhile.
+    kill_at(monkeypatch, graph, "auto_commit", DELETE_KEYS)
+    with pytest.raises(Killed):
+        await forget(graph, ForgetSelection(user_id="u-maya"))
+    await ingestor.retry_failed_everywhere()
+    remade = await graph.read("""MATCH (t:Turn {tenant: $tenant}) WHERE t.id IN ['m2', 'm5']
+                                 RETURN collect(DISTINCT t.memCellId) AS cells, collect(DISTINCT t.status) AS status""")
+    assert remade[0]["status"] == ["done"] and len(remade[0]["cells"]) == 1, remade
+    await forget(graph, ForgetSelection(user_id="u-maya"))
+    rows = {r["id"]: r for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.status AS status, t.memCellId AS cell")}
+    assert set(rows) == {"m2", "m5", "m8"}
+    # The new episode keeps its turns: not reopened, not made a second time.
+    assert [rows[i]["cell"] for i in ("m2", "m5")] == remade[0]["cells"] * 2
+    assert rows["m2"]["status"] == rows["m5"]["status"] == "done"
+    cells = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
+                                RETURN m.id AS id, collect(t.id) AS turns""")
+    assert [(r["id"], sorted(r["turns"])) for r in cells] == [(remade[0]["cells"][0], ["m2", "m5"])]
+
+
+async def test_a_forget_killed_after_the_turns_went_is_finished_by_running_it_again(services, graph,
+                                                                                    monkeypatch):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    kill_at(monkeypatch, graph, "auto_commit", ORPHAN_ENTITIES)
+    with pytest.raises(Killed):
+        await forget(graph, ForgetSelection(conversation_id="c1"))
+    left = await _counts(graph)
+    assert left["Turn"] == left["MemCell"] == 0 and left["Entity"] and left["Conversation"], left
+    # Run again, it finds no turns of its own, and still removes the entities and the
+    # conversation nothing refers to any more.
+    await forget(graph, ForgetSelection(conversation_id="c1"))
+    assert await _counts(graph) == {label: 0 for label in LABELS}

@@ -3,6 +3,7 @@ interrupted consolidation repaired, deletion leaving nothing in a scene."""
 import json
 
 import numpy as np
+import pytest
 
 from app.construction.ingest import Ingestor
 from app.lifecycle.forget import ForgetSelection, forget
@@ -165,6 +166,25 @@ async def test_forgetting_cells_rewrites_scenes_without_them(services, graph):
     assert centre and not {"basil", "tomatoes"} & set(centre[0]["k"])
     await forget(graph, ForgetSelection(everything=True))
     assert await graph.read("MATCH (n {tenant: $tenant}) WHERE n:MemScene OR n:SceneCentre RETURN n") == []
+
+
+async def test_a_forget_of_cells_killed_before_the_scenes_were_redone_redoes_them_when_run_again(
+        services, graph, monkeypatch):
+    from app.lifecycle.forget import DELETE_KEYS
+    from tests.interrupt import Killed, kill_at
+
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    garden = await _scene_of(graph, "g1")
+    cell = (await graph.read("MATCH (t:Turn {tenant: $tenant, id: 'g1'}) RETURN t.memCellId AS id"))[0]["id"]
+    kill_at(monkeypatch, graph, "auto_commit", DELETE_KEYS, nth=2)  # the cell went, its turns not
+    with pytest.raises(Killed):
+        await forget(graph, ForgetSelection(cell_ids=[cell]))
+    assert garden in {s["id"] for s in await _scenes(graph)}
+    await forget(graph, ForgetSelection(cell_ids=[cell]))
+    left = {s["id"]: s for s in await _scenes(graph)}
+    assert garden not in left and len(left) == 1
+    text = " ".join(s["consensus"] + " " + s["topic"] for s in left.values()).lower()
+    assert "basil" not in text and "tomatoes" not in text
 
 
 async def test_scene_pages_follow_the_cursor(services, graph):

@@ -9,7 +9,8 @@ What a selection removes:
   everything    the whole tenant.
 Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
 fact's id. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
-needs one huge transaction; an interrupted delete is completed by running it again.
+needs one huge transaction; an interrupted delete is completed by running it again (the
+unreferenced entities, empty conversations and stale scenes are looked for on every call).
 """
 from __future__ import annotations
 
@@ -68,11 +69,12 @@ RETURN collect(DISTINCT elementId(n)) AS keys, collect(DISTINCT CASE WHEN n:Fact
 # this runs for a user only). They lose their episode and wait to be made into new ones without the
 # forgotten turns: pending, with the reason where an extraction's error goes, so the periodic
 # retry (app/store/admin.py) takes them up. Reopened before the episodes go, so a retry that
-# comes between only makes the new episode sooner.
+# comes between only makes the new episode sooner; only turns still of the episode (after a
+# forget interrupted here, a retry may have made them into another one, which keeps them).
 LEFT_BEHIND = """
 UNWIND $keys AS k
 MATCH (m:MemCell)-[:EVIDENCED_BY]->(t:Turn) WHERE elementId(m) = k AND m.tenant = $tenant
-  AND t.tenant = $tenant AND NOT elementId(t) IN $turns
+  AND t.tenant = $tenant AND t.memCellId = m.id AND NOT elementId(t) IN $turns
 SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(),
     t.error = 'its episode was deleted with turns of a forgotten user; waiting to be made again without them'
 """
@@ -85,14 +87,21 @@ MATCH (:Entity {tenant: $tenant})-[r:RELATED]->(:Entity {tenant: $tenant}) WHERE
 CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
 """
 
+# Looked at again under each node's lock before it goes: a run writing meanwhile may have given
+# the entity a fact (or the conversation a turn) since the scan, and DETACH DELETE would take
+# those new edges with it.
+_UNUSED_ENTITY = "NOT EXISTS { (n)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (n)<-[:MENTIONS]-(:MemCell) }"
 ORPHAN_ENTITIES = f"""
-MATCH (n:Entity {{tenant: $tenant}})
-WHERE NOT EXISTS {{ (n)<-[:ABOUT]-(:Fact) }} AND NOT EXISTS {{ (n)<-[:MENTIONS]-(:MemCell) }}
+MATCH (n:Entity {{tenant: $tenant}}) WHERE {_UNUSED_ENTITY}
 CALL (n) {{
+  SET n._LOCK_ = true
+  REMOVE n._LOCK_
+  WITH n WHERE {_UNUSED_ENTITY}
   {term_stats.TAKE_BACK}
   DETACH DELETE n
+  RETURN 1 AS gone
 }} IN TRANSACTIONS OF 1000 ROWS {term_stats.RETRY}
-RETURN count(*) AS deleted
+RETURN count(gone) AS deleted
 """
 
 # Scenes that include the selected cells: they lose members, and their consensus may quote
@@ -117,7 +126,20 @@ RETURN keys, factIds
 
 EMPTY_CONVERSATIONS = """
 MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
-CALL (c) { DETACH DELETE c } IN TRANSACTIONS OF 1000 ROWS
+CALL (c) {
+  SET c._LOCK_ = true
+  REMOVE c._LOCK_
+  WITH c WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
+  DETACH DELETE c
+} IN TRANSACTIONS OF 1000 ROWS
+"""
+
+# Scenes whose active members are not what they were last computed from: members deleted by a
+# forget interrupted before it recomputed them (running it again finds no cells of its own).
+STALE_SCENES = """
+MATCH (s:MemScene {tenant: $tenant})
+WHERE s.cells <> COUNT { (s)-[:INCLUDES]->(m:MemCell {status: 'active'}) WHERE m.topicVector IS NOT NULL }
+RETURN collect(s.id) AS ids
 """
 
 
@@ -147,7 +169,7 @@ async def purge_tenant(graph: TenantGraph) -> int:
 
 async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     """Delete the selection and everything derived from it; returns nodes deleted.
-    A selection that matches nothing (or a tenant with no data) deletes nothing."""
+    A selection that matches nothing deletes nothing but what an interrupted forget left."""
     chosen = sel.chosen()
     if len(chosen) != 1:
         raise ValueError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
@@ -175,8 +197,11 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
             await graph.auto_commit(STALE_RELATED, factIds=orphans["factIds"])
         if orphans["keys"]:
             deleted += await graph.auto_commit(DELETE_KEYS, keys=orphans["keys"])
-        deleted += await graph.auto_commit(ORPHAN_ENTITIES)
-        deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    # Also when this call found nothing of its own: a forget interrupted after its turns went
+    # is finished by running it again.
+    deleted += await graph.auto_commit(ORPHAN_ENTITIES)
+    deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    scenes = sorted(set(scenes) | set((await graph.read(STALE_SCENES))[0]["ids"]))
     if scenes:
         from app.lifecycle.scenes import refresh_scenes
 
