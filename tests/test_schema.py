@@ -2,7 +2,7 @@
 import pytest
 
 from app.store.graph import TenantError, TenantGraph
-from app.store.migrations import apply_migrations, load_migrations
+from app.store.migrations import MigrationDrift, apply_migrations, load_migrations
 from app.store.vector import vector_query
 
 VECTOR = {"memcell_embedding", "fact_embedding", "entity_embedding", "scene_embedding",
@@ -29,6 +29,13 @@ async def test_migrations_create_every_vector_and_fulltext_index_online(services
         assert idx[name]["type"] == "FULLTEXT" and idx[name]["state"] == "ONLINE", name
         # Stemmed as the keyword statistics are (app/store/term_stats.py, migration 0008).
         assert idx[name]["options"]["indexConfig"]["fulltext.analyzer"] == "english", name
+
+
+def test_an_install_without_its_migrations_refuses_to_start(tmp_path):
+    # A plain `pip install .` (no cypher/ beside app/) must not pass for an up-to-date database.
+    with pytest.raises(MigrationDrift, match="no migrations found"):
+        load_migrations(tmp_path / "cypher" / "migrations")
+    assert len(load_migrations()) >= 10
 
 
 async def test_every_migration_is_recorded_once(services):

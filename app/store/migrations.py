@@ -39,12 +39,18 @@ class Migration:
         return [s.strip() for s in body.split(";") if s.strip()]
 
 
-def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
-    return [Migration(p.name, p.read_text()) for p in sorted(directory.glob("*.cypher"))]
-
-
 class MigrationDrift(RuntimeError):
     pass
+
+
+def load_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    found = [Migration(p.name, p.read_text()) for p in sorted(directory.glob("*.cypher"))]
+    if not found:
+        # An install that left the files behind (a wheel holds app/ only) would otherwise start
+        # against a database with no constraints or indexes, and call it up to date.
+        raise MigrationDrift(f"no migrations found in {directory}: run Engram from its checkout "
+                             "(pip install -e .), where cypher/migrations is")
+    return found
 
 
 async def apply_migrations(driver: AsyncDriver, dimensions: int, database: str = "neo4j",
