@@ -306,6 +306,37 @@ async def test_an_interrupted_import_is_finished_by_running_it_again(services, m
     assert await other.read("MATCH (r:ImportRun {tenant: $tenant}) RETURN r") == []
 
 
+async def test_a_tenant_being_imported_takes_no_writes_so_a_failed_import_loses_none(services, memory,
+                                                                                      other, tmp_path):
+    from app.construction.turns import InputError
+    from app.store.admin import conversations_with_failed_turns, tenants_with_memory
+
+    path = tmp_path / "a.jsonl"
+    await export_tenant(services, memory.tenant, path)
+    schema = await read_schema(services.driver, services.settings.neo4j_database)
+    header = json.loads(path.read_text().splitlines()[0])
+    begun = await other.write(BEGIN, exportId=header["exportId"], sourceTenant=memory.tenant, file=str(path))
+    assert begun == [{"begun": 1}]
+    await _Importer(services, other, _check_file(path, schema, True, False, True), schema, True, False).load(path)
+    await other.write("MATCH (t:Turn {tenant: $tenant}) SET t.error = 'failed'")
+    # A client's call is refused, nothing of it stored (the import's purge would take it).
+    before = await _counts(other)
+    with pytest.raises(InputError, match="being restored"):
+        await Ingestor(services).memorize(other.tenant, "c9", _messages([("z1", "Sam", "Hello")], DAY2))
+    with pytest.raises(InputError, match="being restored"):
+        await Ingestor(services).memorize(other.tenant, "c1", _messages([("z2", "Sam", "Hello")], DAY2))
+    assert await _counts(other) == before
+    # The housekeeping leaves it alone (the import checks its counts at the end).
+    assert other.tenant not in await tenants_with_memory(services.driver)
+    assert memory.tenant in await tenants_with_memory(services.driver)
+    assert other.tenant not in {t for t, _ in await conversations_with_failed_turns(services.driver, 0)}
+    # Finished, it takes writes again; a tenant with a conversation cannot begin an import.
+    await import_tenant(services, path, other.tenant)
+    await Ingestor(services).memorize(other.tenant, "c9", _messages([("z1", "Sam", "Hello")], DAY2))
+    assert await other.write(BEGIN, exportId="x", sourceTenant="y", file="z") == [{"begun": 0}]
+    assert await other.read("MATCH (r:ImportRun {tenant: $tenant}) RETURN r") == []
+
+
 async def test_export_holds_nothing_of_another_tenant(services, memory, other, tmp_path):
     # The same conversation ids, message ids and names in another tenant, plus a secret.
     await _ingest(services, other.tenant)

@@ -36,7 +36,16 @@ MERGE (c:Conversation {tenant: $tenant, id: $conversationId})
 WITH c
 // Serialises concurrent writers of one conversation: the NEXT chain and seq stay consistent.
 SET c._lock = coalesce(c._lock, 0) + 1
-RETURN c.lastSeq AS lastSeq, c.groupId AS groupId
+WITH c
+// A conversation's first turns also take the tenant's write lock, which an import takes to
+// start (into an empty tenant, so any write racing its start is a first one): of the two, the
+// later one sees the other and refuses.
+CALL (c) {
+  WITH c WHERE c.lastSeq = -1
+  MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
+}
+RETURN c.lastSeq AS lastSeq, c.groupId AS groupId,
+       EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing
 """
 
 WRITE_TURNS = """
@@ -135,6 +144,10 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
             # Checked here, under the conversation's lock: two first calls naming different
             # groups would both pass a check made before writing.
             refuse_other_group(conversation_id, head["groupId"], group_id)
+            if head["importing"]:
+                # A failed import removes the tenant's memory: what this call stored would go too.
+                raise InputError("this tenant is being restored by `engram import`; nothing was "
+                                 "stored: send the messages again once it has finished", "messages")
             last = head["lastSeq"]
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]

@@ -80,9 +80,16 @@ RUNS = """
 MATCH (r:ImportRun {tenant: $tenant})
 RETURN r.exportId AS exportId, r.sourceTenant AS sourceTenant, r.file AS file, r.startedAt AS startedAt
 """
+# Under the tenant's write lock, which a conversation's first turns take too
+# (app/construction/turns.py): a client's first write either lands before (and the tenant is no
+# longer empty) or sees the ImportRun and is refused, so a failed import's purge takes nothing a
+# client sent.
 BEGIN = """
+MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
+WITH l WHERE NOT EXISTS { MATCH (c:Conversation {tenant: $tenant}) }
 CREATE (:ImportRun {tenant: $tenant, exportId: $exportId, sourceTenant: $sourceTenant,
                     file: $file, startedAt: datetime()})
+RETURN count(*) AS begun
 """
 COMMIT = "MATCH (r:ImportRun {tenant: $tenant, exportId: $exportId}) DELETE r RETURN count(*) AS n"
 
@@ -351,7 +358,9 @@ async def import_tenant(svc: Services, path: Path, tenant: str | None = None, re
         raise BackupError(f"tenant {target} is not empty (it holds {', '.join(holding)} nodes); "
                           "import into an empty tenant (--tenant NAME), or forget everything first")
 
-    await graph.write(BEGIN, exportId=header["exportId"], sourceTenant=header["tenant"], file=str(path))
+    begun = await graph.write(BEGIN, exportId=header["exportId"], sourceTenant=header["tenant"], file=str(path))
+    if not begun or not begun[0]["begun"]:
+        raise BackupError(f"tenant {target} was written to just now; import into an empty tenant")
     importer = _Importer(svc, graph, plan, schema, remap, reembed_all)
     try:
         await importer.load(path)

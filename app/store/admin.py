@@ -13,7 +13,9 @@ FAILED_CONVERSATIONS = """
 MATCH (t:Turn) WHERE t.status = 'pending'
   AND (t.error IS NOT NULL
        OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({seconds: $unseenFor})))
-RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId LIMIT $limit
+WITH DISTINCT t.tenant AS tenant, t.conversationId AS conversationId
+WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
+RETURN tenant, conversationId LIMIT $limit
 """
 
 
@@ -26,11 +28,13 @@ async def conversations_with_failed_turns(driver: AsyncDriver, unseen_for_s: flo
         return [(r["tenant"], r["conversationId"]) async for r in result]
 
 
-# Every tenant with episodes (foresight and facts always hang off one), for gc. Served from the
-# (tenant, status) index on MemCell, without touching the cells themselves.
+# Every tenant with episodes (foresight and facts always hang off one), for gc and consolidation.
+# Served from the (tenant, status) index on MemCell, without touching the cells themselves.
+# Not a tenant an import is restoring (its counts are checked at the end) - nor, above, its turns.
 TENANTS_WITH_MEMORY = """
 MATCH (m:MemCell) WHERE m.tenant IS NOT NULL AND m.status IS NOT NULL
-RETURN DISTINCT m.tenant AS tenant ORDER BY tenant
+WITH DISTINCT m.tenant AS tenant WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
+RETURN tenant ORDER BY tenant
 """
 
 
