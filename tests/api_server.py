@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -29,11 +30,13 @@ class Api:
 
     def gql(self, query: str, variables: dict | None = None, key: str | None = None,
             headers: dict | None = None, timeout: float = 120) -> httpx.Response:
-        h = dict(headers or {})
+        h = {"Content-Type": "application/json", **(headers or {})}
         if key is not None:
             h["Authorization"] = f"Bearer {key}"
-        return httpx.post(f"{self.url}/graphql", json={"query": query, "variables": variables or {}},
-                          headers=h, timeout=timeout)
+        # JSON with \u escapes (json.dumps' default), so that text that is not Unicode (a lone
+        # surrogate) can be sent, as any client's JSON can.
+        body = json.dumps({"query": query, "variables": variables or {}}).encode()
+        return httpx.post(f"{self.url}/graphql", content=body, headers=h, timeout=timeout)
 
 
 # Found API keys are remembered this long by the test server (ENGRAM_KEY_CACHE_SECONDS).

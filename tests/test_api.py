@@ -327,6 +327,53 @@ def test_memorize_bad_input_names_the_message_and_writes_nothing(api, tenants):
     assert out["search"]["hits"] == []
 
 
+@pytest.mark.parametrize("where", ["query", "groupId", "content", "speaker", "id", "scenesGroup", "memCell"])
+def test_text_that_is_not_unicode_is_bad_user_input_and_writes_nothing(api, tenants, where):
+    lone = "Ma\ud800ya"  # a lone surrogate: valid JSON ("\ud800"), no UTF-8 text
+    msg = {"id": "u1", "speaker": "Ann", "content": "unicode check", "timestamp": "2024-01-01T10:00:00Z"}
+    if where in ("query", "groupId"):
+        r = api.gql(SEARCH, {"input": {"query": "Maya", **{where: lone}}}, key=tenants["b"])
+    elif where == "scenesGroup":
+        r = api.gql("query($g: ID) { scenes(groupId: $g) { totalCount } }", {"g": lone}, key=tenants["b"])
+    elif where == "memCell":
+        r = api.gql("query($e: ID!) { memCell(id: $e) { id } }", {"e": lone}, key=tenants["b"])
+    else:
+        r = api.gql(MEMORIZE, {"input": {"conversationId": "c-uni", "messages": [{**msg, where: lone}]}},
+                    key=tenants["b"])
+    assert r.status_code == 200 and error_code(r) == "BAD_USER_INPUT", r.text
+    assert "not valid Unicode" in r.json()["errors"][0]["message"]
+    out = data(api.gql(SEARCH, {"input": {"query": "unicode check", "conversationId": "c-uni"}}, key=tenants["b"]))
+    assert out["search"]["hits"] == []
+
+
+@pytest.mark.parametrize("variables, field", [
+    ({"query": "What did Maya say on 31 December 9999?"}, None),  # no day there: nothing said
+    ({"query": "What did Maya say on 1 January 0001?"}, None),
+    ({"query": "Maya", "asOf": "9999-12-31T23:00:00-05:00"}, "asOf"),
+    ({"query": "Maya", "from": "0001-01-01T01:00:00+05:00"}, "from"),
+    ({"query": "Maya", "asOf": "2024-03-04T10:00:00+20:00"}, None),  # the same moment in UTC
+])
+def test_moments_at_the_calendars_edges_are_answered_or_refused_clearly(api, tenants, variables, field):
+    r = api.gql(SEARCH, {"input": variables}, key=tenants["a"])
+    assert r.status_code == 200, r.text
+    if field is None:
+        assert "errors" not in r.json(), r.text
+    else:
+        assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == field
+    related = api.gql('query($a: DateTime) { relatedTo(entity: "Maya", asOf: $a) { hops } '
+                      'foresights(activeAt: $a) { id } }', {"a": variables.get("asOf")}, key=tenants["a"])
+    assert related.status_code == 200 and ("errors" not in related.json()
+                                           or error_code(related) == "BAD_USER_INPUT"), related.text
+
+
+def test_a_cursor_holding_a_number_neo4j_cannot_is_bad_user_input(api, tenants):
+    import base64
+
+    cursor = base64.urlsafe_b64encode(json.dumps([10**30, "x"]).encode()).decode()
+    r = api.gql("query($c: String) { scenes(first: 5, after: $c) { totalCount } }", {"c": cursor}, key=tenants["a"])
+    assert error_code(r) == "BAD_USER_INPUT", r.text
+
+
 def test_depth_alias_and_body_limits(api, tenants):
     deep = "{ search(input: {query: \"a\"}) { hits { memCell { turns { id } } fact { id } } } }"
     assert "errors" not in api.gql(deep, key=tenants["b"]).json()

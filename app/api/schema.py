@@ -16,11 +16,12 @@ from app.api.types import (
     MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
     Relation, SearchHit, SearchInput, SearchResult, Turn,
 )
+from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
-from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, utc_if_naive
+from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, as_utc
 from app.recollection.search import SearchTimeout
 from app.store.graph import TenantError
 
@@ -121,7 +122,10 @@ class Query:
     @strawberry.field(description="Foresight active at a moment (default now).")
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
-        at = utc_if_naive(active_at) or datetime.now(timezone.utc)
+        try:
+            at = as_utc(active_at, "activeAt") or datetime.now(timezone.utc)
+        except SearchInputError as e:
+            raise bad_input(str(e), e.field) from None
         rows = await active_foresights(info.context.graph, at, group_id)
         return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
 
@@ -182,6 +186,7 @@ def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 20
             # Clients send the same few documents: each text is parsed once (bounded LRU; the
             # token limit is part of the key, and a text that fails to parse is not kept).
             lambda: ParserCache(maxsize=256),
+            RefuseUnencodableText,
             *extra_extensions,
             StableErrorCodes,
         ],

@@ -37,11 +37,28 @@ class Message(BaseModel):
             raise ValueError("content is empty")
         return v
 
+    @field_validator("id", "speaker", "user_id", "content")
+    @classmethod
+    def _unicode(cls, v: str | None) -> str | None:
+        # A lone surrogate (JSON's "\ud800") is no text: the model, the driver and Lucene fail on it.
+        if v is not None:
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("text is not valid Unicode (a lone surrogate)") from None
+        return v
+
     @field_validator("timestamp")
     @classmethod
     def _aware(cls, v: datetime) -> datetime:
-        # A naive timestamp is taken as UTC: the graph stores zoned datetimes only.
-        return v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+        # A naive timestamp is taken as UTC: the graph stores zoned datetimes only. Kept with its
+        # own offset (relative dates resolve in the speaker's day), but it must exist in UTC too.
+        v = v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+        try:
+            v.astimezone(timezone.utc)
+        except (OverflowError, ValueError):
+            raise ValueError("timestamp is outside the calendar once in UTC") from None
+        return v
 
 
 def new_id(prefix: str) -> str:

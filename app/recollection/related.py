@@ -52,7 +52,7 @@ class RelatedService:
 
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
                          as_of: datetime | None = None, limit: int = 25) -> list[Relation]:
-        from app.recollection.request import SearchInputError, utc_if_naive
+        from app.recollection.request import SearchInputError, as_utc
 
         if not entity or not entity.strip() or len(entity) > 256:
             raise SearchInputError("entity must be 1-256 characters", "entity")
@@ -60,7 +60,7 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
-        rows = await graph.read(self._queries[hops], key=normalize_key(entity), asOf=utc_if_naive(as_of),
+        rows = await graph.read(self._queries[hops], key=normalize_key(entity), asOf=as_utc(as_of, "asOf"),
                                 maxPaths=MAX_PATHS, limit=limit)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}

@@ -34,12 +34,17 @@ class SearchInputError(ValueError):
         self.field = field
 
 
-def utc_if_naive(v: datetime | None) -> datetime | None:
-    """A moment given without an offset is UTC (Neo4j compares a local time with the stored
-    zoned ones as null, which would match nothing)."""
+def as_utc(v: datetime | None, name: str) -> datetime | None:
+    """A moment of a request in UTC; one given without an offset is UTC (Neo4j compares a local
+    time with the stored zoned ones as null, which would match nothing). In UTC the offset
+    cannot be one Neo4j refuses (Python allows up to 24 h, Neo4j 18 h), and a moment whose UTC
+    day falls outside the calendar (9999-12-31T23:00-05:00) is a clear error, not the driver's."""
     if v is None:
         return None
-    return v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+    try:
+        return (v if v.tzinfo else v.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        raise SearchInputError(f"{name} is outside the calendar once in UTC", name) from None
 
 
 @dataclass
@@ -77,8 +82,8 @@ class SearchRequest:
         if bad or not self.kinds:
             raise SearchInputError(f"kinds must be among {', '.join(KINDS)}", "kinds")
         self.query = q
-        self.time_from, self.time_to = utc_if_naive(self.time_from), utc_if_naive(self.time_to)
-        self.as_of = utc_if_naive(self.as_of)
+        self.time_from, self.time_to = as_utc(self.time_from, "from"), as_utc(self.time_to, "to")
+        self.as_of = as_utc(self.as_of, "asOf")
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise SearchInputError("from is after to", "from")
         return self

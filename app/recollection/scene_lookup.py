@@ -55,7 +55,8 @@ def encode_cursor(at: int, scene_id: str) -> str:
 def decode_cursor(cursor: str) -> tuple[int, str]:
     try:
         at, scene_id = json.loads(base64.urlsafe_b64decode(cursor.encode()).decode())
-        if not isinstance(at, int) or isinstance(at, bool) or not isinstance(scene_id, str):
+        if (not isinstance(at, int) or isinstance(at, bool) or not isinstance(scene_id, str)
+                or not -2**63 <= at < 2**63):  # what Neo4j's integers hold
             raise TypeError
         return at, scene_id
     except (ValueError, TypeError, UnicodeError):

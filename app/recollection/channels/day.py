@@ -45,10 +45,15 @@ RETURN collect({{key: elementId(n), score: score, evidence: {EVIDENCE["turn"]}, 
 """
 
 
-def period_params(period: Period, depth: int) -> dict:
-    start = datetime.combine(period.first, time(), timezone.utc)
-    end = datetime.combine(period.last + timedelta(days=1), time(), timezone.utc)
-    return {"after": start - _OFFSETS, "before": end + _OFFSETS, "first": period.first,
+def period_params(period: Period, depth: int) -> dict | None:
+    """None for a period at the calendar's edge ("31 December 9999"), where the span around it
+    does not exist (nobody said anything then)."""
+    try:
+        start = datetime.combine(period.first, time(), timezone.utc) - _OFFSETS
+        end = datetime.combine(period.last + timedelta(days=1), time(), timezone.utc) + _OFFSETS
+    except OverflowError:
+        return None
+    return {"after": start, "before": end, "first": period.first,
             "last": period.last, "scan": SCAN, "limit": depth}
 
 
@@ -60,9 +65,10 @@ class DayChannel:
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         period = ctx.named_period
-        if period is None or "turn" not in ctx.request.kinds:
+        params = period_params(period, ctx.depth) if period is not None else None
+        if params is None or "turn" not in ctx.request.kinds:
             return []
         record = await ctx.graph.read_one(ON_DAY, adapted=await ctx.adapted(), terms=ctx.words,
-                                          **period_params(period, ctx.depth), **ctx.filters)
+                                          **params, **ctx.filters)
         note = f"said {period.first:%d %B %Y}" + ("" if period.days == 1 else f" to {period.last:%d %B %Y}")
         return candidates("turn", record["onDay"], lambda r: note)
