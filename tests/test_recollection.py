@@ -452,6 +452,27 @@ async def test_bad_search_input_is_a_clear_error(memory, searcher, kw, field):
     assert e.value.field == field
 
 
+@pytest.mark.parametrize("method", [Method.KEYWORD, Method.GRAPH, Method.HYBRID])
+async def test_an_episodes_evidence_is_of_the_time_and_the_user_asked_about(services, graph, searcher, method):
+    # Day one's episode runs from 10:00 to 10:10; asked as of 10:05, or for Maya's turns only,
+    # it may still be a hit, but proved by turns said by then, or by her.
+    users = {"Maya": "u-maya", "Sam": "u-sam"}
+    await Ingestor(services).memorize(graph.tenant, "c1", [{**m, "user_id": users[m["speaker"]]}
+                                                           for m in maya_and_sam()], flush=True)
+    said = {m["id"]: m for m in maya_and_sam()}
+    query = "Maya Berlin Siemens Tokyo conference trip peanuts"
+    for kw in ({"as_of": DAY1 + timedelta(minutes=5)}, {"user_id": "u-maya"}):
+        res = await searcher.search(graph.tenant, SearchRequest(query=query, method=method, top_k=20,
+                                                               kinds=("memcell",), **kw))
+        cells = [h for h in res.hits if h.kind == "memcell"]
+        assert cells, (method, kw)
+        for e in (e for h in cells for e in h.evidence):
+            if "as_of" in kw:
+                assert said[e["id"]]["timestamp"] <= kw["as_of"], (method, e)
+            else:
+                assert said[e["id"]]["speaker"] == "Maya", (method, e)
+
+
 async def test_related_to_returns_a_two_hop_path(memory):
     rel = await RelatedService().related_to(memory, "Maya", hops=2)
     by_name = {r.entity["name"]: r for r in rel}

@@ -128,12 +128,17 @@ def holds(t: str) -> str:
 
 # Evidence of a hit `n`, as [elementId, speaker] of turns: a MemCell's few turns closest to the
 # query, the source turns of a fact or foresight, a turn itself. Appended to each channel's RETURN.
+# An episode is kept when it overlaps the time asked about or holds the user's turns; its
+# evidence is only the turns that do (a turn said after asOf, or another speaker's, proves
+# nothing asked), as the queries using it filter episodes by filters.MEMCELL (same parameters).
 EVIDENCE = {
     "turn": "[[elementId(n), n.speaker]]",
     "fact": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
     "foresight": "[(n)-[:EVIDENCED_BY]->(t:Turn) | [elementId(t), t.speaker]]",
-    "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY "
-                "vector.similarity.cosine(t.embedding, $adapted) DESC, t.seq LIMIT 3 "
+    "memcell": ("COLLECT { MATCH (n)-[:EVIDENCED_BY]->(t:Turn) "
+                "WHERE ($from IS NULL OR t.at >= $from) AND ($to IS NULL OR t.at <= $to) "
+                "AND ($asOf IS NULL OR t.at <= $asOf) AND ($userId IS NULL OR t.userId = $userId) "
+                "WITH t ORDER BY vector.similarity.cosine(t.embedding, $adapted) DESC, t.seq LIMIT 3 "
                 "RETURN [elementId(t), t.speaker] }"),
 }
 
