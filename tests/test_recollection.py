@@ -501,3 +501,17 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
         first = next(h for h in res.hits if h.kind == "foresight")
         assert what in first.node["text"].lower(), [h.node.get("text") for h in res.hits if h.kind == "foresight"]
         assert res.hits.index(first) < 3
+
+
+async def test_a_users_search_brings_their_foresight_only(services, graph, searcher):
+    said = [("p1", "Maya", "u-maya", "I'm allergic to peanuts, so no satay for me."),
+            ("p2", "Sam", "u-sam", "And I'm vegan, so no cheese or meat for me.")]
+    msgs = [{"id": i, "speaker": s, "user_id": u, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, u, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    for user, own, other in (("u-maya", "peanut", "vegan"), ("u-sam", "vegan", "peanut")):
+        res = await searcher.search(graph.tenant, SearchRequest(
+            query="Can you suggest a restaurant for dinner tonight?", top_k=10, user_id=user,
+            now=DAY3 + timedelta(days=1)))
+        texts = [h.node["text"].lower() for h in res.hits if h.kind == "foresight"]
+        assert any(own in t for t in texts) and not any(other in t for t in texts), (user, texts)

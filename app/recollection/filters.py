@@ -45,12 +45,13 @@ FACT = """
 
 # Active at the moment asked about (asOf, else now). gc retires foresight whose validTo has
 # passed; the window already keeps it from `now`, and a question asked as of a moment inside
-# its window still sees it, as the graph was then.
+# its window still sees it, as the graph was then. Of a user: said by them, as facts are.
 FORESIGHT = """
   n.status IN ['active', 'retired'] AND coalesce(n.forgotten, false) = false
   AND ($groupId IS NULL OR n.groupId = $groupId)
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
   AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)
+  AND ($userId IS NULL OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
 """
 
 BY_KIND = {"turn": TURN, "memcell": MEMCELL, "fact": FACT, "foresight": FORESIGHT}

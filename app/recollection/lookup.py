@@ -66,4 +66,5 @@ async def memcell_by_id(graph: TenantGraph, cell_id: str) -> dict | None:
 
 async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
                             limit: int = 200) -> list[dict]:
-    return await graph.read(FORESIGHTS, at=at, groupId=group_id, conversationId=None, limit=limit)
+    return await graph.read(FORESIGHTS, at=at, groupId=group_id, conversationId=None, userId=None,
+                            limit=limit)
