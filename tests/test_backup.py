@@ -329,7 +329,7 @@ async def test_a_tenant_being_imported_takes_no_writes_so_a_failed_import_loses_
     # The housekeeping leaves it alone (the import checks its counts at the end).
     assert other.tenant not in await tenants_with_memory(services.driver)
     assert memory.tenant in await tenants_with_memory(services.driver)
-    assert other.tenant not in {t for t, _ in await conversations_with_failed_turns(services.driver, 0)}
+    assert other.tenant not in {t for t, *_ in await conversations_with_failed_turns(services.driver, 0)}
     # Finished, it takes writes again; a tenant with a conversation cannot begin an import.
     await import_tenant(services, path, other.tenant)
     await Ingestor(services).memorize(other.tenant, "c9", _messages([("z1", "Sam", "Hello")], DAY2))

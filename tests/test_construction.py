@@ -287,3 +287,50 @@ async def test_a_run_keeps_its_conversation_while_it_works_longer_than_its_lease
     assert report.process.cells == 2 and not report.process.errors, report.process
     # Released when the run ended: the next one takes it.
     assert await graph.write(LEASE, conversationId="c1", token="next run", seconds=60)
+
+
+class _FailsOnce:
+    """An extractor that fails unexpectedly once (not an ExtractionError: a bug, a reply it
+    could not take apart), then works."""
+
+    def __init__(self, inner):
+        self.inner, self.failed = inner, False
+        self.name = inner.name
+
+    async def extract(self, turns):
+        if not self.failed:
+            self.failed = True
+            raise ValueError("year 0 is out of range")
+        return await self.inner.extract(turns)
+
+
+async def test_an_unexpected_extraction_error_is_recorded_and_retried(graph, ingestor):
+    ingestor.pipeline.extractor = _FailsOnce(ingestor.pipeline.extractor)
+    report = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    assert report.process.failed_cells == 1 and "ValueError: year 0" in report.process.errors[0]
+    errors = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.status AS s, t.error AS e")
+    assert {r["s"] for r in errors} == {"pending"} and all("year 0" in r["e"] for r in errors)
+    await ingestor.retry_failed_everywhere()
+    # Both days are episodes now: the retry flushes what the call asked to flush.
+    assert await _count(graph, "MemCell") == 2
+    status = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN collect(DISTINCT t.status) AS s")
+    assert status[0]["s"] == ["done"]
+
+
+async def test_the_turns_of_a_run_that_died_are_taken_up_by_the_retry(graph, ingestor, services):
+    day1 = [m for m in maya_and_sam() if m["timestamp"].date() == DAY1.date()]
+    day2 = [m for m in maya_and_sam() if m["timestamp"].date() != DAY1.date()]
+    await ingestor.memorize(graph.tenant, "c1", day1)  # day one waits for more, its vectors saved
+    # The next call's run was killed while it extracted day one (now closed by day two): its
+    # turns stored, its lease never released, nothing recorded.
+    await write_turns(graph, "c1", None, parse_messages(day2, services.settings.max_message_bytes),
+                      services.settings.ingest_chunk)
+    await graph.write(LEASE, conversationId="c1", token="a run that died", seconds=60)
+    await ingestor.retry_failed_everywhere()
+    assert await _count(graph, "MemCell") == 0  # its lease still runs: the run may be alive
+    await graph.write("MATCH (c:Conversation {tenant: $tenant}) SET c.leaseUntil = datetime() - duration('PT1M')")
+    await ingestor.retry_failed_everywhere()
+    status = {r["id"]: r["status"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.status AS status")}
+    assert {i for i, s in status.items() if s == "done"} == {m["id"] for m in day1}
+    assert {i for i, s in status.items() if s == "pending"} == {m["id"] for m in day2}  # waits, as it would

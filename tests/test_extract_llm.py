@@ -128,6 +128,20 @@ async def test_a_valid_reply_becomes_an_extraction(stub, extractor):
     assert plan.turn_ids == ["D1:2"]
 
 
+async def test_dates_with_no_utc_day_and_text_that_is_not_unicode_are_made_storable(stub, extractor):
+    # A model's "from the beginning of time" (no UTC day east of Greenwich) and a lone
+    # surrogate in its JSON: the driver could not send either, and the cell would fail forever.
+    body = reply()
+    body["foresights"][1] = {**body["foresights"][1], "valid_from": "0001-01-01"}
+    body["facts"][1] = {**body["facts"][1], "text": "Caroline lives in Bost\ud800on.", "valid_from": "0001-01-01T00:30"}
+    stub.respond_with(StubReply(content=json.dumps(body)))
+    ex = await extractor.extract(TURNS)
+    lives = ex.facts[1]
+    assert lives.text == "Caroline lives in Bost\ufffdon." and lives.text.encode("utf-8")
+    assert lives.valid_from is None
+    assert ex.foresights[1].valid_from == TURNS[1].at  # as with no date: not before it was said
+
+
 async def test_the_request_carries_the_model_the_turns_and_a_strict_schema(stub, extractor):
     await extractor.extract(TURNS)
 

@@ -63,23 +63,32 @@ _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 # a string belongs, a number as a string or a comma-separated list are repaired here, because
 # failing the whole cell over them would only buy a second, equally costly call.
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unicode(v: Any) -> Any:
+    """A reply's JSON may carry lone surrogates ("\ud800"): no text, which the driver cannot
+    send. They become U+FFFD, as an undecodable byte would."""
+    return _SURROGATE.sub("\ufffd", v) if isinstance(v, str) else v
+
+
 def _text(v: Any) -> Any:
     if v is None:
         return ""
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return str(v)
-    return v
+    return _unicode(v)
 
 
 def _text_list(v: Any) -> Any:
     if v is None:
         return []
     if isinstance(v, str):
-        return [p for p in (s.strip() for s in v.split(",")) if p]
+        return [p for p in (s.strip() for s in _unicode(v).split(",")) if p]
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return [str(v)]
     if isinstance(v, list):
-        return [str(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+        return [str(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else _unicode(x)
                 for x in v if x is not None]
     return v
 
@@ -732,14 +741,20 @@ def _when(value: str | None, tz: tzinfo, *, end: bool = False) -> datetime | Non
             d = date(year, month, day)
         except ValueError:
             return None
-        if end:
-            return datetime.combine(d, time(23, 59, 59), tzinfo=tz)
-        return datetime.combine(d, time(0, 0), tzinfo=tz)
+        dt = datetime.combine(d, time(23, 59, 59) if end else time(0, 0), tzinfo=tz)
+    else:
+        try:
+            dt = datetime.fromisoformat(s)
+        except ValueError:
+            return None
+        dt = dt if dt.tzinfo else dt.replace(tzinfo=tz)
     try:
-        dt = datetime.fromisoformat(s)
-    except ValueError:
+        # A moment with no UTC day ("9999-12-31" west of Greenwich, a model's "no end") cannot be
+        # stored: it is no date, as an unreadable one.
+        dt.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
         return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=tz)
+    return dt
 
 
 def _day(value: str | None) -> date | None:

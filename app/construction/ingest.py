@@ -47,6 +47,10 @@ RETURN DISTINCT c.id AS id
 CONVERSATION_GROUP = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
 """
+# A flush asked for is remembered, so a retry of a run that failed or died flushes it too.
+FLUSH_ASKED = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) SET c.flushUpto = c.lastSeq
+"""
 
 
 @dataclass
@@ -106,6 +110,8 @@ class Ingestor:
                     raise InputError(f"nothing to flush: conversation {conversation_id!r} has no turns",
                                      "conversationId")
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
+            if flush:
+                await graph.write(FLUSH_ASKED, conversationId=conversation_id)
         except BaseException:
             await settle(embedding)
             self.queue.close(tenant, conversation_id)
@@ -169,15 +175,16 @@ class Ingestor:
         report.add_time("scenes", time.perf_counter() - t0)
 
     async def retry_failed_everywhere(self) -> int:
-        """At start-up and periodically: process again every conversation whose extraction failed
-        or whose stored turns no run ever looked at (app/store/admin.py), in any tenant. Open
-        cells stay open (no flush): they are waiting for more turns, not broken."""
+        """At start-up and periodically: process again every conversation whose extraction failed,
+        whose stored turns no run ever looked at, or whose run died (app/store/admin.py), in any
+        tenant. Open cells stay open unless a call asked to flush them: they are waiting for
+        more turns, not broken."""
         from app.store.admin import conversations_with_failed_turns
 
         done = 0
-        for tenant, conversation_id in await conversations_with_failed_turns(
+        for tenant, conversation_id, flush_upto in await conversations_with_failed_turns(
                 self.services.driver, RUN_LEASE_S, self.settings.neo4j_database):
-            await self.process(tenant, conversation_id, flush=False)
+            await self.process(tenant, conversation_id, flush=flush_upto is not None, upto_seq=flush_upto)
             done += 1
         return done
 

@@ -159,9 +159,11 @@ class Pipeline:
             t0 = time.perf_counter()
             try:
                 ex = await self.extractor.extract(cell.turns)
-            except ExtractionError as e:
+            except Exception as e:  # noqa: BLE001 - any failure: the turns wait, with the error
+                # An unexpected error too (a reply the extractor could not take apart): left
+                # unrecorded, the turns would wait with nothing for the retry to find.
                 rep.add_time("extract", time.perf_counter() - t0)
-                failed = (i, str(e))
+                failed = (i, str(e) if isinstance(e, ExtractionError) else f"{type(e).__name__}: {e}")
                 break
             rep.add_time("extract", time.perf_counter() - t0)
             rep.tokens_used += ex.tokens_used
@@ -187,6 +189,12 @@ class Pipeline:
                     # Forgotten or processed elsewhere meanwhile: this cell is not written; each
                     # later one is claimed on its own (forgetting a user leaves the others' turns).
                     rep.errors.append(str(e))
+                except Exception as e:  # noqa: BLE001 - the cell and the later ones wait, recorded
+                    # Not written (its transaction went back whole): it and the later cells wait
+                    # for the retry, in order, as after a failed extraction.
+                    failed = (next(i for i, (c, _) in enumerate(cells) if c is w.cell),
+                              f"writing the episode failed: {type(e).__name__}: {e}")
+                    break
         finally:
             await settle(big)
             await settle(saving)

@@ -4,33 +4,47 @@ from __future__ import annotations
 
 from neo4j import AsyncDriver
 
-# Conversations with turns to process again: turns whose extraction failed (an error recorded),
-# and turns no run ever looked at (a run saves the vectors of the turns it leaves waiting, and
+# Conversations with turns to process again: turns whose extraction failed (an error recorded);
+# turns no run ever looked at (a run saves the vectors of the turns it leaves waiting, and
 # writes those of the turns it makes episodes of) that were stored longer ago than a run's
-# lease: a crash or a stop after they were stored, a run that gave up on its lease. Turns
-# waiting for more context were looked at, and stay waiting (the retry does not flush).
+# lease: a crash or a stop after they were stored; and pending turns of a conversation whose
+# run's lease ran out unreleased: that run died while it processed them. Turns waiting for more
+# context were looked at, and stay waiting (the retry flushes only what a call asked to flush:
+# `flushUpto`, the last turn of the last call with flush, while turns up to it are pending).
 FAILED_CONVERSATIONS = """
-MATCH (t:Turn) WHERE t.status = 'pending'
-  AND (t.error IS NOT NULL
-       OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({seconds: $unseenFor})))
-WITH DISTINCT t.tenant AS tenant, t.conversationId AS conversationId
-WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
-RETURN tenant, conversationId LIMIT $limit
+CALL () {
+  MATCH (t:Turn) WHERE t.status = 'pending'
+    AND (t.error IS NOT NULL
+         OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({seconds: $unseenFor})))
+  RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId
+  UNION
+  MATCH (c:Conversation) WHERE c.leaseUntil < datetime()
+    AND EXISTS { (c)-[:HAS_TURN]->(:Turn {status: 'pending'}) }
+  RETURN c.tenant AS tenant, c.id AS conversationId
+}
+WITH tenant, conversationId WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
+MATCH (c:Conversation {tenant: tenant, id: conversationId})
+RETURN tenant, conversationId,
+       CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
+            THEN c.flushUpto END AS flushUpto
+LIMIT $limit
 """
 
 
 async def conversations_with_failed_turns(driver: AsyncDriver, unseen_for_s: float,
-                                          database: str = "neo4j", limit: int = 10_000) -> list[tuple[str, str]]:
-    """`unseen_for_s`: how long stored turns no run looked at wait before they count (a run's
-    lease: their own run may still be on its way)."""
+                                          database: str = "neo4j", limit: int = 10_000
+                                          ) -> list[tuple[str, str, int | None]]:
+    """(tenant, conversation, the last turn to flush or None). `unseen_for_s`: how long stored
+    turns no run looked at wait before they count (a run's lease: their own run may still be
+    on its way)."""
     async with driver.session(database=database) as s:
         result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=unseen_for_s)
-        return [(r["tenant"], r["conversationId"]) async for r in result]
+        return [(r["tenant"], r["conversationId"], r["flushUpto"]) async for r in result]
 
 
 # Every tenant with episodes (foresight and facts always hang off one), for gc and consolidation.
 # Served from the (tenant, status) index on MemCell, without touching the cells themselves.
-# Not a tenant an import is restoring (its counts are checked at the end) - nor, above, its turns.
+# Not a tenant an import is restoring (its counts are checked at the end), nor, above, its turns.
 TENANTS_WITH_MEMORY = """
 MATCH (m:MemCell) WHERE m.tenant IS NOT NULL AND m.status IS NOT NULL
 WITH DISTINCT m.tenant AS tenant WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
