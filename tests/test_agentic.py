@@ -35,6 +35,22 @@ async def test_insufficient_context_leads_to_sub_queries_whose_hits_are_fused(se
     assert [h.rank for h in res.hits] == list(range(1, len(res.hits) + 1))
 
 
+async def test_a_sub_query_the_search_refuses_is_skipped_not_the_clients_error(services, graph, stub):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    searcher = SearchService(services)
+    searcher.settings = services.settings.model_copy(update={"llm_base_url": stub.base_url,
+                                                             "llm_model": stub.model, "llm_api_key": "k"})
+    # One sub-query of the LLM's holds a NUL (refused as a client's query would be), the other
+    # is fine.
+    stub.respond_with({"sufficient": False, "queries": ["nuts\u0000 allergy", "peanut allergy"]})
+    stub.respond_with({"sufficient": True, "queries": []})
+    res = await searcher.search(graph.tenant, SearchRequest(query="What should Sam cook for Maya?",
+                                                            method=Method.AGENTIC, top_k=20))
+    notes = [c.note for h in res.hits for c in h.channels if c.channel == "agentic"]
+    assert any("peanut allergy" in n for n in notes)
+    assert res.channel_ms == {"rounds": 2.0}  # the query, and the one sub-query searched
+
+
 async def test_a_failing_llm_returns_the_first_round(services, graph, stub):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     searcher = SearchService(services)

@@ -7,6 +7,7 @@ import pytest
 from app.construction import ingest
 from app.construction.ingest import LEASE, Ingestor
 from app.construction.turns import EXISTING, InputError, parse_messages, write_turns
+from app.domain.models import new_id
 from tests.conversation import DAY1, maya_and_sam
 
 
@@ -103,6 +104,34 @@ async def test_an_entity_under_two_surface_forms_is_one_node_with_an_audited_mer
         MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(:Turn {id: 'm9'})
         MATCH (m)-[:MENTIONS]->(e:Entity {name: 'Melanie Hart'}) RETURN count(*) AS n""")
     assert cells[0]["n"] == 1
+
+
+async def test_a_speaker_is_the_person_of_that_name_not_a_look_alike(graph, ingestor):
+    # "Dan" speaks for the first time where "Dana" is known: a nickname rule ("Mel" -> Melanie)
+    # or a near vector made Dan Dana, and Dan's new city replaced hers.
+    said = [("d1", "Dana", "I moved to Berlin last year."), ("d2", "Dan", "I moved to Paris last month.")]
+    for k, (i, who, text) in enumerate(said):
+        await ingestor.memorize(graph.tenant, f"c{k}", [{"id": i, "speaker": who, "content": text,
+                                                       "timestamp": DAY1 + timedelta(days=k)}], flush=True)
+    people = await graph.read("MATCH (e:Entity {tenant: $tenant, type: 'person'}) "
+                              "RETURN e.key AS key, e.aliases AS aliases ORDER BY key")
+    assert [(r["key"], r["aliases"]) for r in people] == [("dan", []), ("dana", [])]
+    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued "
+                             "RETURN f.subjectKey AS who, f.objectKey AS city, f.status AS status ORDER BY who")
+    assert [(r["who"], r["city"], r["status"]) for r in facts] == [("dan", "paris", "current"),
+                                                                   ("dana", "berlin", "current")], facts
+
+
+async def test_supersession_of_one_moment_follows_the_conversation_not_the_ids(graph):
+    from app.construction.supersession import plan_supersession
+
+    for _ in range(20):  # ids are random: the order they would give changes from run to run
+        facts = [{"id": new_id("f"), "singleValued": True, "subjectKey": "maya", "predicate": "lives in",
+                  "objectKey": city, "validFrom": DAY1, "status": "current", "validTo": None}
+                 for city in ("berlin", "paris")]
+        plan = await plan_supersession(graph, facts)  # an empty tenant: nothing stored before
+        assert [f["status"] for f in facts] == ["superseded", "current"]
+        assert plan == [{"oldId": facts[0]["id"], "newId": facts[1]["id"], "at": DAY1}]
 
 
 async def test_foresight_for_a_standing_constraint_and_a_dated_plan(graph, ingestor):

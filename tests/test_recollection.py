@@ -179,6 +179,44 @@ async def test_graph_links_an_entity_the_query_names_in_other_words(memory, sear
     assert not any("(by meaning)" in c.note for h in res.hits for c in h.channels)
 
 
+async def test_the_graph_walk_passes_no_hub_on_its_way(memory, services, monkeypatch):
+    """Three hops from an entity Maya is related to lead through her to everything she ever
+    mentioned; with Maya a hub (related to more than HUB_RELATIONS entities) a path may end at
+    her but not pass through her, as a hub seed is not walked: the work stays bounded by the
+    seeds' own neighbourhoods."""
+    from app.recollection.channels import graph as graph_channel
+
+    near = [r["name"] for r in await memory.read("""
+        MATCH (:Entity {tenant: $tenant, name: 'Maya'})-[r:RELATED]-(x:Entity)
+        WHERE r.validTo IS NULL AND x.name <> 'Maya' AND NOT x.name CONTAINS ' '
+        RETURN DISTINCT x.name AS name ORDER BY name""")]
+    degree = (await memory.read("MATCH (:Entity {tenant: $tenant, name: 'Maya'})-[r:RELATED]-() "
+                                "RETURN count(r) AS n"))[0]["n"]
+    assert near and degree > 2, (near, degree)
+    seed = near[0]
+
+    async def hood(hub_relations: int) -> dict[str, int]:
+        monkeypatch.setattr(graph_channel, "HUB_RELATIONS", hub_relations)
+        req = SearchRequest(query=seed, method=Method.GRAPH, hops=3, kinds=("fact",)).validated(100, 4)
+        vector = services.embedder.embed([req.query])[0]
+        found = await graph_channel.GraphChannel()._linked(search_context(services, memory, req, vector))
+        names = {r["key"]: r["name"] for r in await memory.read(
+            "MATCH (e:Entity {tenant: $tenant}) RETURN elementId(e) AS key, e.name AS name")}
+        return {names[h["key"]]: h["dist"] for h in found["hood"]}
+
+    # Within two current relations of the seed, not passing through Maya.
+    expected = {r["name"]: r["dist"] for r in await memory.read("""
+        MATCH (s:Entity {tenant: $tenant, name: $seed})
+        MATCH p = (s)-[rels:RELATED*0..2]-(e:Entity)
+        WHERE all(r IN rels WHERE r.validTo IS NULL) AND all(n IN nodes(p)[1..-1] WHERE n.name <> 'Maya')
+        RETURN e.name AS name, min(length(p)) AS dist""", seed=seed)}
+    walked = await hood(degree + 1)  # nobody is a hub
+    assert walked[seed] == 0 and walked["Maya"] == 1
+    assert set(walked) - set(expected), (walked, expected)  # Maya's other relations, through her
+    bounded = await hood(degree - 1)  # Maya is a hub
+    assert bounded == expected, (bounded, expected)
+
+
 async def test_graph_episodes_of_a_hub_come_from_the_nearest_turns_not_a_scan(memory, services, monkeypatch):
     """Whether Maya counts as a rare entity (every episode mentioning her scored) or as a hub
     (the episodes of the turns nearest the query kept if they mention her), the best episode is
@@ -465,12 +503,22 @@ async def test_an_episodes_evidence_is_of_the_time_and_the_user_asked_about(serv
         res = await searcher.search(graph.tenant, SearchRequest(query=query, method=method, top_k=20,
                                                                kinds=("memcell",), **kw))
         cells = [h for h in res.hits if h.kind == "memcell"]
-        assert cells, (method, kw)
+        assert cells and len(cells) == len(res.hits), (method, kw, [h.kind for h in res.hits])
         for e in (e for h in cells for e in h.evidence):
             if "as_of" in kw:
                 assert said[e["id"]]["timestamp"] <= kw["as_of"], (method, e)
             else:
                 assert said[e["id"]]["speaker"] == "Maya", (method, e)
+
+
+@pytest.mark.parametrize("kinds", [("memcell",), ("fact",), ("memcell", "fact", "foresight")])
+async def test_a_search_returns_the_kinds_asked_for_only(memory, searcher, kinds):
+    # HYBRID reads evidence in turn-score order and gives an episode's further turns places of
+    # their own: as turn hits, which a request without turns did not ask for.
+    for query in ("Where does Maya live and work?", "Tokyo robotics conference trip",
+                  "Who is Melanie Hart and where did they walk?", "What did Maya play after work?"):
+        res = await search(searcher, memory, query, top_k=20, kinds=kinds)
+        assert res.hits and {h.kind for h in res.hits} <= set(kinds), (query, [h.kind for h in res.hits])
 
 
 async def test_related_to_returns_a_two_hop_path(memory):

@@ -71,8 +71,10 @@ class Resolution:
 
 
 async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
-                           embed) -> Resolution:
-    """Map every draft (and its aliases) to an entity key, existing or new."""
+                           embed, speakers: frozenset[str] = frozenset()) -> Resolution:
+    """Map every draft (and its aliases) to an entity key, existing or new. `speakers`: keys
+    of the episode's speaker names, which the client gave: one is the person of that name or
+    alias, never a nickname or a look-alike of another ("Dan" is not "Dana")."""
     now = datetime.now(timezone.utc).isoformat()
     surfaces: dict[str, EntityDraft] = {}
     for d in drafts:
@@ -118,7 +120,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
             continue
         # A bare one-word name of unknown type may still be a nickname of a known person.
-        if d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk:
+        if sk not in speakers and d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk:
             cands = await graph.read(PERSON_PREFIX, prefix=sk)
             cands = [c for c in cands if c["key"] != sk]
             if len(cands) == 1:
@@ -133,7 +135,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             if id(d) in by_draft:
                 attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
                 continue
-            rows = await graph.read_vector(BY_VECTOR, vector=[float(x) for x in v])
+            rows = [] if sk in speakers else await graph.read_vector(BY_VECTOR, vector=[float(x) for x in v])
             best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
                          and r["type"] == d.type), None)
             if best:

@@ -243,7 +243,8 @@ class Pipeline:
         speakers = {t.speaker for t in cell.turns}
 
         t0 = time.perf_counter()
-        res: Resolution = await resolve_entities(graph, w.drafts, cache.embed)
+        res: Resolution = await resolve_entities(graph, w.drafts, cache.embed,
+                                                 frozenset(normalize_key(s) for s in speakers))
         rep.add_time("resolve", time.perf_counter() - t0)
 
         t0 = time.perf_counter()

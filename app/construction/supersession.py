@@ -22,8 +22,11 @@ def _native(v):
 async def plan_supersession(graph: TenantGraph, facts: list[dict]) -> list[dict]:
     """Decide which facts each new single-valued fact closes. Mutates `facts` (status/validTo)
     for replacements inside the batch; returns {oldId, newId, at} rows for the writer."""
-    single = sorted((f for f in facts if f["singleValued"] and f["subjectKey"]),
-                    key=lambda f: (f["validFrom"], f["id"]))
+    # In time order; facts of one moment in the order they were extracted (the conversation's),
+    # never by their random ids, so which value ends current does not change from run to run.
+    single = [f for _, f in sorted(((i, f) for i, f in enumerate(facts)
+                                    if f["singleValued"] and f["subjectKey"]),
+                                   key=lambda p: (p[1]["validFrom"], p[0]))]
     if not single:
         return []
     pairs = sorted({(f["subjectKey"], f["predicate"]) for f in single})

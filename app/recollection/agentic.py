@@ -12,7 +12,7 @@ from openai import AsyncOpenAI
 from pydantic import BaseModel, Field, ValidationError
 
 from app.recollection.context import build_context
-from app.recollection.request import Method, SearchRequest
+from app.recollection.request import Method, SearchInputError, SearchRequest
 
 log = logging.getLogger("engram.agentic")
 MAX_ROUNDS = 2
@@ -75,7 +75,11 @@ class AgenticSearch:
                 break
             for q in new:
                 asked.add(q.lower())
-                rounds.append((q, await self.searcher.search(tenant, replace(base, query=q))))
+                try:
+                    rounds.append((q, await self.searcher.search(tenant, replace(base, query=q))))
+                except SearchInputError as e:
+                    # The LLM's query, not the client's: an error there is no bad input of theirs.
+                    log.warning("agentic: sub-query refused (%s)", e)
             query_context = build_context(fuse(rounds, req.top_k, self.settings.rrf_k), None)
         hits = fuse(rounds, req.top_k, self.settings.rrf_k)
         took = sum(r.took_ms for _, r in rounds)

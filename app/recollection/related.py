@@ -11,24 +11,37 @@ from app.store.graph import TenantGraph
 
 MAX_PATHS = 2000  # bound the work on hub entities
 
+# Paths of each length on their own, shortest first, each length bounded: a variable-length
+# match is walked depth first, so one bound over all lengths could be spent on the first
+# neighbours' longer paths and leave out entities one hop away.
+_PATHS = """
+  MATCH p = (s)-[rels:RELATED*{h}..{h}]-(e:Entity)
+  WHERE e <> s AND e.tenant = $tenant
+    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND
+        CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
+             ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)
+  RETURN e, p, rels LIMIT $maxPaths"""
+
 RELATED_TO = """
-MATCH (s:Entity {tenant: $tenant}) WHERE s.key = $key OR $key IN s.aliasKeys
+MATCH (s:Entity {{tenant: $tenant}}) WHERE s.key = $key OR $key IN s.aliasKeys
 WITH s LIMIT 1
-MATCH p = (s)-[rels:RELATED*1..{hops}]-(e:Entity)
-WHERE e <> s AND e.tenant = $tenant
-  AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND
-      CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
-           ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)
-WITH e, p, rels LIMIT $maxPaths
+CALL (s) {{{paths}
+}}
+WITH e, p, rels ORDER BY length(p) LIMIT $maxPaths
 WITH e, p, length(p) AS hops, reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 0.5)) AS strength
 ORDER BY hops ASC, strength DESC
-WITH e, collect({p: p, hops: hops, strength: strength}) AS paths
+WITH e, collect({{p: p, hops: hops, strength: strength}}) AS paths
 WITH e, paths[0] AS best, size(paths) AS n,
      reduce(acc = 0.0, x IN paths | acc + x.strength / x.hops) AS score
-RETURN e {.id, .name, .type, .aliases} AS entity, best.hops AS hops, score,
+RETURN e {{.id, .name, .type, .aliases}} AS entity, best.hops AS hops, score,
        [r IN relationships(best.p) | r.factId] AS factIds
 ORDER BY score DESC, entity.name LIMIT $limit
 """
+
+
+def related_to_query(hops: int) -> str:
+    return RELATED_TO.format(paths="\n  UNION ALL".join(_PATHS.format(h=h) for h in range(1, hops + 1)))
+
 
 FACTS = """
 UNWIND $ids AS id
@@ -48,7 +61,7 @@ class Relation:
 class RelatedService:
     def __init__(self, max_hops: int = 4):
         self.max_hops = max_hops
-        self._queries = {h: RELATED_TO.replace("{hops}", str(h)) for h in range(1, max_hops + 1)}
+        self._queries = {h: related_to_query(h) for h in range(1, max_hops + 1)}
 
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
                          as_of: datetime | None = None, limit: int = 25) -> list[Relation]:

@@ -170,6 +170,10 @@ class SearchService:
         fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, req.query,
                               ctx.word_idf)
         timings["fuse"] = (time.perf_counter() - s) * 1000
+        if "turn" not in req.kinds:
+            # Fusion gives an episode's or a fact's further turns places of their own as turn
+            # hits; a request without turns gets its kinds only (each hit keeps its best turns).
+            fused = [f for f in fused if f.kind in req.kinds]
         top = fused[: req.top_k]
         keys: dict[str, list[str]] = {}
         for f in top:

@@ -49,12 +49,7 @@ CALL (seeds) {
   UNWIND seeds AS s
   CALL (s) {
     WITH s WHERE COUNT { (s)-[:RELATED]-() } <= $hubRelations
-    MATCH p = (s)-[rels:RELATED*0..{hops}]-(e:Entity)
-    WHERE e.tenant = $tenant
-      AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false
-          AND ($includeSuperseded OR
-          (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
-                ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)))
+    {paths}
     RETURN e, length(p) AS len
     UNION
     WITH s WHERE COUNT { (s)-[:RELATED]-() } > $hubRelations
@@ -68,6 +63,25 @@ CALL (seeds) {
 RETURN [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } <= $hubDegree | elementId(s)] AS small,
        [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } > $hubDegree | elementId(s)] AS hubs, hood
 """
+
+_RELATION_HOLDS = """r.tenant = $tenant AND coalesce(r.forgotten, false) = false
+          AND ($includeSuperseded OR
+          (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
+                ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END))"""
+
+
+def hood_paths(rels: int) -> str:
+    """The seed's paths of up to `rels` RELATED steps. Past one step a path passes through
+    entities on its way, and a hub among them (a speaker a step from the seed) would be walked
+    in full, as the seed would: each step leaves only an entity that is no hub (it may end at
+    one)."""
+    if rels <= 1:
+        return f"""MATCH p = (s)-[rels:RELATED*0..{rels}]-(e:Entity)
+    WHERE e.tenant = $tenant AND all(r IN rels WHERE {_RELATION_HOLDS})"""
+    return f"""MATCH p = (s) ((a:Entity)-[r:RELATED]-(b:Entity)
+        WHERE {_RELATION_HOLDS} AND COUNT {{ (a)-[:RELATED]-() }} <= $hubRelations){{0,{rels}}} (e:Entity)
+    WHERE e.tenant = $tenant"""
+
 
 # Every fact of the small entities of the hood (a rare name's few facts, whatever their
 # wording), and the episodes that mention a seed that is not a hub (a speaker mentioned by every
@@ -142,7 +156,7 @@ class GraphChannel:
     def __init__(self, max_entities: int = 5):
         self.max_entities = max_entities
         # One query text per RELATED path length (Cypher cannot take a bound as a parameter).
-        self._neighbourhood = {r: NEIGHBOURHOOD.replace("{hops}", str(r)) for r in range(0, 8)}
+        self._neighbourhood = {r: NEIGHBOURHOOD.replace("{paths}", hood_paths(r)) for r in range(0, 8)}
 
     def vector_parts(self, ctx: SearchContext) -> list[VectorPart]:
         """The facts nearest the query (a hood's facts) and the turns nearest it (a hub's
