@@ -122,6 +122,35 @@ async def test_a_speaker_is_the_person_of_that_name_not_a_look_alike(graph, inge
                                                                    ("dana", "berlin", "current")], facts
 
 
+async def test_two_runs_writing_new_values_at_once_leave_one_current(graph, ingestor, monkeypatch):
+    # Maya's city is stored; two conversations, processed side by side (two replicas), each
+    # give a newer one, and both have their episode ready before either writes it.
+    from app.store.graph import TenantGraph
+
+    def said(i, text, day):
+        return [{"id": i, "speaker": "Maya", "content": text, "timestamp": DAY1 + timedelta(days=day)}]
+
+    await ingestor.memorize(graph.tenant, "c0", said("a", "I moved to Berlin last year.", 0), flush=True)
+    real, ready, both = TenantGraph.write_tx, [], asyncio.Event()
+
+    async def together(self, work):
+        if work.__qualname__.startswith("write_batch"):
+            ready.append(work)
+            if len(ready) == 2:
+                both.set()
+            await both.wait()
+        return await real(self, work)
+
+    monkeypatch.setattr(TenantGraph, "write_tx", together)
+    await asyncio.gather(
+        ingestor.memorize(graph.tenant, "c1", said("b", "I moved to Paris last month.", 30), flush=True),
+        ingestor.memorize(graph.tenant, "c2", said("c", "I moved to Rome last week.", 60), flush=True))
+    facts = await graph.read("""MATCH (f:Fact {tenant: $tenant, subjectKey: 'maya'}) WHERE f.singleValued
+                                RETURN f.objectKey AS city, f.status AS status ORDER BY f.validFrom""")
+    assert [(r["city"], r["status"]) for r in facts] == [
+        ("berlin", "superseded"), ("paris", "superseded"), ("rome", "current")], facts
+
+
 async def test_supersession_of_one_moment_follows_the_conversation_not_the_ids(graph):
     from app.construction.supersession import plan_supersession
 
@@ -129,7 +158,7 @@ async def test_supersession_of_one_moment_follows_the_conversation_not_the_ids(g
         facts = [{"id": new_id("f"), "singleValued": True, "subjectKey": "maya", "predicate": "lives in",
                   "objectKey": city, "validFrom": DAY1, "status": "current", "validTo": None}
                  for city in ("berlin", "paris")]
-        plan = await plan_supersession(graph, facts)  # an empty tenant: nothing stored before
+        plan = await plan_supersession(graph.read, facts)  # an empty tenant: nothing stored before
         assert [f["status"] for f in facts] == ["superseded", "current"]
         assert plan == [{"oldId": facts[0]["id"], "newId": facts[1]["id"], "at": DAY1}]
 

@@ -23,7 +23,6 @@ from app.construction.entity_resolution import (
     Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities,
 )
 from app.construction.extractor import ExtractionError, Extractor
-from app.construction.supersession import plan_supersession
 from app.construction.sentences import best_span
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
@@ -327,10 +326,6 @@ class Pipeline:
             later.append((row, foresight_embedding_text(fs.text, fs.trigger)))
             batch.foresights.append(row)
         rep.add_time("prepare", time.perf_counter() - t0)
-
-        t0 = time.perf_counter()
-        batch.supersede = await plan_supersession(graph, batch.facts)
-        rep.add_time("supersede", time.perf_counter() - t0)
 
         t0 = time.perf_counter()
         await big

@@ -4,7 +4,7 @@ validTo set and a SUPERSEDED_BY edge to its replacement, so "what was true then"
 """
 from __future__ import annotations
 
-from app.store.graph import TenantGraph
+from typing import Awaitable, Callable
 
 CURRENT_VALUES = """
 UNWIND $pairs AS p
@@ -19,9 +19,11 @@ def _native(v):
     return v.to_native() if hasattr(v, "to_native") else v
 
 
-async def plan_supersession(graph: TenantGraph, facts: list[dict]) -> list[dict]:
+async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[dict]:
     """Decide which facts each new single-valued fact closes. Mutates `facts` (status/validTo)
-    for replacements inside the batch; returns {oldId, newId, at} rows for the writer."""
+    for replacements inside the batch; returns {oldId, newId, at} rows for the writer. `read`:
+    the writer's transaction's, after it took the tenant's write lock (app/construction/writer.py),
+    so two runs writing a new value of the same thing at once do not both close the old one."""
     # In time order; facts of one moment in the order they were extracted (the conversation's),
     # never by their random ids, so which value ends current does not change from run to run.
     single = [f for _, f in sorted(((i, f) for i, f in enumerate(facts)
@@ -30,8 +32,7 @@ async def plan_supersession(graph: TenantGraph, facts: list[dict]) -> list[dict]
     if not single:
         return []
     pairs = sorted({(f["subjectKey"], f["predicate"]) for f in single})
-    rows = await graph.read(CURRENT_VALUES,
-                            pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
+    rows = await read(CURRENT_VALUES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
     # The current value per (subject, predicate): stored facts first, then this batch in time order.
     current: dict[tuple[str, str], dict] = {}
     for r in rows:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.construction.supersession import plan_supersession
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 
@@ -147,8 +148,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     # Episodes, facts and foresight carry their words, counted in the tenant's keyword
     # statistics; entities are counted once written, as their aliases may have grown.
     texts = {"cells": "memcell", "facts": "fact", "foresights": "foresight"}
-    rows_of = {name: [{**r, **term_stats.node_terms(texts[name], r)} for r in getattr(batch, name)]
-               if name in texts else getattr(batch, name) for _, name in steps}
+    terms_of = {name: [term_stats.node_terms(texts[name], r) for r in getattr(batch, name)] for name in texts}
 
     async def work(tx: TenantTx) -> None:
         await tx.run(LOCK)
@@ -158,6 +158,11 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
             if claim["ready"] < claim["wanted"]:
                 raise TurnsTaken(f"{claim['wanted'] - claim['ready']} of the episode's turns were "
                                  "forgotten or processed elsewhere meanwhile; nothing written for them")
+        # Under the lock: what is current now, not when the run began (another run may have
+        # written a newer value since). It sets the facts' status, so their rows come after.
+        batch.supersede = await plan_supersession(tx.run, batch.facts)
+        rows_of = {name: [{**r, **terms} for r, terms in zip(getattr(batch, name), terms_of[name])]
+                   if name in texts else getattr(batch, name) for _, name in steps}
         for query, name in steps:
             rows = rows_of[name]
             if rows:
