@@ -1,5 +1,6 @@
 """relatedTo: entities reachable from X within N hops over current (or as-of) RELATED edges,
 each with the chain of facts that connects them; relations of forgotten facts are left out.
+At most MAX_PATHS paths of each length are read, the shortest first.
 The same query is saved for Neo4j Browser in cypher/explore/related_to.cypher."""
 from __future__ import annotations
 

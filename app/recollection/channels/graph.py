@@ -3,7 +3,8 @@ around them, ranked by closeness to the query and by path length.
 
   link    entities whose name or alias matches the query's words (fulltext on entity_text);
   hood    entities within hops-1 RELATED steps of them (current relations, or as of a moment),
-          each with its distance; a hub seed is not expanded, so hubs cannot blow the work up;
+          each with its distance; a hub, as seed or met on the way, is not expanded (a path may
+          end at one), so hubs cannot blow the work up;
           (link and hood are one query, which needs no vector: it runs while the query is
           embedded)
   facts   facts ABOUT an entity of the hood, from two sources: every fact of the small entities
