@@ -233,3 +233,20 @@ async def test_a_forget_killed_after_the_turns_went_is_finished_by_running_it_ag
     # conversation nothing refers to any more.
     await forget(graph, ForgetSelection(conversation_id="c1"))
     assert await _counts(graph) == {label: 0 for label in LABELS}
+
+
+async def test_an_episode_without_turns_asked_for_by_id_goes_with_what_it_made(services, graph):
+    # What the race of a run's claim with a forget can leave: an episode whose turns are gone.
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    [day2] = await graph.read("MATCH (t:Turn {tenant: $tenant, id: 'm7'}) RETURN t.memCellId AS id")
+    await graph.write("MATCH (t:Turn {tenant: $tenant}) WHERE t.id IN ['m7', 'm8', 'm9'] DETACH DELETE t")
+    made = await graph.read("""MATCH (m:MemCell {tenant: $tenant, id: $id})-[:HAS_FACT|PREDICTS]->(x)
+                               RETURN count(x) AS n""", id=day2["id"])
+    assert made[0]["n"] > 0
+    await forget(graph, ForgetSelection(cell_ids=[day2["id"]]))
+    left = await graph.read("""MATCH (x {tenant: $tenant}) WHERE (x:Fact OR x:Foresight OR x:MemCell)
+                               AND (x.id = $id OR x.memCellId = $id OR EXISTS { (:MemCell {id: $id})-->(x) })
+                               RETURN count(x) AS n""", id=day2["id"])
+    assert left[0]["n"] == 0
+    lisbon = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Lisbon' RETURN f")
+    assert lisbon == []

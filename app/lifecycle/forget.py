@@ -33,20 +33,30 @@ CALL (n) {{ DETACH DELETE n }} IN TRANSACTIONS OF 1000 ROWS
 
 # The turns a selection covers; derived nodes are found from them. A cell's turns also by the
 # cell id they carry: a forget interrupted after the cells went is finished by running it again.
+# The cells asked for by id come with what they made, found from them too: an episode whose
+# turns are gone (app/construction/writer.py CLAIM's race with a forget) has nothing to find it by
+# (subqueries only, so the one row comes back when no turn matches).
 SELECT_TURNS = {
     "cells": """
-MATCH (t:Turn {tenant: $tenant}) WHERE t.memCellId IN $ids
-RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations,
-       COLLECT { MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids RETURN elementId(m) } AS cells""",
+RETURN COLLECT { MATCH (t:Turn {tenant: $tenant}) WHERE t.memCellId IN $ids RETURN elementId(t) } AS turns,
+       COLLECT { MATCH (t:Turn {tenant: $tenant}) WHERE t.memCellId IN $ids
+                 RETURN DISTINCT t.conversationId } AS conversations,
+       COLLECT { MATCH (m:MemCell {tenant: $tenant}) WHERE m.id IN $ids
+                 OPTIONAL MATCH (m)-[:HAS_FACT|PREDICTS]->(x) WHERE x.tenant = $tenant
+                 UNWIND [m, x] AS n WITH DISTINCT n WHERE n IS NOT NULL RETURN elementId(n) } AS cells,
+       COLLECT { MATCH (m:MemCell {tenant: $tenant})-[:HAS_FACT]->(f:Fact) WHERE m.id IN $ids
+                 RETURN f.id } AS cellFacts""",
     "conversation": """
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId})
-RETURN collect(elementId(t)) AS turns, [$conversationId] AS conversations, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, [$conversationId] AS conversations, [] AS cells, [] AS cellFacts""",
     "group": """
 MATCH (t:Turn {tenant: $tenant}) WHERE t.groupId = $groupId
-RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells,
+       [] AS cellFacts""",
     "user": """
 MATCH (t:Turn {tenant: $tenant}) WHERE t.userId = $userId
-RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells""",
+RETURN collect(elementId(t)) AS turns, collect(DISTINCT t.conversationId) AS conversations, [] AS cells,
+       [] AS cellFacts""",
 }
 
 # Everything derived from the turns: cells made of them, facts and foresight evidenced by them
@@ -178,14 +188,15 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
-    turns, cells, conversations = ((rows[0]["turns"], rows[0]["cells"], rows[0]["conversations"])
-                                   if rows else ([], [], []))
+    row = rows[0] if rows else {"turns": [], "cells": [], "conversations": [], "cellFacts": []}
+    turns, conversations = row["turns"], row["conversations"]
     derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
-    keys = sorted(set(derived[0]["keys"]) | set(cells))
+    keys = sorted(set(derived[0]["keys"]) | set(row["cells"]))
+    fact_ids = sorted(set(derived[0]["factIds"]) | set(row["cellFacts"]))
     scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
     deleted = 0
-    if derived[0]["factIds"]:
-        await graph.auto_commit(STALE_RELATED, factIds=derived[0]["factIds"])
+    if fact_ids:
+        await graph.auto_commit(STALE_RELATED, factIds=fact_ids)
     if keys and chosen[0] == "user":
         await graph.write(LEFT_BEHIND, keys=keys, turns=turns)
     if keys:
