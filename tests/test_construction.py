@@ -362,13 +362,17 @@ class _FailsOnce:
         return await self.inner.extract(turns)
 
 
-async def test_an_unexpected_extraction_error_is_recorded_and_retried(graph, ingestor):
+@pytest.mark.parametrize("retry", ["periodic", "engram retry"])
+async def test_an_unexpected_extraction_error_is_recorded_and_retried(graph, ingestor, retry):
     ingestor.pipeline.extractor = _FailsOnce(ingestor.pipeline.extractor)
     report = await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     assert report.process.failed_cells == 1 and "ValueError: year 0" in report.process.errors[0]
     errors = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.status AS s, t.error AS e")
     assert {r["s"] for r in errors} == {"pending"} and all("year 0" in r["e"] for r in errors)
-    await ingestor.retry_failed_everywhere()
+    if retry == "periodic":
+        await ingestor.retry_failed_everywhere()
+    else:
+        await ingestor.retry(graph.tenant)  # without --flush
     # Both days are episodes now: the retry flushes what the call asked to flush.
     assert await _count(graph, "MemCell") == 2
     status = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN collect(DISTINCT t.status) AS s")

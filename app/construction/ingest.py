@@ -41,8 +41,10 @@ MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = 
 REMOVE c.leaseUntil, c.leaseBy
 """
 PENDING_CONVERSATIONS = """
-MATCH (c:Conversation {tenant: $tenant})-[:HAS_TURN]->(t:Turn {status: 'pending'})
-RETURN DISTINCT c.id AS id
+MATCH (c:Conversation {tenant: $tenant}) WHERE EXISTS { (c)-[:HAS_TURN]->(:Turn {status: 'pending'}) }
+RETURN c.id AS id,
+       CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
+            THEN c.flushUpto END AS flushUpto
 """
 CONVERSATION_GROUP = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
@@ -189,6 +191,9 @@ class Ingestor:
         return done
 
     async def retry(self, tenant: str, flush: bool = False) -> dict[str, ProcessReport]:
-        """Process every conversation of the tenant that has pending turns."""
+        """Process every conversation of the tenant that has pending turns; `flush`: every
+        open episode too, else (as the periodic retry) up to the last turn a call asked to flush."""
         rows = await self.graph(tenant).read(PENDING_CONVERSATIONS)
-        return {r["id"]: await self.process(tenant, r["id"], flush) for r in rows}
+        return {r["id"]: await self.process(tenant, r["id"], flush or r["flushUpto"] is not None,
+                                            upto_seq=None if flush else r["flushUpto"])
+                for r in rows}

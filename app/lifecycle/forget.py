@@ -188,6 +188,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
+    # No row when nothing matches (a query's constant columns group its aggregates).
     row = rows[0] if rows else {"turns": [], "cells": [], "conversations": [], "cellFacts": []}
     turns, conversations = row["turns"], row["conversations"]
     derived = (await graph.read(DERIVED, turns=turns) if turns else None) or [{"keys": [], "factIds": []}]
