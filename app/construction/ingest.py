@@ -21,6 +21,7 @@ from app.construction.vectors import TextVectors, settle
 from app.domain.models import Message
 from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
+from app.store.admin import FLUSH_UPTO, conversations_with_failed_turns
 from app.store.graph import TenantGraph
 
 log = logging.getLogger("engram.ingest")
@@ -40,11 +41,9 @@ RELEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = $token
 REMOVE c.leaseUntil, c.leaseBy
 """
-PENDING_CONVERSATIONS = """
-MATCH (c:Conversation {tenant: $tenant}) WHERE EXISTS { (c)-[:HAS_TURN]->(:Turn {status: 'pending'}) }
-RETURN c.id AS id,
-       CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
-            THEN c.flushUpto END AS flushUpto
+PENDING_CONVERSATIONS = f"""
+MATCH (c:Conversation {{tenant: $tenant}}) WHERE EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
+RETURN c.id AS id, {FLUSH_UPTO}
 """
 CONVERSATION_GROUP = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
@@ -181,8 +180,6 @@ class Ingestor:
         whose stored turns no run ever looked at, or whose run died (app/store/admin.py), in any
         tenant. Open cells stay open unless a call asked to flush them: they are waiting for
         more turns, not broken."""
-        from app.store.admin import conversations_with_failed_turns
-
         done = 0
         for tenant, conversation_id, flush_upto in await conversations_with_failed_turns(
                 self.services.driver, RUN_LEASE_S, self.settings.neo4j_database):

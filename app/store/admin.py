@@ -11,22 +11,24 @@ from neo4j import AsyncDriver
 # run's lease ran out unreleased: that run died while it processed them. Turns waiting for more
 # context were looked at, and stay waiting (the retry flushes only what a call asked to flush:
 # `flushUpto`, the last turn of the last call with flush, while turns up to it are pending).
-FAILED_CONVERSATIONS = """
-CALL () {
+# The last turn a conversation `c`'s calls asked to flush, while a turn up to it is pending.
+FLUSH_UPTO = """CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
+            THEN c.flushUpto END AS flushUpto"""
+
+FAILED_CONVERSATIONS = f"""
+CALL () {{
   MATCH (t:Turn) WHERE t.status = 'pending'
     AND (t.error IS NOT NULL
-         OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({seconds: $unseenFor})))
+         OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({{seconds: $unseenFor}})))
   RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId
   UNION
   MATCH (c:Conversation) WHERE c.leaseUntil < datetime()
-    AND EXISTS { (c)-[:HAS_TURN]->(:Turn {status: 'pending'}) }
+    AND EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
   RETURN c.tenant AS tenant, c.id AS conversationId
-}
-WITH tenant, conversationId WHERE NOT EXISTS { MATCH (r:ImportRun {tenant: tenant}) }
-MATCH (c:Conversation {tenant: tenant, id: conversationId})
-RETURN tenant, conversationId,
-       CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
-            THEN c.flushUpto END AS flushUpto
+}}
+WITH tenant, conversationId WHERE NOT EXISTS {{ MATCH (r:ImportRun {{tenant: tenant}}) }}
+MATCH (c:Conversation {{tenant: tenant, id: conversationId}})
+RETURN tenant, conversationId, {FLUSH_UPTO}
 LIMIT $limit
 """
 
