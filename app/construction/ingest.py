@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 
 from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
 from app.construction.queue import ProcessingQueue
-from app.construction.turns import InputError, parse_messages, refuse_other_group, write_turns
+from app.construction.turns import (
+    CONVERSATION_GROUP, InputError, parse_messages, refuse_other_group, write_turns,
+)
 from app.construction.vectors import TextVectors, settle
 from app.domain.models import Message
 from app.lifecycle.scenes import SceneService
@@ -44,9 +46,6 @@ REMOVE c.leaseUntil, c.leaseBy
 PENDING_CONVERSATIONS = f"""
 MATCH (c:Conversation {{tenant: $tenant}}) WHERE EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
 RETURN c.id AS id, {FLUSH_UPTO}
-"""
-CONVERSATION_GROUP = """
-MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
 """
 # A flush asked for is remembered, so a retry of a run that failed or died flushes it too.
 FLUSH_ASKED = """
@@ -100,16 +99,13 @@ class Ingestor:
         embedding = vectors.start(texts, heads if self.settings.fact_vectors == "sentence" else None,
                                   bulk=True)
         try:
-            if group_id is not None or not parsed:
-                # Before writing, for calls whose turns are all stored already and for flushes
-                # (no transaction below); write_turns checks the group again under the
-                # conversation's lock, for two first calls racing.
+            if not parsed:
+                # A flush writes no turns, so write_turns does not look at the conversation.
                 rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
-                if rows:
-                    refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
-                elif not parsed:
+                if not rows:
                     raise InputError(f"nothing to flush: conversation {conversation_id!r} has no turns",
                                      "conversationId")
+                refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
             if flush:
                 await graph.write(FLUSH_ASKED, conversationId=conversation_id)

@@ -68,6 +68,10 @@ MATCH (a:Turn {tenant: $tenant, conversationId: $conversationId, id: p[0]}),
 MERGE (a)-[:NEXT]->(b)
 """
 
+CONVERSATION_GROUP = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
+"""
+
 LAST_TURN = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn)
 WHERE t.seq = c.lastSeq RETURN t.id AS id
@@ -135,6 +139,12 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
         if old["content"] != m.content or old["speaker"] != m.speaker:
             raise InputError(f"message id {m.id!r} was already stored with different content", m.id)
     new = [m for m in messages if m.id not in existing]
+    if not new and messages and group_id is not None:
+        # Nothing to write, so no transaction below checks the group: a resend naming another
+        # group is refused all the same.
+        rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
+        if rows:
+            refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
     last_seq = max((r["seq"] for r in existing.values() if r["seq"] is not None), default=-1)
     for start in range(0, len(new), chunk):
         part = new[start:start + chunk]
