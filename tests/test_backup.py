@@ -325,6 +325,18 @@ async def test_a_tenant_being_imported_takes_no_writes_so_a_failed_import_loses_
         await Ingestor(services).memorize(other.tenant, "c9", _messages([("z1", "Sam", "Hello")], DAY2))
     with pytest.raises(InputError, match="being restored"):
         await Ingestor(services).memorize(other.tenant, "c1", _messages([("z2", "Sam", "Hello")], DAY2))
+    # Nor may a flush or a resend of what the import wrote start a run on the import's turns.
+    await other.write("MATCH (t:Turn {tenant: $tenant, conversationId: 'c1'}) SET t.status = 'pending'")
+    before = await _counts(other)
+    with pytest.raises(InputError, match="being restored"):
+        await Ingestor(services).memorize(other.tenant, "c1", [], flush=True)
+    stored = (await other.read("MATCH (t:Turn {tenant: $tenant, conversationId: 'c1'}) "
+                               "RETURN t.id AS id, t.speaker AS speaker, t.content AS content, "
+                               "t.at AS at ORDER BY t.seq LIMIT 1"))[0]
+    resend = [{"id": stored["id"], "speaker": stored["speaker"], "content": stored["content"],
+               "timestamp": stored["at"].to_native()}]
+    with pytest.raises(InputError, match="being restored"):
+        await Ingestor(services).memorize(other.tenant, "c1", resend, flush=True)
     assert await _counts(other) == before
     # The housekeeping leaves it alone (the import checks its counts at the end).
     assert other.tenant not in await tenants_with_memory(services.driver)

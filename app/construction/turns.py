@@ -69,13 +69,22 @@ MERGE (a)-[:NEXT]->(b)
 """
 
 CONVERSATION_GROUP = """
-MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) RETURN c.groupId AS groupId
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
+RETURN c.groupId AS groupId, EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing
 """
 
 LAST_TURN = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})-[:HAS_TURN]->(t:Turn)
 WHERE t.seq = c.lastSeq RETURN t.id AS id
 """
+
+
+def refuse_while_importing(importing: bool) -> None:
+    if importing:
+        # A failed import removes the tenant's memory: what this call stored would go too, and a
+        # flush would make episodes of the import's turns that its purge then takes.
+        raise InputError("this tenant is being restored by `engram import`; nothing was "
+                         "stored: send the messages again once it has finished", "messages")
 
 
 def refuse_other_group(conversation_id: str, stored_group: str | None, group_id: str | None) -> None:
@@ -139,11 +148,13 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
         if old["content"] != m.content or old["speaker"] != m.speaker:
             raise InputError(f"message id {m.id!r} was already stored with different content", m.id)
     new = [m for m in messages if m.id not in existing]
-    if not new and messages and group_id is not None:
-        # Nothing to write, so no transaction below checks the group: a resend naming another
-        # group is refused all the same.
+    if not new and messages:
+        # Nothing to write, so no transaction below checks the group or an import: a resend
+        # naming another group is refused all the same, and one during an import too (the run
+        # it starts would write episodes into the tenant being restored).
         rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
         if rows:
+            refuse_while_importing(rows[0]["importing"])
             refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
     last_seq = max((r["seq"] for r in existing.values() if r["seq"] is not None), default=-1)
     for start in range(0, len(new), chunk):
@@ -154,10 +165,7 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
             # Checked here, under the conversation's lock: two first calls naming different
             # groups would both pass a check made before writing.
             refuse_other_group(conversation_id, head["groupId"], group_id)
-            if head["importing"]:
-                # A failed import removes the tenant's memory: what this call stored would go too.
-                raise InputError("this tenant is being restored by `engram import`; nothing was "
-                                 "stored: send the messages again once it has finished", "messages")
+            refuse_while_importing(head["importing"])
             last = head["lastSeq"]
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
