@@ -535,6 +535,30 @@ async def test_related_to_returns_a_two_hop_path(memory):
         memory, "Maya", hops=2, as_of=DAY3.replace(tzinfo=None)) == aware
 
 
+async def test_related_to_bounds_each_path_length_on_its_own(graph, monkeypatch):
+    # Three neighbours, each with 30 of its own: with one bound over all lengths, the walk (depth
+    # first) could spend it on the first neighbour's two-hop paths and leave out the others.
+    from app.recollection import related
+
+    monkeypatch.setattr(related, "MAX_PATHS", 10)
+    await graph.write("""
+        CREATE (s:Entity {tenant: $tenant, id: $tenant + 'e-hub', name: 'Hub', key: 'hub', aliasKeys: []})
+        WITH s UNWIND range(1, 3) AS i
+        CREATE (d:Entity {tenant: $tenant, id: $tenant + 'e-d' + i, name: 'D' + i, key: 'd' + i, aliasKeys: []})
+        CREATE (s)-[:RELATED {tenant: $tenant, predicate: 'knows', factId: 'f-d' + i,
+                              validFrom: datetime('2024-01-01T00:00Z'), weight: 0.9}]->(d)
+        WITH d, i UNWIND range(1, 30) AS j
+        CREATE (x:Entity {tenant: $tenant, id: $tenant + 'e-x' + i + '-' + j, name: 'X' + i + '-' + j,
+                          key: 'x' + i + '-' + j, aliasKeys: []})
+        CREATE (d)-[:RELATED {tenant: $tenant, predicate: 'knows', factId: 'f-x' + i + '-' + j,
+                              validFrom: datetime('2024-01-01T00:00Z'), weight: 0.9}]->(x)""")
+    rel = await RelatedService().related_to(graph, "Hub", hops=2, limit=200)
+    assert sorted(r.entity["name"] for r in rel if r.hops == 1) == ["D1", "D2", "D3"]
+    # All paths together are bounded too, the shortest kept: 7 of the 90 two-hop ones.
+    assert len([r for r in rel if r.hops == 2]) == 10 - 3
+    assert [r.hops for r in rel[:3]] == [1, 1, 1]
+
+
 async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, graph, searcher):
     # Two standing food constraints, one each: a restaurant for Sam must bring Sam's first.
     said = [("p1", "Maya", "I'm allergic to peanuts, so no satay for me."),
