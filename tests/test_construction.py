@@ -163,6 +163,83 @@ async def test_supersession_of_one_moment_follows_the_conversation_not_the_ids(g
         assert plan == [{"oldId": facts[0]["id"], "newId": facts[1]["id"], "at": DAY1}]
 
 
+async def _timeline(graph, who="maya"):
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, subjectKey: $who}) WHERE f.singleValued
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(g:Fact)
+        RETURN f.objectKey AS value, f.status AS status, f.validFrom AS since, f.validTo AS until,
+               collect(g.objectKey) AS by ORDER BY f.validFrom""", who=who)
+    return [(r["value"], r["status"], r["since"] and r["since"].to_native(),
+             r["until"] and r["until"].to_native(), r["by"]) for r in rows]
+
+
+def _said(i, text, at):
+    return [{"id": i, "speaker": "Maya", "content": text, "timestamp": at}]
+
+
+async def test_a_value_said_twice_is_closed_whole_by_the_next_one(graph, ingestor):
+    # Paris said twice was two current facts, and Berlin closed only the newer: Maya lived in
+    # Paris and Berlin at once, ever after.
+    for k, (text, day) in enumerate((("I live in Paris.", 0), ("I live in Paris.", 30),
+                                     ("I moved to Berlin.", 60))):
+        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, DAY1 + timedelta(days=day)),
+                                flush=True)
+    berlin_at = DAY1 + timedelta(days=60)
+    assert await _timeline(graph) == [
+        ("paris", "superseded", DAY1, berlin_at, ["berlin"]),
+        ("paris", "superseded", DAY1 + timedelta(days=30), berlin_at, ["berlin"]),
+        ("berlin", "current", berlin_at, None, [])]
+
+
+async def test_a_late_statement_about_the_past_splits_the_interval_it_falls_into(graph, ingestor):
+    # Rome, heard after Berlin but said to be from before it, overlapped Paris: asOf between
+    # them gave both cities.
+    for k, (text, day) in enumerate((("I live in Paris.", 0), ("I moved to Berlin.", 60),
+                                     ("I moved to Rome.", 30))):
+        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, DAY1 + timedelta(days=day)),
+                                flush=True)
+    rome_at, berlin_at = DAY1 + timedelta(days=30), DAY1 + timedelta(days=60)
+    assert await _timeline(graph) == [
+        ("paris", "superseded", DAY1, rome_at, ["rome"]),
+        ("rome", "superseded", rome_at, berlin_at, ["berlin"]),
+        ("berlin", "current", berlin_at, None, [])]
+    rows = await graph.read("""MATCH (:Entity {tenant: $tenant, key: 'maya'})-[r:RELATED]->(e:Entity)
+                               WHERE r.validFrom <= $at AND (r.validTo IS NULL OR r.validTo > $at)
+                               RETURN e.key AS city""", at=DAY1 + timedelta(days=45))
+    assert [r["city"] for r in rows] == ["rome"]
+
+
+async def test_a_move_dated_years_ago_does_not_replace_where_one_lives_now(graph, ingestor):
+    await ingestor.memorize(graph.tenant, "c0", _said("m0", "I live in Berlin.", DAY1), flush=True)
+    await ingestor.memorize(graph.tenant, "c1", _said("m1", "In 2015 I moved to Paris.",
+                                                      DAY1 + timedelta(days=1)), flush=True)
+    [(paris, *_), (berlin, status, *_)] = await _timeline(graph)
+    assert (paris, berlin, status) == ("paris", "berlin", "current")
+
+
+async def test_a_fact_dated_by_its_day_follows_a_value_stated_that_day(graph):
+    # Acme stated at 09:00; Globex "since 2024-03-04" (an LLM's bare date, 00:00) was taken for an
+    # older statement arriving late and stored superseded under Acme.
+    from app.construction.supersession import plan_supersession
+
+    nine = datetime(2024, 3, 4, 9, 0, tzinfo=timezone.utc)
+    await graph.write("""CREATE (:Fact {tenant: $tenant, id: $id, subjectKey: 'maya', predicate: 'works at',
+                                        objectKey: 'acme', singleValued: true, status: 'current',
+                                        validFrom: $at})""", id=new_id("f"), at=nine)
+    day = datetime(2024, 3, 4, tzinfo=timezone.utc)
+    fact = {"id": new_id("f"), "singleValued": True, "subjectKey": "maya", "predicate": "works at",
+            "objectKey": "globex", "validFrom": day, "validFromUntil": day + timedelta(hours=23, minutes=59),
+            "status": "current", "validTo": None}
+    plan = await plan_supersession(graph.read, [fact])
+    assert fact["status"] == "current" and fact["validFrom"] == nine
+    assert [(p["newId"], p["at"]) for p in plan] == [(fact["id"], nine)]
+    # A day before Acme's is history all the same.
+    old = {**fact, "id": new_id("f"), "validFrom": day - timedelta(days=1),
+           "validFromUntil": day - timedelta(minutes=1)}
+    plan = await plan_supersession(graph.read, [old])
+    assert old["status"] == "superseded" and old["validTo"] == nine
+
+
 async def test_foresight_for_a_standing_constraint_and_a_dated_plan(graph, ingestor):
     await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     rows = await graph.read("""

@@ -114,6 +114,9 @@ async def test_a_valid_reply_becomes_an_extraction(stub, extractor):
     # A month alone means its first day, in the conversation's own time zone.
     assert lives.valid_from == datetime(2023, 4, 1, tzinfo=CEST)
     assert lives.valid_from.tzinfo is not None
+    # ... and may stand for any moment of it, which supersession takes into account.
+    assert lives.valid_from_until == datetime(2023, 4, 30, 23, 59, 59, tzinfo=CEST)
+    assert attended.valid_from is None and attended.valid_from_until is None
     # "Caro" is an alias: the fact points at the entity under its name.
     assert lives.entities == [("Caroline", "subject"), ("Boston", "object")]
     assert [(e.name, e.type, e.aliases) for e in ex.entities] == [

@@ -571,7 +571,8 @@ def to_extraction(reply: ExtractionReply, turns: list[TurnRecord]) -> Extraction
                 text=text,
                 turn_ids=ids.keep(f.turn_ids) or list(turn_ids),
                 confidence=_unit(f.confidence, 0.7),
-                valid_from=_when(f.valid_from, tz),
+                valid_from=(start := _when(f.valid_from, tz)),
+                valid_from_until=_until(f.valid_from, tz, start),
                 event_date=_day(f.event_date),
                 entities=refs,
                 single_valued=bool(f.single_valued) or predicate in SINGLE_VALUED_PREDICATES,
@@ -718,6 +719,12 @@ def _aware(at: datetime) -> datetime:
 
 _PARTIAL_DATE = re.compile(r"^(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?$")
 _NO_DATE = {"", "null", "none", "unknown", "n/a", "na", "-"}
+
+
+def _until(value: str | None, tz: tzinfo, start: datetime | None) -> datetime | None:
+    """The last moment of a bare date (month, year), None for an instant."""
+    end = _when(value, tz, end=True) if start is not None else None
+    return end if end is not None and end != start else None
 
 
 def _when(value: str | None, tz: tzinfo, *, end: bool = False) -> datetime | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 
 from app.construction import lexicon as lx
-from app.construction.dates import DateMention, absolute_text, find_dates, inline_text
+from app.construction.dates import PAST, DateMention, absolute_text, find_dates, inline_text
 from app.construction.sentences import EMOJI_CLASS as _EMOJI_CLASS
 from app.construction.sentences import split_sentences  # noqa: F401 - also imported from here
 from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, TurnRecord
@@ -1679,11 +1679,23 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         text=text,
         turn_ids=[t.turn.id],
         confidence=conf,
-        valid_from=t.at,
+        valid_from=began[0] if (began := _began(parse.single, sent, t.at)) else t.at,
+        valid_from_until=began[1] if began else None,
         event_date=sent.dates[0].start if sent.dates else None,
         entities=ents,
         single_valued=parse.single,
     )
+
+
+def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datetime] | None:
+    """When a single-valued fact began, if its sentence names a past date ("In 2015 I moved to
+    Paris"): the span's first and last moments in the turn's time zone. Stamped with the turn's
+    time instead, a move of years ago said today would replace where the speaker lives now."""
+    if not single or not sent.dates or sent.dates[0].direction != PAST:
+        return None
+    d = sent.dates[0]
+    return (datetime.combine(d.start, time(0, 0), tzinfo=at.tzinfo),
+            datetime.combine(d.end, time(23, 59, 59), tzinfo=at.tzinfo))
 
 
 def _companion(sent: _Sentence, reg: _Registry) -> str | None:

@@ -1,17 +1,26 @@
 """Supersession: a newer value of a single-valued fact (lives in, works at, job, relationship
 status...) closes the older one. Both stay in the graph: the old one with status 'superseded',
 validTo set and a SUPERSEDED_BY edge to its replacement, so "what was true then" stays answerable.
+
+The values of one (subject, predicate) form a timeline ordered by when each became true. Each
+fact is valid until the next fact of another value begins; a value said again (a restatement)
+ends nothing and is current beside the first saying. New facts are placed on the stored
+timeline wherever they fall, so a statement about the past arriving late ("In February I lived
+in Rome") splits the interval it falls into instead of overlapping it.
 """
 from __future__ import annotations
 
 from typing import Awaitable, Callable
 
-CURRENT_VALUES = """
+# Every value the timeline holds: superseded ones too, for facts that fall into the past.
+# Forgotten facts are out of it (retention took them away).
+TIMELINES = """
 UNWIND $pairs AS p
 MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, predicate: p.predicate})
-WHERE f.singleValued AND f.status = 'current'
+WHERE f.singleValued AND f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, false) = false
+OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
 RETURN f.id AS id, f.subjectKey AS subjectKey, f.predicate AS predicate, f.objectKey AS objectKey,
-       f.validFrom AS validFrom
+       f.validFrom AS validFrom, f.validTo AS validTo, collect(n.id) AS next
 """
 
 
@@ -20,40 +29,59 @@ def _native(v):
 
 
 async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[dict]:
-    """Decide which facts each new single-valued fact closes. Mutates `facts` (status/validTo)
-    for replacements inside the batch; returns {oldId, newId, at} rows for the writer. `read`:
-    the writer's transaction's, after it took the tenant's write lock (app/construction/writer.py),
-    so two runs writing a new value of the same thing at once do not both close the old one."""
-    # In time order; facts of one moment in the order they were extracted (the conversation's),
-    # never by their random ids, so which value ends current does not change from run to run.
-    single = [f for _, f in sorted(((i, f) for i, f in enumerate(facts)
-                                    if f["singleValued"] and f["subjectKey"]),
-                                   key=lambda p: (p[1]["validFrom"], p[0]))]
+    """Decide which facts each new single-valued fact closes. Mutates `facts` (status, validTo,
+    and validFrom for a fact dated only by its day that lands after a value said that day);
+    returns {oldId, newId, at} rows for the writer. `read`: the writer's transaction's, after it
+    took the tenant's write lock (app/construction/writer.py), so two runs writing a new value of
+    the same thing at once do not both close the old one."""
+    single = [f for f in facts if f["singleValued"] and f["subjectKey"]]
     if not single:
         return []
     pairs = sorted({(f["subjectKey"], f["predicate"]) for f in single})
-    rows = await read(CURRENT_VALUES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
-    # The current value per (subject, predicate): stored facts first, then this batch in time order.
-    current: dict[tuple[str, str], dict] = {}
+    rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
+    stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
-        k = (r["subjectKey"], r["predicate"])
-        if k not in current or _native(r["validFrom"]) > current[k]["validFrom"]:
-            current[k] = {"id": r["id"], "objectKey": r["objectKey"], "validFrom": _native(r["validFrom"]),
-                          "batch": None}
-    out: list[dict] = []
+        stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
+            {"id": r["id"], "objectKey": r["objectKey"], "validFrom": _native(r["validFrom"]),
+             "validTo": _native(r["validTo"]), "next": sorted(r["next"]), "batch": None})
+    new: dict[tuple[str, str], list[dict]] = {}
     for f in single:
-        k = (f["subjectKey"], f["predicate"])
-        cur = current.get(k)
-        if cur and cur["objectKey"] == f["objectKey"]:
-            continue  # the same value said again: it stays current, nothing to close
-        if cur and cur["validFrom"] <= f["validFrom"]:
-            out.append({"oldId": cur["id"], "newId": f["id"], "at": f["validFrom"]})
-            if cur["batch"] is not None:
-                cur["batch"]["status"], cur["batch"]["validTo"] = "superseded", f["validFrom"]
-        elif cur:
-            # An older statement arriving late: it was replaced before it was heard.
-            f["status"], f["validTo"] = "superseded", cur["validFrom"]
-            out.append({"oldId": f["id"], "newId": cur["id"], "at": cur["validFrom"]})
-            continue
-        current[k] = {"id": f["id"], "objectKey": f["objectKey"], "validFrom": f["validFrom"], "batch": f}
+        new.setdefault((f["subjectKey"], f["predicate"]), []).append(f)
+    out: list[dict] = []
+    for k, batch in new.items():
+        out.extend(_replan(stored.get(k, []), batch))
+    return out
+
+
+def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
+    # Stored facts first at equal times (heard earlier); a batch's facts in the order they were
+    # said, never by their random ids, so which value ends current does not change between runs.
+    line = sorted(stored, key=lambda e: (e["validFrom"], e["id"]))
+    for i, f in enumerate(batch):
+        at = f["validFrom"]
+        until = f.get("validFromUntil")
+        if until is not None:
+            # Dated only by its day (month, year): it may have begun after a value stated at a
+            # time within that day, so it is not taken for an older statement arriving late.
+            within = [e["validFrom"] for e in line if at <= e["validFrom"] <= until]
+            if within:
+                at = max(within)
+                f["validFrom"] = at
+        entry = {"id": f["id"], "objectKey": f["objectKey"], "validFrom": at, "validTo": None,
+                 "next": [], "batch": f, "order": i}
+        pos = len(line)
+        while pos > 0 and line[pos - 1]["validFrom"] > at:
+            pos -= 1
+        line.insert(pos, entry)
+    out: list[dict] = []
+    for j, e in enumerate(line):
+        succ = next((n for n in line[j + 1:] if n["objectKey"] != e["objectKey"]), None)
+        if succ is None:
+            continue  # still current: nothing later of another value
+        at = succ["validFrom"]
+        if e["batch"] is None and e["validTo"] == at and e["next"] == [succ["id"]]:
+            continue  # already so
+        if e["batch"] is not None:
+            e["batch"]["status"], e["batch"]["validTo"] = "superseded", at
+        out.append({"oldId": e["id"], "newId": succ["id"], "at": at})
     return out

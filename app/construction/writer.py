@@ -96,6 +96,11 @@ SUPERSEDE = """
 UNWIND $supersede AS s
 MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
 SET old.status = 'superseded', old.validTo = s.at
+WITH old, new, s
+// A statement about the past arriving late comes between a fact and its replacement.
+CALL (old, new) {
+  MATCH (old)-[x:SUPERSEDED_BY]->(other) WHERE other <> new DELETE x
+}
 MERGE (old)-[:SUPERSEDED_BY]->(new)
 WITH old, s
 OPTIONAL MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: old.id}]->(:Entity {tenant: $tenant})
@@ -161,6 +166,11 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         # Under the lock: what is current now, not when the run began (another run may have
         # written a newer value since). It sets the facts' status, so their rows come after.
         batch.supersede = await plan_supersession(tx.run, batch.facts)
+        # A fact dated by its day alone may start later than said (the value it replaced was
+        # stated that day): its relations start with it.
+        starts = {f["id"]: f["validFrom"] for f in batch.facts}
+        for r in batch.related:
+            r["validFrom"] = starts.get(r["factId"], r["validFrom"])
         rows_of = {name: [{**r, **terms} for r, terms in zip(getattr(batch, name), terms_of[name])]
                    if name in texts else getattr(batch, name) for _, name in steps}
         for query, name in steps:

@@ -96,6 +96,9 @@ class FactDraft:
     turn_ids: list[str]
     confidence: float = 0.7
     valid_from: datetime | None = None
+    # The last moment valid_from may stand for, when it is a day (month, year) and not an
+    # instant: a fact dated "2024-03-04" may have begun at any time that day.
+    valid_from_until: datetime | None = None
     valid_to: datetime | None = None
     event_date: date | None = None  # an absolute date the fact mentions ("yesterday" -> 2023-05-07)
     entities: list[tuple[str, str]] = field(default_factory=list)  # (entity name, role)
