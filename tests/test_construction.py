@@ -473,3 +473,13 @@ async def test_the_turns_of_a_run_that_died_are_taken_up_by_the_retry(graph, ing
         "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.status AS status")}
     assert {i for i, s in status.items() if s == "done"} == {m["id"] for m in day1}
     assert {i for i, s in status.items() if s == "pending"} == {m["id"] for m in day2}  # waits, as it would
+
+
+async def test_an_episode_of_turns_sent_out_of_order_spans_their_earliest_to_latest(graph, ingestor):
+    said = [("o1", 5, "We should plan the garden this weekend."), ("o2", 0, "Tomatoes need sun all day."),
+            ("o3", 10, "Then the south bed gets the tomatoes.")]
+    await ingestor.memorize(graph.tenant, "c1", [
+        {"id": i, "speaker": "Maya", "content": c, "timestamp": DAY1 + timedelta(minutes=m)} for i, m, c in said],
+        flush=True)
+    rows = await graph.read("MATCH (m:MemCell {tenant: $tenant}) RETURN m.startedAt AS s, m.endedAt AS e")
+    assert [(r["s"].to_native(), r["e"].to_native()) for r in rows] == [(DAY1, DAY1 + timedelta(minutes=10))]

@@ -108,3 +108,13 @@ async def test_yesterday_is_the_day_before_the_one_asked_about(memory, searcher)
     assert set(await day_turns(searcher, memory, "What did Maya tell me yesterday?",
                                as_of=DAY1 + timedelta(days=1))) == said_on(DAY1)
     assert await day_turns(searcher, memory, "What did Maya tell me yesterday?") == []  # today: nothing
+
+
+async def test_yesterday_is_counted_where_the_client_is(memory, searcher):
+    # Asked at 20:00 on the day after DAY2 where the client lives (UTC-7): 03:00 two days after
+    # in UTC, where "yesterday" is the day after DAY2, which holds nothing.
+    west = timezone(timedelta(hours=-7))
+    asked = datetime.combine(DAY2.date() + timedelta(days=1), datetime.min.time(), west).replace(hour=20)
+    assert asked.astimezone(timezone.utc).date() == DAY2.date() + timedelta(days=2)
+    assert set(await day_turns(searcher, memory, "What did Maya tell me yesterday?", as_of=asked)) \
+        == said_on(DAY2)

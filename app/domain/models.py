@@ -136,10 +136,12 @@ class CellDraft:
     turns: list[TurnRecord]
     closed: bool = True  # False: the open tail, kept pending until more turns or a flush
 
+    # Earliest and latest, not first and last: turns sent out of order would give an episode
+    # that ends before it starts, which the time filters then drop.
     @property
     def started_at(self) -> datetime:
-        return self.turns[0].at
+        return min(t.at for t in self.turns)
 
     @property
     def ended_at(self) -> datetime:
-        return self.turns[-1].at
+        return max(t.at for t in self.turns)

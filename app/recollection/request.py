@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from enum import Enum
 
 
@@ -63,6 +63,9 @@ class SearchRequest:
     hops: int = 2
     conversation_id: str | None = None
     now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    # The calendar day of asOf where the client is (its offset), before asOf is taken in UTC:
+    # "yesterday" asked at 20:00-07:00 on the 5th is the 4th, though it is the 6th in UTC.
+    as_of_day: date | None = None
 
     def validated(self, max_top_k: int, max_hops: int) -> "SearchRequest":
         q = (self.query or "").strip()
@@ -83,6 +86,8 @@ class SearchRequest:
             raise SearchInputError(f"kinds must be among {', '.join(KINDS)}", "kinds")
         self.query = q
         self.time_from, self.time_to = as_utc(self.time_from, "from"), as_utc(self.time_to, "to")
+        if self.as_of is not None and self.as_of_day is None:
+            self.as_of_day = self.as_of.date()
         self.as_of = as_utc(self.as_of, "asOf")
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise SearchInputError("from is after to", "from")
@@ -92,3 +97,8 @@ class SearchRequest:
     def at(self) -> datetime:
         """The moment the question is asked about: asOf, else now."""
         return self.as_of or self.now
+
+    @property
+    def day(self) -> date:
+        """The day the question is asked about, as the client counts days."""
+        return self.as_of_day or self.at.date()

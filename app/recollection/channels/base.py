@@ -83,7 +83,7 @@ class SearchContext:
     def named_period(self) -> Period | None:
         """The days the query names (named_dates.named_period), relative ones counted from the
         day the question is asked about; once per search."""
-        return named_period(self.request.query, self.request.at.date())
+        return named_period(self.request.query, self.request.day)
 
     @cached_property
     def words(self) -> list[str]:
