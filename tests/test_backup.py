@@ -248,6 +248,13 @@ def _variants(lines: list[str]) -> dict[str, str]:
         "unknown version": json.dumps({**header, "version": 99}) + "\n" + "".join(lines[1:]),
         "a credential smuggled in": lines[0] + json.dumps(
             {**node, "key": 10**6, "labels": ["ApiKey"]}) + "\n" + "".join(lines[1:]),
+        # Consistent in itself (its counts match), so only the label can refuse it.
+        "a forged migration record": json.dumps(
+            {**header, "counts": {"nodes": {"Migration": 1}, "relationships": {}}}) + "\n" + json.dumps(
+            {"kind": "node", "key": 0, "labels": ["Migration"],
+             "props": {"name": "0001_constraints.cypher", "checksum": "deadbeef"}}) + "\n",
+        "a label no export holds": lines[0] + json.dumps(
+            {**node, "key": 10**6, "labels": ["Account"]}) + "\n" + "".join(lines[1:]),
         "a label that is Cypher": "".join(lines[:1]) + json.dumps(
             {**node, "labels": ["Turn) DETACH DELETE (x"]}) + "\n" + "".join(lines[2:]),
         "an edge to nowhere": "".join(lines) + json.dumps(
@@ -261,6 +268,12 @@ async def test_bad_files_give_a_clear_error_and_leave_the_tenant_empty(services,
     path = tmp_path / "a.jsonl"
     await export_tenant(services, memory.tenant, path)
     lines = path.read_text().splitlines(keepends=True)
+    async def service_wide() -> int:  # nodes of no tenant: read past the tenant-scoped layer
+        async with services.driver.session(database=services.settings.neo4j_database) as s:
+            return (await (await s.run("MATCH (m) WHERE m:Migration OR m:DataMigration "
+                                       "RETURN count(m) AS n")).single())["n"]
+
+    migrations = await service_wide()
     for name, text in _variants(lines).items():
         bad = tmp_path / "bad.jsonl"
         bad.write_text(text)
@@ -269,6 +282,7 @@ async def test_bad_files_give_a_clear_error_and_leave_the_tenant_empty(services,
         assert str(bad) in str(err.value) or "identifier" in str(err.value), name
         assert await _counts(other) == (Counter(), Counter()), name
         assert await other.read("MATCH (r:ImportRun {tenant: $tenant}) RETURN r") == [], name
+        assert await service_wide() == migrations, name
 
 
 async def test_a_failure_half_way_purges_what_was_written(services, memory, other, tmp_path):
