@@ -1,0 +1,37 @@
+"""Bad requests over HTTP against `engram serve`: each is refused with a GraphQL error carrying
+`extensions.code`, and changes nothing."""
+import uuid
+
+import httpx
+import pytest
+
+from tests.test_api import MEMORIZE, _counts, _new_key, error_code
+
+
+@pytest.fixture(scope="module")
+def tenant_key(api):
+    tenant = f"api_refuse_{uuid.uuid4().hex[:8]}"
+    return tenant, _new_key(api.settings, tenant)
+
+
+def _message(i: int, timestamp: str = "2024-04-01T10:00:00+02:00") -> dict:
+    return {"id": f"m{i}", "speaker": "Ann", "content": f"note number {i}", "timestamp": timestamp}
+
+
+@pytest.mark.parametrize("offset", ["+20:00", "+18:30", "-19:00"])
+def test_a_timestamp_offset_neo4j_cannot_hold_is_refused_and_nothing_is_stored(api, tenant_key, offset):
+    tenant, key = tenant_key
+    # More messages than one write transaction takes (500): the bad one is in the second chunk.
+    msgs = [_message(i) for i in range(520)] + [_message(999, f"2024-04-01T10:00:00{offset}")]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": f"c-offset{offset}", "messages": msgs, "wait": False}},
+                key=key)
+    assert r.status_code == 200 and error_code(r) == "BAD_USER_INPUT", r.text
+    assert "m999" in r.json()["errors"][0]["message"] and "18:00" in r.json()["errors"][0]["message"]
+    assert _counts(api.settings, tenant).get("Turn", 0) == 0
+
+
+def test_a_timestamp_offset_of_18_hours_is_stored(api):
+    edge = _new_key(api.settings, f"api_edge_{uuid.uuid4().hex[:8]}")
+    ok = api.gql(MEMORIZE, {"input": {"conversationId": "c-edge", "wait": False,
+                                      "messages": [_message(1, "2024-04-01T10:00:00-18:00")]}}, key=edge)
+    assert "errors" not in ok.json() and ok.json()["data"]["memorize"]["accepted"] == 1, ok.text
