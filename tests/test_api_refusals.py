@@ -35,3 +35,14 @@ def test_a_timestamp_offset_of_18_hours_is_stored(api):
     ok = api.gql(MEMORIZE, {"input": {"conversationId": "c-edge", "wait": False,
                                       "messages": [_message(1, "2024-04-01T10:00:00-18:00")]}}, key=edge)
     assert "errors" not in ok.json() and ok.json()["data"]["memorize"]["accepted"] == 1, ok.text
+
+
+@pytest.mark.parametrize("document, says", [
+    ("{ entity(", "Syntax Error"),
+    ("{ " + "__typename " * 2100 + "}", "token"),
+])
+def test_a_document_that_does_not_parse_is_bad_user_input(api, tenant_key, document, says):
+    for _ in range(2):  # the second time past the parser cache as well
+        r = api.gql(document, key=tenant_key[1])
+        assert r.status_code == 200 and error_code(r) == "BAD_USER_INPUT", r.text
+        assert says in r.json()["errors"][0]["message"]

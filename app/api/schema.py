@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from typing import Optional
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
@@ -47,6 +48,21 @@ def _hit(h) -> SearchHit:
     elif kind is HitKind.SCENE:
         hit.scene = MemScene.of(h.node)
     return hit
+
+
+class CachedParse(ParserCache):
+    """strawberry's ParserCache parses in its hook, outside the try that turns a syntax error
+    (or the token limit's refusal) into a GraphQL error: raised there, the error skipped
+    StableErrorCodes and left without a code. A text that does not parse is left to strawberry's
+    own parse, inside that try (a second parse of a bad text, stopped by the token limit too)."""
+
+    def on_parse(self):
+        ec = self.execution_context
+        try:
+            ec.graphql_document = self.cached_parse_document(ec.query, **ec.parse_options)
+        except GraphQLError:
+            ec.graphql_document = None
+        yield
 
 
 @strawberry.type
@@ -185,7 +201,7 @@ def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 20
             query_limits(max_depth, max_aliases, max_tokens),
             # Clients send the same few documents: each text is parsed once (bounded LRU; the
             # token limit is part of the key, and a text that fails to parse is not kept).
-            lambda: ParserCache(maxsize=256),
+            lambda: CachedParse(maxsize=256),
             RefuseUnencodableText,
             *extra_extensions,
             StableErrorCodes,
