@@ -33,3 +33,17 @@ async def test_an_invalid_document_is_refused_each_time():
     for _ in range(3):
         bad, data = await errors(schema, "{ nope }")
         assert bad and data is None
+
+
+@pytest.mark.parametrize("cached", [True, False])
+async def test_several_operations_need_an_operation_name(cached, monkeypatch):
+    if not cached:
+        monkeypatch.setattr(limits, "validate_document", None)
+    schema = build_schema()
+    two = "query A { __typename } query B { __typename }"
+    for _ in range(2):
+        named = await schema.execute(two, operation_name="B")
+        assert not named.errors and named.data == {"__typename": "Query"}
+        bare, data = await errors(schema, two)
+        assert bare == ["Must provide operation name if query contains multiple operations."]
+        assert data is None

@@ -46,3 +46,20 @@ def test_a_document_that_does_not_parse_is_bad_user_input(api, tenant_key, docum
         r = api.gql(document, key=tenant_key[1])
         assert r.status_code == 200 and error_code(r) == "BAD_USER_INPUT", r.text
         assert says in r.json()["errors"][0]["message"]
+
+
+def test_several_operations_without_an_operation_name_run_none(api, tenant_key):
+    tenant, key = tenant_key
+    msgs = [_message(1)]
+    assert "errors" not in api.gql(MEMORIZE, {"input": {"conversationId": "c-ops", "messages": msgs,
+                                                       "wait": False}}, key=key).json()
+    document = 'mutation B { forget(input: {conversationId: "c-ops"}) { deletedNodes } } query A { __typename }'
+    for name in (None, None, "A"):  # the second time the document's validation is remembered
+        body = {"query": document, **({"operationName": name} if name else {})}
+        r = httpx.post(f"{api.url}/graphql", json=body, headers={"Authorization": f"Bearer {key}"})
+        if name is None:
+            assert error_code(r) == "BAD_USER_INPUT", r.text
+            assert "operation name" in r.json()["errors"][0]["message"]
+        else:
+            assert r.json() == {"data": {"__typename": "Query"}}
+    assert _counts(api.settings, tenant).get("Turn", 0) == 1

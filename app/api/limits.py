@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Iterator
 
+from graphql import GraphQLError, OperationDefinitionNode
 from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter, SchemaExtension
 
 try:  # strawberry's own validation (graphql-core's rules plus its own); not a public name
@@ -29,7 +30,11 @@ class QueryLimits(SchemaExtension):
         self.rules, self.max_tokens, self.valid = rules, max_tokens, valid
 
     def on_operation(self) -> Iterator[None]:
-        self.execution_context.parse_options["max_tokens"] = self.max_tokens
+        ec = self.execution_context
+        ec.parse_options["max_tokens"] = self.max_tokens
+        # Read before the document is parsed, this is the name the client sent (afterwards it
+        # falls back to the first operation's).
+        self.operation_name = ec.operation_name
         yield
 
     def on_validate(self) -> Iterator[None]:
@@ -48,6 +53,14 @@ class QueryLimits(SchemaExtension):
                 self.valid[text] = True
                 if len(self.valid) > CACHED_DOCUMENTS:
                     self.valid.popitem(last=False)
+        # strawberry runs the first operation of several when none is named (a mutation before a
+        # query would run unasked); graphql-core refuses. Checked per request, outside the cache:
+        # the same text is valid with a name. Before the yield: strawberry reads the errors
+        # before this hook resumes.
+        if self.operation_name is None and ec.graphql_document is not None and sum(
+                isinstance(d, OperationDefinitionNode) for d in ec.graphql_document.definitions) > 1:
+            ec.pre_execution_errors = [*(ec.pre_execution_errors or []), GraphQLError(
+                "Must provide operation name if query contains multiple operations.")]
         yield
 
 
