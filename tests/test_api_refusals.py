@@ -63,3 +63,35 @@ def test_several_operations_without_an_operation_name_run_none(api, tenant_key):
         else:
             assert r.json() == {"data": {"__typename": "Query"}}
     assert _counts(api.settings, tenant).get("Turn", 0) == 1
+
+
+@pytest.mark.parametrize("content, content_type, says", [
+    (b'[{"query": "{ __typename }"}]', "application/json", "Batching"),
+    (b'{"query": ', "application/json", "JSON"),
+    (b'"{ __typename }"', "application/json", "JSON object"),
+    (b'{"query": "{ __typename }"}', "text/plain", "content type"),
+    (b'{"variables": {}}', "application/json", "query"),
+    (b'{"query": "query A { __typename }", "operationName": "B"}', "application/json", "B"),
+])
+def test_a_request_strawberry_refuses_is_a_graphql_error_with_a_code(api, tenant_key, content,
+                                                                     content_type, says):
+    r = httpx.post(f"{api.url}/graphql", content=content, timeout=10,
+                   headers={"Authorization": f"Bearer {tenant_key[1]}", "Content-Type": content_type})
+    assert r.status_code == 400 and r.headers["content-type"] == "application/json", r.text
+    body = r.json()
+    assert list(body) == ["errors"] and body["errors"][0]["extensions"] == {"code": "BAD_USER_INPUT"}
+    assert says in body["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("document", ["{ __typename }", "{ __schema { types { name } } }",
+                                      "{ __type(name: \"SearchInput\") { name } }"])
+def test_every_operation_needs_a_key(api, tenant_key, document):
+    r = api.gql(document)
+    assert r.status_code == 200 and error_code(r) == "UNAUTHENTICATED", r.text
+    assert r.json()["data"] is None and "missing API key" in r.json()["errors"][0]["message"]
+    assert "errors" not in api.gql(document, key=tenant_key[1]).json()
+
+
+def test_graphiql_needs_no_key(api):
+    r = httpx.get(f"{api.url}/graphql", headers={"Accept": "text/html"}, timeout=10)
+    assert r.status_code == 200 and "graphiql" in r.text.lower()

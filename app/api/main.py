@@ -10,12 +10,12 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse, PlainTextResponse
 from strawberry.extensions import SchemaExtension
-from strawberry.fastapi import GraphQLRouter
 
 from app.api.body_limit import BodyLimit
 from app.api.context import get_context
 from app.api.key_cache import KeyCache
 from app.api.metrics import Metrics
+from app.api.router import EngramRouter
 from app.api.schema import build_schema
 from app.construction.ingest import Ingestor
 from app.lifecycle.periodic import PeriodicRunner
@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
     schema = build_schema(extra_extensions=(OperationMetrics,))
-    app.include_router(GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
+    app.include_router(EngramRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
                        prefix="/graphql")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
