@@ -83,6 +83,12 @@ def test_a_request_strawberry_refuses_is_a_graphql_error_with_a_code(api, tenant
     assert says in body["errors"][0]["message"]
 
 
+def test_a_query_by_get_is_refused(api, tenant_key):
+    r = httpx.get(f"{api.url}/graphql", params={"query": "{ __typename }"},
+                  headers={"Authorization": f"Bearer {tenant_key[1]}"}, timeout=10)
+    assert r.status_code == 400 and error_code(r) == "BAD_USER_INPUT" and "data" not in r.json(), r.text
+
+
 @pytest.mark.parametrize("document", ["{ __typename }", "{ __schema { types { name } } }",
                                       "{ __type(name: \"SearchInput\") { name } }"])
 def test_every_operation_needs_a_key(api, tenant_key, document):

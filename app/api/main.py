@@ -127,8 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
     schema = build_schema(extra_extensions=(OperationMetrics,))
-    app.include_router(EngramRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
-                       prefix="/graphql")
+    # No queries by GET: in local mode (no key needed) any web page could make a browser send
+    # one, and searches write access counts and memCell(id) revives a forgotten episode.
+    app.include_router(EngramRouter(schema, context_getter=get_context, graphql_ide="graphiql",
+                                    allow_queries_via_get=False), prefix="/graphql")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
