@@ -101,3 +101,12 @@ def test_every_operation_needs_a_key(api, tenant_key, document):
 def test_graphiql_needs_no_key(api):
     r = httpx.get(f"{api.url}/graphql", headers={"Accept": "text/html"}, timeout=10)
     assert r.status_code == 200 and "graphiql" in r.text.lower()
+
+
+def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
+    r = api.gql("query($k: [MemoryKind!]) { search(input: {query: \"note\", kinds: $k}) { tookMs } }",
+                {"k": []}, key=tenant_key[1])
+    assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "kinds", r.text
+    # Left out, every kind is searched.
+    r = api.gql("{ search(input: {query: \"note\"}) { tookMs } }", key=tenant_key[1])
+    assert "errors" not in r.json(), r.text

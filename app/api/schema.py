@@ -76,7 +76,7 @@ class Query:
             user_id=input.user_id, conversation_id=input.conversation_id, time_from=input.from_,
             time_to=input.to, as_of=input.as_of, include_superseded=bool(input.include_superseded),
             token_budget=input.token_budget,
-            kinds=tuple(k.value for k in input.kinds) if input.kinds else KINDS,
+            kinds=tuple(k.value for k in input.kinds) if input.kinds is not None else KINDS,
             hops=input.hops if input.hops is not None else 2,
         )
         try:
