@@ -110,3 +110,14 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     # Left out, every kind is searched.
     r = api.gql("{ search(input: {query: \"note\"}) { tookMs } }", key=tenant_key[1])
     assert "errors" not in r.json(), r.text
+
+
+def test_a_huge_message_id_is_not_echoed_in_full(api, tenant_key):
+    tenant, key = tenant_key
+    huge = "q" * (1024 * 1024)
+    bad = {**_message(1), "id": huge, "speaker": ""}  # the id refused, and the speaker too
+    for msg in (bad, {**bad, "speaker": "Ann"}):
+        r = api.gql(MEMORIZE, {"input": {"conversationId": "c-huge-id", "messages": [msg]}}, key=key)
+        assert error_code(r) == "BAD_USER_INPUT" and len(r.content) < 2000, r.text[:300]
+        err = r.json()["errors"][0]
+        assert "q" * 64 + "…" in err["message"] and "q" * 65 not in err["extensions"]["field"]
