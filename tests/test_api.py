@@ -265,6 +265,16 @@ def test_scenes_and_consolidate_over_http(api, tenants):
     assert error_code(api.gql(SCENES, {"first": 1, "after": "not-a-cursor"}, key=a)) == "BAD_USER_INPUT"
 
 
+@pytest.mark.parametrize("field, first", [("cells", 101), ("cells", 0), ("conflicts", -1),
+                                          ("conflicts", 500)])
+def test_a_scenes_lists_are_pages_of_1_to_100(api, tenants, field, first):
+    # Refused rather than clamped: each scene's list is a Neo4j query of its own.
+    q = f"query($n: Int) {{ scenes(first: 2) {{ edges {{ node {{ {field}(first: $n) {{ __typename }} }} }} }} }}"
+    r = api.gql(q, {"n": first}, key=tenants["a"])
+    assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "first", r.text
+    assert "errors" not in api.gql(q, {"n": 100}, key=tenants["a"]).json()
+
+
 def test_tenant_b_sees_none_of_a_scenes(api, tenants):
     a_scenes = data(api.gql(SCENES, {"first": 100}, key=tenants["a"]))["scenes"]
     b_scenes = data(api.gql(SCENES, {"first": 100}, key=tenants["b"]))["scenes"]

@@ -121,3 +121,12 @@ def test_a_huge_message_id_is_not_echoed_in_full(api, tenant_key):
         assert error_code(r) == "BAD_USER_INPUT" and len(r.content) < 2000, r.text[:300]
         err = r.json()["errors"][0]
         assert "q" * 64 + "…" in err["message"] and "q" * 65 not in err["extensions"]["field"]
+
+
+def test_more_than_four_expensive_root_fields_are_refused_before_running(api, tenant_key):
+    five = "{ " + " ".join(f"s{i}: search(input: {{query: \"note\"}}) {{ tookMs }}" for i in range(5)) + " }"
+    r = api.gql(five, key=tenant_key[1])
+    assert error_code(r) == "BAD_USER_INPUT" and "Allowed: 4" in r.json()["errors"][0]["message"], r.text
+    assert r.json()["data"] is None
+    four = five.replace(' s4: search(input: {query: "note"}) { tookMs }', "")
+    assert "errors" not in api.gql(four, key=tenant_key[1]).json()

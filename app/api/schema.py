@@ -15,7 +15,7 @@ from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
     MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
-    Relation, SearchHit, SearchInput, SearchResult, Turn,
+    MAX_PAGE, Relation, SearchHit, SearchInput, SearchResult, Turn,
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
@@ -27,7 +27,6 @@ from app.recollection.search import SearchTimeout
 from app.store.graph import TenantError
 
 MAX_ID = 256
-MAX_PAGE = 100
 
 
 def _hit(h) -> SearchHit:
@@ -193,12 +192,17 @@ class Mutation:
                                  archived=rep.archived, took_ms=(time.perf_counter() - t0) * 1000)
 
 
+# Root fields that each cost many Neo4j queries or a write; an operation may hold this many.
+EXPENSIVE_FIELDS = frozenset({"search", "scenes", "relatedTo", "consolidate", "forget", "memorize"})
+MAX_EXPENSIVE = 4
+
+
 def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,
-                 extra_extensions: tuple = ()) -> strawberry.Schema:
+                 max_expensive: int = MAX_EXPENSIVE, extra_extensions: tuple = ()) -> strawberry.Schema:
     return strawberry.Schema(
         query=Query, mutation=Mutation,
         extensions=[
-            query_limits(max_depth, max_aliases, max_tokens),
+            query_limits(max_depth, max_aliases, max_tokens, EXPENSIVE_FIELDS, max_expensive),
             # Clients send the same few documents: each text is parsed once (bounded LRU; the
             # token limit is part of the key, and a text that fails to parse is not kept).
             lambda: CachedParse(maxsize=256),
