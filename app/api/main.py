@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import functools
+import hmac
 import ipaddress
 import logging
 import time
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from strawberry.extensions import SchemaExtension
 
@@ -53,9 +54,27 @@ def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # A dual-stack socket reports an IPv4 client as ::ffff:127.0.0.1, which Python (before
+    # 3.13) does not count as loopback.
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
+def metrics_refusal(client: str | None, authorization: str | None, token: str) -> str | None:
+    """Why /metrics must not answer this client, or None. Its numbers are every tenant's together
+    (turns pending, queue depth, requests per operation), so no API key is enough: with a
+    metrics token, that token is needed from anyone; without one, only this machine may ask."""
+    if token:
+        scheme, _, given = (authorization or "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+            return None
+        return "metrics need Authorization: Bearer <ENGRAM_METRICS_TOKEN>"
+    if client is not None and is_loopback(client):
+        return None
+    return "metrics answer this machine only; set ENGRAM_METRICS_TOKEN to scrape from elsewhere"
 
 
 class OperationMetrics(SchemaExtension):
@@ -151,7 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=200 if ok else 503)
 
     @app.get("/metrics")
-    async def metrics() -> PlainTextResponse:
+    async def metrics(request: Request) -> PlainTextResponse:
+        refusal = metrics_refusal(request.client.host if request.client else None,
+                                  request.headers.get("authorization"), settings.metrics_token)
+        if refusal:
+            return PlainTextResponse(refusal, status_code=401 if settings.metrics_token else 403,
+                                     headers={"WWW-Authenticate": "Bearer"} if settings.metrics_token else None)
         svc = app.state.services
         try:
             async with svc.driver.session(database=settings.neo4j_database) as s:
