@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from tests.test_api import MEMORIZE, _counts, _new_key, error_code
+from tests.test_api_local_mode import _run
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +131,18 @@ def test_more_than_four_expensive_root_fields_are_refused_before_running(api, te
     assert r.json()["data"] is None
     four = five.replace(' s4: search(input: {query: "note"}) { tookMs }', "")
     assert "errors" not in api.gql(four, key=tenant_key[1]).json()
+
+
+def test_forget_reports_only_the_clients_selection_as_its_fault(api, tenant_key):
+    r = api.gql('mutation { forget(input: {conversationId: "c1", groupId: "g1"}) { deletedNodes } }',
+                key=tenant_key[1])
+    assert error_code(r) == "BAD_USER_INPUT" and "exactly one" in r.json()["errors"][0]["message"]
+    # A key whose stored tenant is no valid tenant name (written by hand, or by an older
+    # version): the server's own ValueError about it is not the client's bad input.
+    key = _new_key(api.settings, f"api_odd_{uuid.uuid4().hex[:8]}")
+    _run(api.settings, "MATCH (k:ApiKey {prefix: $prefix}) SET k.tenant = 'Not A Tenant!'", prefix=key[:12])
+    try:
+        r = api.gql('mutation { forget(input: {conversationId: "c1"}) { deletedNodes } }', key=key)
+        assert error_code(r) == "INTERNAL" and r.json()["errors"][0]["message"] == "internal error", r.text
+    finally:  # housekeeping goes through every key's tenant
+        _run(api.settings, "MATCH (k:ApiKey {prefix: $prefix}) DETACH DELETE k", prefix=key[:12])

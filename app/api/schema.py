@@ -19,12 +19,11 @@ from app.api.types import (
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
-from app.lifecycle.forget import ForgetSelection, forget as forget_selection
+from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, as_utc
 from app.recollection.search import SearchTimeout
-from app.store.graph import TenantError
 
 MAX_ID = 256
 
@@ -171,11 +170,9 @@ class Mutation:
         sel = ForgetSelection(cell_ids=[str(i) for i in input.mem_cell_ids] if input.mem_cell_ids else None,
                               conversation_id=input.conversation_id, group_id=input.group_id,
                               user_id=input.user_id, everything=bool(input.everything))
-        if len(sel.chosen()) != 1:
-            raise bad_input("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
         try:
             n = await forget_selection(info.context.graph, sel)
-        except (ValueError, TenantError) as e:
+        except SelectionError as e:
             raise bad_input(str(e)) from None
         return ForgetResult(deleted_nodes=n)
 
