@@ -108,6 +108,9 @@ class Settings(BaseSettings):
     # Seconds a found API key is remembered by the server (app/api/key_cache.py): a revoked key
     # stops working within this time. 0: every request looks its key up in Neo4j.
     key_cache_seconds: float = Field(5.0, ge=0)
+    # /metrics shows every tenant's activity together: without a token it answers loopback
+    # clients only; with one, anyone sending `Authorization: Bearer <token>` (app/api/main.py).
+    metrics_token: str = ""
     max_hops: int = 4
     # Searches that run at once in a process; more wait their turn, first come first served
     # (0: no limit). With Neo4j on the same machine a search's CPU is shared with it: under

@@ -13,6 +13,7 @@ import time
 import uuid
 from typing import Iterator
 
+import httpx
 import pytest
 
 from app.store.driver import make_driver
@@ -89,6 +90,10 @@ def test_without_keys_a_loopback_server_serves_keyless_requests_as_the_local_ten
         assert r.json()["data"]["memorize"]["accepted"] == 1
         hits = api.gql(SEARCH, {"q": word}).json()["data"]["search"]["hits"]
         assert any(word in e["content"] for h in hits for e in h["evidence"])
+        # No queries by GET: no key is needed here, so any web page could send one.
+        got = httpx.get(f"{api.url}/graphql", params={"query": "{ __typename }"}, timeout=10)
+        assert got.status_code == 400 and got.json()["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+        assert "data" not in got.json()
     # With a key again, a keyless request is refused (and the local tenant is not reachable).
     r = _until(lambda: (r := api.gql(SEARCH, {"q": word})).json().get("errors") and r,
                "keyless requests still served after a key exists again")

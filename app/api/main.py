@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 import functools
+import hmac
 import ipaddress
 import logging
 import time
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from strawberry.extensions import SchemaExtension
-from strawberry.fastapi import GraphQLRouter
 
 from app.api.body_limit import BodyLimit
 from app.api.context import get_context
 from app.api.key_cache import KeyCache
 from app.api.metrics import Metrics
+from app.api.router import EngramRouter
 from app.api.schema import build_schema
 from app.construction.ingest import Ingestor
 from app.lifecycle.periodic import PeriodicRunner
@@ -53,9 +54,27 @@ def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # A dual-stack socket reports an IPv4 client as ::ffff:127.0.0.1, which Python (before
+    # 3.13) does not count as loopback.
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
+def metrics_refusal(client: str | None, authorization: str | None, token: str) -> str | None:
+    """Why /metrics must not answer this client, or None. Its numbers are every tenant's together
+    (turns pending, queue depth, requests per operation), so no API key is enough: with a
+    metrics token, that token is needed from anyone; without one, only this machine may ask."""
+    if token:
+        scheme, _, given = (authorization or "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode()):
+            return None
+        return "metrics need Authorization: Bearer <ENGRAM_METRICS_TOKEN>"
+    if client is not None and is_loopback(client):
+        return None
+    return "metrics answer this machine only; set ENGRAM_METRICS_TOKEN to scrape from elsewhere"
 
 
 class OperationMetrics(SchemaExtension):
@@ -127,8 +146,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)
     schema = build_schema(extra_extensions=(OperationMetrics,))
-    app.include_router(GraphQLRouter(schema, context_getter=get_context, graphql_ide="graphiql"),
-                       prefix="/graphql")
+    # No queries by GET: in local mode (no key needed) any web page could make a browser send
+    # one, and searches write access counts and memCell(id) revives a forgotten episode.
+    app.include_router(EngramRouter(schema, context_getter=get_context, graphql_ide="graphiql",
+                                    allow_queries_via_get=False), prefix="/graphql")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
@@ -149,7 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=200 if ok else 503)
 
     @app.get("/metrics")
-    async def metrics() -> PlainTextResponse:
+    async def metrics(request: Request) -> PlainTextResponse:
+        refusal = metrics_refusal(request.client.host if request.client else None,
+                                  request.headers.get("authorization"), settings.metrics_token)
+        if refusal:
+            return PlainTextResponse(refusal, status_code=401 if settings.metrics_token else 403,
+                                     headers={"WWW-Authenticate": "Bearer"} if settings.metrics_token else None)
         svc = app.state.services
         try:
             async with svc.driver.session(database=settings.neo4j_database) as s:

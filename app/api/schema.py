@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 from typing import Optional
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
@@ -14,19 +15,17 @@ from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
     MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
-    Relation, SearchHit, SearchInput, SearchResult, Turn,
+    MAX_PAGE, Relation, SearchHit, SearchInput, SearchResult, Turn,
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
-from app.lifecycle.forget import ForgetSelection, forget as forget_selection
+from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, as_utc
 from app.recollection.search import SearchTimeout
-from app.store.graph import TenantError
 
 MAX_ID = 256
-MAX_PAGE = 100
 
 
 def _hit(h) -> SearchHit:
@@ -49,6 +48,21 @@ def _hit(h) -> SearchHit:
     return hit
 
 
+class CachedParse(ParserCache):
+    """strawberry's ParserCache parses in its hook, outside the try that turns a syntax error
+    (or the token limit's refusal) into a GraphQL error: raised there, the error skipped
+    StableErrorCodes and left without a code. A text that does not parse is left to strawberry's
+    own parse, inside that try (a second parse of a bad text, stopped by the token limit too)."""
+
+    def on_parse(self):
+        ec = self.execution_context
+        try:
+            ec.graphql_document = self.cached_parse_document(ec.query, **ec.parse_options)
+        except GraphQLError:
+            ec.graphql_document = None
+        yield
+
+
 @strawberry.type
 class Query:
     @strawberry.field(description="Memories that matter for a query, with the turns that prove them.")
@@ -60,7 +74,7 @@ class Query:
             user_id=input.user_id, conversation_id=input.conversation_id, time_from=input.from_,
             time_to=input.to, as_of=input.as_of, include_superseded=bool(input.include_superseded),
             token_budget=input.token_budget,
-            kinds=tuple(k.value for k in input.kinds) if input.kinds else KINDS,
+            kinds=tuple(k.value for k in input.kinds) if input.kinds is not None else KINDS,
             hops=input.hops if input.hops is not None else 2,
         )
         try:
@@ -156,11 +170,9 @@ class Mutation:
         sel = ForgetSelection(cell_ids=[str(i) for i in input.mem_cell_ids] if input.mem_cell_ids else None,
                               conversation_id=input.conversation_id, group_id=input.group_id,
                               user_id=input.user_id, everything=bool(input.everything))
-        if len(sel.chosen()) != 1:
-            raise bad_input("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
         try:
             n = await forget_selection(info.context.graph, sel)
-        except (ValueError, TenantError) as e:
+        except SelectionError as e:
             raise bad_input(str(e)) from None
         return ForgetResult(deleted_nodes=n)
 
@@ -177,15 +189,20 @@ class Mutation:
                                  archived=rep.archived, took_ms=(time.perf_counter() - t0) * 1000)
 
 
+# Root fields that each cost many Neo4j queries or a write; an operation may hold this many.
+EXPENSIVE_FIELDS = frozenset({"search", "scenes", "relatedTo", "consolidate", "forget", "memorize"})
+MAX_EXPENSIVE = 4
+
+
 def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,
-                 extra_extensions: tuple = ()) -> strawberry.Schema:
+                 max_expensive: int = MAX_EXPENSIVE, extra_extensions: tuple = ()) -> strawberry.Schema:
     return strawberry.Schema(
         query=Query, mutation=Mutation,
         extensions=[
-            query_limits(max_depth, max_aliases, max_tokens),
+            query_limits(max_depth, max_aliases, max_tokens, EXPENSIVE_FIELDS, max_expensive),
             # Clients send the same few documents: each text is parsed once (bounded LRU; the
             # token limit is part of the key, and a text that fails to parse is not kept).
-            lambda: ParserCache(maxsize=256),
+            lambda: CachedParse(maxsize=256),
             RefuseUnencodableText,
             *extra_extensions,
             StableErrorCodes,

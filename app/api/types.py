@@ -9,6 +9,11 @@ from typing import Optional
 import strawberry
 from strawberry.types import Info
 
+from app.api.errors import bad_input
+
+# The largest page a list argument `first` takes (scenes, a scene's cells and conflicts).
+MAX_PAGE = 100
+
 
 def _dt(v) -> Optional[datetime]:
     if v is None:
@@ -195,6 +200,16 @@ class SceneConflict:
     replaced_by: Optional[str] = strawberry.field(description="the text of the fact that replaced it")
 
 
+def _page_size(first: int | None) -> int:
+    # Refused, not clamped (as scenes(first) is): each scene's list is a query of its own, so
+    # a page of 100 scenes asking for 500 of each was silently a large read.
+    if first is None:
+        return 50
+    if not 1 <= first <= MAX_PAGE:
+        raise bad_input(f"first must be between 1 and {MAX_PAGE}", "first")
+    return first
+
+
 @strawberry.type(description="Related episodes gathered by topic, with what is currently true of them.")
 class MemScene:
     id: strawberry.ID
@@ -208,18 +223,18 @@ class MemScene:
     group_id: Optional[strawberry.ID] = None
     cell_count: int = 0
 
-    @strawberry.field(description="member episodes in time order")
+    @strawberry.field(description="member episodes in time order (first: 1-100)")
     async def cells(self, info: Info, first: Optional[int] = 50) -> list[MemCell]:
         from app.recollection.scene_lookup import scene_members
 
-        first = 50 if first is None else max(1, min(first, 500))
+        first = _page_size(first)
         return [MemCell.of(c) for c in await scene_members(info.context.graph, str(self.id), first)]
 
-    @strawberry.field(description="facts of the scene that were superseded, with their replacements")
+    @strawberry.field(description="facts of the scene that were superseded, with their replacements (first: 1-100)")
     async def conflicts(self, info: Info, first: Optional[int] = 50) -> list[SceneConflict]:
         from app.recollection.scene_lookup import scene_conflicts
 
-        first = 50 if first is None else max(1, min(first, 500))
+        first = _page_size(first)
         return [SceneConflict(fact=Fact.of(f), replaced_by=f.get("replacedBy"))
                 for f in await scene_conflicts(info.context.graph, str(self.id), first)]
 

@@ -104,10 +104,12 @@ def parse_messages(raw: list[dict | Message], max_bytes: int) -> list[Message]:
     seen: dict[str, str] = {}
     for i, m in enumerate(raw):
         label = f"messages[{i}]"
-        if isinstance(m, dict) and m.get("id"):
-            label += f" (id {m['id']!r})"
-        elif isinstance(m, Message):
-            label += f" (id {m.id!r})"
+        shown = str(m.get("id") or "") if isinstance(m, dict) else m.id if isinstance(m, Message) else ""
+        if shown:
+            # An id is checked after this label is made, so it can be of any length: a 1 MB id
+            # came back twice (message and field). Enough of it to find the message is kept.
+            shown = shown if len(shown) <= 64 else shown[:64] + "…"
+            label += f" (id {shown!r})"
         try:
             msg = m if isinstance(m, Message) else Message.model_validate(m)
         except ValidationError as e:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from enum import Enum
 
 from pydantic import BaseModel, Field, field_validator
+
+
+MAX_UTC_OFFSET = timedelta(hours=18)
 
 
 class Role(str, Enum):
@@ -58,6 +61,10 @@ class Message(BaseModel):
             v.astimezone(timezone.utc)
         except (OverflowError, ValueError):
             raise ValueError("timestamp is outside the calendar once in UTC") from None
+        # Python takes offsets up to 24 h, Neo4j only up to 18 h: caught here, before anything is
+        # written, rather than by the write of the turns (a batch's earlier chunks would stay).
+        if abs(v.utcoffset()) > MAX_UTC_OFFSET:
+            raise ValueError("timestamp's UTC offset is beyond ±18:00")
         return v
 
 

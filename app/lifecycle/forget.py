@@ -153,6 +153,11 @@ RETURN collect(s.id) AS ids
 """
 
 
+class SelectionError(ValueError):
+    """The client's selection is not one thing to forget (its own type: the API reports this as
+    the client's mistake, and no other ValueError)."""
+
+
 @dataclass
 class ForgetSelection:
     cell_ids: list[str] | None = None
@@ -182,7 +187,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     A selection that matches nothing deletes nothing but what an interrupted forget left."""
     chosen = sel.chosen()
     if len(chosen) != 1:
-        raise ValueError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
+        raise SelectionError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
     if chosen[0] == "everything":
         return await purge_tenant(graph)
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
