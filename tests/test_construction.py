@@ -396,6 +396,36 @@ async def test_turns_stored_but_never_processed_are_taken_up_by_the_retry(graph,
     assert await _count(graph, "MemCell") == 1
 
 
+async def test_the_retry_takes_tenants_in_turn_and_past_a_conversation_that_fails(services, ingestor):
+    from app.store.admin import conversations_with_failed_turns
+    from app.store.graph import TenantGraph
+
+    a, b = (TenantGraph(services.driver, f"t_{new_id('x')[-12:].lower()}") for _ in range(2))
+    for graph, convs in ((a, ("a1", "a2", "a3")), (b, ("b1",))):
+        for c in convs:
+            parsed = parse_messages([{**GOOD, "id": f"{c}-1"}], services.settings.max_message_bytes)
+            await write_turns(graph, c, None, parsed, services.settings.ingest_chunk)
+        await graph.write("MATCH (t:Turn {tenant: $tenant}) SET t.receivedAt = datetime() - duration('PT1H')")
+        # as flush calls whose runs died would leave them: the retry closes their episodes
+        await graph.write("MATCH (c:Conversation {tenant: $tenant}) SET c.flushUpto = c.lastSeq")
+    order = [(t, c) for t, c, _ in await conversations_with_failed_turns(services.driver, 60)]
+    # One tenant's many conversations do not all come before another's first.
+    assert order.index((b.tenant, "b1")) < order.index((a.tenant, "a2"))
+
+    real = ingestor.process
+
+    async def broken_for_a1(tenant, conversation_id, *args, **kw):
+        if (tenant, conversation_id) == (a.tenant, "a1"):
+            raise RuntimeError("Neo4j went away for a moment")
+        return await real(tenant, conversation_id, *args, **kw)
+
+    ingestor.process = broken_for_a1
+    await ingestor.retry_failed_everywhere()
+    pending = {(r["c"], r["s"]) for g in (a, b) for r in await g.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.conversationId AS c, t.status AS s")}
+    assert ("a1", "pending") in pending and ("b1", "pending") not in pending, pending
+
+
 class _TriesTheLeaseLate:
     """A slow extraction (an LLM's, of a long backlog): while the first episode is extracted,
     longer than the run's lease, another run tries to take the conversation."""

@@ -1,6 +1,7 @@
 """MemScenes against the real Neo4j: topics gathered, state taken over, incremental placement,
 interrupted consolidation repaired, deletion leaving nothing in a scene."""
 import json
+from datetime import timedelta
 
 import numpy as np
 import pytest
@@ -83,6 +84,21 @@ async def test_a_replaced_state_archives_its_scene_with_the_conflict_inside(serv
                                                            method=Method.HYBRID, kinds=("scene",),
                                                            include_superseded=True))
     assert old in [h.node["id"] for h in past.hits if h.kind == "scene"]
+
+
+async def test_as_of_a_moment_a_scene_holding_later_episodes_stays_out(services, graph):
+    # Its consensus is written from what its facts say now: one holding episodes said after the
+    # moment asked about would answer the past with what came later.
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, ATHENA_2)
+    athena = await _scene_of(graph, "a1")
+    assert athena == await _scene_of(graph, "b1")
+    search = SearchService(services)
+    for as_of, seen in ((ATHENA_2[0]["timestamp"] - timedelta(days=1), False),
+                        (ATHENA_2[-1]["timestamp"] + timedelta(minutes=1), True), (None, True)):
+        res = await search.search(graph.tenant, SearchRequest(
+            query="Athena ledger migration at Northwind Bank", method=Method.HYBRID, kinds=("scene",),
+            as_of=as_of))
+        assert (athena in {h.node["id"] for h in res.hits}) is seen, as_of
 
 
 async def test_a_scene_shows_no_conflict_of_a_forgotten_episode(services, graph):

@@ -181,7 +181,11 @@ class Ingestor:
         done = 0
         for tenant, conversation_id, flush_upto in await conversations_with_failed_turns(
                 self.services.driver, RUN_LEASE_S, self.settings.neo4j_database):
-            await self.process(tenant, conversation_id, flush=flush_upto is not None, upto_seq=flush_upto)
+            try:
+                await self.process(tenant, conversation_id, flush=flush_upto is not None, upto_seq=flush_upto)
+            except Exception as e:  # noqa: BLE001 - one conversation's failure must not stop the others'
+                log.warning("retry of %s/%s failed: %s", tenant, conversation_id, e)
+                continue
             done += 1
         return done
 

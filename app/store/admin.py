@@ -28,7 +28,13 @@ CALL () {{
 }}
 WITH tenant, conversationId WHERE NOT EXISTS {{ MATCH (r:ImportRun {{tenant: tenant}}) }}
 MATCH (c:Conversation {{tenant: tenant, id: conversationId}})
-RETURN tenant, conversationId, {FLUSH_UPTO}
+// Tenants take turns (each one's first conversation, then each one's second...), so one
+// tenant's thousands of failing conversations do not push the others' out of the bound.
+WITH tenant, conversationId, {FLUSH_UPTO} ORDER BY tenant, conversationId
+WITH tenant, collect({{id: conversationId, flushUpto: flushUpto}}) AS conversations
+UNWIND range(0, size(conversations) - 1) AS turn
+RETURN tenant, conversations[turn].id AS conversationId, conversations[turn].flushUpto AS flushUpto
+ORDER BY turn, tenant
 LIMIT $limit
 """
 

@@ -5,7 +5,9 @@ A scene answers "where do things stand with X" better than any single episode. I
 taken from its two member cells nearest the query (then their three nearest turns that pass
 the request's filters), so a scene of a thousand episodes costs a thousand cosines, not a scan
 of its turns. Archived scenes (their state taken over elsewhere) only come back when the
-request looks at the past (asOf) or asks for superseded memory.
+request looks at the past (asOf) or asks for superseded memory. As of a moment, only scenes
+whose episodes were all said by then come back: a consensus is written from what its facts
+say now, and one holding later episodes would answer the past with what became true after it.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ SCENES = 3
 
 NEAREST = vector_query("MemScene", "scene_embedding", f"""
 WITH s, score WHERE s.status IN $statuses AND ($groupId IS NULL OR s.groupId = $groupId)
+  AND ($asOf IS NULL OR s.endedAt <= $asOf)
 WITH s, score ORDER BY score DESC LIMIT $limit
 CALL (s) {{
   MATCH (s)-[:INCLUDES]->(m:MemCell {{status: 'active'}})
