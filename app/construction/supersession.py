@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Awaitable, Callable
 
+from app.store.moments import rewritable
+
 # Every value the timeline holds: superseded ones too, for facts that fall into the past.
 # Forgotten facts are out of it (retention took them away).
 TIMELINES = """
@@ -22,10 +24,6 @@ OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
 RETURN f.id AS id, f.subjectKey AS subjectKey, f.predicate AS predicate, f.objectKey AS objectKey,
        f.validFrom AS validFrom, f.validTo AS validTo, collect(n.id) AS next
 """
-
-
-def _native(v):
-    return v.to_native() if hasattr(v, "to_native") else v
 
 
 async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[dict]:
@@ -42,8 +40,8 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
-            {"id": r["id"], "objectKey": r["objectKey"], "validFrom": _native(r["validFrom"]),
-             "validTo": _native(r["validTo"]), "next": sorted(r["next"]), "batch": None})
+            {"id": r["id"], "objectKey": r["objectKey"], "validFrom": rewritable(r["validFrom"]),
+             "validTo": rewritable(r["validTo"]), "next": sorted(r["next"]), "batch": None})
     new: dict[tuple[str, str], list[dict]] = {}
     for f in single:
         new.setdefault((f["subjectKey"], f["predicate"]), []).append(f)

@@ -31,6 +31,7 @@ from app.lifecycle.scene_summary import SceneFacts, consensus, status, topic
 from app.embeddings import Embedder
 from app.settings import Settings
 from app.store.graph import TenantGraph
+from app.store.moments import rewritable
 
 BATCH = 500  # scenes per membership transaction
 # ... and at most this many cells moved per transaction: a 100k-cell group of a few dozen scenes
@@ -270,8 +271,8 @@ async def summarise(graph: TenantGraph, scene_ids: list[str], df: Counter, n_cel
             out.append({
                 "id": r["id"], "topic": topic(cells, df, n_cells), "consensus": consensus(facts),
                 "status": st, "cellIds": [c["id"] for c in cells],
-                "startedAt": cells[0]["startedAt"] if cells else None,
-                "endedAt": cells[-1]["endedAt"] if cells else None,
+                "startedAt": rewritable(cells[0]["startedAt"]) if cells else None,
+                "endedAt": rewritable(cells[-1]["endedAt"]) if cells else None,
             })
         if writer is not None:
             await _write_with_llm(writer, out)
