@@ -13,7 +13,7 @@ from app.lifecycle.forget import ForgetSelection, forget
 from app.recollection import filters
 from app.recollection.bm25 import B, K1
 from app.recollection.channels import keyword
-from app.recollection.lucene import safe_query
+from app.recollection.lucene import safe_terms
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store import term_stats
@@ -139,6 +139,33 @@ async def test_another_tenants_text_moves_no_score(services, graph):
         await forget(other, ForgetSelection(everything=True))
 
 
+async def test_another_tenants_text_does_not_choose_the_candidates(services, graph):
+    # One Lucene search OR-ing the words kept the texts its whole-index statistics ranked first:
+    # another tenant writing "zebra" 200 times made all of this tenant's zebra turns fall out
+    # of its results (and told it how often others wrote the word).
+    def said(prefix, word, n, day):
+        return [{"id": f"{prefix}{i}", "speaker": "Maya", "content": f"{word} {i}",
+                 "timestamp": f"2024-07-{day:02d}T10:{i // 60:02d}:{i % 60:02d}Z"} for i in range(n)]
+
+    ingest = Ingestor(services)
+    await ingest.memorize(graph.tenant, "z", said("z", "zebra", 10, 1), flush=True)
+    await ingest.memorize(graph.tenant, "y", said("y", "yak", 60, 2), flush=True)
+
+    async def found() -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query="zebra yak", method=Method.KEYWORD, top_k=10, kinds=("turn",)), record_access=False)
+        return [h.node["id"] for h in res.hits]
+
+    before = await found()
+    assert any(i.startswith("z") for i in before), before
+    other = TenantGraph(services.driver, f"t_{uuid.uuid4().hex[:12]}", services.settings.neo4j_database)
+    try:
+        await ingest.memorize(other.tenant, "n", said("n", "zebra", 200, 3), flush=True)
+        assert await found() == before
+    finally:
+        await forget(other, ForgetSelection(everything=True))
+
+
 async def test_keyword_scores_are_bm25_over_the_tenants_own_nodes(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     query = "Maya Berlin peanuts allergy Lisbon"
@@ -146,8 +173,8 @@ async def test_keyword_scores_are_bm25_over_the_tenants_own_nodes(services, grap
     kinds = ("turn", "fact", "memcell")
     vector = [float(x) for x in services.embedder.embed([query])[0]]
     record = await graph.read_one(
-        keyword.query_for(kinds), fetch=100, limit=50, terms=words, adapted=vector,
-        **{f"lucene_{k}": keyword.lucene_for(k, safe_query(query), graph.tenant) for k in kinds},
+        keyword.query_for(kinds), perWord=100, limit=50, terms=words, adapted=vector,
+        **{f"lucene_{k}": keyword.lucene_for(k, safe_terms(query), graph.tenant) for k in kinds},
         **filters.params(SearchRequest(query=query)))
     for kind in kinds:
         nodes = {r["key"]: term_stats.node_terms(kind, r) for r in await graph.read(TEXTS[kind])}

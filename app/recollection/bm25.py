@@ -1,7 +1,7 @@
 """BM25 from the tenant's own statistics (app/store/term_stats.py), as Cypher fragments.
 
-The fulltext index proposes candidates (its own scores use every tenant's text), and each
-candidate is scored again inside the same query:
+The fulltext index proposes candidates, word by word (`proposals`: its own scores use every
+tenant's text), and each candidate is scored again inside the same query:
 
     bm25(n) = sum over the query's words w held by n of
               idf(w) * tf * (K1 + 1) / (tf + K1 * (1 - B + B * len(n) / avglen))
@@ -15,6 +15,24 @@ from __future__ import annotations
 
 K1 = 1.2
 B = 0.75
+
+
+def proposals(index: str, queries: str, node: str = "n", carry: str = "") -> str:
+    """Cypher proposing the candidates of `index`: one fulltext search per word of the query
+    (`queries`: the parameter listing them, from lucene_per_word), each bounded by $perWord.
+    One search OR-ing the words would let Lucene choose which of the tenant's texts make the
+    bound by its whole-index statistics: another tenant writing one of the words often made the
+    texts holding it fall out of a tenant's results (and showed how often others wrote it)."""
+    keep = f", {carry}" if carry else ""
+    return f"""UNWIND ${queries} AS q
+  CALL db.index.fulltext.queryNodes('{index}', q, {{limit: $perWord}}) YIELD node AS {node}
+  WITH DISTINCT {node}{keep}"""
+
+
+def per_word(total: int, words: int) -> int:
+    """Candidates asked of each word's search: about twice `total` in all, never more than
+    `total` for one word."""
+    return max(1, min(total, -(-2 * total // max(words, 1))))
 
 
 def statistics(kind: str) -> str:

@@ -32,7 +32,12 @@ def terms(text: str, max_terms: int = 32) -> list[str]:
     return out
 
 
-def safe_query(text: str, max_terms: int = 32) -> str | None:
-    """A Lucene query OR-ing the words of `text`; None when no word is left."""
-    ts = terms(text, max_terms)
-    return " ".join(_SPECIAL.sub(r"\\\1", t) for t in ts) or None
+def safe_terms(text: str, max_terms: int = 32) -> list[str]:
+    """The words of `text`, each a plain Lucene term (escaped); empty when no word is left."""
+    return [_SPECIAL.sub(r"\\\1", t) for t in terms(text, max_terms)]
+
+
+def word_queries(words: list[str], fields: list[str], tenant: str) -> list[str]:
+    """One query per word (bm25.proposals), the word in any of `fields`, the tenant required
+    (one exact token)."""
+    return [f"+({' OR '.join(f'{f}:({w})' for f in fields)}) +tenant:{tenant}" for w in words]

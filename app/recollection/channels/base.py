@@ -9,7 +9,7 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 import numpy as np
 
 from app.recollection.channels import nearest
-from app.recollection.lucene import safe_query
+from app.recollection.lucene import safe_terms
 from app.recollection.named_dates import Period, named_period
 from app.recollection.query_adapter import QueryAdapter
 from app.recollection.request import SearchRequest
@@ -75,9 +75,9 @@ class SearchContext:
     _shared: dict = field(default_factory=dict)
 
     @cached_property
-    def lucene_terms(self) -> str | None:
-        """The query's words as a safe Lucene query (lucene.safe_query), once per search."""
-        return safe_query(self.request.query)
+    def lucene_terms(self) -> list[str]:
+        """The query's words as safe Lucene terms (lucene.safe_terms), once per search."""
+        return safe_terms(self.request.query)
 
     @cached_property
     def named_period(self) -> Period | None:

@@ -6,6 +6,7 @@ that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
 from app.recollection import bm25, filters
+from app.recollection.lucene import word_queries
 from app.recollection.speakers import named_speakers
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
@@ -26,7 +27,7 @@ WITH collect({{key: elementId(n), score: score, evidence: {EVIDENCE["foresight"]
 WORDS = f"""
 CALL () {{
   {bm25.statistics("foresight")}
-  CALL db.index.fulltext.queryNodes('foresight_text', $lucene, {{limit: $fetch}}) YIELD node AS n, score
+  {bm25.proposals("foresight_text", "lucene", carry="foresight_idf, foresight_avglen")}
   WHERE n.tenant = $tenant AND {filters.FORESIGHT}
   {bm25.score("foresight", carry="foresight_idf, foresight_avglen")}
   WITH n, bm25 ORDER BY bm25 DESC, n.trigger, n.text, elementId(n) LIMIT $limit
@@ -50,8 +51,9 @@ class ForesightChannel:
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
         if terms and words:
-            lucene = f"+trigger:({terms}) +tenant:{ctx.graph.tenant}"
-            return [VectorPart("foresight", BOTH, dict(params, lucene=lucene))]
+            return [VectorPart("foresight", BOTH, dict(
+                params, lucene=word_queries(terms, ["trigger"], ctx.graph.tenant),
+                perWord=bm25.per_word(ctx.depth * 3, len(terms))))]
         return [VectorPart("foresight", BY_VECTOR, params)]
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:

@@ -25,6 +25,7 @@ from typing import Awaitable
 from app.recollection import bm25, filters
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.recollection.channels.vector import facts_part, near_facts, turns_part
+from app.recollection.lucene import word_queries
 from app.store.vector import VectorQuery, vector_query
 
 DECAY = 0.7
@@ -33,6 +34,7 @@ MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
 HUB_DEGREE = 300  # an entity mentioned by more episodes than this is a hub
 HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speaker: ~150)
+ENTITY_PROPOSALS = 50  # entities the name search proposes (bm25.per_word shares them among the words)
 
 # A hub seed (a speaker related to thousands of things) is not expanded: walking all its RELATED
 # edges costs as much as the tenant is large, and "everything Maya ever mentioned" is no
@@ -41,7 +43,7 @@ HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speak
 # The seeds are ranked by BM25 from the tenant's own statistics (app/recollection/bm25.py), not
 # by Lucene's, which count every tenant's entity names.
 NEIGHBOURHOOD = bm25.statistics("entity") + """
-CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: 50}) YIELD node AS s, score
+""" + bm25.proposals("entity_text", "lucene", node="s", carry="entity_idf, entity_avglen") + """
 WHERE s.tenant = $tenant
 """ + bm25.score("entity", node="s", carry="entity_idf, entity_avglen") + """
 WITH s, bm25 ORDER BY bm25 DESC, s.name, elementId(s) LIMIT $maxEntities
@@ -189,9 +191,10 @@ class GraphChannel:
             kinds = ctx.request.kinds
             rels = min(max(0, ctx.request.hops - 1), 7)  # hop 1 is the fact itself
             terms = ctx.lucene_terms
-            lucene = f"+(name:({terms}) OR aliasText:({terms})) +tenant:{ctx.graph.tenant}"
+            lucene = word_queries(terms, ["name", "aliasText"], ctx.graph.tenant)
             found = await ctx.graph.read_one(
-                self._neighbourhood[rels], lucene=lucene, terms=ctx.words, maxEntities=self.max_entities,
+                self._neighbourhood[rels], lucene=lucene, perWord=bm25.per_word(ENTITY_PROPOSALS, len(terms)),
+                terms=ctx.words, maxEntities=self.max_entities,
                 maxHood=MAX_HOOD if "fact" in kinds else 0, hubRelations=HUB_RELATIONS,
                 hubDegree=HUB_DEGREE, **ctx.filters)
             return found if found and (found["small"] or found["hubs"]) else None

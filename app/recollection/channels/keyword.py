@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.recollection import bm25, filters
+from app.recollection.lucene import word_queries
 from app.recollection.channels.base import (EVIDENCE, Candidate, SearchContext, VectorPart, candidates, holds,
                                             interleave)
 
@@ -24,12 +25,12 @@ PRIOR_WEIGHT = 0.5
 # One subquery per kind, each collecting its rows into a column. The kinds' index searches run
 # one after another inside Neo4j, which costs less than three round trips (~1 ms of CPU each
 # side, whatever the query: profiled) and is not on the search's critical path (the vector and
-# graph channels are). The fulltext index only proposes candidates: each is scored by BM25 from
-# the tenant's own word statistics (app/recollection/bm25.py), so no other tenant's text moves
-# a ranking or a score.
+# graph channels are). The fulltext index only proposes candidates, word by word: each is scored
+# by BM25 from the tenant's own word statistics (app/recollection/bm25.py), so no other tenant's
+# text decides which of the tenant's texts are candidates, nor moves a ranking or a score.
 SUBQUERY = {
     "turn": f"""
-  CALL db.index.fulltext.queryNodes('turn_text', $lucene_turn, {{limit: $fetch}}) YIELD node AS n, score
+  {bm25.proposals("turn_text", "lucene_turn", carry="turn_idf, turn_avglen")}
   WHERE n.tenant = $tenant AND {filters.TURN}
   {bm25.score("turn", carry="turn_idf, turn_avglen", held=True)}
   WHERE bm25 > 0
@@ -43,8 +44,7 @@ SUBQUERY = {
 TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
 for _kind in ("fact", "memcell"):
     SUBQUERY[_kind] = f"""
-  CALL db.index.fulltext.queryNodes('{INDEX[_kind][0]}', $lucene_{_kind}, {{limit: $fetch}})
-  YIELD node AS n, score
+  {bm25.proposals(INDEX[_kind][0], f"lucene_{_kind}", carry=f"{_kind}_idf, {_kind}_avglen")}
   WHERE n.tenant = $tenant AND {filters.BY_KIND[_kind]}
   {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen")}
   WHERE bm25 > 0
@@ -82,11 +82,9 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
             for k in ranked]
 
 
-def lucene_for(kind: str, terms: str, tenant: str) -> str:
-    """Terms OR-ed within the kind's text fields, and the tenant required (one exact token)."""
-    _, fields = INDEX[kind]
-    text = " OR ".join(f"{f}:({terms})" for f in fields)
-    return f"+({text}) +tenant:{tenant}"
+def lucene_for(kind: str, terms: list[str], tenant: str) -> list[str]:
+    """One query per word, within the kind's text fields (bm25.proposals)."""
+    return word_queries(terms, INDEX[kind][1], tenant)
 
 
 class KeywordChannel:
@@ -103,7 +101,7 @@ class KeywordChannel:
         if not kinds:
             return []
         record = await ctx.graph.read_one(
-            query_for(kinds), fetch=ctx.depth * 3, limit=ctx.depth, terms=words,
+            query_for(kinds), perWord=bm25.per_word(ctx.depth * 3, len(terms)), limit=ctx.depth, terms=words,
             adapted=await ctx.adapted() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
         if "turn" in kinds:
