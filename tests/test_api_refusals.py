@@ -146,3 +146,25 @@ def test_forget_reports_only_the_clients_selection_as_its_fault(api, tenant_key)
         assert error_code(r) == "INTERNAL" and r.json()["errors"][0]["message"] == "internal error", r.text
     finally:  # housekeeping goes through every key's tenant
         _run(api.settings, "MATCH (k:ApiKey {prefix: $prefix}) DETACH DELETE k", prefix=key[:12])
+
+
+def test_a_websocket_to_the_graphql_route_is_refused_not_an_error(api):
+    # Engram serves no subscriptions; the route offered graphql-ws all the same, and the
+    # handshake failed inside the server (its context is made from an HTTP request): a 500.
+    import asyncio
+
+    import websockets
+
+    async def connect() -> int | None:
+        url = api.url.replace("http://", "ws://") + "/graphql"
+        try:
+            async with websockets.connect(url, subprotocols=["graphql-transport-ws"]) as ws:
+                await ws.recv()
+        except websockets.InvalidStatus as e:
+            return e.response.status_code
+        except websockets.ConnectionClosed as e:
+            return e.rcvd.code if e.rcvd else None
+        return None
+
+    status = asyncio.run(connect())
+    assert status is not None and status != 500 and not 1011 <= status <= 1014, status

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastapi import Request
+from fastapi.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
 from app.api.errors import UNAUTHENTICATED, ApiError
@@ -40,7 +40,7 @@ class EngramContext(BaseContext):
         return TenantGraph(self.services.driver, self.tenant, self.services.settings.neo4j_database)
 
 
-async def authenticate(request: Request) -> Auth:
+async def authenticate(request: HTTPConnection) -> Auth:
     state = request.app.state
     header = request.headers.get("authorization")
     if not header:
@@ -57,5 +57,7 @@ async def authenticate(request: Request) -> Auth:
     return Auth(tenant)
 
 
-async def get_context(request: Request) -> EngramContext:
+async def get_context(request: HTTPConnection) -> EngramContext:
+    # An HTTP request or a WebSocket (which the route refuses: a `Request` here made its
+    # handshake fail as a 500 before the refusal).
     return EngramContext(request.app.state.services, await authenticate(request), request.app.state)

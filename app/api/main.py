@@ -149,7 +149,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # No queries by GET: in local mode (no key needed) any web page could make a browser send
     # one, and searches write access counts and memCell(id) revives a forgotten episode.
     app.include_router(EngramRouter(schema, context_getter=get_context, graphql_ide="graphiql",
-                                    allow_queries_via_get=False), prefix="/graphql")
+                                    allow_queries_via_get=False,
+                                    # no subscriptions: the route takes no WebSocket
+                                    subscription_protocols=()), prefix="/graphql")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
