@@ -217,6 +217,30 @@ async def test_a_move_dated_years_ago_does_not_replace_where_one_lives_now(graph
     assert (paris, berlin, status) == ("paris", "berlin", "current")
 
 
+async def test_a_job_quit_ends_with_no_new_value_and_the_next_one_starts_clean(graph, ingestor):
+    # "I quit my job" closed nothing: Acme stayed where Maya works, now and as of any later day.
+    said = (("I work at Acme Corp.", 0), ("I live in Paris.", 1), ("I quit my job.", 10),
+            ("I work at Globex.", 20))
+    for k, (text, day) in enumerate(said):
+        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, DAY1 + timedelta(days=day)),
+                                flush=True)
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, subjectKey: 'maya'}) WHERE f.singleValued OR f.ends IS NOT NULL
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(g:Fact)
+        RETURN f.predicate AS p, f.objectKey AS value, f.status AS status, f.validTo AS until,
+               f.validFrom AS since, collect(g.predicate) AS by ORDER BY since""")
+    quit_at = DAY1 + timedelta(days=10)
+    assert [(r["p"], r["value"], r["status"], r["until"] and r["until"].to_native(), r["by"]) for r in rows] == [
+        ("works at", "acme corp", "superseded", quit_at, ["left job at"]),
+        ("lives in", "paris", "current", None, []),  # a job's end is no move
+        ("left job at", "job", "current", None, []),  # that it ended stays true
+        ("works at", "globex", "current", None, [])]
+    related = await graph.read("""MATCH (:Entity {tenant: $tenant, key: 'maya'})-[r:RELATED]->(e:Entity)
+                                  WHERE r.validFrom <= $at AND (r.validTo IS NULL OR r.validTo > $at)
+                                  RETURN e.key AS key ORDER BY key""", at=quit_at + timedelta(days=5))
+    assert "acme corp" not in [r["key"] for r in related]
+
+
 async def test_a_fact_dated_by_its_day_follows_a_value_stated_that_day(graph):
     # Acme stated at 09:00; Globex "since 2024-03-04" (an LLM's bare date, 00:00) was taken for an
     # older statement arriving late and stored superseded under Acme.

@@ -145,6 +145,17 @@ async def test_dates_with_no_utc_day_and_text_that_is_not_unicode_are_made_stora
     assert ex.foresights[1].valid_from == TURNS[1].at  # as with no date: not before it was said
 
 
+async def test_a_state_that_ended_is_a_fact_of_its_own_that_ends_the_value(stub, extractor):
+    body = reply()
+    body["facts"][1] = {**body["facts"][1], "text": "Caroline moved out of Boston.", "ends": True}
+    body["facts"][0] = {**body["facts"][0], "ends": True}  # not a single-valued predicate: ignored
+    stub.respond_with(StubReply(content=json.dumps(body)))
+    attended, left = (await extractor.extract(TURNS)).facts
+    assert (left.predicate, left.object, left.ends, left.single_valued) == (
+        "no longer lives in", "Boston", "lives in", False)
+    assert (attended.predicate, attended.ends) == ("attended", None)
+
+
 async def test_the_request_carries_the_model_the_turns_and_a_strict_schema(stub, extractor):
     await extractor.extract(TURNS)
 

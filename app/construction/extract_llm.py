@@ -134,6 +134,7 @@ class FactOut(BaseModel):
     turn_ids: TextList = Field(default_factory=list)
     entities: Annotated[list[FactEntityOut], BeforeValidator(_list)] = Field(default_factory=list)
     single_valued: Flag = False
+    ends: Flag = False
 
 
 class ForesightOut(BaseModel):
@@ -563,10 +564,13 @@ def to_extraction(reply: ExtractionReply, turns: list[TurnRecord]) -> Extraction
                 refs.append((name, "subject"))
             if (name := entities.find(obj)) is not None and all(name != n for n, _ in refs):
                 refs.append((name, "object"))
+        # A single-valued state that ended with no new value ("Maya quit her job at Acme"): kept
+        # as a fact of its own, which closes the value it names.
+        ends = predicate if f.ends and predicate in SINGLE_VALUED_PREDICATES else None
         facts.append(
             FactDraft(
                 subject=subject,
-                predicate=predicate,
+                predicate=f"no longer {predicate}" if ends else predicate,
                 object=obj,
                 text=text,
                 turn_ids=ids.keep(f.turn_ids) or list(turn_ids),
@@ -575,7 +579,8 @@ def to_extraction(reply: ExtractionReply, turns: list[TurnRecord]) -> Extraction
                 valid_from_until=_until(f.valid_from, tz, start),
                 event_date=_day(f.event_date),
                 entities=refs,
-                single_valued=bool(f.single_valued) or predicate in SINGLE_VALUED_PREDICATES,
+                single_valued=not ends and (bool(f.single_valued) or predicate in SINGLE_VALUED_PREDICATES),
+                ends=ends,
             )
         )
 

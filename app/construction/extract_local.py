@@ -839,8 +839,20 @@ _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're"
             "you'll": "will", "you'd": "would", "he's": "is", "she's": "is"}
 _PROF_ALT = _alt(lx.PROFESSIONS)
 
+# Facts that end a single-valued one with no new value, and the predicate they end.
+_ENDS = {"left job at": "works at", "moved out of": "lives in"}
+_LEAVE = r"(?:quit|left|resigned\s+from)"
+
 # (pattern on the verb phrase, predicate, object mode, single-valued), tried in order
 _RULE_SPECS: list[tuple[str, str, str, bool]] = [
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:my|his|her|their|the|a)\s+(?:(?:old|last|current)\s+)?"
+     r"(?:job|position|role|company)\b(?:\s+(?:at|with|in)\s+(?:the\s+)?)?", "left job at", "ends_job", False),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:the\s+)?(?=[A-Z])", "left", "ends_either", False),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?moved\s+(?:out\s+of|away\s+from)\s+(?:the\s+)?",
+     "moved out of", "ends_place", False),
+    (rf"^{_A}no\s+longer\s+{_A}(?:work|works|working)\s+(?:at|for)\s+(?:the\s+)?", "left job at", "ends_job", False),
+    (rf"^{_A}no\s+longer\s+{_A}(?:live|lives|living)\s+(?:in|at)\s+(?:the\s+)?", "moved out of", "ends_place",
+     False),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+(?:the\s+)?",
      "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
@@ -1077,6 +1089,11 @@ def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
         if not m:
             continue
         after = phrase[m.end():]
+        if mode.startswith("ends_"):
+            ended = _ended(mode, after, sent, reg)
+            if ended is None:
+                continue
+            return ended[0] if predicate == "left" else predicate, ended[1], single
         if mode in ("place", "org_only"):
             ent = _entity_at(after, sent, reg)
             if ent is None or ent[1] == "person" or (mode == "org_only" and ent[1] != "organization"):
@@ -1119,6 +1136,22 @@ def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
                 break  # "I have seen ...": a verb, not a possession
         return predicate, _object(after, voice), single
     return _generic(phrase, voice, first)
+
+
+def _ended(mode: str, after: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | None:
+    """(predicate, object) of a statement that a job or a home ended; "job" when the job is
+    not named (it ends whichever the speaker had)."""
+    ent = _entity_at(after, sent, reg)
+    kind = ent[1] if ent else None
+    if mode == "ends_job":
+        return "left job at", ent[0] if kind == "organization" else "job"
+    if mode == "ends_place":
+        return ("moved out of", ent[0]) if kind == "place" else None
+    if kind == "organization":
+        return "left job at", ent[0]
+    if kind == "place":
+        return "moved out of", ent[0]
+    return None
 
 
 def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] | None:
@@ -1679,11 +1712,12 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         text=text,
         turn_ids=[t.turn.id],
         confidence=conf,
-        valid_from=began[0] if (began := _began(parse.single, sent, t.at)) else t.at,
+        valid_from=began[0] if (began := _began(parse.single or parse.predicate in _ENDS, sent, t.at)) else t.at,
         valid_from_until=began[1] if began else None,
         event_date=sent.dates[0].start if sent.dates else None,
         entities=ents,
         single_valued=parse.single,
+        ends=_ENDS.get(parse.predicate),
     )
 
 

@@ -294,7 +294,7 @@ class Pipeline:
                 "object": f.object, "text": f.text, "subjectKey": subject_key,
                 "objectKey": normalize_key(f.object), "singleValued": bool(f.single_valued),
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
-                "validFromUntil": f.valid_from_until if f.valid_from else None,
+                "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
                 "eventDate": f.event_date, "status": "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,
                 "groupId": first.group_id,

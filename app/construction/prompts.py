@@ -41,7 +41,7 @@ commitments 0.8-1.0),
   "facts": [{"subject": "...", "predicate": "...", "object": "...", "text": "...", \
 "confidence": 0.0-1.0, "valid_from": "YYYY-MM-DD or null", "event_date": "YYYY-MM-DD or null", \
 "turn_ids": ["..."], "entities": [{"name": "...", "role": "subject|object|mentioned"}], \
-"single_valued": true|false}],
+"single_valued": true|false, "ends": true|false}],
   "foresights": [{"text": "...", "trigger": "...", "kind": "plan|constraint|deadline", \
 "valid_from": "YYYY-MM-DD or null", "valid_to": "YYYY-MM-DD or null", "turn_ids": ["..."]}]
 }
@@ -65,7 +65,9 @@ short lowercase verb phrases: "likes", "has pet", "visited", "is allergic to".
 4. Single-valued facts. Where someone lives, where they work, their job and their relationship \
 status have one current value, and a newer value replaces the old. For these use exactly the \
 predicates {single_valued}, with the value as the object, and set "single_valued": true. \
-Every other fact has "single_valued": false.
+When one of these ends with no new value told (someone quit a job, moved out, no longer \
+lives somewhere), write it with the same predicate, the old value as the object (or \
+"unknown"), and "ends": true. Every other fact has "single_valued": false and "ends": false.
 5. Entities. List each person, place, organization, project and notable thing the facts \
 mention once, under its fullest name, with nicknames and other spellings as "aliases". A \
 fact's "entities" names the entities it is about, spelled as in "entities", with their role.

@@ -14,15 +14,21 @@ from typing import Awaitable, Callable
 
 from app.store.moments import rewritable
 
-# Every value the timeline holds: superseded ones too, for facts that fall into the past.
-# Forgotten facts are out of it (retention took them away).
+# Every value the timeline holds: superseded ones too, for facts that fall into the past, and
+# the statements that ended a value without a new one ("I quit my job": `ends` names the
+# predicate). Forgotten facts are out of it (retention took them away).
 TIMELINES = """
 UNWIND $pairs AS p
-MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, predicate: p.predicate})
-WHERE f.singleValued AND f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, false) = false
+CALL (p) {
+  MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, predicate: p.predicate})
+  WHERE f.singleValued RETURN f
+  UNION
+  MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, ends: p.predicate}) RETURN f
+}
+WITH p, f WHERE f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, false) = false
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
-RETURN f.id AS id, f.subjectKey AS subjectKey, f.predicate AS predicate, f.objectKey AS objectKey,
-       f.validFrom AS validFrom, f.validTo AS validTo, collect(n.id) AS next
+RETURN f.id AS id, p.subjectKey AS subjectKey, p.predicate AS predicate, f.objectKey AS objectKey,
+       f.ends IS NOT NULL AS ends, f.validFrom AS validFrom, f.validTo AS validTo, collect(n.id) AS next
 """
 
 
@@ -32,19 +38,20 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     returns {oldId, newId, at} rows for the writer. `read`: the writer's transaction's, after it
     took the tenant's write lock (app/construction/writer.py), so two runs writing a new value of
     the same thing at once do not both close the old one."""
-    single = [f for f in facts if f["singleValued"] and f["subjectKey"]]
+    single = [f for f in facts if (f["singleValued"] or f.get("ends")) and f["subjectKey"]]
     if not single:
         return []
-    pairs = sorted({(f["subjectKey"], f["predicate"]) for f in single})
+    pairs = sorted({(f["subjectKey"], f.get("ends") or f["predicate"]) for f in single})
     rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
     stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
-            {"id": r["id"], "objectKey": r["objectKey"], "validFrom": rewritable(r["validFrom"]),
-             "validTo": rewritable(r["validTo"]), "next": sorted(r["next"]), "batch": None})
+            {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"],
+             "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
+             "next": sorted(r["next"]), "batch": None})
     new: dict[tuple[str, str], list[dict]] = {}
     for f in single:
-        new.setdefault((f["subjectKey"], f["predicate"]), []).append(f)
+        new.setdefault((f["subjectKey"], f.get("ends") or f["predicate"]), []).append(f)
     out: list[dict] = []
     for k, batch in new.items():
         out.extend(_replan(stored.get(k, []), batch))
@@ -55,7 +62,7 @@ def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
     # Stored facts first at equal times (heard earlier); a batch's facts in the order they were
     # said, never by their random ids, so which value ends current does not change between runs.
     line = sorted(stored, key=lambda e: (e["validFrom"], e["id"]))
-    for i, f in enumerate(batch):
+    for f in batch:
         at = f["validFrom"]
         until = f.get("validFromUntil")
         if until is not None:
@@ -65,15 +72,18 @@ def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
             if within:
                 at = max(within)
                 f["validFrom"] = at
-        entry = {"id": f["id"], "objectKey": f["objectKey"], "validFrom": at, "validTo": None,
-                 "next": [], "batch": f, "order": i}
+        entry = {"id": f["id"], "objectKey": f["objectKey"], "ends": bool(f.get("ends")), "validFrom": at,
+                 "validTo": None, "next": [], "batch": f}
         pos = len(line)
         while pos > 0 and line[pos - 1]["validFrom"] > at:
             pos -= 1
         line.insert(pos, entry)
+    values = {e["objectKey"] for e in line if not e["ends"]}
     out: list[dict] = []
     for j, e in enumerate(line):
-        succ = next((n for n in line[j + 1:] if n["objectKey"] != e["objectKey"]), None)
+        if e["ends"]:
+            continue  # the statement that a value ended stays true: nothing replaces it
+        succ = next((n for n in line[j + 1:] if _ends(n, e, values)), None)
         if succ is None:
             continue  # still current: nothing later of another value
         at = succ["validFrom"]
@@ -83,3 +93,12 @@ def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
             e["batch"]["status"], e["batch"]["validTo"] = "superseded", at
         out.append({"oldId": e["id"], "newId": succ["id"], "at": at})
     return out
+
+
+def _ends(n: dict, e: dict, values: set[str]) -> bool:
+    """Whether `n`, later on the timeline, ends `e`'s value: another value does; so does a
+    statement that a value ended, when it names this one or none the timeline knows ("I quit
+    my job", "I left the company")."""
+    if not n["ends"]:
+        return n["objectKey"] != e["objectKey"]
+    return n["objectKey"] == e["objectKey"] or n["objectKey"] not in values

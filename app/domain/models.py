@@ -110,6 +110,9 @@ class FactDraft:
     event_date: date | None = None  # an absolute date the fact mentions ("yesterday" -> 2023-05-07)
     entities: list[tuple[str, str]] = field(default_factory=list)  # (entity name, role)
     single_valued: bool = False  # lives in, works at, job...: a newer value replaces the old
+    # The single-valued predicate whose value this fact ends with no new one ("I quit my job at
+    # Acme" ends "works at" Acme; an object the subject's values never held ends any of them).
+    ends: str | None = None
 
 
 @dataclass
