@@ -587,3 +587,16 @@ async def test_a_users_search_brings_their_foresight_only(services, graph, searc
             now=DAY3 + timedelta(days=1)))
         texts = [h.node["text"].lower() for h in res.hits if h.kind == "foresight"]
         assert any(own in t for t in texts) and not any(other in t for t in texts), (user, texts)
+
+
+async def test_from_and_to_bound_when_a_fact_was_said_not_when_it_became_true(services, graph, searcher):
+    # Said on DAY3 about 2015: a search over DAY3's conversation must still find it.
+    await Ingestor(services).memorize(graph.tenant, "c1", [
+        {"id": "p1", "speaker": "Maya", "content": "In 2015 I moved to Paris.", "timestamp": DAY3}], flush=True)
+    [stored] = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'lives in'}) RETURN f.validFrom AS v")
+    assert stored["v"].year == 2015
+    for window, found in (((DAY3 - timedelta(hours=1), DAY3 + timedelta(hours=1)), True),
+                          ((DAY3 + timedelta(hours=1), DAY3 + timedelta(days=1)), False)):
+        res = await search(searcher, graph, "Where did Maya move?", kinds=("fact",),
+                           time_from=window[0], time_to=window[1])
+        assert any("Paris" in h.node["text"] for h in res.hits) is found, window

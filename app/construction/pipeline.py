@@ -288,13 +288,15 @@ class Pipeline:
             subject_key = res.key_of(f.subject) or normalize_key(f.subject)
             if subject_key in res.entities and all(a["key"] != subject_key for a in about):
                 about.insert(0, {"key": subject_key, "role": "subject"})
-            valid_from = f.valid_from or next(t.at for t in cell.turns if t.id == tids[0])
+            stated_at = next(t.at for t in cell.turns if t.id == tids[0])
+            valid_from = f.valid_from or stated_at
             row = {
                 "id": fid, "cellId": cell_id, "subject": f.subject, "predicate": f.predicate,
                 "object": f.object, "text": f.text, "subjectKey": subject_key,
                 "objectKey": normalize_key(f.object), "singleValued": bool(f.single_valued),
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
                 "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
+                "statedAt": stated_at,
                 "eventDate": f.event_date, "status": "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,
                 "groupId": first.group_id,

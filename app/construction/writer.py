@@ -68,7 +68,8 @@ CREATE (n:Fact {id: f.id, tenant: $tenant})
 SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.text = f.text,
     n.subjectKey = f.subjectKey, n.objectKey = f.objectKey, n.singleValued = f.singleValued,
     n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
-    n.eventDate = f.eventDate, n.ends = f.ends, n.status = f.status, n.embedding = f.embedding,
+    n.eventDate = f.eventDate, n.ends = f.ends, n.statedAt = f.statedAt, n.status = f.status,
+    n.embedding = f.embedding,
     n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime(),
     n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:HAS_FACT]->(n)

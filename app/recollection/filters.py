@@ -28,11 +28,15 @@ MEMCELL = """
   AND ($asOf IS NULL OR n.startedAt <= $asOf)
 """
 
-# Current facts by default; as of a moment: those valid then; includeSuperseded: all.
+# Current facts by default; as of a moment: those valid then; includeSuperseded: all. From/to
+# bound when a fact was said (its first evidence turn; facts written before statedAt existed
+# were valid from then unless an LLM dated them), not when it became true: "In 2015 I moved to
+# Paris", said last week, is in last week's conversation.
 FACT = """
   ($groupId IS NULL OR n.groupId = $groupId)
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
-  AND ($from IS NULL OR n.validFrom >= $from) AND ($to IS NULL OR n.validFrom <= $to)
+  AND ($from IS NULL OR coalesce(n.statedAt, n.validFrom) >= $from)
+  AND ($to IS NULL OR coalesce(n.statedAt, n.validFrom) <= $to)
   AND (
     $includeSuperseded
     OR ($asOf IS NULL AND n.status = 'current')
