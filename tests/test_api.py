@@ -175,6 +175,29 @@ def test_related_to_entity_mem_cell_and_foresights(api, tenants):
     assert {f["kind"] for f in later} == {"constraint"}  # the April trip has retired
 
 
+def test_nested_lists_are_read_wherever_their_parent_comes_from(api, tenants):
+    # Under relatedTo an entity's facts, and under a search hit an episode's turns and facts,
+    # came back empty: only entity(name) and memCell(id) read them.
+    key = tenants["a"]
+    rel = data(api.gql('{ relatedTo(entity: "Maya", hops: 1) { entity { name facts { text } } } }',
+                       key=key))["relatedTo"]
+    by_name = {r["entity"]["name"]: r["entity"]["facts"] for r in rel}
+    for name, facts in by_name.items():
+        direct = data(api.gql('query($n: String!) { entity(name: $n) { facts { text } } }', {"n": name},
+                              key=key))["entity"]["facts"]
+        assert facts == direct, name
+    assert any(by_name.values()), by_name
+    hits = data(api.gql('query($q: String!) { search(input: {query: $q, topK: 5, kinds: [MEMCELL]}) { hits { memCell { id '
+                        'turns { id } facts { text } } } } }', {"q": "Tokyo robotics conference"},
+                        key=key))["search"]["hits"]
+    cells = [h["memCell"] for h in hits if h["memCell"]]
+    assert cells
+    for c in cells:
+        direct = data(api.gql('query($id: ID!) { memCell(id: $id) { turns { id } facts { text } } }',
+                              {"id": c["id"]}, key=key))["memCell"]
+        assert c["turns"] and (c["turns"], c["facts"]) == (direct["turns"], direct["facts"]), c["id"]
+
+
 @pytest.mark.parametrize("headers, why", [
     ({}, "missing"), ({"Authorization": "Basic abc"}, "malformed"),
     ({"Authorization": "Bearer"}, "malformed"), ({"Authorization": "Bearer eng_not-a-real-key"}, "invalid"),

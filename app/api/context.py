@@ -10,6 +10,7 @@ from fastapi.requests import HTTPConnection
 from strawberry.fastapi import BaseContext
 
 from app.api.errors import UNAUTHENTICATED, ApiError
+from app.api.loaders import Loaders
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
 
@@ -28,6 +29,7 @@ class EngramContext(BaseContext):
         self.services = services
         self.auth = auth
         self.state = app_state
+        self._loaders: Loaders | None = None
 
     @property
     def tenant(self) -> str:
@@ -38,6 +40,12 @@ class EngramContext(BaseContext):
     @property
     def graph(self) -> TenantGraph:
         return TenantGraph(self.services.driver, self.tenant, self.services.settings.neo4j_database)
+
+    @property
+    def loaders(self) -> Loaders:
+        if self._loaders is None:
+            self._loaders = Loaders(self.graph)
+        return self._loaders
 
 
 async def authenticate(request: HTTPConnection) -> Auth:

@@ -116,8 +116,22 @@ class MemCell:
     last_accessed_at: Optional[datetime]
     conversation_id: strawberry.ID
     group_id: Optional[strawberry.ID]
-    turns: list[Turn] = strawberry.field(default_factory=list, description="all turns, in order (memCell(id) only)")
-    facts: list[Fact] = strawberry.field(default_factory=list, description="facts extracted from it (memCell(id) only)")
+    # What memCell(id) read with the episode; elsewhere (search hits, scenes) None, and read
+    # when a client asks (app/api/loaders.py): an empty list would say it has none.
+    parts: strawberry.Private[Optional[dict]] = None
+
+    @strawberry.field(description="all turns, in order")
+    async def turns(self, info: Info) -> list[Turn]:
+        return [Turn.of(t) for t in (await self._parts(info))["turns"]]
+
+    @strawberry.field(description="facts extracted from it")
+    async def facts(self, info: Info) -> list[Fact]:
+        return [Fact.of(f) for f in (await self._parts(info))["facts"]]
+
+    async def _parts(self, info: Info) -> dict:
+        if self.parts is None:
+            self.parts = await info.context.loaders.cell_parts.load(self.id)
+        return self.parts
 
     @classmethod
     def of(cls, d: dict, turns: list[dict] | None = None, facts: list[dict] | None = None) -> "MemCell":
@@ -127,7 +141,7 @@ class MemCell:
                    status=d.get("status") or "active", access_count=int(d.get("accessCount") or 0),
                    last_accessed_at=_dt(d.get("lastAccessedAt")),
                    conversation_id=d.get("conversationId") or "", group_id=d.get("groupId"),
-                   turns=[Turn.of(t) for t in turns or []], facts=[Fact.of(f) for f in facts or []])
+                   parts=None if turns is None and facts is None else {"turns": turns or [], "facts": facts or []})
 
 
 @strawberry.type(description="Prospective memory: a plan or constraint that must surface later.")
@@ -165,7 +179,14 @@ class Entity:
     type: str
     aliases: list[str]
     merges: list[EntityMerge]
-    facts: list[Fact] = strawberry.field(default_factory=list, description="current facts about it, newest first")
+    # Read with the entity by entity(name); under relatedTo None, read when a client asks.
+    known_facts: strawberry.Private[Optional[list]] = None
+
+    @strawberry.field(description="current facts about it, newest first")
+    async def facts(self, info: Info) -> list[Fact]:
+        if self.known_facts is None:
+            self.known_facts = await info.context.loaders.entity_facts.load(self.id)
+        return [Fact.of(f) for f in self.known_facts]
 
     @classmethod
     def of(cls, d: dict, facts: list[dict] | None = None) -> "Entity":
@@ -178,8 +199,7 @@ class Entity:
             except (ValueError, TypeError):
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
-                   aliases=list(d.get("aliases") or []), merges=merges,
-                   facts=[Fact.of(f) for f in facts or []])
+                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts)
 
 
 @strawberry.type(description="Why a hit was retrieved: one line per channel that found it.")

@@ -8,23 +8,34 @@ from app.lifecycle.retention import revive
 from app.recollection import filters
 from app.store.graph import TenantGraph
 
-ENTITY = """
-MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
-WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+# An entity's current facts, newest first (`e` bound before it).
+_ENTITY_FACTS = """
 CALL (e) {
   MATCH (f:Fact {tenant: $tenant, status: 'current'})-[:ABOUT]->(e)
   WHERE coalesce(f.forgotten, false) = false
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
                     .status, .eventDate}) AS facts
-}
-RETURN e {.id, .name, .type, .aliases, .merges} AS entity, facts
+}"""
+
+ENTITY = f"""
+MATCH (e:Entity {{tenant: $tenant}}) WHERE e.key = $key OR $key IN e.aliasKeys
+WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+{_ENTITY_FACTS}
+RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
+"""
+
+ENTITIES_FACTS = f"""
+UNWIND $ids AS id
+MATCH (e:Entity {{tenant: $tenant, id: id}})
+{_ENTITY_FACTS}
+RETURN id, facts
 """
 
 # A forgotten cell comes back when asked for by id (memcell_by_id revives it first); one being
 # purged is already gone.
-MEMCELL = """
-MATCH (m:MemCell {tenant: $tenant, id: $id}) WHERE coalesce(m.status, 'active') <> 'purging'
+# An episode's turns in order and its facts (`m` bound before it).
+_CELL_PARTS = """
 CALL (m) {
   MATCH (m)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
   RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS turns
@@ -33,9 +44,20 @@ CALL (m) {
   MATCH (m)-[:HAS_FACT]->(f:Fact) WITH f ORDER BY f.validFrom
   RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
                     .status, .eventDate, memCellId: m.id}) AS facts
-}
-RETURN m {.id, .title, .summary, .keywords, .importance, .startedAt, .endedAt, .status,
-          .accessCount, .lastAccessedAt, .conversationId, .groupId} AS cell, turns, facts
+}"""
+
+MEMCELL = f"""
+MATCH (m:MemCell {{tenant: $tenant, id: $id}}) WHERE coalesce(m.status, 'active') <> 'purging'
+{_CELL_PARTS}
+RETURN m {{.id, .title, .summary, .keywords, .importance, .startedAt, .endedAt, .status,
+          .accessCount, .lastAccessedAt, .conversationId, .groupId}} AS cell, turns, facts
+"""
+
+CELLS_PARTS = f"""
+UNWIND $ids AS id
+MATCH (m:MemCell {{tenant: $tenant, id: id}})
+{_CELL_PARTS}
+RETURN id, turns, facts
 """
 
 FORESIGHTS = f"""
@@ -55,6 +77,19 @@ ORDER BY n.validTo IS NULL, n.validTo, n.id LIMIT $limit
 async def entity_by_name(graph: TenantGraph, name: str, facts: int = 50) -> dict | None:
     rows = await graph.read(ENTITY, key=normalize_key(name), facts=facts)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
+
+
+async def entities_facts(graph: TenantGraph, ids: list[str], facts: int = 50) -> list[list[dict]]:
+    """The current facts of each entity, in the order of `ids` (none for one not found)."""
+    rows = {r["id"]: r["facts"] for r in await graph.read(ENTITIES_FACTS, ids=list(dict.fromkeys(ids)),
+                                                          facts=facts)}
+    return [rows.get(i, []) for i in ids]
+
+
+async def cells_parts(graph: TenantGraph, ids: list[str]) -> list[dict]:
+    """{turns, facts} of each episode, in the order of `ids` (empty for one not found)."""
+    rows = {r["id"]: r for r in await graph.read(CELLS_PARTS, ids=list(dict.fromkeys(ids)))}
+    return [rows.get(i) or {"turns": [], "facts": []} for i in ids]
 
 
 async def memcell_by_id(graph: TenantGraph, cell_id: str) -> dict | None:

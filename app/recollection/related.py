@@ -34,7 +34,7 @@ ORDER BY hops ASC, strength DESC
 WITH e, collect({{p: p, hops: hops, strength: strength}}) AS paths
 WITH e, paths[0] AS best, size(paths) AS n,
      reduce(acc = 0.0, x IN paths | acc + x.strength / x.hops) AS score
-RETURN e {{.id, .name, .type, .aliases}} AS entity, best.hops AS hops, score,
+RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, best.hops AS hops, score,
        [r IN relationships(best.p) | r.factId] AS factIds
 ORDER BY score DESC, entity.name LIMIT $limit
 """
