@@ -264,6 +264,25 @@ async def test_a_fact_dated_by_its_day_follows_a_value_stated_that_day(graph):
     assert old["status"] == "superseded" and old["validTo"] == nine
 
 
+async def test_values_of_one_moment_keep_their_order_when_a_later_value_comes(graph):
+    # Berlin then Paris, said at one moment and stored; the ids are random, and Paris's may sort
+    # first: Rome, later, must end Paris only, not make Berlin end Paris.
+    from app.construction.supersession import plan_supersession
+
+    paris, berlin = f"f-a{new_id('x')}", f"f-b{new_id('x')}"
+    await graph.write("""
+        CREATE (b:Fact {tenant: $tenant, id: $berlin, subjectKey: 'maya', predicate: 'lives in',
+                        objectKey: 'berlin', singleValued: true, status: 'superseded', validFrom: $t0,
+                        validTo: $t0})
+        CREATE (p:Fact {tenant: $tenant, id: $paris, subjectKey: 'maya', predicate: 'lives in',
+                        objectKey: 'paris', singleValued: true, status: 'current', validFrom: $t0})
+        CREATE (b)-[:SUPERSEDED_BY]->(p)""", berlin=berlin, paris=paris, t0=DAY1)
+    rome = {"id": new_id("f"), "singleValued": True, "subjectKey": "maya", "predicate": "lives in",
+            "objectKey": "rome", "validFrom": DAY1 + timedelta(days=1), "status": "current", "validTo": None}
+    plan = await plan_supersession(graph.read, [rome])
+    assert plan == [{"oldId": paris, "newId": rome["id"], "at": DAY1 + timedelta(days=1)}]
+
+
 async def test_foresight_for_a_standing_constraint_and_a_dated_plan(graph, ingestor):
     await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     rows = await graph.read("""

@@ -59,9 +59,12 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
 
 
 def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
-    # Stored facts first at equal times (heard earlier); a batch's facts in the order they were
-    # said, never by their random ids, so which value ends current does not change between runs.
-    line = sorted(stored, key=lambda e: (e["validFrom"], e["id"]))
+    # Stored facts first at equal times (heard earlier); among those, the ones already ended at
+    # that moment first (values of one moment, stored in the order they were said: by their
+    # random ids, the replaced one could come last and end the one that replaced it); a batch's
+    # facts in the order they were said, so which value ends current does not change between runs.
+    line = sorted(stored, key=lambda e: (e["validFrom"], e["validTo"] is None,
+                                         e["validTo"] or e["validFrom"], e["id"]))
     for f in batch:
         at = f["validFrom"]
         until = f.get("validFromUntil")
