@@ -1722,9 +1722,10 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
 
 
 def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datetime] | None:
-    """When a single-valued fact began, if its sentence names a past date ("In 2015 I moved to
-    Paris"): the span's first and last moments in the turn's time zone. Stamped with the turn's
-    time instead, a move of years ago said today would replace where the speaker lives now."""
+    """When a single-valued fact (or the end of one) began, if its sentence names a past date
+    ("In 2015 I moved to Paris"): the span's first and last moments in the turn's time zone.
+    Stamped with the turn's time instead, a move of years ago said today would replace where
+    the speaker lives now."""
     if not single or not sent.dates or sent.dates[0].direction != PAST:
         return None
     d = sent.dates[0]

@@ -27,7 +27,9 @@ PRIOR_WEIGHT = 0.5
 # side, whatever the query: profiled) and is not on the search's critical path (the vector and
 # graph channels are). The fulltext index only proposes candidates, word by word: each is scored
 # by BM25 from the tenant's own word statistics (app/recollection/bm25.py), so no other tenant's
-# text decides which of the tenant's texts are candidates, nor moves a ranking or a score.
+# text moves a ranking or a score, nor weighs one word against another in choosing candidates
+# (what is left: among more texts holding one word than the bound, Lucene proposes first by
+# their lengths against the whole index's average).
 SUBQUERY = {
     "turn": f"""
   {bm25.proposals("turn_text", "lucene_turn", carry="turn_idf, turn_avglen")}
