@@ -175,9 +175,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def metrics(request: Request) -> PlainTextResponse:
         refusal = metrics_refusal(request.client.host if request.client else None,
                                   request.headers.get("authorization"), settings.metrics_token)
+        if refusal and settings.metrics_token:
+            return PlainTextResponse(refusal, status_code=401, headers={"WWW-Authenticate": "Bearer"})
         if refusal:
-            return PlainTextResponse(refusal, status_code=401 if settings.metrics_token else 403,
-                                     headers={"WWW-Authenticate": "Bearer"} if settings.metrics_token else None)
+            return PlainTextResponse(refusal, status_code=403)
         svc = app.state.services
         try:
             async with svc.driver.session(database=settings.neo4j_database) as s:

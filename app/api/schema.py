@@ -15,7 +15,7 @@ from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
     MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
-    MAX_PAGE, Relation, SearchHit, SearchInput, SearchResult, Turn,
+    Relation, SearchHit, SearchInput, SearchResult, Turn, page_size,
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
@@ -116,9 +116,7 @@ class Query:
     async def scenes(self, info: Info, group_id: Optional[strawberry.ID] = None,
                      first: Optional[int] = 20, after: Optional[str] = None,
                      status: Optional[str] = None) -> MemSceneConnection:
-        first = 20 if first is None else first
-        if not 1 <= first <= MAX_PAGE:
-            raise bad_input(f"first must be between 1 and {MAX_PAGE}", "first")
+        first = page_size(first, default=20)
         if status is not None and status not in ("active", "archived"):
             raise bad_input("status must be active or archived", "status")
         if group_id is not None and len(group_id) > MAX_ID:

@@ -220,11 +220,11 @@ class SceneConflict:
     replaced_by: Optional[str] = strawberry.field(description="the text of the fact that replaced it")
 
 
-def _page_size(first: int | None) -> int:
-    # Refused, not clamped (as scenes(first) is): each scene's list is a query of its own, so
-    # a page of 100 scenes asking for 500 of each was silently a large read.
+def page_size(first: int | None, default: int = 50) -> int:
+    """A list argument `first`, refused (not clamped) outside 1..MAX_PAGE: each scene's list is a
+    query of its own, so a page of 100 scenes asking for 500 of each was silently a large read."""
     if first is None:
-        return 50
+        return default
     if not 1 <= first <= MAX_PAGE:
         raise bad_input(f"first must be between 1 and {MAX_PAGE}", "first")
     return first
@@ -247,14 +247,14 @@ class MemScene:
     async def cells(self, info: Info, first: Optional[int] = 50) -> list[MemCell]:
         from app.recollection.scene_lookup import scene_members
 
-        first = _page_size(first)
+        first = page_size(first)
         return [MemCell.of(c) for c in await scene_members(info.context.graph, str(self.id), first)]
 
     @strawberry.field(description="facts of the scene that were superseded, with their replacements (first: 1-100)")
     async def conflicts(self, info: Info, first: Optional[int] = 50) -> list[SceneConflict]:
         from app.recollection.scene_lookup import scene_conflicts
 
-        first = _page_size(first)
+        first = page_size(first)
         return [SceneConflict(fact=Fact.of(f), replaced_by=f.get("replacedBy"))
                 for f in await scene_conflicts(info.context.graph, str(self.id), first)]
 

@@ -41,7 +41,7 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     single = [f for f in facts if (f["singleValued"] or f.get("ends")) and f["subjectKey"]]
     if not single:
         return []
-    pairs = sorted({(f["subjectKey"], f.get("ends") or f["predicate"]) for f in single})
+    pairs = sorted({_timeline_of(f) for f in single})
     rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
     stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
@@ -51,11 +51,17 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
              "next": sorted(r["next"]), "batch": None})
     new: dict[tuple[str, str], list[dict]] = {}
     for f in single:
-        new.setdefault((f["subjectKey"], f.get("ends") or f["predicate"]), []).append(f)
+        new.setdefault(_timeline_of(f), []).append(f)
     out: list[dict] = []
     for k, batch in new.items():
         out.extend(_replan(stored.get(k, []), batch))
     return out
+
+
+def _timeline_of(f: dict) -> tuple[str, str]:
+    """(subject, predicate) of the timeline a fact is on: a statement that a value ended is on
+    the timeline of the predicate it ends."""
+    return f["subjectKey"], f.get("ends") or f["predicate"]
 
 
 def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:

@@ -19,7 +19,7 @@ B = 0.75
 
 def proposals(index: str, queries: str, node: str = "n", carry: str = "") -> str:
     """Cypher proposing the candidates of `index`: one fulltext search per word of the query
-    (`queries`: the parameter listing them, from lucene_per_word), each bounded by $perWord.
+    (`queries`: the parameter listing them, from lucene.word_queries), each bounded by $perWord.
     One search OR-ing the words would let Lucene choose which of the tenant's texts make the
     bound by its whole-index statistics: another tenant writing one of the words often made the
     texts holding it fall out of a tenant's results (and showed how often others wrote it)."""

@@ -34,7 +34,7 @@ MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
 HUB_DEGREE = 300  # an entity mentioned by more episodes than this is a hub
 HUB_RELATIONS = 500  # ... or related to more entities than this (a LoCoMo speaker: ~150)
-ENTITY_PROPOSALS = 50  # entities the name search proposes (bm25.per_word shares them among the words)
+ENTITY_PROPOSALS = 50  # entities the name search proposes (at most per word; bm25.per_word)
 
 # A hub seed (a speaker related to thousands of things) is not expanded: walking all its RELATED
 # edges costs as much as the tenant is large, and "everything Maya ever mentioned" is no
