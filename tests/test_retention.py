@@ -78,7 +78,7 @@ async def test_decay_hides_an_old_unused_cell_and_keeps_a_used_and_an_important_
     before = set().union(*[await seen(services, graph, q) for q in DAY3_QUERIES])
     assert DAY3_TURNS & before and cell["day3"] in before
     assert {"Acme Labs", "Porto"} & await related_names(graph)
-    assert (await entity_by_name(graph, "Acme Labs"))["facts"]
+    assert (await entity_by_name(graph, "Acme Labs", datetime.now(timezone.utc)))["facts"]
     assert "zorblax" in await consensus(graph)
     # Those searches were uses; start from unused episodes, then use day 2 three times.
     await graph.write("MATCH (m:MemCell {tenant: $tenant}) SET m.accessCount = 0, m.lastAccessedAt = null")
@@ -104,7 +104,7 @@ async def test_decay_hides_an_old_unused_cell_and_keeps_a_used_and_an_important_
         found = await seen(services, graph, q)
         assert not found & (DAY3_TURNS | {cell["day3"]}), (q, found)
     assert not {"Acme Labs", "Porto"} & await related_names(graph)
-    assert (await entity_by_name(graph, "Acme Labs"))["facts"] == []
+    assert (await entity_by_name(graph, "Acme Labs", datetime.now(timezone.utc)))["facts"] == []
     assert not {"zorblax", "cello", "acme"} & set((await consensus(graph)).replace(",", " ").split())
     # ...while the other episodes are still found,
     assert "m4" in await seen(services, graph, "Is Maya allergic to anything? peanuts")

@@ -92,18 +92,24 @@ class Query:
         hops = 2 if hops is None else hops
         limit = 25 if limit is None else limit
         try:
-            rels = await ctx.state.related.related_to(ctx.graph, entity, hops, as_of, limit)
+            at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
+            rels = await ctx.state.related.related_to(ctx.graph, entity, hops, at, limit)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
-        return [Relation(entity=Entity.of(r.entity), hops=r.hops, score=r.score,
+        return [Relation(entity=Entity.of(r.entity, at=at), hops=r.hops, score=r.score,
                          path=[Fact.of(f) for f in r.path]) for r in rels]
 
-    @strawberry.field(description="An entity by name or alias, with its current facts.")
-    async def entity(self, info: Info, name: str) -> Optional[Entity]:
+    @strawberry.field(description="An entity by name or alias, with its facts true now (or as of "
+                                  "`asOf`).")
+    async def entity(self, info: Info, name: str, as_of: Optional[datetime] = None) -> Optional[Entity]:
         if not name.strip() or len(name) > MAX_ID:
             raise bad_input("name must be 1-256 characters", "name")
-        found = await entity_by_name(info.context.graph, name)
-        return Entity.of(found, found["facts"]) if found else None
+        try:
+            at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
+        except SearchInputError as e:
+            raise bad_input(str(e), e.field) from None
+        found = await entity_by_name(info.context.graph, name, at)
+        return Entity.of(found, found["facts"], at) if found else None
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
     async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:

@@ -179,17 +179,20 @@ class Entity:
     type: str
     aliases: list[str]
     merges: list[EntityMerge]
-    # Read with the entity by entity(name); under relatedTo None, read when a client asks.
+    # Read with the entity by entity(name); under relatedTo None, read when a client asks, true
+    # at the moment the parent asked about.
     known_facts: strawberry.Private[Optional[list]] = None
+    at: strawberry.Private[Optional[datetime]] = None
 
-    @strawberry.field(description="current facts about it, newest first")
+    @strawberry.field(description="facts about it true now (or at the asOf asked), newest first; "
+                                  "at most 50")
     async def facts(self, info: Info) -> list[Fact]:
         if self.known_facts is None:
-            self.known_facts = await info.context.loaders.entity_facts.load(self.id)
+            self.known_facts = await info.context.loaders.entity_facts.load((self.id, self.at))
         return [Fact.of(f) for f in self.known_facts]
 
     @classmethod
-    def of(cls, d: dict, facts: list[dict] | None = None) -> "Entity":
+    def of(cls, d: dict, facts: list[dict] | None = None, at: datetime | None = None) -> "Entity":
         merges = []
         for m in d.get("merges") or []:
             try:
@@ -199,7 +202,7 @@ class Entity:
             except (ValueError, TypeError):
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
-                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts)
+                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts, at=at)
 
 
 @strawberry.type(description="Why a hit was retrieved: one line per channel that found it.")

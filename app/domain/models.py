@@ -14,6 +14,11 @@ from pydantic import BaseModel, Field, field_validator
 
 
 MAX_UTC_OFFSET = timedelta(hours=18)
+# How far ahead of the server's clock a message may be stamped: clocks differ by seconds, not
+# more. A message is said when it is stamped, and what it says holds from then (searches ask
+# what is true now, app/recollection/filters.py): one stamped tomorrow would hide until then.
+# A local time sent without its offset east of UTC is the usual cause, so the error says so.
+MAX_CLOCK_AHEAD = timedelta(minutes=5)
 
 
 class Role(str, Enum):
@@ -65,6 +70,9 @@ class Message(BaseModel):
         # written, rather than by the write of the turns (a batch's earlier chunks would stay).
         if abs(v.utcoffset()) > MAX_UTC_OFFSET:
             raise ValueError("timestamp's UTC offset is beyond ±18:00")
+        if v - datetime.now(timezone.utc) > MAX_CLOCK_AHEAD:
+            raise ValueError("timestamp is in the future (more than 5 minutes ahead of the server's "
+                             "clock); a local time needs its UTC offset")
         return v
 
 

@@ -23,9 +23,10 @@ def _when(v) -> str:
 def headline(hit) -> str:
     n = hit.node
     if hit.kind == "fact":
+        # The validity says whether it ended; "superseded" would also mark a value true today
+        # whose successor begins later (a job held until next month's new one).
         until = _day(n.get("validTo")) if n.get("validTo") else "now"
-        state = "" if n.get("status") == "current" else f", {n.get('status')}"
-        return f"[fact, valid {_day(n.get('validFrom'))} to {until}{state}] {n.get('text')}"
+        return f"[fact, valid {_day(n.get('validFrom'))} to {until}] {n.get('text')}"
     if hit.kind == "foresight":
         until = _day(n.get("validTo")) if n.get("validTo") else "open-ended"
         return f"[keep in mind: {n.get('kind')}, until {until}] {n.get('text')}"

@@ -28,22 +28,28 @@ MEMCELL = """
   AND ($asOf IS NULL OR n.startedAt <= $asOf)
 """
 
-# Current facts by default; as of a moment: those valid then; includeSuperseded: all. From/to
+
+def holds(x: str) -> str:
+    """`x` (a Fact or a RELATED edge) was true at $at: the moment asked about, asOf or now.
+    Now is a moment like any other, not the latest value known: "I start at Globex on 1 June"
+    (a fact that begins later) leaves Acme where Maya works until then, and a fact whose validity
+    ended ("until 2015") is no longer current. Messages stamped ahead of the server's clock by
+    more than a few minutes are refused (app/domain/models.py): a fact dated by its saying is
+    hidden at most for that long."""
+    return f"({x}.validFrom <= $at AND ({x}.validTo IS NULL OR {x}.validTo > $at))"
+
+
+# Facts true now by default; as of a moment: those true then; includeSuperseded: all. From/to
 # bound when a fact was said (its first evidence turn; facts written before statedAt existed
 # were valid from then unless an LLM dated them), not when it became true: "In 2015 I moved to
 # Paris", said last week, is in last week's conversation.
-FACT = """
+FACT = f"""
   ($groupId IS NULL OR n.groupId = $groupId)
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
   AND ($from IS NULL OR coalesce(n.statedAt, n.validFrom) >= $from)
   AND ($to IS NULL OR coalesce(n.statedAt, n.validFrom) <= $to)
-  AND (
-    $includeSuperseded
-    OR ($asOf IS NULL AND n.status = 'current')
-    OR ($asOf IS NOT NULL AND n.validFrom <= $asOf AND (n.validTo IS NULL OR n.validTo > $asOf)
-        AND n.status IN ['current', 'superseded'])
-  )
-  AND ($userId IS NULL OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
+  AND ($includeSuperseded OR (n.status IN ['current', 'superseded'] AND {holds("n")}))
+  AND ($userId IS NULL OR EXISTS {{ (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId }})
   AND coalesce(n.forgotten, false) = false
 """
 

@@ -8,15 +8,16 @@ from app.lifecycle.retention import revive
 from app.recollection import filters
 from app.store.graph import TenantGraph
 
-# An entity's current facts, newest first (`e` bound before it).
-_ENTITY_FACTS = """
-CALL (e) {
-  MATCH (f:Fact {tenant: $tenant, status: 'current'})-[:ABOUT]->(e)
-  WHERE coalesce(f.forgotten, false) = false
+# An entity's facts true at $at (asOf, else now), newest first (`e` bound before it).
+_ENTITY_FACTS = f"""
+CALL (e) {{
+  MATCH (f:Fact {{tenant: $tenant}})-[:ABOUT]->(e)
+  WHERE f.status IN ['current', 'superseded'] AND {filters.holds("f")}
+    AND coalesce(f.forgotten, false) = false
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
-  RETURN collect(f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
-                    .status, .eventDate}) AS facts
-}"""
+  RETURN collect(f {{.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
+                    .status, .eventDate}}) AS facts
+}}"""
 
 ENTITY = f"""
 MATCH (e:Entity {{tenant: $tenant}}) WHERE e.key = $key OR $key IN e.aliasKeys
@@ -74,15 +75,16 @@ ORDER BY n.validTo IS NULL, n.validTo, n.id LIMIT $limit
 """
 
 
-async def entity_by_name(graph: TenantGraph, name: str, facts: int = 50) -> dict | None:
-    rows = await graph.read(ENTITY, key=normalize_key(name), facts=facts)
+async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50) -> dict | None:
+    rows = await graph.read(ENTITY, key=normalize_key(name), at=at, facts=facts)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
 
 
-async def entities_facts(graph: TenantGraph, ids: list[str], facts: int = 50) -> list[list[dict]]:
-    """The current facts of each entity, in the order of `ids` (none for one not found)."""
+async def entities_facts(graph: TenantGraph, ids: list[str], at: datetime,
+                         facts: int = 50) -> list[list[dict]]:
+    """The facts true at `at` of each entity, in the order of `ids` (none for one not found)."""
     rows = {r["id"]: r["facts"] for r in await graph.read(ENTITIES_FACTS, ids=list(dict.fromkeys(ids)),
-                                                          facts=facts)}
+                                                          at=at, facts=facts)}
     return [rows.get(i, []) for i in ids]
 
 

@@ -1,13 +1,14 @@
-"""relatedTo: entities reachable from X within N hops over current (or as-of) RELATED edges,
+"""relatedTo: entities reachable from X within N hops over RELATED edges true now (or as of a moment),
 each with the chain of facts that connects them; relations of forgotten facts are left out.
 At most MAX_PATHS paths of each length are read, the shortest first.
 The same query is saved for Neo4j Browser in cypher/explore/related_to.cypher."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 from app.construction.entity_resolution import normalize_key
+from app.recollection.filters import holds
 from app.store.graph import TenantGraph
 
 MAX_PATHS = 2000  # bound the work on hub entities
@@ -18,9 +19,7 @@ MAX_PATHS = 2000  # bound the work on hub entities
 _PATHS = """
   MATCH p = (s)-[rels:RELATED*{h}..{h}]-(e:Entity)
   WHERE e <> s AND e.tenant = $tenant
-    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND
-        CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
-             ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END)
+    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds})
   RETURN e, p, rels LIMIT $maxPaths"""
 
 RELATED_TO = """
@@ -41,7 +40,8 @@ ORDER BY score DESC, entity.name LIMIT $limit
 
 
 def related_to_query(hops: int) -> str:
-    return RELATED_TO.format(paths="\n  UNION ALL".join(_PATHS.format(h=h) for h in range(1, hops + 1)))
+    return RELATED_TO.format(paths="\n  UNION ALL".join(_PATHS.format(h=h, holds=holds("r"))
+                                                       for h in range(1, hops + 1)))
 
 
 FACTS = """
@@ -74,7 +74,8 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
-        rows = await graph.read(self._queries[hops], key=normalize_key(entity), asOf=as_utc(as_of, "asOf"),
+        at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
+        rows = await graph.read(self._queries[hops], key=normalize_key(entity), at=at,
                                 maxPaths=MAX_PATHS, limit=limit)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}

@@ -1,5 +1,5 @@
-// What relates to X within 2 hops, over relations true now (RELATED edges whose validTo is
-// null) and not forgotten. The entity is found by name or alias, case-insensitively. In Neo4j Browser:
+// What relates to X within 2 hops, over relations true now (begun, and not ended: a job that
+// starts next month is not one yet) and not forgotten. The entity is found by name or alias, case-insensitively. In Neo4j Browser:
 //   :param tenant => 'default'
 //   :param name => 'Caroline'
 // (the same query the API's relatedTo runs; see app/recollection/related.py)
@@ -7,5 +7,6 @@ MATCH (s:Entity {tenant: $tenant})
 WHERE s.key = toLower(trim($name)) OR toLower(s.name) = toLower(trim($name))
    OR toLower(trim($name)) IN s.aliasKeys
 MATCH p = (s)-[rels:RELATED*1..2]-(e:Entity {tenant: $tenant})
-WHERE e <> s AND all(r IN rels WHERE r.validTo IS NULL AND coalesce(r.forgotten, false) = false)
+WHERE e <> s AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false
+                       AND r.validFrom <= datetime() AND (r.validTo IS NULL OR r.validTo > datetime()))
 RETURN p LIMIT 100;

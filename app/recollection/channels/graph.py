@@ -67,10 +67,8 @@ RETURN [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } <= $hubDegree | elementId
        [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } > $hubDegree | elementId(s)] AS hubs, hood
 """
 
-_RELATION_HOLDS = """r.tenant = $tenant AND coalesce(r.forgotten, false) = false
-          AND ($includeSuperseded OR
-          (CASE WHEN $asOf IS NULL THEN r.validTo IS NULL
-                ELSE r.validFrom <= $asOf AND (r.validTo IS NULL OR r.validTo > $asOf) END))"""
+_RELATION_HOLDS = f"""r.tenant = $tenant AND coalesce(r.forgotten, false) = false
+          AND ($includeSuperseded OR {filters.holds("r")})"""
 
 
 def hood_paths(rels: int) -> str:
