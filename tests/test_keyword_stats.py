@@ -122,6 +122,20 @@ async def test_statistics_stay_exact_when_forget_and_ingest_run_at_once(services
     assert await _stored_stats(graph) == await _expected_stats(graph)
 
 
+async def test_one_conversation_forgotten_thrice_at_once_is_taken_back_once(services, graph):
+    # A client resending a forget that seemed to time out: both calls find the same nodes.
+    ingest = Ingestor(services)
+    await ingest.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    await ingest.memorize(graph.tenant, "c2", maya_and_sam()[:4], flush=True)
+    memory = "MATCH (n {tenant: $tenant}) WHERE NOT n:TermStat AND NOT n:CorpusStat RETURN count(n) AS n"
+    nodes = (await graph.read(memory))[0]["n"]
+    counts = await asyncio.gather(*(forget(graph, ForgetSelection(conversation_id="c1")) for _ in range(3)))
+    assert await _stored_stats(graph) == await _expected_stats(graph)
+    left = (await graph.read(memory))[0]["n"]
+    assert sum(counts) == nodes - left  # each node counted once
+    assert await _keyword(services, graph.tenant, "Maya")  # c2's episodes still score
+
+
 async def test_another_tenants_text_moves_no_score(services, graph):
     await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     query = "Maya moved to Berlin for work"

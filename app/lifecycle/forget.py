@@ -99,14 +99,15 @@ CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
 
 # Looked at again under each node's lock before it goes: a run writing meanwhile may have given
 # the entity a fact (or the conversation a turn) since the scan, and DETACH DELETE would take
-# those new edges with it.
+# those new edges with it; and another forget may have deleted it meanwhile (its properties
+# then read null: `tenant` tells), which would count it twice.
 _UNUSED_ENTITY = "NOT EXISTS { (n)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (n)<-[:MENTIONS]-(:MemCell) }"
 ORPHAN_ENTITIES = f"""
 MATCH (n:Entity {{tenant: $tenant}}) WHERE {_UNUSED_ENTITY}
 CALL (n) {{
   SET n._LOCK_ = true
   REMOVE n._LOCK_
-  WITH n WHERE {_UNUSED_ENTITY}
+  WITH n WHERE n.tenant = $tenant AND {_UNUSED_ENTITY}
   {term_stats.TAKE_BACK}
   DETACH DELETE n
   RETURN 1 AS gone
@@ -139,7 +140,7 @@ MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:T
 CALL (c) {
   SET c._LOCK_ = true
   REMOVE c._LOCK_
-  WITH c WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
+  WITH c WHERE c.tenant = $tenant AND NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
   DETACH DELETE c
 } IN TRANSACTIONS OF 1000 ROWS
 """

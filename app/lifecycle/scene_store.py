@@ -203,10 +203,16 @@ MATCH (s:MemScene {tenant: $tenant, id: sc.id})
 SET s.vectorSum = sc.vectorSum, s.cells = sc.cells, s.embedding = sc.embedding, s.updatedAt = datetime()
 """
 
+# Under the scene's lock, looked at again: two forgets at once both find it empty, and the
+# second would count it deleted too.
 DELETE_SCENES = """
 UNWIND $ids AS sid
 MATCH (s:MemScene {tenant: $tenant, id: sid})
+SET s._LOCK_ = true
+REMOVE s._LOCK_
+WITH s WHERE s.tenant = $tenant
 DETACH DELETE s
+RETURN count(*) AS deleted
 """
 
 DELETE_CENTRE = """

@@ -334,8 +334,7 @@ async def refresh_scenes(graph: TenantGraph, scene_ids: list[str]) -> int:
     topic or a keyword count. Returns the number of scenes deleted."""
     rows = await graph.read(q.MEMBER_VECTORS, ids=scene_ids)
     empty = [r["id"] for r in rows if not r["vectors"]]
-    if empty:
-        await graph.write(q.DELETE_SCENES, ids=empty)
+    deleted = (await graph.write(q.DELETE_SCENES, ids=empty))[0]["deleted"] if empty else 0
     kept = [r for r in rows if r["vectors"]]
     updates = []
     for r in kept:
@@ -356,4 +355,4 @@ async def refresh_scenes(graph: TenantGraph, scene_ids: list[str]) -> int:
                           cells=len(cells), keywords=list(df), counts=list(df.values()))
         ids = [r["id"] for r in kept if (r["groupKey"] or "") == group_key]
         await summarise(graph, ids, df, len(cells))
-    return len(empty)
+    return deleted

@@ -165,15 +165,23 @@ TAKE_BACK = f"""CALL (n) {{
 RETRY = "ON ERROR RETRY FOR 30 SECONDS THEN FAIL"
 
 # Deletes the nodes of $keys (elementIds) in batches, each node's statistics taken back in the
-# transaction that deletes it.
+# transaction that deletes it. Each node is locked, then looked at again: two deletions of one
+# node at once (a forget sent twice, forget and gc's purge) both find it, and the second, let
+# through once the first commits, would take its words back again, reading its counts as null
+# (docs one too low, tokens null: every episode's BM25 zero). A node gone meanwhile reads null
+# under the lock and is skipped; `deleted` counts the nodes this call deleted.
 DELETE_NODES = f"""
 UNWIND $keys AS k
 MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
 CALL (n) {{
+  SET n._LOCK_ = true
+  REMOVE n._LOCK_
+  WITH n WHERE n.tenant = $tenant
   {TAKE_BACK}
   DETACH DELETE n
+  RETURN 1 AS gone
 }} IN TRANSACTIONS OF 1000 ROWS {RETRY}
-RETURN count(*) AS deleted
+RETURN count(gone) AS deleted
 """
 
 # What a write query returns for recount_nodes: a node's text as it is now, and its words as
@@ -282,8 +290,10 @@ async def rebuild(graph: TenantGraph, recount_terms: bool = False) -> int:
     return filled
 
 
-# The version of the words counted (2: stemmed); a database counted otherwise is counted again.
-BACKFILL = "term_stats_v2"
+# The version of the counts (2: stemmed words; 3: counted again once, for tenants where two
+# deletions of one node at once took its words back twice, before DELETE_NODES locked it); a
+# database counted otherwise is counted again.
+BACKFILL = "term_stats_v3"
 
 
 async def backfill(driver: AsyncDriver, database: str = "neo4j", log=lambda _m: None) -> int:
