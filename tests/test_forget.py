@@ -1,8 +1,11 @@
 """Deletion leaves nothing behind: not in the graph, not in any fulltext or vector index."""
+import asyncio
+
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.lifecycle.forget import DELETE_KEYS, ORPHAN_ENTITIES, ForgetSelection, forget
+from app.construction.turns import InputError
+from app.lifecycle.forget import DELETE_KEYS, ORPHAN_ENTITIES, PURGE_LABEL, ForgetSelection, forget
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store.vector import vector_query
@@ -250,3 +253,54 @@ async def test_an_episode_without_turns_asked_for_by_id_goes_with_what_it_made(s
     assert left[0]["n"] == 0
     lisbon = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Lisbon' RETURN f")
     assert lisbon == []
+
+
+async def test_a_message_sent_while_everything_is_forgotten_is_refused_not_stranded(services, graph):
+    ing = Ingestor(services)
+    await ing.memorize(graph.tenant, "c1", maya_and_sam()[:3], flush=True)
+    turns_gone, go_on = asyncio.Event(), asyncio.Event()
+    run = graph.auto_commit
+
+    async def pausing(query, **params):  # holds the purge between its Turn and Conversation steps
+        n = await run(query, **params)
+        if query == PURGE_LABEL["Turn"]:
+            turns_gone.set()
+            await go_on.wait()
+        return n
+
+    graph.auto_commit = pausing
+    purge = asyncio.create_task(forget(graph, ForgetSelection(everything=True)))
+    await turns_gone.wait()
+    late = [{"id": "late", "speaker": "Maya", "content": "My locker code is 4711.",
+             "timestamp": "2024-03-05T10:00:00Z"}]
+    try:
+        with pytest.raises(InputError, match="being deleted"):
+            await ing.memorize(graph.tenant, "c1", late, wait=False)
+        with pytest.raises(InputError, match="being deleted"):
+            await ing.memorize(graph.tenant, "c2", late, wait=False)  # a new conversation too
+    finally:
+        go_on.set()
+        await purge
+    assert await graph.read("MATCH (n {tenant: $tenant}) RETURN labels(n) AS l") == []
+    rep = await ing.memorize(graph.tenant, "c1", late, flush=True)  # once done, it is stored
+    assert rep.accepted == 1 and rep.process.cells == 1
+
+
+async def test_a_message_racing_the_deletion_of_its_empty_conversation_is_stored(services, graph):
+    ing = Ingestor(services)
+    said = {"speaker": "Maya", "timestamp": "2024-03-04T10:00:00Z"}
+    await ing.memorize(graph.tenant, "c1", [{**said, "id": "m1", "content": "I like tea."}], flush=True)
+    async with services.driver.session(database=services.settings.neo4j_database) as s:
+        tx = await s.begin_transaction()  # what forget's last steps do to c1, not yet committed
+        await (await tx.run("MATCH (c:Conversation {tenant: $t, id: 'c1'}) OPTIONAL MATCH (c)-[:HAS_TURN]->(x) "
+                            "DETACH DELETE x, c", t=graph.tenant)).consume()
+        sent = asyncio.create_task(ing.memorize(graph.tenant, "c1", [
+            {**said, "id": "m2", "content": "I also like coffee."}], flush=True))
+        await asyncio.sleep(1.0)
+        assert not sent.done()  # waits for the conversation's lock
+        await tx.commit()
+    rep = await sent
+    assert rep.accepted == 1
+    rows = await graph.read("MATCH (c:Conversation {tenant: $tenant})-[:HAS_TURN]->(t:Turn) "
+                            "RETURN c.id AS c, t.id AS t, c.lastSeq AS last")
+    assert rows == [{"c": "c1", "t": "m2", "last": 0}]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
 from app.construction.queue import ProcessingQueue
 from app.construction.turns import (
-    CONVERSATION_GROUP, InputError, parse_messages, refuse_other_group, refuse_while_importing,
+    CONVERSATION_GROUP, InputError, parse_messages, refuse_other_group, refuse_while_replaced,
     write_turns,
 )
 from app.construction.vectors import TextVectors, settle
@@ -106,7 +106,7 @@ class Ingestor:
                 if not rows:
                     raise InputError(f"nothing to flush: conversation {conversation_id!r} has no turns",
                                      "conversationId")
-                refuse_while_importing(rows[0]["importing"])
+                refuse_while_replaced(rows[0])
                 refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
             written = await write_turns(graph, conversation_id, group_id, parsed, self.settings.ingest_chunk)
             if flush:

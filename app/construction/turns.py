@@ -45,7 +45,8 @@ CALL (c) {
   MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
 }
 RETURN c.lastSeq AS lastSeq, c.groupId AS groupId,
-       EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing
+       EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing,
+       EXISTS { MATCH (p:TenantPurge {tenant: $tenant}) } AS purging
 """
 
 WRITE_TURNS = """
@@ -70,7 +71,8 @@ MERGE (a)-[:NEXT]->(b)
 
 CONVERSATION_GROUP = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
-RETURN c.groupId AS groupId, EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing
+RETURN c.groupId AS groupId, EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing,
+       EXISTS { MATCH (p:TenantPurge {tenant: $tenant}) } AS purging
 """
 
 LAST_TURN = """
@@ -79,12 +81,19 @@ WHERE t.seq = c.lastSeq RETURN t.id AS id
 """
 
 
-def refuse_while_importing(importing: bool) -> None:
-    if importing:
+def refuse_while_replaced(row: dict) -> None:
+    """Refuse a write to a tenant whose memory is being restored or deleted whole (`row`: the
+    conversation's, with `importing` and `purging`)."""
+    if row["importing"]:
         # A failed import removes the tenant's memory: what this call stored would go too, and a
         # flush would make episodes of the import's turns that its purge then takes.
         raise InputError("this tenant is being restored by `engram import`; nothing was "
                          "stored: send the messages again once it has finished", "messages")
+    if row["purging"]:
+        # Its turns could outlive their conversation, acknowledged but never processed.
+        raise InputError("this tenant's memory is being deleted (forget everything); nothing was "
+                         "stored: send the messages again once it has finished (if it was "
+                         "interrupted, forget everything again first)", "messages")
 
 
 def refuse_other_group(conversation_id: str, stored_group: str | None, group_id: str | None) -> None:
@@ -156,7 +165,7 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
         # it starts would write episodes into the tenant being restored).
         rows = await graph.read(CONVERSATION_GROUP, conversationId=conversation_id)
         if rows:
-            refuse_while_importing(rows[0]["importing"])
+            refuse_while_replaced(rows[0])
             refuse_other_group(conversation_id, rows[0]["groupId"], group_id)
     last_seq = max((r["seq"] for r in existing.values() if r["seq"] is not None), default=-1)
     for start in range(0, len(new), chunk):
@@ -164,10 +173,14 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
 
         async def work(tx: TenantTx, part=part) -> None:
             head = (await tx.run(CONVERSATION_TAIL, conversationId=conversation_id, groupId=group_id))[0]
+            if head["lastSeq"] is None:
+                # The conversation was being deleted (a forget emptied it) when MERGE found it,
+                # and reads as null once that commits: asked again, MERGE makes it anew.
+                head = (await tx.run(CONVERSATION_TAIL, conversationId=conversation_id, groupId=group_id))[0]
             # Checked here, under the conversation's lock: two first calls naming different
             # groups would both pass a check made before writing.
             refuse_other_group(conversation_id, head["groupId"], group_id)
-            refuse_while_importing(head["importing"])
+            refuse_while_replaced(head)
             last = head["lastSeq"]
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
             rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]

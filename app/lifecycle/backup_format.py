@@ -42,7 +42,8 @@ VERSION = 1
 # Keyword statistics are derived from the nodes' `terms` (read label by label, an export is no
 # single snapshot they would match): an import counts them anew. Nodes carrying one of these
 # are left out of an export even when they carry a memory label too.
-EXCLUDED_LABELS = frozenset({"WriteLock", "Lease", "ApiKey", "ImportRun", "TermStat", "CorpusStat"})
+EXCLUDED_LABELS = frozenset({"WriteLock", "Lease", "ApiKey", "ImportRun", "TenantPurge", "TermStat",
+                             "CorpusStat"})
 
 # Labels and relationship types cannot be query parameters, so the ones we splice into Cypher
 # text (read from the database, or from an untrusted file) must be plain identifiers: no

@@ -19,8 +19,26 @@ from dataclasses import dataclass
 from app.store import term_stats
 from app.store.graph import TenantGraph
 
+# TenantPurge last: it marks a purge under way until everything else is gone.
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
-          "WriteLock", "ImportRun", "TermStat", "CorpusStat")
+          "WriteLock", "ImportRun", "TermStat", "CorpusStat", "TenantPurge")
+NO_MEMORY = frozenset(term_stats.PURGE) | {"WriteLock", "ImportRun", "TenantPurge"}  # not counted: no memory
+
+# A purge deletes label by label, in many transactions: a turn written between its Turn and
+# Conversation steps would stay, acknowledged, in no conversation, never processed, and a run
+# writing an episode between its MemCell and Turn steps would leave it. So it first marks the
+# tenant, under the tenant's write lock and each conversation's lock, the locks every write of
+# turns or episodes takes before it reads the mark: a write already holding one finishes first
+# (and is purged), any later one sees the mark and writes nothing.
+PURGE_START = """
+MERGE (p:TenantPurge {tenant: $tenant}) SET p.startedAt = datetime()
+MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
+WITH p
+CALL () {
+  MATCH (c:Conversation {tenant: $tenant})
+  SET c._lock = coalesce(c._lock, 0) + 1
+}
+"""
 
 # Label names come from the constant tuple above, never from input.
 PURGE_LABEL = {
@@ -176,10 +194,11 @@ class ForgetSelection:
 
 async def purge_tenant(graph: TenantGraph) -> int:
     """Delete everything of the tenant; returns the number of nodes deleted."""
+    await graph.write(PURGE_START)
     deleted = 0
     for label in LABELS:
         n = await graph.auto_commit(PURGE_LABEL[label])
-        deleted += 0 if label in term_stats.PURGE else n  # statistics are no memory
+        deleted += 0 if label in NO_MEMORY else n
     return deleted
 
 

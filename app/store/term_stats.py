@@ -290,10 +290,8 @@ async def rebuild(graph: TenantGraph, recount_terms: bool = False) -> int:
     return filled
 
 
-# The version of the counts (2: stemmed words; 3: counted again once, for tenants where two
-# deletions of one node at once took its words back twice, before DELETE_NODES locked it); a
-# database counted otherwise is counted again.
-BACKFILL = "term_stats_v3"
+# The version of the words counted (2: stemmed); a database counted otherwise is counted again.
+BACKFILL = "term_stats_v2"
 
 
 async def backfill(driver: AsyncDriver, database: str = "neo4j", log=lambda _m: None) -> int:
