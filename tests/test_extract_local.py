@@ -113,6 +113,33 @@ def test_predicates_are_normalised(text, predicate, obj):
     assert f.single_valued is single
 
 
+@pytest.mark.parametrize("text, predicate, obj", [
+    # a post held at a named organisation is where one works
+    ("I'm the new head of design at Quill.", "works at", "Quill"),
+    ("I've been a data analyst at Rivet Labs for two years.", "works at", "Rivet Labs"),
+    ("I am a teacher at Lincoln High.", "works at", "Lincoln High"),
+    ("I'm a regular at Joe's Diner.", "is", "a regular at Joe's Diner"),  # no post: no job
+    ("I'm the only vegan at Acme.", "is", "the only vegan at Acme"),
+    # a home of one's own is where one lives
+    ("My new flat is in Ancoats.", "lives in", "Ancoats"),
+    ("Our house is in Porto.", "lives in", "Porto"),
+    ("My old flat was in Leeds.", "old flat was", "in Leeds"),  # past: not where one lives
+    ("My place is in a mess.", "place is", "in a mess"),  # no place named
+    # "after five years" is how long, not when: no date five years on
+    ("We're leaving Headingley after five years.", "is leaving", "Headingley after five years"),
+])
+def test_jobs_and_homes_said_without_work_or_live(text, predicate, obj):
+    ex = extract([turn(text)])
+    assert [(f.predicate, f.object) for f in ex.facts] == [(predicate, obj)]
+    assert ex.foresights == []
+
+
+def test_a_firms_name_with_an_ampersand_is_one_entity():
+    ex = extract([turn("I bought the table at Dean & Sons in Leeds.")])
+    assert entity(ex, "Dean & Sons").type != "person"
+    assert not [e for e in ex.entities if e.name in ("Dean", "Sons")]
+
+
 def test_third_person_rewrite_keeps_the_rest_of_the_sentence():
     ex = extract([turn("I'm so proud of my brother, I've told him that I have his back.")])
     [f] = ex.facts
@@ -262,6 +289,8 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I was diagnosed with diabetes in 2020.", "Maya has diabetes.", "desserts"),
     ("My son has asthma.", "Maya's son has asthma.", "exercise"),
     ("I never work on Sundays.", "Maya never works on Sundays.", "schedule"),
+    ("Eating out is hard with me being vegan.", "Maya is vegan.", "restaurant"),
+    ("As a vegetarian, I skip the burgers.", "Maya is vegetarian.", "restaurant"),
 ])
 def test_constraints(text, expected, situation):
     ex = extract([turn(text)])

@@ -469,8 +469,10 @@ def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", True
 
 
-@_pattern(rf"\b(?:in|after)\s+(?:another\s+|just\s+|about\s+)?({_NUM})\s+({_UNIT})s?(?:'?\s*time)?\b",
-          needs=(_UNIT_WORDS, ("in", "after")))
+# "in three weeks" is a date; "after five years" mostly a duration ("leaving Leeds after five
+# years", "married after two years together"), read as a date it put the past in the future.
+@_pattern(rf"\bin\s+(?:another\s+|just\s+|about\s+)?({_NUM})\s+({_UNIT})s?(?:'?\s*time)?\b",
+          needs=(_UNIT_WORDS, ("in",)))
 def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = _num(m.group(1))
     if n is None or n == 0 or n > 400:

@@ -585,6 +585,12 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
                                  or toks[j].group().lower() in lx.ORG_SUFFIXES | lx.PLACE_SUFFIXES):
             gap = text[toks[j - 1].end():toks[j].start()]
             prev = toks[j - 1].group().lower()
+            # "Crumb & Co", "Dean & Sons": a firm's name; "Tom & Lena" stays two people.
+            if (gap in (" & ", " and ") and _cap(toks[j].group())
+                    and toks[j].group().lower() in lx.ORG_SUFFIXES | {"sons", "daughters"}):
+                group.append(j)
+                j += 1
+                continue
             if gap == " " or (gap == ". " and prev in lx.TITLES | {"st", "mt", "jr"}):
                 if _cap(toks[j].group()):
                     group.append(j)
@@ -832,6 +838,7 @@ _MY_KIN = re.compile(
     r"(?:,?\s+(?:named\s+|called\s+)?)?", _I)
 _MY_NOUN_BE = re.compile(
     r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
+_HOMES = frozenset("flat apartment house home place condo".split())
 _MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
 _CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
 _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
@@ -856,7 +863,7 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+(?:the\s+)?",
      "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
-     rf"based|settled)\s+{_A}(?:in|at|near)\s+(?:the\s+)?", "lives in", "place", True),
+     rf"based|settled|unpacked)\s+{_A}(?:in|at|near)\s+(?:the\s+)?", "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}(?:at|for)\s+(?:the\s+)?",
      "works at", "org", True),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:got|landed|accepted|started|began|took|have|has|found)\s+"
@@ -870,6 +877,12 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}(?:(?:have|has)\s+)?joined\s+(?:the\s+)?(?=[A-Z])", "works at", "org_only", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}as\s+(?:an?\s+)?",
      "job is", "job", True),
+    # "I'm the new head of design at Quill", "she's been a data analyst at Rivet Labs": a post
+    # (a profession's word among its first words) held at a named organisation.
+    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:now\s+)?(?:an?|the)\s+(?:new\s+)?"
+     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{_PROF_ALT}|head|director|chief|lead|manager|officer)\b)"
+     r"(?:[\w-]+\s+){1,5}?(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])",
+     "works at", "named", True),
     (rf"^{_A}(?:am|is|are)\s+{_A}(?:now\s+)?(?:an?)\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{_PROF_ALT})\b)",
      "job is", "job", True),
     (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:dating|seeing|going out with)\s+",
@@ -1046,6 +1059,10 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         be = "is" if m.group("be").lower() in ("is", "are") else "was"
         if noun in ("job", "occupation", "profession") and _is_profession(obj):
             return t.speaker, "speaker", "am a " + re.sub(r"^(?:an?|the)\s+", "", obj, flags=_I), "", True
+        # "My new flat is in Ancoats": where the speaker lives (not "my old flat was in Leeds").
+        if (re.sub(r"^(?:new|current)\s+", "", noun) in _HOMES and be == "is"
+                and re.match(r"(?i:in|near)\s+(?:the\s+)?[A-Z]", body[m.end():])):
+            return t.speaker, "speaker", "live " + body[m.end():], "", True
         return t.speaker, f"noun:{noun} {be}", body[m.end():], "", True
     m = _MY_NOUN.match(body)
     if m:
@@ -1094,7 +1111,7 @@ def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
             if ended is None:
                 continue
             return ended[0] if predicate == "left" else predicate, ended[1], single
-        if mode in ("place", "org_only"):
+        if mode in ("place", "org_only", "named"):  # named: any entity but a person
             ent = _entity_at(after, sent, reg)
             if ent is None or ent[1] == "person" or (mode == "org_only" and ent[1] != "organization"):
                 continue
@@ -1219,7 +1236,7 @@ slight major minor little really very have has had with got also
 _DIET_ALT = _alt(lx.DIETS)
 _DIET = re.compile(
     r"\b(?:am|'m|is|are|'re|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
-    r"follow|follows|following|stay|stays|now|on\s+a)\s+(?:(?:a|an|strictly|mostly|fully|strict|completely|"
+    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)\s+(?:(?:a|an|strictly|mostly|fully|strict|completely|"
     rf"totally|100%)\s+)*(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
     r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
     r"meal|meals|spot|joint|diet\s+is))", _I)
