@@ -1,5 +1,6 @@
 // What relates to X within 2 hops, over relations true now (begun, and not ended: a job that
-// starts next month is not one yet) and not forgotten. The entity is found by name or alias, case-insensitively. In Neo4j Browser:
+// starts next month is not one yet) and not forgotten. The entity is found by name or alias,
+// case-insensitively. In Neo4j Browser:
 //   :param tenant => 'default'
 //   :param name => 'Caroline'
 // (the same query the API's relatedTo runs; see app/recollection/related.py)
