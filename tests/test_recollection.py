@@ -15,6 +15,7 @@ from app.recollection.search import SearchService, SearchTimeout
 from app.store import term_stats
 from app.store.graph import TenantGraph
 from app.recollection.channels.keyword import KeywordChannel
+from app.recollection.channels.foresight import ForesightChannel
 from app.recollection.channels.vector import VectorChannel
 from tests.contexts import search_context
 from tests.conversation import DAY1, DAY2, maya_and_sam
@@ -573,6 +574,28 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
         first = next(h for h in res.hits if h.kind == "foresight")
         assert what in first.node["text"].lower(), [h.node.get("text") for h in res.hits if h.kind == "foresight"]
         assert res.hits.index(first) < 3
+
+
+async def test_a_standing_constraint_is_pinned_before_a_plan_that_matches_better(services, graph, searcher):
+    # The plan names the evening asked about; the allergy only the food. Both matter, and the
+    # one a restaurant must respect is the one pinned among the first hits.
+    said = [("q1", "Maya", "I'm allergic to shellfish, so no prawns or mussels for me ever."),
+            ("q2", "Maya", "We're going out for a big dinner next Friday when Tom visits me in Manchester."),
+            ("q3", "Sam", "Great, let's do that.")]
+    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    query, now = "Suggest a restaurant for dinner with Maya when Tom visits Manchester", DAY3 + timedelta(days=1)
+    kind = {r["k"]: r["kind"] for r in await graph.read(
+        "MATCH (n:Foresight) WHERE n.tenant = $tenant RETURN elementId(n) AS k, n.kind AS kind")}
+    vector = (await services.require_embedder().aembed_queries([query]))[0]
+    ctx = search_context(services, graph, SearchRequest(query=query, now=now).validated(100, 4), vector)
+    found = [kind[c.key] for c in await ForesightChannel().search(ctx)]
+    assert found == ["constraint", "plan"]  # both match; the constraint first
+    res = await search(searcher, graph, query, top_k=10, now=now)
+    first = next(h for h in res.hits if h.kind == "foresight")
+    assert first.node["kind"] == "constraint" and "shellfish" in first.node["text"]
+    assert res.hits.index(first) < 3
 
 
 async def test_a_users_search_brings_their_foresight_only(services, graph, searcher):

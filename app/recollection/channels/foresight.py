@@ -18,7 +18,8 @@ MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
 NEAR = f"""
 WITH n, score WHERE score >= $minScore AND {filters.FORESIGHT}
 WITH n, score ORDER BY score DESC LIMIT $limit
-WITH collect({{key: elementId(n), score: score, evidence: {EVIDENCE["foresight"]}}}) AS byVector
+WITH collect({{key: elementId(n), score: score, standing: n.kind = 'constraint',
+                evidence: {EVIDENCE["foresight"]}}}) AS byVector
 """
 
 # Found by the trigger's words; ranked by BM25 over text and trigger from the tenant's own
@@ -31,7 +32,8 @@ CALL () {{
   WHERE n.tenant = $tenant AND {filters.FORESIGHT}
   {bm25.score("foresight", carry="foresight_idf, foresight_avglen")}
   WITH n, bm25 ORDER BY bm25 DESC, n.trigger, n.text, elementId(n) LIMIT $limit
-  RETURN collect({{key: elementId(n), evidence: {EVIDENCE["foresight"]}}}) AS byWords
+  RETURN collect({{key: elementId(n), standing: n.kind = 'constraint',
+                   evidence: {EVIDENCE["foresight"]}}}) AS byWords
 }}
 """
 
@@ -68,11 +70,14 @@ class ForesightChannel:
                 seen[r["key"]] = candidate("foresight", r, 0.5 - rank * 1e-3, "words match")
         # The trigger says when a foresight matters, not for whom: of those that match, the ones
         # said by a person the query names come first ("a restaurant for Maya": Maya's allergy
-        # before Sam's diet, which may match the trigger better).
+        # before Sam's diet, which may match the trigger better). Then standing constraints
+        # before plans: the first is pinned among the hits (fusion.py), and "dinner with Priya
+        # when Tom visits" must bring her shellfish allergy, not only the plan of the visit.
         said = {t: who for c in seen.values() for t, who in c.speakers}
         named = named_speakers(said, ctx.request.query) if said else set()
+        standing = {r["key"] for r in [*record["byVector"], *record["byWords"]] if r.get("standing")}
 
         def order(c: Candidate):
-            return not any(who in named for _, who in c.speakers), -c.score, c.key
+            return not any(who in named for _, who in c.speakers), c.key not in standing, -c.score, c.key
 
         return sorted(seen.values(), key=order)[:ctx.depth]
