@@ -479,3 +479,19 @@ def test_memorize_without_waiting_answers_once_stored_and_processes_in_the_backg
             break
         time.sleep(0.5)
     assert any(h["fact"] and "peanut" in h["fact"]["text"] for h in hits)
+
+
+def test_entity_and_related_to_answer_as_of_a_moment(api, tenants):
+    # Maya lived in Berlin from March, in Lisbon from June (tests/conversation.py).
+    q = ('query($a: DateTime) { entity(name: "Maya", asOf: $a) { facts { predicate object } } '
+         'relatedTo(entity: "Maya", hops: 1, asOf: $a) { entity { name facts { predicate object } } } }')
+
+    def lives(answer) -> set[str]:
+        return {f["object"] for f in answer["entity"]["facts"] if f["predicate"] == "lives in"}
+
+    now = data(api.gql(q, {"a": None}, key=tenants["a"]))
+    april = data(api.gql(q, {"a": "2024-04-01T00:00:00Z"}, key=tenants["a"]))
+    assert lives(now) == {"Lisbon"} and lives(april) == {"Berlin"}
+    berlin = {r["entity"]["name"]: r["entity"]["facts"] for r in april["relatedTo"]}["Berlin"]
+    assert ("lives in", "Berlin") in {(f["predicate"], f["object"]) for f in berlin}  # facts as of April
+    assert "Berlin" not in {r["entity"]["name"] for r in now["relatedTo"]}

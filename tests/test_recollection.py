@@ -41,6 +41,13 @@ async def memory(services, graph):
     return graph
 
 
+async def said_on_day3(services, graph, said: list[tuple[str, str, str]]) -> None:
+    """(id, speaker, text) turns a minute apart on DAY3, stored and processed."""
+    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, s, c) in enumerate(said)]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+
+
 def evidence_ids(result) -> list[str]:
     out: list[str] = []
     for h in result.hits:
@@ -70,9 +77,7 @@ async def test_keyword_brings_the_reply_to_a_matching_turn(services, graph, sear
             ("a1", "Maya", "Three years now, and they still make me smile."),
             ("x1", "Sam", "I bought a new bike last week."),
             ("x2", "Maya", "Nice, make sure you smile at the mechanics.")]
-    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, s, c) in enumerate(said)]
-    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    await said_on_day3(services, graph, said)
     res = await search(searcher, graph, "turtles", Method.KEYWORD, top_k=5, kinds=("turn",))
     notes = {h.node["id"]: [c.note for c in h.channels if c.channel == "keyword"] for h in res.hits}
     # the answer shares no word with the query: the keyword channel finds it through the
@@ -90,9 +95,7 @@ async def test_keyword_brings_the_reply_to_a_matching_turn(services, graph, sear
 async def test_the_channels_that_rank_turns_give_each_its_reply_within_the_filters(services, graph, searcher):
     said = [("q1", "Sam", "How long have you had your turtles?"),
             ("a1", "Maya", "Three years now, and they still make me smile.")]
-    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, s, c) in enumerate(said)]
-    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    await said_on_day3(services, graph, said)
     key = {r["id"]: r["k"] for r in await graph.read(
         "MATCH (t:Turn) WHERE t.tenant = $tenant RETURN t.id AS id, elementId(t) AS k")}
     vector = (await services.require_embedder().aembed_queries(["turtles"]))[0]
@@ -565,9 +568,7 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
     said = [("p1", "Maya", "I'm allergic to peanuts, so no satay for me."),
             ("p2", "Sam", "And I'm vegan, so no cheese or meat for me."),
             ("p3", "Maya", "Noted, we'll find a place that works for both of us.")]
-    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, s, c) in enumerate(said)]
-    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    await said_on_day3(services, graph, said)
     for who, what in (("Sam", "vegan"), ("Maya", "peanut")):
         res = await search(searcher, graph, f"Can you suggest a restaurant for {who} tonight?", top_k=10,
                            now=DAY3 + timedelta(days=1))
@@ -582,9 +583,7 @@ async def test_a_standing_constraint_is_pinned_before_a_plan_that_matches_better
     said = [("q1", "Maya", "I'm allergic to shellfish, so no prawns or mussels for me ever."),
             ("q2", "Maya", "We're going out for a big dinner next Friday when Tom visits me in Manchester."),
             ("q3", "Sam", "Great, let's do that.")]
-    msgs = [{"id": i, "speaker": s, "content": c, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, s, c) in enumerate(said)]
-    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    await said_on_day3(services, graph, said)
     query, now = "Suggest a restaurant for dinner with Maya when Tom visits Manchester", DAY3 + timedelta(days=1)
     kind = {r["k"]: r["kind"] for r in await graph.read(
         "MATCH (n:Foresight) WHERE n.tenant = $tenant RETURN elementId(n) AS k, n.kind AS kind")}
