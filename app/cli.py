@@ -366,6 +366,27 @@ def gc(tenant: str = typer.Option(None, help="only this tenant (default: every t
         _echo("no tenant has memory: nothing to do")
 
 
+@app.command()
+def recount(tenant: str = typer.Option(..., help="the tenant whose keyword statistics to count again")) -> None:
+    """Count a tenant's keyword statistics again from its text (they drive every BM25 score);
+    repairs counts left wrong, e.g. by two forgets of the same nodes at once before 2026-12-03.
+    Run it while nothing writes to the tenant."""
+    from app.store import term_stats
+    from app.store.graph import TenantGraph, check_tenant
+
+    try:
+        tenant = check_tenant(tenant)
+    except ValueError as e:
+        _fail(e)
+
+    async def run(svc):
+        return await term_stats.rebuild(TenantGraph(svc.driver, tenant, svc.settings.neo4j_database),
+                                        recount_terms=True)
+
+    filled = _run_with_services(run)
+    _echo(f"keyword statistics of tenant {tenant} counted again ({filled} nodes given their words)")
+
+
 @bench_app.command("gc")
 def bench_gc_cmd(sizes: str = typer.Option("10000", help="MemCells of the synthetic tenant"),
                  keep_share: float = typer.Option(0.5, help="share of cells recently used (kept)")) -> None:

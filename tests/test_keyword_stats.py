@@ -243,3 +243,47 @@ async def test_rebuild_gives_text_written_before_the_statistics_its_terms(servic
     await graph.write("MATCH (n:Turn) WHERE n.tenant = $tenant SET n.terms = ['stale'], n.termFreqs = [1]")
     assert await term_stats.rebuild(graph, recount_terms=True) == filled
     assert await _stored_stats(graph) == expected
+
+
+@pytest.fixture
+async def remembered(services, graph) -> str:
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    return graph.tenant
+
+
+def test_engram_recount_repairs_a_tenants_statistics(remembered, settings, monkeypatch):
+    """The command as a user types it (typer's runner, in this process), on statistics left as
+    the double deletion left them: an episode too few, the token count gone, a word dropped."""
+    from typer.testing import CliRunner
+
+    from app.cli import app
+    from app.settings import get_settings
+    from app.store.driver import make_driver
+
+    async def with_graph(fn):
+        driver = make_driver(settings)
+        try:
+            return await fn(TenantGraph(driver, remembered, settings.neo4j_database))
+        finally:
+            await driver.close()
+
+    async def damage(g):
+        await g.write("MATCH (c:CorpusStat {tenant: $tenant, kind: 'memcell'}) SET c.docs = c.docs - 1 "
+                      "REMOVE c.tokens")
+        await g.write("MATCH (s:TermStat {tenant: $tenant, kind: 'turn', term: 'berlin'}) DELETE s")
+        return await _stored_stats(g) != await _expected_stats(g)
+
+    async def exact(g):
+        return await _stored_stats(g) == await _expected_stats(g)
+
+    assert asyncio.run(with_graph(damage))
+    for name in ("neo4j_uri", "neo4j_user", "neo4j_password", "neo4j_database"):
+        monkeypatch.setenv(f"ENGRAM_{name.upper()}", str(getattr(settings, name)))
+    get_settings.cache_clear()
+    try:
+        res = CliRunner().invoke(app, ["recount", "--tenant", remembered])
+    finally:
+        get_settings.cache_clear()
+    assert res.exit_code == 0, res.output
+    assert "counted again" in " ".join(res.output.split())
+    assert asyncio.run(with_graph(exact))
