@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi.requests import HTTPConnection
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from strawberry.fastapi import BaseContext
 
-from app.api.errors import UNAUTHENTICATED, ApiError
+from app.api.errors import UNAUTHENTICATED, UNAVAILABLE_MESSAGE, ApiError
 from app.api.loaders import Loaders
 from app.runtime.services import Services
 from app.store.graph import TenantGraph
@@ -21,6 +22,7 @@ LOCAL_TENANT = "default"
 class Auth:
     tenant: str | None
     error: str | None = None
+    unavailable: bool = False  # the key could not be looked up: Neo4j is unreachable
 
 
 class EngramContext(BaseContext):
@@ -49,6 +51,14 @@ class EngramContext(BaseContext):
 
 
 async def authenticate(request: HTTPConnection) -> Auth:
+    try:
+        return await _authenticate(request)
+    except (ServiceUnavailable, SessionExpired):
+        # Raised here it was a 500 before any GraphQL error could be made of it.
+        return Auth(None, UNAVAILABLE_MESSAGE, unavailable=True)
+
+
+async def _authenticate(request: HTTPConnection) -> Auth:
     state = request.app.state
     header = request.headers.get("authorization")
     if not header:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 from graphql import GraphQLError
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from strawberry.extensions import SchemaExtension
 
 log = logging.getLogger("engram.api")
@@ -13,6 +14,9 @@ UNAUTHENTICATED = "UNAUTHENTICATED"
 FORBIDDEN = "FORBIDDEN"
 NOT_FOUND = "NOT_FOUND"
 INTERNAL = "INTERNAL"
+# Neo4j cannot be reached: nothing was done, and the same request may succeed later.
+UNAVAILABLE = "UNAVAILABLE"
+UNAVAILABLE_MESSAGE = "the graph database is unreachable; nothing was done: retry later"
 
 
 class ApiError(GraphQLError):
@@ -47,6 +51,10 @@ class StableErrorCodes(SchemaExtension):
                 code = (err.extensions or {}).get("code") or BAD_USER_INPUT
                 fixed.append(GraphQLError(err.message, nodes=err.nodes, path=err.path,
                                           extensions={"code": code}))
+            elif isinstance(original, (ServiceUnavailable, SessionExpired)):
+                log.warning("Neo4j unreachable in %s: %s", err.path, original)
+                fixed.append(GraphQLError(UNAVAILABLE_MESSAGE, nodes=err.nodes, path=err.path,
+                                          extensions={"code": UNAVAILABLE}))
             else:
                 log.exception("internal error in %s", err.path, exc_info=original)
                 fixed.append(GraphQLError("internal error", nodes=err.nodes, path=err.path,

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from strawberry.fastapi import GraphQLRouter
 from strawberry.types.unset import UNSET
 
-from app.api.errors import BAD_USER_INPUT, UNAUTHENTICATED
+from app.api.errors import BAD_USER_INPUT, UNAUTHENTICATED, UNAVAILABLE
 
 
 def refusal(message: str, code: str, status: int, **fields) -> JSONResponse:
@@ -25,6 +25,8 @@ class EngramRouter(GraphQLRouter):
         # Checked before the document is even parsed: without a key, introspection and
         # `{ __typename }` answered too (only resolvers asked for the tenant).
         ide = self.should_render_graphql_ide(self.request_adapter_class(request))
+        if not ide and context.auth.unavailable:
+            return refusal(context.auth.error, UNAVAILABLE, 503, data=None)
         if not ide and context.auth.tenant is None:
             # Status 200 and data null, as an operation refused for want of a key always was.
             response = refusal(context.auth.error or "missing API key", UNAUTHENTICATED, 200,

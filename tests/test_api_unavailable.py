@@ -1,0 +1,124 @@
+"""Neo4j unreachable under a running server: requests are answered with the code UNAVAILABLE
+(nothing was done, retry later), not INTERNAL or a 500, and are served again once it is back.
+The server reaches the test Neo4j through a TCP relay that the test cuts and restores."""
+import socket
+import threading
+import time
+import uuid
+
+import pytest
+
+from tests.api_server import KEY_CACHE_SECONDS, free_port, running_api
+from tests.test_api import SEARCH, _new_key
+
+
+class Relay:
+    """127.0.0.1:port -> target, byte for byte, until cut (every connection closed, new ones
+    refused) and restored."""
+
+    def __init__(self, target_port: int):
+        self.port, self.target = free_port(), target_port
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        self.listener: socket.socket | None = None
+        self.restore()
+
+    def restore(self) -> None:
+        self.open = True
+        ls = socket.socket()
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ls.bind(("127.0.0.1", self.port))
+        ls.listen(64)
+        self.listener = ls
+        threading.Thread(target=self._accept, args=(ls,), daemon=True).start()
+
+    def _accept(self, ls: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = ls.accept()
+            except OSError:
+                return  # cut
+            server = socket.create_connection(("127.0.0.1", self.target))
+            with self.lock:
+                if not self.open:  # accepted as the relay was cut
+                    client.close()
+                    server.close()
+                    return
+                self.conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        with self.lock:
+            self.open = False
+            conns, self.conns = self.conns, []
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the thread waiting in accept()
+        except OSError:
+            pass
+        self.listener.close()
+        for s in conns:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+                s.close()
+            except OSError:
+                pass
+
+
+@pytest.fixture(scope="module")
+def relayed(settings):
+    relay = Relay(int(settings.neo4j_uri.rsplit(":", 1)[1]))
+    via = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{relay.port}"})
+    with running_api(via) as api:
+        yield api, relay
+
+
+def _codes(r) -> list[str]:
+    return [e["extensions"]["code"] for e in r.json().get("errors") or []]
+
+
+def test_neo4j_unreachable_is_unavailable_and_the_server_recovers(relayed, settings):
+    api, relay = relayed
+    key = _new_key(settings, f"unav_{uuid.uuid4().hex[:8]}")
+    ask = {"input": {"query": "where does Maya live", "topK": 3}}
+    assert api.gql(SEARCH, ask, key=key).json()["data"]["search"] is not None
+    memorize = ('mutation($m: [MessageInput!]!) { memorize(input: {conversationId: "u1", messages: $m}) '
+                '{ accepted } }')
+    note = [{"id": "u-1", "speaker": "Maya", "content": "I moved to Porto.", "timestamp": "2024-05-01T10:00:00Z"}]
+    relay.cut()
+    try:
+        # The key is still known (cached): the resolvers meet the unreachable database.
+        t0 = time.monotonic()
+        r = api.gql(SEARCH, ask, key=key)
+        assert r.status_code == 200 and _codes(r) == ["UNAVAILABLE"], r.text
+        assert time.monotonic() - t0 < KEY_CACHE_SECONDS + 30
+        time.sleep(KEY_CACHE_SECONDS + 0.2)
+        # Now the key itself cannot be looked up: refused before any operation runs.
+        for query, variables in ((SEARCH, ask), (memorize, {"m": note})):
+            r = api.gql(query, variables, key=key)
+            assert r.status_code == 503 and _codes(r) == ["UNAVAILABLE"] and r.json()["data"] is None, r.text
+    finally:
+        relay.restore()
+    deadline = time.monotonic() + 60
+    while True:  # the driver reconnects on its own
+        r = api.gql(SEARCH, ask, key=key)
+        if r.status_code == 200 and not _codes(r):
+            break
+        assert time.monotonic() < deadline, r.text
+        time.sleep(0.5)
+    # What was refused was not stored: sent again, it is new.
+    r = api.gql(memorize, {"m": note}, key=key)
+    assert r.json()["data"]["memorize"]["accepted"] == 1, r.text
