@@ -1236,8 +1236,9 @@ slight major minor little really very have has had with got also
 _DIET_ALT = _alt(lx.DIETS)
 _DIET = re.compile(
     r"\b(?:am|'m|is|are|'re|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
-    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)\s+(?:(?:a|an|strictly|mostly|fully|strict|completely|"
-    rf"totally|100%)\s+)*(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
+    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)\s+"
+    r"(?:(?:a|an|strictly|mostly|fully|strict|completely|totally|100%)\s+)*"
+    rf"(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
     r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
     r"meal|meals|spot|joint|diet\s+is))", _I)
 _NO_EAT = re.compile(

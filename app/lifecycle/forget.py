@@ -22,7 +22,8 @@ from app.store.graph import TenantGraph
 # TenantPurge last: it marks a purge under way until everything else is gone.
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
           "WriteLock", "ImportRun", "TermStat", "CorpusStat", "TenantPurge")
-NO_MEMORY = frozenset(term_stats.PURGE) | {"WriteLock", "ImportRun", "TenantPurge"}  # not counted: no memory
+# Not counted as memory deleted.
+NO_MEMORY = frozenset(term_stats.PURGE) | {"WriteLock", "ImportRun", "TenantPurge"}
 
 # A purge deletes label by label, in many transactions: a turn written between its Turn and
 # Conversation steps would stay, acknowledged, in no conversation, never processed, and a run
