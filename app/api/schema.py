@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Optional
 
 import strawberry
@@ -22,7 +22,7 @@ from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
 from app.recollection.scene_lookup import CursorError, scenes_page
-from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, as_utc
+from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, moment
 from app.recollection.search import SearchTimeout
 
 MAX_ID = 256
@@ -92,7 +92,7 @@ class Query:
         hops = 2 if hops is None else hops
         limit = 25 if limit is None else limit
         try:
-            at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
+            at = moment(as_of)
             rels = await ctx.state.related.related_to(ctx.graph, entity, hops, at, limit)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
@@ -105,11 +105,11 @@ class Query:
         if not name.strip() or len(name) > MAX_ID:
             raise bad_input("name must be 1-256 characters", "name")
         try:
-            at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
+            at = moment(as_of)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         found = await entity_by_name(info.context.graph, name, at)
-        return Entity.of(found, found["facts"], at) if found else None
+        return Entity.of(found, at=at, facts=found["facts"]) if found else None
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
     async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:
@@ -141,7 +141,7 @@ class Query:
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
         try:
-            at = as_utc(active_at, "activeAt") or datetime.now(timezone.utc)
+            at = moment(active_at, "activeAt")
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         rows = await active_foresights(info.context.graph, at, group_id)

@@ -179,10 +179,10 @@ class Entity:
     type: str
     aliases: list[str]
     merges: list[EntityMerge]
-    # Read with the entity by entity(name); under relatedTo None, read when a client asks, true
-    # at the moment the parent asked about.
+    # The moment its facts are true at (the parent's asOf, else now). Read with the entity by
+    # entity(name); under relatedTo None, read when a client asks.
+    at: strawberry.Private[datetime]
     known_facts: strawberry.Private[Optional[list]] = None
-    at: strawberry.Private[Optional[datetime]] = None
 
     @strawberry.field(description="facts about it true now (or at the asOf asked), newest first; "
                                   "at most 50")
@@ -192,7 +192,7 @@ class Entity:
         return [Fact.of(f) for f in self.known_facts]
 
     @classmethod
-    def of(cls, d: dict, facts: list[dict] | None = None, at: datetime | None = None) -> "Entity":
+    def of(cls, d: dict, *, at: datetime, facts: list[dict] | None = None) -> "Entity":
         merges = []
         for m in d.get("merges") or []:
             try:

@@ -71,8 +71,8 @@ class Message(BaseModel):
         if abs(v.utcoffset()) > MAX_UTC_OFFSET:
             raise ValueError("timestamp's UTC offset is beyond ±18:00")
         if v - datetime.now(timezone.utc) > MAX_CLOCK_AHEAD:
-            raise ValueError("timestamp is in the future (more than 5 minutes ahead of the server's "
-                             "clock); a local time needs its UTC offset")
+            raise ValueError(f"timestamp is in the future (more than {MAX_CLOCK_AHEAD.seconds // 60} minutes "
+                             "ahead of the server's clock); a local time needs its UTC offset")
         return v
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from app.store import term_stats
 from app.store.graph import TenantGraph
+from app.store.locking import still_there
 
 # TenantPurge last: it marks a purge under way until everything else is gone.
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
@@ -116,17 +117,14 @@ MATCH (:Entity {tenant: $tenant})-[r:RELATED]->(:Entity {tenant: $tenant}) WHERE
 CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
 """
 
-# Looked at again under each node's lock before it goes: a run writing meanwhile may have given
-# the entity a fact (or the conversation a turn) since the scan, and DETACH DELETE would take
-# those new edges with it; and another forget may have deleted it meanwhile (its properties
-# then read null: `tenant` tells), which would count it twice.
+# Looked at again under each node's lock before it goes (locking.still_there): a run writing
+# meanwhile may have given the entity a fact (or the conversation a turn) since the scan, and
+# DETACH DELETE would take those new edges with it; another forget may have deleted it.
 _UNUSED_ENTITY = "NOT EXISTS { (n)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (n)<-[:MENTIONS]-(:MemCell) }"
 ORPHAN_ENTITIES = f"""
 MATCH (n:Entity {{tenant: $tenant}}) WHERE {_UNUSED_ENTITY}
 CALL (n) {{
-  SET n._LOCK_ = true
-  REMOVE n._LOCK_
-  WITH n WHERE n.tenant = $tenant AND {_UNUSED_ENTITY}
+  {still_there("n", _UNUSED_ENTITY)}
   {term_stats.TAKE_BACK}
   DETACH DELETE n
   RETURN 1 AS gone
@@ -154,14 +152,13 @@ WITH collect(DISTINCT elementId(m)) + collect(DISTINCT elementId(x)) AS keys,
 RETURN keys, factIds
 """
 
-EMPTY_CONVERSATIONS = """
-MATCH (c:Conversation {tenant: $tenant}) WHERE NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
-CALL (c) {
-  SET c._LOCK_ = true
-  REMOVE c._LOCK_
-  WITH c WHERE c.tenant = $tenant AND NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }
+_EMPTY = "NOT EXISTS { (c)-[:HAS_TURN]->(:Turn) }"
+EMPTY_CONVERSATIONS = f"""
+MATCH (c:Conversation {{tenant: $tenant}}) WHERE {_EMPTY}
+CALL (c) {{
+  {still_there("c", _EMPTY)}
   DETACH DELETE c
-} IN TRANSACTIONS OF 1000 ROWS
+}} IN TRANSACTIONS OF 1000 ROWS
 """
 
 # Scenes whose active members are not what they were last computed from: members deleted by a

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.store.graph import TenantGraph, TenantTx
+from app.store.locking import still_there
 from app.store.vector import vector_query
 
 GROUP_KEYS = """
@@ -203,14 +204,11 @@ MATCH (s:MemScene {tenant: $tenant, id: sc.id})
 SET s.vectorSum = sc.vectorSum, s.cells = sc.cells, s.embedding = sc.embedding, s.updatedAt = datetime()
 """
 
-# Under the scene's lock, looked at again: two forgets at once both find it empty, and the
-# second would count it deleted too.
-DELETE_SCENES = """
+# Two forgets at once both find a scene empty: each deletes and counts it once.
+DELETE_SCENES = f"""
 UNWIND $ids AS sid
-MATCH (s:MemScene {tenant: $tenant, id: sid})
-SET s._LOCK_ = true
-REMOVE s._LOCK_
-WITH s WHERE s.tenant = $tenant
+MATCH (s:MemScene {{tenant: $tenant, id: sid}})
+{still_there("s")}
 DETACH DELETE s
 RETURN count(*) AS deleted
 """

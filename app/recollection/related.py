@@ -5,7 +5,7 @@ The same query is saved for Neo4j Browser in cypher/explore/related_to.cypher.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from app.construction.entity_resolution import normalize_key
 from app.recollection.filters import holds
@@ -66,7 +66,7 @@ class RelatedService:
 
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
                          as_of: datetime | None = None, limit: int = 25) -> list[Relation]:
-        from app.recollection.request import SearchInputError, as_utc
+        from app.recollection.request import SearchInputError, moment
 
         if not entity or not entity.strip() or len(entity) > 256:
             raise SearchInputError("entity must be 1-256 characters", "entity")
@@ -74,8 +74,7 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
-        at = as_utc(as_of, "asOf") or datetime.now(timezone.utc)
-        rows = await graph.read(self._queries[hops], key=normalize_key(entity), at=at,
+        rows = await graph.read(self._queries[hops], key=normalize_key(entity), at=moment(as_of),
                                 maxPaths=MAX_PATHS, limit=limit)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}

@@ -47,6 +47,11 @@ def as_utc(v: datetime | None, name: str) -> datetime | None:
         raise SearchInputError(f"{name} is outside the calendar once in UTC", name) from None
 
 
+def moment(v: datetime | None, name: str = "asOf") -> datetime:
+    """The moment a question is asked about: `v` in UTC, else now (what is true now)."""
+    return as_utc(v, name) or datetime.now(timezone.utc)
+
+
 @dataclass
 class SearchRequest:
     query: str

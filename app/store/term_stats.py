@@ -36,6 +36,7 @@ from neo4j import AsyncDriver
 from app.recollection.lucene import STOP
 from app.store import admin
 from app.store.graph import TenantGraph
+from app.store.locking import still_there
 
 # Text properties of each kind, as the fulltext indexes (migration 0003) hold them.
 FIELDS = {
@@ -165,18 +166,14 @@ TAKE_BACK = f"""CALL (n) {{
 RETRY = "ON ERROR RETRY FOR 30 SECONDS THEN FAIL"
 
 # Deletes the nodes of $keys (elementIds) in batches, each node's statistics taken back in the
-# transaction that deletes it. Each node is locked, then looked at again: two deletions of one
-# node at once (a forget sent twice, forget and gc's purge) both find it, and the second, let
-# through once the first commits, would take its words back again, reading its counts as null
-# (docs one too low, tokens null: every episode's BM25 zero). A node gone meanwhile reads null
-# under the lock and is skipped; `deleted` counts the nodes this call deleted.
+# transaction that deletes it, once: a node another deletion took meanwhile is skipped (taken
+# back twice, its counts read as null left docs one too low and tokens null: every episode's
+# BM25 zero). `deleted` counts the nodes this call deleted.
 DELETE_NODES = f"""
 UNWIND $keys AS k
 MATCH (n) WHERE elementId(n) = k AND n.tenant = $tenant
 CALL (n) {{
-  SET n._LOCK_ = true
-  REMOVE n._LOCK_
-  WITH n WHERE n.tenant = $tenant
+  {still_there("n")}
   {TAKE_BACK}
   DETACH DELETE n
   RETURN 1 AS gone

@@ -1,0 +1,12 @@
+"""Cypher for deleting a node that another transaction may be deleting at the same moment."""
+from __future__ import annotations
+
+
+def still_there(x: str, also: str = "") -> str:
+    """Lock `x` (a write to it), then keep it only while it still exists. Two deletions of one
+    node at once (a forget sent twice, forget and gc's purge) both find it; the second, let
+    through once the first commits, reads it as null (`tenant` tells) and would delete and count
+    it again: its words taken back twice from the keyword statistics, `deleted` too high.
+    `also`: a condition looked at again under the lock (what a writer may have changed)."""
+    condition = f"{x}.tenant = $tenant" + (f" AND {also}" if also else "")
+    return f"SET {x}._LOCK_ = true\n  REMOVE {x}._LOCK_\n  WITH {x} WHERE {condition}"
