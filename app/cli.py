@@ -283,6 +283,8 @@ def eval_locomo(
                                     "here (app/recollection/ranker.json ships them)"),
     fit_adapter: Path = typer.Option(None, help="write a query adapter fitted on these conversations "
                                      "here (app/recollection/query_adapter.npy ships it)"),
+    shipped: bool = typer.Option(False, help="search through the shipped query adapter, none fitted "
+                                 "on the other conversations (for a held-out set)"),
 ) -> None:
     """Recall of evidence turns on LoCoMo, with BM25 and dense baselines in the same run; each
     conversation searched through a query adapter fitted on the others; HYBRID also with ranker
@@ -294,7 +296,7 @@ def eval_locomo(
     cfg = EvalConfig(methods=[m.strip().lower() for m in methods.split(",") if m.strip()],
                      ks=tuple(int(x) for x in k.split(",")), limit=limit,
                      conversations=conversations, keep=keep, answer=answer, fit_ranker=fit_ranker,
-                     fit_adapter=fit_adapter)
+                     fit_adapter=fit_adapter, shipped=shipped)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   console=console, transient=True) as prog:
         tasks: dict[str, int] = {}

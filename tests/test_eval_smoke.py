@@ -82,6 +82,21 @@ async def test_each_conversation_is_searched_through_an_adapter_fitted_on_the_ot
     assert QueryAdapter.load(tmp_path / "a.npy").matrix.shape == (services.embedder.dimensions,) * 2
 
 
+async def test_a_held_out_set_can_be_searched_through_the_shipped_adapter_only(services, tmp_path, monkeypatch):
+    from app.evaluation import adapter_fit
+
+    def fit(examples, **kw):
+        raise AssertionError("nothing is fitted on a held-out set measured as shipped")
+
+    monkeypatch.setattr(adapter_fit, "fit", fit)
+    data = tmp_path / "two.json"
+    data.write_text(json.dumps([SAMPLE[0], {**SAMPLE[0], "sample_id": "smoke-2"}]))
+    summary = await run_locomo(services, data, tmp_path / "out",
+                               EvalConfig(ks=(5, 10), methods=["vector"], shipped=True))
+    assert summary["meta"]["query_adapter"] == "shipped"
+    assert json.loads(summary["final_line"])["recall@10"]["vector"] > 0.0
+
+
 async def test_answering_mode_reports_judge_and_f1_with_a_stub_llm(services, tmp_path):
     from tests.llm_stub import OpenAIStub
 

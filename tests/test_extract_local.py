@@ -457,3 +457,102 @@ def test_the_async_interface_matches_the_sync_one():
     extractor = LocalExtractor()
     assert extractor.name == "local"
     assert asyncio.run(extractor.extract(turns)) == extractor.extract_sync(turns)
+
+
+# --------------------------------------------------------------------------------------------
+# names first met in passing
+
+def test_a_name_first_met_with_a_negated_verb_is_a_person_and_takes_the_later_she():
+    # Before: Mia was a "thing" (no cue the rules read), so "she's allergic" went to the last
+    # person named before the sentence (Yumi), and "She left Deloitte" too.
+    ex = extract(episode(
+        ("Ken", "My sister Yumi showed me around Kyoto."),
+        ("Ken", "Mia couldn't come though, she's allergic to sesame and half the menu has it."),
+        ("Ana", "Where's Mia working these days?"),
+        ("Ken", "She left Deloitte in May and started at a small studio called Pixelhaus."),
+    ))
+    assert entity(ex, "Mia").type == "person"
+    [allergy] = [f for f in ex.foresights if f.kind == "constraint"]
+    assert allergy.text == "Mia is allergic to sesame."  # the list ends where a clause begins
+    [left] = [f for f in ex.facts if "Deloitte" in f.text]
+    assert left.subject == "Mia"
+
+
+@pytest.mark.parametrize("text, name, etype", [
+    ("She started at a small studio called Pixelhaus.", "Pixelhaus", "organization"),
+    ("We stayed in a village called Ashwell for a week.", "Ashwell", "place"),
+    ("I met a guy named Omar at the gym.", "Omar", "person"),
+    ("Then I called Omar to ask.", "Omar", "person"),
+])
+def test_what_a_name_is_called_says_its_type(text, name, etype):
+    assert entity(extract([turn(text)]), name).type == etype
+
+
+def test_notice_handed_in_ends_the_job_and_a_start_on_a_coming_day_begins_then():
+    ex = extract(episode(
+        ("Ken", "I handed in my notice at Siemens."),
+        ("Ken", "I'm starting at Volta Labs on Monday."),  # T0 is a Monday: the next one
+        ("Ana", "I started at 9 today, so tired."),
+    ))
+    assert entity(ex, "Siemens").type == "organization"
+    [left] = facts_with(ex, "left job at")
+    assert (left.subject, left.object) == ("Ken", "Siemens")
+    [works] = facts_with(ex, "works at")
+    assert (works.subject, works.object) == ("Ken", "Volta Labs")
+    # Siemens stays where Ken works until that day (true now is not the latest thing said).
+    assert works.valid_from == datetime(2023, 5, 15, tzinfo=timezone.utc)
+    assert not any(f.object == "9" and f.predicate == "works at" for f in ex.facts)
+
+
+def test_a_promotion_at_a_named_place_is_where_one_works():
+    ex = extract(episode(("Ana", "How's Rosa?"),
+                         ("Ken", "She got promoted to head nurse at Santa Maria hospital.")))
+    assert entity(ex, "Rosa").type == "person"
+    [works] = facts_with(ex, "works at")
+    assert (works.subject, works.object) == ("Rosa", "Santa Maria")
+
+
+def test_texting_in_lower_case_still_names_places_employers_and_people():
+    # Before: "clapham", "wise" and "priya" were no entities, so nothing was where anyone
+    # lived or worked, and the graph had nothing to link a question's names to.
+    ex = extract(episode(
+        ("Jo", "Priya says hi! She's at Monzo too."),
+        ("Sam", "we finally moved to clapham last weekend"),
+        ("Sam", "nah i quit monzo in june, i work at wise now"),
+        ("Sam", "priya got a job at wise as well lol"),
+        ("Jo", "How's Priya? That's great."),
+    ))
+    [home] = facts_with(ex, "lives in")
+    assert (home.subject, home.object) == ("Sam", "Clapham")
+    assert entity(ex, "Clapham").type == "place"
+    works = {(f.subject, f.object) for f in facts_with(ex, "works at")}
+    assert {("Sam", "Wise"), ("Priya", "Wise")} <= works
+    assert entity(ex, "Wise").type == "organization"
+    # "now" ends the name; a date of another clause does not postpone the present
+    assert all(f.valid_from <= T0 + timedelta(minutes=3) for f in facts_with(ex, "works at"))
+    # "How's", "That's": contractions, not someone's
+    assert not {"How", "That"} & {e.name for e in ex.entities}
+
+
+def test_a_sentence_that_names_no_one_is_not_taken_for_lower_case_texting():
+    ex = extract([turn("I'm a nurse at the city hospital.")])
+    assert facts_with(ex, "job is") and not facts_with(ex, "works at")
+
+
+def test_names_first_written_in_lower_case_are_found_by_what_is_said_around_them():
+    ex = extract(episode(
+        ("Jo", "hows priya doing"),
+        ("Sam", "she's good, she's allergic to shellfish tho so no paella night"),
+        ("Jo", "my sister lena just moved to glasgow btw"),
+    ))
+    assert entity(ex, "Priya").type == "person"
+    [allergy] = [f for f in ex.foresights if f.kind == "constraint"]
+    assert allergy.text == "Priya is allergic to shellfish."
+    [home] = facts_with(ex, "lives in")
+    assert (home.subject, home.object) == ("Lena", "Glasgow")
+
+
+def test_a_lower_case_noun_after_the_is_not_taken_for_a_name():
+    ex = extract([turn("we moved to the coast in may", speaker="Jo")])
+    assert "Coast" not in {e.name for e in ex.entities}
+    assert not facts_with(ex, "lives in")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 
 from app.construction import lexicon as lx
-from app.construction.dates import PAST, DateMention, absolute_text, find_dates, inline_text
+from app.construction.dates import FUTURE, PAST, DateMention, absolute_text, find_dates, inline_text
 from app.construction.sentences import EMOJI_CLASS as _EMOJI_CLASS
 from app.construction.sentences import split_sentences  # noqa: F401 - also imported from here
 from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, TurnRecord
@@ -361,6 +361,29 @@ _B_PERSON = re.compile(
     r"listen to|engaged to|married to|hang out with|hung out with|hanging out with|friends with|"
     r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
     r"asked|replied|according to)\s*,?\s+)$")
+# "Mia couldn't come", "Ken didn't say": a negated verb only people do things with.
+_A_PERSON_NOT = re.compile(
+    r"^\s+(?i:couldn't|can't|didn't|doesn't|don't|won't|wouldn't|hasn't|hadn't)\s+(?i:come|make it|go|"
+    r"stop|believe|remember|decide|wait|sleep|eat|say|tell|want|like|know|think|care|mind|reply|"
+    r"answer|call|text|show up|turn up|feel|understand|agree)\b")
+# "Mia couldn't come though, she's allergic": a name a few words before "she" or "he" after a
+# comma, in the same sentence (the clause goes on about that person).
+_A_PRONOUN = re.compile(r"^(?:\s+[\w'-]+){0,4}?\s*,\s+(?i:she|he)(?:'s|'d|'ll)?\s")
+# "How's Rosa?": asked after as people are (a weak cue: "how's Leeds" is asked too).
+_B_HOWS = re.compile(r"(?i:\bhow(?:'s|\s+is)\s+)$")
+# "a studio called Pixelhaus", "a guy named Omar": the noun says what the name is.
+_CALLED = re.compile(r"(?i:\b(?:a|an|the|this|that|some)\s+(?:[\w-]+\s+){0,2}?(?P<noun>[\w-]+)\s+"
+                     r"(?:called|named)\s+)$")
+_CALLED_TYPE = {
+    **dict.fromkeys("""studio agency company startup start-up firm shop store bakery cafe café
+        restaurant bar pub band club gym charity label practice clinic school team brand app
+        business magazine podcast channel nonprofit organisation organization society choir
+        orchestra publisher brewery consultancy""".split(), "organization"),
+    **dict.fromkeys("""town village city neighbourhood neighborhood street road area island lake
+        mountain beach park suburb district valley river trail crag""".split(), "place"),
+    **dict.fromkeys("""guy girl woman man friend person lady bloke kid boy chap dude teacher
+        doctor nurse colleague coworker neighbour neighbor""".split(), "person"),
+}
 _B_KIN_END = re.compile(
     rf"(?i:\b(?:my|our|your|his|her|their)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT})\s*,?\s+)$")
 _B_WITH = re.compile(r"(?i:\bwith\s+)$|\bwith\s+[A-Z][\w'-]*\s+and\s+$")
@@ -368,6 +391,7 @@ _B_ORG = re.compile(
     r"(?i:\b(?:work|works|worked|working|job|position|role|internship|intern|interned|employed|"
     r"hired|joined|joining|join|ceo of|founder of|founded|contract with|offer from|"
     r"interview with|interview at|interviewing at|apply to|applied to|applying to|graduated from|"
+    r"notice at|notice to|resigned from|promoted to [\w ]{1,40}? at|"
     r"graduate of|studied at|studies at|study at|studying at|student at|enrolled at|degree from|"
     r"startup called|company called|firm called|business called|"
     rf"{_alt(lx.PROFESSIONS)})\s+"
@@ -705,6 +729,10 @@ loved likes liked is was has had and who will would can could just always never 
 """.split())
 
 
+_NOT_OWNERS = frozenset("""how what where who when why that there here it let this everything
+nothing someone somebody everyone everybody anyone anybody something""".split())
+
+
 def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], possessive_s: bool) -> bool:
     """A capitalised first word of a sentence: a name only with some evidence."""
     if word in known_caps:
@@ -713,7 +741,7 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
     if lw.endswith(("ly", "ing")) or lw in lx.COMMON_WORDS or lw in lx.KIN or lw in lx.PETS:
         return False
     if possessive_s:
-        return True
+        return lw not in _NOT_OWNERS  # "How's Rosa", "That's it": a contraction, not a possessive
     m = _NEXT_WORD.match(text, end)
     if not m:
         return False
@@ -755,9 +783,20 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("thing", 8.0)
     if _A_PERSON.match(text[end - 2:end + 40] if possessive_s else after):
         vote("person", 6.0)
-    if _B_PERSON.search(before):
+    if _A_PERSON_NOT.match(after):
+        vote("person", 5.0)
+    if _A_PRONOUN.match(text[end:end + 60]):
+        vote("person", 4.0)
+    called = _CALLED.search(before)
+    if called:
+        # "a studio called X" is not someone being called (_B_PERSON's "called").
+        noun = called.group("noun").lower()
+        vote(_CALLED_TYPE.get(noun, "person" if noun in lx.KIN else "thing"), 7.0)
+    elif _B_PERSON.search(before):
         vote("person", 6.0)
     if possessive_s and len(words) == 1:
+        vote("person", 2.0)
+    if _B_HOWS.search(before):
         vote("person", 2.0)
     if _B_WITH.search(before):
         vote("person", 3.0)
@@ -795,6 +834,7 @@ class _Sentence:
     raw: str                        # before the opener was stripped (for greetings)
     question: bool
     hedged: bool
+    lowercase: bool                 # written all in lower case (texting): names are not capitalised
     dates: list[DateMention]
     mentions: list[_Mention] = field(default_factory=list)
     s1: str = ""                    # text with date placeholders
@@ -854,6 +894,9 @@ _LEAVE = r"(?:quit|left|resigned\s+from)"
 _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:my|his|her|their|the|a)\s+(?:(?:old|last|current)\s+)?"
      r"(?:job|position|role|company)\b(?:\s+(?:at|with|in)\s+(?:the\s+)?)?", "left job at", "ends_job", False),
+    # "I handed in my notice at Siemens": the job ends (the day it takes effect is not said).
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:handed\s+in|gave|given|put\s+in)\s+(?:my|his|her|their)\s+"
+     r"notice\b(?:\s+(?:at|to|with)\s+(?:the\s+)?)?", "left job at", "ends_job", False),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:the\s+)?(?=[A-Z])", "left", "ends_either", False),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?moved\s+(?:out\s+of|away\s+from)\s+(?:the\s+)?",
      "moved out of", "ends_place", False),
@@ -875,6 +918,13 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}(?:was|were|got|have been|has been|just got)\s+{_A}hired\s+(?:at|by)\s+(?:the\s+)?",
      "works at", "org", True),
     (rf"^{_A}(?:(?:have|has)\s+)?joined\s+(?:the\s+)?(?=[A-Z])", "works at", "org_only", True),
+    # "I'm starting at Volta Labs on Monday", "she started at Pixelhaus": a named organisation
+    # only ("started at 9" is not a job).
+    (rf"^{_A}(?:(?:am|is|are|have|has)\s+{_A})?(?:start|starts|started|starting)\s+{_A}"
+     r"(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?:the\s+)?(?=[A-Z])", "works at", "org_only", True),
+    # "she got promoted to head nurse at Santa Maria": the post is at the place named.
+    (rf"^{_A}(?:(?:was|were|got|have been|has been|just got)\s+{_A})promoted\s+to\s+"
+     r"(?:[\w-]+\s+){1,5}?(?:at|with|in)\s+(?:the\s+)?(?=[A-Z])", "works at", "named", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}as\s+(?:an?\s+)?",
      "job is", "job", True),
     # "I'm the new head of design at Quill", "she's been a data analyst at Rivet Labs": a post
@@ -930,7 +980,8 @@ _CHUNK_END = re.compile(
     r"as|or|until|after|before|with|for|to|from|at|in|on|by|that)\s", _I)
 _LIST_END = re.compile(
     r"[;:.!?()\x00\"]|,\s*(?:so|but|and\s+(?:i|we|my|he|she|they|it))\b|\s(?:but|so|because|since|which|"
-    r"who|when|while|although|though|if|until)\s|\s(?:and|or)\s+(?:i|we|my|he|she|they|it|that)\b", _I)
+    r"who|when|while|although|though|if|until)\s|\s(?:tho|lol|haha|btw|lmao)\b|\s(?:and|or)\s+(?:i|we|my|he|she|they|it|that|this|these|"
+    r"those|there|half|most|all|none|everything|nothing|anything)\b", _I)
 
 
 def _chunk(s: str, pattern: re.Pattern = _CHUNK_END, max_words: int = 6) -> str:
@@ -942,6 +993,85 @@ def _chunk(s: str, pattern: re.Pattern = _CHUNK_END, max_words: int = 6) -> str:
 
 def _third(word: str) -> str:
     return _AUX_3RD.get(word.lower(), word.lower())
+
+
+# Words that end a name written in lower case ("i work at wise now").
+_NOT_NAME = lx.STOPWORDS | lx.ADVERBS | lx.DATE_WORDS | lx.COMMON_WORDS | lx.PRONOUNS | lx.INTERJECTIONS | frozenset(
+    """now tho though lol btw too again anymore already yet haha lmao home work school uni college
+    office night weekends weekend there here""".split())
+_LOWER_NAME = re.compile(r"([a-z][a-z'&-]*(?:\s+[a-z][a-z'&-]*){0,2})")  # "the coast" is no name
+
+
+# Cues that the lower-case word after them is someone's name: "how's priya", "tell dev",
+# "my sister lena" (the words people are asked after, told, met or related by).
+_LOWER_PERSON_CUE = re.compile(
+    rf"(?<![\w'])(?:hows|how's|how\s+is|tell|told|ask|asked|texted|text|call|called|met|meet|"
+    rf"(?:my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT}))\s+([a-z][a-z-]{{2,}})(?![\w'])", _I)
+_NOT_PERSON = _NOT_NAME | lx.KIN | lx.PETS | frozenset(
+    "life things stuff everyone family job uni mum mom dad about him her them us up back".split())
+
+
+def _discover_lowercase(sent: _Sentence, reg: _Registry) -> None:
+    """Persons named in lower case where a cue says the word is a name; found in every sentence
+    of the episode afterwards (_known_names)."""
+    for m in _LOWER_PERSON_CUE.finditer(sent.text):
+        w = m.group(1).lower()
+        if w in _NOT_PERSON or w in _DROP or w.endswith(("ing", "ly", "ed")):
+            continue
+        reg.add(w[:1].upper() + w[1:], {"person": 4.0})
+
+
+def _known_names(reg: _Registry) -> re.Pattern | None:
+    """The episode's names (a speaker's, one capitalised somewhere), to find where a sentence
+    in lower case writes them: texting in lower case is common and names carry the graph."""
+    keys = [k for k, e in reg.by_key.items()
+            if len(k) >= 3 and not e.kin_unnamed and e.type != "thing"
+            and not any(w in _NOT_NAME or w in _DROP for w in k.split())]
+    if not keys:
+        return None
+    return re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+                      + r")(?![\w-])", _I)
+
+
+def _known_in_lowercase(sent: _Sentence, known: re.Pattern, reg: _Registry) -> list[_Mention]:
+    out = list(sent.mentions)
+    taken = [(m.start, m.end) for m in out]
+    for m in known.finditer(sent.text):
+        if any(m.start() < e and b < m.end() for b, e in taken):
+            continue
+        key = reg.add(reg.by_key[_key(m.group(1))].name)
+        if key:
+            out.append(_Mention(m.start(), m.end(), m.group(1), key))
+    return sorted(out, key=lambda x: (x.start, -x.end))
+
+
+_THE_END = re.compile(r"\bthe\s*$", _I)  # "moved to the coast": a noun, not a name
+
+
+def _lowercase_name(after: str, sent: _Sentence, reg: _Registry, etype: str) -> tuple[str, str] | None:
+    """In a sentence written in lower case, the name a rule expects where it expects it ("we
+    moved to clapham", "i work at wise now"): registered as an entity of the rule's type."""
+    m = _LOWER_NAME.match(after.lstrip())
+    if not m:
+        return None
+    words = []
+    for w in m.group(1).split():
+        if w in _NOT_NAME or w.endswith(("ing", "ly")):
+            break
+        words.append(w)
+    if not words or len("".join(words)) < 3:
+        return None
+    surface = " ".join(words)
+    name = " ".join(w[:1].upper() + w[1:] for w in words)
+    key = reg.add(name, {etype: 5.0})
+    if not key:
+        return None
+    start = sent.text.lower().find(surface)
+    if start >= 0:
+        sent.mentions = sorted([*sent.mentions, _Mention(start, start + len(surface), surface, key)],
+                               key=lambda x: (x.start, -x.end))
+    ent = reg.get(key)
+    return ent.name, ent.type
 
 
 def _entity_at(s: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | None:
@@ -1044,7 +1174,7 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         owner = t.speaker if m.group("det").lower() in ("my", "our") else t.other
         if owner is not None:
             rest = body[m.end():]
-            named = _entity_at(rest, sent, reg) if rest[:1].isupper() else None
+            named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
             if named:
                 surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
                                 and reg.canonical(x.surface) == named[0]), named[0])
@@ -1113,11 +1243,15 @@ def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
             return ended[0] if predicate == "left" else predicate, ended[1], single
         if mode in ("place", "org_only", "named"):  # named: any entity but a person
             ent = _entity_at(after, sent, reg)
+            if ent is None and sent.lowercase and not _THE_END.search(m.group(0)):
+                ent = _lowercase_name(after, sent, reg, "place" if mode == "place" else "organization")
             if ent is None or ent[1] == "person" or (mode == "org_only" and ent[1] != "organization"):
                 continue
             return predicate, ent[0], single
         if mode == "org":
-            ent = _entity_at(after, sent, reg) or _entity_in(_chunk(after, _LIST_END, 6), sent, reg)
+            ent = _entity_at(after, sent, reg) or _entity_in(_chunk(after, _LIST_END, 6), sent, reg) or (
+                _lowercase_name(after, sent, reg, "organization")
+                if sent.lowercase and not _THE_END.search(m.group(0)) else None)
             obj = ent[0] if ent else _chunk(_unplace(rewrite(after, voice)), max_words=5)
             if not obj:
                 continue
@@ -1313,7 +1447,11 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
         elif base in ("you", "your"):
             best = _Who(t.other or "", m.start(), m.end(), bool(t.other))
         else:
-            best = _Who(recent or "", m.start(), m.end(), bool(recent))
+            # "Mia couldn't come, she's allergic": the person named earlier in the sentence.
+            named = [mm for mm in sent.mentions if mm.start < m.start()
+                     and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+            who = reg.get(named[-1].key).name if named else recent
+            best = _Who(who or "", m.start(), m.end(), bool(who))
     for mm in sent.mentions:
         if mm.start >= pos:
             break
@@ -1654,6 +1792,13 @@ def _without_mentions(text: str, mentions: list[_Mention]) -> str:
     return " ".join(parts)
 
 
+def _lowercase(raw: str) -> bool:
+    """Texting in lower case: the sentence does not begin with a capital (one that simply names
+    no one still does). Some names in it may be capitalised, others not."""
+    first = next((c for c in raw if c.isalpha()), "")
+    return first.islower()
+
+
 def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     out: list[_Sentence] = []
     for t in turns:
@@ -1671,7 +1816,8 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 text = _pro_drop(text)
             dates = find_dates(text, t.at, prefer=tense_of(text))
             out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
-                                 hedged=bool(_HEDGE.search(raw)), dates=dates))
+                                 hedged=bool(_HEDGE.search(raw)), dates=dates,
+                                 lowercase=_lowercase(raw)))
     return out
 
 
@@ -1743,8 +1889,13 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
     """When a single-valued fact (or the end of one) began, if its sentence names a past date
     ("In 2015 I moved to Paris"): the span's first and last moments in the turn's time zone.
     Stamped with the turn's time instead, a move of years ago said today would replace where
-    the speaker lives now."""
-    if not single or not sent.dates or sent.dates[0].direction != PAST:
+    the speaker lives now. Or a date to come ("I'm starting at Volta Labs on Monday"): the old
+    value stays what is true until that day, as an LLM's dated fact does."""
+    if not single or not sent.dates or sent.dates[0].direction not in (PAST, FUTURE):
+        return None
+    if sent.dates[0].direction == FUTURE and (sent.hedged or tense_of(sent.text) != FUTURE):
+        # "I might start at Volta in May": nothing begins; "I quit in June, I work at Wise
+        # now": the date is another clause's, the fact is the present's.
         return None
     d = sent.dates[0]
     return (datetime.combine(d.start, time(0, 0), tzinfo=at.tzinfo),
@@ -1845,6 +1996,13 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     for s in sents:
         s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set)
         s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
+    for s in sents:
+        if s.lowercase:
+            _discover_lowercase(s, reg)
+    known = _known_names(reg)
+    for s in sents:
+        if s.lowercase and known:
+            s.mentions = _known_in_lowercase(s, known, reg)
     reg.merge()
 
     facts: list[FactDraft] = []

@@ -48,6 +48,9 @@ class EvalConfig:
     answer_budget: int = 2000  # tokens of context given to the answering LLM
     fit_ranker: Path | None = None  # where to write ranker weights fitted on every conversation
     fit_adapter: Path | None = None  # where to write a query adapter fitted on every conversation
+    # Search every conversation through the shipped query adapter, none fitted on the others:
+    # what a user gets on conversations nothing was fitted on (a held-out set).
+    shipped: bool = False
 
 
 def _tenant_for(sample_id: str) -> str:
@@ -156,9 +159,10 @@ async def run_locomo(services: Services, data: Path, out: Path, cfg: EvalConfig,
                 progress(f"{conv.sample_id}: ingest", si + 1, len(sessions))
             ingest_s[conv.sample_id] = time.perf_counter() - t0
         # Read and embedded only when a map is to be fitted (the adapter off: none is).
-        fitting = searcher.adapter is not None or cfg.fit_adapter is not None
+        held = searcher.adapter is not None and not cfg.shipped
+        fitting = held or cfg.fit_adapter is not None
         proved = [await _proved(graphs[c.sample_id], c, embedder, cfg.limit) for c in convs] if fitting else []
-        adapters = adapter_fit.held_out(proved) if searcher.adapter is not None else {}
+        adapters = adapter_fit.held_out(proved) if held else {}
         if cfg.fit_adapter is not None:
             cfg.fit_adapter.parent.mkdir(parents=True, exist_ok=True)
             adapter_fit.fit(proved).save(cfg.fit_adapter)
