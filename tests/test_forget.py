@@ -286,6 +286,39 @@ async def test_a_message_sent_while_everything_is_forgotten_is_refused_not_stran
     assert rep.accepted == 1 and rep.process.cells == 1
 
 
+async def test_a_consolidation_that_read_the_cells_before_everything_went_writes_no_scene(services, graph):
+    from app.lifecycle import scene_store
+
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam()[:3], flush=True)
+    # What a consolidation had read before the purge began: a scene and its group's centre.
+    [seen] = await graph.read("MATCH (s:MemScene {tenant: $tenant}) "
+                              "RETURN s.id AS id, s.groupKey AS groupKey, s.embedding AS embedding LIMIT 1")
+    scenes_gone, go_on = asyncio.Event(), asyncio.Event()
+    run = graph.auto_commit
+
+    async def pausing(query, **params):  # holds the purge after its scene and centre steps
+        n = await run(query, **params)
+        if query == PURGE_LABEL["SceneCentre"]:
+            scenes_gone.set()
+            await go_on.wait()
+        return n
+
+    graph.auto_commit = pausing
+    purge = asyncio.create_task(forget(graph, ForgetSelection(everything=True)))
+    await scenes_gone.wait()
+    try:  # its writes land now
+        await scene_store.write_memberships(graph, [{
+            "id": seen["id"], "groupId": None, "groupKey": seen["groupKey"], "vectorSum": seen["embedding"],
+            "cells": 1, "embedding": seen["embedding"], "members": []}])
+        await scene_store.save_centre(graph, groupKey=seen["groupKey"], vectorSum=seen["embedding"], cells=1,
+                                      keywords=["locker"], counts=[1])
+    finally:
+        go_on.set()
+        await purge
+    # Before: the scene and the centre (the forgotten episodes' vector sum) outlived the purge.
+    assert await graph.read("MATCH (n {tenant: $tenant}) RETURN labels(n) AS l") == []
+
+
 async def test_a_message_racing_the_deletion_of_its_empty_conversation_is_stored(services, graph):
     ing = Ingestor(services)
     said = {"speaker": "Maya", "timestamp": "2024-03-04T10:00:00Z"}

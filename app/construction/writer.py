@@ -6,14 +6,8 @@ from dataclasses import dataclass, field
 from app.construction.supersession import plan_supersession
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
+from app.store.locking import TENANT_WRITE_LOCK
 
-# Serialises writers of one tenant, so concurrent batches cannot create the same entity twice
-# or supersede each other's facts half-way. Under it, a purge of the tenant under way is seen
-# (app/lifecycle/forget.py PURGE_START): what this batch wrote could outlive it.
-LOCK = """
-MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
-RETURN EXISTS { MATCH (p:TenantPurge {tenant: $tenant}) } AS purging
-"""
 
 # The cells' turns, claimed before anything is written: each must still be there and waiting
 # for its cell. A run that extracted while its turns were forgotten (forget deletes turns, then
@@ -159,7 +153,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     terms_of = {name: [term_stats.node_terms(texts[name], r) for r in getattr(batch, name)] for name in texts}
 
     async def work(tx: TenantTx) -> None:
-        [lock] = await tx.run(LOCK)
+        [lock] = await tx.run(TENANT_WRITE_LOCK)
         if lock["purging"]:
             raise TurnsTaken("the tenant's memory is being deleted; nothing written")
         if batch.cells:

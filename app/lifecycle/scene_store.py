@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from app.store.graph import TenantGraph, TenantTx
-from app.store.locking import still_there
+from app.store.locking import TENANT_WRITE_LOCK, still_there
 from app.store.vector import vector_query
 
 GROUP_KEYS = """
@@ -183,11 +183,29 @@ MATCH (s:MemScene {tenant: $tenant, groupKey: $groupKey}) RETURN s.id AS id ORDE
 """
 
 
+async def _unless_purging(tx: TenantTx) -> bool:
+    """Under the tenant's write lock: False while `forget everything` runs. A scene or centre
+    written then (a consolidation that read the cells before they went) would outlive the
+    purge: scenes and centres are MERGEd, and a centre's vector sums the forgotten episodes'."""
+    [lock] = await tx.run(TENANT_WRITE_LOCK)
+    return not lock["purging"]
+
+
 async def write_memberships(graph: TenantGraph, scenes: list[dict]) -> None:
     """`scenes`: {id, groupId, groupKey, vectorSum, cells, embedding, members: [{id, order}]}."""
     async def work(tx: TenantTx) -> None:
-        await tx.run(DETACH_CELLS, cellIds=[m["id"] for s in scenes for m in s["members"]])
-        await tx.run(UPSERT_SCENES, scenes=scenes)
+        if await _unless_purging(tx):
+            await tx.run(DETACH_CELLS, cellIds=[m["id"] for s in scenes for m in s["members"]])
+            await tx.run(UPSERT_SCENES, scenes=scenes)
+
+    await graph.write_tx(work)
+
+
+async def save_centre(graph: TenantGraph, **params) -> None:
+    """SAVE_CENTRE, written only while no purge of the tenant runs."""
+    async def work(tx: TenantTx) -> None:
+        if await _unless_purging(tx):
+            await tx.run(SAVE_CENTRE, **params)
 
     await graph.write_tx(work)
 

@@ -168,9 +168,9 @@ class SceneService:
             await graph.write(q.DROP_SCENES, ids=stale[i:i + BATCH])
         rep.dropped = len(stale)
         df = _document_frequency(rows)
-        await graph.write(q.SAVE_CENTRE, groupKey=group_key,
-                          vectorSum=[float(v) for v in (x.sum(axis=0) if len(rows) else [])],
-                          cells=len(rows), keywords=list(df), counts=list(df.values()))
+        await q.save_centre(graph, groupKey=group_key,
+                            vectorSum=[float(v) for v in (x.sum(axis=0) if len(rows) else [])],
+                            cells=len(rows), keywords=list(df), counts=list(df.values()))
         rep.seconds["write"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         if new_cells is None:
@@ -246,8 +246,8 @@ class SceneService:
             "members": s["members"],
         } for sid, s in sorted(touched.items())])
         df = _capped(df)
-        await graph.write(q.SAVE_CENTRE, groupKey=group_key, vectorSum=[float(v) for v in total],
-                          cells=count, keywords=list(df), counts=list(df.values()))
+        await q.save_centre(graph, groupKey=group_key, vectorSum=[float(v) for v in total],
+                            cells=count, keywords=list(df), counts=list(df.values()))
         # Scenes whose state the new cells took over may have to be archived.
         others = [r["id"] for r in await graph.read(q.SUPERSEDED_SCENES, cellIds=[c["id"] for c in cells])]
         await summarise(graph, sorted(set(touched) | set(others)), df, count, self.writer)
@@ -351,8 +351,8 @@ async def refresh_scenes(graph: TenantGraph, scene_ids: list[str]) -> int:
             continue
         df = _document_frequency(cells)
         total = unit_rows(np.asarray([c["embedding"] for c in cells], dtype=np.float64)).sum(axis=0)
-        await graph.write(q.SAVE_CENTRE, groupKey=group_key, vectorSum=[float(v) for v in total],
-                          cells=len(cells), keywords=list(df), counts=list(df.values()))
+        await q.save_centre(graph, groupKey=group_key, vectorSum=[float(v) for v in total],
+                            cells=len(cells), keywords=list(df), counts=list(df.values()))
         ids = [r["id"] for r in kept if (r["groupKey"] or "") == group_key]
         await summarise(graph, ids, df, len(cells))
     return deleted

@@ -1,4 +1,5 @@
-"""Cypher for deleting a node that another transaction may be deleting at the same moment."""
+"""Cypher for writes that race other writes: a node another transaction may be deleting at the
+same moment, and anything written while the tenant's memory is being deleted."""
 from __future__ import annotations
 
 
@@ -10,3 +11,13 @@ def still_there(x: str, also: str = "") -> str:
     `also`: a condition looked at again under the lock (what a writer may have changed)."""
     condition = f"{x}.tenant = $tenant" + (f" AND {also}" if also else "")
     return f"SET {x}._LOCK_ = true\n  REMOVE {x}._LOCK_\n  WITH {x} WHERE {condition}"
+
+
+# Serialises writers of one tenant (its one WriteLock node), so concurrent batches cannot create
+# the same entity twice or supersede each other's facts half-way. Under it, a purge of the
+# tenant under way is seen (app/lifecycle/forget.py PURGE_START takes the same lock to mark
+# it): whatever the transaction would create could outlive the purge, so it writes nothing.
+TENANT_WRITE_LOCK = """
+MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
+RETURN EXISTS { MATCH (p:TenantPurge {tenant: $tenant}) } AS purging
+"""
