@@ -495,3 +495,34 @@ def test_entity_and_related_to_answer_as_of_a_moment(api, tenants):
     berlin = {r["entity"]["name"]: r["entity"]["facts"] for r in april["relatedTo"]}["Berlin"]
     assert ("lives in", "Berlin") in {(f["predicate"], f["object"]) for f in berlin}  # facts as of April
     assert "Berlin" not in {r["entity"]["name"] for r in now["relatedTo"]}
+
+
+HISTORY = ('query($n: String!, $f: Int, $a: String) { entity(name: $n) { history(first: $f, after: $a) { '
+           'totalCount pageInfo { hasNextPage endCursor } edges { cursor node { text predicate object status '
+           'validFrom } } } } }')
+
+
+def test_an_entity_history_lists_every_fact_in_the_order_they_began_a_page_at_a_time(api, tenants):
+    a, b = tenants["a"], tenants["b"]
+    full = data(api.gql(HISTORY, {"n": "Maya", "f": 100}, key=a))["entity"]["history"]
+    facts = [e["node"] for e in full["edges"]]
+    assert full["totalCount"] == len(facts) > 2 and not full["pageInfo"]["hasNextPage"]
+    # Where Maya has lived, not only where she lives (entity.facts): Berlin from March, then Lisbon.
+    homes = [(f["object"], f["status"]) for f in facts if f["predicate"] == "lives in"]
+    assert homes == [("Berlin", "superseded"), ("Lisbon", "current")]
+    assert [f["validFrom"] for f in facts] == sorted(f["validFrom"] for f in facts)
+    seen, after = [], None  # pages of two walk the same list, each fact once
+    while True:
+        page = data(api.gql(HISTORY, {"n": "Maya", "f": 2, "a": after}, key=a))["entity"]["history"]
+        assert page["totalCount"] == len(facts) and len(page["edges"]) <= 2
+        seen += [e["node"] for e in page["edges"]]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert seen == facts
+    assert error_code(api.gql(HISTORY, {"n": "Maya", "f": 2, "a": "not-a-cursor"}, key=a)) == "BAD_USER_INPUT"
+    assert error_code(api.gql(HISTORY, {"n": "Maya", "f": 0}, key=a)) == "BAD_USER_INPUT"
+    # B's Maya (a cat called Pixel) has B's facts only, whatever cursor B sends
+    theirs = data(api.gql(HISTORY, {"n": "Maya", "f": 100, "a": full["edges"][0]["cursor"]}, key=b))
+    texts = {e["node"]["text"] for e in (theirs["entity"] or {"history": {"edges": []}})["history"]["edges"]}
+    assert not texts & {f["text"] for f in facts}

@@ -21,7 +21,8 @@ from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
-from app.recollection.scene_lookup import CursorError, scenes_page
+from app.recollection.cursors import CursorError
+from app.recollection.scene_lookup import scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, moment
 from app.recollection.search import SearchTimeout
 

@@ -191,6 +191,23 @@ class Entity:
             self.known_facts = await info.context.loaders.entity_facts.load((self.id, self.at))
         return [Fact.of(f) for f in self.known_facts]
 
+    @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
+                                  "the order they began (validFrom), a page at a time (first: 1-100)")
+    async def history(self, info: Info, first: Optional[int] = 50, after: Optional[str] = None) -> FactConnection:
+        from app.recollection.cursors import CursorError
+        from app.recollection.entity_history import history_page
+
+        first = page_size(first)
+        if after is not None and len(after) > 1024:
+            raise bad_input("after is not a cursor this API returned", "after")
+        try:
+            rows, more, total = await history_page(info.context.graph, self.id, first, after)
+        except CursorError as e:
+            raise bad_input(str(e), "after") from None
+        edges = [FactEdge(cursor=r["cursor"], node=Fact.of(r)) for r in rows]
+        return FactConnection(edges=edges, total_count=total, page_info=PageInfo(
+            has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
+
     @classmethod
     def of(cls, d: dict, *, at: datetime, facts: list[dict] | None = None) -> "Entity":
         merges = []
@@ -280,6 +297,19 @@ class MemSceneEdge:
 class PageInfo:
     has_next_page: bool
     end_cursor: Optional[str]
+
+
+@strawberry.type
+class FactEdge:
+    cursor: str
+    node: Fact
+
+
+@strawberry.type(description="A page of facts in the order they began (cursor pagination).")
+class FactConnection:
+    edges: list[FactEdge]
+    page_info: PageInfo
+    total_count: int
 
 
 @strawberry.type(description="A page of scenes in time order (cursor pagination).")

@@ -2,9 +2,7 @@
 conflicts. Pages are keyed by (startedAt in ms, id), so a cursor stays valid while scenes change."""
 from __future__ import annotations
 
-import base64
-import json
-
+from app.recollection.cursors import decode_cursor, encode_cursor
 from app.store.graph import TenantGraph
 
 SCENE_FIELDS = ".id, .topic, .consensus, .status, .groupId, .cells, .startedAt, .endedAt, .createdAt, .updatedAt"
@@ -42,25 +40,6 @@ RETURN f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .v
           .eventDate, memCellId: m.id} AS fact, n.text AS replacedBy
 ORDER BY f.validFrom LIMIT $limit
 """
-
-
-class CursorError(ValueError):
-    pass
-
-
-def encode_cursor(at: int, scene_id: str) -> str:
-    return base64.urlsafe_b64encode(json.dumps([at, scene_id]).encode()).decode()
-
-
-def decode_cursor(cursor: str) -> tuple[int, str]:
-    try:
-        at, scene_id = json.loads(base64.urlsafe_b64decode(cursor.encode()).decode())
-        if (not isinstance(at, int) or isinstance(at, bool) or not isinstance(scene_id, str)
-                or not -2**63 <= at < 2**63):  # what Neo4j's integers hold
-            raise TypeError
-        return at, scene_id
-    except (ValueError, TypeError, UnicodeError):
-        raise CursorError("after is not a cursor this API returned") from None
 
 
 async def scenes_page(graph: TenantGraph, group_id: str | None, status: str | None,

@@ -1,0 +1,33 @@
+"""An entity's history: every fact about it, current, replaced, ended or yet to begin, in the
+order they began, a page at a time (Entity.history). What `entity(name, asOf)` answers for one
+moment, this gives across time: "where has Maya lived?"."""
+from __future__ import annotations
+
+from app.recollection.cursors import decode_cursor, encode_cursor
+from app.store.graph import TenantGraph
+
+# A fact about the entity in two roles (subject and object) is one fact. Forgotten facts stay
+# out, as everywhere (they wait for their purge).
+_ABOUT = """
+MATCH (e:Entity {tenant: $tenant, id: $id})<-[:ABOUT]-(f:Fact {tenant: $tenant})
+WHERE f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, false) = false
+WITH DISTINCT f"""
+
+PAGE = _ABOUT + """, coalesce(f.validFrom.epochMillis, 0) AS at
+WHERE $afterAt IS NULL OR at > $afterAt OR (at = $afterAt AND f.id > $afterId)
+RETURN f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo, .status,
+          .eventDate} AS fact, at
+ORDER BY at, f.id LIMIT $limit
+"""
+
+COUNT = _ABOUT + "\nRETURN count(f) AS n"
+
+
+async def history_page(graph: TenantGraph, entity_id: str, first: int,
+                       after: str | None) -> tuple[list[dict], bool, int]:
+    """(facts with their cursors, whether more follow, how many in all)."""
+    after_at, after_id = decode_cursor(after) if after else (None, None)
+    rows = await graph.read(PAGE, id=entity_id, afterAt=after_at, afterId=after_id, limit=first + 1)
+    total = (await graph.read(COUNT, id=entity_id))[0]["n"]
+    page = [{**r["fact"], "cursor": encode_cursor(r["at"], r["fact"]["id"])} for r in rows[:first]]
+    return page, len(rows) > first, total
