@@ -255,20 +255,27 @@ async def test_an_episode_without_turns_asked_for_by_id_goes_with_what_it_made(s
     assert lisbon == []
 
 
-async def test_a_message_sent_while_everything_is_forgotten_is_refused_not_stranded(services, graph):
-    ing = Ingestor(services)
-    await ing.memorize(graph.tenant, "c1", maya_and_sam()[:3], flush=True)
-    turns_gone, go_on = asyncio.Event(), asyncio.Event()
+def _hold_purge_after(graph, label: str) -> tuple[asyncio.Event, asyncio.Event]:
+    """Makes `forget everything` on `graph` wait after deleting `label` until the second event is
+    set; the first is set when it waits there (what lands meanwhile races the purge)."""
+    reached, go_on = asyncio.Event(), asyncio.Event()
     run = graph.auto_commit
 
-    async def pausing(query, **params):  # holds the purge between its Turn and Conversation steps
+    async def pausing(query, **params):
         n = await run(query, **params)
-        if query == PURGE_LABEL["Turn"]:
-            turns_gone.set()
+        if query == PURGE_LABEL[label]:
+            reached.set()
             await go_on.wait()
         return n
 
     graph.auto_commit = pausing
+    return reached, go_on
+
+
+async def test_a_message_sent_while_everything_is_forgotten_is_refused_not_stranded(services, graph):
+    ing = Ingestor(services)
+    await ing.memorize(graph.tenant, "c1", maya_and_sam()[:3], flush=True)
+    turns_gone, go_on = _hold_purge_after(graph, "Turn")  # before its Conversation step
     purge = asyncio.create_task(forget(graph, ForgetSelection(everything=True)))
     await turns_gone.wait()
     late = [{"id": "late", "speaker": "Maya", "content": "My locker code is 4711.",
@@ -293,17 +300,7 @@ async def test_a_consolidation_that_read_the_cells_before_everything_went_writes
     # What a consolidation had read before the purge began: a scene and its group's centre.
     [seen] = await graph.read("MATCH (s:MemScene {tenant: $tenant}) "
                               "RETURN s.id AS id, s.groupKey AS groupKey, s.embedding AS embedding LIMIT 1")
-    scenes_gone, go_on = asyncio.Event(), asyncio.Event()
-    run = graph.auto_commit
-
-    async def pausing(query, **params):  # holds the purge after its scene and centre steps
-        n = await run(query, **params)
-        if query == PURGE_LABEL["SceneCentre"]:
-            scenes_gone.set()
-            await go_on.wait()
-        return n
-
-    graph.auto_commit = pausing
+    scenes_gone, go_on = _hold_purge_after(graph, "SceneCentre")  # its scene and centre steps done
     purge = asyncio.create_task(forget(graph, ForgetSelection(everything=True)))
     await scenes_gone.wait()
     try:  # its writes land now
