@@ -834,7 +834,7 @@ class _Sentence:
     raw: str                        # before the opener was stripped (for greetings)
     question: bool
     hedged: bool
-    lowercase: bool                 # written all in lower case (texting): names are not capitalised
+    lowercase: bool                 # texting style: no capital to begin with, names may lack one
     dates: list[DateMention]
     mentions: list[_Mention] = field(default_factory=list)
     s1: str = ""                    # text with date placeholders
@@ -980,8 +980,9 @@ _CHUNK_END = re.compile(
     r"as|or|until|after|before|with|for|to|from|at|in|on|by|that)\s", _I)
 _LIST_END = re.compile(
     r"[;:.!?()\x00\"]|,\s*(?:so|but|and\s+(?:i|we|my|he|she|they|it))\b|\s(?:but|so|because|since|which|"
-    r"who|when|while|although|though|if|until)\s|\s(?:tho|lol|haha|btw|lmao)\b|\s(?:and|or)\s+(?:i|we|my|he|she|they|it|that|this|these|"
-    r"those|there|half|most|all|none|everything|nothing|anything)\b", _I)
+    r"who|when|while|although|though|if|until)\s|\s(?:tho|lol|haha|btw|lmao)\b|"
+    r"\s(?:and|or)\s+(?:i|we|my|he|she|they|it|that|this|these|those|there|half|most|all|none|"
+    r"everything|nothing|anything)\b", _I)
 
 
 def _chunk(s: str, pattern: re.Pattern = _CHUNK_END, max_words: int = 6) -> str:
@@ -996,9 +997,9 @@ def _third(word: str) -> str:
 
 
 # Words that end a name written in lower case ("i work at wise now").
-_NOT_NAME = lx.STOPWORDS | lx.ADVERBS | lx.DATE_WORDS | lx.COMMON_WORDS | lx.PRONOUNS | lx.INTERJECTIONS | frozenset(
-    """now tho though lol btw too again anymore already yet haha lmao home work school uni college
-    office night weekends weekend there here""".split())
+_NOT_NAME = (lx.STOPWORDS | lx.ADVERBS | lx.DATE_WORDS | lx.COMMON_WORDS | lx.PRONOUNS | lx.INTERJECTIONS
+             | frozenset("""now tho though lol btw too again anymore already yet haha lmao home work school uni college
+    office night weekends weekend there here""".split()))
 _LOWER_NAME = re.compile(r"([a-z][a-z'&-]*(?:\s+[a-z][a-z'&-]*){0,2})")  # "the coast" is no name
 
 
