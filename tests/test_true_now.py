@@ -96,3 +96,23 @@ async def test_a_message_stamped_in_the_future_is_refused_and_nothing_is_stored(
         {"id": "skew", "speaker": "Maya", "content": "hello", "timestamp": datetime.now(timezone.utc)
          + timedelta(minutes=1)}], wait=False)
     assert rep.accepted == 1
+
+
+async def test_the_local_extractor_dates_a_job_starting_next_week_and_the_old_one_holds_until_then(services, graph):
+    # No LLM: "I'm starting at Volta Labs next Monday" begins on that Monday (before, it began
+    # when said, and replaced Siemens at once).
+    ing = Ingestor(services)
+    await ing.memorize(graph.tenant, "c1", [
+        {"id": "s1", "speaker": "Maya", "content": "I work at Siemens as an engineer.",
+         "timestamp": NOW - timedelta(days=3)}], flush=True)
+    await ing.memorize(graph.tenant, "c1", [
+        {"id": "s2", "speaker": "Maya", "content": "Big news: I'm starting at Volta Labs next Monday!",
+         "timestamp": NOW - timedelta(minutes=1)}], flush=True)
+    rows = await graph.read("""MATCH (f:Fact {tenant: $tenant, predicate: 'works at'})
+                               RETURN f.object AS o, f.validFrom AS since""")
+    since = {r["o"]: r["since"].to_native() for r in rows}
+    assert set(since) == {"Siemens", "Volta Labs"} and since["Volta Labs"] > NOW
+    now = await entity_by_name(graph, "Maya", datetime.now(timezone.utc))
+    assert {f["object"] for f in now["facts"] if f["predicate"] == "works at"} == {"Siemens"}
+    later = await entity_by_name(graph, "Maya", since["Volta Labs"] + timedelta(hours=1))
+    assert {f["object"] for f in later["facts"] if f["predicate"] == "works at"} == {"Volta Labs"}
