@@ -128,8 +128,6 @@ class Query:
             raise bad_input("status must be active or archived", "status")
         if group_id is not None and len(group_id) > MAX_ID:
             raise bad_input("groupId must be at most 256 characters", "groupId")
-        if after is not None and len(after) > 1024:
-            raise bad_input("after is not a cursor this API returned", "after")
         try:
             rows, more, total = await scenes_page(info.context.graph, group_id, status, first, after)
         except CursorError as e:

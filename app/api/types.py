@@ -198,8 +198,6 @@ class Entity:
         from app.recollection.entity_history import history_page
 
         first = page_size(first)
-        if after is not None and len(after) > 1024:
-            raise bad_input("after is not a cursor this API returned", "after")
         try:
             rows, more, total = await history_page(info.context.graph, self.id, first, after)
         except CursorError as e:

@@ -1997,12 +1997,12 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     for s in sents:
         s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set)
         s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
-    for s in sents:
-        if s.lowercase:
-            _discover_lowercase(s, reg)
-    known = _known_names(reg)
-    for s in sents:
-        if s.lowercase and known:
+    lowercase = [s for s in sents if s.lowercase]  # most episodes have none: nothing to build
+    for s in lowercase:
+        _discover_lowercase(s, reg)
+    known = _known_names(reg) if lowercase else None
+    for s in lowercase:
+        if known:
             s.mentions = _known_in_lowercase(s, known, reg)
     reg.merge()
 
