@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.construction.extract_local import LocalExtractor, conjugate, split_sentences
+from app.construction.local import LocalExtractor
+from app.construction.local.voice import conjugate
+from app.construction.sentences import split_sentences
 from app.domain.models import Extraction, TurnRecord
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # a Monday

@@ -56,7 +56,7 @@ def make_extractor(settings: Settings) -> Extractor:
         from app.construction.extract_llm import LLMExtractor
 
         return LLMExtractor(settings)
-    from app.construction.extract_local import LocalExtractor
+    from app.construction.local import LocalExtractor
 
     return LocalExtractor()
 

@@ -1,0 +1,492 @@
+"""Entities: names, kin and pets found in a sentence, typed by their cues, merged across the episode."""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from app.construction import lexicon as lx
+from app.domain.models import EntityDraft
+from app.construction.local.bounds import MAX_ENTITIES, _alt
+from app.construction.local.voice import _Voice
+
+
+_TOKEN = re.compile(r"[^\W_][\w'&-]*")
+_KIN_ALT = _alt(lx.KIN)
+_PET_ALT = _alt(lx.PETS)
+_KIN_ADJ = ("new|little|big|older|younger|best|old|late|dear|eldest|oldest|youngest|twin|baby|"
+            "step|lovely|sweet|cute|rescue|adopted|favorite|favourite|close|good|ex|future")
+_OWNER = r"(?:(?i:my|our|your)|(?P<owner>[A-Z][\w-]+)'s)"
+_KIN_MENTION = re.compile(
+    rf"(?<![\w'])(?P<det>{_OWNER})\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
+_NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called)\s+)?(?=[A-Z])")
+_PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
+_DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS
+         | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})
+_SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
+_EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(
+    "love best omg lol lmao wtf btw idk tbh imo fyi asap diy tv ok rip nyc".split())
+
+_A_PERSON = re.compile(
+    r"^(?:'s\s+(?i:" + _KIN_ALT + r")\b|\s+(?:said|says|told|tells|asked|asks|texted|texts|called|"
+    r"thinks|thought|wants|wanted|helped|helps|loves|loved|likes|liked|is my|was my|and I\b|and me\b|"
+    r"who\b|herself|himself|was born|passed away|got married|gave birth|feels|felt|laughed|cried|"
+    r"smiled|replied|mentioned|suggested|invited|hugged|met me|visited me|came over|came by|"
+    r"recommended|agreed|knows|knew|lives|works|studies|graduated|moved|has been|is doing|was doing))")
+_B_PERSON = re.compile(
+    r"(?i:\b(?:and I|me and|met|meet|meeting|told|tell|asked|ask|called|call|texted|text|hugged|"
+    r"married|marry|marrying|dating|date|thanks|thank|hi|hey|hello|dear|visit from|love you|miss|"
+    r"talked to|talk to|talking to|spoke to|spoke with|speak to|said to|wrote to|sent|introduced|"
+    r"listen to|engaged to|married to|hang out with|hung out with|hanging out with|friends with|"
+    r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
+    r"asked|replied|according to)\s*,?\s+)$")
+# "Mia couldn't come", "Ken didn't say": a negated verb only people do things with.
+_A_PERSON_NOT = re.compile(
+    r"^\s+(?i:couldn't|can't|didn't|doesn't|don't|won't|wouldn't|hasn't|hadn't)\s+(?i:come|make it|go|"
+    r"stop|believe|remember|decide|wait|sleep|eat|say|tell|want|like|know|think|care|mind|reply|"
+    r"answer|call|text|show up|turn up|feel|understand|agree)\b")
+# "Mia couldn't come though, she's allergic": a name a few words before "she" or "he" after a
+# comma, in the same sentence (the clause goes on about that person).
+_A_PRONOUN = re.compile(r"^(?:\s+[\w'-]+){0,4}?\s*,\s+(?i:she|he)(?:'s|'d|'ll)?\s")
+# "How's Rosa?": asked after as people are (a weak cue: "how's Leeds" is asked too).
+_B_HOWS = re.compile(r"(?i:\bhow(?:'s|\s+is)\s+)$")
+# "a studio called Pixelhaus", "a guy named Omar": the noun says what the name is.
+_CALLED = re.compile(r"(?i:\b(?:a|an|the|this|that|some)\s+(?:[\w-]+\s+){0,2}?(?P<noun>[\w-]+)\s+"
+                     r"(?:called|named)\s+)$")
+_CALLED_TYPE = {
+    **dict.fromkeys("""studio agency company startup start-up firm shop store bakery cafe café
+        restaurant bar pub band club gym charity label practice clinic school team brand app
+        business magazine podcast channel nonprofit organisation organization society choir
+        orchestra publisher brewery consultancy""".split(), "organization"),
+    **dict.fromkeys("""town village city neighbourhood neighborhood street road area island lake
+        mountain beach park suburb district valley river trail crag""".split(), "place"),
+    **dict.fromkeys("""guy girl woman man friend person lady bloke kid boy chap dude teacher
+        doctor nurse colleague coworker neighbour neighbor""".split(), "person"),
+}
+_B_KIN_END = re.compile(
+    rf"(?i:\b(?:my|our|your|his|her|their)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT})\s*,?\s+)$")
+_B_WITH = re.compile(r"(?i:\bwith\s+)$|\bwith\s+[A-Z][\w'-]*\s+and\s+$")
+_B_ORG = re.compile(
+    r"(?i:\b(?:work|works|worked|working|job|position|role|internship|intern|interned|employed|"
+    r"hired|joined|joining|join|ceo of|founder of|founded|contract with|offer from|"
+    r"interview with|interview at|interviewing at|apply to|applied to|applying to|graduated from|"
+    r"notice at|notice to|resigned from|promoted to [\w ]{1,40}? at|"
+    r"graduate of|studied at|studies at|study at|studying at|student at|enrolled at|degree from|"
+    r"startup called|company called|firm called|business called|"
+    rf"{_alt(lx.PROFESSIONS)})\s+"
+    r"(?:(?:at|for|with|by|from)\s+)?)$")
+_B_PROJECT = re.compile(
+    r"(?i:\b(?:project|working on|work on|works on|worked on|building|launched|launching|developing|"
+    r"an app called|a project called|side project)\s+)$")
+_A_PROJECT = re.compile(r"^\s+(?i:project)\b")
+_B_PLACE = re.compile(
+    r"(?i:\b(?:in|to|from|visited|visit|visiting|near|around|across|toward|towards|into|through|"
+    r"outside|inside|across|flew to|moved to|live in|living in|based in|trip to|back to)\s+(?:the\s+)?)$")
+_B_AT = re.compile(r"(?i:\bat\s+(?:the\s+)?)$")
+
+_APPOS = re.compile(
+    rf",\s+(?P<det>(?i:my|our|your|his|her|their))\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
+
+_TYPE_ORDER = ("person", "organization", "place", "project", "thing")
+
+
+@functools.lru_cache(maxsize=8192)
+def _key(name: str) -> str:
+    k = re.sub(r"[^\w\s']+", " ", name.casefold())
+    k = " ".join(k.split())
+    return k[4:] if k.startswith("the ") else k
+
+
+@dataclass
+class _Mention:
+    start: int
+    end: int
+    surface: str
+    key: str
+
+
+@dataclass
+class _Ent:
+    name: str
+    key: str
+    order: int
+    votes: dict[str, float] = field(default_factory=dict)
+    aliases: list[str] = field(default_factory=list)
+    count: int = 0
+    speaker: bool = False
+    titled: bool = False
+    kin_named: set[tuple[str, str]] = field(default_factory=set)   # ("Maya", "sister"): Maya's sister
+    kin_unnamed: tuple[str, str] | None = None                    # this entity is "Maya's sister"
+
+    @property
+    def type(self) -> str:
+        if not self.votes:
+            return "thing"
+        best = max(self.votes.values())
+        return next(t for t in _TYPE_ORDER if self.votes.get(t, 0.0) == best)
+
+
+class _Registry:
+    """The episode's entities, by key, in order of first mention; merged at the end."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, _Ent] = {}
+        self.alias_of: dict[str, str] = {}  # key -> key of the entity it was merged into
+        self._order = 0
+
+    def add(self, name: str, votes: dict[str, float] | None = None, *, speaker: bool = False,
+            titled: bool = False) -> str | None:
+        key = _key(name)
+        if not key or len(key) > 80:
+            return None
+        ent = self.by_key.get(key)
+        if ent is None:
+            if len(self.by_key) >= MAX_ENTITIES * 2:
+                return None
+            ent = _Ent(name=name, key=key, order=self._order, speaker=speaker, titled=titled)
+            self._order += 1
+            self.by_key[key] = ent
+        ent.count += 1
+        for t, v in (votes or {}).items():
+            ent.votes[t] = ent.votes.get(t, 0.0) + v
+        return key
+
+    def root(self, key: str) -> str:
+        seen = 0
+        while key in self.alias_of and seen < 8:
+            key = self.alias_of[key]
+            seen += 1
+        return key
+
+    def get(self, name_or_key: str) -> _Ent | None:
+        key = self.root(_key(name_or_key))
+        return self.by_key.get(key)
+
+    def canonical(self, name: str) -> str:
+        ent = self.get(name)
+        return ent.name if ent else name
+
+    def _absorb(self, small: _Ent, big: _Ent) -> None:
+        self.alias_of[small.key] = big.key
+        for t, v in small.votes.items():
+            if t != "thing":
+                big.votes[t] = big.votes.get(t, 0.0) + v
+        big.count += small.count
+        for a in [small.name, *small.aliases]:
+            if _key(a) != big.key and a not in big.aliases:
+                big.aliases.append(a)
+        big.kin_named |= small.kin_named
+
+    def merge(self) -> None:
+        """Short person names into the one longer name they start ("Mel" -> "Melanie Hart"),
+        a surname into its titled or full name, and "Maya's sister" into the one named sister."""
+        ents = sorted(self.by_key.values(), key=lambda e: e.order)
+        persons = [e for e in ents if e.type == "person"]
+        for small in ents:
+            if small.speaker or " " in small.key or small.key in self.alias_of or small.kin_unnamed:
+                continue
+            other_votes = max((v for t, v in small.votes.items() if t not in ("person", "thing")),
+                              default=0.0)
+            if other_votes >= 4 or len(small.key) < 2:
+                continue
+            targets = []
+            for big in persons:
+                if big is small or big.key in self.alias_of or big.kin_unnamed:
+                    continue
+                toks = big.key.split()
+                first = toks[1] if big.titled and len(toks) > 1 else toks[0]
+                if (first != small.key and first.startswith(small.key)) or \
+                        (len(toks) > 1 and (first == small.key or toks[-1] == small.key)):
+                    targets.append(big)
+            if len({t.key for t in targets}) == 1:
+                self._absorb(small, targets[0])
+        for e in ents:
+            if not e.kin_unnamed or e.key in self.alias_of:
+                continue
+            named = [n for n in ents if e.kin_unnamed in n.kin_named and n.key not in self.alias_of]
+            if len(named) == 1:
+                self._absorb(e, named[0])
+
+    def drafts(self, used: set[str]) -> list[EntityDraft]:
+        out: list[EntityDraft] = []
+        for e in sorted(self.by_key.values(), key=lambda e: e.order):
+            if e.key in self.alias_of or (e.key not in used and not e.speaker):
+                continue
+            out.append(EntityDraft(name=e.name, type=e.type, aliases=list(e.aliases[:10])))
+            if len(out) >= MAX_ENTITIES:
+                break
+        return out
+
+
+def _owner(det: str, owner: str | None, voice: _Voice) -> str | None:
+    if owner:
+        return owner
+    d = det.lower()
+    if d in ("my", "our"):
+        return voice.speaker
+    return voice.other  # "your": only when it is clear who "you" is
+
+
+def _cap(tok: str) -> bool:
+    return tok[:1].isupper()
+
+
+def _caps_after_first(text: str) -> set[str]:
+    """Capitalised words not at the start of the sentence: evidence that a word is a name."""
+    out = set()
+    for i, m in enumerate(_TOKEN.finditer(text)):
+        if i and _cap(m.group()):
+            w = m.group()
+            if w.endswith("'s"):
+                w = w[:-2]
+            if w.lower() not in _DROP:
+                out.add(w)
+    return out
+
+
+def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str],
+                  speakers: set[str]) -> list[_Mention]:
+    """The entity mentions of one (cleaned) sentence, registered in `reg`."""
+    mentions: list[_Mention] = []
+    # "my sister", "Sam's boss", "my dog Max"
+    named_kin: dict[int, tuple[str, str, bool]] = {}  # name start -> (owner, kin, is_pet)
+    for m in _KIN_MENTION.finditer(text):
+        owner = _owner(m.group("det"), m.group("owner"), voice)
+        kin = m.group("kin").lower()
+        is_pet = kin in lx.PETS
+        if m.group("owner"):
+            k = reg.add(m.group("owner"), {"person": 5.0})
+            if k:
+                mentions.append(_Mention(m.start("owner"), m.end("owner"), m.group("owner"), k))
+        if owner is None:
+            continue
+        after = _NAMED_AFTER.match(text, m.end())
+        if after and after.end() < len(text) and text[after.end()].isupper():
+            nxt = _TOKEN.match(text, after.end())
+            if nxt and nxt.group().lower() not in _DROP:
+                named_kin[after.end()] = (owner, kin, is_pet)
+                continue
+        if kin in ("friends", "kids", "children", "parents", "siblings", "grandparents"):
+            votes = {"person": 6.0}
+        else:
+            votes = {"thing" if is_pet else "person": 9.0}
+        name = f"{owner}'s {kin}"
+        k = reg.add(name, votes)
+        if k:
+            reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (owner, kin)
+            mentions.append(_Mention(m.start(), m.end(), text[m.start():m.end()], k))
+
+    toks = list(_TOKEN.finditer(text))
+    i = 0
+    while i < len(toks):
+        if not _cap(toks[i].group()):
+            i += 1
+            continue
+        group = [i]
+        j = i + 1
+        while j < len(toks) and (not toks[j - 1].group().endswith("'s")
+                                 or toks[j].group().lower() in lx.ORG_SUFFIXES | lx.PLACE_SUFFIXES):
+            gap = text[toks[j - 1].end():toks[j].start()]
+            prev = toks[j - 1].group().lower()
+            # "Crumb & Co", "Dean & Sons": a firm's name; "Tom & Lena" stays two people.
+            if (gap in (" & ", " and ") and _cap(toks[j].group())
+                    and toks[j].group().lower() in lx.ORG_SUFFIXES | {"sons", "daughters"}):
+                group.append(j)
+                j += 1
+                continue
+            if gap == " " or (gap == ". " and prev in lx.TITLES | {"st", "mt", "jr"}):
+                if _cap(toks[j].group()):
+                    group.append(j)
+                    j += 1
+                    continue
+                if (toks[j].group() in lx.NAME_CONNECTORS and j + 1 < len(toks)
+                        and _cap(toks[j + 1].group())
+                        and text[toks[j].end():toks[j + 1].start()] == " "):
+                    group += [j, j + 1]
+                    j += 2
+                    continue
+            break
+        for chunk in _chunks(group, toks):
+            mention = _group_mention(text, toks, chunk, voice, reg, known_caps, speakers, named_kin)
+            if mention:
+                mentions.append(mention)
+        i = j
+    mentions.sort(key=lambda m: (m.start, -m.end))
+    out: list[_Mention] = []
+    for m in mentions:
+        if not out or (m.start, m.key) != (out[-1].start, out[-1].key):
+            out.append(m)
+    return out
+
+
+def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
+    out: list[list[int]] = [[]]
+    for idx in group:
+        if toks[idx].group().lower() in _SPLIT_AT:
+            out.append([])
+        else:
+            out[-1].append(idx)
+    res = []
+    for c in out:
+        while c and toks[c[0]].group().lower().rstrip(".") in _DROP:
+            c = c[1:]
+        while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS):
+            c = c[:-1]
+        if c:
+            res.append(c)
+    return res
+
+
+def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Voice, reg: _Registry,
+                   known_caps: set[str], speakers: set[str],
+                   named_kin: dict[int, tuple[str, str, bool]]) -> _Mention | None:
+    start, end = toks[chunk[0]].start(), toks[chunk[-1]].end()
+    words = [toks[c].group() for c in chunk]
+    possessive_s = False
+    if words[-1].endswith("'s") and _POSSESSED.match(text, end):
+        words[-1] = words[-1][:-2]
+        end -= 2
+        possessive_s = True
+    elif words[-1].endswith("'"):
+        words[-1] = words[-1][:-1]
+        end -= 1
+    name = text[start:end].strip(" -'&")
+    low = [w.lower() for w in words]
+    if not name or len(name) < 2 or all(w in lx.DEMONYMS for w in low):
+        return None
+    if len(words) == 1:
+        w = words[0]
+        if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6):
+            return None
+        if low[0] in lx.KIN_AS_NAME:
+            k = reg.add(f"{voice.speaker}'s {low[0]}", {"person": 9.0})
+            if k:
+                reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (voice.speaker, low[0])
+                return _Mention(start, end, name, k)
+            return None
+    is_speaker = name in speakers
+    appos = _APPOS.match(text, end)
+    if appos and start not in named_kin:
+        det = appos.group("det")
+        owner = _owner(det, None, voice) if det.lower() in ("my", "our", "your") else None
+        kin_word = appos.group("kin").lower()
+        named_kin[start] = (owner or "", kin_word, kin_word in lx.PETS)
+    first_token = chunk[0] == 0
+    if first_token and not is_speaker and name.lower() not in lx.PLACES:
+        if len(words) == 1:
+            if not appos and not _initial_is_name(text, end, words[0], known_caps, possessive_s):
+                return None
+        elif low[0].endswith(("ed", "ing", "ly")) and words[0] not in known_caps:
+            return _group_mention(text, toks, chunk[1:], voice, reg, known_caps, speakers, named_kin) \
+                if len(chunk) > 1 else None
+    votes = _type_votes(text, start, end, words, low, is_speaker, possessive_s)
+    titled = low[0].rstrip(".") in lx.TITLES and len(words) > 1
+    kin = named_kin.get(start)
+    if kin:
+        owner, rel, is_pet = kin
+        votes["thing" if is_pet else "person"] = votes.get("thing" if is_pet else "person", 0.0) + 9.0
+    k = reg.add(name, votes, speaker=is_speaker, titled=titled)
+    if not k:
+        return None
+    if kin and owner:
+        ent = reg.by_key[k]
+        ent.kin_named.add((owner, rel))
+        if is_pet or rel in lx.UNIQUE_KIN:
+            alias = f"{owner}'s {rel}"
+            if alias not in ent.aliases and _key(alias) != k:
+                ent.aliases.append(alias)
+    return _Mention(start, end, name, k)
+
+
+# "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
+_POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
+                        r"tomorrow|yesterday|last|next|this)\b)[a-z]")
+_NEXT_WORD = re.compile(r"\s+([a-z][a-z']*)(?:\s+([A-Za-z]+))?")
+_PERSON_NEXT = frozenset("""
+said says told tells asked asks texted called thinks thought wants wanted helped helps loves
+loved likes liked is was has had and who will would can could just always never really also
+""".split())
+
+
+_NOT_OWNERS = frozenset("""how what where who when why that there here it let this everything
+nothing someone somebody everyone everybody anyone anybody something""".split())
+
+
+def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], possessive_s: bool) -> bool:
+    """A capitalised first word of a sentence: a name only with some evidence."""
+    if word in known_caps:
+        return True
+    lw = word.lower()
+    if lw.endswith(("ly", "ing")) or lw in lx.COMMON_WORDS or lw in lx.KIN or lw in lx.PETS:
+        return False
+    if possessive_s:
+        return lw not in _NOT_OWNERS  # "How's Rosa", "That's it": a contraction, not a possessive
+    m = _NEXT_WORD.match(text, end)
+    if not m:
+        return False
+    nxt, nxt2 = m.group(1), (m.group(2) or "").lower()
+    if nxt == "and" and nxt2 in ("i", "me"):
+        return True
+    if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
+               "always", "never", "really", "also"):
+        return False  # "Work is hard", "Dinner was great": too often a plain noun
+    return nxt in _PERSON_NEXT or (nxt.endswith("ed") and len(nxt) > 3)
+
+
+def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str], is_speaker: bool,
+                possessive_s: bool) -> dict[str, float]:
+    votes: dict[str, float] = {}
+
+    def vote(t: str, v: float) -> None:
+        votes[t] = max(votes.get(t, 0.0), v)
+
+    name_low = " ".join(low)
+    if is_speaker:
+        vote("person", 20.0)
+    if low[0].rstrip(".") in lx.TITLES and len(low) > 1:
+        vote("person", 9.0)
+    if low[0] in lx.KIN_TITLES and len(low) > 1:
+        vote("person", 9.0)
+    last = low[-1]
+    if last in lx.ORG_SUFFIXES or any(w in lx.ORG_HEADS for w in low):
+        vote("organization", 9.0)
+    elif last in lx.PLACE_SUFFIXES and len(low) > 1:
+        vote("place", 8.0)
+    if name_low in lx.PLACES:
+        vote("place", 8.0)
+    before = text[max(0, start - 48):start]
+    after = text[end:end + 40]
+    if _B_KIN_END.search(before):
+        vote("person", 9.0)
+    if _PET_NAMED.search(before):
+        vote("thing", 8.0)
+    if _A_PERSON.match(text[end - 2:end + 40] if possessive_s else after):
+        vote("person", 6.0)
+    if _A_PERSON_NOT.match(after):
+        vote("person", 5.0)
+    if _A_PRONOUN.match(text[end:end + 60]):
+        vote("person", 4.0)
+    called = _CALLED.search(before)
+    if called:
+        # "a studio called X" is not someone being called (_B_PERSON's "called").
+        noun = called.group("noun").lower()
+        vote(_CALLED_TYPE.get(noun, "person" if noun in lx.KIN else "thing"), 7.0)
+    elif _B_PERSON.search(before):
+        vote("person", 6.0)
+    if possessive_s and len(words) == 1:
+        vote("person", 2.0)
+    if _B_HOWS.search(before):
+        vote("person", 2.0)
+    if _B_WITH.search(before):
+        vote("person", 3.0)
+    if _B_ORG.search(before):
+        vote("organization", 7.0)
+    if _B_PROJECT.search(before) or _A_PROJECT.match(after):
+        vote("project", 7.0)
+    if _B_PLACE.search(before):
+        vote("place", 4.0)
+    elif _B_AT.search(before):
+        vote("place", 3.0)
+    if not votes:
+        vote("thing", 1.0)
+    return votes

@@ -1,0 +1,258 @@
+"""The episode: facts, foresight, entities, then title, summary, keywords and importance."""
+from __future__ import annotations
+
+import logging
+
+from app.construction import lexicon as lx
+from app.domain.models import Extraction, FactDraft, ForesightDraft, TurnRecord
+from app.construction.local.bounds import (
+    MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
+    MAX_TITLE_CHARS)
+from app.construction.local.text import _WORD, _clip, _content_score
+from app.construction.local.voice import _Voice
+from app.construction.local.inline_dates import _unplace, _with_placeholders
+from app.construction.local.entities import _Registry, _caps_after_first, find_entities
+from app.construction.local.sentence import _Sentence, _Turn
+from app.construction.local.fact_patterns import _FIRST
+from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
+from app.construction.local.parse import later_single, parse_sentence
+from app.construction.local.foresight import _constraint, _plan
+from app.construction.local.turn_sentences import (
+    _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions)
+from app.construction.local.facts import _companion, _fact, _fact_score
+
+log = logging.getLogger(__name__)
+
+
+def _keywords(sents: list[_Sentence], reg: _Registry) -> list[str]:
+    ent_count: dict[str, int] = {}
+    ent_first: dict[str, int] = {}
+    name_words: set[str] = set()
+    for e in reg.by_key.values():
+        name_words.update(_WORD.findall(e.name.lower()))
+    speakers = {e.name.lower() for e in reg.by_key.values() if e.speaker}
+    word_count: dict[str, int] = {}
+    word_first: dict[str, int] = {}
+    pos = 0
+    for s in sents:
+        for mm in s.mentions:
+            ent = reg.get(mm.key)
+            if ent and not ent.speaker and "'s " not in ent.name:
+                ent_count[ent.name] = ent_count.get(ent.name, 0) + 1
+                ent_first.setdefault(ent.name, pos)
+                pos += 1
+        for w in _WORD.findall(_unplace(s.s1).lower()):
+            w = w.strip("'-")
+            if (len(w) < 3 or w in lx.STOPWORDS or w in lx.COMMON_WORDS or w in lx.INTERJECTIONS
+                    or w in lx.PRONOUNS or w in lx.DATE_WORDS or w in name_words or w in speakers
+                    or w.endswith("'s") or w.endswith("n't")):
+                continue
+            word_count[w] = word_count.get(w, 0) + 1
+            word_first.setdefault(w, pos)
+            pos += 1
+    ents = sorted(ent_count, key=lambda n: (-ent_count[n], ent_first[n]))
+    words = sorted(word_count, key=lambda w: (-word_count[w], word_first[w]))
+    out: list[str] = []
+    for n in ents[:5]:
+        out.append(n.lower())
+    for w in words:
+        if len(out) >= MAX_KEYWORDS:
+            break
+        if w not in out:
+            out.append(w)
+    for n in ents[5:]:
+        if len(out) >= MAX_KEYWORDS:
+            break
+        out.append(n.lower())
+    return out[:MAX_KEYWORDS]
+
+
+def _extract(records: list[TurnRecord]) -> Extraction:
+    speakers: list[str] = []
+    for r in records:
+        name = " ".join(str(r.speaker or "").split())[:80] or "someone"
+        if name not in speakers:
+            speakers.append(name)
+    turns: list[_Turn] = []
+    for i, r in enumerate(records):
+        name = " ".join(str(r.speaker or "").split())[:80] or "someone"
+        others = [s for s in speakers if s != name]
+        turns.append(_Turn(turn=r, index=i, speaker=name, other=others[0] if len(others) == 1 else None,
+                           at=_aware(r.at), assistant=str(r.role or "").lower() in _ASSISTANT_ROLES))
+    sents = _sentences(turns)
+    known_caps: set[str] = set()
+    for s in sents:
+        known_caps |= _caps_after_first(s.text)
+    reg = _Registry()
+    speaker_set = set(speakers)
+    for name in speakers:
+        reg.add(name, {"person": 20.0}, speaker=True)
+    for s in sents:
+        s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set)
+        s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
+    lowercase = [s for s in sents if s.lowercase]  # most episodes have none: nothing to build
+    for s in lowercase:
+        _discover_lowercase(s, reg)
+    known = _known_names(reg) if lowercase else None
+    for s in lowercase:
+        if known:
+            s.mentions = _known_in_lowercase(s, known, reg)
+    reg.merge()
+
+    facts: list[FactDraft] = []
+    scores: list[float] = []
+    foresights: list[ForesightDraft] = []
+    seen_facts: set[str] = set()
+    seen_fs: set[tuple[str, str]] = set()
+    per_turn: dict[int, int] = {}
+    fs_turn: dict[int, int] = {}
+    recent: str | None = None
+    for s in sents:
+        try:
+            recent_before = recent
+            for mm in s.mentions:
+                ent = reg.get(mm.key)
+                if ent and ent.type == "person" and not ent.speaker:
+                    recent = ent.name
+            if s.question:
+                continue
+            constrained = False
+            foresaw = False
+            if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
+                found = _constraint(s, reg, recent_before)
+                plan = _plan(s, reg, recent_before)
+                if plan is not None:
+                    found.append(plan)
+                for fs in found:
+                    key = (fs.kind, fs.text.casefold())
+                    if key in seen_fs or fs_turn.get(s.t.index, 0) >= MAX_FORESIGHTS_PER_TURN:
+                        continue
+                    seen_fs.add(key)
+                    fs_turn[s.t.index] = fs_turn.get(s.t.index, 0) + 1
+                    foresights.append(fs)
+                    foresaw = True
+                    constrained = constrained or fs.kind == "constraint"
+                foresights = foresights[:MAX_FORESIGHTS]
+            if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
+                continue
+            content = _content_score(_without_mentions(s.text, s.mentions))
+            if _GREETING.match(s.raw) and content < 2.0:
+                continue
+            named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
+            bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
+            if content + bonus < 1.5 and not foresaw:
+                continue
+            s.companion = _companion(s, reg)
+            parse = parse_sentence(s, reg, recent_before)
+            if parse.kind == "reported" and not foresaw and (
+                    (_REACTION.match(s.text) and content < 3.0)
+                    or (not (named or s.dates) and content < 2.0)):
+                continue
+            parses = [parse]
+            if not parse.single:
+                extra = later_single(s, reg, 1)
+                if extra is not None:
+                    parses.append(extra)
+            for p in parses:
+                f = _fact(s, p, reg)
+                key = f"{f.text}\x00{f.predicate}\x00{f.object}".casefold()
+                if key in seen_facts or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
+                    continue
+                seen_facts.add(key)
+                per_turn[s.t.index] = per_turn.get(s.t.index, 0) + 1
+                facts.append(f)
+                scores.append(_fact_score(f, constrained))
+        except Exception:  # noqa: BLE001 - one odd sentence must not cost the whole cell
+            log.warning("local extractor skipped a sentence of turn %s", s.t.turn.id, exc_info=True)
+
+    used = {reg.root(mm.key) for s in sents for mm in s.mentions}
+    entities = reg.drafts(used)
+    keywords = _keywords(sents, reg)
+    return Extraction(
+        title=_title(facts, scores, keywords, turns, sents),
+        summary=_summary(facts, scores, sents, turns),
+        keywords=keywords,
+        importance=_importance(facts, foresights, turns),
+        facts=facts,
+        entities=entities,
+        foresights=foresights,
+        tokens_used=0,
+    )
+
+
+def _best(facts: list[FactDraft], scores: list[float], n: int) -> list[int]:
+    ranked = sorted(range(len(facts)), key=lambda i: (-scores[i], i))[:n]
+    return sorted(ranked)
+
+
+def _title(facts, scores, keywords, turns, sents) -> str:
+    if facts:
+        i = _best(facts, scores, 1)[0]
+        text = facts[i].text.rstrip(".")
+        if len(text) > MAX_TITLE_CHARS:
+            for sep in ("; ", ", ", " (", " - "):
+                cut = text.find(sep, 20)
+                if 0 < cut <= MAX_TITLE_CHARS:
+                    text = text[:cut]
+                    break
+        return _clip(text, MAX_TITLE_CHARS)
+    if keywords:
+        return _clip(", ".join(keywords[:4]).capitalize(), MAX_TITLE_CHARS)
+    if sents:
+        return _clip(sents[0].text, MAX_TITLE_CHARS)
+    when = turns[0].at.date().isoformat() if turns else "an unknown date"
+    return f"Conversation on {when}"
+
+
+def _summary(facts, scores, sents, turns) -> str:
+    if facts:
+        parts: list[str] = []
+        total = 0
+        for i in _best(facts, scores, 4):
+            text = facts[i].text
+            if parts and total + len(text) + 1 > MAX_SUMMARY_CHARS:
+                continue
+            parts.append(text)
+            total += len(text) + 1
+        return _clip(" ".join(parts), MAX_SUMMARY_CHARS)
+    lines = [f"{s.t.speaker}: {s.text}" for s in sents[:3]]
+    if lines:
+        return _clip(" ".join(lines), MAX_SUMMARY_CHARS)
+    return ""
+
+
+def _importance(facts, foresights, turns) -> float:
+    if not facts and not foresights:
+        return 0.1
+    imp = 0.3
+    if any(f.kind == "constraint" for f in foresights):
+        imp += 0.25
+    if any(f.kind in ("plan", "deadline") for f in foresights):
+        imp += 0.15
+    if any(_LIFE.search(f.text) for f in facts):
+        imp += 0.25
+    if any(f.single_valued for f in facts):
+        imp += 0.1
+    imp += min(0.15, 0.015 * len(facts))
+    if all(t.assistant for t in turns):
+        imp *= 0.7
+    return round(min(1.0, max(0.05, imp)), 2)
+
+
+class LocalExtractor:
+    """Rule-based extraction: no model, no network, deterministic, well under a millisecond a turn."""
+
+    name = "local"
+
+    async def extract(self, turns: list[TurnRecord]) -> Extraction:
+        return self.extract_sync(turns)
+
+    def extract_sync(self, turns: list[TurnRecord]) -> Extraction:
+        records = [t for t in (turns or []) if t is not None]
+        try:
+            return _extract(records)
+        except Exception:  # noqa: BLE001 - never fail a cell over odd text; keep what is certain
+            log.exception("local extractor failed; falling back to a bare extraction")
+            first = records[0] if records else None
+            when = _aware(first.at).date().isoformat() if first else "an unknown date"
+            return Extraction(title=f"Conversation on {when}", summary="", keywords=[], importance=0.1)

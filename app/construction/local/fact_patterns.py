@@ -1,0 +1,148 @@
+"""The patterns of the fact rules: subjects, predicates, and where an object ends."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.local.bounds import _alt
+from app.construction.local.voice import _ADV_ALT
+from app.construction.local.entities import _KIN_ADJ, _KIN_ALT, _PET_ALT
+
+
+_A = rf"(?:(?:{_ADV_ALT})\s+)*"
+_I = re.IGNORECASE
+_LEAD = re.compile(r"^(?:\x00\d+\x00\s*,?\s*)+")
+_FAV_MY = re.compile(
+    r"^(?:my|our)\s+(?:all-time\s+|absolute\s+|new\s+|current\s+)?favou?rite\s+"
+    r"(?P<cat>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are|was|has to be|would be|right now is)\s+", _I)
+_FAV_IS = re.compile(
+    r"^(?P<obj>[^,;]{2,60}?)\s+(?:is|are)\s+(?:definitely\s+|probably\s+|still\s+)?my\s+"
+    r"(?:all-time\s+|absolute\s+|new\s+)?favou?rite(?:\s+(?P<cat>[a-z][\w-]*(?:\s+[a-z][\w-]*)?))?\s*[.!]?$", _I)
+_COMPOUND = re.compile(
+    rf"^(?:(?i:my|our)\s+(?:(?i:{_KIN_ADJ})\s+)?[\w-]+(?:\s+[A-Z][\w'-]*){{0,2}}|[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"\s+and\s+(?:I|me)(?![\w'])\s*"
+    rf"|^(?i:me|I)\s+and\s+(?:(?i:my|our)\s+(?:(?i:{_KIN_ADJ})\s+)?[\w-]+|[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?\s+(?=[a-z])")
+_FIRST = re.compile(r"^(I'm|I've|I'll|I'd|I|we're|we've|we'll|we'd|we)(?![\w'])\s*", _I)
+_SECOND = re.compile(r"^(you're|you've|you'll|you'd|you)(?![\w'])\s*", _I)
+_THIRD = re.compile(r"^(he's|she's|he|she)(?![\w'])\s*", _I)
+_MY_KIN = re.compile(
+    rf"^(?P<det>my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?P<kin>{_KIN_ALT}|{_PET_ALT})(?![\w'-])"
+    r"(?:,?\s+(?:named\s+|called\s+)?)?", _I)
+_MY_NOUN_BE = re.compile(
+    r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
+_HOMES = frozenset("flat apartment house home place condo".split())
+_MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
+_CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
+_IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
+            "we've": "have", "we'll": "will", "we'd": "would", "you're": "are", "you've": "have",
+            "you'll": "will", "you'd": "would", "he's": "is", "she's": "is"}
+_PROF_ALT = _alt(lx.PROFESSIONS)
+
+# Facts that end a single-valued one with no new value, and the predicate they end.
+_ENDS = {"left job at": "works at", "moved out of": "lives in"}
+_LEAVE = r"(?:quit|left|resigned\s+from)"
+
+# (pattern on the verb phrase, predicate, object mode, single-valued), tried in order
+_RULE_SPECS: list[tuple[str, str, str, bool]] = [
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:my|his|her|their|the|a)\s+(?:(?:old|last|current)\s+)?"
+     r"(?:job|position|role|company)\b(?:\s+(?:at|with|in)\s+(?:the\s+)?)?", "left job at", "ends_job", False),
+    # "I handed in my notice at Siemens": the job ends (the day it takes effect is not said).
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:handed\s+in|gave|given|put\s+in)\s+(?:my|his|her|their)\s+"
+     r"notice\b(?:\s+(?:at|to|with)\s+(?:the\s+)?)?", "left job at", "ends_job", False),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?{_LEAVE}\s+(?:the\s+)?(?=[A-Z])", "left", "ends_either", False),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?moved\s+(?:out\s+of|away\s+from)\s+(?:the\s+)?",
+     "moved out of", "ends_place", False),
+    (rf"^{_A}no\s+longer\s+{_A}(?:work|works|working)\s+(?:at|for)\s+(?:the\s+)?", "left job at", "ends_job", False),
+    (rf"^{_A}no\s+longer\s+{_A}(?:live|lives|living)\s+(?:in|at)\s+(?:the\s+)?", "moved out of", "ends_place",
+     False),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+(?:the\s+)?",
+     "lives in", "place", True),
+    (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
+     rf"based|settled|unpacked)\s+{_A}(?:in|at|near)\s+(?:the\s+)?", "lives in", "place", True),
+    (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}(?:at|for)\s+(?:the\s+)?",
+     "works at", "org", True),
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:got|landed|accepted|started|began|took|have|has|found)\s+"
+     r"(?:a|an|the|my|his|her)\s+(?:(?:new|full-time|part-time|dream|first|great)\s+)*"
+     r"(?:job|position|role|internship|gig)\s+(?:as\s+an?\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:at|with|for)\s+(?:the\s+)?",
+     "works at", "org", True),
+    (rf"^{_A}(?:(?:have|has)\s+)?(?:started|began)\s+(?:working|work|a\s+job)\s+(?:at|for|with)\s+(?:the\s+)?",
+     "works at", "org", True),
+    (rf"^{_A}(?:was|were|got|have been|has been|just got)\s+{_A}hired\s+(?:at|by)\s+(?:the\s+)?",
+     "works at", "org", True),
+    (rf"^{_A}(?:(?:have|has)\s+)?joined\s+(?:the\s+)?(?=[A-Z])", "works at", "org_only", True),
+    # "I'm starting at Volta Labs on Monday", "she started at Pixelhaus": a named organisation
+    # only ("started at 9" is not a job).
+    (rf"^{_A}(?:(?:am|is|are|have|has)\s+{_A})?(?:start|starts|started|starting)\s+{_A}"
+     r"(?:(?:work|working|a\s+new\s+job)\s+)?at\s+(?:the\s+)?(?=[A-Z])", "works at", "org_only", True),
+    # "she got promoted to head nurse at Santa Maria": the post is at the place named.
+    (rf"^{_A}(?:(?:was|were|got|have been|has been|just got)\s+{_A})promoted\s+to\s+"
+     r"(?:[\w-]+\s+){1,5}?(?:at|with|in)\s+(?:the\s+)?(?=[A-Z])", "works at", "named", True),
+    (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}as\s+(?:an?\s+)?",
+     "job is", "job", True),
+    # "I'm the new head of design at Quill", "she's been a data analyst at Rivet Labs": a post
+    # (a profession's word among its first words) held at a named organisation.
+    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:now\s+)?(?:an?|the)\s+(?:new\s+)?"
+     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{_PROF_ALT}|head|director|chief|lead|manager|officer)\b)"
+     r"(?:[\w-]+\s+){1,5}?(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])",
+     "works at", "named", True),
+    (rf"^{_A}(?:am|is|are)\s+{_A}(?:now\s+)?(?:an?)\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{_PROF_ALT})\b)",
+     "job is", "job", True),
+    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:dating|seeing|going out with)\s+",
+     "relationship status is", "dating", True),
+    (rf"^{_A}(?:am|is|are|got|have been|has been|just got|recently got)\s+{_A}"
+     r"(?P<st>married|engaged|divorced|separated|widowed)\b(?:\s+to\s+)?",
+     "relationship status is", "status", True),
+    (rf"^{_A}(?:am|is|are)\s+{_A}(?:happily\s+)?(?P<st>single|in a relationship)\b(?:\s+with\s+)?",
+     "relationship status is", "status", True),
+    (rf"^{_A}(?:(?:have|has|had)\s+)?(?:broke|broken|split)\s+up\b", "relationship status is", "single", True),
+    (rf"^{_A}(?:am|is|are|was|were)\s+{_A}(?:severely\s+|very\s+|deathly\s+|highly\s+|mildly\s+|"
+     r"super\s+|extremely\s+)?allergic\s+to\s+", "is allergic to", "list", False),
+    (rf"^{_A}(?:like|likes|enjoy|enjoys)\s+(?!to\b)", "likes", "rest", False),
+    (rf"^{_A}(?:love|loves|adore|adores)\s+(?!to\b)", "loves", "rest", False),
+    (rf"^{_A}(?:hate|hates|dislike|dislikes|can't stand|cannot stand|detest|detests)\s+", "dislikes", "rest", False),
+    (rf"^{_A}(?:am|is|are)\s+{_A}(?:really\s+|so\s+|very\s+)?(?:into|a\s+(?:big\s+|huge\s+)?fan\s+of)\s+",
+     "likes", "rest", False),
+    (rf"^{_A}(?:have|has|have got|has got)\s+(?!to\b|been\b|had\b|got\b|{_ADV_ALT}\b)(?=[a-z\x00])",
+     "has", "has", False),
+    (rf"^{_A}(?:am|is|are)\s+{_A}(?!\w+ing\b|not\b)", "is", "rest", False),
+    (rf"^{_A}(?:was|were)\s+{_A}(?!\w+ing\b|not\b)", "was", "rest", False),
+]
+_RULES = [(re.compile(p, _I), pred, mode, single) for p, pred, mode, single in _RULE_SPECS]
+
+_AUX_ALT = ("have to|has to|had to|got to|ought to|used to|"
+            "am|is|are|was|were|have|has|had|will|would|can|could|should|must|might|may|do|does|did|"
+            "don't|doesn't|didn't|won't|can't|couldn't|wouldn't|shouldn't|haven't|hasn't|hadn't|"
+            "wasn't|isn't|aren't|been|be|being|gonna|wanna|not|cannot")
+_GENERIC = re.compile(rf"^(?P<aux>(?:(?:{_AUX_ALT}|{_ADV_ALT})\s+)*)(?P<verb>[a-z][a-z'-]*)", _I)
+_TO_INF = re.compile(r"\s+(?i:to)\s+(?P<inf>[a-z][a-z'-]*)")
+_PREP = re.compile(r"\s+(?P<prep>to|in|at|for|with|on|about|from|into|by|up|out|off|over|along|through|"
+                   r"around|back|down|of|across|away)\b(?!\s*[.,!?]?$)", _I)
+_TO_VERBS = frozenset("""
+going want wants wanted need needs needed plan plans planning planned hope hopes hoping hoped try
+tries trying tried decided decide decides started start starts began begin love loves loved like
+likes liked used have has had got learn learning learned managed continue continued wish wishes
+expect expects intend intends forgot remember remembered agreed promised refuse refused afford
+prefer prefers prefered preferred going gonna able
+""".split())
+_AUX_3RD = {"am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't",
+            "aren't": "isn't", "were": "was", "weren't": "wasn't", "gonna": "is going to",
+            "wanna": "wants to", "'m": "is", "'ve": "has", "'re": "is"}
+_CHUNK_END = re.compile(
+    r"[,;:.!?()\x00\"]|\s(?:and|but|so|because|since|which|who|when|while|where|although|though|if|"
+    r"as|or|until|after|before|with|for|to|from|at|in|on|by|that)\s", _I)
+_LIST_END = re.compile(
+    r"[;:.!?()\x00\"]|,\s*(?:so|but|and\s+(?:i|we|my|he|she|they|it))\b|\s(?:but|so|because|since|which|"
+    r"who|when|while|although|though|if|until)\s|\s(?:tho|lol|haha|btw|lmao)\b|"
+    r"\s(?:and|or)\s+(?:i|we|my|he|she|they|it|that|this|these|those|there|half|most|all|none|"
+    r"everything|nothing|anything)\b", _I)
+
+
+def _chunk(s: str, pattern: re.Pattern = _CHUNK_END, max_words: int = 6) -> str:
+    m = pattern.search(s)
+    part = s[: m.start()] if m else s
+    words = part.split()[:max_words]
+    return " ".join(words).strip(" '\"-")
+
+
+def _third(word: str) -> str:
+    return _AUX_3RD.get(word.lower(), word.lower())

@@ -1,0 +1,126 @@
+"""One fact per informative sentence, in the third person, dated when it began."""
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from app.construction.dates import FUTURE, PAST
+from app.domain.models import FactDraft
+from app.construction.local.bounds import (
+    CONF_ASSISTANT, CONF_HEDGED, CONF_PLAIN, CONF_REPORTED, MAX_OBJECT_CHARS, MAX_TEXT_CHARS, ROLE_MENTIONED,
+    ROLE_OBJECT, ROLE_SUBJECT)
+from app.construction.local.text import _clip
+from app.construction.local.voice import _Voice, rewrite
+from app.construction.local.inline_dates import _fill, tense_of
+from app.construction.local.entities import _Registry
+from app.construction.local.sentence import _Parse, _Sentence
+from app.construction.local.fact_patterns import _ENDS, _THIRD
+from app.construction.local.foresight import _MARK
+from app.construction.local.turn_sentences import _LIFE, _WE
+
+
+def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
+    t = sent.t
+    voice = _Voice(t.speaker, t.other, sent.companion)
+    text = _fill(rewrite(sent.s1, voice), sent.rendered).strip()
+    if parse.kind == "pronoun":
+        m = _THIRD.match(text)
+        if m:
+            text = f"{parse.subject} {'is ' if m.group(1).endswith(chr(39) + 's') else ''}{text[m.end():]}"
+    if parse.kind == "reported":
+        first = text.split(" ", 1)[0]
+        w0 = sent.text.split(" ", 1)[0]
+        if first == w0 and not w0.isupper() and not any(m.start == 0 for m in sent.mentions):
+            text = text[0].lower() + text[1:]
+        text = f"{t.speaker} said {text}"
+    text = _clip(text.rstrip(" .!?\u2026"), MAX_TEXT_CHARS) + "."
+    if sent.hedged:
+        conf = CONF_HEDGED
+    elif parse.kind == "reported":
+        conf = CONF_REPORTED
+    else:
+        conf = CONF_PLAIN
+    if t.assistant:
+        conf = min(conf, CONF_ASSISTANT)
+    ents: list[tuple[str, str]] = []
+
+    def add(name: str, role: str) -> None:
+        ent = reg.get(name)
+        if ent and all(n != ent.name for n, _ in ents) and len(ents) < 10:
+            ents.append((ent.name, role))
+
+    if parse.kind == "possession":
+        add(parse.subject.rsplit("'s ", 1)[0], ROLE_SUBJECT)
+    else:
+        add(parse.subject, ROLE_SUBJECT)
+    obj_low = parse.obj.casefold()
+    for mm in sent.mentions:
+        ent = reg.get(mm.key)
+        if ent is None:
+            continue
+        role = ROLE_OBJECT if parse.kind != "reported" and ent.name.casefold() in obj_low else ROLE_MENTIONED
+        add(ent.name, role)
+    for m in _MARK.finditer(sent.text):
+        base = m.group(1).lower().split("'")[0]
+        if base in ("i", "me", "my", "we", "our"):
+            add(t.speaker, ROLE_MENTIONED)
+        elif base in ("you", "your") and t.other:
+            add(t.other, ROLE_MENTIONED)
+    return FactDraft(
+        subject=parse.subject,
+        predicate=parse.predicate,
+        object=_clip(parse.obj, MAX_OBJECT_CHARS),
+        text=text,
+        turn_ids=[t.turn.id],
+        confidence=conf,
+        valid_from=began[0] if (began := _began(parse.single or parse.predicate in _ENDS, sent, t.at)) else t.at,
+        valid_from_until=began[1] if began else None,
+        event_date=sent.dates[0].start if sent.dates else None,
+        entities=ents,
+        single_valued=parse.single,
+        ends=_ENDS.get(parse.predicate),
+    )
+
+
+def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datetime] | None:
+    """When a single-valued fact (or the end of one) began, if its sentence names a past date
+    ("In 2015 I moved to Paris"): the span's first and last moments in the turn's time zone.
+    Stamped with the turn's time instead, a move of years ago said today would replace where
+    the speaker lives now. Or a date to come ("I'm starting at Volta Labs on Monday"): the old
+    value stays what is true until that day, as an LLM's dated fact does."""
+    if not single or not sent.dates or sent.dates[0].direction not in (PAST, FUTURE):
+        return None
+    if sent.dates[0].direction == FUTURE and (sent.hedged or tense_of(sent.text) != FUTURE):
+        # "I might start at Volta in May": nothing begins; "I quit in June, I work at Wise
+        # now": the date is another clause's, the fact is the present's.
+        return None
+    d = sent.dates[0]
+    return (datetime.combine(d.start, time(0, 0), tzinfo=at.tzinfo),
+            datetime.combine(d.end, time(23, 59, 59), tzinfo=at.tzinfo))
+
+
+def _companion(sent: _Sentence, reg: _Registry) -> str | None:
+    wm = _WE.search(sent.text)
+    if not wm:
+        return None
+    for mm in sent.mentions:
+        ent = reg.get(mm.key)
+        if mm.start < wm.start() and ent and ent.type == "person" and not ent.speaker \
+                and ent.name != sent.t.speaker:
+            return ent.name
+    return None
+
+
+def _fact_score(f: FactDraft, constrained: bool) -> float:
+    s = 1.0
+    if _LIFE.search(f.text):
+        s += 3.0
+    if f.single_valued:
+        s += 2.0
+    if constrained:
+        s += 2.0
+    if f.event_date:
+        s += 1.0
+    s += 0.5 * min(len(f.entities), 3)
+    if f.predicate == "said":
+        s -= 1.5
+    return s + min(len(f.object), 80) / 80 + f.confidence

@@ -1,0 +1,389 @@
+"""Foresight: standing constraints, plans and deadlines, each with a trigger."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+
+from app.construction import lexicon as lx
+from app.construction.dates import absolute_text
+from app.domain.models import ForesightDraft
+from app.construction.local.bounds import MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
+from app.construction.local.text import _WORD, _clip, _content_score
+from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
+from app.construction.local.inline_dates import _fill, _unplace
+from app.construction.local.entities import _Registry
+from app.construction.local.sentence import _Sentence
+from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
+
+
+_MARK = re.compile(
+    r"(?<![\w'])(I'm|I've|I'll|I'd|I|we're|we've|we'll|we'd|we|my|our|me|you're|you've|you'll|you|your|"
+    r"he's|she's|he|she)(?![\w'])", _I)
+_NEGATED = re.compile(r"(?:\bnot|n't|\bno longer|\bnever been|\bno)\s+(?:\w+\s+)?$", _I)
+_ALLERGY_TO = re.compile(r"\ballergic\s+to\s+(?P<x>[^.;:!?()]+)", _I)
+_ALLERGY_N = re.compile(r"(?P<x>\b(?:[a-z-]+\s+){0,2}[a-z-]+)\s+allerg(?:y|ies)\b", _I)
+_ALLERGY_ADJ = frozenset("""
+a an my his her their our the some severe bad mild serious deadly food terrible life-threatening
+slight major minor little really very have has had with got also
+""".split())
+_DIET_ALT = _alt(lx.DIETS)
+_DIET = re.compile(
+    r"\b(?:am|'m|is|are|'re|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
+    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)\s+"
+    r"(?:(?:a|an|strictly|mostly|fully|strict|completely|totally|100%)\s+)*"
+    rf"(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
+    r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
+    r"meal|meals|spot|joint|diet\s+is))", _I)
+_NO_EAT = re.compile(
+    r"\b(?:don't|do not|doesn't|does not|can't|cannot|can not|never|won't|no longer|stopped)\s+(?:really\s+)?"
+    r"(?P<v>eat|eating|drink|drinking|consume|touch)\s+(?P<x>[^.;:!?()]+)", _I)
+_NO_EAT_SKIP = frozenset("out much a an the that this it anything enough there here too well as like with "
+                         "before after at in late early so very right".split())
+_AVOID = re.compile(r"\b(?:avoid|avoids|avoiding|hate|hates|can't stand|cannot stand|dislike|dislikes|detest)\s+"
+                    r"(?P<x>[^.;:!?(),]+)", _I)
+_FEAR = re.compile(r"\b(?:afraid|scared|terrified|frightened|fearful|petrified|(?:fear|phobia))\s+of\s+"
+                   r"(?P<x>[^.;:!?()]+)", _I)
+_PHOBIA = re.compile(r"\b(?P<p>[a-z]+phobi[ac])\b", _I)
+_HEALTH_ALT = _alt(lx.HEALTH)
+_HEALTH = re.compile(
+    r"\b(?P<lead>am|'m|is|are|'re|diagnosed with|have|has|'ve got|have got|suffer from|suffers from|"
+    r"suffering from|living with|live with|lives with|struggle with|struggles with|deal with|deals with|"
+    r"dealing with|got|my|his|her|as)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still)\s+)*"
+    rf"(?P<h>{_HEALTH_ALT})\b", _I)
+_RULE_NEVER = re.compile(r"(?<![\w'])(?:I|we)\s+never\s+(?P<v>[a-z]+)\b[^.;!?]{0,80}", _I)
+_RULE_WHEN = re.compile(
+    r"(?<![\w'])(?:I|we)\s+(?:can't|cannot|can not|don't|do not|won't|will not)\s+[^.;!?]{2,60}?\s+"
+    r"(?:on\s+(?:sundays|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays|weekends|weekdays|"
+    r"the\s+weekends?|holidays)|after\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|p\.m\.|a\.m\.)?|"
+    r"before\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?|at\s+night|in\s+the\s+(?:mornings?|evenings?)|"
+    r"during\s+(?:the\s+week|work\s+hours|lent|ramadan))\b", _I)
+_NOT_RULE_VERBS = frozenset("""
+been thought knew expected imagined realized realised understood heard saw felt said told meant noticed
+considered dreamed dreamt believed liked loved got had went did made tried wanted really actually even
+""".split())
+_PLAN_CUE = re.compile(
+    r"(?:(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|"
+    r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
+    r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
+    r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
+    r"preparing for|getting ready for)|'ll|'d like to|'d love to)(?![\w'])", _I)
+_WEAK_CUES = frozenset({"need to", "have to", "has to", "got to", "gotta", "supposed to", "considering",
+                        "thinking about", "thinking of"})
+_WILL_FILLER = frozenset("""
+let see check think tell say keep talk try be get do take make bet admit miss never always
+probably definitely just send find figure give love like
+""".split())
+_DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "hope to", "hoping to",
+                          "would love to", "'d love to"})
+# A verb that puts a dated event ahead: "I'm flying ... next month", "Emma starts school in May".
+_SCHEDULED = re.compile(
+    r"(?:(?:(?<![\w'])(?:am|are|is)|'m|'re|'s)\s+(?:(?:{})\s+)?[a-z]+ing|(?<![\w'])(?:starts?|begins?|leaves?|"
+    r"arrives?|flies|returns?|opens?|graduates?|moves?|comes?|goes|is|are)|'s|'re)(?![\w'])".format(_ADV_ALT), _I)
+
+
+@dataclass
+class _Who:
+    name: str
+    start: int
+    end: int
+    person: bool  # a first person / a named person (not "you" unresolved)
+
+
+def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -> _Who | None:
+    """The nearest subject-like marker before `pos`: a pronoun or a person mentioned."""
+    t = sent.t
+    best: _Who | None = None
+    for m in _MARK.finditer(sent.text):
+        if m.start() >= pos:
+            break
+        low = m.group(1).lower()
+        base = low.split("'")[0]
+        if base in ("i", "we", "my", "our", "me"):
+            if low == "i" and m.group(1) == "i" and sent.text[m.end():m.end() + 1] == ".":
+                continue
+            best = _Who(t.speaker, m.start(), m.end(), True)
+        elif base in ("you", "your"):
+            best = _Who(t.other or "", m.start(), m.end(), bool(t.other))
+        else:
+            # "Mia couldn't come, she's allergic": the person named earlier in the sentence.
+            named = [mm for mm in sent.mentions if mm.start < m.start()
+                     and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+            who = reg.get(named[-1].key).name if named else recent
+            best = _Who(who or "", m.start(), m.end(), bool(who))
+    for mm in sent.mentions:
+        if mm.start >= pos:
+            break
+        ent = reg.get(mm.key)
+        if ent and ent.type == "person" and (best is None or mm.start >= best.start):
+            best = _Who(ent.name, mm.start, mm.end, True)
+    return best
+
+
+def _variants(word: str) -> list[str]:
+    w = word.lower()
+    if len(w) < 3 or not w.isalpha() or w.endswith(("ing", "ss", "us", "is")):
+        return [w]
+    if w.endswith("ies"):
+        return [w, w[:-3] + "y"]
+    if w.endswith(("ches", "shes", "xes", "oes")):
+        return [w, w[:-2]]
+    if w.endswith("s") and not w.endswith("ss"):
+        return [w, w[:-1]]
+    return [w, w + "s"]
+
+
+def _trigger(keys: list[str], extra: list[str]) -> str:
+    seen: set[str] = set()
+    parts: list[str] = []
+    for k in keys:
+        for p in lx.SITUATIONS.get(k, "").split(", "):
+            if p and p not in seen:
+                seen.add(p)
+                parts.append(p)
+    for p in extra:
+        p = " ".join(p.split()).strip(" ,.")
+        if p and p.lower() not in seen:
+            seen.add(p.lower())
+            parts.append(p)
+    return ", ".join(parts)[:600]
+
+
+def _content_words(text: str, limit: int = 6) -> list[str]:
+    out: list[str] = []
+    for w in _WORD.findall(text.lower()):
+        if (len(w) >= 4 and w not in lx.STOPWORDS and w not in lx.COMMON_WORDS and w not in lx.INTERJECTIONS
+                and w not in out):
+            out.append(w)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def _allergen_key(words: list[str]) -> str:
+    for w in words:
+        if w in lx.FOODS:
+            return "food"
+        if w in lx.PET_ALLERGENS:
+            return "pets"
+        if w in lx.OUTDOOR_ALLERGENS:
+            return "outdoors"
+        if w in lx.MEDICINES:
+            return "medicine"
+    return "food"
+
+
+# Words without one of which no constraint pattern can match: a set test is far cheaper than
+# running a dozen patterns over every sentence.
+_CONSTRAINT_WORDS = frozenset("""
+allergic allergy allergies vegan vegetarian pescatarian gluten-free kosher halal lactose dairy-free
+keto paleo celiac coeliac teetotal sober plant-based eat eating drink drinking consume touch avoid
+avoids avoiding hate hates stand dislike dislikes detest afraid scared terrified frightened fearful
+petrified fear phobia never sundays saturdays mondays tuesdays wednesdays thursdays fridays weekends
+weekdays weekend holidays after before night mornings evenings morning evening during
+gluten dairy plant lactose-intolerant
+""".split()) | frozenset(w for h in lx.HEALTH for w in h.split())
+
+
+def _may_constrain(text: str) -> bool:
+    words = set(_WORD.findall(text.lower()))
+    if not words.isdisjoint(_CONSTRAINT_WORDS):
+        return True
+    return any(w.endswith(("phobia", "phobic")) for w in words)
+
+
+def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[ForesightDraft]:
+    text = sent.text
+    t = sent.t
+    if not _may_constrain(text):
+        return []
+    found: list[tuple[str, list[str], list[str]]] = []  # (text, situation keys, trigger words)
+
+    def add(subject: str | None, predicate: str, keys: list[str], words: list[str]) -> None:
+        if subject:
+            found.append((f"{subject} {predicate}", keys, words))
+
+    def subject_at(pos: int) -> str | None:
+        who = _who_before(sent, pos, reg, recent)
+        if who is None:
+            return t.speaker
+        return who.name if who.person else None  # "she is allergic" with no one to be "she"
+
+    for m in _ALLERGY_TO.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other))), _LIST_END, 8)
+        if x:
+            words = _WORD.findall(x.lower())
+            add(subject_at(m.start()), f"is allergic to {x}", [_allergen_key(words)],
+                          [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
+    if not found:
+        for m in _ALLERGY_N.finditer(text):
+            words = [w for w in m.group("x").lower().split() if w not in _ALLERGY_ADJ]
+            while words and words[0] not in lx.FOODS and len(words) > 1:
+                words = words[1:]
+            if (not words or words[-1] in lx.STOPWORDS
+                    or _NEGATED.search(text, max(0, m.start() - 20), m.start())):
+                continue
+            x = " ".join(words)
+            add(subject_at(m.start()), f"has a {x} allergy", [_allergen_key(words)],
+                          [v for w in words for v in _variants(w)] + ["allergy", "allergic"])
+    for m in _DIET.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 12), m.start() + 4):
+            continue
+        d = m.group("d").lower()
+        add(subject_at(m.start()), f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
+    for m in _NO_EAT.finditer(text):
+        x = _chunk(m.group("x"), _LIST_END, 6)
+        first = x.split(" ", 1)[0].lower() if x else ""
+        if not x or first in _NO_EAT_SKIP or first in lx.PRONOUNS:
+            continue
+        drink = m.group("v").lower().startswith("drink")
+        neg = m.group(0).split(" ", 1)[0].lower()
+        aux = {"can't": "can't", "cannot": "can't", "can": "can't", "never": "never",
+               "stopped": "no longer", "no": "no longer", "won't": "won't"}.get(neg, "doesn't")
+        base = "drink" if drink else "eat"
+        verb = f"{aux} {base}s" if aux in ("never", "no longer") else f"{aux} {base}"
+        add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else "food"],
+                      [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
+    for m in _AVOID.finditer(text):
+        x = _chunk(m.group("x"), _LIST_END, 5)
+        words = _WORD.findall(x.lower())
+        if any(w in lx.FOODS for w in words[:2]):
+            key = "food"
+        elif x.lower() in lx.FEARS:
+            key = lx.FEARS[x.lower()]
+        else:
+            continue
+        verb = "avoids" if m.group(0).lower().startswith("avoid") else "dislikes"
+        add(subject_at(m.start()), f"{verb} {x}", [key],
+                      [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
+    for m in _FEAR.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        x = _chunk(m.group("x"), max_words=4)
+        xl = x.lower()
+        if not x or xl.split(" ", 1)[0] in lx.PRONOUNS | {"that", "this", "it", "what", "how", "being"}:
+            continue
+        key = next((v for k, v in sorted(lx.FEARS.items(), key=lambda kv: -len(kv[0]))
+                    if xl == k or xl.startswith(k + " ") or k in xl.split()), None)
+        add(subject_at(m.start()), f"is afraid of {x}", [key] if key else ["events"],
+                      [w for w in _WORD.findall(xl) if w not in lx.STOPWORDS] + ["fear"])
+    for m in _PHOBIA.finditer(text):
+        p = m.group("p").lower()
+        key = lx.PHOBIAS.get(p[:-1] + "a")
+        if key is None:
+            continue
+        add(subject_at(m.start()), f"has {p[:-1] + 'a'}", [key], [p, "fear", "phobia"])
+    for m in _HEALTH.finditer(text):
+        if _NEGATED.search(text, max(0, m.start() - 12), m.start() + len(m.group("lead")) + 1):
+            continue
+        h = m.group("h").lower()
+        key, phrase = lx.HEALTH[h]
+        if m.group("lead").lower() in ("my", "his", "her") and not phrase.startswith("has "):
+            continue  # "my blind date" is not blindness
+        if m.group("lead").lower() in ("am", "'m", "is", "are", "'re", "as") and phrase.startswith("has "):
+            if h not in ("diabetic", "asthmatic", "epileptic", "pregnant", "deaf", "blind", "colorblind",
+                         "claustrophobic", "seasick", "celiac", "lactose intolerant"):
+                continue  # "I am anxiety" is not English; "I am blind" is
+        add(subject_at(m.start()), f"{phrase}", [key, "health"] if key != "health" else [key], [h])
+    voice = _Voice(t.speaker, t.other)
+    for rx in (_RULE_NEVER, _RULE_WHEN):
+        for m in rx.finditer(text):
+            if rx is _RULE_NEVER:
+                v = m.group("v").lower()
+                if v in _NOT_RULE_VERBS or v in lx.IRREGULAR_PAST or v.endswith("ed") or v in lx.STOPWORDS:
+                    continue
+            rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
+            keys = [k for w in _WORD.findall(m.group(0).lower()) for k in lx.SITUATION_CUES.get(w, ())]
+            found.append((rule, keys or ["schedule"], _content_words(m.group(0), 4)))
+    out: list[ForesightDraft] = []
+    for ftext, keys, words in found:
+        out.append(ForesightDraft(
+            text=_clip(ftext, MAX_TEXT_CHARS).rstrip(" .") + ".",
+            trigger=_trigger(keys, words),
+            turn_ids=[t.turn.id],
+            valid_from=t.at,
+            valid_to=None,
+            kind="constraint",
+        ))
+    return out
+
+
+def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
+    text = sent.text
+    t = sent.t
+    low_words = set(_WORD.findall(text.lower()))
+    ahead = [d for d in sent.dates if d.direction in ("future", "present")]
+    deadline = bool(low_words & lx.DEADLINE_WORDS)
+    who: _Who | None = None
+    cue = None
+    for c in _PLAN_CUE.finditer(text):
+        cw = " ".join(c.group().lower().split())
+        before = text[max(0, c.start() - 6):c.start()].lower()
+        if before.endswith(("was ", "were ")):
+            continue
+        if cw in _WEAK_CUES and not (ahead or deadline):
+            continue
+        if cw in ("will", "'ll"):
+            nxt = _WORD.match(text, c.end() + 1)
+            if nxt and nxt.group() in _WILL_FILLER and not ahead:
+                continue
+        if cw in _DESIRE_CUES and not ahead and _content_score(_chunk(text[c.end():], _LIST_END, 10)) < 2:
+            continue  # "I want to show it off": too vague to plan for
+        w = _who_before(sent, c.start() + (1 if cw.startswith("'") else 0), reg, recent)
+        if w is None or not w.person:
+            continue
+        gap = text[w.end:c.start()]
+        if len(gap.split()) > 3 or any(ch in gap for ch in ",;:"):
+            continue
+        who, cue = w, c
+        break
+    if cue is None:
+        if not ahead:
+            return None
+        pos = ahead[0].pos
+        w = _who_before(sent, pos, reg, recent)
+        if w is None and not deadline:
+            return None
+        scheduled = _SCHEDULED.search(text, 0, pos) is not None
+        if not (scheduled or deadline):
+            return None
+        who = w or _Who(t.speaker, 0, 0, True)
+    voice = _Voice(t.speaker, t.other)
+    clause = max(text.rfind(", ", 0, who.start), text.rfind("; ", 0, who.start))
+    start = sent.s1_pos(clause + 2) if clause >= 0 else 0
+    clause = sent.s1[start:]
+    ftext = _fill(rewrite(clause, voice), sent.rendered).strip()
+    if start > 0 and ftext[:1].islower() and not ftext.startswith((t.speaker, who.name)):
+        ftext = ftext[0].upper() + ftext[1:]
+    ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
+    at = t.at
+    if ahead:
+        end_day = max(m.end for m in ahead) + timedelta(days=1)
+        valid_to = datetime.combine(end_day, time(0, 0), tzinfo=at.tzinfo)
+    else:
+        valid_to = at + timedelta(days=PLAN_DEFAULT_DAYS)
+    keys = []
+    for w in _WORD.findall(text.lower()):
+        for k in lx.SITUATION_CUES.get(w, ()):
+            if k not in keys:
+                keys.append(k)
+    if deadline and "schedule" not in keys:
+        keys.insert(0, "schedule")
+    if not keys:
+        keys = ["schedule"]
+    extra = [absolute_text(d) for d in ahead[:2]]
+    for mm in sent.mentions:
+        ent = reg.get(mm.key)
+        if ent and not ent.speaker:
+            extra.append(ent.name)
+    extra += _content_words(_unplace(sent.s1), 6)
+    return ForesightDraft(
+        text=ftext,
+        trigger=_trigger(keys, extra),
+        turn_ids=[t.turn.id],
+        valid_from=at,
+        valid_to=valid_to,
+        kind="deadline" if deadline else "plan",
+    )

@@ -1,0 +1,85 @@
+"""Dates written inline as absolute dates, and the tense a sentence is in."""
+from __future__ import annotations
+
+import re
+
+from app.construction.dates import DateMention, absolute_text, inline_text
+
+
+_PREP_BEFORE = re.compile(
+    r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
+    r"starting|between)\s+$", re.IGNORECASE)
+_PAST_HINT = re.compile(
+    r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
+_WEAK_PAST_HINT = re.compile(r"\b(?:got|made|said|visited|\w{3,}ed)\b", re.IGNORECASE)
+_FUTURE_HINT = re.compile(
+    r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
+    r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
+    r"bought tickets|got tickets|enrolled)\b", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+
+
+_PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+ing\b", re.IGNORECASE)
+
+
+def tense_of(s: str) -> str | None:
+    """'future', 'past' or None: how to read a date phrase whose year or week is open."""
+    if _FUTURE_HINT.search(s):
+        return "future"
+    if _PAST_HINT.search(s):
+        return "past"
+    if _PROGRESSIVE_HINT.search(s):
+        return "future"  # "We are expecting twins in December", "are getting married in August"
+    if _WEAK_PAST_HINT.search(s):
+        return "past"
+    return None
+
+
+def _inline(m: DateMention, has_prep: bool) -> str:
+    text = inline_text(m, has_preposition=has_prep)
+    phrase = " ".join(m.phrase.split())
+    absolute = absolute_text(m)
+    if absolute.casefold().startswith(phrase.casefold()) and text.endswith(f" ({m.phrase})"):
+        text = text[: -len(m.phrase) - 3]  # "in May 2024 (May)" -> "in May 2024"
+    return text
+
+
+def _with_placeholders(s: str, mentions: list[DateMention],
+                       spans: list[tuple[int, int]] | None = None) -> tuple[str, list[str]]:
+    """`s` with each date phrase (and its preposition) replaced by \\x00i\\x00; the renderings.
+
+    `spans`, when given, receives (end in `s`, shift) per replacement, to map positions."""
+    out: list[str] = []
+    rendered: list[str] = []
+    pos = 0
+    for m in mentions:
+        if m.pos < pos:
+            continue
+        start = m.pos
+        pm = _PREP_BEFORE.search(s, max(pos, m.pos - 12), m.pos)
+        if pm:
+            start = pm.start()
+            if m.granularity == "span" and m.start != m.end:
+                text = _inline(m, True)
+            else:
+                text = f"{pm.group(1)} {_inline(m, True)}"
+        else:
+            text = _inline(m, False)
+        out.append(s[pos:start])
+        ph = f"\x00{len(rendered)}\x00"
+        out.append(ph)
+        rendered.append(text)
+        if spans is not None:
+            spans.append((m.end_pos, len(ph) - (m.end_pos - start)))
+        pos = m.end_pos
+    out.append(s[pos:])
+    return "".join(out), rendered
+
+
+def _fill(s: str, rendered: list[str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: rendered[int(m.group(1))], s)
+
+
+def _unplace(s: str) -> str:
+    s = _PLACEHOLDER.sub(" ", s)
+    return " ".join(s.split())

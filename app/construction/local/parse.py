@@ -1,0 +1,271 @@
+"""A sentence parsed into subject, predicate and object."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.local.bounds import MAX_OBJECT_CHARS
+from app.construction.local.text import _clip
+from app.construction.local.voice import _ADVERBS, _VERBISH, _Voice, conjugate, rewrite
+from app.construction.local.inline_dates import _unplace
+from app.construction.local.entities import _Registry
+from app.construction.local.sentence import _Parse, _Sentence
+from app.construction.local.fact_patterns import (
+    _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
+    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
+from app.construction.local.lowercase import _THE_END, _entity_at, _entity_in, _lowercase_name
+
+
+def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -> _Parse:
+    s1 = sent.s1
+    t = sent.t
+    voice = _Voice(t.speaker, t.other, sent.companion)
+    lead = _LEAD.match(s1)
+    body = s1[lead.end():] if lead else s1
+    m = _FAV_MY.match(body)
+    if m:
+        obj = _chunk(_unplace(rewrite(body[m.end():], voice)), max_words=8)
+        return _Parse(t.speaker, "speaker", f"favorite {m.group('cat').lower()} is", obj, True, True)
+    m = _FAV_IS.match(_unplace(body))
+    if m and not _FIRST.match(body):
+        cat = (m.group("cat") or "thing").lower()
+        obj = _unplace(rewrite(m.group("obj"), voice))
+        return _Parse(t.speaker, "speaker", f"favorite {cat} is", obj, True, True)
+    subject, kind, rest, aux, first = _subject(body, sent, reg, voice, recent_person)
+    if subject is None:
+        cm = _CLAUSE_FIRST.search(body, 0, 100)
+        if cm:
+            subject, kind, rest, aux, first = _subject(body[cm.end():], sent, reg, voice, recent_person)
+    if subject is None or rest is None:
+        return _reported(sent, voice)
+    if kind.startswith("noun:"):  # "My birthday is in May" -> Maya / birthday is / in May 2023
+        obj = _clip(_unplace(rewrite(rest, voice)).rstrip(" .!?"), MAX_OBJECT_CHARS)
+        if not obj:
+            obj = " ".join(sent.rendered)
+        return _Parse(subject, "speaker", kind[5:], obj, False, True)
+    phrase = f"{aux} {rest}" if aux else rest
+    parsed = _verb_phrase(phrase, sent, reg, voice, first)
+    if parsed is None:
+        return _reported(sent, voice)
+    predicate, obj, single = parsed
+    return _Parse(subject, kind, predicate, obj, single, first)
+
+
+_LATER_CLAUSE = re.compile(
+    r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:(?:now|currently|recently|since then|these days)\s+)?"
+    r"(?=(?:I|I'm|I've|we|we're|we've)(?![\w']))", _I)
+
+
+def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
+    """A single-valued fact in a later first-person clause: "I used to live in Chicago but now
+    I'm based in Austin" -> lives in Austin."""
+    voice = _Voice(sent.t.speaker, sent.t.other, sent.companion)
+    for m in _LATER_CLAUSE.finditer(sent.s1, after):
+        fm = _FIRST.match(sent.s1[m.end():])
+        if not fm:
+            continue
+        rest = sent.s1[m.end() + fm.end():]
+        aux = _IMPLIED.get(fm.group(1).lower(), "")
+        parsed = _verb_phrase(f"{aux} {rest}" if aux else rest, sent, reg, voice, True)
+        if parsed and parsed[2]:
+            return _Parse(sent.t.speaker, "speaker", parsed[0], parsed[1], True, True)
+    return None
+
+
+def _reported(sent: _Sentence, voice: _Voice) -> _Parse:
+    obj = _clip(_unplace(rewrite(sent.s1, voice)).rstrip(" .!?"), MAX_OBJECT_CHARS)
+    return _Parse(sent.t.speaker, "reported", "said", obj)
+
+
+def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: str | None):
+    """(subject, kind, rest of the sentence, implied auxiliary, first-or-second person)."""
+    t = sent.t
+    m = _COMPOUND.match(body)
+    if m:
+        return t.speaker, "speaker", body[m.end():], "", False
+    m = _FIRST.match(body)
+    if m:
+        return t.speaker, "speaker", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), True
+    m = _MY_KIN.match(body)
+    if m:
+        owner = t.speaker if m.group("det").lower() in ("my", "our") else t.other
+        if owner is not None:
+            rest = body[m.end():]
+            named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
+            if named:
+                surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
+                                and reg.canonical(x.surface) == named[0]), named[0])
+                rest = rest[len(surface):].lstrip(" ,")
+                return named[0], "name", rest, "", False
+            name = reg.canonical(f"{owner}'s {m.group('kin').lower()}")
+            return name, "kin", body[m.end():].lstrip(" ,"), "", False
+    m = _MY_NOUN_BE.match(body)
+    if m and m.group("det"):
+        noun = m.group("noun").lower()
+        obj = _unplace(rewrite(body[m.end():], voice))
+        be = "is" if m.group("be").lower() in ("is", "are") else "was"
+        if noun in ("job", "occupation", "profession") and _is_profession(obj):
+            return t.speaker, "speaker", "am a " + re.sub(r"^(?:an?|the)\s+", "", obj, flags=_I), "", True
+        # "My new flat is in Ancoats": where the speaker lives (not "my old flat was in Leeds").
+        if (re.sub(r"^(?:new|current)\s+", "", noun) in _HOMES and be == "is"
+                and re.match(r"(?i:in|near)\s+(?:the\s+)?[A-Z]", body[m.end():])):
+            return t.speaker, "speaker", "live " + body[m.end():], "", True
+        return t.speaker, f"noun:{noun} {be}", body[m.end():], "", True
+    m = _MY_NOUN.match(body)
+    if m:
+        return f"{t.speaker}'s {m.group('noun').lower()}", "possession", body[m.end():], "", False
+    m = _SECOND.match(body)
+    if m and t.other:
+        return t.other, "other", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), True
+    m = _THIRD.match(body)
+    if m and recent:
+        return recent, "pronoun", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), False
+    named = _entity_at(body, sent, reg) if body[:1].isupper() else None
+    if named:
+        surface = max((x.surface for x in sent.mentions
+                       if body.startswith(x.surface) and reg.canonical(x.surface) == named[0]), key=len,
+                      default=named[0])
+        rest = body[len(surface):]
+        if rest.startswith("'s "):
+            noun = _MY_NOUN.match("my " + rest[3:])
+            if noun:
+                word = noun.group("noun")
+                after = rest[3 + len(word):].lstrip()
+                return f"{named[0]}'s {word.lower()}", "possession", after, "", False
+            return None, "", None, "", False
+        rest = _APPOS_SKIP.sub("", rest, count=1)
+        return named[0], "name", rest.lstrip(" ,"), "", False
+    return None, "", None, "", False
+
+
+_APPOS_SKIP = re.compile(r"^,\s+(?:my|our|your|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+,\s*", _I)
+
+
+def _is_profession(obj: str) -> bool:
+    words = obj.lower().replace("a ", "", 1).split()[:3]
+    return any(w.strip(".,!") in lx.PROFESSIONS for w in words)
+
+
+def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
+                 first: bool) -> tuple[str, str, bool] | None:
+    for rx, predicate, mode, single in _RULES:
+        m = rx.match(phrase)
+        if not m:
+            continue
+        after = phrase[m.end():]
+        if mode.startswith("ends_"):
+            ended = _ended(mode, after, sent, reg)
+            if ended is None:
+                continue
+            return ended[0] if predicate == "left" else predicate, ended[1], single
+        if mode in ("place", "org_only", "named"):  # named: any entity but a person
+            ent = _entity_at(after, sent, reg)
+            if ent is None and sent.lowercase and not _THE_END.search(m.group(0)):
+                ent = _lowercase_name(after, sent, reg, "place" if mode == "place" else "organization")
+            if ent is None or ent[1] == "person" or (mode == "org_only" and ent[1] != "organization"):
+                continue
+            return predicate, ent[0], single
+        if mode == "org":
+            ent = _entity_at(after, sent, reg) or _entity_in(_chunk(after, _LIST_END, 6), sent, reg) or (
+                _lowercase_name(after, sent, reg, "organization")
+                if sent.lowercase and not _THE_END.search(m.group(0)) else None)
+            obj = ent[0] if ent else _chunk(_unplace(rewrite(after, voice)), max_words=5)
+            if not obj:
+                continue
+            return predicate, obj, single
+        if mode == "job":
+            words = _chunk(_unplace(after), max_words=5).split()
+            for i, w in enumerate(words[:4]):
+                if w.lower().strip(".,!") in lx.PROFESSIONS:
+                    return predicate, " ".join(words[: i + 1]).lower(), single
+            if predicate == "job is" and words:
+                return predicate, " ".join(words[:3]).lower(), single
+            continue
+        if mode == "dating":
+            ent = _entity_at(after, sent, reg)
+            obj = ent[0] if ent else _chunk(_unplace(rewrite(after, voice)), max_words=4)
+            return predicate, f"dating {obj}".strip(), single
+        if mode == "status":
+            status = m.group("st").lower()
+            ent = _entity_at(after, sent, reg) if m.group(0).rstrip().endswith(("to", "with")) else None
+            if ent:
+                status += (" to " if status != "in a relationship" else " with ") + ent[0]
+            return predicate, status, single
+        if mode == "single":
+            return predicate, "single", single
+        if mode == "list":
+            obj = _chunk(_unplace(rewrite(after, voice)), _LIST_END, max_words=10)
+            if not obj:
+                continue
+            return predicate, obj, single
+        if mode == "has":
+            nxt = after.split(" ", 1)[0].lower()
+            if nxt in lx.IRREGULAR_PAST or nxt in lx.PARTICIPLES or nxt.endswith(("ed", "en")):
+                break  # "I have seen ...": a verb, not a possession
+        return predicate, _object(after, voice), single
+    return _generic(phrase, voice, first)
+
+
+def _ended(mode: str, after: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | None:
+    """(predicate, object) of a statement that a job or a home ended; "job" when the job is
+    not named (it ends whichever the speaker had)."""
+    ent = _entity_at(after, sent, reg)
+    kind = ent[1] if ent else None
+    if mode == "ends_job":
+        return "left job at", ent[0] if kind == "organization" else "job"
+    if mode == "ends_place":
+        return ("moved out of", ent[0]) if kind == "place" else None
+    if kind == "organization":
+        return "left job at", ent[0]
+    if kind == "place":
+        return "moved out of", ent[0]
+    return None
+
+
+def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] | None:
+    m = _GENERIC.match(phrase)
+    if not m:
+        return None
+    verb = m.group("verb")
+    lv = verb.lower()
+    chain = [w for w in m.group("aux").split() if w.lower() not in _ADVERBS or w.lower() in _NEGATIONS]
+    aux_words = [w for w in chain if w.lower() not in _NEGATIONS]
+    if aux_words and aux_words[-1].lower() in ("be", "been") and lv in _LOCATIVE:
+        words = [(_third(w) if first else w.lower()) for w in chain] + [lv]
+        return " ".join(words[:7]), _object(phrase[m.end():], voice), False
+    if (lv in lx.STOPWORDS and lv not in _VERBISH) or lv in lx.PRONOUNS or lv in lx.DATE_WORDS:
+        return None
+    words = [(_third(w) if first and w in aux_words else w.lower()) for w in chain]
+    if first and not aux_words:
+        words.append(conjugate(verb).lower())
+    else:
+        words.append(lv)
+    end = m.end()
+    if lv in _TO_VERBS:
+        inf = _TO_INF.match(phrase, end)
+        if inf and (inf.group("inf") not in lx.STOPWORDS or inf.group("inf") in _VERBISH):
+            words += ["to", inf.group("inf").lower()]
+            end = inf.end()
+    prep = _PREP.match(phrase, end)
+    if prep:
+        words.append(prep.group("prep").lower())
+        end = prep.end()
+    predicate = " ".join(" ".join(words).split()[:7])
+    return predicate, _object(phrase[end:], voice), False
+
+
+_NEGATIONS = frozenset({"never", "not"})
+_LOCATIVE = frozenset("in at on to with from near into away home back there here out".split())
+_CLAUSE_END = re.compile(
+    r"[;:!?()\"]|,\s*(?:and|but|so|because|which|who|when|while|although|though|then|i|we|she|he|they|"
+    r"it|my|that's|it's)\b|\s(?:and|but|so)\s+(?:i|we|she|he|they|it|my|then|that)\b|"
+    r"\s(?:because|although|though|whereas)\s", _I)
+
+
+def _object(rest: str, voice: _Voice) -> str:
+    """The rest of a clause after its verb, up to the next clause, in the third person."""
+    rest = _unplace(rest)
+    m = _CLAUSE_END.search(rest)
+    if m and m.start() > 0:
+        rest = rest[: m.start()]
+    return _clip(rewrite(rest, voice).strip(" ,").rstrip(" .!?"), MAX_OBJECT_CHARS)

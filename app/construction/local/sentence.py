@@ -1,0 +1,50 @@
+"""One turn, one sentence of it, and the parse of a sentence."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.construction.dates import DateMention
+from app.domain.models import TurnRecord
+from app.construction.local.entities import _Mention
+
+
+@dataclass
+class _Turn:
+    turn: TurnRecord
+    index: int
+    speaker: str
+    other: str | None
+    at: datetime
+    assistant: bool
+
+
+@dataclass
+class _Sentence:
+    t: _Turn
+    order: int
+    text: str                       # cleaned: no emoji, no opener
+    raw: str                        # before the opener was stripped (for greetings)
+    question: bool
+    hedged: bool
+    lowercase: bool                 # texting style: no capital to begin with, names may lack one
+    dates: list[DateMention]
+    mentions: list[_Mention] = field(default_factory=list)
+    s1: str = ""                    # text with date placeholders
+    rendered: list[str] = field(default_factory=list)
+    shifts: list[tuple[int, int]] = field(default_factory=list)
+    companion: str | None = None    # with "we": the other person named before it
+
+    def s1_pos(self, pos: int) -> int:
+        """A position in `text` as a position in `s1`."""
+        return pos + sum(d for end, d in self.shifts if end <= pos)
+
+
+@dataclass
+class _Parse:
+    subject: str
+    kind: str              # speaker | other | kin | name | possession | pronoun | reported
+    predicate: str
+    obj: str
+    single: bool = False
+    first_person: bool = False

@@ -1,0 +1,72 @@
+"""Text normalisation: emoji, openers, labels, clipping."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.sentences import EMOJI_CLASS as _EMOJI_CLASS
+from app.construction.local.bounds import _alt
+
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
+                         "\u2013": "-", "\u2014": " - "})
+_EMOJI = re.compile(f"[{_EMOJI_CLASS}]+")
+_EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX8]-?[()DPpOo3/\\|*]|<3|\^_\^|:'\()(?!\w)")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+def _normalise(text: str) -> str:
+    return text.translate(_QUOTES)
+
+
+def _strip_emoji(s: str) -> str:
+    s = _EMOJI.sub(" ", s)
+    s = _EMOTICON.sub(" ", s)
+    return _SPACES.sub(" ", s).strip()
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:-") + "\u2026"
+
+
+# Openers that carry no content: "Yes, ", "Oh wow! ", "By the way, ", "Big news: ".
+_OPENER_WORDS = _alt(w for w in lx.INTERJECTIONS if w not in lx.DATE_WORDS)
+_OPENER = re.compile(
+    rf"^(?:(?:{_OPENER_WORDS})(?:\s+(?:{_OPENER_WORDS}))*(?:\s*[,!.:;\-]+\s*|\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|my|our)\b))"
+    r"|(?:by the way|to be honest|tbh|fun fact|guess what|big news|good news|bad news|great news|"
+    r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+)",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
+
+
+def _clean_sentence(s: str) -> str:
+    s = _strip_emoji(s)
+    for _ in range(3):
+        m = _OPENER.match(s)
+        if not m or m.end() == 0:
+            break
+        s = s[m.end():]
+    m = _LABEL.match(s)
+    if m and len(m.group().split()) <= 3:
+        s = s[m.end():]
+    s = s.strip(" -*\u2022\"'")
+    if s[:1].islower() and not re.match(r"i\b|i'", s):
+        s = s[0].upper() + s[1:]
+    return s
+
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+
+
+def _content_score(text: str) -> float:
+    score = 0.0
+    for w in _WORD.findall(text.lower()):
+        if len(w) < 3 or w in lx.STOPWORDS or w in lx.INTERJECTIONS or w in lx.PRONOUNS:
+            continue
+        score += 0.5 if w in lx.COMMON_WORDS else 1.0
+    return score

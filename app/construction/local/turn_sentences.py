@@ -1,0 +1,94 @@
+"""A cell's turns as sentences: cleaned, dated, marked as questions, hedges or texting."""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timezone
+
+from app.construction import lexicon as lx
+from app.construction.dates import find_dates
+from app.construction.sentences import split_sentences
+from app.construction.local.bounds import MAX_SENTENCES_PER_TURN, MAX_SENTENCE_CHARS, MAX_TURN_CHARS
+from app.construction.local.text import _clean_sentence, _clip, _normalise, _strip_emoji
+from app.construction.local.inline_dates import tense_of
+from app.construction.local.entities import _Mention
+from app.construction.local.sentence import _Sentence, _Turn
+from app.construction.local.fact_patterns import _FIRST, _I
+
+
+_HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|hiya|heya|good\s+(?:morning|afternoon|evening|night)|thanks|thank\s+you|thx|bye|"
+    r"goodbye|see\s+you|see\s+ya|take\s+care|talk\s+(?:to\s+you\s+)?(?:soon|later)|congrat\w*|welcome|"
+    r"nice\s+to\s+(?:meet|see|hear)|glad\s+to\s+hear|happy\s+to\s+hear|sounds\s+(?:good|great|fun))\b", _I)
+_REACTION = re.compile(
+    r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
+    r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|"
+    r"definitely|absolutely|exactly|agreed|looks|seems|hope|can't wait|you)\b", _I)
+_WE = re.compile(r"(?<![\w'])(?:we|we're|we've|we'll|we'd|us)(?![\w'])", _I)
+_LIFE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.LIFE_EVENTS) + r")\b", _I)
+_ASSISTANT_ROLES = frozenset({"assistant", "system", "tool"})
+
+
+def _aware(at: datetime) -> datetime:
+    if not isinstance(at, datetime):
+        at = datetime.combine(at, time(0, 0)) if isinstance(at, date) else datetime.now(timezone.utc)
+    return at if at.tzinfo else at.replace(tzinfo=timezone.utc)
+
+
+_PRO_DROP = re.compile(
+    r"(?:(?:just|really|finally|also|still|totally|honestly|actually)\s+)*(?:can't|cannot|went|got|had|"
+    r"love|loved|hate|hated|need|needed|want|wanted|started|finished|bought|made|took|saw|met|visited|"
+    r"tried|moved|joined|signed|booked|spent|learned|learnt|found|heard|watched|ran|did|won|lost|adopted|"
+    r"graduated|quit|left|wish|hope|miss|missed|gotta)\b(?!\s+(?:is|was|are|were|has|had)\b)", _I)
+_PRO_DROP_ING = re.compile(
+    r"(?:(?:just|really|still|currently|finally)\s+)*(?:heading|planning|thinking|hoping|looking|working|"
+    r"feeling|trying|getting|taking|starting|leaving|flying|driving|moving|learning|reading|watching|"
+    r"training|studying|preparing)\b(?!\s+(?:is|was|are|were|has|had)\b)", _I)
+
+
+def _pro_drop(text: str) -> str:
+    """Chat often drops the 'I': "Went hiking yesterday" -> "I went hiking yesterday"."""
+    if _PRO_DROP.match(text):
+        return "I " + text[0].lower() + text[1:]
+    if _PRO_DROP_ING.match(text):
+        return "I'm " + text[0].lower() + text[1:]
+    return text
+
+
+def _without_mentions(text: str, mentions: list[_Mention]) -> str:
+    parts, pos = [], 0
+    for m in mentions:
+        if m.start >= pos:
+            parts.append(text[pos:m.start])
+            pos = m.end
+    parts.append(text[pos:])
+    return " ".join(parts)
+
+
+def _lowercase(raw: str) -> bool:
+    """Texting in lower case: the sentence does not begin with a capital (one that simply names
+    no one still does). Some names in it may be capitalised, others not."""
+    first = next((c for c in raw if c.isalpha()), "")
+    return first.islower()
+
+
+def _sentences(turns: list[_Turn]) -> list[_Sentence]:
+    out: list[_Sentence] = []
+    for t in turns:
+        content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
+        content = _normalise(content[:MAX_TURN_CHARS])
+        for raw in split_sentences(content, MAX_SENTENCES_PER_TURN):
+            if len(raw) > MAX_SENTENCE_CHARS:
+                raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
+            text = _clean_sentence(raw)
+            if not text or not any(ch.isalnum() for ch in text):
+                continue
+            question = text.rstrip().endswith("?") and not _FIRST.match(text) \
+                and not re.match(r"(?:my|our)\b", text, _I)
+            if not question:
+                text = _pro_drop(text)
+            dates = find_dates(text, t.at, prefer=tense_of(text))
+            out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
+                                 hedged=bool(_HEDGE.search(raw)), dates=dates,
+                                 lowercase=_lowercase(raw)))
+    return out

@@ -1,0 +1,136 @@
+"""Third-person rewriting: "I" as the speaker, "you" as the other, verbs agreeing."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.construction import lexicon as lx
+from app.construction.local.bounds import _alt
+
+
+_ADVERBS = lx.ADVERBS | {"never", "always"}
+_ADV_ALT = _alt(_ADVERBS)
+_PRONOUN = re.compile(
+    r"(?<![\w'\x00])(I'm|I've|I'll|I'd|I|me|my|mine|myself|we're|we've|we'll|we'd|we|us|our|ours|"
+    r"ourselves|you're|you've|you'll|you'd|you|your|yours|yourself|yourselves)(?![\w'])(?!\.[A-Za-z])",
+    re.IGNORECASE,
+)
+_FOLLOW = re.compile(rf"(\s+)((?:(?:{_ADV_ALT})\s+)*)([A-Za-z][A-Za-z']*)", re.IGNORECASE)
+_SUBJECT_BEFORE = re.compile(
+    r"(?:^|[,;:(\"\x00]|\b(?:and|but|so|because|cause|if|when|that|then|while|since|as|or|unless|"
+    r"until|before|after|where|how|why|what|think|hope|know|guess|bet|wish|maybe|now|once))\s*$",
+    re.IGNORECASE,
+)
+_COMPOUND_BEFORE = re.compile(
+    r"(?:^|[,;]\s*|\x00\d+\x00\s*|\b(?:and|but|so|because|when|then|yesterday|today)\s+)"
+    r"(?:(?:my|our)\s+\w+(?:\s+[A-Z][\w']*){0,2}|[A-Z][\w']*(?:\s+[A-Z][\w']*)?|me)\s+and\s*$", re.IGNORECASE)
+_CONTRACTION = {"'m": "is", "'ve": "has", "'ll": "will", "'d": "would", "'re": "is"}
+_PLURAL_CONTRACTION = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
+_VERBISH = frozenset("""
+am is are was were be been being have has had having do does did doing done get gets got getting
+gotten said say says see seem seems need let make go going don't doesn't didn't haven't hasn't
+""".split())
+
+
+_VERB_STOPS = frozenset("need get say see seem seems let".split())
+
+
+def conjugate(word: str) -> str:
+    """The third-person singular of a present-tense verb after 'I'/'you' ('love' -> 'loves')."""
+    lw = word.lower()
+    if lw in lx.THIRD_PERSON:
+        return lx.THIRD_PERSON[lw]
+    if ((lw in lx.STOPWORDS and lw not in _VERB_STOPS) or lw in lx.IRREGULAR_PAST or lw in lx.PRONOUNS
+            or not lw.isalpha()
+            or _looks_past(lw) or lw.endswith("ing") or len(lw) < 2 or _prefixed_past(lw)):
+        return word
+    if lw.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if lw.endswith("y") and lw[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _looks_past(lw: str) -> bool:
+    """'moved', 'visited' -- but not 'need', 'feed', 'speed'."""
+    return lw.endswith("ed") and not lw.endswith("eed") and lw not in ("shred", "embed", "wed", "bed")
+
+
+def _prefixed_past(lw: str) -> bool:
+    for prefix in ("re", "over", "under", "out", "mis", "with", "for", "up", "un"):
+        if lw.startswith(prefix) and lw[len(prefix):] in lx.IRREGULAR_PAST:
+            return True
+    return False
+
+
+def possessive(name: str) -> str:
+    return f"{name}'s"
+
+
+@dataclass
+class _Voice:
+    """Who the pronouns of one sentence refer to."""
+
+    speaker: str
+    other: str | None = None       # "you"
+    companion: str | None = None   # with "we": the other person in the sentence
+
+
+def rewrite(s: str, voice: _Voice) -> str:
+    """`s` with first (and, when resolvable, second) person replaced by names."""
+    out: list[str] = []
+    pos = 0
+    for m in _PRONOUN.finditer(s):
+        if m.start() < pos:
+            continue
+        tok = m.group(1)
+        low = tok.lower()
+        if tok == "US" or (low == "i" and tok == "i" and s[m.end():m.end() + 1] == "."):
+            continue
+        out.append(s[pos:m.start()])
+        repl, end = _replace_pronoun(s, m, low, voice)
+        out.append(repl)
+        pos = end
+    out.append(s[pos:])
+    return "".join(out)
+
+
+def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str, int]:
+    end = m.end()
+    base, _, tail = low.partition("'")
+    tail = "'" + tail if tail else ""
+    if base in ("i", "me", "my", "mine", "myself"):
+        name = voice.speaker
+        plural = False
+    elif base in ("we", "us", "our", "ours", "ourselves"):
+        plural = voice.companion is not None and base in ("we", "us")
+        name = f"{voice.speaker} and {voice.companion}" if plural else voice.speaker
+    else:
+        if voice.other is None:
+            return m.group(1), end
+        name = voice.other
+        plural = False
+    if base in ("my", "mine", "our", "ours", "your", "yours"):
+        return possessive(name), end
+    if base in ("myself", "ourselves", "yourself", "yourselves"):
+        return "themself" if base != "ourselves" else "themselves", end
+    if base in ("me", "us"):
+        return name, end
+    if tail:
+        verb = (_PLURAL_CONTRACTION if plural else _CONTRACTION).get(tail, "")
+        return (f"{name} {verb}" if verb else name), end
+    # a bare subject pronoun: I / we / you, maybe followed by a verb to put in the third person
+    if base == "you" and not _SUBJECT_BEFORE.search(s, 0, m.start()):
+        return name, end
+    if plural:
+        return name, end
+    if base == "i" and _COMPOUND_BEFORE.search(s, 0, m.start()):
+        return name, end  # "Mel and I went": a plural subject, the verb stays
+    f = _FOLLOW.match(s, end)
+    if not f:
+        return name, end
+    word = f.group(3)
+    lw = word.lower()
+    if lw in lx.PRONOUNS or (lw in lx.STOPWORDS and lw not in lx.THIRD_PERSON and lw not in _VERB_STOPS):
+        return name, end
+    return f"{name}{f.group(1)}{f.group(2)}{conjugate(word)}", f.end()
