@@ -293,6 +293,20 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I never work on Sundays.", "Maya never works on Sundays.", "schedule"),
     ("Eating out is hard with me being vegan.", "Maya is vegan.", "restaurant"),
     ("As a vegetarian, I skip the burgers.", "Maya is vegetarian.", "restaurant"),
+    # Said in passing, in the forms people use (session 28: read from conversations written
+    # for fitting, where a later question needed them and none was found).
+    ("I haven't had a drink since New Year's Eve.", "Maya does not drink alcohol.", "alcohol"),
+    ("Coming up on 2 yrs off the booze now.", "Maya does not drink alcohol.", "bar"),
+    ("I don't drink, so lime sodas for me.", "Maya does not drink alcohol.", "wine"),
+    ("I get horribly seasick, even on a flat calm day.", "Maya gets seasick.", "boat"),
+    ("I've been veggie since New Year.", "Maya is vegetarian.", "restaurant"),
+    ("I don't drive, so it's trains for me.", "Maya does not drive.", "car"),
+    ("I never learned to drive.", "Maya does not drive.", "transport"),
+    ("I'm not supposed to pick up anything heavier than ten kilos.", "Maya can't lift heavy things.",
+     "furniture"),
+    ("It turns out I've got a herniated disc.", "Maya has a herniated disc.", "lifting"),
+    ("My physio told me to avoid long steep descents.", "Maya has been told to avoid long steep descents.",
+     "hiking"),
 ])
 def test_constraints(text, expected, situation):
     ex = extract([turn(text)])
@@ -345,6 +359,43 @@ def test_someone_elses_constraint_is_not_the_speakers():
     ex = extract([turn("My mom is allergic to cats.")])
     [c] = ex.foresights
     assert c.text == "Maya's mom is allergic to cats." and "pets" in c.trigger
+
+
+def test_a_constraint_belongs_to_the_name_just_before_it():
+    # Before: "Pim" (met with no cue of a person) was no one, and the allergy went to the speaker.
+    ex = extract([turn("Sanne and Pim had friends round. One mum brought cashew cupcakes - Pim is "
+                       "allergic to tree nuts, so I whisked them away.")])
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Pim is allergic to tree nuts."]
+
+
+def test_a_diet_said_alone_in_a_request_is_the_speakers():
+    ex = extract([turn("dinner tonight, 20 min max. vegetarian. have chickpeas, spinach, feta")])
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya is vegetarian."]
+    # Not a diet of someone: a word in a list or a question.
+    assert not [fs for fs in extract([turn("Is the vegetarian one any good?")]).foresights if fs.kind == "constraint"]
+
+
+def test_failing_hearing_is_a_constraint_on_calling():
+    ex = extract([turn("One thing you should know: Nana's hearing has gone right downhill.")])
+    [c] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert c.text == "Maya's nana is hard of hearing." and "phone calls" in c.trigger
+
+
+def test_seeing_a_physio_is_no_relationship():
+    ex = extract([turn("I'm seeing a physio now, at a clinic in Withington.")])
+    assert facts_with(ex, "relationship status is") == []
+    ex = extract([turn("I'm seeing someone new, his name is Leo.")])
+    assert facts_with(ex, "relationship status is")
+
+
+def test_a_name_with_s_before_an_adverb_or_a_participle_has_done_something():
+    ex = extract([turn("Oh, and Hannah's finally converted me to oat milk.")])
+    [f] = ex.facts
+    assert (f.subject, f.predicate, f.object) == ("Hannah", "has converted", "Maya to oat milk")
+    [f] = extract([turn("Sam's been promoted to head of sales.")]).facts
+    assert (f.subject, f.predicate) == ("Sam", "has been promoted to")
+    [f] = extract([turn("Sam's dog is called Rex.")]).facts
+    assert f.subject == "Sam's dog"
 
 
 def test_small_talk_with_will_is_not_a_plan():

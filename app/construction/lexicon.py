@@ -267,6 +267,7 @@ DIETS = {
     "dairy free": "eats dairy-free", "keto": "is on a keto diet", "paleo": "is on a paleo diet",
     "celiac": "has celiac disease", "coeliac": "has coeliac disease", "teetotal": "does not drink alcohol",
     "sober": "is sober", "plant-based": "eats plant-based", "plant based": "eats plant-based",
+    "veggie": "is vegetarian",
 }
 
 # Health conditions: the word as written -> (situation key, phrase for the text).
@@ -288,6 +289,9 @@ HEALTH = {
     "deaf": ("health", "is deaf"), "blind": ("health", "is blind"), "colorblind": ("health", "is colorblind"),
     "claustrophobic": ("crowds", "is claustrophobic"), "seasick": ("water", "gets seasick"),
     "motion sickness": ("travel", "gets motion sickness"), "celiac disease": ("food", "has celiac disease"),
+    "carsick": ("driving", "gets carsick"), "airsick": ("flying", "gets airsick"),
+    "herniated disc": ("mobility", "has a herniated disc"), "slipped disc": ("mobility", "has a slipped disc"),
+    "sciatica": ("mobility", "has sciatica"), "bad hip": ("mobility", "has a bad hip"),
 }
 
 # Fears and phobias: the feared thing -> situation key.
@@ -312,7 +316,7 @@ PHOBIAS = {
 
 SITUATIONS: dict[str, str] = {
     "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries",
-    "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner",
+    "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner, pub, champagne, whisky, gifts",
     "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels",
     "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
     "medicine": "medicine, doctor, prescription, hospital, treatment, pharmacy",
@@ -321,16 +325,18 @@ SITUATIONS: dict[str, str] = {
     "flying": "travel, flights, airplane, vacation, trip",
     "travel": "travel, schedule, calendar, availability, flights, hotel, packing, vacation, trip",
     "heights": "hiking, climbing, rooftop bars, tall buildings, travel, activities, amusement parks",
-    "water": "beach, swimming, boat, cruise, vacation, pool, activities",
+    "water": "beach, swimming, boat, ferry, cruise, sailing, vacation, pool, activities",
     "crowds": "concerts, festivals, events, parties, public transport, elevators, activities",
     "speaking": "presentations, meetings, speeches, work, events",
-    "driving": "travel, car, commute, road trip, transport",
+    "driving": "travel, car, commute, road trip, transport, public transport, lift, getting around",
     "home": "home, night, evening, activities",
     "events": "events, parties, circus, activities",
     "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise",
     "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health",
     "migraine": "screens, light, noise, schedule, health, work",
-    "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities",
+    "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "
+                "moving house, stairs",
+    "hearing": "phone calls, calling, ringing, video calls, music, noise, concerts, meetings",
     "sleep": "sleep, bedtime, caffeine, evening, health",
     "mental": "stress, health, work, social events, support",
     "pregnancy": "food, drinks, alcohol, travel, exercise, medicine, health",

@@ -87,7 +87,9 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
      "works at", "named", True),
     (rf"^{_A}(?:am|is|are)\s+{_A}(?:now\s+)?(?:an?)\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{_PROF_ALT})\b)",
      "job is", "job", True),
-    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:dating|seeing|going out with)\s+",
+    # "seeing a physio" is no relationship.
+    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:dating|seeing|going out with)\s+"
+     rf"(?!(?:a|an|the|my|his|her|their|our)\s+(?:new\s+)?(?:{_PROF_ALT}|physio|gp|specialist)\b)",
      "relationship status is", "dating", True),
     (rf"^{_A}(?:am|is|are|got|have been|has been|just got|recently got)\s+{_A}"
      r"(?P<st>married|engaged|divorced|separated|widowed)\b(?:\s+to\s+)?",

@@ -47,10 +47,46 @@ _FEAR = re.compile(r"\b(?:afraid|scared|terrified|frightened|fearful|petrified|(
 _PHOBIA = re.compile(r"\b(?P<p>[a-z]+phobi[ac])\b", _I)
 _HEALTH_ALT = _alt(lx.HEALTH)
 _HEALTH = re.compile(
-    r"\b(?P<lead>am|'m|is|are|'re|diagnosed with|have|has|'ve got|have got|suffer from|suffers from|"
+    r"\b(?P<lead>am|'m|is|are|'re|diagnosed with|have|has|'ve got|have got|suffer from|suffers from|get|gets|"
     r"suffering from|living with|live with|lives with|struggle with|struggles with|deal with|deals with|"
-    r"dealing with|got|my|his|her|as)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still)\s+)*"
+    r"dealing with|got|my|his|her|as)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still|"
+    r"horribly|terribly|badly|easily|so|quite)\s+)*"
     rf"(?P<h>{_HEALTH_ALT})\b", _I)
+# Said in passing of drink, driving, lifting, hearing and a doctor's advice (the forms people use:
+# "haven't had a drink since New Year", "off the booze", "never learned to drive", "not supposed
+# to pick up anything heavy", "Nana's hearing has gone downhill", "the physio told me to avoid").
+_NO_ALCOHOL = re.compile(
+    r"\b(?:(?:don't|do not|doesn't|does not|never|no longer|stopped|quit|gave up|given up|giving up)\s+"
+    r"(?:really\s+)?(?:drink|drinking|drinks|alcohol|booze)(?![\w'])(?!\s+(?:coffee|tea|milk|water|soda|juice|"
+    r"enough|much|caffeine|cola|coke|fizzy|out of|and drive))"
+    r"|have(?:n't| not)\s+(?:had|touched)\s+a\s+(?:drink|drop)\b"
+    r"|\b(?:off|quit|stopped)\s+(?:the\s+)?(?:booze|alcohol|drink|sauce)\b"
+    r"|\b(?:years?|yrs?|months?)\s+sober\b"
+    r"|\bnot\s+drinking\s+(?:alcohol|at the moment|these days|any\s?more)\b)", _I)
+_NO_DRIVE = re.compile(
+    r"\b(?:(?:don't|do not|doesn't|does not|can't|cannot|never learned to|never learnt to|never learned how to|"
+    r"unable to|not allowed to)\s+drive(?![\w'])(?!\s+(?:today|tonight|tomorrow|now|there|home|back|to\b|that|"
+    r"this|it|you|him|her|them|us|me|anymore|any more|after|at night|in\b))"
+    r"|(?:no|without a|haven't got a|don't have a|doesn't have a|never got (?:my|a|his|her))\s+(?:driving\s+)?"
+    r"licen[cs]e\b)", _I)
+_NO_LIFT = re.compile(
+    r"\b(?:can't|cannot|can not|not supposed to|not allowed to|shouldn't|mustn't|must not|unable to|"
+    r"told (?:me|him|her|us) not to)\s+(?:lift|carry|pick up)\s+(?:anything|heavy|much|more|things|boxes|"
+    r"weights)\b", _I)
+_TOLD_AVOID = re.compile(
+    r"\btold\s+(?P<who>me|us)\s+to\s+(?:avoid|stay off|stay away from|steer clear of)\s+"
+    r"(?P<x>[^.;:!?()]+)", _I)
+_HEARING = re.compile(
+    r"\b(?:hard of hearing|(?:hearing|ears?)\s+(?:has|have|is|are|'s|was)\s+(?:\w+\s+){0,2}?(?:gone|going|bad|"
+    r"terrible|poor|downhill|worse|failing|awful)\b|(?:wears?|wearing|needs?)\s+(?:a\s+)?hearing\s+aids?\b|"
+    r"(?:going|gone|half|partially|profoundly)\s+deaf\b)", _I)
+# A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
+_BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIET_ALT})(?:\s+(?:please|pls|only|btw))?"
+                        r"\s*[.!]*$", _I)
+# Between a name and its constraint: "Pim is allergic", "Pim's vegan", "Sam has really bad asthma".
+_COPULA_GAP = re.compile(
+    r"(?:'s|\s+(?:is|was|has|had|gets|got|has\s+been|is\s+now))?(?:\s+(?:really|very|also|severely|badly|"
+    r"quite|so|still|now))*\s*", _I)
 _RULE_NEVER = re.compile(r"(?<![\w'])(?:I|we)\s+never\s+(?P<v>[a-z]+)\b[^.;!?]{0,80}", _I)
 _RULE_WHEN = re.compile(
     r"(?<![\w'])(?:I|we)\s+(?:can't|cannot|can not|don't|do not|won't|will not)\s+[^.;!?]{2,60}?\s+"
@@ -181,7 +217,8 @@ keto paleo celiac coeliac teetotal sober plant-based eat eating drink drinking c
 avoids avoiding hate hates stand dislike dislikes detest afraid scared terrified frightened fearful
 petrified fear phobia never sundays saturdays mondays tuesdays wednesdays thursdays fridays weekends
 weekdays weekend holidays after before night mornings evenings morning evening during
-gluten dairy plant lactose-intolerant
+gluten dairy plant lactose-intolerant veggie booze alcohol sober drive licence license lift carry pick
+told hearing ears deaf
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -204,6 +241,13 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             found.append((f"{subject} {predicate}", keys, words))
 
     def subject_at(pos: int) -> str | None:
+        # The name just before: "Pim is allergic to tree nuts" is Pim's, whether or not Pim was
+        # met as a person before (a constraint is someone's).
+        for mm in reversed(sent.mentions):
+            if mm.end <= pos and _COPULA_GAP.fullmatch(text, mm.end, pos):
+                ent = reg.get(mm.key)
+                if ent is not None and ent.type not in ("place", "organization", "project"):
+                    return ent.name
         who = _who_before(sent, pos, reg, recent)
         if who is None:
             return t.speaker
@@ -287,6 +331,31 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                          "claustrophobic", "seasick", "celiac", "lactose intolerant"):
                 continue  # "I am anxiety" is not English; "I am blind" is
         add(subject_at(m.start()), f"{phrase}", [key, "health"] if key != "health" else [key], [h])
+    if not any("drinks" in keys for _, keys, _ in found):
+        for m in _NO_ALCOHOL.finditer(text):
+            add(subject_at(m.start()), "does not drink alcohol", ["drinks"],
+                ["alcohol", "drink", "drinking", "booze", "wine", "beer"])
+            break
+    for m in _NO_DRIVE.finditer(text):
+        add(subject_at(m.start()), "does not drive", ["driving"], ["drive", "driving", "car", "lift"])
+        break
+    for m in _NO_LIFT.finditer(text):
+        add(subject_at(m.start()), "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"])
+        break
+    for m in _TOLD_AVOID.finditer(text):
+        x = _chunk(m.group("x"), _LIST_END, 6)
+        words = _WORD.findall(x.lower())
+        if x:
+            add(t.speaker, f"has been told to avoid {x}",
+                ["food"] if any(w in lx.FOODS for w in words) else ["mobility", "health"],
+                [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
+    for m in _HEARING.finditer(text):
+        add(subject_at(m.start()), "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"])
+        break
+    m = _BARE_DIET.match(text)
+    if m and not sent.question and not found:
+        d = m.group("d").lower()
+        add(t.speaker, lx.DIETS.get(d, "is " + d), ["food"], [d, "diet"])
     voice = _Voice(t.speaker, t.other)
     for rx in (_RULE_NEVER, _RULE_WHEN):
         for m in rx.finditer(text):

@@ -127,6 +127,9 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
                       default=named[0])
         rest = body[len(surface):]
         if rest.startswith("'s "):
+            aux = _contracted_aux(rest[3:])
+            if aux:  # "Hannah's finally converted me": Hannah has
+                return named[0], "name", f"{aux} {rest[3:]}", "", False
             noun = _MY_NOUN.match("my " + rest[3:])
             if noun:
                 word = noun.group("noun")
@@ -136,6 +139,29 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         rest = _APPOS_SKIP.sub("", rest, count=1)
         return named[0], "name", rest.lstrip(" ,"), "", False
     return None, "", None, "", False
+
+
+_HAS_WORDS = frozenset("been got gotten gone".split())
+_ASPECT_ADVERBS = frozenset("""just already never always finally now still also recently officially actually
+really definitely probably even""".split())
+
+
+def _contracted_aux(after: str) -> str | None:
+    """What "'s" after a name stands for when it is no possessive: "has" before a participle
+    ("Hannah's finally converted me", "Sam's been promoted"), "is" before an adverb and anything
+    else ("Sam's still in Leeds"); None for a possessive ("Sam's dog")."""
+    words = after.split()
+    if not words:
+        return None
+    first = words[0].lower().strip(",.")
+    if first in _HAS_WORDS:
+        return "has"
+    if first not in _ASPECT_ADVERBS:
+        return None
+    nxt = next((w.lower().strip(",.") for w in words[1:] if w.lower() not in _ASPECT_ADVERBS), "")
+    if nxt in _HAS_WORDS or nxt in lx.IRREGULAR_PAST or (nxt.endswith("ed") and not nxt.endswith("eed")):
+        return "has"
+    return "is"
 
 
 _APPOS_SKIP = re.compile(r"^,\s+(?:my|our|your|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+,\s*", _I)
