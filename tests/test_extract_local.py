@@ -305,6 +305,8 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I'm not supposed to pick up anything heavier than ten kilos.", "Maya can't lift heavy things.",
      "furniture"),
     ("It turns out I've got a herniated disc.", "Maya has a herniated disc.", "lifting"),
+    ("Nana was diagnosed with heart failure in December.", "Maya's nana has heart failure.", "doctor"),
+    ("I was diagnosed with diabetes in 2020, and it's fine.", "Maya has diabetes.", "desserts"),
     ("My physio told me to avoid long steep descents.", "Maya has been told to avoid long steep descents.",
      "hiking"),
 ])

@@ -80,6 +80,10 @@ _HEARING = re.compile(
     r"\b(?:hard of hearing|(?:hearing|ears?)\s+(?:has|have|is|are|'s|was)\s+(?:\w+\s+){0,2}?(?:gone|going|bad|"
     r"terrible|poor|downhill|worse|failing|awful)\b|(?:wears?|wearing|needs?)\s+(?:a\s+)?hearing\s+aids?\b|"
     r"(?:going|gone|half|partially|profoundly)\s+deaf\b)", _I)
+# A diagnosis the lexicon does not name: "Nana was diagnosed with heart failure in December".
+_DIAGNOSED = re.compile(r"\bdiagnosed\s+with\s+(?:an?\s+|early\s+)?(?P<x>[^.;:!?(),]+)", _I)
+_DIAGNOSIS_END = re.compile(r"\s+(?:in|on|at|last|this|since|after|before|when|and|but|so|which|who|while|"
+                            r"back|earlier|recently|yesterday|today)\b", _I)
 # A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
 _BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIET_ALT})(?:\s+(?:please|pls|only|btw))?"
                         r"\s*[.!]*$", _I)
@@ -349,6 +353,13 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             add(t.speaker, f"has been told to avoid {x}",
                 ["food"] if any(w in lx.FOODS for w in words) else ["mobility", "health"],
                 [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
+    if not any("health" in keys or keys[0] in ("diabetes", "breathing", "mobility", "mental") for _, keys, _ in found):
+        for m in _DIAGNOSED.finditer(text):
+            x = _chunk(_DIAGNOSIS_END.split(m.group("x"), 1)[0], _LIST_END, 4)
+            if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:
+                add(subject_at(m.start()), f"has {x}", ["health"],
+                    [w for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS])
+            break
     for m in _HEARING.finditer(text):
         add(subject_at(m.start()), "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"])
         break
