@@ -577,6 +577,19 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
         assert res.hits.index(first) < 3
 
 
+async def test_two_named_peoples_constraints_are_both_pinned(services, graph, searcher):
+    # Callum's not drinking matches "dinner" better than Ines's allergy does; the dinner is hers.
+    said = [("r1", "Ines", "I have a peanut allergy, so no satay for me."),
+            ("r2", "Callum", "And I don't drink, so lime sodas for me."),
+            ("r3", "Ines", "Noted, the Heron launch is next week anyway.")]
+    await said_on_day3(services, graph, said)
+    res = await search(searcher, graph, "Callum is booking a restaurant for Ines's leaving dinner. What should "
+                       "he check about the menu?", top_k=10, now=DAY3 + timedelta(days=1))
+    pinned = [h.node["text"] for h in res.hits[:4] if h.kind == "foresight"]
+    assert sorted(pinned) == ["Callum does not drink alcohol.", "Ines has a peanut allergy."], \
+        [(h.kind, h.node.get("text")) for h in res.hits]
+
+
 async def test_a_standing_constraint_is_pinned_before_a_plan_that_matches_better(services, graph, searcher):
     # The plan names the evening asked about; the allergy only the food. Both matter, and the
     # one a restaurant must respect is the one pinned among the first hits.

@@ -175,8 +175,8 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
             items[t] = _context_hit(t, T[t])
     proof = set(best)
-    out = _package(items, T, proof.__contains__, {rankings[ch][0].key for ch in pinned if rankings.get(ch)},
-                   score_order=True)
+    keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ())) if i == 0 or c.pin}
+    out = _package(items, T, proof.__contains__, keys, score_order=True)
     for hit in out if shares else ():
         share = shares.get(hit.evidence[0], {}) if hit.evidence else {}
         for c in hit.channels:
@@ -233,17 +233,21 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
 
 
 def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str]) -> list[Fused]:
-    """A pinned hit not among the first PINNED_SLOT hits (folded ones not counted) takes the last
-    of those places, with that hit's score."""
-    lifted = [f for f in ordered if f.key in pinned]
-    if not lifted:
+    """Pinned hits not among the first PINNED_SLOT hits (folded ones not counted) take the last
+    of those places, in their order, with that hit's score."""
+    if not any(f.key in pinned for f in ordered):
         return ordered
     # Only the first PINNED_SLOT unfolded hits are needed: stop folding there, not at the end.
     first = list(islice((f for f, into in _folding(ordered, pinned) if into is None), PINNED_SLOT))
-    if len(first) < PINNED_SLOT or any(f.key in pinned for f in first):
+    if len(first) < PINNED_SLOT:
         return ordered
-    rest = [f for f in ordered if f.key not in pinned]
+    placed = {f.key for f in first}
+    lifted = [f for f in ordered if f.key in pinned and f.key not in placed]
+    if not lifted:
+        return ordered
+    rest = [f for f in ordered if f.key not in pinned or f.key in placed]
     at = next(i for i, f in enumerate(rest) if f is first[-1])
+    at += first[-1].key in pinned  # a pinned hit already in its place keeps it
     for f in lifted:
         f.score = max(f.score, first[-1].score)
     return rest[:at] + lifted + rest[at:]

@@ -37,6 +37,9 @@ class Candidate:
     # (turn, words) pairs for those that hold any: the ranker's coverage column (ranker.py).
     # Only the channels that rank turns read them (keyword, vector, day), in the same query.
     holds: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Pinned among the first hits (fusion.ranked) besides its channel's first candidate: a
+    # second person's standing constraint ("a restaurant for Ines, booked by Callum").
+    pin: bool = False
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ foresight_embedding_text) and by words: the text names whom it is about, and a q
 that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
 from app.recollection.speakers import named_speakers
@@ -80,4 +82,14 @@ class ForesightChannel:
         def order(c: Candidate):
             return not any(who in named for _, who in c.speakers), c.key not in standing, -c.score, c.key
 
-        return sorted(seen.values(), key=order)[:ctx.depth]
+        ranked = sorted(seen.values(), key=order)[:ctx.depth]
+        # The first is pinned (fusion.py); so is the standing constraint of another person the
+        # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
+        # though Callum's not drinking matches the trigger better, and Callum's as well.
+        whose = {who for c in ranked[:1] for _, who in c.speakers}
+        for i, c in enumerate(ranked[1:], start=1):
+            others = {who for _, who in c.speakers if who in named} - whose
+            if c.key in standing and others:
+                ranked[i] = replace(c, pin=True)
+                break
+        return ranked
