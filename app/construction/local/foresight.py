@@ -84,6 +84,15 @@ _HEARING = re.compile(
 _DIAGNOSED = re.compile(r"\bdiagnosed\s+with\s+(?:an?\s+|early\s+)?(?P<x>[^.;:!?(),]+)", _I)
 _DIAGNOSIS_END = re.compile(r"\s+(?:in|on|at|last|this|since|after|before|when|and|but|so|which|who|while|"
                             r"back|earlier|recently|yesterday|today)\b", _I)
+# Constraints said in a fixed form, the first of each in a sentence: (pattern, what it says of
+# whom it names, situation keys, trigger words).
+_SAID_ONCE = (
+    (_NO_ALCOHOL, "does not drink alcohol", ["drinks"],
+     ["alcohol", "drink", "drinking", "booze", "wine", "beer"]),
+    (_NO_DRIVE, "does not drive", ["driving"], ["drive", "driving", "car", "lift"]),
+    (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),
+    (_HEARING, "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"]),
+)
 # A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
 _BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIET_ALT})(?:\s+(?:please|pls|only|btw))?"
                         r"\s*[.!]*$", _I)
@@ -323,6 +332,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         if key is None:
             continue
         add(subject_at(m.start()), f"has {p[:-1] + 'a'}", [key], [p, "fear", "phobia"])
+    named_condition = False  # one the lexicon names: "diagnosed with diabetes" is not said again
     for m in _HEALTH.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 12), m.start() + len(m.group("lead")) + 1):
             continue
@@ -335,17 +345,12 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                          "claustrophobic", "seasick", "celiac", "lactose intolerant"):
                 continue  # "I am anxiety" is not English; "I am blind" is
         add(subject_at(m.start()), f"{phrase}", [key, "health"] if key != "health" else [key], [h])
-    if not any("drinks" in keys for _, keys, _ in found):
-        for m in _NO_ALCOHOL.finditer(text):
-            add(subject_at(m.start()), "does not drink alcohol", ["drinks"],
-                ["alcohol", "drink", "drinking", "booze", "wine", "beer"])
-            break
-    for m in _NO_DRIVE.finditer(text):
-        add(subject_at(m.start()), "does not drive", ["driving"], ["drive", "driving", "car", "lift"])
-        break
-    for m in _NO_LIFT.finditer(text):
-        add(subject_at(m.start()), "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"])
-        break
+        named_condition = True
+    for rx, says, keys, words in _SAID_ONCE:
+        m = rx.search(text)
+        # "I don't drink alcohol" is already one (the patterns above).
+        if m and not (keys == ["drinks"] and any("drinks" in k for _, k, _ in found)):
+            add(subject_at(m.start()), says, keys, words)
     for m in _TOLD_AVOID.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 6)
         words = _WORD.findall(x.lower())
@@ -353,16 +358,11 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             add(t.speaker, f"has been told to avoid {x}",
                 ["food"] if any(w in lx.FOODS for w in words) else ["mobility", "health"],
                 [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
-    if not any("health" in keys or keys[0] in ("diabetes", "breathing", "mobility", "mental") for _, keys, _ in found):
-        for m in _DIAGNOSED.finditer(text):
-            x = _chunk(_DIAGNOSIS_END.split(m.group("x"), 1)[0], _LIST_END, 4)
-            if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:
-                add(subject_at(m.start()), f"has {x}", ["health"],
-                    [w for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS])
-            break
-    for m in _HEARING.finditer(text):
-        add(subject_at(m.start()), "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"])
-        break
+    m = None if named_condition else _DIAGNOSED.search(text)
+    x = _chunk(_DIAGNOSIS_END.split(m.group("x"), 1)[0], _LIST_END, 4) if m else ""
+    if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:
+        add(subject_at(m.start()), f"has {x}", ["health"],
+            [w for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS])
     m = _BARE_DIET.match(text)
     if m and not sent.question and not found:
         d = m.group("d").lower()
