@@ -590,6 +590,19 @@ async def test_two_named_peoples_constraints_are_both_pinned(services, graph, se
         [(h.kind, h.node.get("text")) for h in res.hits]
 
 
+async def test_a_constraint_is_about_whom_its_text_names_as_well_as_who_said_it(services, graph, searcher):
+    # Pim's allergy is said by his mother, who is not named; the dinner is Pim's and Tobias's.
+    said = [("s1", "Maren", "The only drama at the party: cashew frosting, and Pim is allergic to tree nuts."),
+            ("s2", "Tobias", "I'm diabetic, so no cake or desserts for me."),
+            ("s3", "Maren", "Noted.")]
+    await said_on_day3(services, graph, said)
+    res = await search(searcher, graph, "Suggest a restaurant for Pim's birthday dinner with Tobias.", top_k=10,
+                       now=DAY3 + timedelta(days=1))
+    shown = [h.node["text"] for h in res.hits[:4] if h.kind == "foresight"]
+    assert sorted(shown) == ["Pim is allergic to tree nuts.", "Tobias is diabetic."], \
+        [(h.kind, h.node.get("text")) for h in res.hits]
+
+
 async def test_a_standing_constraint_is_pinned_before_a_plan_that_matches_better(services, graph, searcher):
     # The plan names the evening asked about; the allergy only the food. Both matter, and the
     # one a restaurant must respect is the one pinned among the first hits.

@@ -5,6 +5,7 @@ foresight_embedding_text) and by words: the text names whom it is about, and a q
 that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from app.recollection import bm25, filters
@@ -20,7 +21,7 @@ MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
 NEAR = f"""
 WITH n, score WHERE score >= $minScore AND {filters.FORESIGHT}
 WITH n, score ORDER BY score DESC LIMIT $limit
-WITH collect({{key: elementId(n), score: score, standing: n.kind = 'constraint',
+WITH collect({{key: elementId(n), score: score, standing: n.kind = 'constraint', text: n.text,
                 evidence: {EVIDENCE["foresight"]}}}) AS byVector
 """
 
@@ -34,7 +35,7 @@ CALL () {{
   WHERE n.tenant = $tenant AND {filters.FORESIGHT}
   {bm25.score("foresight", carry="foresight_idf, foresight_avglen")}
   WITH n, bm25 ORDER BY bm25 DESC, n.trigger, n.text, elementId(n) LIMIT $limit
-  RETURN collect({{key: elementId(n), standing: n.kind = 'constraint',
+  RETURN collect({{key: elementId(n), standing: n.kind = 'constraint', text: n.text,
                    evidence: {EVIDENCE["foresight"]}}}) AS byWords
 }}
 """
@@ -43,6 +44,16 @@ BY_VECTOR = vector_query("Foresight", "foresight_embedding",
                          NEAR + "RETURN {byVector: byVector, byWords: []} AS foresight")
 BOTH = vector_query("Foresight", "foresight_embedding",
                     NEAR + WORDS + "RETURN {byVector: byVector, byWords: byWords} AS foresight")
+
+
+# A foresight's text begins with whom it is about: "Pim is allergic ...", "Maya's son has asthma".
+_SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cannot|gets|eats|keeps|will|won't|"
+                      r"never|avoids|dislikes|needs|must|was|wants|plans)\b")
+
+
+def _subject(text: str | None) -> set[str]:
+    m = _SUBJECT.match(text or "")
+    return {m.group(1)} if m else set()
 
 
 class ForesightChannel:
@@ -75,20 +86,24 @@ class ForesightChannel:
         # before Sam's diet, which may match the trigger better). Then standing constraints
         # before plans: the first is pinned among the hits (fusion.py), and "dinner with Priya
         # when Tom visits" must bring her shellfish allergy, not only the plan of the visit.
-        said = {t: who for c in seen.values() for t, who in c.speakers}
+        # Whom each is about: who said it, and whom its text names first ("Pim is allergic to
+        # tree nuts", said by his mother, is about Pim too).
+        rows = {r["key"]: r for r in [*record["byVector"], *record["byWords"]]}
+        about = {k: {who for _, who in c.speakers} | _subject(rows[k].get("text")) for k, c in seen.items()}
+        said = {f"{k}/{i}": who for k, whom in about.items() for i, who in enumerate(whom)}
         named = named_speakers(said, ctx.request.query) if said else set()
-        standing = {r["key"] for r in [*record["byVector"], *record["byWords"]] if r.get("standing")}
+        standing = {k for k, r in rows.items() if r.get("standing")}
 
         def order(c: Candidate):
-            return not any(who in named for _, who in c.speakers), c.key not in standing, -c.score, c.key
+            return not (about[c.key] & named), c.key not in standing, -c.score, c.key
 
         ranked = sorted(seen.values(), key=order)[:ctx.depth]
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
-        whose = {who for c in ranked[:1] for _, who in c.speakers}
+        whose = about[ranked[0].key] if ranked else set()
         for i, c in enumerate(ranked[1:], start=1):
-            others = {who for _, who in c.speakers if who in named} - whose
+            others = (about[c.key] & named) - whose
             if c.key in standing and others:
                 ranked[i] = replace(c, pin=True)
                 break
