@@ -14,7 +14,12 @@ def _name_terms(speaker: str) -> frozenset[str]:
 
 
 def named_speakers(said: dict[str, str], query: str) -> set[str]:
-    """The speakers (of the turns in `said`) that the query names: a word of the name, as
-    BM25 reads words (stemmed, stop words left out), is a word of the query."""
+    """The speakers (of the turns in `said`) that the query names."""
+    return names_in(set(said.values()), query)
+
+
+def names_in(names: set[str], query: str) -> set[str]:
+    """The names the query names: a word of the name, as BM25 reads words (stemmed, stop words
+    left out), is a word of the query."""
     asked = set(term_stats.query_terms(query)) if query else set()
-    return {s for s in set(said.values()) if _name_terms(s) & asked} if asked else set()
+    return {s for s in names if _name_terms(s) & asked} if asked else set()

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
-from app.recollection.speakers import named_speakers
+from app.recollection.speakers import names_in
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
@@ -90,8 +90,7 @@ class ForesightChannel:
         # tree nuts", said by his mother, is about Pim too).
         rows = {r["key"]: r for r in [*record["byVector"], *record["byWords"]]}
         about = {k: {who for _, who in c.speakers} | _subject(rows[k].get("text")) for k, c in seen.items()}
-        said = {f"{k}/{i}": who for k, whom in about.items() for i, who in enumerate(whom)}
-        named = named_speakers(said, ctx.request.query) if said else set()
+        named = names_in(set().union(*about.values()), ctx.request.query)
         standing = {k for k, r in rows.items() if r.get("standing")}
 
         def order(c: Candidate):
