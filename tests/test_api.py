@@ -175,6 +175,41 @@ def test_related_to_entity_mem_cell_and_foresights(api, tenants):
     assert {f["kind"] for f in later} == {"constraint"}  # the April trip has retired
 
 
+FORESIGHT_PAGE = """query($at: DateTime, $k: String, $f: Int, $a: String) {
+  foresightPage(activeAt: $at, kind: $k, first: $f, after: $a) {
+    totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id text kind validTo evidence { id } } } } }"""
+
+
+def test_foresight_pages_walk_what_foresights_lists_a_page_at_a_time(api, tenants):
+    a, b = tenants["a"], tenants["b"]
+    at = "2024-03-10T00:00:00Z"
+    listed = data(api.gql('query($at: DateTime) { foresights(activeAt: $at) { id kind validTo } }',
+                          {"at": at}, key=a))["foresights"]
+    assert len(listed) >= 2
+    seen, after = [], None  # pages of one walk the same list in the same order, each once
+    while True:
+        page = data(api.gql(FORESIGHT_PAGE, {"at": at, "f": 1, "a": after}, key=a))["foresightPage"]
+        assert page["totalCount"] == len(listed) and len(page["edges"]) <= 1
+        seen += [e["node"] for e in page["edges"]]
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert [f["id"] for f in seen] == [f["id"] for f in listed]
+    assert all(f["evidence"] for f in seen)
+    # the soonest to end first, those with no end last
+    ends = [f["validTo"] for f in seen]
+    assert ends == sorted(ends, key=lambda e: (e is None, e or ""))
+    constraints = data(api.gql(FORESIGHT_PAGE, {"at": at, "k": "constraint", "f": 100}, key=a))["foresightPage"]
+    assert {e["node"]["kind"] for e in constraints["edges"]} == {"constraint"}
+    assert constraints["totalCount"] == sum(f["kind"] == "constraint" for f in listed) < len(listed)
+    assert error_code(api.gql(FORESIGHT_PAGE, {"at": at, "k": "wish"}, key=a)) == "BAD_USER_INPUT"
+    assert error_code(api.gql(FORESIGHT_PAGE, {"at": at, "a": "not-a-cursor"}, key=a)) == "BAD_USER_INPUT"
+    assert error_code(api.gql(FORESIGHT_PAGE, {"at": at, "f": 101}, key=a)) == "BAD_USER_INPUT"
+    # B, holding a cursor of A's (the last page's start), pages through B's own foresight only
+    theirs = data(api.gql(FORESIGHT_PAGE, {"at": at, "f": 100, "a": after}, key=b))["foresightPage"]
+    assert not {e["node"]["id"] for e in theirs["edges"]} & {f["id"] for f in listed}
+
+
 def test_nested_lists_are_read_wherever_their_parent_comes_from(api, tenants):
     # Under relatedTo an entity's facts, and under a search hit an episode's turns and facts,
     # came back empty: only entity(name) and memCell(id) read them.

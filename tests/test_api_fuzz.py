@@ -58,3 +58,14 @@ def test_memorize_never_fails_internally(api, key, ids, content, ts, role):
     msgs = [{"id": i, "speaker": "Fuzz", "content": content, "timestamp": ts, "role": role} for i in ids]
     q = "mutation($m: [MessageInput!]!) { memorize(input: {conversationId: \"fz\", messages: $m}) { accepted } }"
     _check(api.gql(q, {"m": msgs}, key=key))
+
+
+@FUZZ
+@given(first=st.one_of(st.none(), ints), after=st.one_of(st.none(), text), group=st.one_of(st.none(), text),
+       kind=st.one_of(st.none(), text, st.sampled_from(["constraint", "plan", "deadline"])), at=dates)
+def test_pages_never_fail_internally(api, key, first, after, group, kind, at):
+    q = ("query($f: Int, $a: String, $g: ID, $k: String, $t: DateTime) { "
+         "scenes(groupId: $g, first: $f, after: $a) { totalCount } "
+         "foresightPage(activeAt: $t, groupId: $g, kind: $k, first: $f, after: $a) { totalCount } "
+         "entity(name: \"Maya\") { history(first: $f, after: $a) { totalCount } } }")
+    _check(api.gql(q, {"f": first, "a": after, "g": group, "k": kind, "t": at}, key=key))

@@ -13,14 +13,15 @@ from strawberry.types import Info
 from app.api.errors import INTERNAL, ApiError, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
-    ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, HitKind,
-    MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge, PageInfo,
-    Relation, SearchHit, SearchInput, SearchResult, Turn, page_size,
+    ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
+    ForesightEdge, HitKind, MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
+    PageInfo, Relation, SearchHit, SearchInput, SearchResult, Turn, page_size,
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
-from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
+from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
+from app.recollection.lookup import entity_by_name, memcell_by_id
 from app.recollection.cursors import CursorError
 from app.recollection.scene_lookup import scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, moment
@@ -136,15 +137,40 @@ class Query:
         return MemSceneConnection(edges=edges, total_count=total, page_info=PageInfo(
             has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
 
-    @strawberry.field(description="Foresight active at a moment (default now).")
+    @strawberry.field(description="Foresight active at a moment (default now), the soonest to end first: "
+                                  "the first 200 (foresightPage pages through all).")
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
-        try:
-            at = moment(active_at, "activeAt")
-        except SearchInputError as e:
-            raise bad_input(str(e), e.field) from None
+        at = _active_at(active_at, group_id)
         rows = await active_foresights(info.context.graph, at, group_id)
         return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
+
+    @strawberry.field(name="foresightPage",
+                      description="Foresight active at a moment (default now), the soonest to end first, a page "
+                                  "at a time; kind: constraint, plan or deadline.")
+    async def foresight_page(self, info: Info, active_at: Optional[datetime] = None,
+                             group_id: Optional[strawberry.ID] = None, kind: Optional[str] = None,
+                             first: Optional[int] = 20, after: Optional[str] = None) -> ForesightConnection:
+        at = _active_at(active_at, group_id)
+        first = page_size(first, default=20)
+        if kind is not None and kind not in FORESIGHT_KINDS:
+            raise bad_input(f"kind must be one of {', '.join(FORESIGHT_KINDS)}", "kind")
+        try:
+            rows, more, total = await foresight_page(info.context.graph, at, group_id, kind, first, after)
+        except CursorError as e:
+            raise bad_input(str(e), "after") from None
+        edges = [ForesightEdge(cursor=r["cursor"], node=Foresight.of(r["foresight"], r["evidence"])) for r in rows]
+        return ForesightConnection(edges=edges, total_count=total, page_info=PageInfo(
+            has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
+
+
+def _active_at(active_at: Optional[datetime], group_id: Optional[strawberry.ID]) -> datetime:
+    if group_id is not None and len(group_id) > MAX_ID:
+        raise bad_input("groupId must be at most 256 characters", "groupId")
+    try:
+        return moment(active_at, "activeAt")
+    except SearchInputError as e:
+        raise bad_input(str(e), e.field) from None
 
 
 @strawberry.type

@@ -310,6 +310,19 @@ class FactConnection:
     total_count: int
 
 
+@strawberry.type
+class ForesightEdge:
+    cursor: str
+    node: Foresight
+
+
+@strawberry.type(description="A page of foresight active at a moment, the soonest to end first (cursor pagination).")
+class ForesightConnection:
+    edges: list[ForesightEdge]
+    page_info: PageInfo
+    total_count: int
+
+
 @strawberry.type(description="A page of scenes in time order (cursor pagination).")
 class MemSceneConnection:
     edges: list[MemSceneEdge]

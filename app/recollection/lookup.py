@@ -1,4 +1,4 @@
-"""Direct lookups: an entity by name, a MemCell by id, the foresight active at a moment."""
+"""Direct lookups: an entity by name, a MemCell by id (foresight: foresight_lookup.py)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -61,20 +61,6 @@ MATCH (m:MemCell {{tenant: $tenant, id: id}})
 RETURN id, turns, facts
 """
 
-FORESIGHTS = f"""
-MATCH (n:Foresight {{tenant: $tenant}})
-WHERE {filters.FORESIGHT}
-OPTIONAL MATCH (m:MemCell)-[:PREDICTS]->(n)
-CALL (n) {{
-  MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
-  RETURN collect(t {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}}) AS evidence
-}}
-RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, memCellId: m.id}} AS foresight,
-       evidence
-ORDER BY n.validTo IS NULL, n.validTo, n.id LIMIT $limit
-"""
-
-
 async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50) -> dict | None:
     rows = await graph.read(ENTITY, key=normalize_key(name), at=at, facts=facts)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
@@ -99,9 +85,3 @@ async def memcell_by_id(graph: TenantGraph, cell_id: str) -> dict | None:
     if rows and rows[0]["cell"]["status"] == "forgotten" and await revive(graph, cell_id):
         rows = await graph.read(MEMCELL, id=cell_id)
     return rows[0] if rows else None
-
-
-async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
-                            limit: int = 200) -> list[dict]:
-    return await graph.read(FORESIGHTS, at=at, groupId=group_id, conversationId=None, userId=None,
-                            limit=limit)
