@@ -373,6 +373,9 @@ def test_a_constraint_belongs_to_the_name_just_before_it():
 def test_a_diet_said_alone_in_a_request_is_the_speakers():
     ex = extract([turn("dinner tonight, 20 min max. vegetarian. have chickpeas, spinach, feta")])
     assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya is vegetarian."]
+    # and the fact of it reads as the constraint does (it was "Maya said vegetarian.")
+    assert "Maya is vegetarian." in [f.text for f in ex.facts]
+    assert not [f for f in ex.facts if "said vegetarian" in f.text.lower()]
     # Not a diet of someone: a word in a list or a question.
     assert not [fs for fs in extract([turn("Is the vegetarian one any good?")]).foresights if fs.kind == "constraint"]
 

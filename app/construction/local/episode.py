@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from app.construction import lexicon as lx
 from app.domain.models import Extraction, FactDraft, ForesightDraft, TurnRecord
@@ -118,6 +119,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 continue
             constrained = False
             foresaw = False
+            constraint: ForesightDraft | None = None
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
                 found = _constraint(s, reg, recent_before)
                 plan = _plan(s, reg, recent_before)
@@ -131,7 +133,8 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                     fs_turn[s.t.index] = fs_turn.get(s.t.index, 0) + 1
                     foresights.append(fs)
                     foresaw = True
-                    constrained = constrained or fs.kind == "constraint"
+                    if fs.kind == "constraint":
+                        constrained, constraint = True, constraint or fs
                 foresights = foresights[:MAX_FORESIGHTS]
             if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                 continue
@@ -155,6 +158,10 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                     parses.append(extra)
             for p in parses:
                 f = _fact(s, p, reg)
+                if p.kind == "reported" and constraint is not None and len(s.text.split()) <= 2:
+                    # A constraint said alone ("vegetarian." in a request) was the fact "Agata
+                    # said vegetarian.": the constraint says it better ("Agata is vegetarian.").
+                    f = replace(f, text=constraint.text, predicate="is")
                 key = f"{f.text}\x00{f.predicate}\x00{f.object}".casefold()
                 if key in seen_facts or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                     continue
