@@ -4,8 +4,6 @@ import asyncio
 import dataclasses
 import uuid
 
-import pytest
-
 from app.lifecycle.periodic import TASKS, PeriodicRunner, PeriodicTask
 from app.store.lease import LeaseStore
 

@@ -7,7 +7,8 @@ import pytest
 
 from app.construction.ingest import Ingestor
 from app.lifecycle.retention import RetentionPolicy, gc, gc_everywhere
-from app.recollection.lookup import active_foresights, entity_by_name, memcell_by_id
+from app.recollection.foresight_lookup import active_foresights
+from app.recollection.lookup import entity_by_name, memcell_by_id
 from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService

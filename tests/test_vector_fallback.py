@@ -4,7 +4,6 @@ so a mistake in it would otherwise surface in production first."""
 from app.construction.entity_resolution import BY_VECTOR as ENTITIES
 from app.construction.ingest import Ingestor
 from app.lifecycle.scene_store import NEAREST_SCENES
-from app.recollection import filters
 from app.recollection.channels import graph as graph_channel
 from app.recollection.channels import nearest
 from app.recollection.request import SearchRequest
