@@ -143,6 +143,16 @@ def test_turn_spacing_and_photo_caption():
     assert conv.speakers == ["Ava", "Bram"]
 
 
+def test_a_speaker_named_as_an_assistant_speaks_as_one():
+    # The layout has no role: an "Assistant" was a user, and what it suggested ("Lake Como by
+    # train (no flying)") became the user's constraints in the evaluation.
+    s = _sample(1)
+    s["conversation"]["session_1"] = [
+        _turn("Ava", "D1:1", "Plan my week?"), _turn("Assistant", "D1:2", "Here is a plan."),
+        {**_turn("Bram", "D1:3", "Noted."), "role": "tool"}]
+    assert [t.role.value for t in parse_sample(s).turns] == ["user", "assistant", "tool"]
+
+
 def test_session_dates_not_increasing_are_nudged_forward():
     s = _sample(2)
     s["conversation"]["session_2_date_time"] = "10:00 am on 1 March, 2021"  # same as session 1

@@ -309,6 +309,18 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I was diagnosed with diabetes in 2020, and it's fine.", "Maya has diabetes.", "desserts"),
     ("My physio told me to avoid long steep descents.", "Maya has been told to avoid long steep descents.",
      "hiking"),
+    # Session 29, from the next written training sets' misses, in other words than theirs.
+    ("I don't fly any more, so it's the Eurostar or nothing.", "Maya does not fly.", "flights"),
+    ("The GP put me on warfarin after the clot.", "Maya takes a blood thinner: no ibuprofen or aspirin.",
+     "pharmacy"),
+    ("Remember, no ibuprofen for me, only paracetamol.", "Maya takes a blood thinner: no ibuprofen or aspirin.",
+     "ibuprofen"),
+    ("The cardiologist wants me off the salt completely.", "Maya is on a low-salt diet.", "restaurant"),
+    ("My eyes are going, so no driving after dark until the op.", "Maya must not drive after dark.", "car"),
+    ("I'm type 1, so I always carry jelly babies.", "Maya has diabetes.", "snacks"),
+    ("You know what I'm like with heights, I'll wait at the bottom.", "Maya is afraid of heights.", "climbing"),
+    ("I'm not good with boats at all.", "Maya is afraid of boats.", "ferry"),
+    ("Mum had her hip replaced in May, so no long walks yet.", "Maya's mum has had a hip replacement.", "walking"),
 ])
 def test_constraints(text, expected, situation):
     ex = extract([turn(text)])
@@ -316,6 +328,34 @@ def test_constraints(text, expected, situation):
     assert [fs.text for fs in found] == [expected]
     assert found[0].valid_to is None
     assert situation in found[0].trigger
+
+
+def test_a_rule_someone_says_is_the_speakers_to_keep():
+    # "He says no driving after dark": the optician who said it is not who must keep it.
+    ex = extract([turn("Mr Dalton at the opticians had a look. He says no driving after dark for now.")])
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya must not drive after dark."]
+
+
+def test_he_is_not_a_relative_named_as_a_woman():
+    # "He's coeliac" after "my mum" was "Maya's mum has coeliac disease"; no one is better.
+    ex = extract(episode(("Maya", "My mum says hi."), ("Maya", "He's coeliac, it turns out.")))
+    assert not [fs for fs in ex.foresights if "mum" in fs.text]
+    ex = extract(episode(("Maya", "My brother called."), ("Maya", "He's coeliac, it turns out.")))
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya's brother has coeliac disease."]
+
+
+def test_words_shouted_in_capitals_are_not_names():
+    ex = extract([turn("The nurse says the LEFT ear is the bad one, so I wear my DRESSING GOWN and TURN IT UP. "
+                       "TOBIAS came round, and later Tobias said LGBT rights matter to him.")])
+    names = {e.name for e in ex.entities}
+    assert not names & {"LEFT", "DRESSING GOWN"}
+    assert "Tobias" in names and "LGBT" in names
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya is hard of hearing."]
+
+
+def test_a_relatives_verb_is_not_their_name_in_lower_case():
+    ex = extract([turn("ok next. my mum turns 60 next month and she lives in whitby now")])
+    assert "Turns" not in {e.name for e in ex.entities}
 
 
 def test_a_trip_next_month_is_a_plan_until_the_end_of_that_month():

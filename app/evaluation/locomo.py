@@ -357,7 +357,8 @@ def parse_sample(sample: dict[str, Any], *, position: int = 0, user_id: str | No
             at = start + offset * TURN_SPACING
             try:
                 message = Message(
-                    id=dia_id, speaker=speaker, user_id=user_id, role="user", content=content, timestamp=at
+                    id=dia_id, speaker=speaker, user_id=user_id, content=content, timestamp=at,
+                    role=_role(raw_turn.get("role"), speaker),
                 )
             except ValidationError as exc:
                 warnings.append(f"turn {dia_id}: not a valid message ({exc.errors()[0].get('msg')}), skipped")
@@ -441,3 +442,15 @@ def evidence_stats(conversations: Iterable[Conversation]) -> dict[str, int]:
                 1 for e in q.raw_evidence if not re.fullmatch(r"D\d+:\d+", e)
             )
     return stats
+
+
+# The layout has no role; a turn may carry one, and a speaker named as an assistant is one (the
+# agent's side of a conversation with its user, as memorize receives it).
+_ASSISTANT_NAMES = frozenset({"assistant", "ai", "ai assistant", "bot", "chatbot"})
+
+
+def _role(raw: object, speaker: str) -> str:
+    role = _as_text(raw).strip().lower()
+    if role in ("user", "assistant", "system", "tool"):
+        return role
+    return "assistant" if speaker.strip().lower() in _ASSISTANT_NAMES else "user"

@@ -354,6 +354,8 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
     low = [w.lower() for w in words]
     if not name or len(name) < 2 or all(w in lx.DEMONYMS for w in low):
         return None
+    if all(_shouted(w, known_caps, speakers) for w in words):
+        return None  # "the LEFT ear", "my DRESSING GOWN": emphasis, not a name
     if len(words) == 1:
         w = words[0]
         if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6):
@@ -410,6 +412,15 @@ loved likes liked is was has had and who will would can could just always never 
 
 _NOT_OWNERS = frozenset("""how what where who when why that there here it let this everything
 nothing someone somebody everyone everybody anyone anybody something""".split())
+
+
+def _shouted(word: str, known_caps: set[str], speakers: set[str]) -> bool:
+    """An English word in capitals for emphasis: one with a vowel (LGBT, NHS stay acronyms) that
+    the cell does not also write as a name (TOBIAS, said shouting, is Tobias)."""
+    if not (word.isupper() and word.isalpha() and len(word) >= 4) or not set(word) & set("AEIOUY"):
+        return False
+    name = word.title()
+    return word.lower() in lx.ENGLISH_WORDS and name not in known_caps and name not in speakers
 
 
 def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], possessive_s: bool) -> bool:

@@ -29,8 +29,9 @@ slight major minor little really very have has had with got also
 """.split())
 _DIET_ALT = _alt(lx.DIETS)
 _DIET = re.compile(
-    r"\b(?:am|'m|is|are|'re|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
-    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)\s+"
+    r"(?:\b(?:am|is|are|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
+    r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)|'m|'re|"
+    r"(?<!\bit)(?<!\bthat)(?<!\bwhat)(?<!\bthere)(?<!\bwhich)(?<!\bhere)(?<!\bwho)(?<!\bthis)(?<!\beverything)'s)\s+"
     r"(?:(?:a|an|strictly|mostly|fully|strict|completely|totally|100%)\s+)*"
     rf"(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
     r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
@@ -73,6 +74,37 @@ _NO_LIFT = re.compile(
     r"\b(?:can't|cannot|can not|not supposed to|not allowed to|shouldn't|mustn't|must not|unable to|"
     r"told (?:me|him|her|us) not to)\s+(?:lift|carry|pick up)\s+(?:anything|heavy|much|more|things|boxes|"
     r"weights)\b", _I)
+_NO_DRIVE_DARK = re.compile(
+    r"\b(?:no|not|can't|cannot|mustn't|shouldn't|not allowed to|not supposed to|stopped|don't|doesn't|won't)\s+"
+    r"(?:be\s+)?driv(?:e|ing)\s+(?:(?:after|once|when)\s+(?:dark|it's dark|it is dark|it gets dark|sunset|"
+    r"nightfall)|at night|in the dark)\b", _I)
+_NO_FLY = re.compile(
+    r"\b(?:(?:don't|do not|doesn't|does not|won't|will not|never|refuse to|no longer)\s+fly(?![\w'])"
+    r"(?!\s+(?:with|into|out|over|to\b|from|back|home|there|in\b|on\b|direct|economy|business|first))"
+    r"|no\s+flying\b|(?:stopped|gave up|given up)\s+flying\b)", _I)
+_BLOOD_THINNER = re.compile(
+    r"\b(?:(?:on|taking|takes|take|started|starting|prescribed|with)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+)?"
+    r"(?:blood[- ]thinners?|warfarin|apixaban|eliquis|rivaroxaban|xarelto|clopidogrel|coumadin|anticoagulants?)"
+    r"|(?:it's|it is|its)\s+(?:still\s+)?a\s+blood[- ]thinner"
+    r"|(?:no|not|never|can't take|cannot take|can't have|mustn't take|shouldn't take)\s+(?:any\s+)?"
+    r"(?:ibuprofen|nurofen|advil|nsaids?)(?![\w']))", _I)
+_LOW_SALT = re.compile(
+    r"\b(?:off\s+(?:the\s+)?salt|cut(?:ting)?\s+(?:out|down on|back on)\s+(?:the\s+)?salt|"
+    r"low[- ](?:salt|sodium)|salt[- ]free|watch(?:ing)?\s+(?:my|his|her|the|your)\s+salt)\b", _I)
+_TYPE_DIABETES = re.compile(
+    r"(?:\b(?:am|is)|'m|'s)\s+(?:a\s+)?type\s+(?:1|2|one|two)\b(?!\s*(?:error|fun|personality|font|a\b|b\b))", _I)
+# "I'm not good with heights", "you know what I'm like with heights": a fear said sideways.
+_BAD_WITH = re.compile(
+    r"\b(?:not good|no good|bad|terrible|useless|hopeless|funny|weird|wobbly|rubbish|(?:what|how)\s+"
+    r"(?:I'm|I am|he's|he is|she's|she is|they're|we're)\s+like)\s+with\s+(?P<x>heights|flying|planes|boats|"
+    r"deep water|water|the sea|needles|blood|crowds|spiders|snakes|dogs|small spaces|lifts|elevators)\b", _I)
+# Between whom a rule is said by and the rule: "He says no driving", "the nurse told me no salt".
+_SAYS = re.compile(r"\s+(?:says?|said|told\s+(?:me|us)|tells?\s+(?:me|us)|reckons|wants\s+(?:me|us))\b"
+                   r"(?:\s+(?:that|to|I|we|it's|its)\b)?\s*", _I)
+_JOINT = re.compile(
+    r"\b(?:had|has had|having|getting|got|needs?|waiting for)\s+(?:a\s+|an\s+|my\s+|his\s+|her\s+|their\s+|"
+    r"the\s+)?(?:new\s+)?(?:(?:left|right)\s+)?(?P<j>knee|hip|shoulder)\s+(?P<w>replaced|replacement|"
+    r"op|operation|surgery)\b", _I)
 _TOLD_AVOID = re.compile(
     r"\btold\s+(?P<who>me|us)\s+to\s+(?:avoid|stay off|stay away from|steer clear of)\s+"
     r"(?P<x>[^.;:!?()]+)", _I)
@@ -89,7 +121,14 @@ _DIAGNOSIS_END = re.compile(r"\s+(?:in|on|at|last|this|since|after|before|when|a
 _SAID_ONCE = (
     (_NO_ALCOHOL, "does not drink alcohol", ["drinks"],
      ["alcohol", "drink", "drinking", "booze", "wine", "beer"]),
+    (_NO_DRIVE_DARK, "must not drive after dark", ["driving"],
+     ["drive", "driving", "dark", "night", "evening", "car", "lift"]),
     (_NO_DRIVE, "does not drive", ["driving"], ["drive", "driving", "car", "lift"]),
+    (_NO_FLY, "does not fly", ["flying", "travel"], ["fly", "flying", "flights", "plane", "airport", "trains"]),
+    (_BLOOD_THINNER, "takes a blood thinner: no ibuprofen or aspirin", ["medicine", "health"],
+     ["ibuprofen", "aspirin", "painkillers", "pain relief", "blood thinner", "bleeding"]),
+    (_LOW_SALT, "is on a low-salt diet", ["food"], ["salt", "salty", "crisps", "chips", "takeaway"]),
+    (_TYPE_DIABETES, "has diabetes", ["diabetes", "health"], ["diabetes", "insulin", "sugar", "snacks"]),
     (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),
     (_HEARING, "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"]),
 )
@@ -159,6 +198,8 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
             named = [mm for mm in sent.mentions if mm.start < m.start()
                      and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
             who = reg.get(named[-1].key).name if named else recent
+            if who and _kin_gender(who) not in (None, "f" if base.startswith("s") or base == "her" else "m"):
+                who = None  # "He's coeliac" is not about "Zoe's mum"
             best = _Who(who or "", m.start(), m.end(), bool(who))
     for mm in sent.mentions:
         if mm.start >= pos:
@@ -167,6 +208,20 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
         if ent and ent.type == "person" and (best is None or mm.start >= best.start):
             best = _Who(ent.name, mm.start, mm.end, True)
     return best
+
+
+_FEMALE_KIN = frozenset("""mum mom mother mommy mama grandma granny nana grandmother sister aunt auntie wife
+daughter niece girlfriend stepmum stepmom stepmother stepsister stepdaughter""".split())
+_MALE_KIN = frozenset("""dad father daddy papa grandpa grandfather brother uncle husband son nephew boyfriend
+stepdad stepfather stepbrother stepson""".split())
+
+
+def _kin_gender(name: str) -> str | None:
+    """"f" or "m" for a relative named by kinship ("Zoe's mum"), else None (a name says nothing)."""
+    if "'s " not in name:
+        return None
+    word = name.rsplit(" ", 1)[-1].lower()
+    return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
 
 
 def _variants(word: str) -> list[str]:
@@ -231,7 +286,9 @@ avoids avoiding hate hates stand dislike dislikes detest afraid scared terrified
 petrified fear phobia never sundays saturdays mondays tuesdays wednesdays thursdays fridays weekends
 weekdays weekend holidays after before night mornings evenings morning evening during
 gluten dairy plant lactose-intolerant veggie booze alcohol sober drive licence license lift carry pick
-told hearing ears deaf
+told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis rivaroxaban xarelto clopidogrel
+coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
+heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -262,7 +319,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 if ent is not None and ent.type not in ("place", "organization", "project"):
                     return ent.name
         who = _who_before(sent, pos, reg, recent)
-        if who is None:
+        if who is None or _SAYS.match(text, who.end, pos):
+            # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
             return t.speaker
         return who.name if who.person else None  # "she is allergic" with no one to be "she"
 
@@ -348,9 +406,17 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         named_condition = True
     for rx, says, keys, words in _SAID_ONCE:
         m = rx.search(text)
-        # "I don't drink alcohol" is already one (the patterns above).
-        if m and not (keys == ["drinks"] and any("drinks" in k for _, k, _ in found)):
+        # "I don't drink alcohol" is already one (the patterns above); so is a diabetic; and
+        # "no driving after dark" is not also "does not drive".
+        if m and not any(keys[0] in k for _, k, _ in found if keys[0] in ("drinks", "diabetes", "driving")):
             add(subject_at(m.start()), says, keys, words)
+    for m in _BAD_WITH.finditer(text):
+        x = m.group("x")
+        add(subject_at(m.start("x")), f"is afraid of {x}", [lx.FEARS.get(x.lower(), "events")], [x.lower(), "fear"])
+    for m in _JOINT.finditer(text):
+        j, w = m.group("j").lower(), m.group("w").lower()
+        add(subject_at(m.start()), f"has had a {j} replacement" if w.startswith("replace") else f"has had {j} surgery",
+            ["mobility", "health"], [j, "walking", "stairs", "active"])
     for m in _TOLD_AVOID.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 6)
         words = _WORD.findall(x.lower())

@@ -20,9 +20,12 @@ _LOWER_NAME = re.compile(r"([a-z][a-z'&-]*(?:\s+[a-z][a-z'&-]*){0,2})")  # "the 
 # "my sister lena" (the words people are asked after, told, met or related by).
 _LOWER_PERSON_CUE = re.compile(
     rf"(?<![\w'])(?:hows|how's|how\s+is|tell|told|ask|asked|texted|text|call|called|met|meet|"
-    rf"(?:my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT}))\s+([a-z][a-z-]{{2,}})(?![\w'])", _I)
+    rf"(?:my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT}))\s+([a-z][a-z-]{{2,}})(?![\w'])(?!\s+\d)", _I)
 _NOT_PERSON = _NOT_NAME | lx.KIN | lx.PETS | frozenset(
-    "life things stuff everyone family job uni mum mom dad about him her them us up back".split())
+    "life things stuff everyone family job uni mum mom dad about him her them us up back".split()) | frozenset(
+    # what a relative does ("my mum turns 60", "my dad says"): a verb, not a name
+    """turns says thinks wants lives works loves hates needs gets goes comes makes takes keeps feels
+    looks seems sounds reckons knows calls texts rang""".split())
 
 
 def _discover_lowercase(sent: _Sentence, reg: _Registry) -> None:
