@@ -353,6 +353,15 @@ def test_words_shouted_in_capitals_are_not_names():
     assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Maya is hard of hearing."]
 
 
+def test_a_name_said_to_be_a_relative_is_that_relative():
+    # "Priya is my sister." was no name at all (a sentence's first word needs evidence), the
+    # relative "Maya's sister" had no name, and the fact read "Maya said priya is ...".
+    ex = extract([turn("Priya is my sister.")])
+    assert ("Priya", ["Maya's sister"]) in [(e.name, e.aliases) for e in ex.entities]
+    assert [f.text for f in ex.facts] == ["Priya is Maya's sister."]
+    assert "Tobias" in {e.name for e in extract([turn("I think Tobias is my favourite neighbour.")]).entities}
+
+
 def test_a_relatives_verb_is_not_their_name_in_lower_case():
     ex = extract([turn("ok next. my mum turns 60 next month and she lives in whitby now")])
     assert "Turns" not in {e.name for e in ex.entities}

@@ -12,7 +12,7 @@ from app.construction.local.bounds import (
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
-from app.construction.local.entities import _Registry, _caps_after_first, find_entities
+from app.construction.local.entities import _APPOS, _Registry, _caps_after_first, find_entities
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
@@ -143,6 +143,8 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 continue
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
+            if any(_APPOS.match(s.text, m.end) for m in s.mentions):
+                bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
             if content + bonus < 1.5 and not foresaw:
                 continue
             s.companion = _companion(s, reg)
