@@ -86,7 +86,8 @@ _B_AT = re.compile(r"(?i:\bat\s+(?:the\s+)?)$")
 
 # Whose relative a name is, said beside it: "Tobias, my neighbour," and "Priya is my sister".
 _APPOS = re.compile(
-    rf"(?:,\s+|\s+(?i:is|was)\s+)(?P<det>(?i:my|our|your|his|her|their))\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
+    rf"(?:,\s+|\s+(?i:is|was)\s+)(?P<det>(?i:my|our|your|his|her|their))\s+(?:(?i:{_KIN_ADJ})\s+)?"
+    rf"(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
 
 _TYPE_ORDER = ("person", "organization", "place", "project", "thing")
 

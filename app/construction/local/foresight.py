@@ -131,6 +131,7 @@ _SAID_ONCE = (
     (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),
     (_HEARING, "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"]),
 )
+_ONE_PER_SENTENCE = frozenset({"drinks", "diabetes", "driving"})
 # A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
 _BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIET_ALT})(?:\s+(?:please|pls|only|btw))?"
                         r"\s*[.!]*$", _I)
@@ -405,9 +406,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         named_condition = True
     for rx, says, keys, words in _SAID_ONCE:
         m = rx.search(text)
-        # "I don't drink alcohol" is already one (the patterns above); so is a diabetic; and
-        # "no driving after dark" is not also "does not drive".
-        if m and not any(keys[0] in k for _, k, _ in found if keys[0] in ("drinks", "diabetes", "driving")):
+        # One of these per sentence: "I don't drink alcohol" and "I'm diabetic" are already one
+        # (the patterns above), and "no driving after dark" is not also "does not drive".
+        if m and not (keys[0] in _ONE_PER_SENTENCE and any(keys[0] in k for _, k, _ in found)):
             add(subject_at(m.start()), says, keys, words)
     for m in _BAD_WITH.finditer(text):
         x = m.group("x")
