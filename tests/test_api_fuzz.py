@@ -69,3 +69,14 @@ def test_pages_never_fail_internally(api, key, first, after, group, kind, at):
          "foresightPage(activeAt: $t, groupId: $g, kind: $k, first: $f, after: $a) { totalCount } "
          "entity(name: \"Maya\") { history(first: $f, after: $a) { totalCount } } }")
     _check(api.gql(q, {"f": first, "a": after, "g": group, "k": kind, "t": at}, key=key))
+
+
+@FUZZ
+@given(entity=text, surface=text)
+def test_split_entity_never_fails_internally(api, key, entity, surface):
+    q = ("mutation($e: String!, $s: String!) { splitEntity(input: {entity: $e, surface: $s}) "
+         "{ facts entity { name } } }")
+    r = api.gql(q, {"e": entity, "s": surface}, key=key)
+    assert r.status_code < 500, r.text
+    for err in r.json().get("errors") or []:
+        assert err.get("extensions", {}).get("code") in OK_CODES | {"NOT_FOUND"}, err

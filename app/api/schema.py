@@ -10,18 +10,20 @@ from graphql import GraphQLError
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
-from app.api.errors import INTERNAL, ApiError, StableErrorCodes, bad_input
+from app.api.errors import INTERNAL, NOT_FOUND, ApiError, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
     ForesightEdge, HitKind, MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
-    PageInfo, Relation, SearchHit, SearchInput, SearchResult, Turn, page_size,
+    PageInfo, Relation, SearchHit, SearchInput, SearchResult, SplitEntityInput, SplitEntityResult, Turn,
+    page_size,
 )
 from app.api.unicode_input import RefuseUnencodableText
+from app.construction.entity_split import SplitError, split_entity
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
-from app.recollection.lookup import entity_by_name, memcell_by_id
+from app.recollection.lookup import entities_by_id, entity_by_name, memcell_by_id
 from app.recollection.cursors import CursorError
 from app.recollection.scene_lookup import scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, moment
@@ -205,6 +207,22 @@ class Mutation:
             raise bad_input(str(e)) from None
         return ForgetResult(deleted_nodes=n)
 
+    @strawberry.mutation(name="splitEntity", description=(
+        "Undo a wrong merge: make one of an entity's aliases an entity of its own, with the facts "
+        "that name it; values they had wrongly closed are current again."))
+    async def split_entity(self, info: Info, input: SplitEntityInput) -> SplitEntityResult:
+        ctx = info.context
+        try:
+            rep = await split_entity(ctx.graph, ctx.services.require_embedder(), input.entity, input.surface)
+        except SplitError as e:
+            if e.missing:
+                raise ApiError(str(e), NOT_FOUND, e.field) from None
+            raise bad_input(str(e), e.field) from None
+        at = moment(None)
+        found = await entities_by_id(ctx.graph, [rep.entity_id, rep.from_id], at)
+        new, old = (Entity.of(d, at=at, facts=d["facts"]) for d in found)
+        return SplitEntityResult(entity=new, split_from=old, facts=rep.facts, episodes=rep.episodes,
+                                 reopened=rep.reopened, resuperseded=rep.resuperseded)
 
     @strawberry.mutation(description="Re-cluster episodes into scenes (one group, or all when groupId is omitted).")
     async def consolidate(self, info: Info, group_id: Optional[strawberry.ID] = None) -> ConsolidateResult:
@@ -219,7 +237,8 @@ class Mutation:
 
 
 # Root fields that each cost many Neo4j queries or a write; an operation may hold this many.
-EXPENSIVE_FIELDS = frozenset({"search", "scenes", "relatedTo", "consolidate", "forget", "memorize"})
+EXPENSIVE_FIELDS = frozenset({"search", "scenes", "relatedTo", "consolidate", "forget", "memorize",
+                              "splitEntity"})
 MAX_EXPENSIVE = 4
 
 

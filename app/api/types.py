@@ -164,12 +164,17 @@ class Foresight:
                    mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []])
 
 
-@strawberry.type(description="A surface form merged into an entity, kept for audit.")
+@strawberry.type(description="A surface form merged into an entity, or split off it again (method "
+                                "split), kept for audit.")
 class EntityMerge:
     surface: str
-    method: str
+    method: str = strawberry.field(description="how it was resolved: key, alias, prefix, vector; split "
+                                               "when splitEntity took it back")
     score: Optional[float]
     at: str
+    into: Optional[str] = strawberry.field(default=None, description=(
+        "the key of the entity the surface named from then on: this one, or after a split the "
+        "entity it became"))
 
 
 @strawberry.type(description="A person, place, organisation, project or thing.")
@@ -213,7 +218,7 @@ class Entity:
             try:
                 x = json.loads(m)
                 merges.append(EntityMerge(surface=x.get("surface", ""), method=x.get("method", ""),
-                                          score=x.get("score"), at=x.get("at", "")))
+                                          score=x.get("score"), at=x.get("at", ""), into=x.get("into")))
             except (ValueError, TypeError):
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
@@ -395,6 +400,24 @@ class MemorizeResult:
 @strawberry.type
 class ForgetResult:
     deleted_nodes: int
+
+
+@strawberry.input(description="An alias wrongly merged into an entity, to be made an entity of its own.")
+class SplitEntityInput:
+    entity: str = strawberry.field(description="the entity's name or one of its aliases")
+    surface: str = strawberry.field(description="the alias to split off (one of the entity's aliases)")
+
+
+@strawberry.type
+class SplitEntityResult:
+    entity: Entity = strawberry.field(description="the entity the alias became (its facts as of now)")
+    split_from: Entity = strawberry.field(description="the entity it was taken from, its merge record added")
+    facts: int = strawberry.field(description="facts moved: those whose words name the alias and none of "
+                                              "the entity's other names")
+    episodes: int = strawberry.field(description="episodes that now mention the new entity")
+    reopened: int = strawberry.field(description="values the moved facts had wrongly closed, current again")
+    resuperseded: int = strawberry.field(description="values closed anew by another successor or at "
+                                                     "another moment")
 
 
 @strawberry.input

@@ -41,14 +41,7 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     single = [f for f in facts if (f["singleValued"] or f.get("ends")) and f["subjectKey"]]
     if not single:
         return []
-    pairs = sorted({_timeline_of(f) for f in single})
-    rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in pairs])
-    stored: dict[tuple[str, str], list[dict]] = {}
-    for r in rows:
-        stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
-            {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"],
-             "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
-             "next": sorted(r["next"]), "batch": None})
+    stored = await _stored(read, {_timeline_of(f) for f in single})
     new: dict[tuple[str, str], list[dict]] = {}
     for f in single:
         new.setdefault(_timeline_of(f), []).append(f)
@@ -58,6 +51,35 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     return out
 
 
+async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]]
+                   ) -> tuple[list[dict], list[str]]:
+    """The stored timelines of (subjectKey, predicate) `pairs` planned again from what they hold
+    now, after facts moved between timelines (an entity split in two: entity_split.py): the
+    {oldId, newId, at} rows of values whose successor changed, for the writer's SUPERSEDE, and
+    the ids of superseded values nothing on their timeline ends any more, current again."""
+    rows: list[dict] = []
+    reopen: list[str] = []
+    for line in (await _stored(read, pairs)).values():
+        for e, succ in _successions(_placed(line, [])):
+            if succ is not None:
+                rows.extend(_closing(e, succ))
+            elif e["next"]:
+                reopen.append(e["id"])
+    return rows, reopen
+
+
+async def _stored(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]]
+                  ) -> dict[tuple[str, str], list[dict]]:
+    rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in sorted(pairs)])
+    stored: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
+            {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"],
+             "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
+             "next": sorted(r["next"]), "batch": None})
+    return stored
+
+
 def _timeline_of(f: dict) -> tuple[str, str]:
     """(subject, predicate) of the timeline a fact is on: a statement that a value ended is on
     the timeline of the predicate it ends."""
@@ -65,6 +87,24 @@ def _timeline_of(f: dict) -> tuple[str, str]:
 
 
 def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
+    # A value nothing later ends stays current.
+    return [row for e, succ in _successions(_placed(stored, batch)) if succ is not None
+            for row in _closing(e, succ)]
+
+
+def _closing(e: dict, succ: dict) -> list[dict]:
+    """The row that closes `e` where `succ` begins (none when stored so already); a new fact's
+    status and end are set here."""
+    at = succ["validFrom"]
+    if e["batch"] is None and e["validTo"] == at and e["next"] == [succ["id"]]:
+        return []
+    if e["batch"] is not None:
+        e["batch"]["status"], e["batch"]["validTo"] = "superseded", at
+    return [{"oldId": e["id"], "newId": succ["id"], "at": at}]
+
+
+def _placed(stored: list[dict], batch: list[dict]) -> list[dict]:
+    """The timeline: stored values and the batch's new ones, in the order they became true."""
     # Stored facts first at equal times (heard earlier); among those, the ones already ended at
     # that moment first (values of one moment, stored in the order they were said: by their
     # random ids, the replaced one could come last and end the one that replaced it); a batch's
@@ -87,21 +127,15 @@ def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
         while pos > 0 and line[pos - 1]["validFrom"] > at:
             pos -= 1
         line.insert(pos, entry)
+    return line
+
+
+def _successions(line: list[dict]) -> list[tuple[dict, dict | None]]:
+    """Each value on the timeline with the first later fact that ends it (None: none does)."""
     values = {e["objectKey"] for e in line if not e["ends"]}
-    out: list[dict] = []
-    for j, e in enumerate(line):
-        if e["ends"]:
-            continue  # the statement that a value ended stays true: nothing replaces it
-        succ = next((n for n in line[j + 1:] if _ends(n, e, values)), None)
-        if succ is None:
-            continue  # still current: nothing later of another value
-        at = succ["validFrom"]
-        if e["batch"] is None and e["validTo"] == at and e["next"] == [succ["id"]]:
-            continue  # already so
-        if e["batch"] is not None:
-            e["batch"]["status"], e["batch"]["validTo"] = "superseded", at
-        out.append({"oldId": e["id"], "newId": succ["id"], "at": at})
-    return out
+    # The statement that a value ended stays true: nothing replaces it.
+    return [(e, next((n for n in line[j + 1:] if _ends(n, e, values)), None))
+            for j, e in enumerate(line) if not e["ends"]]
 
 
 def _ends(n: dict, e: dict, values: set[str]) -> bool:

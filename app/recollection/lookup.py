@@ -26,6 +26,13 @@ WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
 RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
 """
 
+ENTITIES_BY_ID = f"""
+UNWIND $ids AS id
+MATCH (e:Entity {{tenant: $tenant, id: id}})
+{_ENTITY_FACTS}
+RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
+"""
+
 ENTITIES_FACTS = f"""
 UNWIND $ids AS id
 MATCH (e:Entity {{tenant: $tenant, id: id}})
@@ -64,6 +71,13 @@ RETURN id, turns, facts
 async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50) -> dict | None:
     rows = await graph.read(ENTITY, key=normalize_key(name), at=at, facts=facts)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
+
+
+async def entities_by_id(graph: TenantGraph, ids: list[str], at: datetime, facts: int = 50) -> list[dict]:
+    """Entities with their facts true at `at`, in the order of `ids` (those found)."""
+    rows = {r["entity"]["id"]: {**r["entity"], "facts": r["facts"]}
+            for r in await graph.read(ENTITIES_BY_ID, ids=list(dict.fromkeys(ids)), at=at, facts=facts)}
+    return [rows[i] for i in ids if i in rows]
 
 
 async def entities_facts(graph: TenantGraph, ids: list[str], at: datetime,

@@ -1,0 +1,153 @@
+"""Undoing a wrong entity merge against the real Neo4j: an alias split off with its facts."""
+import json
+from datetime import timedelta
+
+import pytest
+
+from app.construction.entity_split import SplitError, split_entity
+from app.construction.ingest import Ingestor
+from tests.conversation import DAY1
+
+# "Mel", a colleague of Sam's, is taken for Melanie (a prefix of a known person's name), and
+# her new job closes Melanie's.
+MELANIE = [("s1", "Melanie", "I work at Northwind as a nurse.", 0),
+           ("s2", "Sam", "Nice, how is it going?", 0),
+           ("s3", "Sam", "My colleague Mel works at Brightleaf now.", 3),
+           ("s4", "Melanie", "Mel is great, say hi to him.", 3)]
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
+
+
+async def _tell(ingestor, tenant, turns):
+    for tid, speaker, content, day in turns:
+        at = DAY1 + timedelta(days=day, minutes=int(tid[1:]))
+        await ingestor.memorize(tenant, f"c{day}", [{"id": tid, "speaker": speaker, "content": content,
+                                                     "timestamp": at}], flush=True)
+
+
+async def _facts(graph) -> dict[str, dict]:
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant})
+        OPTIONAL MATCH (f)-[a:ABOUT]->(e:Entity)
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
+        RETURN f.object AS object, f.status AS status, f.validTo AS validTo, f.subjectKey AS subjectKey,
+               collect(DISTINCT [e.key, a.role]) AS about, collect(DISTINCT n.object) AS next""")
+    return {r["object"]: r for r in rows}
+
+
+async def _state(graph) -> dict:
+    """Everything a split may change, to compare before and after a refused one."""
+    ents = await graph.read("MATCH (e:Entity {tenant: $tenant}) RETURN e.key AS key, e.aliases AS aliases, "
+                            "e.merges AS merges ORDER BY key")
+    edges = await graph.read("""
+        MATCH (a {tenant: $tenant})-[r:ABOUT|RELATED|MENTIONS|SUPERSEDED_BY]->(b {tenant: $tenant})
+        RETURN coalesce(a.key, a.id) AS a, type(r) AS t, coalesce(b.key, b.id) AS b, r.validTo AS until
+        ORDER BY a, t, b""")
+    return {"entities": ents, "edges": edges, "facts": await _facts(graph)}
+
+
+async def test_a_wrongly_merged_alias_becomes_its_own_entity_and_reopens_what_it_closed(graph, ingestor):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    before = await _facts(graph)
+    # The wrong merge this undoes: Mel's job closed Melanie's.
+    assert before["Brightleaf"]["subjectKey"] == "melanie"
+    assert before["Northwind"]["status"] == "superseded" and before["Northwind"]["next"] == ["Brightleaf"]
+
+    rep = await split_entity(graph, ingestor.services.require_embedder(), "Melanie", "Mel")
+    assert (rep.facts, rep.reopened) == (1, 1)
+
+    after = await _facts(graph)
+    assert after["Northwind"]["status"] == "current" and after["Northwind"]["validTo"] is None
+    assert after["Northwind"]["next"] == [] and ["melanie", "subject"] in after["Northwind"]["about"]
+    bright = after["Brightleaf"]
+    assert bright["subjectKey"] == "mel" and bright["status"] == "current"
+    assert ["mel", "subject"] in bright["about"] and not any(k == "melanie" for k, _ in bright["about"])
+
+    [mel] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'mel'}) RETURN e.name AS name, "
+                             "e.type AS type, e.aliases AS aliases, e.embedding IS NOT NULL AS vector")
+    assert mel == {"name": "Mel", "type": "person", "aliases": [], "vector": True}
+    [melanie] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'melanie'}) "
+                                 "RETURN e.aliases AS aliases, e.aliasKeys AS keys, e.merges AS merges")
+    assert melanie["aliases"] == [] and melanie["keys"] == []
+    records = [json.loads(m) for m in melanie["merges"]]
+    assert [(r["method"], r["into"]) for r in records] == [("prefix", "melanie"), ("split", "mel")]
+
+    related = await graph.read("""
+        MATCH (a:Entity {tenant: $tenant})-[r:RELATED]->(b:Entity) RETURN a.key AS a, b.key AS b,
+        r.validTo AS until ORDER BY a, b""")
+    assert [(r["a"], r["b"], r["until"]) for r in related] == [
+        ("mel", "brightleaf", None), ("mel", "sam", None), ("melanie", "northwind", None)]
+
+    mentions = await graph.read("""
+        MATCH (m:MemCell {tenant: $tenant})-[:MENTIONS]->(e:Entity {tenant: $tenant})
+        WHERE e.key IN ['mel', 'melanie']
+        MATCH (m)-[:EVIDENCED_BY]->(t:Turn) RETURN t.id AS turn, collect(e.key) AS keys""")
+    by_turn = {r["turn"]: sorted(r["keys"]) for r in mentions}
+    # Sam's turn names only Mel; Melanie's own turn about Mel names both.
+    assert by_turn == {"s1": ["melanie"], "s3": ["mel"], "s4": ["mel", "melanie"]}
+
+    # The split stays: the name said again is the new entity's, not an alias of Melanie's.
+    await _tell(ingestor, graph.tenant, [("s5", "Sam", "My colleague Mel works at Harbor Labs now.", 5)])
+    facts = await _facts(graph)
+    assert facts["Harbor Labs"]["subjectKey"] == "mel"
+    assert facts["Brightleaf"]["status"] == "superseded" and facts["Northwind"]["status"] == "current"
+    [row] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'melanie'}) RETURN e.aliasKeys AS keys")
+    assert row["keys"] == []
+
+
+async def test_a_split_closes_anew_a_value_whose_successor_moved_away(graph, ingestor):
+    # Melanie moves Northwind -> (Mel's Brightleaf, wrongly hers) -> Harbor: after the split,
+    # Northwind is closed by Harbor, not by Mel's job.
+    await _tell(ingestor, graph.tenant, MELANIE + [("s6", "Melanie", "I work at Harbor Clinic now.", 6)])
+    assert (await _facts(graph))["Northwind"]["next"] == ["Brightleaf"]
+    rep = await split_entity(graph, ingestor.services.require_embedder(), "Melanie", "Mel")
+    assert rep.resuperseded == 1 and rep.reopened == 1  # Northwind closed anew; Brightleaf open again
+    facts = await _facts(graph)
+    northwind, harbor = facts["Northwind"], facts["Harbor Clinic"]
+    assert northwind["status"] == "superseded" and northwind["next"] == ["Harbor Clinic"]
+    assert harbor["status"] == "current" and harbor["subjectKey"] == "melanie"
+    assert northwind["validTo"] == (await graph.read(
+        "MATCH (f:Fact {tenant: $tenant, object: 'Harbor Clinic'}) RETURN f.validFrom AS v"))[0]["v"]
+    assert facts["Brightleaf"]["status"] == "current" and facts["Brightleaf"]["next"] == []
+
+
+@pytest.mark.parametrize("entity, surface, field, missing", [
+    ("Melanie", "Melanie", "surface", False),  # its own name: nothing to split off
+    ("Melanie", "Sam", "surface", False),  # a name, but not one of hers
+    ("Nobody", "Mel", "entity", True),
+    ("Melanie", "  ", "surface", False),
+    ("Melanie", "!!", "surface", False),
+    ("Melanie", "M" * 257, "surface", False),
+])
+async def test_a_split_that_cannot_be_done_is_refused_and_changes_nothing(graph, ingestor, entity, surface,
+                                                                           field, missing):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    before = await _state(graph)
+    with pytest.raises(SplitError) as err:
+        await split_entity(graph, ingestor.services.require_embedder(), entity, surface)
+    assert (err.value.field, err.value.missing) == (field, missing)
+    assert await _state(graph) == before
+
+
+async def test_splitting_again_is_refused_as_the_name_is_no_longer_an_alias(graph, ingestor):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    embedder = ingestor.services.require_embedder()
+    await split_entity(graph, embedder, "Melanie", "Mel")
+    before = await _state(graph)
+    with pytest.raises(SplitError, match="not an alias"):
+        await split_entity(graph, embedder, "Melanie", "Mel")
+    assert await _state(graph) == before
+
+
+async def test_a_split_keeps_the_keyword_statistics_of_entity_names_exact(graph, ingestor):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    await split_entity(graph, ingestor.services.require_embedder(), "Melanie", "Mel")
+    kept = await graph.read("""
+        MATCH (s:TermStat {tenant: $tenant, kind: 'entity'}) RETURN s.term AS term, s.df AS df ORDER BY term""")
+    counted = await graph.read("""
+        MATCH (n:Entity {tenant: $tenant}) UNWIND n.terms AS term
+        RETURN term, count(*) AS df ORDER BY term""")
+    assert kept == counted and {"term": "mel", "df": 1} in kept
