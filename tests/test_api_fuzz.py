@@ -72,11 +72,12 @@ def test_pages_never_fail_internally(api, key, first, after, group, kind, at):
 
 
 @FUZZ
-@given(entity=text, surface=text)
-def test_split_entity_never_fails_internally(api, key, entity, surface):
-    q = ("mutation($e: String!, $s: String!) { splitEntity(input: {entity: $e, surface: $s}) "
+@given(entity=text, other=text, field=st.sampled_from(["splitEntity", "mergeEntities"]))
+def test_entity_edits_never_fail_internally(api, key, entity, other, field):
+    arg = "surface" if field == "splitEntity" else "into"
+    q = (f"mutation($e: String!, $o: String!) {{ {field}(input: {{entity: $e, {arg}: $o}}) "
          "{ facts entity { name } } }")
-    r = api.gql(q, {"e": entity, "s": surface}, key=key)
+    r = api.gql(q, {"e": entity, "o": other}, key=key)
     assert r.status_code < 500, r.text
     for err in r.json().get("errors") or []:
         assert err.get("extensions", {}).get("code") in OK_CODES | {"NOT_FOUND"}, err

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Optional
 
@@ -14,12 +15,14 @@ from app.api.errors import INTERNAL, NOT_FOUND, ApiError, StableErrorCodes, bad_
 from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
-    ForesightEdge, HitKind, MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
+    ForesightEdge, HitKind, MemCell, MergeEntitiesInput, MergeEntitiesResult, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
     PageInfo, Relation, SearchHit, SearchInput, SearchResult, SplitEntityInput, SplitEntityResult, Turn,
     page_size,
 )
 from app.api.unicode_input import RefuseUnencodableText
-from app.construction.entity_split import SplitError, split_entity
+from app.construction.entity_edits import EntityEditError
+from app.construction.entity_merge import merge_entities
+from app.construction.entity_split import split_entity
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
@@ -212,17 +215,25 @@ class Mutation:
         "that name it; values they had wrongly closed are current again."))
     async def split_entity(self, info: Info, input: SplitEntityInput) -> SplitEntityResult:
         ctx = info.context
-        try:
+        with _entity_edit():
             rep = await split_entity(ctx.graph, ctx.services.require_embedder(), input.entity, input.surface)
-        except SplitError as e:
-            if e.missing:
-                raise ApiError(str(e), NOT_FOUND, e.field) from None
-            raise bad_input(str(e), e.field) from None
         at = moment(None)
-        found = await entities_by_id(ctx.graph, [rep.entity_id, rep.from_id], at)
-        new, old = (Entity.of(d, at=at, facts=d["facts"]) for d in found)
+        new, old = (Entity.of(d, at=at, facts=d["facts"])
+                    for d in await entities_by_id(ctx.graph, [rep.entity_id, rep.from_id], at))
         return SplitEntityResult(entity=new, split_from=old, facts=rep.facts, episodes=rep.episodes,
                                  reopened=rep.reopened, resuperseded=rep.resuperseded)
+
+    @strawberry.mutation(name="mergeEntities", description=(
+        "Merge two entities that are one: everything about `entity` moves to `into`, whose "
+        "aliases its names become (splitEntity undoes it)."))
+    async def merge_entities(self, info: Info, input: MergeEntitiesInput) -> MergeEntitiesResult:
+        ctx = info.context
+        with _entity_edit():
+            rep = await merge_entities(ctx.graph, input.entity, input.into)
+        at = moment(None)
+        [kept] = await entities_by_id(ctx.graph, [rep.entity_id], at)
+        return MergeEntitiesResult(entity=Entity.of(kept, at=at, facts=kept["facts"]), facts=rep.facts,
+                                   episodes=rep.episodes, reopened=rep.reopened, resuperseded=rep.resuperseded)
 
     @strawberry.mutation(description="Re-cluster episodes into scenes (one group, or all when groupId is omitted).")
     async def consolidate(self, info: Info, group_id: Optional[strawberry.ID] = None) -> ConsolidateResult:
@@ -236,9 +247,20 @@ class Mutation:
                                  archived=rep.archived, took_ms=(time.perf_counter() - t0) * 1000)
 
 
+@contextmanager
+def _entity_edit():
+    """An entity edit's refusal as the API's error: an entity not found is NOT_FOUND."""
+    try:
+        yield
+    except EntityEditError as e:
+        if e.missing:
+            raise ApiError(str(e), NOT_FOUND, e.field) from None
+        raise bad_input(str(e), e.field) from None
+
+
 # Root fields that each cost many Neo4j queries or a write; an operation may hold this many.
 EXPENSIVE_FIELDS = frozenset({"search", "scenes", "relatedTo", "consolidate", "forget", "memorize",
-                              "splitEntity"})
+                              "splitEntity", "mergeEntities"})
 MAX_EXPENSIVE = 4
 
 

@@ -168,8 +168,8 @@ class Foresight:
                                 "split), kept for audit.")
 class EntityMerge:
     surface: str
-    method: str = strawberry.field(description="how it was resolved: key, alias, prefix, vector; split "
-                                               "when splitEntity took it back")
+    method: str = strawberry.field(description="how it was resolved: key, alias, prefix, vector; manual "
+                                               "by mergeEntities; split when splitEntity took it back")
     score: Optional[float]
     at: str
     into: Optional[str] = strawberry.field(default=None, description=(
@@ -406,6 +406,22 @@ class ForgetResult:
 class SplitEntityInput:
     entity: str = strawberry.field(description="the entity's name or one of its aliases")
     surface: str = strawberry.field(description="the alias to split off (one of the entity's aliases)")
+
+
+@strawberry.input(description="Two entities that are one, to be merged into the one kept.")
+class MergeEntitiesInput:
+    entity: str = strawberry.field(description="the entity merged away (its name or an alias)")
+    into: str = strawberry.field(description="the entity kept (its name or an alias)")
+
+
+@strawberry.type
+class MergeEntitiesResult:
+    entity: Entity = strawberry.field(description="the entity kept, the other's names now its aliases")
+    facts: int = strawberry.field(description="facts moved to it")
+    episodes: int = strawberry.field(description="episodes whose mention moved to it")
+    reopened: int = strawberry.field(description="values current again")
+    resuperseded: int = strawberry.field(description="values closed anew, now that both entities' values "
+                                                     "are one timeline")
 
 
 @strawberry.type

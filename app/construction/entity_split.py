@@ -22,23 +22,15 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from app.construction.entity_edits import EntityEditError, check_name, locked, named, replan_timelines
 from app.construction.entity_resolution import normalize_key
-from app.construction.supersession import restitch
-from app.construction.writer import SUPERSEDE
 from app.domain.models import new_id
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
-from app.store.locking import TENANT_WRITE_LOCK
 
-MAX_NAME = 256
-
-# The entity a name or alias finds (its own name first, as entity(name) does), and an entity
-# the alias already names, which the split-off facts join instead of a new one.
-FIND = """
-OPTIONAL MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
-WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
-OPTIONAL MATCH (x:Entity {tenant: $tenant, key: $surfaceKey}) WHERE x <> e
-RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys} AS entity, x.id AS existing
+# An entity already of the alias's name, which the split-off facts join instead of a new one.
+EXISTING = """
+MATCH (x:Entity {tenant: $tenant, key: $key}) RETURN x.id AS id
 """
 
 FACTS_ABOUT = """
@@ -115,26 +107,6 @@ SET n.aliases = [a IN n.aliases WHERE NOT a IN $drop],
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
-# A value nothing on its timeline ends any more: current again, its relations too.
-REOPEN = """
-UNWIND $ids AS id
-MATCH (f:Fact {tenant: $tenant, id: id})
-CALL (f) { MATCH (f)-[x:SUPERSEDED_BY]->() DELETE x }
-SET f.status = 'current', f.validTo = null
-WITH f
-CALL (f) {
-  MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: f.id}]->(:Entity {tenant: $tenant})
-  SET r.validTo = null
-}
-"""
-
-
-class SplitError(Exception):
-    def __init__(self, message: str, field: str, missing: bool = False):
-        super().__init__(message)
-        self.field, self.missing = field, missing
-
-
 @dataclass
 class SplitReport:
     entity_id: str  # the entity the alias became
@@ -160,36 +132,25 @@ def _written(fact: dict, role: str) -> str:
     return {"subject": fact["subject"], "object": fact["object"]}.get(role) or fact["text"] or ""
 
 
-def check(entity: str, surface: str) -> None:
-    for value, field in ((entity, "entity"), (surface, "surface")):
-        if not value.strip() or len(value) > MAX_NAME:
-            raise SplitError(f"{field} must be 1-{MAX_NAME} characters", field)
-    if not normalize_key(surface):
-        raise SplitError("surface has no letters or digits to name an entity by", "surface")
-
-
 async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) -> SplitReport:
     """Make `surface`, an alias of the entity named `entity`, an entity of its own (see the
-    module's docstring). Raises SplitError, with nothing changed, when there is no such entity
+    module's docstring). Raises EntityEditError, with nothing changed, when there is no such entity
     or the surface is not one of its aliases. All in one transaction under the tenant's write
     lock, so no ingestion writes between what it reads and what it changes."""
-    check(entity, surface)
-    key, surface_key = normalize_key(entity), normalize_key(surface)
+    check_name(entity, "entity")
+    surface_key = check_name(surface, "surface")
     # The vector of the name, only used when the entity is new; computed outside the transaction.
     [vector] = await embedder.aembed([surface])
 
     async def work(tx: TenantTx) -> SplitReport:
-        [lock] = await tx.run(TENANT_WRITE_LOCK)
-        if lock["purging"]:
-            raise SplitError("the tenant's memory is being deleted", "entity", missing=True)
-        [found] = await tx.run(FIND, key=key, surfaceKey=surface_key)
-        e = found["entity"]
-        if e is None:
-            raise SplitError(f"no entity is named {entity!r}", "entity", missing=True)
+        await locked(tx)
+        e = await named(tx, entity, "entity")
         if surface_key == e["key"]:
-            raise SplitError(f"{surface!r} is the entity's own name; split off one of its aliases", "surface")
+            raise EntityEditError(f"{surface!r} is the entity's own name; split off one of its aliases",
+                                  "surface")
         if surface_key not in (e["aliasKeys"] or []):
-            raise SplitError(f"{surface!r} is not an alias of {e['name']!r}", "surface")
+            raise EntityEditError(f"{surface!r} is not an alias of {e['name']!r}", "surface")
+        existing = await tx.run(EXISTING, key=surface_key)
         spelled = [a for a in e["aliases"] or [] if normalize_key(a) == surface_key]
         remaining = [e["name"], *(a for a in e["aliases"] or [] if normalize_key(a) != surface_key)]
 
@@ -200,7 +161,7 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
                 keep = f["role"] != "mentioned" and any(_names(f["text"] or "", r) for r in remaining)
                 moves.append({**f, "keep": keep})
 
-        [n] = await tx.run(SPLIT_OFF, key=surface_key, id=found["existing"] or new_id("ent"),
+        [n] = await tx.run(SPLIT_OFF, key=surface_key, id=existing[0]["id"] if existing else new_id("ent"),
                            name=spelled[0] if spelled else surface.strip(), type=e["type"],
                            embedding=[float(x) for x in vector])
         ids = {"from": e["id"], "to": n["id"]}
@@ -227,13 +188,10 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
         # Both timelines of every single-valued thing a moved fact says of its subject.
         preds = {m["ends"] or m["predicate"] for m in moves
                  if m["role"] == "subject" and (m["singleValued"] or m["ends"])}
-        rows, reopen = await restitch(tx.run, {(k, p) for p in preds for k in (e["key"], n["entityKey"])})
-        if rows:
-            await tx.run(SUPERSEDE, supersede=rows)
-        if reopen:
-            await tx.run(REOPEN, ids=reopen)
+        reopened, resuperseded = await replan_timelines(
+            tx, {(k, p) for p in preds for k in (e["key"], n["entityKey"])})
         return SplitReport(entity_id=n["id"], from_id=e["id"], facts=len(moves),
-                           episodes=sum(ep["add"] for ep in episodes), reopened=len(reopen),
-                           resuperseded=len(rows))
+                           episodes=sum(ep["add"] for ep in episodes), reopened=reopened,
+                           resuperseded=resuperseded)
 
     return await graph.write_tx(work)

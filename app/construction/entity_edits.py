@@ -1,0 +1,74 @@
+"""What correcting entity resolution by hand shares (entity_split.py, entity_merge.py): finding
+an entity as the API names it, refusals, and planning again the timelines whose facts moved."""
+from __future__ import annotations
+
+from app.construction.entity_resolution import normalize_key
+from app.construction.supersession import restitch
+from app.construction.writer import SUPERSEDE
+from app.store.graph import TenantTx
+from app.store.locking import TENANT_WRITE_LOCK
+
+MAX_NAME = 256
+
+# An entity by its name or an alias, its own name first (as the API's entity(name) finds it).
+NAMED = """
+MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
+WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges} AS entity
+"""
+
+# A value nothing on its timeline ends any more: current again, its relations too.
+REOPEN = """
+UNWIND $ids AS id
+MATCH (f:Fact {tenant: $tenant, id: id})
+CALL (f) { MATCH (f)-[x:SUPERSEDED_BY]->() DELETE x }
+SET f.status = 'current', f.validTo = null
+WITH f
+CALL (f) {
+  MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: f.id}]->(:Entity {tenant: $tenant})
+  SET r.validTo = null
+}
+"""
+
+
+class EntityEditError(Exception):
+    """Nothing was changed. `missing`: an entity named is not the tenant's."""
+
+    def __init__(self, message: str, field: str, missing: bool = False):
+        super().__init__(message)
+        self.field, self.missing = field, missing
+
+
+def check_name(value: str, field: str) -> str:
+    """The name's key; refused when it is empty, too long, or has nothing to name by."""
+    if not value.strip() or len(value) > MAX_NAME:
+        raise EntityEditError(f"{field} must be 1-{MAX_NAME} characters", field)
+    key = normalize_key(value)
+    if not key:
+        raise EntityEditError(f"{field} has no letters or digits to name an entity by", field)
+    return key
+
+
+async def locked(tx: TenantTx) -> None:
+    """The tenant's write lock: no ingestion writes between what an edit reads and changes."""
+    [lock] = await tx.run(TENANT_WRITE_LOCK)
+    if lock["purging"]:
+        raise EntityEditError("the tenant's memory is being deleted", "entity", missing=True)
+
+
+async def named(tx: TenantTx, name: str, field: str) -> dict:
+    rows = await tx.run(NAMED, key=normalize_key(name))
+    if not rows:
+        raise EntityEditError(f"no entity is named {name!r}", field, missing=True)
+    return rows[0]["entity"]
+
+
+async def replan_timelines(tx: TenantTx, pairs: set[tuple[str, str]]) -> tuple[int, int]:
+    """The (subjectKey, predicate) timelines planned again from the facts they now hold:
+    (values current again, values closed anew)."""
+    rows, reopen = await restitch(tx.run, pairs)
+    if rows:
+        await tx.run(SUPERSEDE, supersede=rows)
+    if reopen:
+        await tx.run(REOPEN, ids=reopen)
+    return len(reopen), len(rows)

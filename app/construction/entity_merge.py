@@ -1,0 +1,126 @@
+"""A merge resolution missed, done by hand: two entities that are one ("Mom" and Linda, "NYC"
+and New York) become the one kept.
+
+Everything about the other one moves to it: its facts (as subject, object or mention), the
+relations they made, the episodes' mentions; its name and aliases become aliases of the one kept,
+its merge records join the kept one's with a record of this merge (method `manual`), and the
+entity is deleted. The timelines of what it said of itself join the kept entity's and are
+planned again, so two values of one thing close each other as if said of one entity from the
+start. Undone by entity_split.py with the merged name as the surface: the facts whose words
+name it go back.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from app.construction.entity_edits import EntityEditError, check_name, locked, named, replan_timelines
+from app.construction.entity_resolution import normalize_key
+from app.store import term_stats
+from app.store.graph import TenantGraph, TenantTx
+
+# The single-valued timelines the merged entity is the subject of, before its facts move.
+TIMELINES_OF = """
+MATCH (f:Fact {tenant: $tenant, subjectKey: $key}) WHERE f.singleValued OR f.ends IS NOT NULL
+RETURN DISTINCT coalesce(f.ends, f.predicate) AS predicate
+"""
+
+# A fact about both keeps one edge: the subject's role when either was the subject.
+MOVE_ABOUT = """
+MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
+MATCH (f:Fact {tenant: $tenant})-[r:ABOUT]->(x)
+WITH e, x, f, r, r.role AS role
+DELETE r
+MERGE (f)-[a:ABOUT]->(e) ON CREATE SET a.role = role
+SET a.role = CASE WHEN role = 'subject' THEN role ELSE a.role END
+WITH e, x, f
+SET f.subjectKey = CASE WHEN f.subjectKey = x.key THEN e.key ELSE f.subjectKey END
+RETURN count(DISTINCT f) AS facts
+"""
+
+# Relations move to the kept entity's end; one between the two becomes a relation of the kept
+# entity to itself, which the graph never holds, and is dropped.
+MOVE_RELATED = """
+MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
+CALL (x, e) {
+  MATCH (x)-[r:RELATED]->(o:Entity {tenant: $tenant})
+  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (e)-[c:RELATED]->(o) SET c = properties(r) }
+  DELETE r
+}
+CALL (x, e) {
+  MATCH (o:Entity {tenant: $tenant})-[r:RELATED]->(x)
+  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (o)-[c:RELATED]->(e) SET c = properties(r) }
+  DELETE r
+}
+"""
+
+MOVE_MENTIONS = """
+MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
+MATCH (m:MemCell {tenant: $tenant})-[y:MENTIONS]->(x)
+MERGE (m)-[z:MENTIONS]->(e) ON CREATE SET z.count = 0
+SET z.count = z.count + coalesce(y.count, 1)
+DELETE y
+RETURN count(m) AS episodes
+"""
+
+# The kept entity's names: the merged one's name and aliases added (none that is its own name),
+# their keys, and both entities' merge records.
+ABSORB = """
+MATCH (n:Entity {tenant: $tenant, id: $id})
+SET n.aliases = reduce(acc = n.aliases, a IN $aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
+    n.aliasKeys = reduce(acc = n.aliasKeys, k IN $aliasKeys | CASE WHEN k IN acc THEN acc ELSE acc + k END),
+    n.merges = coalesce(n.merges, []) + $records
+SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
+RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
+
+# Its words taken back from the keyword statistics with it (TAKE_BACK).
+DELETE_MERGED = f"""
+MATCH (n:Entity {{tenant: $tenant, id: $id}})
+{term_stats.TAKE_BACK}
+DETACH DELETE n
+"""
+
+
+@dataclass
+class MergeReport:
+    entity_id: str  # the entity kept
+    facts: int = 0  # facts moved to it
+    episodes: int = 0  # episodes whose mention moved
+    reopened: int = 0
+    resuperseded: int = 0  # values closed anew now that both entities' values are one timeline
+
+
+async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeReport:
+    """Merge the entity named `entity` into the one named `into` (see the module's docstring).
+    Raises EntityEditError, with nothing changed, when either is not found or both name one
+    entity. One transaction under the tenant's write lock."""
+    check_name(entity, "entity")
+    check_name(into, "into")
+
+    async def work(tx: TenantTx) -> MergeReport:
+        await locked(tx)
+        x = await named(tx, entity, "entity")
+        e = await named(tx, into, "into")
+        if x["id"] == e["id"]:
+            raise EntityEditError(f"{entity!r} and {into!r} are already one entity ({e['name']!r})", "into")
+        preds = {r["predicate"] for r in await tx.run(TIMELINES_OF, key=x["key"])}
+        ids = {"from": x["id"], "to": e["id"]}
+        [moved] = await tx.run(MOVE_ABOUT, **ids)
+        await tx.run(MOVE_RELATED, **ids)
+        [mentions] = await tx.run(MOVE_MENTIONS, **ids)
+
+        names = [x["name"], *(x["aliases"] or [])]
+        keys = [k for k in [x["key"], *(x["aliasKeys"] or [])] if k != e["key"]]
+        record = {"surface": x["name"], "into": e["key"], "method": "manual", "score": None,
+                  "at": datetime.now(timezone.utc).isoformat()}
+        [kept] = await tx.run(ABSORB, id=e["id"], aliases=[a for a in names if normalize_key(a) != e["key"]],
+                              aliasKeys=keys,
+                              records=[*(x["merges"] or []), json.dumps(record, sort_keys=True)])
+        await tx.run(DELETE_MERGED, id=x["id"])
+        await term_stats.recount_nodes(tx, "entity", [kept])
+        reopened, resuperseded = await replan_timelines(tx, {(e["key"], p) for p in preds})
+        return MergeReport(entity_id=e["id"], facts=moved["facts"], episodes=mentions["episodes"],
+                           reopened=reopened, resuperseded=resuperseded)
+
+    return await graph.write_tx(work)
