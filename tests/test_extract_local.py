@@ -362,6 +362,18 @@ def test_a_name_said_to_be_a_relative_is_that_relative():
     assert "Tobias" in {e.name for e in extract([turn("I think Tobias is my favourite neighbour.")]).entities}
 
 
+@pytest.mark.parametrize("text, subject, predicate, obj", [
+    ("Sam's brother Tom lives in Leeds.", "Tom", "lives in", "Leeds"),
+    ("Sam's sister, Jo, works at Acme.", "Jo", "works at", "Acme"),
+    ("Priya's dad Venkat is quieter.", "Venkat", "is", "quieter"),
+])
+def test_someones_relative_named_after_the_kin_word_is_the_subject(text, subject, predicate, obj):
+    # The name was read as the predicate ("Sam's brother" | "tom" | "lives in Leeds").
+    [f] = extract([turn(text)]).facts
+    assert (f.subject, f.predicate, f.object) == (subject, predicate, obj)
+    assert f.entities[0] == (subject, "subject") and (text.split("'")[0], "mentioned") in f.entities
+
+
 def test_a_relatives_verb_is_not_their_name_in_lower_case():
     ex = extract([turn("ok next. my mum turns 60 next month and she lives in whitby now")])
     assert "Turns" not in {e.name for e in ex.entities}

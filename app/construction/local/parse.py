@@ -91,12 +91,9 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         owner = t.speaker if m.group("det").lower() in ("my", "our") else t.other
         if owner is not None:
             rest = body[m.end():]
-            named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
+            named = _named_relative(rest, sent, reg)
             if named:
-                surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
-                                and reg.canonical(x.surface) == named[0]), named[0])
-                rest = rest[len(surface):].lstrip(" ,")
-                return named[0], "name", rest, "", False
+                return named
             name = reg.canonical(f"{owner}'s {m.group('kin').lower()}")
             return name, "kin", body[m.end():].lstrip(" ,"), "", False
     m = _MY_NOUN_BE.match(body)
@@ -130,6 +127,11 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
             aux = _contracted_aux(rest[3:])
             if aux:  # "Hannah's finally converted me": Hannah has
                 return named[0], "name", f"{aux} {rest[3:]}", "", False
+            # "Maya's brother Tom lives in Leeds": Tom does (not "Maya's brother" doing "tom").
+            kin = _MY_KIN.match("my" + rest[2:])  # as long as "'s": its end is rest's too
+            relative = _named_relative(rest[kin.end():], sent, reg) if kin else None
+            if relative:
+                return relative
             noun = _MY_NOUN.match("my " + rest[3:])
             if noun:
                 word = noun.group("noun")
@@ -139,6 +141,17 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         rest = _APPOS_SKIP.sub("", rest, count=1)
         return named[0], "name", rest.lstrip(" ,"), "", False
     return None, "", None, "", False
+
+
+def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
+    """The subject when a relative's name follows the kin word ("my sister Jo works ..."), with
+    the rest of the sentence; None when no name does."""
+    named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
+    if not named:
+        return None
+    surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
+                    and reg.canonical(x.surface) == named[0]), named[0])
+    return named[0], "name", rest[len(surface):].lstrip(" ,"), "", False
 
 
 _HAS_WORDS = frozenset("been got gotten gone".split())
