@@ -8,6 +8,7 @@ from app.construction.entity_edits import EntityEditError
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.ingest import Ingestor
+from app.lifecycle.forget import ForgetSelection, forget
 from tests.conversation import DAY1
 
 # "Mel", a colleague of Sam's, is taken for Melanie (a prefix of a known person's name), and
@@ -203,3 +204,16 @@ async def test_a_merge_that_cannot_be_done_is_refused_and_changes_nothing(graph,
         await merge_entities(graph, entity, into)
     assert (err.value.field, err.value.missing) == (field, missing)
     assert await _state(graph) == before
+
+
+async def test_a_name_split_off_is_not_guessed_back_once_its_entity_is_forgotten(graph, ingestor):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    await split_entity(graph, ingestor.services.require_embedder(), "Melanie", "Mel")
+    await forget(graph, ForgetSelection(conversation_id="c3"))  # all that was said of Mel
+    assert await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'mel'}) RETURN e") == []
+    # Mel named again: still not a nickname of Melanie's, though the only person "Mel" starts.
+    await _tell(ingestor, graph.tenant, [("s7", "Sam", "My colleague Mel works at Harbor Labs now.", 7)])
+    facts = await _facts(graph)
+    assert facts["Harbor Labs"]["subjectKey"] == "mel" and facts["Northwind"]["status"] == "current"
+    [row] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'melanie'}) RETURN e.aliasKeys AS keys")
+    assert row["keys"] == []

@@ -34,9 +34,13 @@ WITH e, x, f, r, r.role AS role
 DELETE r
 MERGE (f)-[a:ABOUT]->(e) ON CREATE SET a.role = role
 SET a.role = CASE WHEN role = 'subject' THEN role ELSE a.role END
-WITH e, x, f
-SET f.subjectKey = CASE WHEN f.subjectKey = x.key THEN e.key ELSE f.subjectKey END
 RETURN count(DISTINCT f) AS facts
+"""
+
+# What it said of itself is said of the kept entity: the facts on its timelines join the kept
+# one's (those whose subject was not resolved to it too: the key is its name).
+RESUBJECT = """
+MATCH (f:Fact {tenant: $tenant, subjectKey: $from}) SET f.subjectKey = $to
 """
 
 # Relations move to the kept entity's end; one between the two becomes a relation of the kept
@@ -70,7 +74,8 @@ ABSORB = """
 MATCH (n:Entity {tenant: $tenant, id: $id})
 SET n.aliases = reduce(acc = n.aliases, a IN $aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.aliasKeys = reduce(acc = n.aliasKeys, k IN $aliasKeys | CASE WHEN k IN acc THEN acc ELSE acc + k END),
-    n.merges = coalesce(n.merges, []) + $records
+    n.merges = coalesce(n.merges, []) + $records,
+    n.splitKeys = [k IN coalesce(n.splitKeys, []) WHERE NOT k IN $aliasKeys]  // merged by hand: no longer split
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
@@ -107,6 +112,7 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeRep
         preds = {r["predicate"] for r in await tx.run(TIMELINES_OF, key=x["key"])}
         ids = {"from": x["id"], "to": e["id"]}
         [moved] = await tx.run(MOVE_ABOUT, **ids)
+        await tx.run(RESUBJECT, **{"from": x["key"], "to": e["key"]})
         await tx.run(MOVE_RELATED, **ids)
         [mentions] = await tx.run(MOVE_MENTIONS, **ids)
 

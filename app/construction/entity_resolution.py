@@ -32,13 +32,15 @@ MATCH (e:Entity {tenant: $tenant}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
 RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
 """
 
+# `splitKeys`: names a client split off the entity (entity_split.py), never merged into it
+# again by a guess, even once the entity they became is forgotten.
 PERSON_PREFIX = """
 MATCH (e:Entity {tenant: $tenant, type: 'person'}) WHERE e.key STARTS WITH $prefix
-RETURN e.key AS key, e.name AS name LIMIT 3
+RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
 BY_VECTOR = vector_query("Entity", "entity_embedding", """
-RETURN n.key AS key, n.name AS name, n.type AS type, score
+RETURN n.key AS key, n.name AS name, n.type AS type, coalesce(n.splitKeys, []) AS splitKeys, score
 """, limit="3")
 
 
@@ -122,7 +124,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
         # A bare one-word name of unknown type may still be a nickname of a known person.
         if sk not in speakers and d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk:
             cands = await graph.read(PERSON_PREFIX, prefix=sk)
-            cands = [c for c in cands if c["key"] != sk]
+            cands = [c for c in cands if c["key"] != sk and sk not in c["splitKeys"]]
             if len(cands) == 1:
                 attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
                 by_draft[id(d)] = cands[0]["key"]
@@ -137,7 +139,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 continue
             rows = [] if sk in speakers else await graph.read_vector(BY_VECTOR, vector=[float(x) for x in v])
             best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
-                         and r["type"] == d.type), None)
+                         and r["type"] == d.type and sk not in r["splitKeys"]), None)
             if best:
                 attach(sk, d, best["key"], best["name"], best["type"], False, "vector",
                        round(float(best["score"]), 4))

@@ -7,7 +7,9 @@ Melanie's job). split_entity takes the alias back: the facts whose words name it
 of the entity's other names, move to a new entity of that name with their relations and
 mentions, both entities' timelines are planned again (values wrongly closed are current again),
 and the entity's merge record says where the alias went. Later episodes naming it resolve to
-the new entity by key, so the split stays.
+the new entity by key, so the split stays; the entity also keeps the name among its
+`splitKeys`, which no prefix or vector guess merges into it again, should the new entity be
+forgotten.
 
 Limits, said where a client reads them (README): a value wrongly closed comes back open-ended,
 so an end it stated itself, overwritten by the wrong closing, is not recovered; a fact naming
@@ -103,7 +105,8 @@ UNALIAS = """
 MATCH (n:Entity {tenant: $tenant, id: $id})
 SET n.aliases = [a IN n.aliases WHERE NOT a IN $drop],
     n.aliasKeys = [k IN n.aliasKeys WHERE k <> $surfaceKey],
-    n.merges = coalesce(n.merges, []) + $record
+    n.merges = coalesce(n.merges, []) + $record,
+    n.splitKeys = [k IN coalesce(n.splitKeys, []) WHERE k <> $surfaceKey] + $surfaceKey
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
