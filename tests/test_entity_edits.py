@@ -89,6 +89,12 @@ async def test_a_wrongly_merged_alias_becomes_its_own_entity_and_reopens_what_it
         WHERE e.key IN ['mel', 'melanie']
         MATCH (m)-[:EVIDENCED_BY]->(t:Turn) RETURN t.id AS turn, collect(e.key) AS keys""")
     by_turn = {r["turn"]: sorted(r["keys"]) for r in mentions}
+    counts = await graph.read("""
+        MATCH (m:MemCell {tenant: $tenant})-[x:MENTIONS]->(e:Entity {tenant: $tenant})
+        WHERE e.key IN ['mel', 'melanie'] MATCH (m)-[:EVIDENCED_BY]->(t:Turn)
+        RETURN t.id + ' ' + e.key AS mention, x.count AS n ORDER BY mention""")
+    # Melanie's own episode untouched; Mel's counts the fact moved to him.
+    assert {r["mention"]: r["n"] for r in counts} == {"s1 melanie": 1, "s3 mel": 1, "s4 mel": 1, "s4 melanie": 1}
     # Sam's turn names only Mel; Melanie's own turn about Mel names both.
     assert by_turn == {"s1": ["melanie"], "s3": ["mel"], "s4": ["mel", "melanie"]}
 

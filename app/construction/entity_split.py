@@ -95,7 +95,7 @@ MATCH (e:Entity {tenant: $tenant, id: $from}), (n:Entity {tenant: $tenant, id: $
 UNWIND $episodes AS ep
 MATCH (m:MemCell {tenant: $tenant, id: ep.id})-[x:MENTIONS]->(e)
 FOREACH (_ IN CASE WHEN ep.add THEN [1] ELSE [] END |
-  MERGE (m)-[y:MENTIONS]->(n) ON CREATE SET y.count = ep.moved)
+  MERGE (m)-[y:MENTIONS]->(n) ON CREATE SET y.count = CASE WHEN ep.moved > 0 THEN ep.moved ELSE 1 END)
 FOREACH (_ IN CASE WHEN ep.drop THEN [1] ELSE [] END | DELETE x)
 FOREACH (_ IN CASE WHEN ep.drop THEN [] ELSE [1] END | SET x.count = CASE WHEN x.count > ep.moved
                                                                     THEN x.count - ep.moved ELSE 1 END)
@@ -178,7 +178,7 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
         for ep in await tx.run(EPISODES, needles=needles, **ids):
             adds = ep["moved"] > 0 or any(_names(t, surface) for t in ep["texts"])
             still = ep["tied"] or any(_names(t, r) for t in ep["texts"] for r in remaining)
-            episodes.append({"id": ep["id"], "moved": max(ep["moved"], 1), "add": adds, "drop": adds and not still})
+            episodes.append({"id": ep["id"], "moved": ep["moved"], "add": adds, "drop": adds and not still})
         if episodes:
             await tx.run(MOVE_MENTIONS, episodes=episodes, **ids)
 
