@@ -374,6 +374,22 @@ def test_someones_relative_named_after_the_kin_word_is_the_subject(text, subject
     assert f.entities[0] == (subject, "subject") and (text.split("'")[0], "mentioned") in f.entities
 
 
+@pytest.mark.parametrize("text, subject, predicate", [
+    ("Rosie's leaving Leeds.", "Rosie", "is leaving"),
+    ("Ellie's coming for the first week.", "Ellie", "is coming for"),
+    ("Tessa's editor Priya negotiated it.", "Priya", "negotiated"),
+])
+def test_a_names_s_before_a_doing_is_is_not_a_possession(text, subject, predicate):
+    # "Rosie's leaving" was Rosie's thing "leaving" doing "leeds", or only "Maya said ...".
+    [f] = extract([turn(text)]).facts
+    assert (f.subject, f.predicate) == (subject, predicate)
+
+
+def test_a_names_s_before_a_thing_stays_a_possession():
+    assert all(not f.predicate.startswith("is ") for f in extract([turn("Sam's wedding was lovely.")]).facts)
+    assert all(f.subject != "Sam" for f in extract([turn("Sam's back hurts again.")]).facts)
+
+
 def test_a_relatives_verb_is_not_their_name_in_lower_case():
     ex = extract([turn("ok next. my mum turns 60 next month and she lives in whitby now")])
     assert "Turns" not in {e.name for e in ex.entities}

@@ -136,6 +136,10 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
             if noun:
                 word = noun.group("noun")
                 after = rest[3 + len(word):].lstrip()
+                # "Tessa's agent Priya negotiated it": the one named in their role does.
+                relative = _named_relative(after, sent, reg) if word.lower() in lx.PROFESSIONS else None
+                if relative:
+                    return relative
                 return f"{named[0]}'s {word.lower()}", "possession", after, "", False
             return None, "", None, "", False
         rest = _APPOS_SKIP.sub("", rest, count=1)
@@ -155,20 +159,28 @@ def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
 
 
 _HAS_WORDS = frozenset("been got gotten gone".split())
+# Words after a name's "'s" that make it "is": where someone is ("Sam's in Leeds", "Anouk's off
+# Heron") and what they are doing, in verbs that are seldom a thing owned ("Rosie's leaving
+# Leeds"; not "painting" or "wedding", not "back" or "home").
+_IS_WORDS = frozenset("""in at on off out away from with into here there going coming leaving moving
+getting starting doing having taking making staying feeling looking trying thinking planning heading""".split())
 _ASPECT_ADVERBS = frozenset("""just already never always finally now still also recently officially actually
 really definitely probably even""".split())
 
 
 def _contracted_aux(after: str) -> str | None:
     """What "'s" after a name stands for when it is no possessive: "has" before a participle
-    ("Hannah's finally converted me", "Sam's been promoted"), "is" before an adverb and anything
-    else ("Sam's still in Leeds"); None for a possessive ("Sam's dog")."""
+    ("Hannah's finally converted me", "Sam's been promoted"), "is" before a place or a doing
+    ("Sam's in Leeds", "Sam's leaving") and before an adverb and anything else ("Sam's still in
+    Leeds"); None for a possessive ("Sam's dog")."""
     words = after.split()
     if not words:
         return None
     first = words[0].lower().strip(",.")
     if first in _HAS_WORDS:
         return "has"
+    if first in _IS_WORDS:
+        return "is"
     if first not in _ASPECT_ADVERBS:
         return None
     nxt = next((w.lower().strip(",.") for w in words[1:] if w.lower() not in _ASPECT_ADVERBS), "")
