@@ -385,6 +385,16 @@ def test_a_names_s_before_a_doing_is_is_not_a_possession(text, subject, predicat
     assert (f.subject, f.predicate) == (subject, predicate)
 
 
+@pytest.mark.parametrize("text, subject, predicate, obj", [
+    ("The Hobbit is one of my favorites too.", "Hobbit", "is", "one of Maya's favorites too"),
+    ("The Lego has already been claimed by Pim.", "Lego", "has been claimed by", "Pim"),
+])
+def test_a_name_after_the_is_read_from_where_it_begins(text, subject, predicate, obj):
+    # The rest of the sentence was cut four letters into the name: "Hobbit" | "bbit" | "is one ...".
+    [f] = extract([turn(text)]).facts
+    assert (f.subject, f.predicate, f.object) == (subject, predicate, obj)
+
+
 def test_a_names_s_before_a_thing_stays_a_possession():
     assert all(not f.predicate.startswith("is ") for f in extract([turn("Sam's wedding was lovely.")]).facts)
     assert all(f.subject != "Sam" for f in extract([turn("Sam's back hurts again.")]).facts)

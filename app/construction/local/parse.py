@@ -119,10 +119,11 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         return recent, "pronoun", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), False
     named = _entity_at(body, sent, reg) if body[:1].isupper() else None
     if named:
+        head = _without_article(body)
         surface = max((x.surface for x in sent.mentions
-                       if body.startswith(x.surface) and reg.canonical(x.surface) == named[0]), key=len,
+                       if head.startswith(x.surface) and reg.canonical(x.surface) == named[0]), key=len,
                       default=named[0])
-        rest = body[len(surface):]
+        rest = head[len(surface):]
         if rest.startswith("'s "):
             aux = _contracted_aux(rest[3:])
             if aux:  # "Hannah's finally converted me": Hannah has
@@ -153,9 +154,17 @@ def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
     named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
     if not named:
         return None
-    surface = next((x.surface for x in sent.mentions if rest.startswith(x.surface)
+    head = _without_article(rest)
+    surface = next((x.surface for x in sent.mentions if head.startswith(x.surface)
                     and reg.canonical(x.surface) == named[0]), named[0])
-    return named[0], "name", rest[len(surface):].lstrip(" ,"), "", False
+    return named[0], "name", head[len(surface):].lstrip(" ,"), "", False
+
+
+def _without_article(s: str) -> str:
+    """`s` from where _entity_at finds its entity: past leading spaces and "the" ("The Nike and
+    Gatorade deals ...": the rest begins after "Nike", not four letters into "The Nike")."""
+    s = s.lstrip()
+    return s[4:] if s[:4].lower() == "the " else s
 
 
 _HAS_WORDS = frozenset("been got gotten gone".split())
