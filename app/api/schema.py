@@ -15,9 +15,9 @@ from app.api.errors import INTERNAL, NOT_FOUND, ApiError, StableErrorCodes, bad_
 from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
-    ForesightEdge, HitKind, MemCell, MergeEntitiesInput, MergeEntitiesResult, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
-    PageInfo, Relation, SearchHit, SearchInput, SearchResult, SplitEntityInput, SplitEntityResult, Turn,
-    page_size,
+    ForesightEdge, HitKind, MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
+    MergeEntitiesInput, MergeEntitiesResult, PageInfo, Relation, SearchHit, SearchInput, SearchResult,
+    SplitEntityInput, SplitEntityResult, Turn, page_size,
 )
 from app.api.unicode_input import RefuseUnencodableText
 from app.construction.entity_edits import EntityEditError

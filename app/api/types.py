@@ -164,8 +164,8 @@ class Foresight:
                    mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []])
 
 
-@strawberry.type(description="A surface form merged into an entity, or split off it again (method "
-                                "split), kept for audit.")
+@strawberry.type(description="A surface form merged into an entity (by entity resolution, or by hand: "
+                                "method manual) or split off it again (method split), kept for audit.")
 class EntityMerge:
     surface: str
     method: str = strawberry.field(description="how it was resolved: key, alias, prefix, vector; manual "
@@ -173,8 +173,8 @@ class EntityMerge:
     score: Optional[float]
     at: str
     into: Optional[str] = strawberry.field(default=None, description=(
-        "the key of the entity the surface named from then on: this one, or after a split the "
-        "entity it became"))
+        "the key of the entity the surface named from then on: this one (or one merged into it "
+        "since), or after a split the entity it became"))
 
 
 @strawberry.type(description="A person, place, organisation, project or thing.")

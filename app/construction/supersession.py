@@ -54,9 +54,10 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
 async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]]
                    ) -> tuple[list[dict], list[str]]:
     """The stored timelines of (subjectKey, predicate) `pairs` planned again from what they hold
-    now, after facts moved between timelines (an entity split in two: entity_split.py): the
-    {oldId, newId, at} rows of values whose successor changed, for the writer's SUPERSEDE, and
-    the ids of superseded values nothing on their timeline ends any more, current again."""
+    now, after facts moved between timelines (an entity split or merged by hand:
+    entity_edits.py): the {oldId, newId, at} rows of values whose successor changed, for the
+    writer's SUPERSEDE, and the ids of superseded values nothing on their timeline ends any
+    more, current again."""
     rows: list[dict] = []
     reopen: list[str] = []
     for line in (await _stored(read, pairs)).values():
