@@ -187,6 +187,9 @@ async def test_merging_two_entities_makes_one_timeline_and_a_split_undoes_it(gra
                                "RETURN a.key AS a, r.validTo IS NOT NULL AS ended")
     assert related == [{"a": "alexander", "ended": True}]
 
+    [kept] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'alexander'}) RETURN e.splitKeys AS keys")
+    assert kept["keys"] in (None, [])
+
     # Undone: what names Alex goes back, Boston current again; the audit trail keeps both records.
     rep = await split_entity(graph, ingestor.services.require_embedder(), "Alexander", "Alex")
     assert (rep.facts, rep.reopened) == (1, 1)
@@ -194,6 +197,10 @@ async def test_merging_two_entities_makes_one_timeline_and_a_split_undoes_it(gra
     assert after["facts"] == before["facts"] and after["edges"] == before["edges"]
     methods = {e["key"]: [json.loads(m)["method"] for m in e["merges"]] for e in after["entities"]}
     assert methods["alexander"] == ["manual", "split"] and methods["alex"] == []
+    # and merged by hand again, the name is no longer kept apart from Alexander
+    await merge_entities(graph, "Alex", "Alexander")
+    [kept] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'alexander'}) RETURN e.splitKeys AS keys")
+    assert kept["keys"] == []
 
 
 @pytest.mark.parametrize("entity, into, field, missing", [
@@ -223,3 +230,12 @@ async def test_a_name_split_off_is_not_guessed_back_once_its_entity_is_forgotten
     assert facts["Harbor Labs"]["subjectKey"] == "mel" and facts["Northwind"]["status"] == "current"
     [row] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'melanie'}) RETURN e.aliasKeys AS keys")
     assert row["keys"] == []
+
+
+async def test_a_name_split_off_an_entity_stays_split_off_what_it_is_merged_into(graph, ingestor):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    await split_entity(graph, ingestor.services.require_embedder(), "Melanie", "Mel")
+    await merge_entities(graph, "Melanie", "Sam")  # whatever the reason, Mel was not Melanie
+    [sam] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'sam'}) "
+                             "RETURN e.splitKeys AS keys, e.aliasKeys AS aliases")
+    assert sam == {"keys": ["mel"], "aliases": ["melanie"]}

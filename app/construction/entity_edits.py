@@ -14,7 +14,7 @@ MAX_NAME = 256
 NAMED = """
 MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
 WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
-RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges} AS entity
+RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges, .splitKeys} AS entity
 """
 
 # A value nothing on its timeline ends any more: current again, its relations too.

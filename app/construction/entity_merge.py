@@ -75,7 +75,9 @@ MATCH (n:Entity {tenant: $tenant, id: $id})
 SET n.aliases = reduce(acc = n.aliases, a IN $aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.aliasKeys = reduce(acc = n.aliasKeys, k IN $aliasKeys | CASE WHEN k IN acc THEN acc ELSE acc + k END),
     n.merges = coalesce(n.merges, []) + $records,
-    n.splitKeys = [k IN coalesce(n.splitKeys, []) WHERE NOT k IN $aliasKeys]  // merged by hand: no longer split
+    // split off either entity stays split off the one kept, unless merged here by hand
+    n.splitKeys = reduce(acc = [], k IN coalesce(n.splitKeys, []) + $splitKeys |
+                         CASE WHEN k IN acc OR k IN $aliasKeys THEN acc ELSE acc + k END)
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
@@ -121,7 +123,7 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeRep
         record = {"surface": x["name"], "into": e["key"], "method": "manual", "score": None,
                   "at": datetime.now(timezone.utc).isoformat()}
         [kept] = await tx.run(ABSORB, id=e["id"], aliases=[a for a in names if normalize_key(a) != e["key"]],
-                              aliasKeys=keys,
+                              aliasKeys=keys, splitKeys=x["splitKeys"] or [],
                               records=[*(x["merges"] or []), json.dumps(record, sort_keys=True)])
         await tx.run(DELETE_MERGED, id=x["id"])
         await term_stats.recount_nodes(tx, "entity", [kept])
