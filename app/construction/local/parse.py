@@ -137,7 +137,7 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
             if noun:
                 word = noun.group("noun")
                 after = rest[3 + len(word):].lstrip()
-                # "Tessa's agent Priya negotiated it": the one named in their role does.
+                # "Tessa's editor Priya negotiated it": the one named in their role does.
                 relative = _named_relative(after, sent, reg) if word.lower() in lx.PROFESSIONS else None
                 if relative:
                     return relative
@@ -149,8 +149,8 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
 
 
 def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
-    """The subject when a relative's name follows the kin word ("my sister Jo works ..."), with
-    the rest of the sentence; None when no name does."""
+    """The subject when a name follows a kin or role word ("my sister Jo works ...", "Tessa's
+    editor Priya ..."), with the rest of the sentence; None when no name does."""
     named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
     if not named:
         return None
