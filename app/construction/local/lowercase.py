@@ -93,6 +93,13 @@ def _lowercase_name(after: str, sent: _Sentence, reg: _Registry, etype: str) -> 
 
 def _entity_at(s: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | None:
     """The (canonical name, type) of the entity mentioned at the start of `s`."""
+    found = _entity_and_rest(s, sent, reg)
+    return found[:2] if found else None
+
+
+def _entity_and_rest(s: str, sent: _Sentence, reg: _Registry) -> tuple[str, str, str] | None:
+    """(canonical name, type, the text after the name as said) of the entity mentioned at the
+    start of `s`, past spaces and "the" ("The Hobbit is ...": the rest is " is ...")."""
     s = s.lstrip()
     if s[:4].lower() == "the ":
         s = s[4:]
@@ -103,7 +110,7 @@ def _entity_at(s: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | Non
     if best is None:
         return None
     ent = reg.get(best.key)
-    return (ent.name, ent.type) if ent else None
+    return (ent.name, ent.type, s[len(best.surface):]) if ent else None
 
 
 def _entity_in(s: str, sent: _Sentence, reg: _Registry) -> tuple[str, str] | None:

@@ -13,7 +13,7 @@ from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
     _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
     _MY_KIN, _MY_NOUN, _MY_NOUN_BE, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
-from app.construction.local.lowercase import _THE_END, _entity_at, _entity_in, _lowercase_name
+from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
 
 def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -> _Parse:
@@ -117,17 +117,13 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
     m = _THIRD.match(body)
     if m and recent:
         return recent, "pronoun", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), False
-    named = _entity_at(body, sent, reg) if body[:1].isupper() else None
-    if named:
-        head = _without_article(body)
-        surface = max((x.surface for x in sent.mentions
-                       if head.startswith(x.surface) and reg.canonical(x.surface) == named[0]), key=len,
-                      default=named[0])
-        rest = head[len(surface):]
+    found = _entity_and_rest(body, sent, reg) if body[:1].isupper() else None
+    if found:
+        name, _, rest = found
         if rest.startswith("'s "):
             aux = _contracted_aux(rest[3:])
             if aux:  # "Hannah's finally converted me": Hannah has
-                return named[0], "name", f"{aux} {rest[3:]}", "", False
+                return name, "name", f"{aux} {rest[3:]}", "", False
             # "Maya's brother Tom lives in Leeds": Tom does (not "Maya's brother" doing "tom").
             kin = _MY_KIN.match("my" + rest[2:])  # as long as "'s": its end is rest's too
             relative = _named_relative(rest[kin.end():], sent, reg) if kin else None
@@ -141,30 +137,18 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
                 relative = _named_relative(after, sent, reg) if word.lower() in lx.PROFESSIONS else None
                 if relative:
                     return relative
-                return f"{named[0]}'s {word.lower()}", "possession", after, "", False
+                return f"{name}'s {word.lower()}", "possession", after, "", False
             return None, "", None, "", False
         rest = _APPOS_SKIP.sub("", rest, count=1)
-        return named[0], "name", rest.lstrip(" ,"), "", False
+        return name, "name", rest.lstrip(" ,"), "", False
     return None, "", None, "", False
 
 
 def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
     """The subject when a name follows a kin or role word ("my sister Jo works ...", "Tessa's
     editor Priya ..."), with the rest of the sentence; None when no name does."""
-    named = _entity_at(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
-    if not named:
-        return None
-    head = _without_article(rest)
-    surface = next((x.surface for x in sent.mentions if head.startswith(x.surface)
-                    and reg.canonical(x.surface) == named[0]), named[0])
-    return named[0], "name", head[len(surface):].lstrip(" ,"), "", False
-
-
-def _without_article(s: str) -> str:
-    """`s` from where _entity_at finds its entity: past leading spaces and "the" ("The Nike and
-    Gatorade deals ...": the rest begins after "Nike", not four letters into "The Nike")."""
-    s = s.lstrip()
-    return s[4:] if s[:4].lower() == "the " else s
+    found = _entity_and_rest(rest, sent, reg) if rest[:1].isupper() or sent.lowercase else None
+    return (found[0], "name", found[2].lstrip(" ,"), "", False) if found else None
 
 
 _HAS_WORDS = frozenset("been got gotten gone".split())
