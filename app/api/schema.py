@@ -217,9 +217,7 @@ class Mutation:
         ctx = info.context
         with _entity_edit():
             rep = await split_entity(ctx.graph, ctx.services.require_embedder(), input.entity, input.surface)
-        at = moment(None)
-        new, old = (Entity.of(d, at=at, facts=d["facts"])
-                    for d in await entities_by_id(ctx.graph, [rep.entity_id, rep.from_id], at))
+        new, old = await _entities_now(ctx.graph, [rep.entity_id, rep.from_id])
         return SplitEntityResult(entity=new, split_from=old, facts=rep.facts, episodes=rep.episodes,
                                  reopened=rep.reopened, resuperseded=rep.resuperseded)
 
@@ -230,10 +228,9 @@ class Mutation:
         ctx = info.context
         with _entity_edit():
             rep = await merge_entities(ctx.graph, input.entity, input.into)
-        at = moment(None)
-        [kept] = await entities_by_id(ctx.graph, [rep.entity_id], at)
-        return MergeEntitiesResult(entity=Entity.of(kept, at=at, facts=kept["facts"]), facts=rep.facts,
-                                   episodes=rep.episodes, reopened=rep.reopened, resuperseded=rep.resuperseded)
+        [kept] = await _entities_now(ctx.graph, [rep.entity_id])
+        return MergeEntitiesResult(entity=kept, facts=rep.facts, episodes=rep.episodes, reopened=rep.reopened,
+                                   resuperseded=rep.resuperseded)
 
     @strawberry.mutation(description="Re-cluster episodes into scenes (one group, or all when groupId is omitted).")
     async def consolidate(self, info: Info, group_id: Optional[strawberry.ID] = None) -> ConsolidateResult:
@@ -245,6 +242,12 @@ class Mutation:
         return ConsolidateResult(groups=rep.groups, cells=rep.cells, scenes=rep.scenes, created=rep.created,
                                  merged=rep.merged, split=rep.split, moved=rep.moved, dropped=rep.dropped,
                                  archived=rep.archived, took_ms=(time.perf_counter() - t0) * 1000)
+
+
+async def _entities_now(graph, ids: list[str]) -> list[Entity]:
+    """The entities an edit wrote, with their facts as they are now, read after it committed."""
+    at = moment(None)
+    return [Entity.of(d, at=at, facts=d["facts"]) for d in await entities_by_id(graph, ids, at)]
 
 
 @contextmanager

@@ -1,8 +1,9 @@
 """What correcting entity resolution by hand shares (entity_split.py, entity_merge.py): finding
-an entity as the API names it, refusals, and planning again the timelines whose facts moved."""
+an entity as the API names it, refusals, moving relations, and planning again the timelines
+whose facts moved."""
 from __future__ import annotations
 
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.construction.supersession import restitch
 from app.construction.writer import SUPERSEDE
 from app.store.graph import TenantTx
@@ -10,11 +11,25 @@ from app.store.locking import TENANT_WRITE_LOCK
 
 MAX_NAME = 256
 
-# An entity by its name or an alias, its own name first (as the API's entity(name) finds it).
-NAMED = """
-MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
-WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+NAMED = NAMED_ENTITY + """
 RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges, .splitKeys} AS entity
+"""
+
+# Relations move with what moved: the new end where the old entity was; those of the facts
+# moved ($factIds), or all of them (null). A relation of an entity to itself, which the graph
+# never holds (one between the two), is dropped.
+MOVE_RELATED = """
+MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
+CALL (x, e) {
+  MATCH (x)-[r:RELATED]->(o:Entity {tenant: $tenant}) WHERE $factIds IS NULL OR r.factId IN $factIds
+  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (e)-[c:RELATED]->(o) SET c = properties(r) }
+  DELETE r
+}
+CALL (x, e) {
+  MATCH (o:Entity {tenant: $tenant})-[r:RELATED]->(x) WHERE $factIds IS NULL OR r.factId IN $factIds
+  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (o)-[c:RELATED]->(e) SET c = properties(r) }
+  DELETE r
+}
 """
 
 # A value nothing on its timeline ends any more: current again, its relations too.

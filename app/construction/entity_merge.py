@@ -15,7 +15,9 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from app.construction.entity_edits import EntityEditError, check_name, locked, named, replan_timelines
+from app.construction.entity_edits import (
+    MOVE_RELATED, EntityEditError, check_name, locked, named, replan_timelines,
+)
 from app.construction.entity_resolution import normalize_key
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
@@ -43,21 +45,6 @@ RESUBJECT = """
 MATCH (f:Fact {tenant: $tenant, subjectKey: $from}) SET f.subjectKey = $to
 """
 
-# Relations move to the kept entity's end; one between the two becomes a relation of the kept
-# entity to itself, which the graph never holds, and is dropped.
-MOVE_RELATED = """
-MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
-CALL (x, e) {
-  MATCH (x)-[r:RELATED]->(o:Entity {tenant: $tenant})
-  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (e)-[c:RELATED]->(o) SET c = properties(r) }
-  DELETE r
-}
-CALL (x, e) {
-  MATCH (o:Entity {tenant: $tenant})-[r:RELATED]->(x)
-  CALL (r, e, o) { WITH r, e, o WHERE o <> e CREATE (o)-[c:RELATED]->(e) SET c = properties(r) }
-  DELETE r
-}
-"""
 
 MOVE_MENTIONS = """
 MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
@@ -115,7 +102,7 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeRep
         ids = {"from": x["id"], "to": e["id"]}
         [moved] = await tx.run(MOVE_ABOUT, **ids)
         await tx.run(RESUBJECT, **{"from": x["key"], "to": e["key"]})
-        await tx.run(MOVE_RELATED, **ids)
+        await tx.run(MOVE_RELATED, factIds=None, **ids)
         [mentions] = await tx.run(MOVE_MENTIONS, **ids)
 
         names = [x["name"], *(x["aliases"] or [])]

@@ -32,6 +32,12 @@ MATCH (e:Entity {tenant: $tenant}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
 RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
 """
 
+# An entity by its name or one of its aliases, its own name first (one entity's name may be
+# another's alias): `e` bound to at most one; $key from normalize_key. What the API's
+# entity(name) reads and what entity edits act on (entity_edits.py).
+NAMED_ENTITY = """MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
+WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1"""
+
 # `splitKeys`: names a client split off the entity (entity_split.py), never merged into it
 # again by a guess, even once the entity they became is forgotten.
 PERSON_PREFIX = """

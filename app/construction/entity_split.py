@@ -19,12 +19,12 @@ consolidate.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from app.construction.entity_edits import EntityEditError, check_name, locked, named, replan_timelines
+from app.construction.entity_edits import (
+    MOVE_RELATED, EntityEditError, check_name, locked, named, replan_timelines,
+)
 from app.construction.entity_resolution import normalize_key
 from app.domain.models import new_id
 from app.store import term_stats
@@ -59,21 +59,6 @@ FOREACH (_ IN CASE WHEN mv.keep THEN [1] ELSE [] END | MERGE (f)-[k:ABOUT]->(e) 
 FOREACH (_ IN CASE WHEN mv.role = 'subject' THEN [1] ELSE [] END | SET f.subjectKey = n.key)
 """
 
-# The relations a moved fact made, with the new entity at the end the old one held (a relation
-# of the new entity to itself is dropped).
-MOVE_RELATED = """
-MATCH (e:Entity {tenant: $tenant, id: $from}), (n:Entity {tenant: $tenant, id: $to})
-CALL (e, n) {
-  MATCH (e)-[r:RELATED]->(o:Entity {tenant: $tenant}) WHERE r.factId IN $factIds
-  CALL (r, n, o) { WITH r, n, o WHERE o <> n CREATE (n)-[c:RELATED]->(o) SET c = properties(r) }
-  DELETE r
-}
-CALL (e, n) {
-  MATCH (o:Entity {tenant: $tenant})-[r:RELATED]->(e) WHERE r.factId IN $factIds
-  CALL (r, n, o) { WITH r, n, o WHERE o <> n CREATE (o)-[c:RELATED]->(n) SET c = properties(r) }
-  DELETE r
-}
-"""
 
 # The episodes that mention the old entity, with the turns that may name either (a rough
 # lowercase filter; the words are checked in Python), and whether a fact still ties them to it.
@@ -120,13 +105,10 @@ class SplitReport:
     resuperseded: int = 0  # values closed anew, by a different successor or at another moment
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", unicodedata.normalize("NFKC", text or "").casefold())
-
-
 def _names(text: str, name: str) -> bool:
-    """Whether `text` says `name` as whole words ("Mel's" says Mel; "Melanie" does not)."""
-    want, have = _words(name), _words(text)
+    """Whether `text` says `name` as whole words, cut as the keyword index cuts them ("Mel's"
+    says Mel; "Melanie" does not)."""
+    want, have = term_stats.words(name), term_stats.words(text)
     return bool(want) and any(have[i:i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 

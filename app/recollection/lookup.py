@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.lifecycle.retention import revive
 from app.recollection import filters
 from app.store.graph import TenantGraph
@@ -20,8 +20,7 @@ CALL (e) {{
 }}"""
 
 ENTITY = f"""
-MATCH (e:Entity {{tenant: $tenant}}) WHERE e.key = $key OR $key IN e.aliasKeys
-WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1
+{NAMED_ENTITY}
 {_ENTITY_FACTS}
 RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
 """
