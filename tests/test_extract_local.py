@@ -701,3 +701,34 @@ def test_a_lower_case_noun_after_the_is_not_taken_for_a_name():
     ex = extract([turn("we moved to the coast in may", speaker="Jo")])
     assert "Coast" not in {e.name for e in ex.entities}
     assert not facts_with(ex, "lives in")
+
+
+# --------------------------------------------------------------------------------------------
+# letters beyond a-z: a word runs on through accents
+
+def test_words_with_accents_are_read_whole():
+    ex = extract(episode(
+        ("Ana", "I love crème brûlée and pâté."),
+        ("Ana", "I'm allergic to crème fraîche."),
+        ("Ana", "We had crêpes at the café."),
+    ))
+    [love] = facts_with(ex, "loves")
+    assert (love.subject, love.object) == ("Ana", "crème brûlée and pâté")
+    [allergy] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    words = {w.strip() for w in allergy.trigger.split(",")}
+    assert {"crème", "fraîche"} <= words
+    assert not words & {"cr", "me", "fra", "che"}
+    assert [f.predicate for f in ex.facts if f.text.startswith("Ana had")] == ["had crêpes at"]
+
+
+def test_names_with_accents_written_in_lower_case_are_found_like_plain_ones():
+    ex = extract(episode(
+        ("Jo", "hows zoë doing"),
+        ("Sam", "she's good, she's allergic to shellfish tho"),
+        ("Jo", "my sister renée just moved to zürich btw"),
+    ))
+    assert entity(ex, "Zoë").type == "person"
+    [allergy] = [f for f in ex.foresights if f.kind == "constraint"]
+    assert allergy.text == "Zoë is allergic to shellfish."
+    [home] = facts_with(ex, "lives in")
+    assert (home.subject, home.object) == ("Renée", "Zürich")

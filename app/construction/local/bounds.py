@@ -26,6 +26,10 @@ CONF_ASSISTANT = 0.6      # what an assistant turn states
 
 ROLE_SUBJECT, ROLE_OBJECT, ROLE_MENTIONED = "subject", "object", "mentioned"
 
+# A letter of any alphabet: a word runs on through "ê" and "ü" ("crème brûlée" is two words, not
+# "cr", "me", "br", "l" and "e", and a sentence of such words is not left without content).
+LETTER = r"[^\W\d_]"
+
 
 def _alt(words) -> str:
     """A regex alternation of literal words, longest first (so 'sisters' beats 'sister')."""

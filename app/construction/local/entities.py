@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from app.construction import lexicon as lx
 from app.domain.models import EntityDraft
-from app.construction.local.bounds import MAX_ENTITIES, _alt
+from app.construction.local.bounds import LETTER, MAX_ENTITIES, _alt
 from app.construction.local.voice import _Voice
 
 
@@ -405,7 +405,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
                         r"tomorrow|yesterday|last|next|this)\b)[a-z]")
-_NEXT_WORD = re.compile(r"\s+([a-z][a-z']*)(?:\s+([A-Za-z]+))?")
+_NEXT_WORD = re.compile(rf"\s+([a-z](?:{LETTER}|')*)(?:\s+({LETTER}+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves
 loved likes liked is was has had and who will would can could just always never really also

@@ -8,7 +8,7 @@ from datetime import datetime, time, timedelta
 from app.construction import lexicon as lx
 from app.construction.dates import absolute_text
 from app.domain.models import ForesightDraft
-from app.construction.local.bounds import MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
+from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
 from app.construction.local.inline_dates import _fill, _unplace
@@ -22,7 +22,7 @@ _MARK = re.compile(
     r"he's|she's|he|she)(?![\w'])", _I)
 _NEGATED = re.compile(r"(?:\bnot|n't|\bno longer|\bnever been|\bno)\s+(?:\w+\s+)?$", _I)
 _ALLERGY_TO = re.compile(r"\ballergic\s+to\s+(?P<x>[^.;:!?()]+)", _I)
-_ALLERGY_N = re.compile(r"(?P<x>\b(?:[a-z-]+\s+){0,2}[a-z-]+)\s+allerg(?:y|ies)\b", _I)
+_ALLERGY_N = re.compile(rf"(?P<x>\b(?:(?:{LETTER}|-)+\s+){{0,2}}(?:{LETTER}|-)+)\s+allerg(?:y|ies)\b", _I)
 _ALLERGY_ADJ = frozenset("""
 a an my his her their our the some severe bad mild serious deadly food terrible life-threatening
 slight major minor little really very have has had with got also
@@ -139,7 +139,7 @@ _BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIE
 _COPULA_GAP = re.compile(
     r"(?:'s|\s+(?:is|was|has|had|gets|got|has\s+been|is\s+now))?(?:\s+(?:really|very|also|severely|badly|"
     r"quite|so|still|now))*\s*", _I)
-_RULE_NEVER = re.compile(r"(?<![\w'])(?:I|we)\s+never\s+(?P<v>[a-z]+)\b[^.;!?]{0,80}", _I)
+_RULE_NEVER = re.compile(rf"(?<![\w'])(?:I|we)\s+never\s+(?P<v>{LETTER}+)\b[^.;!?]{{0,80}}", _I)
 _RULE_WHEN = re.compile(
     r"(?<![\w'])(?:I|we)\s+(?:can't|cannot|can not|don't|do not|won't|will not)\s+[^.;!?]{2,60}?\s+"
     r"(?:on\s+(?:sundays|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays|weekends|weekdays|"

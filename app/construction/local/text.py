@@ -5,7 +5,7 @@ import re
 
 from app.construction import lexicon as lx
 from app.construction.sentences import EMOJI_CLASS as _EMOJI_CLASS
-from app.construction.local.bounds import _alt
+from app.construction.local.bounds import LETTER, _alt
 
 
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
@@ -60,7 +60,7 @@ def _clean_sentence(s: str) -> str:
     return s
 
 
-_WORD = re.compile(r"[a-z][a-z'-]*")
+_WORD = re.compile(rf"{LETTER}(?:{LETTER}|['-])*")
 
 
 def _content_score(text: str) -> float:
