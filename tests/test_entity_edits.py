@@ -4,10 +4,12 @@ from datetime import timedelta
 
 import pytest
 
+from app.construction import pipeline
 from app.construction.entity_edits import EntityEditError
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.ingest import Ingestor
+from app.construction.writer import write_batch
 from app.lifecycle.forget import ForgetSelection, forget
 from tests.conversation import DAY1
 
@@ -239,3 +241,70 @@ async def test_a_name_split_off_an_entity_stays_split_off_what_it_is_merged_into
     [sam] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'sam'}) "
                              "RETURN e.splitKeys AS keys, e.aliasKeys AS aliases")
     assert sam == {"keys": ["mel"], "aliases": ["melanie"]}
+
+
+async def _edit_before_writing(monkeypatch, *edits):
+    """Runs the i-th of `edits` between an episode's resolution and its i-th write: the race of an
+    entity edit with ingestion, made certain."""
+    done = []
+
+    async def edit_first(graph, batch):
+        if len(done) < len(edits):
+            done.append(await edits[len(done)]())
+        await write_batch(graph, batch)
+
+    monkeypatch.setattr(pipeline, "write_batch", edit_first)
+    return done
+
+
+async def test_an_episode_resolved_before_a_merge_is_written_against_the_merged_entity(graph, ingestor,
+                                                                                        monkeypatch):
+    await _tell(ingestor, graph.tenant, ALEX)
+    done = await _edit_before_writing(monkeypatch, lambda: merge_entities(graph, "Alex", "Alexander"))
+    await _tell(ingestor, graph.tenant, [("a3", "Sam", "My colleague Alex lives in Chicago now.", 6)])
+    assert len(done) == 1
+    facts = await _facts(graph)
+    # not an entity "alex" made again with the new city as its own
+    assert await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'alex'}) RETURN e") == []
+    assert facts["Chicago"]["subjectKey"] == "alexander" and facts["Chicago"]["status"] == "current"
+    assert ["alexander", "subject"] in facts["Chicago"]["about"]
+    assert facts["Denver"]["status"] == "superseded" and facts["Denver"]["next"] == ["Chicago"]
+
+
+async def test_an_episode_resolved_before_a_split_is_written_against_the_entity_split_off(graph, ingestor,
+                                                                                           monkeypatch):
+    await _tell(ingestor, graph.tenant, MELANIE)
+    embedder = ingestor.services.require_embedder()
+    done = await _edit_before_writing(monkeypatch, lambda: split_entity(graph, embedder, "Melanie", "Mel"))
+    await _tell(ingestor, graph.tenant, [("s5", "Sam", "My colleague Mel lives in Glasgow.", 5)])
+    assert len(done) == 1
+    facts = await _facts(graph)
+    assert facts["Glasgow"]["subjectKey"] == "mel" and ["mel", "subject"] in facts["Glasgow"]["about"]
+    assert not any(k == "melanie" for k, _ in facts["Glasgow"]["about"])
+    # the name not given back to the entity it was split off
+    [melanie] = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'melanie'}) "
+                                 "RETURN e.aliases AS aliases, e.aliasKeys AS keys")
+    assert melanie == {"aliases": [], "keys": []}
+
+
+async def test_an_episode_whose_names_keep_changing_waits_and_is_written_by_the_retry(graph, ingestor,
+                                                                                      monkeypatch):
+    await _tell(ingestor, graph.tenant, ALEX)
+    embedder = ingestor.services.require_embedder()
+    merge = lambda: merge_entities(graph, "Alex", "Alexander")  # noqa: E731
+    split = lambda: split_entity(graph, embedder, "Alexander", "Alex")  # noqa: E731
+    done = await _edit_before_writing(monkeypatch, merge, split, merge, split)
+    report = await ingestor.memorize(graph.tenant, "c6", [{
+        "id": "a3", "speaker": "Sam", "content": "My colleague Alex lives in Chicago now.",
+        "timestamp": DAY1 + timedelta(days=6)}], flush=True)
+    assert len(done) == 3  # each resolution undone by the next edit: given up after three
+    assert report.process.failed_cells == 1 and "resolved again" in report.process.errors[0]
+    assert "Chicago" not in await _facts(graph)
+    [turn] = await graph.read("MATCH (t:Turn {tenant: $tenant, id: 'a3'}) RETURN t.status AS s, t.error AS e")
+    assert turn["s"] == "pending" and "resolved again" in turn["e"]
+
+    monkeypatch.setattr(pipeline, "write_batch", write_batch)
+    await ingestor.retry(graph.tenant)
+    facts = await _facts(graph)
+    assert facts["Chicago"]["subjectKey"] == "alexander" and facts["Chicago"]["status"] == "current"
+    assert await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'alex'}) RETURN e") == []

@@ -26,10 +26,12 @@ VECTOR_MERGE_THRESHOLD = 0.95  # below this, similar names are different entitie
 
 BY_KEYS = """
 MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN $keys
-RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
+RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys,
+       coalesce(e.splitKeys, []) AS splitKeys
 UNION
 MATCH (e:Entity {tenant: $tenant}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
-RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys
+RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys,
+       coalesce(e.splitKeys, []) AS splitKeys
 """
 
 # An entity by its name or one of its aliases, its own name first (one entity's name may be
@@ -91,11 +93,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             if k:
                 surfaces.setdefault(k, d)
     rows = await graph.read(BY_KEYS, keys=list(surfaces)) if surfaces else []
-    known: dict[str, dict] = {}
-    for r in rows:
-        known[r["key"]] = r
-        for a in r["aliasKeys"] or []:
-            known.setdefault(a, r)
+    known = _owners(rows)
 
     out: dict[str, ResolvedEntity] = {}
     surface_to_key: dict[str, str] = {}
@@ -155,6 +153,40 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 out[sk].embedding = np.asarray(v)  # type: ignore[attr-defined]
                 by_draft[id(d)] = sk
     return Resolution(out, surface_to_key)
+
+
+def _owners(rows: list[dict]) -> dict[str, dict]:
+    """Each key (BY_KEYS rows) -> the entity it names: the one whose own key it is before one
+    that has it as an alias, and of two with the alias the first by key (rows come in no set order)."""
+    rows = sorted(rows, key=lambda r: r["key"])
+    known: dict[str, dict] = {r["key"]: r for r in rows}
+    for r in rows:
+        for a in r["aliasKeys"] or []:
+            known.setdefault(a, r)
+    return known
+
+
+def surface_rows(res: Resolution) -> list[dict]:
+    """Each name of an episode and the entity it was resolved to, for the write to check under
+    the tenant's lock (stale_surfaces)."""
+    return [{"surface": sk, "target": tk, "existed": not res.entities[tk].is_new}
+            for sk, tk in sorted(res.surface_to_key.items())]
+
+
+def stale_surfaces(rows: list[dict], surfaces: list[dict]) -> list[str]:
+    """The names (surface_rows) that no longer stand for the entity they were resolved to, given
+    BY_KEYS rows read now: an entity merged into another or forgotten since, a name split off
+    it since, a name that has become another entity's own or alias."""
+    known = _owners(rows)
+    by_key = {r["key"]: r for r in rows}
+    stale = []
+    for s in surfaces:
+        target = by_key.get(s["target"])
+        owner = known.get(s["surface"])
+        if ((s["existed"] and target is None) or (target and s["surface"] in target["splitKeys"])
+                or (owner and owner["key"] != s["target"])):
+            stale.append(s["surface"])
+    return stale
 
 
 async def names_to_embed(graph: TenantGraph, drafts: list[EntityDraft]) -> list[str]:

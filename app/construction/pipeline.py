@@ -20,13 +20,13 @@ import numpy as np
 
 from app.construction.boundaries import BoundaryRules, cut, unit
 from app.construction.entity_resolution import (
-    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities,
+    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities, surface_rows,
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.sentences import best_span
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
-from app.construction.writer import Batch, TurnsTaken, mark_failed, write_batch
+from app.construction.writer import Batch, ResolutionStale, TurnsTaken, mark_failed, write_batch
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
 from app.settings import Settings
@@ -91,6 +91,10 @@ def turn_texts(said: list[tuple[str, object, str]]) -> tuple[list[str], list[int
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else v.tolist()
+
+
+# Times a cell is resolved and written when entity edits keep coming in between (ResolutionStale).
+_RESOLVE_ATTEMPTS = 3
 
 
 @dataclass
@@ -236,16 +240,38 @@ class Pipeline:
     async def _write_cell(self, graph: TenantGraph, w: _Work, vec_of: dict[str, np.ndarray],
                           sentences_of: dict, cache: TextVectors, big: asyncio.Task, saving: asyncio.Task,
                           rep: ProcessReport) -> None:
+        speakers = frozenset(normalize_key(t.speaker) for t in w.cell.turns)
+        for attempt in range(_RESOLVE_ATTEMPTS):
+            t0 = time.perf_counter()
+            res: Resolution = await resolve_entities(graph, w.drafts, cache.embed, speakers)
+            rep.add_time("resolve", time.perf_counter() - t0)
+            batch = await self._batch(w, res, vec_of, sentences_of, cache, big, rep)
+            t0 = time.perf_counter()
+            await saving  # the tail's vectors first: two writes of one call never run side by side
+            try:
+                await write_batch(graph, batch)
+            except ResolutionStale:
+                # An entity edit came between resolving and writing; resolved again, it is
+                # written as the graph is now. Lost every time, the cell waits for a retry.
+                if attempt == _RESOLVE_ATTEMPTS - 1:
+                    raise
+                continue
+            finally:
+                rep.add_time("write", time.perf_counter() - t0)
+            break
+        rep.cells += 1
+        rep.facts += len(batch.facts)
+        rep.entities += sum(1 for e in res.entities.values() if e.is_new)
+        rep.foresights += len(batch.foresights)
+        rep.superseded += len(batch.supersede)
+
+    async def _batch(self, w: _Work, res: Resolution, vec_of: dict[str, np.ndarray], sentences_of: dict,
+                     cache: TextVectors, big: asyncio.Task, rep: ProcessReport) -> Batch:
+        """The rows of one cell, its names resolved as `res` says."""
         cell, reason, ex = w.cell, w.reason, w.ex
         first = cell.turns[0]
         cell_id = new_id("mc")
         speakers = {t.speaker for t in cell.turns}
-
-        t0 = time.perf_counter()
-        res: Resolution = await resolve_entities(graph, w.drafts, cache.embed,
-                                                 frozenset(normalize_key(s) for s in speakers))
-        rep.add_time("resolve", time.perf_counter() - t0)
-
         t0 = time.perf_counter()
         own = {id(f) for f in w.own}
         later: list[tuple[dict, str]] = []  # rows whose vector the background call brings
@@ -265,6 +291,7 @@ class Pipeline:
         for row in ent_rows:
             row["id"] = new_id("ent")
         batch.entities = ent_rows
+        batch.surfaces = surface_rows(res)
         counts: dict[str, int] = {}
         for f in ex.facts:
             for name, _ in f.entities:
@@ -335,16 +362,7 @@ class Pipeline:
         for row, text in later:
             row["embedding"] = _vec(cache.get(text))
         rep.add_time("embed", time.perf_counter() - t0)
-
-        t0 = time.perf_counter()
-        await saving  # the tail's vectors first: two writes of one call never run side by side
-        await write_batch(graph, batch)
-        rep.add_time("write", time.perf_counter() - t0)
-        rep.cells += 1
-        rep.facts += len(batch.facts)
-        rep.entities += sum(1 for e in res.entities.values() if e.is_new)
-        rep.foresights += len(batch.foresights)
-        rep.superseded += len(batch.supersede)
+        return batch
 
 
 def _sentence_vector(turn_sentences, claim: str) -> np.ndarray:

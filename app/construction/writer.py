@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.construction.entity_resolution import BY_KEYS, stale_surfaces
 from app.construction.supersession import plan_supersession
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
@@ -135,14 +136,26 @@ class Batch:
     related: list[dict] = field(default_factory=list)
     supersede: list[dict] = field(default_factory=list)
     foresights: list[dict] = field(default_factory=list)
+    # the episode's names and the entities they were resolved to (entity_resolution.surface_rows)
+    surfaces: list[dict] = field(default_factory=list)
 
 
 class TurnsTaken(Exception):
     """The batch's turns were forgotten or processed elsewhere while it was built (CLAIM)."""
 
 
+class ResolutionStale(Exception):
+    """Names of the batch stand for other entities now than when they were resolved: an entity
+    edit (a split, a merge) or another run came in between. Nothing written; resolve again."""
+
+    def __init__(self, names: list[str]):
+        super().__init__(f"names resolved again after a change to their entities: {', '.join(names[:5])}")
+        self.names = names
+
+
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
-    """Raises TurnsTaken, with nothing written, when the cells' turns are no longer waiting."""
+    """Raises TurnsTaken, with nothing written, when the cells' turns are no longer waiting, and
+    ResolutionStale when its names' entities changed since they were resolved."""
     # Order matters: entities before the facts ABOUT them, facts before their supersession.
     steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
              (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))
@@ -162,6 +175,13 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
             if claim["ready"] < claim["wanted"]:
                 raise TurnsTaken(f"{claim['wanted'] - claim['ready']} of the episode's turns were "
                                  "forgotten or processed elsewhere meanwhile; nothing written for them")
+        # Resolution ran before the lock: written as it is after a merge, the merged entity
+        # would be made again; after a split, the name given back to the entity it was taken from.
+        if batch.surfaces:
+            keys = sorted({k for s in batch.surfaces for k in (s["surface"], s["target"])})
+            stale = stale_surfaces(await tx.run(BY_KEYS, keys=keys), batch.surfaces)
+            if stale:
+                raise ResolutionStale(stale)
         # Under the lock: what is current now, not when the run began (another run may have
         # written a newer value since). It sets the facts' status, so their rows come after.
         batch.supersede = await plan_supersession(tx.run, batch.facts)
