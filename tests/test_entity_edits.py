@@ -11,6 +11,7 @@ from app.construction.entity_split import split_entity
 from app.construction.ingest import Ingestor
 from app.construction.writer import write_batch
 from app.lifecycle.forget import ForgetSelection, forget
+from app.recollection.related import RelatedService
 from tests.conversation import DAY1
 
 # "Mel", a colleague of Sam's, is taken for Melanie (a prefix of a known person's name), and
@@ -308,3 +309,14 @@ async def test_an_episode_whose_names_keep_changing_waits_and_is_written_by_the_
     facts = await _facts(graph)
     assert facts["Chicago"]["subjectKey"] == "alexander" and facts["Chicago"]["status"] == "current"
     assert await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'alex'}) RETURN e") == []
+
+
+async def test_related_to_starts_from_the_entity_of_that_name_before_one_with_it_as_an_alias(graph, ingestor):
+    await _tell(ingestor, graph.tenant, ALEX)
+    # One entity's name another's alias: resolution does not make it, an import or an edit
+    # racing an older server could. Alex, made first, is found first by a scan.
+    await graph.write("MATCH (e:Entity {tenant: $tenant, key: 'alex'}) "
+                      "SET e.aliases = ['Alexander'], e.aliasKeys = ['alexander']")
+    related = await RelatedService().related_to(graph, "Alexander", hops=1)
+    assert "Denver" in {r.entity["name"] for r in related}
+    assert "Boston" not in {r.entity["name"] for r in related}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.recollection.filters import holds
 from app.store.graph import TenantGraph
 
@@ -22,9 +22,10 @@ _PATHS = """
     AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds})
   RETURN e, p, rels LIMIT $maxPaths"""
 
+# The entity named: its own name before another's alias (NAMED_ENTITY), as entity(name) finds it.
 RELATED_TO = """
-MATCH (s:Entity {{tenant: $tenant}}) WHERE s.key = $key OR $key IN s.aliasKeys
-WITH s LIMIT 1
+{named}
+WITH e AS s
 CALL (s) {{{paths}
 }}
 WITH e, p, rels ORDER BY length(p) LIMIT $maxPaths
@@ -40,7 +41,7 @@ ORDER BY score DESC, entity.name LIMIT $limit
 
 
 def related_to_query(hops: int) -> str:
-    return RELATED_TO.format(paths="\n  UNION ALL".join(_PATHS.format(h=h, holds=holds("r"))
+    return RELATED_TO.format(named=NAMED_ENTITY, paths="\n  UNION ALL".join(_PATHS.format(h=h, holds=holds("r"))
                                                        for h in range(1, hops + 1)))
 
 
