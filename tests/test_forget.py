@@ -5,7 +5,9 @@ import pytest
 
 from app.construction.ingest import Ingestor
 from app.construction.turns import InputError
-from app.lifecycle.forget import DELETE_KEYS, ORPHAN_ENTITIES, PURGE_LABEL, ForgetSelection, forget
+from app.lifecycle.forget import (
+    DELETE_KEYS, ORPHAN_ENTITIES, PURGE_LABEL, STALE_RELATED, ForgetSelection, forget,
+)
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store.vector import vector_query
@@ -334,3 +336,62 @@ async def test_a_message_racing_the_deletion_of_its_empty_conversation_is_stored
     rows = await graph.read("MATCH (c:Conversation {tenant: $tenant})-[:HAS_TURN]->(t:Turn) "
                             "RETURN c.id AS c, t.id AS t, c.lastSeq AS last")
     assert rows == [{"c": "c1", "t": "m2", "last": 0}]
+
+
+async def _lives_in(graph) -> dict[str, dict]:
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, predicate: 'lives in'}) WHERE f.subjectKey = 'maya'
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
+        OPTIONAL MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: f.id}]->(:Entity {tenant: $tenant})
+        RETURN f.object AS object, f.status AS status, f.validTo AS validTo,
+               collect(DISTINCT n.object) AS next, collect(r.validTo) AS relationEnds""")
+    return {r["object"]: r for r in rows}
+
+
+async def test_forgetting_the_statement_of_a_new_value_makes_the_old_one_current_again(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    before = await _lives_in(graph)
+    assert before["Berlin"]["status"] == "superseded" and before["Berlin"]["next"] == ["Lisbon"]
+    await forget(graph, ForgetSelection(cell_ids=await _cells_with(graph, "m7")))
+    after = await _lives_in(graph)
+    assert "Lisbon" not in after
+    berlin = after["Berlin"]
+    assert (berlin["status"], berlin["validTo"], berlin["next"]) == ("current", None, [])
+    assert berlin["relationEnds"] == [] or set(berlin["relationEnds"]) == {None}
+    # what is true now is Berlin again, for search as for the graph
+    res = await SearchService(services).search(graph.tenant, SearchRequest(query="Where does Maya live?",
+                                                                           method=Method.HYBRID))
+    assert "Berlin" in {h.node.get("object") for h in res.hits if h.kind == "fact"}
+
+
+async def test_forgetting_a_value_between_two_others_leaves_the_first_closed_by_the_last(services, graph):
+    ingestor = Ingestor(services)
+    await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    later = maya_and_sam()[0] | {"id": "m9", "content": "I live in Porto now, moved last month.",
+                                 "timestamp": maya_and_sam()[-1]["timestamp"].replace(year=2025)}
+    await ingestor.memorize(graph.tenant, "c2", [later], flush=True)
+    assert (await _lives_in(graph))["Lisbon"]["next"] == ["Porto"]
+    await forget(graph, ForgetSelection(cell_ids=await _cells_with(graph, "m7")))
+    after = await _lives_in(graph)
+    assert after["Berlin"]["status"] == "superseded" and after["Berlin"]["next"] == ["Porto"]
+    assert after["Berlin"]["validTo"] is not None and after["Porto"]["status"] == "current"
+
+
+async def test_a_forget_killed_after_the_old_value_came_back_is_finished_by_running_it_again(
+        services, graph, monkeypatch):
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    cells = await _cells_with(graph, "m7")
+    kill_at(monkeypatch, graph, "auto_commit", STALE_RELATED)
+    with pytest.raises(Killed):
+        await forget(graph, ForgetSelection(cell_ids=cells))
+    # planned before anything went: Berlin current beside the Lisbon fact still there
+    assert (await _lives_in(graph))["Berlin"]["status"] == "current"
+    await forget(graph, ForgetSelection(cell_ids=cells))
+    after = await _lives_in(graph)
+    assert "Lisbon" not in after and (after["Berlin"]["status"], after["Berlin"]["validTo"]) == ("current", None)
+
+
+async def _cells_with(graph, turn_id: str) -> list[str]:
+    rows = await graph.read("MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn {id: $id}) "
+                            "RETURN m.id AS id", id=turn_id)
+    return [r["id"] for r in rows]

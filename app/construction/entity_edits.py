@@ -1,11 +1,9 @@
 """What correcting entity resolution by hand shares (entity_split.py, entity_merge.py): finding
-an entity as the API names it, refusals, moving relations, and planning again the timelines
-whose facts moved."""
+an entity as the API names it, refusals and moving relations (the timelines whose facts moved
+are planned again by timelines.py)."""
 from __future__ import annotations
 
 from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
-from app.construction.supersession import restitch
-from app.construction.writer import SUPERSEDE
 from app.store.graph import TenantTx
 from app.store.locking import TENANT_WRITE_LOCK
 
@@ -31,20 +29,6 @@ CALL (x, e) {
   DELETE r
 }
 """
-
-# A value nothing on its timeline ends any more: current again, its relations too.
-REOPEN = """
-UNWIND $ids AS id
-MATCH (f:Fact {tenant: $tenant, id: id})
-CALL (f) { MATCH (f)-[x:SUPERSEDED_BY]->() DELETE x }
-SET f.status = 'current', f.validTo = null
-WITH f
-CALL (f) {
-  MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: f.id}]->(:Entity {tenant: $tenant})
-  SET r.validTo = null
-}
-"""
-
 
 class EntityEditError(Exception):
     """Nothing was changed. `missing`: an entity named is not the tenant's."""
@@ -76,14 +60,3 @@ async def named(tx: TenantTx, name: str, field: str) -> dict:
     if not rows:
         raise EntityEditError(f"no entity is named {name!r}", field, missing=True)
     return rows[0]["entity"]
-
-
-async def replan_timelines(tx: TenantTx, pairs: set[tuple[str, str]]) -> tuple[int, int]:
-    """The (subjectKey, predicate) timelines planned again from the facts they now hold:
-    (values current again, values closed anew)."""
-    rows, reopen = await restitch(tx.run, pairs)
-    if rows:
-        await tx.run(SUPERSEDE, supersede=rows)
-    if reopen:
-        await tx.run(REOPEN, ids=reopen)
-    return len(reopen), len(rows)

@@ -22,10 +22,9 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from app.construction.entity_edits import (
-    MOVE_RELATED, EntityEditError, check_name, locked, named, replan_timelines,
-)
+from app.construction.entity_edits import MOVE_RELATED, EntityEditError, check_name, locked, named
 from app.construction.entity_resolution import normalize_key
+from app.construction.timelines import replan_timelines
 from app.domain.models import new_id
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx

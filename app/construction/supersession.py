@@ -51,16 +51,18 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     return out
 
 
-async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]]
-                   ) -> tuple[list[dict], list[str]]:
+async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]],
+                   gone: frozenset[str] = frozenset()) -> tuple[list[dict], list[str]]:
     """The stored timelines of (subjectKey, predicate) `pairs` planned again from what they hold
     now, after facts moved between timelines (an entity split or merged by hand:
     entity_edits.py): the {oldId, newId, at} rows of values whose successor changed, for the
     writer's SUPERSEDE, and the ids of superseded values nothing on their timeline ends any
-    more, current again."""
+    more, current again. `gone`: facts about to be deleted (a forget), planned as if they were."""
     rows: list[dict] = []
     reopen: list[str] = []
     for line in (await _stored(read, pairs)).values():
+        # a value closed by a fact that goes still names it in `next`: closed anew or reopened
+        line = [e for e in line if e["id"] not in gone]
         for e, succ in _successions(_placed(line, [])):
             if succ is not None:
                 rows.extend(_closing(e, succ))

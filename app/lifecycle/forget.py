@@ -8,7 +8,7 @@ What a selection removes:
                 turns of those episodes are made into episodes again without them);
   everything    the whole tenant.
 Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
-fact's id. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
+fact's id; a value a deleted fact had closed is current again unless a later value ends it. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
 needs one huge transaction; an interrupted delete is completed by running it again (the
 unreferenced entities, empty conversations and stale scenes are looked for on every call).
 """
@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.construction.timelines import replan_timelines
 from app.store import term_stats
-from app.store.graph import TenantGraph
-from app.store.locking import still_there
+from app.store.graph import TenantGraph, TenantTx
+from app.store.locking import TENANT_WRITE_LOCK, still_there
 
 # TenantPurge last: it marks a purge under way until everything else is gone.
 LABELS = ("Foresight", "Fact", "MemCell", "MemScene", "SceneCentre", "Entity", "Turn", "Conversation",
@@ -107,6 +108,15 @@ MATCH (m:MemCell)-[:EVIDENCED_BY]->(t:Turn) WHERE elementId(m) = k AND m.tenant 
   AND t.tenant = $tenant AND t.memCellId = m.id AND NOT elementId(t) IN $turns
 SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(),
     t.error = 'its episode was deleted with turns of a forgotten user; waiting to be made again without them'
+"""
+
+# Values the facts to be deleted had closed: their timelines planned again without them, so a
+# forgotten "I moved to Denver" leaves Boston current again, unless a later value still ends it.
+PREDECESSORS = """
+UNWIND $factIds AS id
+MATCH (p:Fact {tenant: $tenant})-[:SUPERSEDED_BY]->(:Fact {tenant: $tenant, id: id})
+WHERE NOT p.id IN $factIds
+RETURN DISTINCT p.id AS id, p.subjectKey AS subjectKey, coalesce(p.ends, p.predicate) AS predicate
 """
 
 # Each node's keyword statistics are taken back in the transaction that deletes it.
@@ -220,6 +230,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
     deleted = 0
     if fact_ids:
+        await _replan(graph, fact_ids)
         await graph.auto_commit(STALE_RELATED, factIds=fact_ids)
     if keys and chosen[0] == "user":
         await graph.write(LEFT_BEHIND, keys=keys, turns=turns)
@@ -229,6 +240,7 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
         deleted += await graph.auto_commit(DELETE_KEYS, keys=turns)
         orphans = (await graph.read(ORPHAN_CELLS, conversations=conversations))[0]
         if orphans["factIds"]:
+            await _replan(graph, orphans["factIds"])
             await graph.auto_commit(STALE_RELATED, factIds=orphans["factIds"])
         if orphans["keys"]:
             deleted += await graph.auto_commit(DELETE_KEYS, keys=orphans["keys"])
@@ -242,3 +254,19 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
 
         deleted += await refresh_scenes(graph, scenes)
     return deleted
+
+
+async def _replan(graph: TenantGraph, fact_ids: list[str]) -> None:
+    """The timelines of values the facts about to be deleted had closed, planned without them
+    under the tenant's write lock before they go: a forget interrupted between the two leaves the
+    timelines right, and running it again deletes the rest."""
+    async def work(tx: TenantTx) -> None:
+        [lock] = await tx.run(TENANT_WRITE_LOCK)
+        if lock["purging"]:
+            return
+        closed = await tx.run(PREDECESSORS, factIds=fact_ids)
+        if closed:
+            await replan_timelines(tx, {(r["subjectKey"], r["predicate"]) for r in closed},
+                                   frozenset(fact_ids))
+
+    await graph.write_tx(work)
