@@ -156,6 +156,21 @@ async def test_a_state_that_ended_is_a_fact_of_its_own_that_ends_the_value(stub,
     assert (attended.predicate, attended.ends) == ("attended", None)
 
 
+async def test_a_constraint_or_plan_said_to_be_over_is_a_foresight_end(stub, extractor):
+    body = reply(foresight_ends=[
+        {"who": "Melanie", "what": "peanuts", "kind": "constraint", "turn_ids": ["D1:2"]},
+        {"who": "Caroline", "what": "the Lisbon trip", "kind": "trip", "turn_ids": ["D9:9"]},
+        {"who": "", "what": "vegan", "kind": "constraint", "turn_ids": []},  # whose? dropped
+        {"who": "Caroline", "what": "!!", "kind": "plan", "turn_ids": []},  # no words: dropped
+    ])
+    stub.respond_with(StubReply(content=json.dumps(body)))
+    ends = (await extractor.extract(TURNS)).foresight_ends
+    assert [(e.who, e.words, e.kind, e.turn_ids) for e in ends] == [
+        ("Melanie", ["peanuts"], "constraint", ["D1:2"]),
+        # a constraint's end only when it says so; a turn the cell does not hold is the cell's
+        ("Caroline", ["the", "Lisbon", "trip"], "plan", ["D1:1", "D1:2", "D1:3"])]
+
+
 async def test_the_request_carries_the_model_the_turns_and_a_strict_schema(stub, extractor):
     await extractor.extract(TURNS)
 

@@ -155,13 +155,19 @@ class Foresight:
     status: str
     mem_cell_id: Optional[strawberry.ID] = None
     evidence: list[Turn] = strawberry.field(default_factory=list)
+    ended_at: Optional[datetime] = strawberry.field(default=None, description=(
+        "when a later statement said it no longer holds (\"I'm not vegan any more\", \"we called off "
+        "the trip\"); validTo is then that moment"))
+    ended_by: Optional[Turn] = strawberry.field(default=None, description="the turn that said so")
 
     @classmethod
     def of(cls, d: dict, evidence: list[dict] | None = None) -> "Foresight":
         return cls(id=d["id"], text=d.get("text") or "", trigger=d.get("trigger") or "",
                    kind=d.get("kind") or "plan", valid_from=_dt(d.get("validFrom")),
                    valid_to=_dt(d.get("validTo")), status=d.get("status") or "active",
-                   mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []])
+                   mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []],
+                   ended_at=_dt(d.get("endedAt")),
+                   ended_by=Turn.of(d["endedBy"]) if d.get("endedBy") else None)
 
 
 @strawberry.type(description="A surface form merged into an entity (by entity resolution, or by hand: "

@@ -34,7 +34,9 @@ from app.construction.prompts import (
     FORESIGHT_KINDS,
     SINGLE_VALUED_PREDICATES,
 )
-from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, TurnRecord
+from app.domain.models import (
+    EntityDraft, Extraction, FactDraft, ForesightDraft, ForesightEndDraft, TurnRecord,
+)
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -146,6 +148,13 @@ class ForesightOut(BaseModel):
     turn_ids: TextList = Field(default_factory=list)
 
 
+class ForesightEndOut(BaseModel):
+    who: Text = Field(description="whom the earlier constraint or plan was about, named as its text names them")
+    what: Text = Field(description="the words that name what no longer holds: the allergen, the diet, the trip's place")
+    kind: Text = _enum(("constraint", "plan"), "constraint or plan")
+    turn_ids: TextList = Field(default_factory=list)
+
+
 class ExtractionReply(BaseModel):
     title: Text
     summary: Text
@@ -154,6 +163,7 @@ class ExtractionReply(BaseModel):
     entities: Annotated[list[EntityOut], BeforeValidator(_list)] = Field(default_factory=list)
     facts: Annotated[list[FactOut], BeforeValidator(_list)]
     foresights: Annotated[list[ForesightOut], BeforeValidator(_list)] = Field(default_factory=list)
+    foresight_ends: Annotated[list[ForesightEndOut], BeforeValidator(_list)] = Field(default_factory=list)
 
 
 def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -612,6 +622,12 @@ def to_extraction(reply: ExtractionReply, turns: list[TurnRecord]) -> Extraction
             )
         )
 
+    ends = [ForesightEndDraft(who=who, words=words, turn_ids=ids.keep(e.turn_ids) or list(turn_ids),
+                              # a constraint ended wrongly is worse than a plan: only when it says so
+                              kind="constraint" if e.kind.strip().lower() == "constraint" else "plan")
+            for e in reply.foresight_ends[:MAX_FORESIGHTS]
+            if (who := _clip(e.who, 200)) and (words := _WHAT.findall(_clip(e.what, 200)))]
+
     summary = _clip(reply.summary.strip() or " ".join(f.text for f in facts[:3]), MAX_SUMMARY_CHARS)
     title = _clip(reply.title, MAX_TITLE_CHARS) or _clip(summary, 80) or (
         f"Conversation on {_aware(turns[0].at).date().isoformat()}"
@@ -624,7 +640,12 @@ def to_extraction(reply: ExtractionReply, turns: list[TurnRecord]) -> Extraction
         facts=facts,
         entities=entities.drafts,
         foresights=foresights,
+        foresight_ends=ends,
     )
+
+
+# The words of what a foresight end names (the writer matches them to foresight's words).
+_WHAT = re.compile(r"[^\W\d_][\w'-]*")
 
 
 class _TurnIds:

@@ -30,6 +30,7 @@ from app.construction.writer import Batch, ResolutionStale, TurnsTaken, mark_fai
 from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
 from app.settings import Settings
+from app.store import term_stats
 from app.store.graph import TenantGraph
 
 
@@ -39,6 +40,7 @@ class ProcessReport:
     facts: int = 0
     entities: int = 0
     foresights: int = 0
+    foresights_ended: int = 0  # by a later statement that they no longer hold
     superseded: int = 0
     pending: int = 0  # turns left pending (open cell, or failed extraction)
     failed_cells: int = 0
@@ -263,6 +265,7 @@ class Pipeline:
         rep.facts += len(batch.facts)
         rep.entities += sum(1 for e in res.entities.values() if e.is_new)
         rep.foresights += len(batch.foresights)
+        rep.foresights_ended += batch.ended
         rep.superseded += len(batch.supersede)
 
     async def _batch(self, w: _Work, res: Resolution, vec_of: dict[str, np.ndarray], sentences_of: dict,
@@ -355,6 +358,16 @@ class Pipeline:
             }
             later.append((row, foresight_embedding_text(fs.text, fs.trigger)))
             batch.foresights.append(row)
+        for end in ex.foresight_ends:
+            tid = next((t for t in end.turn_ids if t in turn_ids), cell.turns[-1].id)
+            terms = term_stats.query_terms(" ".join(end.words))
+            if terms:
+                batch.ends.append({
+                    "who": end.who, "terms": terms, "turnId": tid,
+                    "kinds": ["constraint"] if end.kind == "constraint" else ["plan", "deadline"],
+                    "at": next(t.at for t in cell.turns if t.id == tid),
+                    "conversationId": first.conversation_id, "groupId": first.group_id,
+                })
         rep.add_time("prepare", time.perf_counter() - t0)
 
         t0 = time.perf_counter()

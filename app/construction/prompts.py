@@ -43,7 +43,8 @@ commitments 0.8-1.0),
 "turn_ids": ["..."], "entities": [{"name": "...", "role": "subject|object|mentioned"}], \
 "single_valued": true|false, "ends": true|false}],
   "foresights": [{"text": "...", "trigger": "...", "kind": "plan|constraint|deadline", \
-"valid_from": "YYYY-MM-DD or null", "valid_to": "YYYY-MM-DD or null", "turn_ids": ["..."]}]
+"valid_from": "YYYY-MM-DD or null", "valid_to": "YYYY-MM-DD or null", "turn_ids": ["..."]}],
+  "foresight_ends": [{"who": "...", "what": "...", "kind": "constraint|plan", "turn_ids": ["..."]}]
 }
 
 Rules:
@@ -81,7 +82,13 @@ baking, ordering dinner"; a trip to Paris in June -> "travel, flights, hotels, p
 weather, June plans, France". "valid_from" and "valid_to" bound the window in which it \
 matters: a plan from when it is made until the day it happens, a deadline until its date. A \
 standing constraint has no end: "valid_to": null.
-7. Use only what the turns say: invent no facts, names or dates. If nothing is worth \
+7. Foresight that ends. When a turn says that a constraint or plan no longer holds (someone \
+is not allergic any more, is no longer vegan, got over a fear, eats meat again; a trip or \
+appointment was cancelled or called off), list it in "foresight_ends": "who" names the person \
+as a foresight's text would ("Melanie"), "what" gives the words that name what ended (the \
+allergen, the diet, the fear, the trip's place or the event: "peanuts", "vegan", "Tokyo"), \
+"kind" is "constraint" or "plan". Do not also write it as a foresight.
+8. Use only what the turns say: invent no facts, names or dates. If nothing is worth \
 remembering, return empty lists.
 """.replace("{single_valued}", ", ".join(f'"{p}"' for p in SINGLE_VALUED_PREDICATES))
 

@@ -134,6 +134,17 @@ class ForesightDraft:
 
 
 @dataclass
+class ForesightEndDraft:
+    """A statement that someone's constraint or plan no longer holds ("I'm not vegan any more",
+    "we called off the Tokyo trip"): it ends their active foresight of that kind which holds one
+    of `words`, from the moment it was said."""
+    who: str  # whom the foresight is about, as its text begins
+    words: list[str]  # what ended ("peanuts", "vegan", "Tokyo"), never a word every such one holds
+    kind: str  # constraint | plan (a plan's end also ends a deadline)
+    turn_ids: list[str]
+
+
+@dataclass
 class Extraction:
     """What an extractor makes of one MemCell's turns."""
 
@@ -144,6 +155,7 @@ class Extraction:
     facts: list[FactDraft] = field(default_factory=list)
     entities: list[EntityDraft] = field(default_factory=list)
     foresights: list[ForesightDraft] = field(default_factory=list)
+    foresight_ends: list[ForesightEndDraft] = field(default_factory=list)
     tokens_used: int = 0
 
 

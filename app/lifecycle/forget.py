@@ -8,7 +8,8 @@ What a selection removes:
                 turns of those episodes are made into episodes again without them);
   everything    the whole tenant.
 Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
-fact's id; a value a deleted fact had closed is current again unless a later value ends it. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
+fact's id; a value a deleted fact had closed is current again unless a later value ends it, and
+foresight a deleted turn had ended holds again. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
 needs one huge transaction; an interrupted delete is completed by running it again (the
 unreferenced entities, empty conversations and stale scenes are looked for on every call).
 """
@@ -117,6 +118,19 @@ UNWIND $factIds AS id
 MATCH (p:Fact {tenant: $tenant})-[:SUPERSEDED_BY]->(:Fact {tenant: $tenant, id: id})
 WHERE NOT p.id IN $factIds
 RETURN DISTINCT p.id AS id, p.subjectKey AS subjectKey, coalesce(p.ends, p.predicate) AS predicate
+"""
+
+# Foresight ended by a statement being forgotten holds again as planned before it
+# (app/construction/writer.py END_FORESIGHT kept what the end replaced). Before the turns go:
+# their ENDED_BY edges go with them.
+UNEND_FORESIGHT = """
+UNWIND $turns AS tk
+MATCH (f:Foresight)-[e:ENDED_BY]->(t:Turn) WHERE elementId(t) = tk AND t.tenant = $tenant AND f.tenant = $tenant
+DELETE e
+WITH DISTINCT f
+SET f.validTo = f.plannedTo,
+    f.status = CASE WHEN f.plannedTo IS NULL OR f.plannedTo > datetime() THEN 'active' ELSE f.status END
+REMOVE f.plannedTo, f.endedAt
 """
 
 # Each node's keyword statistics are taken back in the transaction that deletes it.
@@ -229,6 +243,8 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
     fact_ids = sorted(set(derived[0]["factIds"]) | set(row["cellFacts"]))
     scenes = (await graph.read(SCENES_OF, keys=keys))[0]["ids"] if keys else []
     deleted = 0
+    if turns:
+        await graph.write(UNEND_FORESIGHT, turns=turns)
     if fact_ids:
         await _replan(graph, fact_ids)
         await graph.auto_commit(STALE_RELATED, factIds=fact_ids)

@@ -25,8 +25,10 @@ CALL (n) {{
   MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
   RETURN collect(t {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}}) AS evidence
 }}
-RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, memCellId: m.id}} AS foresight,
-       evidence, end
+RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, .endedAt, memCellId: m.id,
+          endedBy: COLLECT {{ MATCH (n)-[:ENDED_BY]->(u:Turn)
+                              RETURN u {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}} }}[0]}}
+         AS foresight, evidence, end
 ORDER BY end, n.id
 """
 

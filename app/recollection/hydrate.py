@@ -44,7 +44,10 @@ MATCH (n:Foresight) WHERE elementId(n) = k AND n.tenant = $tenant
 OPTIONAL MATCH (m:MemCell)-[:PREDICTS]->(n)
 RETURN k AS key, n {.id, .text, .trigger, .kind, .status, .conversationId, .groupId,
                     memCellId: m.id, validFrom: toString(n.validFrom),
-                    validTo: toString(n.validTo)} AS node
+                    validTo: toString(n.validTo), endedAt: toString(n.endedAt),
+                    endedBy: COLLECT { MATCH (n)-[:ENDED_BY]->(u:Turn)
+                                       RETURN u {.id, .conversationId, .speaker, .content, .userId,
+                                                 .memCellId, at: toString(u.at)} }[0]} AS node
 """
 
 SCENES = """
@@ -79,5 +82,7 @@ def _with_times(node: dict) -> dict:
         v = node.get(f)
         if isinstance(v, str):
             node[f] = datetime.fromisoformat(v.split("[", 1)[0])
+    if node.get("endedBy"):  # a foresight's: the turn that ended it
+        _with_times(node["endedBy"])
     return node
 

@@ -5,7 +5,7 @@ import logging
 from dataclasses import replace
 
 from app.construction import lexicon as lx
-from app.domain.models import Extraction, FactDraft, ForesightDraft, TurnRecord
+from app.domain.models import Extraction, FactDraft, ForesightDraft, ForesightEndDraft, TurnRecord
 from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS)
@@ -18,6 +18,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.parse import later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan
+from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions)
 from app.construction.local.facts import _companion, _fact, _fact_score
@@ -103,6 +104,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     facts: list[FactDraft] = []
     scores: list[float] = []
     foresights: list[ForesightDraft] = []
+    ends: list[ForesightEndDraft] = []
     seen_facts: set[str] = set()
     seen_fs: set[tuple[str, str]] = set()
     per_turn: dict[int, int] = {}
@@ -121,6 +123,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
             foresaw = False
             constraint: ForesightDraft | None = None
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
+                ends.extend(foresight_ends(s, reg, recent_before))
                 found = _constraint(s, reg, recent_before)
                 plan = _plan(s, reg, recent_before)
                 if plan is not None:
@@ -185,6 +188,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
         facts=facts,
         entities=entities,
         foresights=foresights,
+        foresight_ends=ends[:MAX_FORESIGHTS],
         tokens_used=0,
     )
 

@@ -23,6 +23,11 @@ _MARK = re.compile(
 _NEGATED = re.compile(r"(?:\bnot|n't|\bno longer|\bnever been|\bno)\s+(?:\w+\s+)?$", _I)
 _ALLERGY_TO = re.compile(r"\ballergic\s+to\s+(?P<x>[^.;:!?()]+)", _I)
 _ALLERGY_N = re.compile(rf"(?P<x>\b(?:(?:{LETTER}|-)+\s+){{0,2}}(?:{LETTER}|-)+)\s+allerg(?:y|ies)\b", _I)
+# Before "my peanut allergy": it is over ("I outgrew my peanut allergy"), not had
+# (foresight_end.py ends the constraint instead).
+ALLERGY_GONE = re.compile(r"\b(?:outgrew|outgrown|grew\s+out\s+of|got\s+over|cured\s+of|got\s+rid\s+of|"
+                          r"no\s+longer\s+(?:have|has|got))\s+(?:(?:my|his|her|their|our|the|a|an|this|that)\s+)?"
+                          r"(?P<x>(?:[\w-]+\s+){0,2}?)allerg(?:y|ies)\b", _I)
 _ALLERGY_ADJ = frozenset("""
 a an my his her their our the some severe bad mild serious deadly food terrible life-threatening
 slight major minor little really very have has had with got also
@@ -299,6 +304,23 @@ def _may_constrain(text: str) -> bool:
     return any(w.endswith(("phobia", "phobic")) for w in words)
 
 
+def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int) -> str | None:
+    """Whom a constraint said at `pos` is about."""
+    text = sent.text
+    # The name just before: "Pim is allergic to tree nuts" is Pim's, whether or not Pim was
+    # met as a person before (a constraint is someone's).
+    for mm in reversed(sent.mentions):
+        if mm.end <= pos and _COPULA_GAP.fullmatch(text, mm.end, pos):
+            ent = reg.get(mm.key)
+            if ent is not None and ent.type not in ("place", "organization", "project"):
+                return ent.name
+    who = _who_before(sent, pos, reg, recent)
+    if who is None or _SAYS.match(text, who.end, pos):
+        # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
+        return sent.t.speaker
+    return who.name if who.person else None  # "she is allergic" with no one to be "she"
+
+
 def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[ForesightDraft]:
     text = sent.text
     t = sent.t
@@ -311,18 +333,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             found.append((f"{subject} {predicate}", keys, words))
 
     def subject_at(pos: int) -> str | None:
-        # The name just before: "Pim is allergic to tree nuts" is Pim's, whether or not Pim was
-        # met as a person before (a constraint is someone's).
-        for mm in reversed(sent.mentions):
-            if mm.end <= pos and _COPULA_GAP.fullmatch(text, mm.end, pos):
-                ent = reg.get(mm.key)
-                if ent is not None and ent.type not in ("place", "organization", "project"):
-                    return ent.name
-        who = _who_before(sent, pos, reg, recent)
-        if who is None or _SAYS.match(text, who.end, pos):
-            # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
-            return t.speaker
-        return who.name if who.person else None  # "she is allergic" with no one to be "she"
+        return _subject_at(sent, reg, recent, pos)
 
     for m in _ALLERGY_TO.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
@@ -338,7 +349,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             while words and words[0] not in lx.FOODS and len(words) > 1:
                 words = words[1:]
             if (not words or words[-1] in lx.STOPWORDS
-                    or _NEGATED.search(text, max(0, m.start() - 20), m.start())):
+                    or _NEGATED.search(text, max(0, m.start() - 20), m.start())
+                    or ALLERGY_GONE.search(text, max(0, m.start() - 30), m.end())):
                 continue
             x = " ".join(words)
             add(subject_at(m.start()), f"has a {x} allergy", [_allergen_key(words)],

@@ -1,0 +1,95 @@
+"""Statements that a constraint or plan no longer holds: "I'm not allergic to peanuts any more",
+"I outgrew my egg allergy", "I'm no longer vegan", "I eat meat again", "we called off the Tokyo
+trip", "I'm not going to Lisbon after all". Each names whom and what; the writer ends that
+person's active foresight holding one of the words (app/construction/writer.py END_FORESIGHT)."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.local.entities import _Registry
+from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
+from app.construction.local.foresight import (
+    _COPULA_GAP, _DIET_ALT, ALLERGY_GONE, _subject_at, _who_before,
+)
+from app.construction.local.sentence import _Sentence
+from app.construction.local.text import _WORD
+from app.domain.models import ForesightEndDraft
+
+_NO = r"(?:\bnot|n't|\bno\s+longer)\s+(?:(?:really|actually|even)\s+)?"
+_ALLERGY_NOT = re.compile(rf"{_NO}allergic\s+to\s+(?P<x>[^.;:!?()]+)", _I)
+_DIET_NOT = re.compile(
+    rf"(?:{_NO}|\b(?:stopped|quit|gave\s+up|given\s+up)\s+being\s+)(?:(?:a|an|strictly|fully)\s+)*"
+    rf"(?P<d>{_DIET_ALT})\b", _I)
+_FEAR_NOT = re.compile(
+    rf"(?:{_NO}(?:afraid|scared|terrified|frightened)\s+of|\b(?:got\s+over|overcame|overcome|conquered)\s+"
+    r"(?:my|his|her|their|our|the)\s+fear\s+of)\s+(?P<x>[^.;:!?(),]+)", _I)
+_EATS_AGAIN = re.compile(
+    r"(?<![\w'])(?:eat|eats|eating|started\s+eating|back\s+to\s+eating|drink|drinks|drinking)\s+"
+    r"(?P<x>[\w -]{2,40}?)\s+again\b", _I)
+# A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
+# to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
+_CALLED_OFF = re.compile(
+    r"\b(?:cancell?ed|called\s+off|scrapped|pulled\s+out\s+of|bailed\s+on)\s+(?P<x>(?:(?i:my|our|the|his|her|"
+    r"their|this|that)\s+|(?=[A-Z]))[^.;:!?(),]+)")  # what was called off, not "at the last minute"
+_IS_OFF = re.compile(
+    r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
+    r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
+_NOT_AFTER_ALL = re.compile(
+    rf"{_NO}(?:going|flying|moving|travell?ing|heading|driving)\s+(?:back\s+)?(?:to\s+)?"
+    r"(?P<x>[^.;:!?(),]+?)\s+(?:after\s+all|any\s*more)\b", _I)
+# Words of a plan that say what it was, not which one: alone, they end nothing.
+_GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
+reservation thing things going travel""".split())
+
+# Words that every constraint of a kind holds, or that say when: they tell none apart.
+_SAID_OF_EVERY = frozenset("allergy allergies allergic diet fear any more anymore now again either".split())
+
+
+def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[ForesightEndDraft]:
+    text = sent.text
+    out: list[ForesightEndDraft] = []
+
+    def add(pos: int, words: list[str], kind: str) -> None:
+        # A constraint wrongly ended is worse than one kept: its end needs someone said before it
+        # ("I", "Tom", "she" with a "she"); "the Tokyo trip is off" is the speaker's plan.
+        who = _subject_at(sent, reg, recent, pos) if kind == "plan" else _said_by(sent, reg, recent, pos)
+        words = list(dict.fromkeys(w for w in words if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY))
+        if who and words:
+            out.append(ForesightEndDraft(who=who, words=words, kind=kind, turn_ids=[sent.t.turn.id]))
+
+    def content(x: str) -> list[str]:
+        words = _WORD.findall(_chunk(x, _LIST_END, 6).lower())
+        # "peanuts any more, I outgrew it": what ended stops where someone is said to do more
+        cut = next((i for i, w in enumerate(words) if w in lx.PRONOUNS), len(words))
+        return words[:cut]
+
+    for m in _ALLERGY_NOT.finditer(text):
+        add(m.start(), content(m.group("x")), "constraint")
+    for m in ALLERGY_GONE.finditer(text):
+        add(m.start(), _WORD.findall(m.group("x").lower()), "constraint")  # "my allergy": which?
+    for m in _DIET_NOT.finditer(text):
+        add(m.start(), [m.group("d").lower()], "constraint")
+    for m in _FEAR_NOT.finditer(text):
+        add(m.start(), content(m.group("x")), "constraint")
+    for m in _EATS_AGAIN.finditer(text):
+        add(m.start(), content(m.group("x")), "constraint")
+    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL):
+        for m in rx.finditer(text):
+            # which plan, not when: "the October trip to Shrewsbury" is Shrewsbury's
+            words = [w for w in re.findall(r"[^\W\d_][\w'-]*", _chunk(m.group("x"), _LIST_END, 6))
+                     if w.lower() not in _GENERIC | lx.DATE_WORDS and w.lower() not in (
+                         "my", "our", "the", "his", "her", "their", "this", "that")]
+            add(m.start(), words, "plan")
+    return out
+
+
+def _said_by(sent: _Sentence, reg: _Registry, recent: str | None, pos: int) -> str | None:
+    """Whom what is said at `pos` is about, only when the sentence says it before `pos`."""
+    for mm in reversed(sent.mentions):
+        if mm.end <= pos and _COPULA_GAP.fullmatch(sent.text, mm.end, pos):
+            ent = reg.get(mm.key)
+            if ent is not None and ent.type not in ("place", "organization", "project"):
+                return ent.name
+    who = _who_before(sent, pos, reg, recent)
+    return who.name if who is not None and who.person else None

@@ -1,0 +1,140 @@
+"""Foresight that a later statement ends: a constraint someone no longer has, a plan called off.
+From then on it does not surface; asked as of before, it does; forgetting the statement brings
+it back. Against the real Neo4j, and over HTTP for what the API shows of an end."""
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.construction.writer import ended_foresight
+from app.lifecycle.forget import ForgetSelection, forget
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from app.store import term_stats
+from tests.conversation import DAY1
+from tests.test_api import MEMORIZE, _new_key, data
+from tests.test_extract_local import episode, extract
+
+# Maya's peanut allergy and Sam's, Maya's two trips; then Maya outgrows hers and calls one trip off.
+BEFORE = [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
+          ("m2", "Sam", "Same here. I'm allergic to peanuts.", 0),
+          ("m3", "Maya", "We're flying to Tokyo in May for the cherry blossoms!", 0),
+          ("m4", "Maya", "And I'm going to Lisbon in June with Tom.", 0)]
+AFTER = [("m5", "Maya", "Big news: I'm not allergic to peanuts anymore, I outgrew it.", 20),
+         ("m6", "Maya", "Sadly we cancelled our trip to Tokyo.", 20)]
+
+
+def _messages(said):
+    return [{"id": i, "speaker": s, "content": c, "timestamp": DAY1 + timedelta(days=d, minutes=int(i[1:]))}
+            for i, s, c, d in said]
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
+
+
+async def _tell(ingestor, tenant, conversation, said, group=None):
+    return await ingestor.memorize(tenant, conversation, _messages(said), group_id=group, flush=True)
+
+
+async def _foresight(graph) -> dict[str, dict]:
+    rows = await graph.read("""
+        MATCH (f:Foresight {tenant: $tenant})
+        RETURN f.text AS text, f.validTo AS validTo, f.endedAt AS endedAt, f.status AS status,
+               COLLECT { MATCH (f)-[:ENDED_BY]->(t:Turn) RETURN t.id } AS endedBy""")
+    return {r["text"]: r for r in rows}
+
+
+async def _surfacing(services, graph, query, as_of=None) -> set[str]:
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query=query, method=Method.HYBRID, top_k=20, as_of=as_of))
+    return {h.node["text"] for h in res.hits if h.kind == "foresight"}
+
+
+def test_the_local_extractor_reads_ends_and_no_constraint_in_them():
+    ex = extract(episode(
+        ("Maya", "I outgrew my peanut allergy."),
+        ("Maya", "My brother Tom is vegan."),
+        ("Maya", "Tom isn't vegan anymore, he eats fish again."),
+        ("Maya", "The Lisbon trip is off."),
+    ))
+    assert [fs.text for fs in ex.foresights] == ["Tom is vegan."]  # not "Maya has a peanut allergy."
+    ends = [(e.who, e.words, e.kind) for e in ex.foresight_ends]
+    assert ends == [("Maya", ["peanut"], "constraint"), ("Tom", ["vegan"], "constraint"),
+                    ("Tom", ["fish"], "constraint"), ("Maya", ["Lisbon"], "plan")]
+    # Whose constraint ended must be said: a "she" with no one to be her ends nothing.
+    assert extract(episode(("Maya", "She's not vegan any more."))).foresight_ends == []
+
+
+def test_an_end_names_a_word_of_the_foresights_text_not_only_of_its_trigger():
+    # "travel, trip, flights" is the trigger of every trip: "the Lisbon trip" ends Lisbon's only.
+    end = {"terms": term_stats.query_terms("the Lisbon trip"), "at": DAY1, "turnId": "m9", "conversationId": "c"}
+    candidates = [{"i": 0, "id": "fs1", "text": "Maya is flying to Tokyo in May."},
+                  {"i": 0, "id": "fs2", "text": "Maya is going to Lisbon in June with Tom."}]
+    assert [e["id"] for e in ended_foresight([end], candidates)] == ["fs2"]
+
+
+async def test_a_constraint_no_longer_held_stops_surfacing_from_when_it_was_said(services, graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", BEFORE)
+    restaurant = "Can you suggest a restaurant for dinner?"
+    assert {"Maya is allergic to peanuts.", "Sam is allergic to peanuts."} <= await _surfacing(
+        services, graph, restaurant)
+    report = await _tell(ingestor, graph.tenant, "c2", AFTER)
+    assert report.process.foresights_ended == 2, report.process
+
+    fs = await _foresight(graph)
+    maya = fs["Maya is allergic to peanuts."]
+    said = DAY1 + timedelta(days=20, minutes=5)
+    assert maya["validTo"].to_native() == said and maya["endedAt"].to_native() == said
+    assert maya["endedBy"] == ["m5"]
+    # Sam's is his own; Maya's other trip goes on.
+    assert fs["Sam is allergic to peanuts."]["endedAt"] is None
+    assert [t for t, r in fs.items() if "Lisbon" in t and r["endedAt"] is None]
+    [tokyo] = [r for t, r in fs.items() if "Tokyo" in t]
+    assert tokyo["endedBy"] == ["m6"]
+
+    now = await _surfacing(services, graph, restaurant)
+    assert "Maya is allergic to peanuts." not in now and "Sam is allergic to peanuts." in now
+    then = await _surfacing(services, graph, restaurant, as_of=DAY1 + timedelta(days=10))
+    assert "Maya is allergic to peanuts." in then
+
+
+async def test_forgetting_the_statement_that_ended_a_constraint_brings_it_back(services, graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", BEFORE)
+    await _tell(ingestor, graph.tenant, "c2", AFTER)
+    await forget(graph, ForgetSelection(conversation_id="c2"))
+    fs = await _foresight(graph)
+    maya = fs["Maya is allergic to peanuts."]
+    assert (maya["validTo"], maya["endedAt"], maya["endedBy"], maya["status"]) == (None, None, [], "active")
+    [tokyo] = [r for t, r in fs.items() if "Tokyo" in t]
+    assert tokyo["endedAt"] is None and tokyo["validTo"] is not None  # its own end again: May's last day
+    assert "Maya is allergic to peanuts." in await _surfacing(
+        services, graph, "Can you suggest a restaurant for dinner?")
+
+
+async def test_an_end_said_in_another_group_or_tenant_ends_nothing(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", BEFORE, group="home")
+    report = await _tell(ingestor, graph.tenant, "c2", AFTER, group="work")
+    assert report.process.foresights_ended == 0
+    report = await _tell(ingestor, f"t_{uuid.uuid4().hex[:12]}", "c2", AFTER, group="home")
+    assert report.process.foresights_ended == 0
+    assert {r["endedAt"] for r in (await _foresight(graph)).values()} == {None}
+
+
+def test_the_api_shows_when_and_by_which_turn_foresight_ended(api):
+    key = _new_key(api.settings, f"ends_{uuid.uuid4().hex[:8]}")
+    for conversation, said in (("c1", BEFORE), ("c2", AFTER)):
+        msgs = [{**m, "timestamp": m["timestamp"].isoformat()} for m in _messages(said)]
+        data(api.gql(MEMORIZE, {"input": {"conversationId": conversation, "messages": msgs, "flush": True}},
+                     key=key))
+    query = """query($at: DateTime) { foresights(activeAt: $at) {
+                 text validTo endedAt endedBy { id speaker content } } }"""
+    then = data(api.gql(query, {"at": (DAY1 + timedelta(days=10)).isoformat()}, key=key))["foresights"]
+    [maya] = [f for f in then if f["text"] == "Maya is allergic to peanuts."]
+    assert maya["endedBy"] == {"id": "m5", "speaker": "Maya", "content": AFTER[0][2]}
+    assert maya["endedAt"] == maya["validTo"] and maya["endedAt"].startswith("2024-03-24T10:05")
+    now = data(api.gql(query, {"at": (DAY1 + timedelta(days=21)).isoformat()}, key=key))["foresights"]
+    assert "Maya is allergic to peanuts." not in {f["text"] for f in now}
+    assert all(f["endedAt"] is None for f in now)
