@@ -25,6 +25,11 @@ AFTER = [("m5", "Maya", "Big news: I'm not allergic to peanuts anymore, I outgre
          ("m6", "Maya", "Sadly we cancelled our trip to Tokyo.", 20)]
 
 
+def said_at(minute: int):
+    """When AFTER's turn m<minute> was said."""
+    return DAY1 + timedelta(days=20, minutes=minute)
+
+
 def _messages(said):
     return [{"id": i, "speaker": s, "content": c, "timestamp": DAY1 + timedelta(days=d, minutes=int(i[1:]))}
             for i, s, c, d in said]
@@ -44,6 +49,15 @@ async def _foresight(graph) -> dict[str, dict]:
         MATCH (f:Foresight {tenant: $tenant})
         RETURN f.text AS text, f.validTo AS validTo, f.endedAt AS endedAt, f.status AS status,
                COLLECT { MATCH (f)-[:ENDED_BY]->(t:Turn) RETURN t.id } AS endedBy""")
+    return {r["text"]: r for r in rows}
+
+
+async def _allergy_facts(graph) -> dict[str, dict]:
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'allergic to peanuts'
+        OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
+        RETURN f.subject AS subject, f.text AS text, f.status AS status, f.validTo AS validTo,
+               collect(n.text) AS next""")
     return {r["text"]: r for r in rows}
 
 
@@ -70,7 +84,8 @@ def test_the_local_extractor_reads_ends_and_no_constraint_in_them():
 
 def test_an_end_names_a_word_of_the_foresights_text_not_only_of_its_trigger():
     # "travel, trip, flights" is the trigger of every trip: "the Lisbon trip" ends Lisbon's only.
-    end = {"terms": term_stats.query_terms("the Lisbon trip"), "at": DAY1, "turnId": "m9", "conversationId": "c"}
+    end = {"who": "Maya", "terms": term_stats.query_terms("the Lisbon trip"), "at": DAY1, "turnId": "m9",
+           "conversationId": "c"}
     candidates = [{"i": 0, "id": "fs1", "text": "Maya is flying to Tokyo in May."},
                   {"i": 0, "id": "fs2", "text": "Maya is going to Lisbon in June with Tom."}]
     assert [e["id"] for e in ended_foresight([end], candidates)] == ["fs2"]
@@ -86,14 +101,20 @@ async def test_a_constraint_no_longer_held_stops_surfacing_from_when_it_was_said
 
     fs = await _foresight(graph)
     maya = fs["Maya is allergic to peanuts."]
-    said = DAY1 + timedelta(days=20, minutes=5)
-    assert maya["validTo"].to_native() == said and maya["endedAt"].to_native() == said
+    assert maya["validTo"].to_native() == said_at(5) and maya["endedAt"].to_native() == said_at(5)
     assert maya["endedBy"] == ["m5"]
     # Sam's is his own; Maya's other trip goes on.
     assert fs["Sam is allergic to peanuts."]["endedAt"] is None
     assert [t for t, r in fs.items() if "Lisbon" in t and r["endedAt"] is None]
     [tokyo] = [r for t, r in fs.items() if "Tokyo" in t]
     assert tokyo["endedBy"] == ["m6"]
+
+    # The fact that stated it is closed by the one that says it ended; Sam's holds.
+    facts = await _allergy_facts(graph)
+    [said] = [f for t, f in facts.items() if f["subject"] == "Maya" and " not " not in t]
+    assert said["status"] == "superseded" and said["validTo"].to_native() == said_at(5)
+    assert [t for t in said["next"]] == [t for t in facts if " not " in t]
+    assert {f["status"] for f in facts.values() if f["subject"] == "Sam"} == {"current"}
 
     now = await _surfacing(services, graph, restaurant)
     assert "Maya is allergic to peanuts." not in now and "Sam is allergic to peanuts." in now
@@ -112,6 +133,8 @@ async def test_forgetting_the_statement_that_ended_a_constraint_brings_it_back(s
     assert tokyo["endedAt"] is None and tokyo["validTo"] is not None  # its own end again: May's last day
     assert "Maya is allergic to peanuts." in await _surfacing(
         services, graph, "Can you suggest a restaurant for dinner?")
+    assert [(f["status"], f["validTo"], f["next"]) for f in (await _allergy_facts(graph)).values()
+            if f["subject"] == "Maya"] == [("current", None, [])]
 
 
 async def test_an_end_said_in_another_group_or_tenant_ends_nothing(graph, ingestor):

@@ -16,19 +16,21 @@ from app.store.moments import rewritable
 
 # Every value the timeline holds: superseded ones too, for facts that fall into the past, and
 # the statements that ended a value without a new one ("I quit my job": `ends` names the
-# predicate). Forgotten facts are out of it (retention took them away).
+# predicate). Forgotten facts are out of it (retention took them away). Values of a predicate
+# that is not single-valued come too (`single`): read only to reopen one whose end a forget
+# deletes (restitch).
 TIMELINES = """
 UNWIND $pairs AS p
 CALL (p) {
-  MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, predicate: p.predicate})
-  WHERE f.singleValued RETURN f
+  MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, predicate: p.predicate}) RETURN f
   UNION
   MATCH (f:Fact {tenant: $tenant, subjectKey: p.subjectKey, ends: p.predicate}) RETURN f
 }
 WITH p, f WHERE f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, false) = false
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
 RETURN f.id AS id, p.subjectKey AS subjectKey, p.predicate AS predicate, f.objectKey AS objectKey,
-       f.ends IS NOT NULL AS ends, f.validFrom AS validFrom, f.validTo AS validTo, collect(n.id) AS next
+       f.ends IS NOT NULL AS ends, coalesce(f.singleValued, false) AS single, f.validFrom AS validFrom,
+       f.validTo AS validTo, collect(n.id) AS next
 """
 
 
@@ -60,27 +62,36 @@ async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[
     more, current again. `gone`: facts about to be deleted (a forget), planned as if they were."""
     rows: list[dict] = []
     reopen: list[str] = []
-    for line in (await _stored(read, pairs)).values():
+    for line in (await _stored(read, pairs, multi=True)).values():
         # a value closed by a fact that goes still names it in `next`: closed anew or reopened
         line = [e for e in line if e["id"] not in gone]
-        for e, succ in _successions(_placed(line, [])):
+        # Values of a predicate that is not single-valued end each other never; one was closed
+        # by a statement that it ended ("not allergic to peanuts any more": writer.END_FACTS,
+        # which is on no timeline): current again only when that statement goes.
+        multi = not any(e["single"] or e["ends"] for e in line)
+        for e, succ in _successions(_placed(line, [])) if not multi else [(e, None) for e in line]:
             if succ is not None:
                 rows.extend(_closing(e, succ))
-            elif e["next"]:
+            elif e["next"] and (not multi or set(e["next"]) <= gone):
                 reopen.append(e["id"])
     return rows, reopen
 
 
-async def _stored(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]]
-                  ) -> dict[tuple[str, str], list[dict]]:
+async def _stored(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]],
+                  multi: bool = False) -> dict[tuple[str, str], list[dict]]:
+    """Each timeline's values; `multi`: a line with no single-valued value or end keeps its values
+    (otherwise only single-valued values and ends are on a line)."""
     rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in sorted(pairs)])
     stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
-            {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"],
+            {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"], "single": r["single"],
              "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
              "next": sorted(r["next"]), "batch": None})
-    return stored
+    for k, line in stored.items():
+        if not multi or any(e["single"] or e["ends"] for e in line):
+            stored[k] = [e for e in line if e["single"] or e["ends"]]
+    return {k: line for k, line in stored.items() if line}
 
 
 def _timeline_of(f: dict) -> tuple[str, str]:

@@ -148,14 +148,31 @@ RETURN count(DISTINCT f) AS ended
 """
 
 
+# The facts that stated an ended constraint ("Maya is allergic to peanuts", from the turns the
+# foresight came from) are closed by the fact that says it ended ("Maya is not allergic to
+# peanuts anymore", from the turn that ended it): both about whom it ended for, both holding one
+# of its words. A predicate that is not single-valued has no timeline that would close it.
+END_FACTS = """
+UNWIND $ended AS e
+MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
+WHERE old.tenant = $tenant AND old.subject = e.who AND NOT coalesce(old.singleValued, false)
+  AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
+  AND any(w IN e.terms WHERE w IN old.terms)
+MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
+WHERE new.tenant = $tenant AND new.subject = e.who AND new <> old AND any(w IN e.terms WHERE w IN new.terms)
+WITH old, e, min(new.id) AS newId
+RETURN DISTINCT old.id AS oldId, newId, e.at AS at
+"""
+
+
 def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
     """END_FORESIGHT's rows: each candidate whose text names a word of its end."""
     out: dict[str, dict] = {}
     for c in sorted(candidates, key=lambda c: c["i"]):  # the first said ends it
         x = ends[c["i"]]
         if c["id"] not in out and set(x["terms"]) & set(term_stats.query_terms(c["text"], 64)):
-            out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"],
-                            "conversationId": x["conversationId"]}
+            out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
+                            "terms": x["terms"], "conversationId": x["conversationId"]}
     return list(out.values())
 
 
@@ -247,6 +264,10 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
             if ended:
                 [row] = await tx.run(END_FORESIGHT, ended=ended)
                 batch.ended = row["ended"]
+                closed = await tx.run(END_FACTS, ended=ended)
+                if closed:
+                    await tx.run(SUPERSEDE, supersede=closed)
+                    batch.supersede += closed
 
     await graph.write_tx(work)
 
