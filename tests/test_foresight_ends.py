@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.construction.writer import ended_foresight
+from app.construction.foresight_ends import ended_foresight
 from app.lifecycle.forget import ForgetSelection, forget
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService

@@ -65,9 +65,9 @@ async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[
     for line in (await _stored(read, pairs, multi=True)).values():
         # a value closed by a fact that goes still names it in `next`: closed anew or reopened
         line = [e for e in line if e["id"] not in gone]
-        # Values of a predicate that is not single-valued end each other never; one was closed
-        # by a statement that it ended ("not allergic to peanuts any more": writer.END_FACTS,
-        # which is on no timeline): current again only when that statement goes.
+        # Values of a predicate that is not single-valued never end each other; one was closed
+        # by a statement that it ended ("not allergic to peanuts any more", which is on no
+        # timeline: foresight_ends.END_FACTS): current again only when that statement goes.
         multi = not any(e["single"] or e["ends"] for e in line)
         for e, succ in _successions(_placed(line, [])) if not multi else [(e, None) for e in line]:
             if succ is not None:

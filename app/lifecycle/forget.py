@@ -121,7 +121,7 @@ RETURN DISTINCT p.id AS id, p.subjectKey AS subjectKey, coalesce(p.ends, p.predi
 """
 
 # Foresight ended by a statement being forgotten holds again as planned before it
-# (app/construction/writer.py END_FORESIGHT kept what the end replaced). Before the turns go:
+# (app/construction/foresight_ends.py kept what the end replaced). Before the turns go:
 # their ENDED_BY edges go with them.
 UNEND_FORESIGHT = """
 UNWIND $turns AS tk

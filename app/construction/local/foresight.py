@@ -304,8 +304,10 @@ def _may_constrain(text: str) -> bool:
     return any(w.endswith(("phobia", "phobic")) for w in words)
 
 
-def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int) -> str | None:
-    """Whom a constraint said at `pos` is about."""
+def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
+                said_only: bool = False) -> str | None:
+    """Whom a constraint said at `pos` is about; `said_only`: only when the sentence says whom
+    before it (no one else's advice to the speaker, no speaker when no one is said)."""
     text = sent.text
     # The name just before: "Pim is allergic to tree nuts" is Pim's, whether or not Pim was
     # met as a person before (a constraint is someone's).
@@ -315,6 +317,8 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int) -
             if ent is not None and ent.type not in ("place", "organization", "project"):
                 return ent.name
     who = _who_before(sent, pos, reg, recent)
+    if said_only:
+        return who.name if who is not None and who.person else None
     if who is None or _SAYS.match(text, who.end, pos):
         # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
         return sent.t.speaker

@@ -1,7 +1,7 @@
 """Statements that a constraint or plan no longer holds: "I'm not allergic to peanuts any more",
 "I outgrew my egg allergy", "I'm no longer vegan", "I eat meat again", "we called off the Tokyo
 trip", "I'm not going to Lisbon after all". Each names whom and what; the writer ends that
-person's active foresight holding one of the words (app/construction/writer.py END_FORESIGHT)."""
+person's active foresight holding one of the words (app/construction/foresight_ends.py)."""
 from __future__ import annotations
 
 import re
@@ -9,9 +9,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.local.entities import _Registry
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
-from app.construction.local.foresight import (
-    _COPULA_GAP, _DIET_ALT, ALLERGY_GONE, _subject_at, _who_before,
-)
+from app.construction.local.foresight import _DIET_ALT, ALLERGY_GONE, _subject_at
 from app.construction.local.sentence import _Sentence
 from app.construction.local.text import _WORD
 from app.domain.models import ForesightEndDraft
@@ -53,7 +51,7 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     def add(pos: int, words: list[str], kind: str) -> None:
         # A constraint wrongly ended is worse than one kept: its end needs someone said before it
         # ("I", "Tom", "she" with a "she"); "the Tokyo trip is off" is the speaker's plan.
-        who = _subject_at(sent, reg, recent, pos) if kind == "plan" else _said_by(sent, reg, recent, pos)
+        who = _subject_at(sent, reg, recent, pos, said_only=kind == "constraint")
         words = list(dict.fromkeys(w for w in words if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY))
         if who and words:
             out.append(ForesightEndDraft(who=who, words=words, kind=kind, turn_ids=[sent.t.turn.id]))
@@ -83,13 +81,3 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             add(m.start(), words, "plan")
     return out
 
-
-def _said_by(sent: _Sentence, reg: _Registry, recent: str | None, pos: int) -> str | None:
-    """Whom what is said at `pos` is about, only when the sentence says it before `pos`."""
-    for mm in reversed(sent.mentions):
-        if mm.end <= pos and _COPULA_GAP.fullmatch(sent.text, mm.end, pos):
-            ent = reg.get(mm.key)
-            if ent is not None and ent.type not in ("place", "organization", "project"):
-                return ent.name
-    who = _who_before(sent, pos, reg, recent)
-    return who.name if who is not None and who.person else None

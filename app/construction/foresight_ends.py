@@ -1,0 +1,73 @@
+"""Foresight that a later statement ends, and the facts that stated it (ForesightEndDraft: "I'm
+not vegan any more", "we called off the Tokyo trip"), in the writer's transaction under the
+tenant's write lock (writer.write_batch). Undone by forgetting the turn that said it
+(app/lifecycle/forget.py UNEND_FORESIGHT, and restitch for the facts)."""
+from __future__ import annotations
+
+from app.store import term_stats
+from app.store.graph import TenantTx
+
+# A later statement that a constraint or plan no longer holds ("I'm not vegan any more", "we
+# called off the Tokyo trip": ForesightEndDraft) ends that person's foresight of the kind,
+# active when it was said, in its group, whose text holds one of its words (ended_foresight:
+# not the trigger, whose situations, "travel", "trip", many share): from then on it is not
+# active (validTo); as of an earlier moment it still is. The end keeps what it replaced
+# (plannedTo, restored when the turn that ended it is forgotten) and the turn (ENDED_BY).
+END_CANDIDATES = """
+UNWIND range(0, size($ends) - 1) AS i
+WITH i, $ends[i] AS x
+MATCH (f:Foresight {tenant: $tenant})
+WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
+  AND f.text STARTS WITH x.who + ' ' AND any(w IN x.terms WHERE w IN f.terms)
+  AND f.validFrom < x.at AND (f.validTo IS NULL OR f.validTo > x.at)
+  AND (f.groupId = x.groupId OR (f.groupId IS NULL AND x.groupId IS NULL))
+RETURN i, f.id AS id, f.text AS text
+"""
+
+END_FORESIGHT = """
+UNWIND $ended AS e
+MATCH (f:Foresight {tenant: $tenant, id: e.id})
+MATCH (t:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
+WHERE f.validTo IS NULL OR f.validTo > e.at
+SET f.plannedTo = f.validTo, f.validTo = e.at, f.endedAt = e.at
+MERGE (f)-[:ENDED_BY]->(t)
+RETURN count(DISTINCT f) AS ended
+"""
+
+
+# The facts that stated an ended constraint ("Maya is allergic to peanuts", from the turns the
+# foresight came from) are closed by the fact that says it ended ("Maya is not allergic to
+# peanuts anymore", from the turn that ended it): both about whom it ended for, both holding one
+# of its words. A predicate that is not single-valued has no timeline that would close it.
+END_FACTS = """
+UNWIND $ended AS e
+MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
+WHERE old.tenant = $tenant AND old.subject = e.who AND NOT coalesce(old.singleValued, false)
+  AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
+  AND any(w IN e.terms WHERE w IN old.terms)
+MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
+WHERE new.tenant = $tenant AND new.subject = e.who AND new <> old AND any(w IN e.terms WHERE w IN new.terms)
+WITH old, e, min(new.id) AS newId
+RETURN DISTINCT old.id AS oldId, newId, e.at AS at
+"""
+
+
+def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
+    """END_FORESIGHT's rows: each candidate whose text names a word of its end."""
+    out: dict[str, dict] = {}
+    for c in sorted(candidates, key=lambda c: c["i"]):  # the first said ends it
+        x = ends[c["i"]]
+        if c["id"] not in out and set(x["terms"]) & set(term_stats.query_terms(c["text"], 64)):
+            out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
+                            "terms": x["terms"], "conversationId": x["conversationId"]}
+    return list(out.values())
+
+
+async def end_foresight(tx: TenantTx, ends: list[dict]) -> tuple[int, list[dict]]:
+    """(how many foresight ended, the {oldId, newId, at} rows that close their facts, for the
+    writer's SUPERSEDE)."""
+    ended = ended_foresight(ends, await tx.run(END_CANDIDATES, ends=ends))
+    if not ended:
+        return 0, []
+    [row] = await tx.run(END_FORESIGHT, ended=ended)
+    return row["ended"], await tx.run(END_FACTS, ended=ended)
