@@ -13,7 +13,7 @@ from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store import term_stats
 from tests.conversation import DAY1
-from tests.test_api import MEMORIZE, _new_key, data
+from tests.test_api import _new_key, data
 from tests.test_extract_local import episode, extract
 
 # Maya's peanut allergy and Sam's, Maya's two trips; then Maya outgrows hers and calls one trip off.
@@ -23,6 +23,9 @@ BEFORE = [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
           ("m4", "Maya", "And I'm going to Lisbon in June with Tom.", 0)]
 AFTER = [("m5", "Maya", "Big news: I'm not allergic to peanuts anymore, I outgrew it.", 20),
          ("m6", "Maya", "Sadly we cancelled our trip to Tokyo.", 20)]
+
+
+MEMORIZE_ENDS = """mutation($input: MemorizeInput!) { memorize(input: $input) { foresights foresightsEnded } }"""
 
 
 def said_at(minute: int):
@@ -148,10 +151,12 @@ async def test_an_end_said_in_another_group_or_tenant_ends_nothing(graph, ingest
 
 def test_the_api_shows_when_and_by_which_turn_foresight_ended(api):
     key = _new_key(api.settings, f"ends_{uuid.uuid4().hex[:8]}")
+    ended = []
     for conversation, said in (("c1", BEFORE), ("c2", AFTER)):
         msgs = [{**m, "timestamp": m["timestamp"].isoformat()} for m in _messages(said)]
-        data(api.gql(MEMORIZE, {"input": {"conversationId": conversation, "messages": msgs, "flush": True}},
-                     key=key))
+        ended.append(data(api.gql(MEMORIZE_ENDS, {"input": {"conversationId": conversation, "messages": msgs,
+                                                            "flush": True}}, key=key))["memorize"]["foresightsEnded"])
+    assert ended == [0, 2]
     query = """query($at: DateTime) { foresights(activeAt: $at) {
                  text validTo endedAt endedBy { id speaker content } } }"""
     then = data(api.gql(query, {"at": (DAY1 + timedelta(days=10)).isoformat()}, key=key))["foresights"]

@@ -197,7 +197,7 @@ class Mutation:
             conversation_id=rep.conversation_id, accepted=rep.accepted, duplicates=rep.duplicates,
             mem_cells=p.cells, facts=p.facts, entities=p.entities, foresights=p.foresights,
             superseded=p.superseded, pending=p.pending, errors=p.errors, tokens_used=p.tokens_used,
-            took_ms=rep.seconds * 1000, queued=p.queued)
+            took_ms=rep.seconds * 1000, queued=p.queued, foresights_ended=p.foresights_ended)
 
     @strawberry.mutation(description="Delete memories and everything derived from them.")
     async def forget(self, info: Info, input: ForgetInput) -> ForgetResult:

@@ -395,6 +395,8 @@ class MemorizeResult:
     foresights: int
     superseded: int
     pending: int = strawberry.field(description="turns waiting for more context, a flush, or a retry")
+    foresights_ended: int = strawberry.field(default=0, description=(
+        "earlier foresight these turns said no longer holds (\"not vegan any more\", a trip called off)"))
     errors: list[str]
     tokens_used: int
     took_ms: float
