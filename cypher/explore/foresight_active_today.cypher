@@ -1,7 +1,9 @@
 // Foresight (plans, expectations) whose validity window covers now, i.e. datetime(): active,
 // validFrom <= now (or none) and validTo >= now (or open-ended), not forgotten (retired by gc
 // once validTo has passed, still shown for an `at` inside its window), with the MemCell that
-// predicted it and the turns it rests on. Soonest-ending first.
+// predicted it and the turns it rests on. Soonest-ending first. Looked at as of a past
+// moment, one a later turn said no longer holds ("not vegan any more", a trip called off)
+// shows when and who said so (endedAt, endedBy).
 // In Neo4j Browser set:
 //   :param tenant => 'default'
 //   :param at => null
@@ -19,8 +21,9 @@ CALL (n) {
   RETURN collect(ev) AS evidence, collect(t) AS turns,
          collect(t.speaker + ': ' + t.content) AS said
 }
+OPTIONAL MATCH (n)-[:ENDED_BY]->(end:Turn {tenant: $tenant})
 RETURN n.kind AS kind, n.text AS text, n.validFrom AS validFrom, n.validTo AS validTo,
-       cell.title AS cellTitle, said,
+       cell.title AS cellTitle, said, n.endedAt AS endedAt, end.speaker + ': ' + end.content AS endedBy,
        n, predicts, cell, evidence, turns
 ORDER BY n.validTo IS NULL, n.validTo, n.id
 LIMIT 100;
