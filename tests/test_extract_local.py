@@ -732,3 +732,17 @@ def test_names_with_accents_written_in_lower_case_are_found_like_plain_ones():
     assert allergy.text == "Zoë is allergic to shellfish."
     [home] = facts_with(ex, "lives in")
     assert (home.subject, home.object) == ("Renée", "Zürich")
+
+
+def test_a_name_with_accents_first_in_a_sentence_is_a_name_a_loanword_is_not():
+    ex = extract(episode(
+        ("Ana", "José is coming over tonight."),
+        ("Ana", "Zoë has a new job at Nestlé."),
+        ("Ana", "Café was packed this morning."),
+        ("Ana", "Olá from Lisbon!"),
+    ))
+    assert entity(ex, "José").type == "person" and entity(ex, "Zoë").type == "person"
+    assert {e.name for e in ex.entities} >= {"José", "Zoë", "Nestlé"}
+    assert not {e.name for e in ex.entities} & {"Café", "Olá"}
+    [job] = facts_with(ex, "works at")
+    assert (job.subject, job.object) == ("Zoë", "Nestlé")

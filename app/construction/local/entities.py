@@ -32,7 +32,8 @@ _A_PERSON = re.compile(
     r"thinks|thought|wants|wanted|helped|helps|loves|loved|likes|liked|is my|was my|and I\b|and me\b|"
     r"who\b|herself|himself|was born|passed away|got married|gave birth|feels|felt|laughed|cried|"
     r"smiled|replied|mentioned|suggested|invited|hugged|met me|visited me|came over|came by|"
-    r"recommended|agreed|knows|knew|lives|works|studies|graduated|moved|has been|is doing|was doing))")
+    r"recommended|agreed|knows|knew|lives|works|studies|graduated|moved|has been|is doing|was doing|"
+    r"is coming|came round|is visiting|got engaged|is pregnant|(?:has|got|started) a new job))")
 _B_PERSON = re.compile(
     r"(?i:\b(?:and I|me and|met|meet|meeting|told|tell|asked|ask|called|call|texted|text|hugged|"
     r"married|marry|marrying|dating|date|thanks|thank|hi|hey|hello|dear|visit from|love you|miss|"
@@ -412,6 +413,15 @@ loved likes liked is was has had and who will would can could just always never 
 """.split())
 
 
+# English words written with a letter beyond a-z (the first word of a sentence that is one of
+# these is no name: "Café was packed").
+_ACCENTED_WORDS = frozenset("""café cafés résumé resumé naïve naïvely fiancé fiancée déjà entrée crème rosé
+jalapeño jalapeños piñata façade soirée protégé cliché décor doppelgänger über señor señora señorita
+crêpe crêpes pâté touché voilà élan éclair éclairs mañana smörgåsbord fête purée sauté sautéed
+flambé consommé attaché négligée rôle coöperate naïveté""".split())
+
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f'-]+")  # Latin letters: "Μg" (a Greek mu) is no name
+
 _NOT_OWNERS = frozenset("""how what where who when why that there here it let this everything
 nothing someone somebody everyone everybody anyone anybody something""".split())
 
@@ -442,7 +452,9 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
         return True
     if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
                "always", "never", "really", "also"):
-        return False  # "Work is hard", "Dinner was great": too often a plain noun
+        # "Work is hard", "Dinner was great": too often a plain noun; but English writes no noun
+        # with a letter beyond a-z, except a few loanwords: "José is coming", "Zoë has a job".
+        return not lw.isascii() and bool(_LATIN_WORD.fullmatch(word)) and lw not in _ACCENTED_WORDS
     return nxt in _PERSON_NEXT or (nxt.endswith("ed") and len(nxt) > 3)
 
 
