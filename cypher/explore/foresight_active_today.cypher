@@ -21,9 +21,9 @@ CALL (n) {
   RETURN collect(ev) AS evidence, collect(t) AS turns,
          collect(t.speaker + ': ' + t.content) AS said
 }
-OPTIONAL MATCH (n)-[:ENDED_BY]->(end:Turn {tenant: $tenant})
+OPTIONAL MATCH (n)-[:ENDED_BY]->(endTurn:Turn {tenant: $tenant})
 RETURN n.kind AS kind, n.text AS text, n.validFrom AS validFrom, n.validTo AS validTo,
-       cell.title AS cellTitle, said, n.endedAt AS endedAt, end.speaker + ': ' + end.content AS endedBy,
+       cell.title AS cellTitle, said, n.endedAt AS endedAt, endTurn.speaker + ': ' + endTurn.content AS endedBy,
        n, predicts, cell, evidence, turns
 ORDER BY n.validTo IS NULL, n.validTo, n.id
 LIMIT 100;
