@@ -746,3 +746,20 @@ def test_a_name_with_accents_first_in_a_sentence_is_a_name_a_loanword_is_not():
     assert not {e.name for e in ex.entities} & {"Café", "Olá"}
     [job] = facts_with(ex, "works at")
     assert (job.subject, job.object) == ("Zoë", "Nestlé")
+
+
+def test_only_the_finite_verb_agrees_and_an_ly_word_is_no_verb():
+    ex = extract(episode(
+        ("Ana", "I'll have to check out the new bakery."),
+        ("Ana", "I don't have to decide before Friday."),
+        ("Ana", "I highly recommend the Hickling walk."),
+    ))
+    assert [f.predicate for f in ex.facts] == ["will have to check out", "doesn't have to decide", "recommends"]
+    assert ex.facts[2].text == "Ana highly recommends the Hickling walk."
+
+
+def test_texting_without_apostrophes_reads_as_with_them():
+    ex = extract(episode(("Kai", "i dont eat meat"), ("Kai", "cant sleep at all")))
+    [meat] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert meat.text == "Kai doesn't eat meat."
+    assert "Kai can't sleep at all." in {f.text for f in ex.facts}

@@ -5,7 +5,7 @@ import re
 
 from app.construction import lexicon as lx
 from app.construction.local.bounds import LETTER, _alt
-from app.construction.local.voice import _ADV_ALT
+from app.construction.local.voice import _ADV_ALT, LY_ADVERB
 from app.construction.local.entities import _KIN_ADJ, _KIN_ALT, _PET_ALT
 
 
@@ -115,7 +115,8 @@ _AUX_ALT = ("have to|has to|had to|got to|ought to|used to|"
             "am|is|are|was|were|have|has|had|will|would|can|could|should|must|might|may|do|does|did|"
             "don't|doesn't|didn't|won't|can't|couldn't|wouldn't|shouldn't|haven't|hasn't|hadn't|"
             "wasn't|isn't|aren't|been|be|being|gonna|wanna|not|cannot")
-_GENERIC = re.compile(rf"^(?P<aux>(?:(?:{_AUX_ALT}|{_ADV_ALT})\s+)*)(?P<verb>{LETTER}(?:{LETTER}|['-])*)", _I)
+_GENERIC = re.compile(rf"^(?P<aux>(?:(?:{_AUX_ALT}|{_ADV_ALT}|{LY_ADVERB.pattern})\s+)*)"
+                      rf"(?P<verb>{LETTER}(?:{LETTER}|['-])*)", _I)
 _TO_INF = re.compile(rf"\s+(?i:to)\s+(?P<inf>[a-z](?:{LETTER}|['-])*)")
 _PREP = re.compile(r"\s+(?P<prep>to|in|at|for|with|on|about|from|into|by|up|out|off|over|along|through|"
                    r"around|back|down|of|across|away)\b(?!\s*[.,!?]?$)", _I)

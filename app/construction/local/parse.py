@@ -11,7 +11,8 @@ from app.construction.local.inline_dates import _unplace
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
-    _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
+    LY_ADVERB, _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD,
+    _LIST_END,
     _MY_KIN, _MY_NOUN, _MY_NOUN_BE, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
@@ -272,14 +273,18 @@ def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] |
         return None
     verb = m.group("verb")
     lv = verb.lower()
-    chain = [w for w in m.group("aux").split() if w.lower() not in _ADVERBS or w.lower() in _NEGATIONS]
+    chain = [w for w in m.group("aux").split()
+             if (w.lower() not in _ADVERBS and not LY_ADVERB.fullmatch(w)) or w.lower() in _NEGATIONS]
     aux_words = [w for w in chain if w.lower() not in _NEGATIONS]
+    # Only the finite word agrees with "she": "I'll have to" is "will have to", "I don't have
+    # to" is "doesn't have to", "I have been" is "has been".
+    finite = aux_words[0] if aux_words else None
+    agreed = [(_third(w) if first and w is finite else w.lower()) for w in chain]
     if aux_words and aux_words[-1].lower() in ("be", "been") and lv in _LOCATIVE:
-        words = [(_third(w) if first else w.lower()) for w in chain] + [lv]
-        return " ".join(words[:7]), _object(phrase[m.end():], voice), False
+        return " ".join((agreed + [lv])[:7]), _object(phrase[m.end():], voice), False
     if (lv in lx.STOPWORDS and lv not in _VERBISH) or lv in lx.PRONOUNS or lv in lx.DATE_WORDS:
         return None
-    words = [(_third(w) if first and w in aux_words else w.lower()) for w in chain]
+    words = agreed
     if first and not aux_words:
         words.append(conjugate(verb).lower())
     else:

@@ -13,8 +13,18 @@ _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": 
 _EMOJI = re.compile(f"[{_EMOJI_CLASS}]+")
 _EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX8]-?[()DPpOo3/\\|*]|<3|\^_\^|:'\()(?!\w)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
+# Texting drops the apostrophe ("i dont eat meat", "cant make it"): put back, the rules for
+# "don't" and "can't" read them (a constraint, a verb that is not conjugated).
+_NO_APOSTROPHE = re.compile(r"\b(do|does|did|is|was|were|are|has|have|had|could|would|should|ca|wo)nt\b", re.I)
+
+
+def _apostrophe(m: re.Match) -> str:
+    head = m.group(1)  # "ca" + "n't", "do" + "n't"
+    return head + ("N'T" if head.isupper() else "n't")
+
+
 def _normalise(text: str) -> str:
-    return text.translate(_QUOTES)
+    return _NO_APOSTROPHE.sub(_apostrophe, text.translate(_QUOTES))
 
 
 def _strip_emoji(s: str) -> str:

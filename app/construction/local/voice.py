@@ -15,7 +15,11 @@ _PRONOUN = re.compile(
     r"ourselves|you're|you've|you'll|you'd|you|your|yours|yourself|yourselves)(?![\w'])(?!\.[A-Za-z])",
     re.IGNORECASE,
 )
-_FOLLOW = re.compile(rf"(\s+)((?:(?:{_ADV_ALT})\s+)*)([A-Za-z][A-Za-z']*)", re.IGNORECASE)
+# A word in -ly before the verb is an adverb ("I highly recommend", "I fully agree"), but for
+# the verbs that end so.
+LY_ADVERB = re.compile(r"(?!(?:rely|apply|reply|supply|fly|comply|imply|multiply|ally|bully|rally|tally|"
+                       r"sully|dally)\b)[a-z]{2,}ly", re.IGNORECASE)
+_FOLLOW = re.compile(rf"(\s+)((?:(?:{_ADV_ALT}|{LY_ADVERB.pattern})\s+)*)([A-Za-z][A-Za-z']*)", re.IGNORECASE)
 _SUBJECT_BEFORE = re.compile(
     r"(?:^|[,;:(\"\x00]|\b(?:and|but|so|because|cause|if|when|that|then|while|since|as|or|unless|"
     r"until|before|after|where|how|why|what|think|hope|know|guess|bet|wish|maybe|now|once))\s*$",
