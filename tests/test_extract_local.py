@@ -763,3 +763,8 @@ def test_texting_without_apostrophes_reads_as_with_them():
     [meat] = [fs for fs in ex.foresights if fs.kind == "constraint"]
     assert meat.text == "Kai doesn't eat meat."
     assert "Kai can't sleep at all." in {f.text for f in ex.facts}
+
+
+def test_wanna_and_gotta_agree_as_want_to_and_have_to():
+    ex = extract(episode(("Jon", "I wanna start a dance studio."), ("Jon", "I gotta check the floor quality.")))
+    assert {f.text for f in ex.facts} >= {"Jon wants to start a dance studio.", "Jon has to check the floor quality."}

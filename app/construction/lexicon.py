@@ -225,7 +225,7 @@ spoken broken chosen forgotten gotten begun run come become swum sung drunk worn
 THIRD_PERSON = {
     "have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "be": "is",
     "don't": "doesn't", "haven't": "hasn't", "aren't": "isn't", "do not": "does not",
-    "were": "was", "weren't": "wasn't",
+    "were": "was", "weren't": "wasn't", "wanna": "wants to", "gotta": "has to",
 }
 
 # Frequent verbs and fillers that are poor keywords.
