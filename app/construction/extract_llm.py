@@ -150,7 +150,8 @@ class ForesightOut(BaseModel):
 
 class ForesightEndOut(BaseModel):
     who: Text = Field(description="whom the earlier constraint or plan was about, named as its text names them")
-    what: Text = Field(description="the words that name what no longer holds: the allergen, the diet, the trip's place")
+    what: Text = Field(description="the words that name what no longer holds: the allergen, the diet, "
+                                   "the trip's place")
     kind: Text = _enum(("constraint", "plan"), "constraint or plan")
     turn_ids: TextList = Field(default_factory=list)
 

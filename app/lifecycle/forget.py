@@ -9,9 +9,10 @@ What a selection removes:
   everything    the whole tenant.
 Entities no longer referenced by any fact or cell go too, and RELATED edges carrying a deleted
 fact's id; a value a deleted fact had closed is current again unless a later value ends it, and
-foresight a deleted turn had ended holds again. Deletes run in bounded batches (CALL ... IN TRANSACTIONS), so a large tenant never
-needs one huge transaction; an interrupted delete is completed by running it again (the
-unreferenced entities, empty conversations and stale scenes are looked for on every call).
+foresight a deleted turn had ended holds again. Deletes run in bounded batches (CALL ... IN
+TRANSACTIONS), so a large tenant never needs one huge transaction; an interrupted delete is
+completed by running it again (the unreferenced entities, empty conversations and stale scenes
+are looked for on every call).
 """
 from __future__ import annotations
 

@@ -14,14 +14,16 @@ from app.construction.local.fact_patterns import _I
 _NOT_NAME = (lx.STOPWORDS | lx.ADVERBS | lx.DATE_WORDS | lx.COMMON_WORDS | lx.PRONOUNS | lx.INTERJECTIONS
              | frozenset("""now tho though lol btw too again anymore already yet haha lmao home work school uni college
     office night weekends weekend there here""".split()))
-_LOWER_NAME = re.compile(rf"([a-z](?:{LETTER}|['&-])*(?:\s+[a-z](?:{LETTER}|['&-])*){{0,2}})")  # "the coast" is no name
+# "the coast" is no name
+_LOWER_NAME = re.compile(rf"([a-z](?:{LETTER}|['&-])*(?:\s+[a-z](?:{LETTER}|['&-])*){{0,2}})")
 
 
 # Cues that the lower-case word after them is someone's name: "how's priya", "tell dev",
 # "my sister lena" (the words people are asked after, told, met or related by).
 _LOWER_PERSON_CUE = re.compile(
     rf"(?<![\w'])(?:hows|how's|how\s+is|tell|told|ask|asked|texted|text|call|called|met|meet|"
-    rf"(?:my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT}))\s+([a-z](?:{LETTER}|-){{2,}})(?![\w'])(?!\s+\d)", _I)
+    rf"(?:my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?:{_KIN_ALT}))\s+([a-z](?:{LETTER}|-){{2,}})(?![\w'])(?!\s+\d)",
+    _I)
 _NOT_PERSON = _NOT_NAME | lx.KIN | lx.PETS | frozenset(
     "life things stuff everyone family job uni mum mom dad about him her them us up back".split()) | frozenset(
     # what a relative does ("my mum turns 60", "my dad says"): a verb, not a name
