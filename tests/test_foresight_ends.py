@@ -166,3 +166,18 @@ def test_the_api_shows_when_and_by_which_turn_foresight_ended(api):
     now = data(api.gql(query, {"at": (DAY1 + timedelta(days=21)).isoformat()}, key=key))["foresights"]
     assert "Maya is allergic to peanuts." not in {f["text"] for f in now}
     assert all(f["endedAt"] is None for f in now)
+
+
+async def test_a_to_do_done_ends_it_and_no_plan_that_does_not_name_the_doing(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Maya", "I need to renew my passport before June.", 0),
+        ("m2", "Maya", "We're flying to Tokyo in May for the cherry blossoms!", 0)])
+    report = await _tell(ingestor, graph.tenant, "c2", [
+        ("m3", "Maya", "Great news, I finally renewed my passport!", 5),
+        ("m4", "Maya", "And we booked the flights to Tokyo.", 5)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    [passport] = [r for t, r in fs.items() if "passport" in t]
+    assert passport["endedBy"] == ["m3"]
+    # booking the flights does not carry out the trip
+    assert all(r["endedAt"] is None for t, r in fs.items() if "Tokyo" in t)

@@ -142,6 +142,10 @@ class ForesightEndDraft:
     words: list[str]  # what ended ("peanuts", "vegan", "Tokyo"), never a word every such one holds
     kind: str  # constraint | plan (a plan's end also ends a deadline)
     turn_ids: list[str]
+    # A plan carried out ("I renewed my passport"): the doing, which the plan's text must name
+    # too ("Maya needs to renew her passport"; not "Maya is flying to Tokyo" for "I booked the
+    # flights to Tokyo").
+    done: str | None = None
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Statements that a constraint or plan no longer holds: "I'm not allergic to peanuts any more",
 "I outgrew my egg allergy", "I'm no longer vegan", "I eat meat again", "we called off the Tokyo
-trip", "I'm not going to Lisbon after all". Each names whom and what; the writer ends that
-person's active foresight holding one of the words (app/construction/foresight_ends.py)."""
+trip", "I'm not going to Lisbon after all", and a to-do done: "I renewed my passport". Each
+names whom and what; the writer ends that person's active foresight holding one of the words
+(app/construction/foresight_ends.py)."""
 from __future__ import annotations
 
 import re
@@ -36,6 +37,15 @@ _IS_OFF = re.compile(
 _NOT_AFTER_ALL = re.compile(
     rf"{_NO}(?:going|flying|moving|travell?ing|heading|driving)\s+(?:back\s+)?(?:to\s+)?"
     r"(?P<x>[^.;:!?(),]+?)\s+(?:after\s+all|any\s*more)\b", _I)
+# A to-do done: "I renewed my passport", "we finally booked the flights". The doing in its
+# plain form, which the plan must name too.
+_DONE_VERBS = {"booked": "book", "submitted": "submit", "finished": "finish", "sent": "send", "paid": "pay",
+               "renewed": "renew", "bought": "buy", "filed": "file", "signed": "sign", "returned": "return",
+               "completed": "complete", "posted": "post", "ordered": "order", "fixed": "fix",
+               "registered": "register", "applied": "apply", "scheduled": "schedule"}
+_DONE = re.compile(
+    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now|actually|officially|eventually)\s+)*"
+    rf"(?P<v>{'|'.join(_DONE_VERBS)})\s+(?P<x>[^.;:!?(),]+)", _I)
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
 reservation thing things going travel""".split())
@@ -48,13 +58,13 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     text = sent.text
     out: list[ForesightEndDraft] = []
 
-    def add(pos: int, words: list[str], kind: str) -> None:
+    def add(pos: int, words: list[str], kind: str, done: str | None = None) -> None:
         # A constraint wrongly ended is worse than one kept: its end needs someone said before it
         # ("I", "Tom", "she" with a "she"); "the Tokyo trip is off" is the speaker's plan.
         who = _subject_at(sent, reg, recent, pos, said_only=kind == "constraint")
         words = list(dict.fromkeys(w for w in words if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY))
         if who and words:
-            out.append(ForesightEndDraft(who=who, words=words, kind=kind, turn_ids=[sent.t.turn.id]))
+            out.append(ForesightEndDraft(who=who, words=words, kind=kind, turn_ids=[sent.t.turn.id], done=done))
 
     def content(x: str) -> list[str]:
         words = _WORD.findall(_chunk(x, _LIST_END, 6).lower())
@@ -74,10 +84,17 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         add(m.start(), content(m.group("x")), "constraint")
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL):
         for m in rx.finditer(text):
-            # which plan, not when: "the October trip to Shrewsbury" is Shrewsbury's
-            words = [w for w in re.findall(r"[^\W\d_][\w'-]*", _chunk(m.group("x"), _LIST_END, 6))
-                     if w.lower() not in _GENERIC | lx.DATE_WORDS and w.lower() not in (
-                         "my", "our", "the", "his", "her", "their", "this", "that")]
-            add(m.start(), words, "plan")
+            add(m.start(), _which(m.group("x")), "plan")
+    for m in _DONE.finditer(text):
+        # the thing done, by any word: "the flights" is enough once the plan also books
+        add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])
     return out
+
+
+def _which(x: str, keep_generic: bool = False) -> list[str]:
+    """The words of a plan's object that say which plan it is, not when: "the October trip to
+    Shrewsbury" is Shrewsbury's."""
+    skip = lx.DATE_WORDS | lx.COMMON_WORDS | {"my", "our", "the", "his", "her", "their", "this", "that"}
+    return [w for w in re.findall(r"[^\W\d_][\w'-]*", _chunk(x, _LIST_END, 6))
+            if len(w) > 2 and w.lower() not in skip and (keep_generic or w.lower() not in _GENERIC)]
 
