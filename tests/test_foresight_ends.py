@@ -81,6 +81,9 @@ def test_the_local_extractor_reads_ends_and_no_constraint_in_them():
     ends = [(e.who, e.words, e.kind) for e in ex.foresight_ends]
     assert ends == [("Maya", ["peanut"], "constraint"), ("Tom", ["vegan"], "constraint"),
                     ("Tom", ["fish"], "constraint"), ("Maya", ["Lisbon"], "plan")]
+    # a rule that stopped a doing, the doing back
+    assert [(e.who, e.words) for e in extract(episode(
+        ("Walter", "The doctor says I can drive again!"))).foresight_ends] == [("Walter", ["drive"])]
     # Whose constraint ended must be said: a "she" with no one to be her ends nothing.
     assert extract(episode(("Maya", "She's not vegan any more."))).foresight_ends == []
 

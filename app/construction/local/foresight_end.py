@@ -26,6 +26,11 @@ _FEAR_NOT = re.compile(
 _EATS_AGAIN = re.compile(
     r"(?<![\w'])(?:eat|eats|eating|started\s+eating|back\s+to\s+eating|drink|drinks|drinking)\s+"
     r"(?P<x>[\w -]{2,40}?)\s+again\b", _I)
+# A doing a rule had stopped, back: "I'm drinking again", "I can drive again" (not "eat", whose
+# rules name what is not eaten: "I eat fish again" above).
+_DOING_AGAIN = re.compile(
+    r"(?:\b(?:can|could|am|is|are|started|start|starting|back\s+to|allowed\s+to)|'m|'s|'re)\s+"
+    r"(?:(?:finally|now|actually)\s+)?(?P<v>drink|drinking|drive|driving|fly|flying|lift|lifting)\s+again\b", _I)
 # A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
 _CALLED_OFF = re.compile(
@@ -82,6 +87,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         add(m.start(), content(m.group("x")), "constraint")
     for m in _EATS_AGAIN.finditer(text):
         add(m.start(), content(m.group("x")), "constraint")
+    for m in _DOING_AGAIN.finditer(text):
+        add(m.start(), [m.group("v").lower()], "constraint")
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL):
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
