@@ -35,10 +35,11 @@ RETURN count(DISTINCT f) AS ended
 """
 
 
-# The facts that stated an ended constraint ("Maya is allergic to peanuts", from the turns the
-# foresight came from) are closed by the fact that says it ended ("Maya is not allergic to
-# peanuts anymore", from the turn that ended it): both about whom it ended for, both holding one
-# of its words. A predicate that is not single-valued has no timeline that would close it.
+# The facts that stated what ended ("Maya is allergic to peanuts", "Maya needs to renew her
+# passport", from the turns the foresight came from) are closed by the fact that says it ended
+# ("Maya is not allergic to peanuts anymore", "Maya renewed her passport", from the turn that
+# ended it): both about whom it ended for, both holding one of its words. Such predicates are
+# not single-valued: no timeline would close them.
 END_FACTS = """
 UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
