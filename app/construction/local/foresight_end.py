@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from app.construction import lexicon as lx
+from app.construction.local.bounds import LETTER
 from app.construction.local.entities import _Registry
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
 from app.construction.local.foresight import _DIET_ALT, ALLERGY_GONE, _subject_at
@@ -102,6 +103,6 @@ def _which(x: str, keep_generic: bool = False) -> list[str]:
     """The words of a plan's object that say which plan it is, not when: "the October trip to
     Shrewsbury" is Shrewsbury's."""
     skip = lx.DATE_WORDS | lx.COMMON_WORDS | {"my", "our", "the", "his", "her", "their", "this", "that"}
-    return [w for w in re.findall(r"[^\W\d_][\w'-]*", _chunk(x, _LIST_END, 6))
+    return [w for w in re.findall(rf"{LETTER}[\w'-]*", _chunk(x, _LIST_END, 6))
             if len(w) > 2 and w.lower() not in skip and (keep_generic or w.lower() not in _GENERIC)]
 

@@ -6,13 +6,12 @@ import re
 from app.construction import lexicon as lx
 from app.construction.local.bounds import MAX_OBJECT_CHARS
 from app.construction.local.text import _clip
-from app.construction.local.voice import _ADVERBS, _VERBISH, _Voice, conjugate, rewrite
+from app.construction.local.voice import LY_ADVERB, _ADVERBS, _VERBISH, _Voice, conjugate, rewrite
 from app.construction.local.inline_dates import _unplace
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
-    LY_ADVERB, _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD,
-    _LIST_END,
+    _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
     _MY_KIN, _MY_NOUN, _MY_NOUN_BE, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
