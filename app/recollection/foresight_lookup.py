@@ -7,6 +7,7 @@ from datetime import datetime
 
 from app.recollection import filters
 from app.recollection.cursors import decode_cursor, encode_cursor
+from app.recollection.lookup import TURN_FIELDS
 from app.store.graph import TenantGraph
 
 NO_END = 2**63 - 1
@@ -23,11 +24,10 @@ WITH n, end ORDER BY end, n.id LIMIT $limit
 OPTIONAL MATCH (m:MemCell)-[:PREDICTS]->(n)
 CALL (n) {{
   MATCH (n)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
-  RETURN collect(t {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}}) AS evidence
+  RETURN collect(t {TURN_FIELDS}) AS evidence
 }}
 RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, .endedAt, memCellId: m.id,
-          endedBy: COLLECT {{ MATCH (n)-[:ENDED_BY]->(u:Turn)
-                              RETURN u {{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}} }}[0]}}
+          endedBy: COLLECT {{ MATCH (n)-[:ENDED_BY]->(u:Turn) RETURN u {TURN_FIELDS} }}[0]}}
          AS foresight, evidence, end
 ORDER BY end, n.id
 """

@@ -39,13 +39,16 @@ MATCH (e:Entity {{tenant: $tenant, id: id}})
 RETURN id, facts
 """
 
+# What the API's Turn is read from, for a map projection: `t {TURN_FIELDS}`.
+TURN_FIELDS = "{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}"
+
 # A forgotten cell comes back when asked for by id (memcell_by_id revives it first); one being
 # purged is already gone.
 # An episode's turns in order and its facts (`m` bound before it).
 _CELL_PARTS = """
 CALL (m) {
   MATCH (m)-[:EVIDENCED_BY]->(t:Turn) WITH t ORDER BY t.seq
-  RETURN collect(t {.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}) AS turns
+  RETURN collect(t """ + TURN_FIELDS + """) AS turns
 }
 CALL (m) {
   MATCH (m)-[:HAS_FACT]->(f:Fact) WITH f ORDER BY f.validFrom
