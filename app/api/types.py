@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from enum import Enum
 from typing import Optional
 
@@ -159,15 +159,20 @@ class Foresight:
         "when a later statement said it no longer holds (\"I'm not vegan any more\", \"we called off "
         "the trip\"); validTo is then that moment"))
     ended_by: Optional[Turn] = strawberry.field(default=None, description="the turn that said so")
+    concerns: Optional[Entity] = strawberry.field(default=None, description=(
+        "whom it is about: the entity its text begins with (\"Maya is allergic to peanuts\"); null "
+        "when that is no one named (\"Maya's son has asthma\")"))
 
     @classmethod
     def of(cls, d: dict, evidence: list[dict] | None = None) -> "Foresight":
+        about = d.get("concerns")
         return cls(id=d["id"], text=d.get("text") or "", trigger=d.get("trigger") or "",
                    kind=d.get("kind") or "plan", valid_from=_dt(d.get("validFrom")),
                    valid_to=_dt(d.get("validTo")), status=d.get("status") or "active",
                    mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []],
                    ended_at=_dt(d.get("endedAt")),
-                   ended_by=Turn.of(d["endedBy"]) if d.get("endedBy") else None)
+                   ended_by=Turn.of(d["endedBy"]) if d.get("endedBy") else None,
+                   concerns=Entity.of(about, at=datetime.now(timezone.utc)) if about else None)
 
 
 @strawberry.type(description="A surface form merged into an entity (by entity resolution, or by hand: "
@@ -201,6 +206,14 @@ class Entity:
         if self.known_facts is None:
             self.known_facts = await info.context.loaders.entity_facts.load((self.id, self.at))
         return [Fact.of(f) for f in self.known_facts]
+
+    @strawberry.field(description="its plans, constraints and deadlines active now (or at the asOf "
+                                  "asked), the soonest to end first; at most 50")
+    async def foresights(self, info: Info) -> list[Foresight]:
+        from app.recollection.foresight_lookup import active_foresights
+
+        rows = await active_foresights(info.context.graph, self.at, None, limit=50, entity_id=self.id)
+        return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
 
     @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
                                   "the order they began (validFrom), a page at a time (first: 1-100)")

@@ -2,9 +2,9 @@
 and New York) become the one kept.
 
 Everything about the other one moves to it: its facts (as subject, object or mention), the
-relations they made, the episodes' mentions; its name and aliases become aliases of the one kept,
-its merge records join the kept one's with a record of this merge (method `manual`), and the
-entity is deleted. The timelines of what it said of itself join the kept entity's and are
+relations they made, the episodes' mentions, the foresight about it; its name and aliases
+become aliases of the one kept, its merge records join the kept one's with a record of this
+merge (method `manual`), and the entity is deleted. The timelines of what it said of itself join the kept entity's and are
 planned again, so two values of one thing close each other as if said of one entity from the
 start. Undone by entity_split.py with the merged name as the surface: the facts whose words
 name it go back.
@@ -52,6 +52,14 @@ MERGE (m)-[z:MENTIONS]->(e) ON CREATE SET z.count = 0
 SET z.count = z.count + coalesce(y.count, 1)
 DELETE y
 RETURN count(m) AS episodes
+"""
+
+# The foresight about it (its plans and constraints) is about the kept one.
+MOVE_CONCERNS = """
+MATCH (x:Entity {tenant: $tenant, id: $from}), (e:Entity {tenant: $tenant, id: $to})
+MATCH (f:Foresight {tenant: $tenant})-[c:CONCERNS]->(x)
+DELETE c
+MERGE (f)-[:CONCERNS]->(e)
 """
 
 # The kept entity's names: the merged one's name and aliases added (none that is its own name),
@@ -103,6 +111,7 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeRep
         await tx.run(RESUBJECT, **{"from": x["key"], "to": e["key"]})
         await tx.run(MOVE_RELATED, factIds=None, **ids)
         [mentions] = await tx.run(MOVE_MENTIONS, **ids)
+        await tx.run(MOVE_CONCERNS, **ids)
 
         names = [x["name"], *(x["aliases"] or [])]
         keys = [k for k in [x["key"], *(x["aliasKeys"] or [])] if k != e["key"]]

@@ -79,6 +79,15 @@ class Resolution:
     def key_of(self, name: str) -> str | None:
         return self.surface_to_key.get(normalize_key(name))
 
+    def concerned(self, text: str) -> str | None:
+        """The key of the entity a foresight is about: the one whose name or alias, as written,
+        its text begins with ("Maya is allergic to peanuts"), the longest such name first. Not
+        "Maya's son has asthma": that is her son's (cypher/migrations/0014 links old foresight
+        by the same rule)."""
+        names = sorted(((n, e.key) for e in self.entities.values() for n in {e.name, *e.aliases} if n),
+                       key=lambda x: -len(x[0]))
+        return next((k for n, k in names if text.startswith(n + " ")), None)
+
 
 async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                            embed, speakers: frozenset[str] = frozenset()) -> Resolution:

@@ -5,11 +5,11 @@ and records each merge on the entity. A wrong one ("Mel", a colleague, taken for
 two people's facts and lets one close the other's ("Mel works at Brightleaf" superseding
 Melanie's job). split_entity takes the alias back: the facts whose words name it, and name none
 of the entity's other names, move to a new entity of that name with their relations and
-mentions, both entities' timelines are planned again (values wrongly closed are current again),
-and the entity's merge record says where the alias went. Later episodes naming it resolve to
-the new entity by key, so the split stays; the entity also keeps the name among its
-`splitKeys`, which no prefix or vector guess merges into it again, should the new entity be
-forgotten.
+mentions (and the foresight whose text begins with it), both entities' timelines are planned
+again (values wrongly closed are current again), and the entity's merge record says where the
+alias went. Later episodes naming it resolve to the new entity by key, so the split stays; the
+entity also keeps the name among its `splitKeys`, which no prefix or vector guess merges into it
+again, should the new entity be forgotten.
 
 Limits, said where a client reads them (README): a value wrongly closed comes back open-ended,
 so an end it stated itself, overwritten by the wrong closing, is not recovered; a fact naming
@@ -85,6 +85,18 @@ FOREACH (_ IN CASE WHEN ep.drop THEN [] ELSE [1] END | SET x.count = CASE WHEN x
                                                                     THEN x.count - ep.moved ELSE 1 END)
 """
 
+# Foresight whose text begins with the alias ("Mel is allergic to nuts") is the new entity's,
+# unless it begins with a longer name of the old one too (the same rule as when it was written:
+# entity_resolution.Resolution.concerned).
+MOVE_CONCERNS = """
+MATCH (e:Entity {tenant: $tenant, id: $from}), (n:Entity {tenant: $tenant, id: $to})
+MATCH (f:Foresight {tenant: $tenant})-[c:CONCERNS]->(e)
+WHERE any(s IN $spelled WHERE f.text STARTS WITH s + ' ')
+  AND NOT any(r IN $longer WHERE f.text STARTS WITH r + ' ')
+DELETE c
+MERGE (f)-[:CONCERNS]->(n)
+"""
+
 UNALIAS = """
 MATCH (n:Entity {tenant: $tenant, id: $id})
 SET n.aliases = [a IN n.aliases WHERE NOT a IN $drop],
@@ -153,6 +165,10 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
             await tx.run(MOVE_ABOUT, moves=[{"id": m["id"], "role": m["role"], "keep": m["keep"]} for m in moves],
                          **ids)
             await tx.run(MOVE_RELATED, factIds=[m["id"] for m in moves], **ids)
+
+        written = spelled or [surface.strip()]
+        await tx.run(MOVE_CONCERNS, spelled=written, **ids,
+                     longer=[r for r in remaining if len(r) > min(len(w) for w in written)])
 
         episodes = []
         needles = sorted({w for name in [surface, *remaining] if (w := name.strip().lower())})

@@ -353,7 +353,7 @@ class Pipeline:
             row = {
                 "id": new_id("fs"), "cellId": cell_id, "text": fs.text, "trigger": fs.trigger,
                 "kind": fs.kind, "validFrom": fs.valid_from or cell.ended_at, "validTo": fs.valid_to,
-                "embedding": None, "turnIds": tids,
+                "embedding": None, "turnIds": tids, "concernsKey": res.concerned(fs.text),
                 "conversationId": first.conversation_id, "groupId": first.group_id,
             }
             later.append((row, foresight_embedding_text(fs.text, fs.trigger)))

@@ -116,6 +116,10 @@ SET n.text = f.text, n.trigger = f.trigger, n.kind = f.kind, n.validFrom = f.val
     n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:PREDICTS]->(n)
 WITH n, f
+CALL (n, f) {
+  MATCH (e:Entity {tenant: $tenant, key: f.concernsKey})
+  CREATE (n)-[:CONCERNS]->(e)
+}
 UNWIND f.turnIds AS tid
 MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
 CREATE (n)-[:EVIDENCED_BY]->(t)

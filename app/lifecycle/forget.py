@@ -145,7 +145,8 @@ CALL (r) { DELETE r } IN TRANSACTIONS OF 1000 ROWS
 # Looked at again under each node's lock before it goes (locking.still_there): a run writing
 # meanwhile may have given the entity a fact (or the conversation a turn) since the scan, and
 # DETACH DELETE would take those new edges with it; another forget may have deleted it.
-_UNUSED_ENTITY = "NOT EXISTS { (n)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (n)<-[:MENTIONS]-(:MemCell) }"
+_UNUSED_ENTITY = ("NOT EXISTS { (n)<-[:ABOUT]-(:Fact) } AND NOT EXISTS { (n)<-[:MENTIONS]-(:MemCell) } "
+                  "AND NOT EXISTS { (n)<-[:CONCERNS]-(:Foresight) }")
 ORPHAN_ENTITIES = f"""
 MATCH (n:Entity {{tenant: $tenant}}) WHERE {_UNUSED_ENTITY}
 CALL (n) {{

@@ -15,7 +15,13 @@ NO_END = 2**63 - 1
 _ACTIVE = f"""
 MATCH (n:Foresight {{tenant: $tenant}})
 WHERE {filters.FORESIGHT} AND ($kind IS NULL OR n.kind = $kind)
+  AND ($entityId IS NULL OR EXISTS {{ (n)-[:CONCERNS]->(:Entity {{tenant: $tenant, id: $entityId}}) }})
 """
+
+# Whom a foresight is about (app/construction/entity_resolution.py Resolution.concerned), as the
+# API's Entity reads it; null for one about nobody named.
+CONCERNS = ("COLLECT { MATCH (n)-[:CONCERNS]->(e:Entity) WHERE e.tenant = $tenant "
+            "RETURN e {.id, .name, .type, .aliases, .merges} }[0]")
 
 PAGE = _ACTIVE + f"""
 WITH n, coalesce(n.validTo.epochMillis, {NO_END}) AS end
@@ -27,7 +33,8 @@ CALL (n) {{
   RETURN collect(t {TURN_FIELDS}) AS evidence
 }}
 RETURN n {{.id, .text, .trigger, .kind, .validFrom, .validTo, .status, .endedAt, memCellId: m.id,
-          endedBy: COLLECT {{ MATCH (n)-[:ENDED_BY]->(u:Turn) RETURN u {TURN_FIELDS} }}[0]}}
+          endedBy: COLLECT {{ MATCH (n)-[:ENDED_BY]->(u:Turn) RETURN u {TURN_FIELDS} }}[0],
+          concerns: {CONCERNS}}}
          AS foresight, evidence, end
 ORDER BY end, n.id
 """
@@ -38,9 +45,11 @@ FORESIGHT_KINDS = ("constraint", "plan", "deadline")
 
 
 async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
-                            limit: int = 200) -> list[dict]:
-    """The first `limit` active at `at` (Query.foresights, a plain list by the contract)."""
-    return await graph.read(PAGE, **_filter(at, group_id, None), afterEnd=None, afterId=None, limit=limit)
+                            limit: int = 200, entity_id: str | None = None) -> list[dict]:
+    """The first `limit` active at `at` (Query.foresights, a plain list by the contract), or
+    those about one entity (Entity.foresights)."""
+    return await graph.read(PAGE, **_filter(at, group_id, None, entity_id), afterEnd=None, afterId=None,
+                            limit=limit)
 
 
 async def foresight_page(graph: TenantGraph, at: datetime, group_id: str | None, kind: str | None,
@@ -54,5 +63,5 @@ async def foresight_page(graph: TenantGraph, at: datetime, group_id: str | None,
     return page, len(rows) > first, total
 
 
-def _filter(at: datetime, group_id: str | None, kind: str | None) -> dict:
-    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=None)
+def _filter(at: datetime, group_id: str | None, kind: str | None, entity_id: str | None = None) -> dict:
+    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=None, entityId=entity_id)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from app.recollection.foresight_lookup import CONCERNS
 from app.store.graph import TenantGraph
 
 # Date-times cross Bolt as ISO text here and are parsed by datetime.fromisoformat: the driver's
@@ -47,7 +48,8 @@ RETURN k AS key, n {.id, .text, .trigger, .kind, .status, .conversationId, .grou
                     validTo: toString(n.validTo), endedAt: toString(n.endedAt),
                     endedBy: COLLECT { MATCH (n)-[:ENDED_BY]->(u:Turn)
                                        RETURN u {.id, .conversationId, .speaker, .content, .userId,
-                                                 .memCellId, at: toString(u.at)} }[0]} AS node
+                                                 .memCellId, at: toString(u.at)} }[0],
+                    concerns: """ + CONCERNS + """} AS node
 """
 
 SCENES = """

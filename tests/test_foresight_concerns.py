@@ -1,0 +1,116 @@
+"""Foresight is about someone: (:Foresight)-[:CONCERNS]->(:Entity), the entity its text begins
+with. Ingestion links it, entity edits carry it, the migration links foresight written before,
+and the API lists a person's plans and constraints. Against the real Neo4j, and over HTTP."""
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from app.construction.entity_merge import merge_entities
+from app.construction.entity_split import split_entity
+from app.construction.ingest import Ingestor
+from app.store.migrations import load_migrations
+from tests.conversation import DAY1
+from tests.test_api import MEMORIZE, _new_key, data
+
+
+def _messages(said):
+    return [{"id": i, "speaker": s, "content": c, "timestamp": DAY1 + timedelta(days=d, minutes=n)}
+            for n, (i, s, c, d) in enumerate(said)]
+
+
+async def _tell(services, graph, said, conversation="c1"):
+    await Ingestor(services).memorize(graph.tenant, conversation, _messages(said), flush=True)
+
+
+async def _concerns(graph) -> dict[str, str | None]:
+    """Each foresight's text -> the name of the entity it concerns."""
+    rows = await graph.read("""
+        MATCH (f:Foresight {tenant: $tenant})
+        RETURN f.text AS text, COLLECT { MATCH (f)-[:CONCERNS]->(e:Entity) RETURN e.name } AS whom""")
+    return {r["text"]: (r["whom"][0] if r["whom"] else None) for r in rows}
+
+
+async def test_each_foresight_concerns_the_entity_its_text_begins_with(services, graph):
+    await _tell(services, graph, [
+        ("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
+        ("m2", "Sam", "I'm vegan these days.", 0),
+        ("m3", "Maya", "My son Leo has asthma.", 0),
+        ("m4", "Maya", "We're flying to Tokyo in May for the cherry blossoms!", 0)])
+    concerns = await _concerns(graph)
+    assert concerns["Maya is allergic to peanuts."] == "Maya"
+    assert concerns["Sam is vegan."] == "Sam"
+    assert concerns["Leo has asthma."] == "Leo"  # her son's, not hers
+    assert [w for t, w in concerns.items() if "Tokyo" in t] == ["Maya"]
+    # One edge each, to an entity of the tenant's own.
+    rows = await graph.read("""MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity)
+                               RETURN count(*) AS n, count(DISTINCT f) AS f, collect(DISTINCT e.tenant) AS t""")
+    assert rows[0]["n"] == rows[0]["f"] == 4 and rows[0]["t"] == [graph.tenant]
+
+
+async def test_a_merge_carries_the_foresight_and_a_split_takes_it_back(services, graph):
+    # Two episodes days apart: Alex and Alexander kept apart, Mel taken for Melanie.
+    await _tell(services, graph, [("a1", "Sam", "My colleague Alex is allergic to shellfish.", 0),
+                                  ("a2", "Sam", "My colleague Alexander is vegan.", 3),
+                                  ("a3", "Melanie", "I can't eat gluten.", 6),
+                                  ("a4", "Sam", "My colleague Mel is allergic to shellfish.", 9)])
+    before = await _concerns(graph)
+    assert before["Alex is allergic to shellfish."] == "Alex"
+    assert before["Mel is allergic to shellfish."] == "Melanie"  # by the alias the merge gave
+
+    await merge_entities(graph, "Alex", "Alexander")
+    assert (await _concerns(graph))["Alex is allergic to shellfish."] == "Alexander"
+    await split_entity(graph, services.embedder, "Alexander", "Alex")
+    after = await _concerns(graph)
+    assert after["Alex is allergic to shellfish."] == "Alex"
+    assert after["Alexander is vegan."] == "Alexander"
+
+    await split_entity(graph, services.embedder, "Melanie", "Mel")
+    after = await _concerns(graph)
+    assert after["Mel is allergic to shellfish."] == "Mel"
+    assert after["Melanie can't eat gluten."] == "Melanie"
+
+
+async def test_the_migration_links_foresight_written_before_the_edge(services, graph):
+    await _tell(services, graph, [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
+                                  ("m2", "Maya", "My son Leo has asthma.", 0),
+                                  ("m3", "Sam", "I'm vegan these days.", 0)])
+    linked = await _concerns(graph)
+    # As an older version wrote it: no edges, the migration not yet run.
+    await graph.write("MATCH (:Foresight {tenant: $tenant})-[c:CONCERNS]->() DELETE c")
+    assert set((await _concerns(graph)).values()) == {None}
+    [migration] = [m for m in load_migrations() if m.name.startswith("0014")]
+    async with services.driver.session(database=services.settings.neo4j_database) as s:
+        for stmt in migration.statements():
+            await (await s.run(stmt)).consume()
+    assert await _concerns(graph) == linked
+
+
+ENTITY = """query($name: String!, $asOf: DateTime) {
+  entity(name: $name, asOf: $asOf) { name foresights { text kind concerns { name } } } }"""
+SEARCH = """query($q: String!) { search(input: {query: $q, topK: 20}) {
+  hits { kind foresight { text concerns { name } } } } }"""
+
+
+def test_the_api_lists_a_persons_foresight_and_whom_each_concerns(api):
+    key = _new_key(api.settings, f"concerns_{uuid.uuid4().hex[:8]}")
+    said = [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
+            ("m2", "Sam", "I'm allergic to shellfish.", 0),
+            ("m3", "Maya", "Big news: I'm not allergic to peanuts anymore, I outgrew it.", 20)]
+    msgs = [{**m, "timestamp": m["timestamp"].isoformat()} for m in _messages(said)]
+    data(api.gql(MEMORIZE, {"input": {"conversationId": "c1", "messages": msgs, "flush": True}}, key=key))
+
+    then = (DAY1 + timedelta(days=10)).isoformat()
+    maya = data(api.gql(ENTITY, {"name": "Maya", "asOf": then}, key=key))["entity"]
+    assert maya["foresights"] == [{"text": "Maya is allergic to peanuts.", "kind": "constraint",
+                                   "concerns": {"name": "Maya"}}]
+    # Ended since: not hers now. Sam's is his alone.
+    assert data(api.gql(ENTITY, {"name": "Maya"}, key=key))["entity"]["foresights"] == []
+    sam = data(api.gql(ENTITY, {"name": "Sam"}, key=key))["entity"]
+    assert [f["text"] for f in sam["foresights"]] == ["Sam is allergic to shellfish."]
+    hits = data(api.gql(SEARCH, {"q": "a seafood restaurant for Sam"}, key=key))["search"]["hits"]
+    assert {"text": "Sam is allergic to shellfish.", "concerns": {"name": "Sam"}} in [
+        h["foresight"] for h in hits if h["kind"] == "FORESIGHT"]
+    # Another tenant's key sees no such person.
+    other = _new_key(api.settings, f"concerns_{uuid.uuid4().hex[:8]}")
+    assert data(api.gql(ENTITY, {"name": "Sam"}, key=other))["entity"] is None
