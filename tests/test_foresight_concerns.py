@@ -9,6 +9,8 @@ import pytest
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
 from app.store.migrations import load_migrations
 from tests.conversation import DAY1
 from tests.test_api import MEMORIZE, _new_key, data
@@ -114,3 +116,45 @@ def test_the_api_lists_a_persons_foresight_and_whom_each_concerns(api):
     # Another tenant's key sees no such person.
     other = _new_key(api.settings, f"concerns_{uuid.uuid4().hex[:8]}")
     assert data(api.gql(ENTITY, {"name": "Sam"}, key=other))["entity"] is None
+
+
+async def test_a_question_naming_someone_brings_their_nearest_constraint_below_the_trigger_bar(services, graph):
+    await _tell(services, graph, [
+        ("w1", "Walter", "The optician says no driving after dark for me now.", 0),
+        ("w2", "Walter", "I'm diabetic, so I watch the sugar.", 0),
+        ("w3", "Ros", "I'm scared of heights.", 0)])
+    texts = {r["key"]: r["text"] for r in await graph.read(
+        "MATCH (f:Foresight {tenant: $tenant}) RETURN elementId(f) AS key, f.text AS text")}
+
+    async def foresight(query: str) -> list[tuple[str, str, bool]]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=10), record_access=False)
+        return [(texts[c.key], c.note, c.weak) for c in res.rankings["foresight"]]
+
+    # No trigger near enough (nor a word of one), so only because Walter is named: his nearest.
+    assert await foresight("A carol service at 7pm in December: can Walter come along by himself?") == [
+        ("Walter must not drive after dark.", "a constraint of whom the query names", True)]
+    assert await foresight("A carol service at 7pm in December: can anyone come along by themselves?") == []
+    # Ros is named, Walter is not: hers alone.
+    assert [t for t, _, _ in await foresight("A carol service at 7pm in December: can Ros come along?")] == [
+        "Ros is afraid of heights."]
+    # A trigger that clears the bar comes first, as before; his other one is not added.
+    assert [(t, weak) for t, _, weak in await foresight("Which desserts can Walter have?")] == [
+        ("Walter is diabetic.", False)]
+
+
+async def test_an_end_said_of_someone_by_an_alias_ends_the_foresight_that_concerns_them(services, graph):
+    # Mel is taken for Melanie (by prefix, as in test_a_merge_carries_...): her end is Melanie's.
+    await _tell(services, graph, [("m1", "Melanie", "I'm vegan, so no cheese for me.", 0),
+                                  ("m2", "Sam", "Sam here. I'm vegan too.", 0)])
+    await _tell(services, graph, [("m3", "Sam", "My colleague Mel isn't vegan anymore, she eats fish again.", 9)],
+                conversation="c2")
+    rows = await graph.read("""MATCH (f:Foresight {tenant: $tenant})
+                               RETURN f.text AS text, f.endedAt IS NOT NULL AS ended,
+                                      COLLECT { MATCH (f)-[:ENDED_BY]->(t) RETURN t.id } AS by""")
+    assert {r["text"]: (r["ended"], r["by"]) for r in rows} == {
+        "Melanie is vegan.": (True, ["m3"]), "Sam is vegan.": (False, [])}
+    facts = await graph.read("""MATCH (f:Fact {tenant: $tenant}) WHERE f.text STARTS WITH 'Melanie is vegan'
+                                RETURN f.status AS status, COLLECT { MATCH (f)-[:SUPERSEDED_BY]->(n)
+                                                                     RETURN n.subject } AS by""")
+    assert [(r["status"], r["by"]) for r in facts] == [("superseded", ["Mel"])]

@@ -81,6 +81,23 @@ def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
     assert [f.key for f in out] == ["m", "t3", "plan", "t9", "t4"]
 
 
+def test_a_weak_first_candidate_of_a_pinned_channel_is_not_pinned():
+    from dataclasses import replace
+
+    from app.recollection.fusion import ranked
+
+    # A named person's constraint found below the trigger's bar (channels/foresight.py).
+    turns = [Candidate("turn", f"t{i}", 1.0, evidence=(f"t{i}",)) for i in range(10)]
+    weak = Candidate("foresight", "rule", 0.55, evidence=("src",), weak=True)
+    T = {f"t{i}": 1.0 - i / 20 for i in range(10)} | {"src": 0.01}
+    keys = [f.key for f in ranked({"keyword": turns, "foresight": [weak]}, W, 60, T, proof_size=20,
+                                  pinned=("foresight",))]
+    assert keys.index("rule") == len(keys) - 1  # where its score puts it
+    keys = [f.key for f in ranked({"keyword": turns, "foresight": [replace(weak, weak=False)]}, W, 60, T,
+                                  proof_size=20, pinned=("foresight",))]
+    assert keys.index("rule") < len(keys) - 1
+
+
 def test_a_pinned_hit_whose_proof_an_earlier_hit_brings_is_not_folded_into_it():
     from app.recollection.fusion import ranked
 

@@ -8,17 +8,19 @@ from app.store import term_stats
 from app.store.graph import TenantTx
 
 # A later statement that a constraint or plan no longer holds ("I'm not vegan any more", "we
-# called off the Tokyo trip": ForesightEndDraft) ends that person's foresight of the kind,
-# active when it was said, in its group, whose text holds one of its words (ended_foresight:
-# not the trigger, whose situations, "travel", "trip", many share): from then on it is not
-# active (validTo); as of an earlier moment it still is. The end keeps what it replaced
+# called off the Tokyo trip": ForesightEndDraft) ends that person's foresight of the kind (by
+# the name its text begins with, or the entity it concerns: "Mel" ends Melanie's), active when
+# it was said, in its group, whose text holds one of its words (ended_foresight: not the
+# trigger, whose situations, "travel", "trip", many share): from then on it is not active
+# (validTo); as of an earlier moment it still is. The end keeps what it replaced
 # (plannedTo, restored when the turn that ended it is forgotten) and the turn (ENDED_BY).
 END_CANDIDATES = """
 UNWIND range(0, size($ends) - 1) AS i
 WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
-  AND f.text STARTS WITH x.who + ' ' AND any(w IN x.terms WHERE w IN f.terms)
+  AND (f.text STARTS WITH x.who + ' ' OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) })
+  AND any(w IN x.terms WHERE w IN f.terms)
   AND f.validFrom < x.at AND (f.validTo IS NULL OR f.validTo > x.at)
   AND (f.groupId = x.groupId OR (f.groupId IS NULL AND x.groupId IS NULL))
 RETURN i, f.id AS id, f.text AS text
@@ -43,11 +45,13 @@ RETURN count(DISTINCT f) AS ended
 END_FACTS = """
 UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
-WHERE old.tenant = $tenant AND old.subject = e.who AND NOT coalesce(old.singleValued, false)
+WHERE old.tenant = $tenant AND (old.subject = e.who OR old.subjectKey = e.whoKey)
+  AND NOT coalesce(old.singleValued, false)
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
-WHERE new.tenant = $tenant AND new.subject = e.who AND new <> old AND any(w IN e.terms WHERE w IN new.terms)
+WHERE new.tenant = $tenant AND (new.subject = e.who OR new.subjectKey = e.whoKey) AND new <> old
+  AND any(w IN e.terms WHERE w IN new.terms)
 WITH old, e, min(new.id) AS newId
 RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 """
@@ -62,6 +66,7 @@ def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
         said = set(term_stats.query_terms(c["text"], 64))
         if c["id"] not in out and set(x["terms"]) & said and (not x.get("done") or x["done"] in said):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
+                            "whoKey": x.get("whoKey"),
                             "terms": x["terms"], "conversationId": x["conversationId"]}
     return list(out.values())
 

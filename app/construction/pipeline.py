@@ -363,7 +363,7 @@ class Pipeline:
             terms = term_stats.query_terms(" ".join(end.words))
             if terms:
                 batch.ends.append({
-                    "who": end.who, "terms": terms, "turnId": tid,
+                    "who": end.who, "whoKey": res.key_of(end.who), "terms": terms, "turnId": tid,
                     "done": (term_stats.query_terms(end.done) or [None])[0] if end.done else None,
                     "kinds": ["constraint"] if end.kind == "constraint" else ["plan", "deadline"],
                     "at": next(t.at for t in cell.turns if t.id == tid),

@@ -175,7 +175,7 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
             items[t] = _context_hit(t, T[t])
     proof = set(best)
-    keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ())) if i == 0 or c.pin}
+    keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ())) if (i == 0 and not c.weak) or c.pin}
     out = _package(items, T, proof.__contains__, keys, score_order=True)
     for hit in out if shares else ():
         share = shares.get(hit.evidence[0], {}) if hit.evidence else {}

@@ -40,6 +40,9 @@ class Candidate:
     # Pinned among the first hits (fusion.ranked) besides its channel's first candidate: a
     # second person's standing constraint ("a restaurant for Ines, booked by Callum").
     pin: bool = False
+    # Found below its channel's bar (a named person's constraint, channels/foresight.py): ranked
+    # after those that clear it and never pinned, though first.
+    weak: bool = False
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from app.construction.entity_resolution import normalize_key
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
 from app.recollection.speakers import names_in
@@ -15,6 +16,8 @@ from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, V
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
+PERSON_SIMILARITY = 0.05  # ... unless the query names whom the constraint concerns (PEOPLE)
+MAX_PEOPLE = 24  # names looked up from a query's words and word pairs
 
 # Triggers near the query by vector and, when the query has words, those sharing its words:
 # one part of the search's vector query (channels/nearest.py), both lists in its column.
@@ -40,15 +43,45 @@ CALL () {{
 }}
 """
 
+# The standing constraints of whom the query names, by the entity they concern (migration 0014),
+# the nearest to the query of each person's, down to a lower bar than a trigger alone must
+# clear: "a carol service at 7pm in December: can Walter drive himself there?" lies at cosine
+# ~0.15 from Walter's "no driving after dark" (its trigger lists situations, not December
+# evenings), and of Walter's constraints that one is the nearest.
+PEOPLE = f"""
+CALL () {{
+  UNWIND $people AS k
+  MATCH (e:Entity {{tenant: $tenant, key: k}})<-[:CONCERNS]-(n:Foresight)
+  WHERE n.tenant = $tenant AND n.kind = 'constraint' AND {filters.FORESIGHT}
+  WITH e, n, vector.similarity.cosine(n.embedding, $vector) AS score
+  WHERE score >= $personMin
+  WITH e, n, score ORDER BY score DESC, elementId(n)
+  WITH e, collect({{key: elementId(n), score: score, standing: true, text: n.text,
+                    evidence: {EVIDENCE["foresight"]}}})[0] AS nearest
+  RETURN collect(nearest) AS byPerson
+}}
+"""
+
 BY_VECTOR = vector_query("Foresight", "foresight_embedding",
-                         NEAR + "RETURN {byVector: byVector, byWords: []} AS foresight")
-BOTH = vector_query("Foresight", "foresight_embedding",
-                    NEAR + WORDS + "RETURN {byVector: byVector, byWords: byWords} AS foresight")
+                         NEAR + PEOPLE + "RETURN {byVector: byVector, byWords: [], byPerson: byPerson} AS foresight")
+BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PEOPLE
+                    + "RETURN {byVector: byVector, byWords: byWords, byPerson: byPerson} AS foresight")
 
 
 # A foresight's text begins with whom it is about: "Pim is allergic ...", "Maya's son has asthma".
 _SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cannot|gets|eats|keeps|will|won't|"
                       r"never|avoids|dislikes|needs|must|was|wants|plans)\b")
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def named_keys(query: str) -> list[str]:
+    """Entity keys the query's words and word pairs could be (entity_resolution.normalize_key:
+    "Walter", "Auntie Ros", "walter's"), looked up by the index on (tenant, key)."""
+    words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(query)]
+    keys = [normalize_key(w) for w in words] + [normalize_key(f"{a} {b}") for a, b in zip(words, words[1:])]
+    return list(dict.fromkeys(k for k in keys if k))[:MAX_PEOPLE]
 
 
 def _subject(text: str | None) -> set[str]:
@@ -63,7 +96,8 @@ class ForesightChannel:
         if "foresight" not in ctx.request.kinds:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
-        params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2)
+        params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
+                      people=named_keys(ctx.request.query), personMin=(1 + PERSON_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
         if terms and words:
             return [VectorPart("foresight", BOTH, dict(
@@ -81,6 +115,11 @@ class ForesightChannel:
         for rank, r in enumerate(record["byWords"]):
             if r["key"] not in seen:
                 seen[r["key"]] = candidate("foresight", r, 0.5 - rank * 1e-3, "words match")
+        # Below the trigger's bar: after every foresight that clears it, never pinned.
+        weak = sorted((r for r in record.get("byPerson") or () if r["key"] not in seen),
+                      key=lambda r: (-r["score"], r["key"]))
+        weak = [replace(candidate("foresight", r, float(r["score"]), "a constraint of whom the query names"),
+                        weak=True) for r in weak]
         # The trigger says when a foresight matters, not for whom: of those that match, the ones
         # said by a person the query names come first ("a restaurant for Maya": Maya's allergy
         # before Sam's diet, which may match the trigger better). Then standing constraints
@@ -96,12 +135,12 @@ class ForesightChannel:
         def order(c: Candidate):
             return not (about[c.key] & named), c.key not in standing, -c.score, c.key
 
-        ranked = sorted(seen.values(), key=order)[:ctx.depth]
+        ranked = (sorted(seen.values(), key=order) + weak)[:ctx.depth]
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
-        whose = about[ranked[0].key] if ranked else set()
-        for i, c in enumerate(ranked[1:], start=1):
+        whose = about[ranked[0].key] if ranked and not ranked[0].weak else set()
+        for i, c in enumerate(ranked[1:] if whose else (), start=1):
             others = (about[c.key] & named) - whose
             if c.key in standing and others:
                 ranked[i] = replace(c, pin=True)
