@@ -2,6 +2,7 @@
 with. Ingestion links it, entity edits carry it, the migration links foresight written before,
 and the API lists a person's plans and constraints. Against the real Neo4j, and over HTTP."""
 import uuid
+from pathlib import Path
 from datetime import timedelta
 
 import pytest
@@ -138,6 +139,9 @@ async def test_a_question_naming_someone_brings_their_nearest_constraint_below_t
     # Ros is named, Walter is not: hers alone.
     assert [t for t, _, _ in await foresight("A carol service at 7pm in December: can Ros come along?")] == [
         "Ros is afraid of heights."]
+    # Beside one that clears the bar: after it.
+    both = await foresight("A treetop high-ropes course with Ros and Walter next weekend?")
+    assert [(t.split()[0], weak) for t, _, weak in both] == [("Ros", False), ("Walter", True)]
     # A trigger that clears the bar comes first, as before; his other one is not added.
     assert [(t, weak) for t, _, weak in await foresight("Which desserts can Walter have?")] == [
         ("Walter is diabetic.", False)]
@@ -158,3 +162,12 @@ async def test_an_end_said_of_someone_by_an_alias_ends_the_foresight_that_concer
                                 RETURN f.status AS status, COLLECT { MATCH (f)-[:SUPERSEDED_BY]->(n)
                                                                      RETURN n.subject } AS by""")
     assert [(r["status"], r["by"]) for r in facts] == [("superseded", ["Mel"])]
+
+
+async def test_the_browser_query_of_foresight_active_today_draws_whom_each_concerns(services, graph):
+    await _tell(services, graph, [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
+                                  ("m2", "Maya", "My son Leo has asthma.", 0)])
+    query = (Path(__file__).resolve().parents[1] / "cypher" / "explore" / "foresight_active_today.cypher")
+    rows = await graph.read(query.read_text().strip().rstrip(";"), at=None)
+    assert {r["text"]: (r["concerns"], r["who"]["name"] if r["who"] else None) for r in rows} == {
+        "Maya is allergic to peanuts.": ("Maya", "Maya"), "Leo has asthma.": ("Leo", "Leo")}

@@ -3,7 +3,8 @@
 // once validTo has passed, still shown for an `at` inside its window), with the MemCell that
 // predicted it and the turns it rests on. Soonest-ending first. Looked at as of a past
 // moment, one a later turn said no longer holds ("not vegan any more", a trip called off)
-// shows when and who said so (endedAt, endedBy).
+// shows when and who said so (endedAt, endedBy). Each is drawn with whom it concerns (the
+// entity its text begins with, by CONCERNS).
 // In Neo4j Browser set:
 //   :param tenant => 'default'
 //   :param at => null
@@ -22,8 +23,9 @@ CALL (n) {
          collect(t.speaker + ': ' + t.content) AS said
 }
 OPTIONAL MATCH (n)-[:ENDED_BY]->(endTurn:Turn {tenant: $tenant})
-RETURN n.kind AS kind, n.text AS text, n.validFrom AS validFrom, n.validTo AS validTo,
+OPTIONAL MATCH (n)-[about:CONCERNS]->(who:Entity {tenant: $tenant})
+RETURN n.kind AS kind, who.name AS concerns, n.text AS text, n.validFrom AS validFrom, n.validTo AS validTo,
        cell.title AS cellTitle, said, n.endedAt AS endedAt, endTurn.speaker + ': ' + endTurn.content AS endedBy,
-       n, predicts, cell, evidence, turns
+       n, predicts, cell, evidence, turns, about, who
 ORDER BY n.validTo IS NULL, n.validTo, n.id
 LIMIT 100;

@@ -139,8 +139,9 @@ class ForesightChannel:
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
-        whose = about[ranked[0].key] if ranked and not ranked[0].weak else set()
-        for i, c in enumerate(ranked[1:] if whose else (), start=1):
+        strong = [c for c in ranked if not c.weak]
+        whose = about[strong[0].key] if strong else set()
+        for i, c in enumerate(strong[1:], start=1):
             others = (about[c.key] & named) - whose
             if c.key in standing and others:
                 ranked[i] = replace(c, pin=True)
