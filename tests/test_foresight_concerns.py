@@ -2,10 +2,8 @@
 with. Ingestion links it, entity edits carry it, the migration links foresight written before,
 and the API lists a person's plans and constraints. Against the real Neo4j, and over HTTP."""
 import uuid
-from pathlib import Path
 from datetime import timedelta
-
-import pytest
+from pathlib import Path
 
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity

@@ -75,10 +75,11 @@ fact's "entities" names the entities it is about, spelled as in "entities", with
 6. Foresight: what should change the assistant's behaviour later. Plans and intentions (kind \
 "plan"), deadlines and appointments (kind "deadline"), standing constraints such as allergies, \
 diets, health conditions, strong dislikes or house rules (kind "constraint"). "text" states it \
-in the third person with absolute dates. "trigger" lists the situations in which it matters, \
-in the words a later question would use even when that question shares no word with the \
-foresight: a peanut allergy -> "restaurants, eating out, food, cooking, recipes, snacks, \
-baking, ordering dinner"; a trip to Paris in June -> "travel, flights, hotels, packing, \
+in the third person with absolute dates and begins with the name of whom it concerns \
+("Melanie is allergic to peanuts", not "Peanut allergy (Melanie)"). "trigger" lists the \
+situations in which it matters, in the words a later question would use even when that \
+question shares no word with the foresight: a peanut allergy -> "restaurants, eating out, \
+food, cooking, recipes, snacks, baking, ordering dinner"; a trip to Paris in June -> "travel, flights, hotels, packing, \
 weather, June plans, France". "valid_from" and "valid_to" bound the window in which it \
 matters: a plan from when it is made until the day it happens, a deadline until its date. A \
 standing constraint has no end: "valid_to": null.
