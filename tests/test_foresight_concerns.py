@@ -169,3 +169,13 @@ async def test_the_browser_query_of_foresight_active_today_draws_whom_each_conce
     rows = await graph.read(query.read_text().strip().rstrip(";"), at=None)
     assert {r["text"]: (r["concerns"], r["who"]["name"] if r["who"] else None) for r in rows} == {
         "Maya is allergic to peanuts.": ("Maya", "Maya"), "Leo has asthma.": ("Leo", "Leo")}
+
+
+def test_a_querys_names_are_looked_up_as_keys_capitalised_first():
+    from app.recollection.channels.foresight import MAX_PEOPLE, named_keys
+
+    assert named_keys("Can Walter's sister Auntie Ros come?")[:4] == ["can", "walter", "auntie", "ros"]
+    assert "auntie ros" in named_keys("Can Walter's sister Auntie Ros come?")
+    # A name late in a long question still makes the cut.
+    long = " ".join(["word"] * 5 + [f"filler{i}" for i in range(40)]) + " with Ines"
+    assert len(named_keys(long)) == MAX_PEOPLE and "ines" in named_keys(long)

@@ -6,8 +6,8 @@ relations they made, the episodes' mentions, the foresight about it; its name an
 become aliases of the one kept, its merge records join the kept one's with a record of this
 merge (method `manual`), and the entity is deleted. The timelines of what it said of itself
 join the kept entity's and are planned again, so two values of one thing close each other as
-if said of one entity from the start. Undone by entity_split.py with the merged name as the surface: the facts whose words
-name it go back.
+if said of one entity from the start. Undone by entity_split.py with the merged name as the
+surface: the facts whose words name it go back.
 """
 from __future__ import annotations
 

@@ -19,7 +19,8 @@ UNWIND range(0, size($ends) - 1) AS i
 WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
-  AND (f.text STARTS WITH x.who + ' ' OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) })
+  AND (f.text STARTS WITH x.who + ' '
+       OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) })
   AND any(w IN x.terms WHERE w IN f.terms)
   AND f.validFrom < x.at AND (f.validTo IS NULL OR f.validTo > x.at)
   AND (f.groupId = x.groupId OR (f.groupId IS NULL AND x.groupId IS NULL))

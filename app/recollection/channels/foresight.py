@@ -45,8 +45,8 @@ CALL () {{
 
 # The standing constraints of whom the query names, by the entity they concern (migration 0014),
 # the nearest to the query of each person's, down to a lower bar than a trigger alone must
-# clear: "a carol service at 7pm in December: can Walter drive himself there?" lies at cosine
-# ~0.15 from Walter's "no driving after dark" (its trigger lists situations, not December
+# clear: "a carol service at 7pm in December: can Walter come along by himself?" lies at cosine
+# ~0.09 from Walter's "must not drive after dark" (its trigger lists situations, not December
 # evenings), and of Walter's constraints that one is the nearest.
 PEOPLE = f"""
 CALL () {{
@@ -62,8 +62,8 @@ CALL () {{
 }}
 """
 
-BY_VECTOR = vector_query("Foresight", "foresight_embedding",
-                         NEAR + PEOPLE + "RETURN {byVector: byVector, byWords: [], byPerson: byPerson} AS foresight")
+BY_VECTOR = vector_query("Foresight", "foresight_embedding", NEAR + PEOPLE
+                         + "RETURN {byVector: byVector, byWords: [], byPerson: byPerson} AS foresight")
 BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PEOPLE
                     + "RETURN {byVector: byVector, byWords: byWords, byPerson: byPerson} AS foresight")
 
@@ -78,10 +78,12 @@ _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 def named_keys(query: str) -> list[str]:
     """Entity keys the query's words and word pairs could be (entity_resolution.normalize_key:
-    "Walter", "Auntie Ros", "walter's"), looked up by the index on (tenant, key)."""
+    "Walter", "Auntie Ros", "walter's"), looked up by the index on (tenant, key); of a long
+    query, the capitalised words and pairs first."""
     words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(query)]
-    keys = [normalize_key(w) for w in words] + [normalize_key(f"{a} {b}") for a, b in zip(words, words[1:])]
-    return list(dict.fromkeys(k for k in keys if k))[:MAX_PEOPLE]
+    pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
+    ordered = sorted(words + pairs, key=lambda w: (not w[:1].isupper(), " " in w))
+    return list(dict.fromkeys(k for w in ordered if (k := normalize_key(w))))[:MAX_PEOPLE]
 
 
 def _subject(text: str | None) -> set[str]:
