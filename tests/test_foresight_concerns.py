@@ -105,6 +105,11 @@ def test_the_api_lists_a_persons_foresight_and_whom_each_concerns(api):
     maya = data(api.gql(ENTITY, {"name": "Maya", "asOf": then}, key=key))["entity"]
     assert maya["foresights"] == [{"text": "Maya is allergic to peanuts.", "kind": "constraint",
                                    "concerns": {"name": "Maya"}}]
+    # Whom it concerns is read at the moment asked: then, her allergy was still a fact about her.
+    listed = data(api.gql("""query($at: DateTime) { foresights(activeAt: $at) {
+                               text concerns { name facts { text } } } }""", {"at": then}, key=key))["foresights"]
+    [allergy] = [f for f in listed if f["text"] == "Maya is allergic to peanuts."]
+    assert any("allergic to peanuts" in f["text"] and "not" not in f["text"] for f in allergy["concerns"]["facts"])
     # Ended since: not hers now. Sam's is his alone.
     assert data(api.gql(ENTITY, {"name": "Maya"}, key=key))["entity"]["foresights"] == []
     sam = data(api.gql(ENTITY, {"name": "Sam"}, key=key))["entity"]

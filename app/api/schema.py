@@ -35,7 +35,7 @@ from app.recollection.search import SearchTimeout
 MAX_ID = 256
 
 
-def _hit(h) -> SearchHit:
+def _hit(h, at: datetime) -> SearchHit:
     kind = HitKind(h.kind)
     evidence = [Turn.of(t) for t in h.evidence]
     hit = SearchHit(rank=h.rank, score=h.score, kind=kind, evidence=evidence,
@@ -47,7 +47,7 @@ def _hit(h) -> SearchHit:
     elif kind is HitKind.MEMCELL:
         hit.mem_cell = MemCell.of(h.node)
     elif kind is HitKind.FORESIGHT:
-        hit.foresight = Foresight.of(h.node, h.evidence)
+        hit.foresight = Foresight.of(h.node, h.evidence, at=at)
     elif kind is HitKind.TURN:
         hit.turn = Turn.of(h.node)
     elif kind is HitKind.SCENE:
@@ -90,7 +90,7 @@ class Query:
             raise bad_input(str(e), e.field) from None
         except SearchTimeout as e:
             raise ApiError(str(e), INTERNAL) from None
-        return SearchResult(hits=[_hit(h) for h in res.hits], context=res.context, took_ms=res.took_ms)
+        return SearchResult(hits=[_hit(h, req.at) for h in res.hits], context=res.context, took_ms=res.took_ms)
 
     @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way.")
     async def related_to(self, info: Info, entity: str, hops: Optional[int] = 2,
@@ -148,7 +148,7 @@ class Query:
                          group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
         at = _active_at(active_at, group_id)
         rows = await active_foresights(info.context.graph, at, group_id)
-        return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
+        return [Foresight.of(r["foresight"], r["evidence"], at=at) for r in rows]
 
     @strawberry.field(name="foresightPage",
                       description="Foresight active at a moment (default now), the soonest to end first, a page "
@@ -164,7 +164,8 @@ class Query:
             rows, more, total = await foresight_page(info.context.graph, at, group_id, kind, first, after)
         except CursorError as e:
             raise bad_input(str(e), "after") from None
-        edges = [ForesightEdge(cursor=r["cursor"], node=Foresight.of(r["foresight"], r["evidence"])) for r in rows]
+        edges = [ForesightEdge(cursor=r["cursor"], node=Foresight.of(r["foresight"], r["evidence"], at=at))
+                 for r in rows]
         return ForesightConnection(edges=edges, total_count=total, page_info=PageInfo(
             has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
 

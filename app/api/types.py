@@ -164,7 +164,8 @@ class Foresight:
         "when that is no one named (\"Maya's son has asthma\")"))
 
     @classmethod
-    def of(cls, d: dict, evidence: list[dict] | None = None) -> "Foresight":
+    def of(cls, d: dict, evidence: list[dict] | None = None, at: datetime | None = None) -> "Foresight":
+        """`at`: the moment whom it concerns is read at (its facts true then), as asked; now by default."""
         about = d.get("concerns")
         return cls(id=d["id"], text=d.get("text") or "", trigger=d.get("trigger") or "",
                    kind=d.get("kind") or "plan", valid_from=_dt(d.get("validFrom")),
@@ -172,7 +173,7 @@ class Foresight:
                    mem_cell_id=d.get("memCellId"), evidence=[Turn.of(t) for t in evidence or []],
                    ended_at=_dt(d.get("endedAt")),
                    ended_by=Turn.of(d["endedBy"]) if d.get("endedBy") else None,
-                   concerns=Entity.of(about, at=datetime.now(timezone.utc)) if about else None)
+                   concerns=Entity.of(about, at=at or datetime.now(timezone.utc)) if about else None)
 
 
 @strawberry.type(description="A surface form merged into an entity (by entity resolution, or by hand: "
@@ -213,7 +214,7 @@ class Entity:
         from app.recollection.foresight_lookup import active_foresights
 
         rows = await active_foresights(info.context.graph, self.at, None, limit=50, entity_id=self.id)
-        return [Foresight.of(r["foresight"], r["evidence"]) for r in rows]
+        return [Foresight.of(r["foresight"], r["evidence"], at=self.at) for r in rows]
 
     @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
                                   "the order they began (validFrom), a page at a time (first: 1-100)")
