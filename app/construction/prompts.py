@@ -80,9 +80,9 @@ in the third person with absolute dates and begins with the name of whom it conc
 situations in which it matters, in the words a later question would use even when that \
 question shares no word with the foresight: a peanut allergy -> "restaurants, eating out, \
 food, cooking, recipes, snacks, baking, ordering dinner"; a trip to Paris in June -> "travel, \
-flights, hotels, packing, weather, June plans, France". "valid_from" and "valid_to" bound the window in which it \
-matters: a plan from when it is made until the day it happens, a deadline until its date. A \
-standing constraint has no end: "valid_to": null.
+flights, hotels, packing, weather, June plans, France". "valid_from" and "valid_to" bound the \
+window in which it matters: a plan from when it is made until the day it happens, a deadline \
+until its date. A standing constraint has no end: "valid_to": null.
 7. Foresight that ends. When a turn says that a constraint or plan no longer holds (someone \
 is not allergic any more, is no longer vegan, got over a fear, eats meat again; a trip or \
 appointment was cancelled or called off; a to-do was done: the passport renewed, the form \

@@ -141,7 +141,7 @@ class ForesightChannel:
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
-        strong = [c for c in ranked if not c.weak]
+        strong = [c for c in ranked if not c.weak]  # a prefix of ranked: the weak come last
         whose = about[strong[0].key] if strong else set()
         for i, c in enumerate(strong[1:], start=1):
             others = (about[c.key] & named) - whose
