@@ -450,6 +450,15 @@ def test_someone_elses_constraint_is_not_the_speakers():
     assert c.text == "Maya's mom is allergic to cats." and "pets" in c.trigger
 
 
+def test_a_constraint_said_of_a_name_first_seen_at_a_sentences_start_is_never_the_speakers():
+    # "Melanie" opens the sentence and is met nowhere else: no rule reads her as a person, and
+    # the constraint went to the speaker ("Sam can't eat gluten.", "Maya is vegan.").
+    ex = extract(episode(("Sam", "Melanie can't eat gluten."), ("Maya", "Mel is vegan."),
+                         ("Maya", "Also, I'm vegan."), ("Sam", "Honestly? Can't eat gluten at all.")))
+    assert sorted(fs.text for fs in ex.foresights if fs.kind == "constraint") == [
+        "Maya is vegan.", "Sam can't eat gluten at all."]
+
+
 def test_a_constraint_belongs_to_the_name_just_before_it():
     # Before: "Pim" (met with no cue of a person) was no one, and the allergy went to the speaker.
     ex = extract([turn("Sanne and Pim had friends round. One mum brought cashew cupcakes - Pim is "

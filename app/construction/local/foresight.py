@@ -304,6 +304,24 @@ def _may_constrain(text: str) -> bool:
     return any(w.endswith(("phobia", "phobic")) for w in words)
 
 
+# A capitalised word opening the clause right before a constraint ("Melanie can't eat gluten",
+# "Mel is vegan"): a subject the sentence names that no rule knew as a person (a name first seen
+# there; sentence-initial names are not read as names, since "Work is hard" looks the same).
+_OPENING_WORD = re.compile(rf"(?:^|[,;:(]\s*|\b(?:and|but|so|because)\s+)(?P<w>[A-Z]{LETTER}*)")
+
+
+def _unknown_subject(text: str, pos: int) -> bool:
+    """Whether the clause before `pos` opens with a word that names someone other than the
+    speaker: a capitalised word that is neither a pronoun nor a function word, then only what
+    may stand between a subject and its constraint (_COPULA_GAP)."""
+    for m in _OPENING_WORD.finditer(text, 0, pos):
+        w = m.group("w")
+        if (w.lower() not in lx.STOPWORDS and w.lower() not in lx.PRONOUNS and w != "I"
+                and _COPULA_GAP.fullmatch(text, m.end(), pos)):
+            return True
+    return False
+
+
 def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
                 said_only: bool = False) -> str | None:
     """Whom a constraint said at `pos` is about; `said_only`: only when the sentence says whom
@@ -319,6 +337,8 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
     who = _who_before(sent, pos, reg, recent)
     if said_only:
         return who.name if who is not None and who.person else None
+    if who is None and _unknown_subject(text, pos):
+        return None  # Sam saying "Melanie can't eat gluten": Melanie's, never Sam's
     if who is None or _SAYS.match(text, who.end, pos):
         # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
         return sent.t.speaker
