@@ -45,7 +45,8 @@ async def test_each_foresight_concerns_the_entity_its_text_begins_with(services,
     assert [w for t, w in concerns.items() if "Tokyo" in t] == ["Maya"]
     # One edge each, to an entity of the tenant's own.
     rows = await graph.read("""MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity)
-                               RETURN count(*) AS n, count(DISTINCT f) AS f, collect(DISTINCT e.tenant) AS t""")
+                               RETURN count(*) AS n, count(DISTINCT f) AS f,
+                                      collect(DISTINCT e.tenant) AS t""")
     assert rows[0]["n"] == rows[0]["f"] == 4 and rows[0]["t"] == [graph.tenant]
 
 
@@ -107,9 +108,11 @@ def test_the_api_lists_a_persons_foresight_and_whom_each_concerns(api):
                                    "concerns": {"name": "Maya"}}]
     # Whom it concerns is read at the moment asked: then, her allergy was still a fact about her.
     listed = data(api.gql("""query($at: DateTime) { foresights(activeAt: $at) {
-                               text concerns { name facts { text } } } }""", {"at": then}, key=key))["foresights"]
+                               text concerns { name facts { text } } } }""",
+                          {"at": then}, key=key))["foresights"]
     [allergy] = [f for f in listed if f["text"] == "Maya is allergic to peanuts."]
-    assert any("allergic to peanuts" in f["text"] and "not" not in f["text"] for f in allergy["concerns"]["facts"])
+    assert any("allergic to peanuts" in f["text"] and "not" not in f["text"]
+               for f in allergy["concerns"]["facts"])
     # Ended since: not hers now. Sam's is his alone.
     assert data(api.gql(ENTITY, {"name": "Maya"}, key=key))["entity"]["foresights"] == []
     sam = data(api.gql(ENTITY, {"name": "Sam"}, key=key))["entity"]
@@ -122,7 +125,8 @@ def test_the_api_lists_a_persons_foresight_and_whom_each_concerns(api):
     assert data(api.gql(ENTITY, {"name": "Sam"}, key=other))["entity"] is None
 
 
-async def test_a_question_naming_someone_brings_their_nearest_constraint_below_the_trigger_bar(services, graph):
+async def test_a_question_naming_someone_brings_their_nearest_constraint_below_the_trigger_bar(
+        services, graph):
     await _tell(services, graph, [
         ("w1", "Walter", "The optician says no driving after dark for me now.", 0),
         ("w2", "Walter", "I'm diabetic, so I watch the sugar.", 0),
@@ -154,8 +158,8 @@ async def test_an_end_said_of_someone_by_an_alias_ends_the_foresight_that_concer
     # Mel is taken for Melanie (by prefix, as in test_a_merge_carries_...): her end is Melanie's.
     await _tell(services, graph, [("m1", "Melanie", "I'm vegan, so no cheese for me.", 0),
                                   ("m2", "Sam", "Sam here. I'm vegan too.", 0)])
-    await _tell(services, graph, [("m3", "Sam", "My colleague Mel isn't vegan anymore, she eats fish again.", 9)],
-                conversation="c2")
+    await _tell(services, graph, [("m3", "Sam", "My colleague Mel isn't vegan anymore, she eats fish again.",
+                                   9)], conversation="c2")
     rows = await graph.read("""MATCH (f:Foresight {tenant: $tenant})
                                RETURN f.text AS text, f.endedAt IS NOT NULL AS ended,
                                       COLLECT { MATCH (f)-[:ENDED_BY]->(t) RETURN t.id } AS by""")
