@@ -32,6 +32,9 @@ async def test_insufficient_context_leads_to_sub_queries_whose_hits_are_fused(se
     notes = [c.note for h in res.hits for c in h.channels if c.channel == "agentic"]
     assert any("peanut allergy" in n for n in notes)
     assert any("m4" == e["id"] for h in res.hits for e in h.evidence)
+    for h in res.hits:  # a sub-query ranked the hit itself: its line is one of the hit's own, first
+        assert all(c.ranked == h.kind and not c.folded for c in h.channels if c.channel == "agentic")
+        assert [c.folded for c in h.channels] == sorted(c.folded for c in h.channels)
     assert [h.rank for h in res.hits] == list(range(1, len(res.hits) + 1))
 
 

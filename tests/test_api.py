@@ -30,7 +30,7 @@ query($input: SearchInput!) {
       foresight { id text kind validTo }
       turn { id content }
       evidence { id speaker content timestamp }
-      channels { channel rank score contribution note } }
+      channels { channel rank ranked folded score contribution note } }
   }
 }"""
 
@@ -147,6 +147,21 @@ def test_search_returns_hits_with_evidence_and_explanations(api, tenants):
         assert h["evidence"], h
         assert h["channels"] and all(c["rank"] >= 1 for c in h["channels"])
         assert h["evidence"][0]["timestamp"].endswith("+00:00")  # ISO 8601 with zone
+
+
+def test_a_hits_channel_lines_say_whether_they_ranked_the_hit_or_something_folded_into_it(api, tenants):
+    hits = data(api.gql(SEARCH, {"input": {"query": "Where is Maya flying next month?", "topK": 5}},
+                        key=tenants["a"]))["search"]["hits"]
+    assert hits
+    for h in hits:
+        own = [c for c in h["channels"] if not c["folded"]]
+        assert own and all(c["ranked"] == h["kind"] for c in own), h
+        assert h["channels"][:len(own)] == own, h  # the hit's own lines first, folded ones after
+    # The trip's fact and the message it came from are one hit; the message's lines come with
+    # the fact's, as what the channels ranked as a turn.
+    trip = next(h for h in hits if h["kind"] == "FACT" and "Tokyo" in h["fact"]["text"])
+    assert trip["evidence"][0]["id"] == "m6"
+    assert any(c["ranked"] == "TURN" and c["folded"] for c in trip["channels"]), trip["channels"]
 
 
 def test_related_to_entity_mem_cell_and_foresights(api, tenants):

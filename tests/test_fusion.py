@@ -159,3 +159,56 @@ def test_rrf_keeps_an_episodes_turns_together():
                 "d": [Candidate("turn", "t9", 1.0, evidence=("t9",))]}
     stream = list(dict.fromkeys(t for f in rrf(rankings, W, 60) for t in f.evidence))
     assert stream == ["t1", "t9", "t2"]
+
+
+def _fact_and_its_source_turn() -> dict[str, list[Candidate]]:
+    """A fact and the turn it came from, both ranked by two channels (the same note: a folded
+    line must not hide behind the hit's own), a scene whose best turn it is, and another turn."""
+    fact, source = Candidate("fact", "f", 0.8, evidence=("t1",)), Candidate("turn", "t1", 0.7, evidence=("t1",))
+    return {"vector": [fact, source],
+            "keyword": [fact, source, Candidate("turn", "t9", 1.0, evidence=("t9",))],
+            "scene": [Candidate("scene", "s", 0.6, evidence=("t1", "t5"))]}
+
+
+def _lines(hit) -> list[tuple]:
+    return [(c.channel, c.rank, c.ranked, c.folded) for c in hit.channels]
+
+
+def _no_line_is_shared(hits) -> None:
+    # ranked() writes each hit's lines' contributions: one object in two hits would get both.
+    ids = [id(c) for h in hits for c in h.channels]
+    assert len(ids) == len(set(ids))
+
+
+def test_a_hits_lines_say_what_each_channel_ranked_and_which_were_folded_into_it():
+    from app.recollection.fusion import ranked
+
+    rankings = _fact_and_its_source_turn()
+    # The fact's own lines first; then the source turn's and the scene's, folded into it.
+    expected = [("vector", 1, "fact", False), ("keyword", 1, "fact", False),
+                ("vector", 2, "turn", True), ("keyword", 2, "turn", True), ("scene", 1, "scene", True)]
+    out = fuse(rankings, W, 60, None, top=20)
+    assert [f.key for f in out] == ["f", "t9"]
+    assert _lines(out[0]) == expected and _lines(out[1]) == [("keyword", 3, "turn", False)]
+    assert [c.contribution for c in out[0].channels] == [1 / 61, 1 / 61, 1 / 62, 1 / 62, 1 / 61]
+    _no_line_is_shared(out)
+
+    shares = {"t1": {"vector": 0.7, "keyword": 0.2, "scene": 0.1}, "t9": {"keyword": 0.3}}
+    out = ranked(rankings, W, 60, {"t1": 0.9, "t9": 0.4}, proof_size=5, shares=shares)
+    assert [f.key for f in out] == ["f", "t9"]
+    assert _lines(out[0]) == expected and _lines(out[1]) == [("keyword", 3, "turn", False)]
+    # A folded line gives its channel's share of the hit's best turn, as an own line does.
+    assert [c.contribution for c in out[0].channels] == [0.7, 0.2, 0.7, 0.2, 0.1]
+    assert [c.contribution for c in out[1].channels] == [0.3]
+    _no_line_is_shared(out)
+
+
+def test_a_reply_folded_into_a_hit_keeps_its_context_line_as_a_folded_turn():
+    # The reply no channel ranked comes as a context hit, a turn; the episode holding it and
+    # the question brings both first, so both fold into it, and their lines say what they were.
+    rankings = {"a": [Candidate("memcell", "m", 1.0, evidence=("q", "r")),
+                      Candidate("turn", "q", 1.0, evidence=("q",))]}
+    out = rrf(rankings, W, 60, next_of={"q": "r"})
+    assert [(f.key, f.evidence) for f in out] == [("m", ["q", "r"])]
+    assert _lines(out[0]) == [("a", 1, "memcell", False), ("a", 2, "turn", True),
+                              ("context", 1, "turn", True)]

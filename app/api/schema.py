@@ -39,8 +39,9 @@ def _hit(h, at: datetime) -> SearchHit:
     kind = HitKind(h.kind)
     evidence = [Turn.of(t) for t in h.evidence]
     hit = SearchHit(rank=h.rank, score=h.score, kind=kind, evidence=evidence,
-                    channels=[ChannelScore(channel=c.channel, rank=c.rank, score=c.score,
-                                           contribution=c.contribution, note=c.note)
+                    channels=[ChannelScore(channel=c.channel, rank=c.rank, ranked=HitKind(c.ranked),
+                                           folded=c.folded, score=c.score, contribution=c.contribution,
+                                           note=c.note)
                               for c in h.channels])
     if kind is HitKind.FACT:
         hit.fact = Fact.of(h.node)

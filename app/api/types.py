@@ -245,14 +245,22 @@ class Entity:
                    aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts, at=at)
 
 
-@strawberry.type(description="Why a hit was retrieved: one line per channel that found it.")
+@strawberry.type(description=(
+    "Why a hit was retrieved: one line per channel that ranked it or a candidate folded into it."))
 class ChannelScore:
     channel: str
-    rank: int = strawberry.field(description="the hit's place in this channel's ranking (1: first)")
+    rank: int = strawberry.field(description=(
+        "the place in this channel's ranking (1: first) of what it ranked (see `ranked`)"))
+    ranked: HitKind = strawberry.field(description=(
+        "what this channel ranked: the hit itself, or (folded) another candidate that proves the "
+        "same turns and was folded into this hit, e.g. a fact's source turn"))
+    folded: bool = strawberry.field(description=(
+        "this line is the channel's ranking of something folded into the hit, not of the hit itself"))
     score: float = strawberry.field(description="the channel's own score (BM25, cosine, ...)")
     contribution: float = strawberry.field(description=(
         "what this channel added to the hit's score: in HYBRID (learned ranker), its share of "
-        "the log-odds of the hit's best turn (below 0: it counted against); with RRF, "
+        "the log-odds of the hit's best turn (below 0: it counted against), one share per channel, "
+        "repeated on each of its lines; with RRF, "
         "weight / (k + rank)"))
     note: str
 

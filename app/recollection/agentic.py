@@ -100,8 +100,12 @@ def fuse(rounds, top_k: int, k: int):
             if key not in first_seen:
                 first_seen[key] = h
             if label != "query":
-                first_seen[key].channels.append(
-                    ChannelScore("agentic", h.rank, h.score, 1.0 / (k + h.rank), f"sub-query: {label}"))
+                # The sub-query ranked the hit itself: its line goes with the hit's own, before
+                # those of candidates folded into it.
+                lines = first_seen[key].channels
+                at = next((i for i, c in enumerate(lines) if c.folded), len(lines))
+                lines.insert(at, ChannelScore("agentic", h.rank, h.score, 1.0 / (k + h.rank),
+                                              f"sub-query: {label}", ranked=h.kind))
     order = sorted(scores, key=lambda key: (-scores[key], key))[:top_k]
     hits = []
     for i, key in enumerate(order, start=1):

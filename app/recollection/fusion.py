@@ -16,9 +16,10 @@ slots while neither gets credit for the other's channel. So RRF runs on the turn
                turn a channel ranked as a turn, read by that channel's query);
   hit score    the best T over the hit's evidence; its evidence sorted by T;
   packaging    hits in score order; a hit whose evidence is all proved by a better hit is folded
-               into that hit (its channels listed there), so every hit brings new proof. (With
-               the learned ranker's scores the evidence is also read in score order across hits:
-               ranked(), _in_score_order.)
+               into that hit (its channels listed there, after the hit's own and marked
+               `folded`: they ranked that other candidate, not the hit), so every hit brings new
+               proof. (With the learned ranker's scores the evidence is also read in score order
+               across hits: ranked(), _in_score_order.)
 
 Ties are broken by the hit's own RRF score, then kind, then key: the same inputs always give
 the same order. Ranks start at 1; k = 60 by default.
@@ -32,7 +33,7 @@ evidence recall@10 0.611 fusing 100 candidates per channel, 0.684 fusing 20; R@5
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 
 from app.recollection.channels.base import Candidate
@@ -53,6 +54,11 @@ class ChannelScore:
     score: float
     contribution: float
     note: str = ""
+    # What the channel ranked (memcell | fact | turn | foresight | scene): the hit itself, or,
+    # when `folded`, another candidate proving the same turns that was folded into the hit (a
+    # fact's source turn). Keyword-only and without a default: every maker of a line says it.
+    ranked: str = field(kw_only=True)
+    folded: bool = field(default=False, kw_only=True)
 
 
 @dataclass
@@ -187,7 +193,8 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
 
 def _context_hit(turn: str, score: float, why: str = "reply to a retrieved turn") -> Fused:
     """A turn no channel ranked itself, as a hit: `why` it is there."""
-    return Fused("turn", turn, score=score, evidence=[turn], channels=[ChannelScore("context", 1, score, score, why)])
+    line = ChannelScore("context", 1, score, score, why, ranked="turn")
+    return Fused("turn", turn, score=score, evidence=[turn], channels=[line])
 
 
 def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: int) -> dict[str, Fused]:
@@ -199,7 +206,7 @@ def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
             item = items.setdefault(c.key, Fused(c.kind, c.key))
             contribution = w / (k + rank)
             item.own += contribution
-            item.channels.append(ChannelScore(channel, rank, c.score, contribution, c.note))
+            item.channels.append(ChannelScore(channel, rank, c.score, contribution, c.note, ranked=c.kind))
             for t in c.evidence:
                 if t not in item.evidence:
                     item.evidence.append(t)
@@ -254,8 +261,12 @@ def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str]) -> list[
 
 
 def _vouch(hit: Fused, lines: list[ChannelScore]) -> None:
-    """A folded hit's channels now vouch for `hit`; identical lines are shown once."""
-    hit.channels.extend(c for c in lines if all((c.channel, c.note) != (x.channel, x.note) for x in hit.channels))
+    """A folded hit's channels now vouch for `hit`, as folded lines; identical ones are shown once.
+    An own line never hides a folded one: they say different things (what the channel thought of
+    the hit, of something else). Copies: ranked() writes each hit's lines' contributions."""
+    for c in lines:
+        if all((c.channel, c.note) != (x.channel, x.note) for x in hit.channels if x.folded):
+            hit.channels.append(replace(c, folded=True))
 
 
 def _in_score_order(ordered: list[Fused], items: dict[str, Fused],
