@@ -44,6 +44,16 @@ def test_tense_decides_a_bare_weekday():
     assert one("I'll be there on Saturday").start == date(2023, 5, 13)
 
 
+def test_this_weekend_in_the_past_tense_is_the_one_just_gone():
+    # Said on a Monday: this week's weekend is still to come, so "we moved this weekend" is
+    # the weekend just before.
+    assert one("We moved this weekend", prefer="past").start == date(2023, 5, 6)
+    assert one("We're moving this weekend", prefer="future").start == date(2023, 5, 13)
+    assert one("this weekend").start == date(2023, 5, 13)
+    sunday = datetime(2023, 5, 14, 18, 0, tzinfo=timezone.utc)  # its own weekend: already here
+    assert find_dates("We moved this weekend", sunday, prefer="past")[0].start == date(2023, 5, 13)
+
+
 def test_may_the_modal_is_not_a_month():
     assert find_dates("I may go, it may rain", REF) == []
     assert one("in May").start == date(2023, 5, 1)

@@ -13,8 +13,9 @@ Conventions (English has no single reading for some of these; these are the ones
   "coming Tuesday" the first Tuesday strictly after it; "this Tuesday" the Tuesday of the current
   week (moved on a week when that day is already over, unless the sentence is in the past tense);
   a bare "on Tuesday" follows `prefer` ('past' -> last, otherwise the upcoming one);
-* "this weekend" is Saturday..Sunday of the current week, "last weekend" the one before it,
-  "next weekend" the one after it;
+* "this weekend" is Saturday..Sunday of the current week (the one just gone when the sentence
+  is in the past tense and said Monday..Friday), "last weekend" the one before it, "next
+  weekend" the one after it;
 * "N weeks/months/years ago" and "in N days/weeks/..." are single days (calendar arithmetic,
   clamped at month ends: 31 March minus one month is 28/29 February);
 * a month or day-of-month without a year ("in June", "May 8th") takes the year that puts it
@@ -445,6 +446,10 @@ def _unit_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
          "coming": 1, "this coming": 1, "the following": 1}[mod]
     if unit == "weekend" and mod in ("coming", "this coming"):
         n = 0 if ref.weekday() < 5 else 1
+    elif unit == "weekend" and mod == "this" and prefer == PAST and ref.weekday() < 5:
+        # "we moved this weekend", said on a Wednesday: this week's weekend is still to come,
+        # so the past tense means the one just gone (as "over the weekend" does).
+        n = -1
     s, e = _unit_span(unit, ref, n)
     if "end of" in text:
         return m.start(), m.end(), e, e, "day", True
