@@ -504,6 +504,44 @@ def test_small_talk_with_will_is_not_a_plan():
     assert ex.foresights == []
 
 
+def _asked(*rows: tuple[str, str, str]) -> Extraction:
+    """Turns (speaker, role, text), one minute apart."""
+    return extract([turn(text, who, T0 + timedelta(minutes=i), i, role=role)
+                    for i, (who, role, text) in enumerate(rows)])
+
+
+def test_an_allergy_said_as_the_answer_to_a_question_is_a_constraint():
+    # "Yes, tree nuts." names no allergy: it was the fact "Ana said tree nuts." and no constraint.
+    ex = _asked(("assistant", "assistant", "Any allergies I should know about?"),
+                ("Ana", "user", "Yes, tree nuts. My partner Jonas eats everything though."))
+    [c] = ex.foresights
+    assert c.text == "Ana is allergic to tree nuts."
+    assert c.kind == "constraint" and c.turn_ids == ["t1"] and c.valid_from == T0 + timedelta(minutes=1)
+    assert "restaurant" in c.trigger and "nuts" in c.trigger
+    assert "Ana is allergic to tree nuts." in [f.text for f in ex.facts]
+    assert not [f for f in ex.facts if "said tree nuts" in f.text]
+    # a list, a softener after it; whom: the one the question names, else who answers
+    ex = _asked(("Sam", "user", "Does Jonas have any food allergies?"),
+                ("Maya", "user", "Peanuts, eggs, and sesame, sadly."))
+    assert [c.text for c in ex.foresights] == ["Jonas is allergic to peanuts, eggs and sesame."]
+    ex = _asked(("Sam", "user", "Are you allergic to anything?"), ("Maya", "user", "Just cats."))
+    assert [c.text for c in ex.foresights] == ["Maya is allergic to cats."]
+
+
+@pytest.mark.parametrize("rows", [
+    [("Sam", "No, none.")],  # no allergy
+    [("Sam", "Not that I know of.")],
+    [("Sam", "Let me check."), ("Maya", "ok"), ("Sam", "Peanuts.")],  # not the next turn
+    [("Maya", "Peanuts.")],  # the asker's own next turn
+    [("Sam", "Peanuts and a big salad, and then we can watch a film together tonight.")],  # more than an answer
+])
+def test_what_does_not_answer_an_allergy_question_makes_no_constraint(rows):
+    ex = _asked(("Maya", "user", "Any allergies?"), *((who, "user", text) for who, text in rows))
+    assert ex.foresights == []
+    ex = _asked(("Maya", "user", "What do you want for dinner?"), ("Sam", "user", "Peanuts."))
+    assert ex.foresights == []  # not asked about allergies
+
+
 def test_assistant_turns_make_no_foresight():
     ex = extract([turn("I will remind you about the dentist tomorrow.", speaker="assistant", role="assistant")])
     assert ex.foresights == []

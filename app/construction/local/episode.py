@@ -17,7 +17,8 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.parse import later_single, parse_sentence
-from app.construction.local.foresight import _constraint, _plan
+from app.construction.local.foresight import _constraint, _plan, allergy_of
+from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions)
@@ -110,6 +111,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     per_turn: dict[int, int] = {}
     fs_turn: dict[int, int] = {}
     recent: str | None = None
+    asked = None  # the last question about allergies (answers.py)
     for s in sents:
         try:
             recent_before = recent
@@ -118,13 +120,18 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 if ent and ent.type == "person" and not ent.speaker:
                     recent = ent.name
             if s.question:
+                asked = asked_allergy(s, reg) or asked
                 continue
             constrained = False
             foresaw = False
             constraint: ForesightDraft | None = None
+            answer = None
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
                 ends.extend(foresight_ends(s, reg, recent_before))
                 found = _constraint(s, reg, recent_before)
+                answer = None if found else answered_allergy(s, asked)
+                if answer is not None:
+                    found.append(allergy_of(s, *answer))
                 plan = _plan(s, reg, recent_before)
                 if plan is not None:
                     found.append(plan)
@@ -163,9 +170,10 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                     parses.append(extra)
             for p in parses:
                 f = _fact(s, p, reg)
-                if p.kind == "reported" and constraint is not None and len(s.text.split()) <= 2:
+                if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):
                     # A constraint said alone ("vegetarian." in a request) was the fact "Agata
-                    # said vegetarian.": the constraint says it better ("Agata is vegetarian.").
+                    # said vegetarian.": the constraint says it better ("Agata is vegetarian."),
+                    # as for an answer ("Yes, tree nuts." was "Ana said tree nuts.").
                     f = replace(f, text=constraint.text, predicate="is")
                 key = f"{f.text}\x00{f.predicate}\x00{f.object}".casefold()
                 if key in seen_facts or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
