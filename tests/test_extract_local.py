@@ -62,6 +62,14 @@ def test_yesterday_becomes_an_absolute_date_and_i_becomes_the_speaker():
     assert ("Maya", "subject") in f.entities
 
 
+def test_what_someone_is_getting_ready_for_lies_ahead_though_the_sentence_is_past():
+    # Said on 8 May 2023: "started" read the sentence as past, and the marathon as September 2022.
+    [f] = extract([turn("I just started training for the Berlin marathon in September.")]).facts
+    assert "September 2023" in f.text, f.text
+    [f] = extract([turn("I was training for the marathon in September.")]).facts
+    assert "September 2022" in f.text, f.text  # said in the past: the one before
+
+
 def test_my_sister_is_a_person_entity_named_after_the_speaker():
     ex = extract([turn("My sister visited me.")])
     sister = entity(ex, "Maya's sister")

@@ -16,6 +16,11 @@ _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
     r"bought tickets|got tickets|enrolled)\b", re.IGNORECASE)
+# Getting ready for something: it lies ahead, though the sentence is in the past ("I just
+# started training for the Berlin marathon in September", said in March: this September).
+_AHEAD_HINT = re.compile(
+    r"\b(?:training|preparing|prepare|prepares|getting ready|practi[sc]ing|saving(?: up)?|"
+    r"counting down)\s+(?:for|to)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
 
@@ -28,6 +33,8 @@ def tense_of(s: str) -> str | None:
         return "future"
     if _PAST_HINT.search(s):
         return "past"
+    if _AHEAD_HINT.search(s):
+        return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
     if _WEAK_PAST_HINT.search(s):
