@@ -79,6 +79,19 @@ def test_my_sister_is_a_person_entity_named_after_the_speaker():
     assert f.text == "Maya's sister visited Maya."
 
 
+def test_my_boss_is_a_name_says_who_holds_the_role():
+    # Every word a mention or a role: the sentence was no fact at all, and Carlos no person.
+    ex = extract(episode(("Lea", "My boss is Carlos Ruiz."), ("Lea", "Carlos wants the report by Friday.")))
+    assert "Lea's boss is Carlos Ruiz." in [f.text for f in ex.facts]
+    carlos = entity(ex, "Carlos Ruiz")
+    assert carlos.type == "person" and "Lea's boss" in carlos.aliases
+    ex = extract([turn("My manager is Ana Lima.", "Lea")])
+    assert [f.text for f in ex.facts] == ["Lea's manager is Ana Lima."]
+    assert entity(ex, "Ana Lima").type == "person"
+    ex = extract([turn("My sister is German.", "Lea")])  # a demonym, no name
+    assert [e.name for e in ex.entities] == ["Lea"]
+
+
 def test_my_dog_max_is_a_pet_with_an_alias():
     ex = extract([turn("My dog Max loves the beach.")])
     max_ = entity(ex, "Max")

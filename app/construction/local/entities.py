@@ -19,7 +19,7 @@ _KIN_ADJ = ("new|little|big|older|younger|best|old|late|dear|eldest|oldest|young
 _OWNER = r"(?:(?i:my|our|your)|(?P<owner>[A-Z][\w-]+)'s)"
 _KIN_MENTION = re.compile(
     rf"(?<![\w'])(?P<det>{_OWNER})\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
-_NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called)\s+)?(?=[A-Z])")
+_NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called|is)\s+)?(?=[A-Z])")  # "my sister Priya", "... is Priya"
 _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
 _DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS
          | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})

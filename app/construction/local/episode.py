@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 
 from app.construction import lexicon as lx
@@ -23,6 +24,9 @@ from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions)
 from app.construction.local.facts import _companion, _fact, _fact_score
+
+# "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
+_ROLE_IS = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|was)\s+", re.IGNORECASE)
 
 log = logging.getLogger(__name__)
 
@@ -155,6 +159,8 @@ def _extract(records: list[TurnRecord]) -> Extraction:
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
             if any(_APPOS.match(s.text, m.end) for m in s.mentions):
                 bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
+            elif (role := _ROLE_IS.match(s.text)) and any(m.start == role.end() for m in s.mentions):
+                bonus += 1.0  # "My manager is Carlos Ruiz.": the same, said the other way round
             if content + bonus < 1.5 and not foresaw:
                 continue
             s.companion = _companion(s, reg)
