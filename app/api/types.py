@@ -211,9 +211,7 @@ class Entity:
     @strawberry.field(description="its plans, constraints and deadlines active now (or at the asOf "
                                   "asked), the soonest to end first; at most 50")
     async def foresights(self, info: Info) -> list[Foresight]:
-        from app.recollection.foresight_lookup import active_foresights
-
-        rows = await active_foresights(info.context.graph, self.at, None, limit=50, entity_id=self.id)
+        rows = await info.context.loaders.entity_foresights.load((self.id, self.at))
         return [Foresight.of(r["foresight"], r["evidence"], at=self.at) for r in rows]
 
     @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
