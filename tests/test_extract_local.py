@@ -563,6 +563,27 @@ def test_what_does_not_answer_an_allergy_question_makes_no_constraint(rows):
     assert ex.foresights == []  # not asked about allergies
 
 
+@pytest.mark.parametrize("said, expected, word", [
+    ("Always book aisle seats for me.", "Lea asked to always book aisle seats for Lea.", "seats"),
+    ("Never schedule meetings on Fridays.", "Lea asked never to schedule meetings on Fridays.", "meetings"),
+    ("Please don't call before 9am.", "Lea asked not to call before 9am.", "call"),
+])
+def test_an_instruction_to_an_assistant_is_a_standing_constraint(said, expected, word):
+    ex = _asked(("Lea", "user", said), ("assistant", "assistant", "Noted, I'll remember that."))
+    [c] = ex.foresights
+    assert (c.text, c.kind, c.valid_to) == (expected, "constraint", None)
+    assert word in c.trigger.split(", ") and "lea" not in c.trigger.lower()
+
+
+@pytest.mark.parametrize("rows", [
+    [("Lea", "user", "Don't worry about it."), ("assistant", "assistant", "Thanks!")],  # no errand
+    [("Lea", "user", "Never give up!"), ("assistant", "assistant", "I won't.")],
+    [("Lea", "user", "Don't tell Josh."), ("Sam", "user", "My lips are sealed.")],  # between people
+])
+def test_what_is_no_instruction_to_an_assistant_makes_no_constraint(rows):
+    assert _asked(*rows).foresights == []
+
+
 def test_assistant_turns_make_no_foresight():
     ex = extract([turn("I will remind you about the dentist tomorrow.", speaker="assistant", role="assistant")])
     assert ex.foresights == []

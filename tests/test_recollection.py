@@ -610,6 +610,21 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
         assert res.hits.index(first) < 3
 
 
+async def test_an_instruction_to_the_assistant_surfaces_when_its_errand_comes_up(services, graph, searcher):
+    # Said once, weeks before, and the question shares no word with the booking rule but "book".
+    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": DAY1 + timedelta(minutes=k)}
+            for k, (i, who, role, text) in enumerate([
+                ("a1", "Lea", "user", "Always book aisle seats for me, I get up a lot on flights."),
+                ("a2", "Assistant", "assistant", "Understood, aisle seats from now on."),
+                ("a3", "Lea", "user", "Thanks! I'm reading a great novel about Lisbon right now.")])]
+    await Ingestor(services).memorize(graph.tenant, "c9", msgs, flush=True)
+    res = await search(searcher, graph, "Book me a flight to Madrid for the conference", top_k=5,
+                       now=DAY3 + timedelta(days=30))
+    shown = [h.node["text"] for h in res.hits[:3] if h.kind == "foresight"]
+    assert shown == ["Lea asked to always book aisle seats for Lea, Lea gets up a lot on flights."], \
+        [(h.kind, h.node.get("text")) for h in res.hits]
+
+
 async def test_two_named_peoples_constraints_are_both_pinned(services, graph, searcher):
     # Callum's not drinking matches "dinner" better than Ines's allergy does; the dinner is hers.
     said = [("r1", "Ines", "I have a peanut allergy, so no satay for me."),

@@ -18,7 +18,8 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.parse import later_single, parse_sentence
-from app.construction.local.foresight import _constraint, _plan, allergy_of
+from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
+from app.construction.local.instructions import instruction
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
@@ -116,6 +117,9 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     fs_turn: dict[int, int] = {}
     recent: str | None = None
     asked = None  # the last question about allergies (answers.py)
+    # An assistant takes part: what the user tells it always or never to do is a standing rule
+    # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
+    helped = any(t.assistant for t in turns)
     for s in sents:
         try:
             recent_before = recent
@@ -136,6 +140,9 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 answer = None if found else answered_allergy(s, asked)
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
+                told = instruction(s) if helped and not found else None
+                if told is not None:  # "Always book aisle seats for me", to an assistant
+                    found.append(draft(s, *told))
                 plan = _plan(s, reg, recent_before)
                 if plan is not None:
                     found.append(plan)

@@ -480,10 +480,10 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
             keys = [k for w in _WORD.findall(m.group(0).lower()) for k in lx.SITUATION_CUES.get(w, ())]
             found.append((rule, keys or ["schedule"], _content_words(m.group(0), 4)))
-    return [_draft(sent, ftext, keys, words) for ftext, keys, words in found]
+    return [draft(sent, ftext, keys, words) for ftext, keys, words in found]
 
 
-def _draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> ForesightDraft:
+def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> ForesightDraft:
     """A standing constraint said in `sent`, with its trigger."""
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".", trigger=_trigger(keys, words),
                           turn_ids=[sent.t.turn.id], valid_from=sent.t.at, valid_to=None, kind="constraint")
@@ -493,7 +493,7 @@ def allergy_of(sent: _Sentence, who: str, x: str) -> ForesightDraft:
     """"`who` is allergic to `x`", said in `sent` as the answer to a question (answers.py), with
     the trigger the sentence rules give an allergy."""
     words = _WORD.findall(x.lower())
-    return _draft(sent, f"{who} is allergic to {x}", [_allergen_key(words)],
+    return draft(sent, f"{who} is allergic to {x}", [_allergen_key(words)],
                   [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
 
 
