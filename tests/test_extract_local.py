@@ -584,6 +584,23 @@ def test_what_is_no_instruction_to_an_assistant_makes_no_constraint(rows):
     assert _asked(*rows).foresights == []
 
 
+@pytest.mark.parametrize("said, expected, until", [
+    ("Remind me to call the dentist tomorrow.",
+     "Lea asked to be reminded to call the dentist on 2023-05-09 (tomorrow).", date(2023, 5, 10)),
+    # asked as a question, which the plan rules skip
+    ("Can you remind me that my mom's birthday is on June 3rd?",
+     "Lea asked to be reminded that Lea's mom's birthday is on 2023-06-03 (June 3rd).", date(2023, 6, 4)),
+    ("Please remind me about the parking permit renewal.",  # no day: the plans' default window
+     "Lea asked to be reminded about the parking permit renewal.", date(2023, 6, 7)),
+])
+def test_a_reminder_asked_for_is_a_plan_until_its_day(said, expected, until):
+    ex = _asked(("Lea", "user", said), ("assistant", "assistant", "Will do!"))
+    [p] = ex.foresights  # one: the renewal is no deadline of its own beside it
+    assert (p.text, p.kind, p.valid_to.date()) == (expected, "plan", until)
+    assert [f.text for f in ex.facts if f.subject == "Lea"] in ([], [expected])  # not "Lea said remind Lea"
+    assert _asked(("Lea", "user", "Remind me about it."), ("assistant", "assistant", "Sure.")).foresights == []
+
+
 def test_assistant_turns_make_no_foresight():
     ex = extract([turn("I will remind you about the dentist tomorrow.", speaker="assistant", role="assistant")])
     assert ex.foresights == []

@@ -20,6 +20,7 @@ from app.construction.local.lowercase import _discover_lowercase, _known_in_lowe
 from app.construction.local.parse import later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
 from app.construction.local.instructions import instruction
+from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
@@ -127,6 +128,13 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 ent = reg.get(mm.key)
                 if ent and ent.type == "person" and not ent.speaker:
                     recent = ent.name
+            # A reminder asked for is a plan, often asked as a question ("Can you remind me to
+            # call Mum on Sunday?"); the rules below skip questions.
+            reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
+            if reminded is not None and (reminded.kind, reminded.text.casefold()) not in seen_fs:
+                seen_fs.add((reminded.kind, reminded.text.casefold()))
+                fs_turn[s.t.index] = fs_turn.get(s.t.index, 0) + 1
+                foresights.append(reminded)
             if s.question:
                 asked = asked_allergy(s, reg) or asked
                 continue
@@ -143,7 +151,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 told = instruction(s) if helped and not found else None
                 if told is not None:  # "Always book aisle seats for me", to an assistant
                     found.append(draft(s, *told))
-                plan = _plan(s, reg, recent_before)
+                plan = _plan(s, reg, recent_before) if reminded is None else None
                 if plan is not None:
                     found.append(plan)
                 for fs in found:
@@ -188,6 +196,8 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                     # said vegetarian.": the constraint says it better ("Agata is vegetarian."),
                     # as for an answer ("Yes, tree nuts." was "Ana said tree nuts.").
                     f = replace(f, text=constraint.text, predicate="is")
+                elif reminded is not None and p.kind == "reported":  # "Lea said remind Lea to ..."
+                    f = replace(f, text=reminded.text, predicate="asked to be reminded")
                 key = f"{f.text}\x00{f.predicate}\x00{f.object}".casefold()
                 if key in seen_facts or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                     continue

@@ -1,0 +1,49 @@
+"""Reminders asked for: "Remind me to call the dentist tomorrow", "Can you remind me that Mum's
+birthday is on June 3rd?". A plan by what it asks, though no plan cue says so (the sentence's
+subject is whoever is asked), and often said as a question, which the plan rules skip."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, time, timedelta
+
+from app.construction import lexicon as lx
+from app.construction.dates import absolute_text
+from app.construction.local.bounds import MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS
+from app.construction.local.fact_patterns import _I
+from app.construction.local.foresight import _trigger
+from app.construction.local.inline_dates import _fill, _unplace
+from app.construction.local.sentence import _Sentence
+from app.construction.local.text import _WORD, _clip
+from app.construction.local.voice import _Voice, rewrite
+from app.domain.models import ForesightDraft
+
+_REMIND = re.compile(
+    r"^(?:(?:please|pls|also|and|oh|so|btw|hey|ok|okay)[,]?\s+)*"
+    r"(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|(?:don't|do not)\s+(?:let\s+me\s+)?forget\s+to\s+)?"
+    r"remind\s+(?P<who>me|us)\s+(?P<how>to|that|about|of)\s+", _I)
+_HOW = {"to": "to", "that": "that", "about": "about", "of": "about"}
+
+
+def reminder(sent: _Sentence) -> ForesightDraft | None:
+    """The plan the reminder asked for in `sent` holds, if it asks for one."""
+    m = _REMIND.match(sent.text)
+    if not m:
+        return None
+    t = sent.t
+    what = _fill(rewrite(sent.s1[sent.s1_pos(m.end()):], _Voice(t.speaker, t.other)), sent.rendered)
+    what = what.strip().rstrip(" .!?")
+    if len(_WORD.findall(what)) < 2:  # "remind me about it": of what, it does not say
+        return None
+    ahead = [d for d in sent.dates if d.direction in ("future", "present")]
+    if ahead:
+        end_day = max(d.end for d in ahead) + timedelta(days=1)
+        valid_to = datetime.combine(end_day, time(0, 0), tzinfo=t.at.tzinfo)
+    else:
+        valid_to = t.at + timedelta(days=PLAN_DEFAULT_DAYS)
+    said = _unplace(sent.s1[sent.s1_pos(m.end()):]).lower()
+    words = [w for w in _WORD.findall(said) if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
+    keys = list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))) or ["schedule"]
+    text = f"{t.speaker} asked to be reminded {_HOW[m.group('how').lower()]} {what}"
+    return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS) + ".",
+                          trigger=_trigger(keys, [absolute_text(d) for d in ahead[:2]] + words[:6]),
+                          turn_ids=[t.turn.id], valid_from=t.at, valid_to=valid_to, kind="plan")
