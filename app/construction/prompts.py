@@ -74,7 +74,10 @@ mention once, under its fullest name, with nicknames and other spellings as "ali
 fact's "entities" names the entities it is about, spelled as in "entities", with their role.
 6. Foresight: what should change the assistant's behaviour later. Plans and intentions (kind \
 "plan"), deadlines and appointments (kind "deadline"), standing constraints such as allergies, \
-diets, health conditions, strong dislikes or house rules (kind "constraint"). "text" states it \
+diets, health conditions, strong dislikes, house rules or what the user tells the assistant \
+always or never to do ("always book aisle seats", "never schedule meetings on Fridays") (kind \
+"constraint"); a reminder asked for ("remind me to call the dentist tomorrow") is a plan until \
+its day. "text" states it \
 in the third person with absolute dates and begins with the name of whom it concerns \
 ("Melanie is allergic to peanuts", not "Peanut allergy (Melanie)"). "trigger" lists the \
 situations in which it matters, in the words a later question would use even when that \
