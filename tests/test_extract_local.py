@@ -575,6 +575,13 @@ def test_an_instruction_to_an_assistant_is_a_standing_constraint(said, expected,
     assert word in c.trigger.split(", ") and "lea" not in c.trigger.lower()
 
 
+def test_instructions_after_a_colon_and_one_after_another_are_each_a_constraint():
+    ex = _asked(("Lea", "user", "Two things: always book aisle seats for me, and never schedule anything "
+                                "before 9am."), ("assistant", "assistant", "Noted."))
+    assert [c.text for c in ex.foresights] == ["Lea asked to always book aisle seats for Lea.",
+                                               "Lea asked never to schedule anything before 9am."]
+
+
 @pytest.mark.parametrize("rows", [
     [("Lea", "user", "Don't worry about it."), ("assistant", "assistant", "Thanks!")],  # no errand
     [("Lea", "user", "Never give up!"), ("assistant", "assistant", "I won't.")],
@@ -599,6 +606,13 @@ def test_a_reminder_asked_for_is_a_plan_until_its_day(said, expected, until):
     assert (p.text, p.kind, p.valid_to.date()) == (expected, "plan", until)
     assert [f.text for f in ex.facts if f.subject == "Lea"] in ([], [expected])  # not "Lea said remind Lea"
     assert _asked(("Lea", "user", "Remind me about it."), ("assistant", "assistant", "Sure.")).foresights == []
+
+
+def test_a_reminder_lasts_until_the_day_to_be_reminded_on_not_a_later_day_it_names():
+    ex = _asked(("Lea", "user", "Remind me to renew my passport next month, it expires in August."),
+                ("assistant", "assistant", "Will do."))
+    [p] = ex.foresights
+    assert p.valid_to.date() == date(2023, 7, 1) and "August 2023" in p.text
 
 
 def test_assistant_turns_make_no_foresight():

@@ -17,17 +17,22 @@ _ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|
             "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
             "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
             "include|accept|take|set|leave")
+_HOW_ALT = r"always|never|don't|dont|do not"
+# At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
+# another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
 _INSTRUCTION = re.compile(
-    r"^(?:(?:please|pls|also|and|oh|so|just|btw)[,]?\s+)*(?P<how>always|never|don't|dont|do not)\s+"
-    rf"(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{_ERRANDS})\b(?P<rest>[^.;!?]{{0,100}})", _I)
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw)[,]?\s+)*"
+    rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{_ERRANDS})\b"
+    rf"(?P<rest>[^.;!?]{{0,100}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
 
-def instruction(sent: _Sentence) -> tuple[str, list[str], list[str]] | None:
-    """(text, situation keys, trigger words) of the instruction `sent` gives, if it gives one."""
-    m = _INSTRUCTION.match(sent.text.strip())
-    if not m:
-        return None
+def instructions(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
+    """(text, situation keys, trigger words) of each instruction `sent` gives."""
+    return [_one(sent, m) for m in _INSTRUCTION.finditer(sent.text.strip())]
+
+
+def _one(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
     rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
     what = f"{m.group('v').lower()}{rest}"
     said = f"{m.group('v')}{m.group('rest')}".lower()  # as said: "me" is no word of the errand

@@ -34,9 +34,10 @@ def reminder(sent: _Sentence) -> ForesightDraft | None:
     what = what.strip().rstrip(" .!?")
     if len(_WORD.findall(what)) < 2:  # "remind me about it": of what, it does not say
         return None
-    ahead = [d for d in sent.dates if d.direction in ("future", "present")]
+    # The day to be reminded on is the first named: "next month, it expires in August".
+    ahead = [d for d in sent.dates if d.direction in ("future", "present")][:1]
     if ahead:
-        end_day = max(d.end for d in ahead) + timedelta(days=1)
+        end_day = ahead[0].end + timedelta(days=1)
         valid_to = datetime.combine(end_day, time(0, 0), tzinfo=t.at.tzinfo)
     else:
         valid_to = t.at + timedelta(days=PLAN_DEFAULT_DAYS)
@@ -45,5 +46,5 @@ def reminder(sent: _Sentence) -> ForesightDraft | None:
     keys = list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))) or ["schedule"]
     text = f"{t.speaker} asked to be reminded {_HOW[m.group('how').lower()]} {what}"
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS) + ".",
-                          trigger=_trigger(keys, [absolute_text(d) for d in ahead[:2]] + words[:6]),
+                          trigger=_trigger(keys, [absolute_text(d) for d in ahead] + words[:6]),
                           turn_ids=[t.turn.id], valid_from=t.at, valid_to=valid_to, kind="plan")
