@@ -582,6 +582,17 @@ def test_instructions_after_a_colon_and_one_after_another_are_each_a_constraint(
                                                "Lea asked never to schedule anything before 9am."]
 
 
+@pytest.mark.parametrize("said, words", [
+    ("Forget what I said about aisle seats, window is fine.", ["aisle", "seats"]),
+    ("No need to book aisle seats any more.", ["aisle", "seats"]),  # what it was about, not "book"
+    ("You can schedule meetings on Fridays again.", ["meetings", "fridays"]),
+    ("Forget it.", None),  # what?
+])
+def test_an_instruction_taken_back_is_the_end_of_a_constraint_of_the_speaker(said, words):
+    ends = extract([turn(said, "Lea")]).foresight_ends
+    assert [(e.who, e.words, e.kind) for e in ends] == ([("Lea", words, "constraint")] if words else [])
+
+
 @pytest.mark.parametrize("rows", [
     [("Lea", "user", "Don't worry about it."), ("assistant", "assistant", "Thanks!")],  # no errand
     [("Lea", "user", "Never give up!"), ("assistant", "assistant", "I won't.")],

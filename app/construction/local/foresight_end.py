@@ -12,6 +12,7 @@ from app.construction.local.bounds import LETTER
 from app.construction.local.entities import _Registry
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
 from app.construction.local.foresight import _DIET_ALT, ALLERGY_GONE, _subject_at
+from app.construction.local.instructions import ERRANDS
 from app.construction.local.sentence import _Sentence
 from app.construction.local.text import _WORD
 from app.domain.models import ForesightEndDraft
@@ -52,6 +53,16 @@ _DONE_VERBS = {"booked": "book", "submitted": "submit", "finished": "finish", "s
 _DONE = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now|actually|officially|eventually)\s+)*"
     rf"(?P<v>{'|'.join(_DONE_VERBS)})\s+(?P<x>[^.;:!?(),]+)", _I)
+# A standing instruction taken back by the one who gave it (local/instructions.py): "forget what
+# I said about aisle seats", "no need to book aisle seats any more", "you can schedule meetings
+# before 9am again". Imperative: no subject before it, so whose is the speaker's.
+_TAKEN_BACK = re.compile(
+    r"(?:\b(?:forget|ignore|disregard|scrap|drop)\s+(?:what\s+I\s+(?:said|told\s+you)\s+about|"
+    r"(?:my|the)\s+(?:rule|request|instruction|thing)\s+about)"
+    r"|\bno\s+need\s+to\s+(?:always\s+)?(?=[^.;:!?]*\b(?:any\s*more|now)\b)"
+    r"|\byou\s+can\s+(?:now\s+)?(?=[^.;:!?]*\bagain\b))\s*(?P<x>[^.;:!?(),]+)", _I)
+_ERRAND_WORDS = frozenset(ERRANDS.split("|"))
+
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
 reservation thing things going travel""".split())
@@ -93,6 +104,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL):
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
+    for m in _TAKEN_BACK.finditer(text):
+        # what the errand was about, not the errand ("book" is in every booking rule)
+        words = [w for w in content(m.group("x")) if w not in lx.STOPWORDS | _SAID_OF_EVERY | _ERRAND_WORDS]
+        if words:
+            out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
+                                         turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])

@@ -13,7 +13,7 @@ from app.construction.local.text import _WORD
 from app.construction.local.voice import _Voice, rewrite
 
 # Verbs of errands only: "never give up", "don't worry", "always be kind" are no instruction.
-_ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
+ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
             "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
             "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
             "include|accept|take|set|leave")
@@ -22,7 +22,7 @@ _HOW_ALT = r"always|never|don't|dont|do not"
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
 _INSTRUCTION = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw)[,]?\s+)*"
-    rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{_ERRANDS})\b"
+    rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{ERRANDS})\b"
     rf"(?P<rest>[^.;!?]{{0,100}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
