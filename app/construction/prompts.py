@@ -89,7 +89,8 @@ until its date. A standing constraint has no end: "valid_to": null.
 7. Foresight that ends. When a turn says that a constraint or plan no longer holds (someone \
 is not allergic any more, is no longer vegan, got over a fear, eats meat again; a trip or \
 appointment was cancelled or called off; a to-do was done: the passport renewed, the form \
-sent), list it in "foresight_ends": "who" names the person \
+sent; the user takes back an instruction: "forget what I said about aisle seats"), list it in \
+"foresight_ends": "who" names the person \
 as a foresight's text would ("Melanie"), "what" gives the words that name what ended (the \
 allergen, the diet, the fear, the trip's place or the event: "peanuts", "vegan", "Tokyo"), \
 "kind" is "constraint" or "plan". Do not also write it as a foresight.
