@@ -18,13 +18,15 @@ _ASKS_ALLERGY = re.compile(r"\ballerg(?:y|ies|ic)\b", _I)
 # ("Yes, tree nuts." "Just shellfish, sadly." "peanuts and sesame"). A longer sentence says
 # more than an answer, and the sentence rules read it.
 _WORDS = rf"(?:{LETTER}|-)+(?:\s+(?:{LETTER}|-)+){{0,2}}"
+# Said after the answer, not part of it: "shellfish, sadly", "Brazil nuts only".
+_SOFT = ("only", "though", "unfortunately", "sadly", "i'm afraid", "haha", "lol")
+_SOFT_ALT = "|".join(re.escape(w) for w in _SOFT)
 _ANSWER = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|yea|sadly|unfortunately|only|just|mostly|actually|well)[,!.]*\s+)*"
     rf"(?P<x>{_WORDS}(?:(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+|\s+or\s+){_WORDS}){{0,3}})"
-    r"(?:\s*,?\s*(?:only|though|unfortunately|sadly|i'm afraid|haha|lol))?\s*[.!]*$", _I)
+    rf"(?:\s*,?\s*(?:{_SOFT_ALT}))?\s*[.!]*$", _I)
 _ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|or)\s+", _I)
-_SOFTENERS = frozenset({"only", "though", "unfortunately", "sadly", "i'm afraid", "haha", "lol"})
-_TRAILING_SOFTENER = re.compile(r"(?:\s+(?:only|though|unfortunately|sadly|haha|lol))+$", _I)
+_TRAILING_SOFT = re.compile(rf"(?:\s+(?:{_SOFT_ALT}))+$", _I)
 _ALLERGENS = lx.FOODS | lx.PET_ALLERGENS | lx.OUTDOOR_ALLERGENS | lx.MEDICINES
 
 
@@ -57,18 +59,18 @@ def answered_allergy(sent: _Sentence, asked: Asked | None) -> tuple[str, str] | 
     if not m:
         return None
     items = [i.strip() for i in _ITEM_SEP.split(m.group("x")) if i.strip()]
-    while items and items[-1].lower() in _SOFTENERS:  # "shellfish, sadly"
+    while items and items[-1].lower() in _SOFT:  # "shellfish, sadly"
         items.pop()
     if items:  # "Brazil nuts only"
-        items[-1] = _TRAILING_SOFTENER.sub("", items[-1])
+        items[-1] = _TRAILING_SOFT.sub("", items[-1])
     if not items:
         return None
     x = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
     if x[:1].isupper() and x[1:2].islower():  # the sentence's capital, not a name's
         x = x[0].lower() + x[1:]
     words = re.findall(rf"(?:{LETTER}|-)+", x.lower())
-    # Every word is an allergen or joins them ("tree nuts": one of them must be): "no", "none",
-    # "not really", "the red one" are no allergy.
+    # One word at least a known allergen ("tree nuts"), none a stop word but the joins: "no",
+    # "none", "not really", "the red one" are no allergy.
     if not any(w in _ALLERGENS for w in words) or any(w in lx.STOPWORDS and w not in ("and", "or")
                                                       for w in words):
         return None

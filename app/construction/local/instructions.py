@@ -14,9 +14,9 @@ from app.construction.local.voice import _Voice, rewrite
 
 # Verbs of errands only: "never give up", "don't worry", "always be kind" are no instruction.
 ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
-            "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
-            "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
-            "include|accept|take|set|leave")
+           "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
+           "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
+           "include|accept|take|set|leave")
 _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
