@@ -121,6 +121,17 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
+
+    def keep(fs: ForesightDraft, turn: int) -> bool:
+        """`fs` kept, unless said already or its turn has said enough."""
+        key = (fs.kind, fs.text.casefold())
+        if key in seen_fs or fs_turn.get(turn, 0) >= MAX_FORESIGHTS_PER_TURN:
+            return False
+        seen_fs.add(key)
+        fs_turn[turn] = fs_turn.get(turn, 0) + 1
+        foresights.append(fs)
+        return True
+
     for s in sents:
         try:
             recent_before = recent
@@ -131,15 +142,11 @@ def _extract(records: list[TurnRecord]) -> Extraction:
             # A reminder asked for is a plan, often asked as a question ("Can you remind me to
             # call Mum on Sunday?"); the rules below skip questions.
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
-            if reminded is not None and (reminded.kind, reminded.text.casefold()) not in seen_fs:
-                seen_fs.add((reminded.kind, reminded.text.casefold()))
-                fs_turn[s.t.index] = fs_turn.get(s.t.index, 0) + 1
-                foresights.append(reminded)
+            foresaw = reminded is not None and keep(reminded, s.t.index)
             if s.question:
                 asked = asked_allergy(s, reg) or asked
                 continue
             constrained = False
-            foresaw = False
             constraint: ForesightDraft | None = None
             answer = None
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
@@ -154,12 +161,8 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 if plan is not None:
                     found.append(plan)
                 for fs in found:
-                    key = (fs.kind, fs.text.casefold())
-                    if key in seen_fs or fs_turn.get(s.t.index, 0) >= MAX_FORESIGHTS_PER_TURN:
+                    if not keep(fs, s.t.index):
                         continue
-                    seen_fs.add(key)
-                    fs_turn[s.t.index] = fs_turn.get(s.t.index, 0) + 1
-                    foresights.append(fs)
                     foresaw = True
                     if fs.kind == "constraint":
                         constrained, constraint = True, constraint or fs
