@@ -575,6 +575,18 @@ def test_an_instruction_to_an_assistant_is_a_standing_constraint(said, expected,
     assert word in c.trigger.split(", ") and "lea" not in c.trigger.lower()
 
 
+def test_a_standing_preference_told_to_an_assistant_is_a_constraint():
+    ex = _asked(("Lea", "user", "I prefer window seats on long flights."), ("assistant", "assistant", "Noted."))
+    [c] = ex.foresights
+    assert c.text == "Lea prefers window seats on long flights." and c.kind == "constraint"
+    assert {"flights", "seats"} <= set(c.trigger.split(", "))
+    # for once, or between people: no rule
+    assert _asked(("Lea", "user", "I'd prefer a hotel near the station this time."),
+                  ("assistant", "assistant", "Sure.")).foresights == []
+    assert _asked(("Lea", "user", "I prefer it this way for now."), ("assistant", "assistant", "OK.")).foresights == []
+    assert _asked(("Lea", "user", "I prefer window seats on long flights."), ("Sam", "user", "Me too.")).foresights == []
+
+
 def test_instructions_after_a_colon_and_one_after_another_are_each_a_constraint():
     ex = _asked(("Lea", "user", "Two things: always book aisle seats for me, and never schedule anything "
                                 "before 9am."), ("assistant", "assistant", "Noted."))

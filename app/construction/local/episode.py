@@ -19,7 +19,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.parse import later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
-from app.construction.local.instructions import instructions
+from app.construction.local.instructions import instructions, preferences
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
@@ -156,7 +156,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
                 if helped and not found:  # "Always book aisle seats for me", to an assistant
-                    found.extend(draft(s, *told) for told in instructions(s))
+                    found.extend(draft(s, *told) for told in instructions(s) + preferences(s))
                 plan = _plan(s, reg, recent_before) if reminded is None else None
                 if plan is not None:
                     found.append(plan)

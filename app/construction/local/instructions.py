@@ -1,7 +1,7 @@
 """Standing instructions to whoever helps: "Always book aisle seats for me", "Never schedule
-meetings on Fridays", "Please don't call before 9am". Said once to an assistant (or a person
-running errands), each must hold the next time that errand is done, as a constraint does: a
-user of an agent says them more than any allergy."""
+meetings on Fridays", "Please don't call before 9am", and standing preferences told to it: "I
+prefer window seats on long flights". Said once to an assistant, each must hold the next time
+that errand is done, as a constraint does: a user of an agent says them more than any allergy."""
 from __future__ import annotations
 
 import re
@@ -35,7 +35,30 @@ def instructions(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
 def _one(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
     rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
     what = f"{m.group('v').lower()}{rest}"
-    said = f"{m.group('v')}{m.group('rest')}".lower()  # as said: "me" is no word of the errand
-    words = [w for w in _WORD.findall(said) if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
-    keys = list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ())))
-    return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words[:6]
+    keys, words = _cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
+    return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words
+
+
+def _cues(said: str) -> tuple[list[str], list[str]]:
+    """The situations and the trigger words of what was said."""
+    words = [w for w in _WORD.findall(said.lower()) if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
+    return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
+
+
+# "I prefer X", "we usually prefer X": standing. "I'd prefer", "would prefer" ask for this once.
+_PREFER = re.compile(
+    r"(?<![\w'])(?:I|we)\s+(?:(?:usually|always|generally|really|strongly|much|definitely)\s+)?"
+    r"prefer\s+(?P<x>[^.;!?]{3,100})", _I)
+_THIS_TIME = re.compile(r"\b(?:this\s+time|today|tonight|tomorrow|for\s+now)\b", _I)
+
+
+def preferences(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
+    """(text, situation keys, trigger words) of each standing preference `sent` tells."""
+    out = []
+    for m in _PREFER.finditer(sent.text):
+        x = m.group("x").rstrip(" ,")
+        if _THIS_TIME.search(x):
+            continue
+        text = f"{sent.t.speaker} prefers {rewrite(x, _Voice(sent.t.speaker, sent.t.other))}"
+        out.append((text, *_cues(x)))
+    return out
