@@ -41,7 +41,8 @@ def _one(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
 
 def _cues(said: str) -> tuple[list[str], list[str]]:
     """The situations and the trigger words of what was said."""
-    words = [w for w in _WORD.findall(said.lower()) if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
+    words = [w for w in _WORD.findall(said.lower())
+             if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
     return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
 
 
