@@ -9,7 +9,7 @@ from app.store import term_stats
 
 
 @lru_cache(maxsize=1024)
-def name_terms(speaker: str) -> frozenset[str]:
+def _name_terms(speaker: str) -> frozenset[str]:
     return frozenset(term_stats.query_terms(speaker))
 
 
@@ -22,4 +22,4 @@ def names_in(names: set[str], query: str) -> set[str]:
     """The names the query names: a word of the name, as BM25 reads words (stemmed, stop words
     left out), is a word of the query."""
     asked = set(term_stats.query_terms(query)) if query else set()
-    return {s for s in names if name_terms(s) & asked} if asked else set()
+    return {s for s in names if _name_terms(s) & asked} if asked else set()

@@ -5,7 +5,6 @@ from functools import lru_cache
 
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
-from app.recollection.speakers import name_terms
 from app.recollection.channels.base import (EVIDENCE, Candidate, SearchContext, VectorPart, candidates, holds,
                                             interleave)
 
@@ -49,10 +48,10 @@ for _kind in ("fact", "memcell"):
     SUBQUERY[_kind] = f"""
   {bm25.proposals(INDEX[_kind][0], f"lucene_{_kind}", carry=f"{_kind}_idf, {_kind}_avglen")}
   WHERE n.tenant = $tenant AND {filters.BY_KIND[_kind]}
-  {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen", held=True)}
+  {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen")}
   WHERE bm25 > 0
-  WITH n, bm25, held ORDER BY bm25 DESC, {TIE[_kind]}, elementId(n) LIMIT $limit
-  RETURN collect({{key: elementId(n), score: bm25, held: held, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
+  WITH n, bm25 ORDER BY bm25 DESC, {TIE[_kind]}, elementId(n) LIMIT $limit
+  RETURN collect({{key: elementId(n), score: bm25, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
 
 
 @lru_cache(maxsize=8)
@@ -85,18 +84,6 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
             for k in ranked]
 
 
-def by_whom_only(row: dict, held_key: str, words: list[str]) -> bool:
-    """The row matched only words naming who said it, and the query (`words`) asks more than
-    that name: a turn's speaker (the turn index holds the speaker's name), the speakers of a
-    fact's or an episode's evidence (their text names whom it is about)."""
-    held = row.get(held_key)
-    if not held:
-        return False
-    said = [row["by"]] if held_key == "holds" else [s for _, s in row.get("evidence") or () if s]
-    names = {t for s in said if s for t in name_terms(s)}
-    return set(held) <= names and not set(words) <= names
-
-
 def lucene_for(kind: str, terms: list[str], tenant: str) -> list[str]:
     """One query per word, within the kind's text fields (bm25.proposals)."""
     return word_queries(terms, INDEX[kind][1], tenant)
@@ -124,9 +111,7 @@ class KeywordChannel:
         results = []
         for kind in kinds:
             if kind == "turn":
-                rows = [r for r in record[kind] if not by_whom_only(r, "holds", words)]
-                results.append(candidates(kind, with_priors(rows, ctx.depth), lambda r: r["note"]))
+                results.append(candidates(kind, with_priors(record[kind], ctx.depth), lambda r: r["note"]))
             else:
-                rows = [r for r in record[kind] if not by_whom_only(r, "held", words)]
-                results.append(candidates(kind, rows, lambda r: f"bm25 {r['score']:.2f}"))
+                results.append(candidates(kind, record[kind], lambda r: f"bm25 {r['score']:.2f}"))
         return interleave(results)
