@@ -547,6 +547,8 @@ def test_an_allergy_said_as_the_answer_to_a_question_is_a_constraint():
     assert [c.text for c in ex.foresights] == ["Jonas is allergic to peanuts, eggs and sesame."]
     ex = _asked(("Sam", "user", "Are you allergic to anything?"), ("Maya", "user", "Just cats."))
     assert [c.text for c in ex.foresights] == ["Maya is allergic to cats."]
+    ex = _asked(("Sam", "user", "Any allergies?"), ("Maya", "user", "Brazil nuts only."))
+    assert [c.text for c in ex.foresights] == ["Maya is allergic to Brazil nuts."]
 
 
 @pytest.mark.parametrize("rows", [

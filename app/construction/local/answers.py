@@ -66,8 +66,9 @@ def answered_allergy(sent: _Sentence, asked: Asked | None) -> tuple[str, str] | 
     if not items:
         return None
     x = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-    if x[:1].isupper() and x[1:2].islower():  # the sentence's capital, not a name's
-        x = x[0].lower() + x[1:]
+    first = x.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower() and first.lower() not in lx.PLACES | lx.DEMONYMS:
+        x = x[0].lower() + x[1:]  # the sentence's capital, not a name's ("Brazil nuts" keeps it)
     words = re.findall(rf"(?:{LETTER}|-)+", x.lower())
     # One word at least a known allergen ("tree nuts"), none a stop word but the joins: "no",
     # "none", "not really", "the red one" are no allergy.
