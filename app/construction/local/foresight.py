@@ -483,6 +483,22 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     return [draft(sent, ftext, keys, words) for ftext, keys, words in found]
 
 
+def plan_until(at: datetime, ahead: list) -> datetime:
+    """When a plan said at `at` stops mattering: the day after the last of the days it names
+    (`ahead`, date mentions), else PLAN_DEFAULT_DAYS on."""
+    if ahead:
+        end_day = max(m.end for m in ahead) + timedelta(days=1)
+        return datetime.combine(end_day, time(0, 0), tzinfo=at.tzinfo)
+    return at + timedelta(days=PLAN_DEFAULT_DAYS)
+
+
+def situation_cues(said: str) -> tuple[list[str], list[str]]:
+    """The situations (lexicon.SITUATION_CUES) and the first trigger words of what was said."""
+    words = [w for w in _WORD.findall(said.lower())
+             if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
+    return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
+
+
 def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> ForesightDraft:
     """A standing constraint said in `sent`, with its trigger."""
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".", trigger=_trigger(keys, words),
@@ -546,11 +562,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         ftext = ftext[0].upper() + ftext[1:]
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
-    if ahead:
-        end_day = max(m.end for m in ahead) + timedelta(days=1)
-        valid_to = datetime.combine(end_day, time(0, 0), tzinfo=at.tzinfo)
-    else:
-        valid_to = at + timedelta(days=PLAN_DEFAULT_DAYS)
+    valid_to = plan_until(at, ahead)
     keys = []
     for w in _WORD.findall(text.lower()):
         for k in lx.SITUATION_CUES.get(w, ()):

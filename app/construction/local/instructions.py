@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 
-from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
+from app.construction.local.foresight import situation_cues
 from app.construction.local.sentence import _Sentence
-from app.construction.local.text import _WORD
 from app.construction.local.voice import _Voice, rewrite
 
 # Verbs of errands only: "never give up", "don't worry", "always be kind" are no instruction.
@@ -35,15 +34,8 @@ def instructions(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
 def _one(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
     rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
     what = f"{m.group('v').lower()}{rest}"
-    keys, words = _cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
+    keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
     return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words
-
-
-def _cues(said: str) -> tuple[list[str], list[str]]:
-    """The situations and the trigger words of what was said."""
-    words = [w for w in _WORD.findall(said.lower())
-             if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
-    return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
 
 
 # "I prefer X", "we usually prefer X": standing. "I'd prefer", "would prefer" ask for this once.
@@ -61,5 +53,5 @@ def preferences(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
         if _THIS_TIME.search(x):
             continue
         text = f"{sent.t.speaker} prefers {rewrite(x, _Voice(sent.t.speaker, sent.t.other))}"
-        out.append((text, *_cues(x)))
+        out.append((text, *situation_cues(x)))
     return out

@@ -4,13 +4,11 @@ subject is whoever is asked), and often said as a question, which the plan rules
 from __future__ import annotations
 
 import re
-from datetime import datetime, time, timedelta
 
-from app.construction import lexicon as lx
 from app.construction.dates import absolute_text
-from app.construction.local.bounds import MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS
+from app.construction.local.bounds import MAX_TEXT_CHARS
 from app.construction.local.fact_patterns import _I
-from app.construction.local.foresight import _trigger
+from app.construction.local.foresight import _trigger, plan_until, situation_cues
 from app.construction.local.inline_dates import _fill, _unplace
 from app.construction.local.sentence import _Sentence
 from app.construction.local.text import _WORD, _clip
@@ -36,15 +34,8 @@ def reminder(sent: _Sentence) -> ForesightDraft | None:
         return None
     # The day to be reminded on is the first named: "next month, it expires in August".
     ahead = [d for d in sent.dates if d.direction in ("future", "present")][:1]
-    if ahead:
-        end_day = ahead[0].end + timedelta(days=1)
-        valid_to = datetime.combine(end_day, time(0, 0), tzinfo=t.at.tzinfo)
-    else:
-        valid_to = t.at + timedelta(days=PLAN_DEFAULT_DAYS)
-    said = _unplace(sent.s1[sent.s1_pos(m.end()):]).lower()
-    words = [w for w in _WORD.findall(said) if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
-    keys = list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))) or ["schedule"]
+    keys, words = situation_cues(_unplace(sent.s1[sent.s1_pos(m.end()):]))
     text = f"{t.speaker} asked to be reminded {_HOW[m.group('how').lower()]} {what}"
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS) + ".",
-                          trigger=_trigger(keys, [absolute_text(d) for d in ahead] + words[:6]),
-                          turn_ids=[t.turn.id], valid_from=t.at, valid_to=valid_to, kind="plan")
+                          trigger=_trigger(keys or ["schedule"], [absolute_text(d) for d in ahead] + words),
+                          turn_ids=[t.turn.id], valid_from=t.at, valid_to=plan_until(t.at, ahead), kind="plan")
