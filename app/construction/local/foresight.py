@@ -364,9 +364,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             continue
         x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other))), _LIST_END, 8)
         if x:
-            words = _WORD.findall(x.lower())
-            add(subject_at(m.start()), f"is allergic to {x}", [_allergen_key(words)],
-                          [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
+            add(subject_at(m.start()), *_allergic_to(x))
     if not found:
         for m in _ALLERGY_N.finditer(text):
             words = [w for w in m.group("x").lower().split() if w not in _ALLERGY_ADJ]
@@ -505,12 +503,18 @@ def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> Fore
                           turn_ids=[sent.t.turn.id], valid_from=sent.t.at, valid_to=None, kind="constraint")
 
 
+def _allergic_to(x: str) -> tuple[str, list[str], list[str]]:
+    """"is allergic to `x`", its situation and its trigger words."""
+    words = _WORD.findall(x.lower())
+    return (f"is allergic to {x}", [_allergen_key(words)],
+            [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
+
+
 def allergy_of(sent: _Sentence, who: str, x: str) -> ForesightDraft:
     """"`who` is allergic to `x`", said in `sent` as the answer to a question (answers.py), with
     the trigger the sentence rules give an allergy."""
-    words = _WORD.findall(x.lower())
-    return draft(sent, f"{who} is allergic to {x}", [_allergen_key(words)],
-                  [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
+    predicate, keys, words = _allergic_to(x)
+    return draft(sent, f"{who} {predicate}", keys, words)
 
 
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
