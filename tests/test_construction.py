@@ -90,6 +90,37 @@ async def test_a_replaced_fact_is_superseded_and_the_new_one_is_current(graph, i
     assert by_object["Lisbon"]["status"] == "current" and by_object["Lisbon"]["validTo"] is None
 
 
+async def test_a_later_session_keeps_its_names_and_ends_the_old_home_and_job(graph, ingestor):
+    # An assistant's user, a month apart, in two calls: the second session names Tom only first
+    # in a sentence, and says the move and the new job in one sentence.
+    first = datetime(2026, 10, 5, 9, 0, tzinfo=timezone.utc)
+    said = [("u1", "Maya", "user", "I just started a new job at Fernwood Analytics as a data engineer.", first),
+            ("u2", "Maya", "user", "I live in Leeds with my partner Tom, he is a nurse.", first),
+            ("u3", "Assistant", "assistant", "Lovely, I can look for restaurants in Leeds.", first),
+            ("u4", "Maya", "user", "Update: we moved to Bristol last month and I now work at Harbourline.",
+             first + timedelta(days=28)),
+            ("u5", "Maya", "user", "Rainy but great. Tom found a job at Southmead Hospital.",
+             first + timedelta(days=28))]
+    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": at + timedelta(minutes=k)}
+            for k, (i, who, role, text, at) in enumerate(said)]
+    await ingestor.memorize(graph.tenant, "c1", msgs[:3], flush=True)
+    await ingestor.memorize(graph.tenant, "c1", msgs[3:], flush=True)
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['lives in', 'works at']
+        RETURN f.subject AS who, f.predicate AS p, f.object AS what, f.status AS status ORDER BY f.validFrom""")
+    assert {(r["who"], r["p"], r["what"], r["status"]) for r in rows} == {
+        ("Maya", "works at", "Fernwood Analytics", "superseded"), ("Maya", "lives in", "Leeds", "superseded"),
+        ("Maya", "lives in", "Bristol", "current"), ("Maya", "works at", "Harbourline", "current"),
+        ("Tom", "works at", "Southmead Hospital", "current")}
+    # The second session's Tom is the first one's: one entity, mentioned by both cells.
+    tom = await graph.read("""
+        MATCH (e:Entity {tenant: $tenant, key: 'tom'})<-[:MENTIONS]-(m:MemCell)-[:EVIDENCED_BY]->(t:Turn)
+        RETURN e.type AS type, collect(DISTINCT t.id) AS turns""")
+    assert len(tom) == 1 and tom[0]["type"] == "person" and {"u2", "u5"} <= set(tom[0]["turns"])
+    # The assistant's offer is no fact.
+    assert not await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.subject = 'Assistant' RETURN f")
+
+
 async def test_an_entity_under_two_surface_forms_is_one_node_with_an_audited_merge(graph, ingestor):
     await ingestor.memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
     rows = await graph.read("""
@@ -477,12 +508,12 @@ class _TriesTheLeaseLate:
         self.inner, self.graph, self.wait_s, self.taken = inner, graph, wait_s, None
         self.name = inner.name
 
-    async def extract(self, turns):
+    async def extract(self, turns, known=()):
         if self.taken is None:
             await asyncio.sleep(self.wait_s)
             self.taken = bool(await self.graph.write(LEASE, conversationId="c1", token="another run",
                                                      seconds=60))
-        return await self.inner.extract(turns)
+        return await self.inner.extract(turns, known)
 
 
 async def test_a_run_keeps_its_conversation_while_it_works_longer_than_its_lease(graph, ingestor,
@@ -505,11 +536,11 @@ class _FailsOnce:
         self.inner, self.failed = inner, False
         self.name = inner.name
 
-    async def extract(self, turns):
+    async def extract(self, turns, known=()):
         if not self.failed:
             self.failed = True
             raise ValueError("year 0 is out of range")
-        return await self.inner.extract(turns)
+        return await self.inner.extract(turns, known)
 
 
 @pytest.mark.parametrize("retry", ["periodic", "engram retry"])

@@ -8,7 +8,7 @@ import pytest
 
 from app.construction.extract_llm import EXTRACTION_JSON_SCHEMA, LLMExtractor
 from app.construction.extractor import ExtractionError
-from app.domain.models import TurnRecord
+from app.domain.models import EntityDraft, TurnRecord
 from app.settings import Settings
 from tests.llm_stub import OpenAIStub, StubReply
 
@@ -192,6 +192,20 @@ async def test_the_request_carries_the_model_the_turns_and_a_strict_schema(stub,
     fact_schema = EXTRACTION_JSON_SCHEMA["properties"]["facts"]["items"]
     assert fact_schema["additionalProperties"] is False
     assert set(fact_schema["required"]) == set(fact_schema["properties"])
+
+
+async def test_the_request_names_the_known_entities_the_turns_mention(stub, extractor):
+    # Earlier episodes named them: the model is told, so "Mel" stays Melanie Hart.
+    known = [EntityDraft("Melanie Hart", "person", ["Mel", "Melanie"]), EntityDraft("Boston", "place"),
+             EntityDraft("Zorblax", "thing")]
+    await extractor.extract(TURNS, known)
+    (request,) = stub.requests
+    line = next(ln for ln in request.user_text.splitlines() if ln.startswith("Known from earlier"))
+    assert "Melanie Hart (person, also Mel, Melanie)" in line and "Boston (place)" in line
+    assert "Zorblax" not in request.user_text  # not mentioned in these turns
+    stub.requests.clear()
+    await extractor.extract(TURNS)
+    assert "Known from earlier" not in stub.requests[0].user_text
 
 
 async def test_server_errors_are_retried_with_growing_backoff(stub, extractor, sleeps):

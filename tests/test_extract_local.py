@@ -15,7 +15,7 @@ import pytest
 from app.construction.local import LocalExtractor
 from app.construction.local.voice import conjugate
 from app.construction.sentences import split_sentences
-from app.domain.models import Extraction, TurnRecord
+from app.domain.models import EntityDraft, Extraction, TurnRecord
 
 T0 = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # a Monday
 
@@ -913,3 +913,97 @@ def test_texting_without_apostrophes_reads_as_with_them():
 def test_wanna_and_gotta_agree_as_want_to_and_have_to():
     ex = extract(episode(("Jon", "I wanna start a dance studio."), ("Jon", "I gotta check the floor quality.")))
     assert {f.text for f in ex.facts} >= {"Jon wants to start a dance studio.", "Jon has to check the floor quality."}
+
+
+# --------------------------------------------------------------------------------------------
+# a move and a new job in one sentence, an assistant's offers, names known from earlier cells
+
+def test_a_home_with_whom_one_lives_is_still_where_one_lives():
+    # "he" after Tom is Tom: Leeds was taken for a person, and "lives in" was no single value,
+    # so the later move to Bristol superseded nothing.
+    ex = extract([turn("I live in Leeds with my partner Tom, he is a nurse at St James's.")])
+    [lives] = facts_with(ex, "lives in")
+    assert (lives.object, lives.single_valued) == ("Leeds", True)
+    assert entity(ex, "Leeds").type == "place" and entity(ex, "Tom").type == "person"
+
+
+def test_a_second_single_value_in_a_later_clause_is_a_fact_of_its_own():
+    ex = extract([turn("Update: we moved to Bristol last month and I now work at Harbourline as a team lead.")])
+    [lives], [works] = facts_with(ex, "lives in"), facts_with(ex, "works at")
+    assert (lives.object, works.object) == ("Bristol", "Harbourline")
+    assert works.single_valued and works.text == "Maya now works at Harbourline as a team lead."
+    # One value said twice in one sentence is one fact.
+    ex = extract([turn("I moved to Lisbon in May, I live in Lisbon now.")])
+    assert [f.object for f in facts_with(ex, "lives in")] == ["Lisbon"]
+
+
+@pytest.mark.parametrize("said", [
+    "Nice, I can look for shows that weekend.",
+    "I'd be happy to help with that.",
+    "Let me know if you want more options.",
+    "I could compare a few hotels near the station.",
+    "I'm sorry to hear that.",
+    "I'll keep that in mind.",
+    "Sounds like a full house.",
+    "I understand how you feel.",
+])
+def test_an_assistants_offers_and_courtesies_are_no_facts(said):
+    ex = _asked(("Maya", "user", "I need a hotel in Porto for the 12th."), ("assistant", "assistant", said))
+    assert [f.subject for f in ex.facts] == ["Maya"], [f.text for f in ex.facts]
+
+
+def test_what_an_assistant_did_or_recommends_stays_a_fact():
+    ex = _asked(("Maya", "user", "Any ideas for Friday?"),
+                ("assistant", "assistant", "I booked a table at Nando's for Friday at 7pm."),
+                ("assistant", "assistant", "I would recommend the Hotel Infante Sagres, it is central."),
+                ("assistant", "assistant", "I've added the dentist to your calendar."),
+                ("assistant", "assistant", "Your flight to Lisbon leaves at 9am on Tuesday."))
+    assert [f.predicate for f in ex.facts if f.subject == "assistant"] == [
+        "booked", "would recommend", "has added", "said"]
+    # The same words from a person are about that person: "I can swim 5km" is a fact.
+    assert facts_with(extract([turn("I can swim 5km without stopping.")]), "can swim")
+
+
+def test_a_name_known_from_earlier_cells_is_a_name_first_in_a_sentence():
+    said = [turn("Rainy but great. Tom found a job at Southmead Hospital."),
+            turn("Leeds was grey when we left.", i=1)]
+    alone = extract(said)
+    # Alone, a capital first in a sentence proves nothing: "Maya said tom found a job ...".
+    assert [f.subject for f in alone.facts] == ["Maya", "Maya"]
+    known = [EntityDraft("Tom", "person"), EntityDraft("Leeds", "place"), EntityDraft("Melanie Hart", "person")]
+    ex = LocalExtractor().extract_sync(said, known)
+    [job] = facts_with(ex, "works at")
+    assert (job.subject, job.object) == ("Tom", "Southmead Hospital")
+    assert job.text == "Tom found a job at Southmead Hospital."
+    assert entity(ex, "Tom").type == "person" and entity(ex, "Leeds").type == "place"
+    # Only the names the cell says become its entities; "Melanie" of a known full name is a person.
+    assert "Melanie Hart" not in [e.name for e in ex.entities]
+    ex = LocalExtractor().extract_sync([turn("Melanie sent me the photos.")], known)
+    assert entity(ex, "Melanie").type == "person"
+
+
+def test_a_known_type_gives_way_to_the_cells_own_cues():
+    # Told wrong once ("Leeds" a person), the cell's "live in" still makes it a place.
+    ex = LocalExtractor().extract_sync([turn("I live in Leeds.")], [EntityDraft("Leeds", "person")])
+    assert entity(ex, "Leeds").type == "place"
+    # Things are not taken as names: a word once capitalised is not a name wherever it starts.
+    ex = LocalExtractor().extract_sync([turn("Work was busy today.")], [EntityDraft("Work", "thing")])
+    assert [e.name for e in ex.entities] == ["Maya"]
+
+
+def test_a_new_holder_of_a_one_holder_role_is_a_single_value():
+    ex = extract([turn("My boss is Jonas Weber."), turn("My boss is Sofia Rossi now.", i=1)])
+    assert [(f.subject, f.object, f.single_valued) for f in ex.facts] == [
+        ("Maya's boss", "Jonas Weber", True), ("Maya's boss", "Sofia Rossi", True)]
+    # What the role is like is no holder; a sister is not one of a kind.
+    assert not any(f.single_valued for f in extract([turn("My sister is Anika Weber.")]).facts)
+
+
+@pytest.mark.parametrize("said", [
+    "My sister Anika visits on December 14th.",
+    "My dog Rex needs his vaccine on December 18th.",
+    "We have a dinner with the Joneses on Friday.",
+])
+def test_a_present_tense_with_a_day_ahead_is_a_plan(said):
+    [plan] = extract([turn(said)]).foresights
+    assert plan.kind in ("plan", "deadline") and plan.valid_to > T0

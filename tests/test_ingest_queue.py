@@ -63,7 +63,7 @@ async def test_a_failure_in_the_background_loses_nothing(services, graph):
     class Broken:
         name = "broken"
 
-        async def extract(self, turns):
+        async def extract(self, turns, known=()):
             raise ExtractionError("endpoint down")
 
     ingestor = Ingestor(services, Pipeline(services.settings, services.require_embedder(), Broken()))

@@ -18,7 +18,7 @@ import random
 import re
 from calendar import monthrange
 from datetime import date, datetime, time, timezone, tzinfo
-from typing import Annotated, Any, Awaitable, Callable
+from typing import Annotated, Any, Awaitable, Callable, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import openai
@@ -32,6 +32,7 @@ from app.construction.prompts import (
     EXTRACTION_SYSTEM_PROMPT,
     EXTRACTION_USER_TEMPLATE,
     FORESIGHT_KINDS,
+    KNOWN_NAMES_LINE,
     SINGLE_VALUED_PREDICATES,
 )
 from app.domain.models import (
@@ -217,10 +218,11 @@ def turn_line(turn: TurnRecord) -> str:
     )
 
 
-def build_messages(turns: list[TurnRecord]) -> list[dict[str, str]]:
+def build_messages(turns: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> list[dict[str, str]]:
     speakers = list(dict.fromkeys(t.speaker for t in turns))
     user = EXTRACTION_USER_TEMPLATE.format(
         speakers=", ".join(speakers),
+        known=_known_line(turns, known),
         started_at=_aware(turns[0].at).isoformat(),
         ended_at=_aware(turns[-1].at).isoformat(),
         turns="\n".join(turn_line(t) for t in turns),
@@ -229,6 +231,24 @@ def build_messages(turns: list[TurnRecord]) -> list[dict[str, str]]:
         {"role": "system", "content": EXTRACTION_SYSTEM_PROMPT},
         {"role": "user", "content": user},
     ]
+
+
+_KNOWN_IN_PROMPT = 30
+
+
+def _known_line(turns: list[TurnRecord], known: Sequence[EntityDraft]) -> str:
+    """The known entities these turns name or are said by (by name or alias), at most
+    _KNOWN_IN_PROMPT."""
+    text = " ".join(f"{t.speaker} {t.content}" for t in turns).casefold()
+    named = []
+    for e in known:
+        names = [n for n in (e.name, *e.aliases) if n]
+        if any(re.search(rf"(?<!\w){re.escape(n.casefold())}(?!\w)", text) for n in names):
+            aka = f", also {', '.join(e.aliases[:3])}" if e.aliases else ""
+            named.append(f"{e.name} ({e.type}{aka})")
+        if len(named) >= _KNOWN_IN_PROMPT:
+            break
+    return KNOWN_NAMES_LINE.format(names="; ".join(named)) if named else ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,10 +319,10 @@ class LLMExtractor:
     async def aclose(self) -> None:
         await self._client.close()
 
-    async def extract(self, turns: list[TurnRecord]) -> Extraction:
+    async def extract(self, turns: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
         if not turns:
             return Extraction(title="", summary="", keywords=[], importance=0.0)
-        messages = build_messages(turns)
+        messages = build_messages(turns, known)
         attempts = max(1, self._settings.llm_max_retries)
         tokens = 0
         attempt = 0

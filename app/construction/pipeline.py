@@ -24,6 +24,7 @@ from app.construction.entity_resolution import (
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.sentences import best_span
+from app.construction.known_names import known_names, with_new
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
 from app.construction.writer import Batch, ResolutionStale, TurnsTaken, mark_failed, write_batch
@@ -158,12 +159,16 @@ class Pipeline:
             for t in tail if t.id in new or (t.id in sentences_of and t.id not in kept)]))
         work: list[_Work] = []
         failed: tuple[int, str] | None = None
+        seen = None  # the conversation's names, and each cell's for the next (known_names.py)
         for i, (cell, reason) in enumerate(cells):
             if not cell.closed:
                 continue
             t0 = time.perf_counter()
             try:
-                ex = await self.extractor.extract(cell.turns)
+                if seen is None:
+                    seen = await known_names(graph, conversation_id)
+                ex = await self.extractor.extract(cell.turns, known=seen)
+                seen = with_new(seen, ex.entities)
             except Exception as e:  # noqa: BLE001 - any failure: the turns wait, with the error
                 # An unexpected error too (a reply the extractor could not take apart): left
                 # unrecorded, the turns would wait with nothing for the retry to find.

@@ -101,10 +101,14 @@ remembering, return empty lists.
 # Filled with str.format: the turns are JSON Lines already, so their braces never meet format().
 EXTRACTION_USER_TEMPLATE = """\
 Speakers: {speakers}
-Episode: {started_at} to {ended_at}
+Episode: {started_at} to {ended_at}{known}
 
 <turns>
 {turns}
 </turns>
 
 Extract the memories of these turns as one JSON object."""
+
+# Added to the user message when the turns name entities of earlier episodes, so that "Mel"
+# stays "Melanie Hart" and "Tom" a person across sessions.
+KNOWN_NAMES_LINE = "\nKnown from earlier in this conversation (write these names the same way): {names}"

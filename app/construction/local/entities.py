@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from app.construction import lexicon as lx
 from app.domain.models import EntityDraft
@@ -47,8 +48,9 @@ _A_PERSON_NOT = re.compile(
     r"stop|believe|remember|decide|wait|sleep|eat|say|tell|want|like|know|think|care|mind|reply|"
     r"answer|call|text|show up|turn up|feel|understand|agree)\b")
 # "Mia couldn't come though, she's allergic": a name a few words before "she" or "he" after a
-# comma, in the same sentence (the clause goes on about that person).
-_A_PRONOUN = re.compile(r"^(?:\s+[\w'-]+){0,4}?\s*,\s+(?i:she|he)(?:'s|'d|'ll)?\s")
+# comma, in the same sentence (the clause goes on about that person). Not over another name:
+# in "I live in Leeds with my partner Tom, he is a nurse" the nearer one is the person.
+_A_PRONOUN = re.compile(r"^(?:\s+(?![A-Z])[\w'-]+){0,4}?\s*,\s+(?i:she|he)(?:'s|'d|'ll)?\s")
 # "How's Rosa?": asked after as people are (a weak cue: "how's Leeds" is asked too).
 _B_HOWS = re.compile(r"(?i:\bhow(?:'s|\s+is)\s+)$")
 # "a studio called Pixelhaus", "a guy named Omar": the noun says what the name is.
@@ -232,6 +234,46 @@ def _owner(det: str, owner: str | None, voice: _Voice) -> str | None:
 
 def _cap(tok: str) -> bool:
     return tok[:1].isupper()
+
+
+_KNOWN_TYPES = frozenset({"person", "place", "organization"})
+
+
+def known_words(known: Sequence[EntityDraft]) -> set[str]:
+    """The capitalised words of the people, places and organisations the conversation named
+    before (its earlier cells): evidence that such a word is a name, as a capital after a
+    sentence's first word is (_caps_after_first)."""
+    out: set[str] = set()
+    for e in known:
+        if e.type not in _KNOWN_TYPES:
+            continue
+        for name in (e.name, *e.aliases):
+            for m in _TOKEN.finditer(name):
+                w = m.group()
+                w = w[:-2] if w.endswith("'s") else w
+                if _cap(w) and w.lower() not in _DROP and w.lower() not in lx.COMMON_WORDS:
+                    out.add(w)
+    return out
+
+
+def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
+    """An entity of this cell the conversation has named before keeps that type, unless this
+    cell's own cues outweigh it: "Tom" alone has none, "Tom" the partner had."""
+    types: dict[str, str] = {}
+    for e in known:
+        if e.type in _KNOWN_TYPES:
+            for name in (e.name, *e.aliases):
+                types.setdefault(_key(name), e.type)
+            if e.type == "person" and " " in e.name:  # "Melanie" of "Melanie Hart"
+                types.setdefault(_key(e.name.split()[0]), "person")
+    for ent in reg.by_key.values():
+        t = types.get(ent.key)
+        if t is not None and not ent.speaker:
+            ent.votes[t] = ent.votes.get(t, 0.0) + _KNOWN_VOTE
+
+
+# Weaker than this cell's own cues ("live in" is 4): a type told wrong once is not told again.
+_KNOWN_VOTE = 3.0
 
 
 def _caps_after_first(text: str) -> set[str]:

@@ -4,16 +4,18 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import replace
+from typing import Sequence
 
 from app.construction import lexicon as lx
-from app.domain.models import Extraction, FactDraft, ForesightDraft, ForesightEndDraft, TurnRecord
+from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, ForesightEndDraft, TurnRecord
 from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS)
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
-from app.construction.local.entities import _APPOS, _Registry, _caps_after_first, find_entities
+from app.construction.local.entities import (
+    _APPOS, _Registry, _caps_after_first, find_entities, known_words, vote_known)
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
@@ -24,7 +26,7 @@ from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
-    _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions)
+    _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions, assistant_chatter)
 from app.construction.local.facts import _companion, _fact, _fact_score
 
 # "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
@@ -76,7 +78,7 @@ def _keywords(sents: list[_Sentence], reg: _Registry) -> list[str]:
     return out[:MAX_KEYWORDS]
 
 
-def _extract(records: list[TurnRecord]) -> Extraction:
+def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
     speakers: list[str] = []
     for r in records:
         name = " ".join(str(r.speaker or "").split())[:80] or "someone"
@@ -92,6 +94,7 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     known_caps: set[str] = set()
     for s in sents:
         known_caps |= _caps_after_first(s.text)
+    known_caps |= known_words(known)
     reg = _Registry()
     speaker_set = set(speakers)
     for name in speakers:
@@ -102,10 +105,11 @@ def _extract(records: list[TurnRecord]) -> Extraction:
     lowercase = [s for s in sents if s.lowercase]  # most episodes have none: nothing to build
     for s in lowercase:
         _discover_lowercase(s, reg)
-    known = _known_names(reg) if lowercase else None
+    in_lowercase = _known_names(reg) if lowercase else None
     for s in lowercase:
-        if known:
-            s.mentions = _known_in_lowercase(s, known, reg)
+        if in_lowercase:
+            s.mentions = _known_in_lowercase(s, in_lowercase, reg)
+    vote_known(reg, known)
     reg.merge()
 
     facts: list[FactDraft] = []
@@ -186,11 +190,16 @@ def _extract(records: list[TurnRecord]) -> Extraction:
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
+            if s.t.assistant and not foresaw and assistant_chatter(parse.kind, parse.predicate,
+                                                                   named or bool(s.dates)):
+                continue
             parses = [parse]
-            if not parse.single:
-                extra = later_single(s, reg, 1)
-                if extra is not None:
-                    parses.append(extra)
+            # "I used to live in Chicago but now I'm based in Austin"; "we moved to Bristol and I
+            # now work at Harbourline": the later clause's value is a fact of its own, else the
+            # old job would stay current.
+            extra = later_single(s, reg, 1)
+            if extra is not None and (not parse.single or extra.predicate != parse.predicate):
+                parses.append(extra)
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):
@@ -290,13 +299,13 @@ class LocalExtractor:
 
     name = "local"
 
-    async def extract(self, turns: list[TurnRecord]) -> Extraction:
-        return self.extract_sync(turns)
+    async def extract(self, turns: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
+        return self.extract_sync(turns, known)
 
-    def extract_sync(self, turns: list[TurnRecord]) -> Extraction:
+    def extract_sync(self, turns: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
         records = [t for t in (turns or []) if t is not None]
         try:
-            return _extract(records)
+            return _extract(records, known)
         except Exception:  # noqa: BLE001 - never fail a cell over odd text; keep what is certain
             log.exception("local extractor failed; falling back to a bare extraction")
             first = records[0] if records else None

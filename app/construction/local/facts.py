@@ -21,7 +21,9 @@ from app.construction.local.turn_sentences import _LIFE, _WE
 def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     t = sent.t
     voice = _Voice(t.speaker, t.other, sent.companion)
-    text = _fill(rewrite(sent.s1, voice), sent.rendered).strip()
+    text = _fill(rewrite(sent.s1[parse.clause:], voice), sent.rendered).strip()
+    if parse.clause:
+        text = text[:1].upper() + text[1:]
     if parse.kind == "pronoun":
         m = _THIRD.match(text)
         if m:

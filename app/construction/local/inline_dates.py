@@ -21,6 +21,11 @@ _FUTURE_HINT = re.compile(
 _AHEAD_HINT = re.compile(
     r"\b(?:training|preparing|prepare|prepares|getting ready|practi[sc]ing|saving(?: up)?|"
     r"counting down)\s+(?:for|to)\b", re.IGNORECASE)
+# A timetable's present ("My sister visits on December 14th", "Rex needs his jab on the 18th"):
+# the day lies ahead.
+_SCHEDULE_HINT = re.compile(
+    r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|flies|returns?|opens?|comes?|needs?)\s+"
+    r"(?:[\w'-]+\s+){0,3}?on\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
 
@@ -33,7 +38,7 @@ def tense_of(s: str) -> str | None:
         return "future"
     if _PAST_HINT.search(s):
         return "past"
-    if _AHEAD_HINT.search(s):
+    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s):
         return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"

@@ -48,7 +48,19 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
     if parsed is None:
         return _reported(sent, voice)
     predicate, obj, single = parsed
+    if kind in ("possession", "kin") and predicate == "is" and subject.rsplit("'s ", 1)[-1] in _ONE_HOLDER:
+        # "My boss is Sofia Rossi now": one holder at a time, so the new one ends the old.
+        named = _NOW_TAIL.sub("", obj)
+        ent = reg.get(named)
+        if ent is not None and ent.type == "person" and ent.name.casefold() == named.casefold():
+            obj, single = ent.name, True
     return _Parse(subject, kind, predicate, obj, single, first)
+
+
+# Roles one person holds for someone at a time ("manager" and "boss" are two timelines).
+_ONE_HOLDER = frozenset("""boss manager supervisor landlord landlady partner husband wife boyfriend girlfriend
+fiance fiancé fiancee fiancée""".split())
+_NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 
 
 _LATER_CLAUSE = re.compile(
@@ -58,7 +70,7 @@ _LATER_CLAUSE = re.compile(
 
 def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
     """A single-valued fact in a later first-person clause: "I used to live in Chicago but now
-    I'm based in Austin" -> lives in Austin."""
+    I'm based in Austin" -> lives in Austin, told from that clause ("Maya is based in Austin")."""
     voice = _Voice(sent.t.speaker, sent.t.other, sent.companion)
     for m in _LATER_CLAUSE.finditer(sent.s1, after):
         fm = _FIRST.match(sent.s1[m.end():])
@@ -68,7 +80,7 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
         aux = _IMPLIED.get(fm.group(1).lower(), "")
         parsed = _verb_phrase(f"{aux} {rest}" if aux else rest, sent, reg, voice, True)
         if parsed and parsed[2]:
-            return _Parse(sent.t.speaker, "speaker", parsed[0], parsed[1], True, True)
+            return _Parse(sent.t.speaker, "speaker", parsed[0], parsed[1], True, True, m.end())
     return None
 
 

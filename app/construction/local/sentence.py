@@ -48,3 +48,4 @@ class _Parse:
     obj: str
     single: bool = False
     first_person: bool = False
+    clause: int = 0        # where in s1 the words it is told from begin (a later clause's own)

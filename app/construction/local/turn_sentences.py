@@ -24,6 +24,22 @@ _REACTION = re.compile(
     r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
     r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|"
     r"definitely|absolutely|exactly|agreed|looks|seems|hope|can't wait|you)\b", _I)
+# What an assistant says of itself is a fact only when it did something or recommends something
+# ("I booked a table", "I'd recommend the Infante Sagres"): its offers, promises and courtesies
+# ("I can look for shows", "I'm sorry to hear that", "I'll keep that in mind") are not so of
+# anyone. Said of nothing and no one it names ("Sounds like a full house"), nor is the rest.
+_ASSISTANT_DID = re.compile(
+    r"^(?:(?:has|had|just|already|also)\s+)*(?:[a-z]+ed|[a-z]+ent|found|made|set|put|got|bought|sent|took|"
+    r"wrote|paid|chose|moved|ran|gave|told|left|booked|(?:would\s+|could\s+)?(?:recommends?|suggests?))\b", _I)
+
+
+def assistant_chatter(kind: str, predicate: str, says_something: bool) -> bool:
+    """Whether an assistant's sentence, parsed as `kind` with `predicate`, is no memory."""
+    if kind == "speaker":
+        return not _ASSISTANT_DID.match(predicate)
+    return kind == "reported" and not says_something
+
+
 _WE = re.compile(r"(?<![\w'])(?:we|we're|we've|we'll|we'd|us)(?![\w'])", _I)
 _LIFE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.LIFE_EVENTS) + r")\b", _I)
 _ASSISTANT_ROLES = frozenset({"assistant", "system", "tool"})
