@@ -5,6 +5,8 @@ import uuid
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.ingest import Ingestor
@@ -149,6 +151,9 @@ async def test_a_question_naming_someone_brings_their_nearest_constraint_below_t
     # Beside one that clears the bar: after it.
     both = await foresight("A treetop high-ropes course with Ros and Walter next weekend?")
     assert [(t.split()[0], weak) for t, _, weak in both] == [("Ros", False), ("Walter", True)]
+    # A question after a fact of his is no situation where his constraints matter.
+    assert await foresight("Where does Walter live these days?") == []
+    assert await foresight("Is Walter allowed to drive to the carol service?") != []
     # A trigger that clears the bar comes first, as before; his other one is not added.
     assert [(t, weak) for t, _, weak in await foresight("Which desserts can Walter have?")] == [
         ("Walter is diabetic.", False)]
@@ -188,3 +193,17 @@ def test_a_querys_names_are_looked_up_as_keys_capitalised_first():
     # A name late in a long question still makes the cut.
     long = " ".join(["word"] * 5 + [f"filler{i}" for i in range(40)]) + " with Ines"
     assert len(named_keys(long)) == MAX_PEOPLE and "ines" in named_keys(long)
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("Where does Maya live?", False), ("What does Maya practise every evening?", False),
+    ("Tell me about Walter", False), ("When did Ros move?", False),
+    ("Which desserts can Walter have?", True), ("Should we invite Ros to the climbing day?", True),
+    ("Book a table for Maya on Friday", True),
+    ("A carol service at 7pm in December: can Walter come along?", True),
+    ("Hannah's friends invite her to the slopes in January.", True),
+])
+def test_a_question_after_someones_fact_is_no_situation_for_their_constraints(query, expected):
+    from app.recollection.channels.foresight import situation
+
+    assert situation(query) is expected

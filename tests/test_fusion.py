@@ -81,21 +81,29 @@ def test_a_pinned_channels_first_candidate_ranks_no_lower_than_the_slot():
     assert [f.key for f in out] == ["m", "t3", "plan", "t9", "t4"]
 
 
-def test_a_weak_first_candidate_of_a_pinned_channel_is_not_pinned():
+def test_a_weak_candidate_of_a_pinned_channel_comes_after_the_answers_within_its_own_slot():
     from dataclasses import replace
 
-    from app.recollection.fusion import ranked
+    from app.recollection.fusion import PINNED_SLOT, WEAK_SLOT, ranked
 
-    # A named person's constraint found below the trigger's bar (channels/foresight.py).
+    # A named person's constraint found below the trigger's bar (channels/foresight.py): it
+    # surfaces (it was left last, where its score put it), but after the best answers.
     turns = [Candidate("turn", f"t{i}", 1.0, evidence=(f"t{i}",)) for i in range(10)]
     weak = Candidate("foresight", "rule", 0.55, evidence=("src",), weak=True)
     T = {f"t{i}": 1.0 - i / 20 for i in range(10)} | {"src": 0.01}
     keys = [f.key for f in ranked({"keyword": turns, "foresight": [weak]}, W, 60, T, proof_size=20,
                                   pinned=("foresight",))]
-    assert keys.index("rule") == len(keys) - 1  # where its score puts it
+    assert keys.index("rule") == WEAK_SLOT - 1 and keys[:WEAK_SLOT - 1] == ["t0", "t1", "t2", "t3"]
     keys = [f.key for f in ranked({"keyword": turns, "foresight": [replace(weak, weak=False)]}, W, 60, T,
                                   proof_size=20, pinned=("foresight",))]
-    assert keys.index("rule") < len(keys) - 1
+    assert keys.index("rule") == PINNED_SLOT - 1
+    # A better hit that holds its turn already brings it: folded into that hit, not repeated.
+    said = [Candidate("fact", "f", 1.0, evidence=("src",))] + turns
+    out = ranked({"keyword": said, "foresight": [weak]}, W, 60, T | {"src": 0.99}, proof_size=20,
+                 pinned=("foresight",))
+    assert "rule" not in [f.key for f in out]
+    [fact] = [f for f in out if f.key == "f"]
+    assert [(c.channel, c.folded) for c in fact.channels if c.channel == "foresight"] == [("foresight", True)]
 
 
 def test_a_pinned_hit_whose_proof_an_earlier_hit_brings_is_not_folded_into_it():

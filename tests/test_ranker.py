@@ -189,3 +189,14 @@ def test_the_shipped_weights_load():
 def test_an_unknown_fusion_is_refused():
     with pytest.raises(ValidationError):
         Settings(fusion="magic")
+
+
+def test_a_weak_candidate_ranks_nothing_for_the_ranker():
+    # A constraint brought only because the query names its person was the foresight channel's
+    # first: "Where does Maya live?" ranked her shellfish allergy over the answer.
+    allergy = Candidate("foresight", "fs", 0.2, evidence=("t4",), weak=True)
+    turns, X = ranker.features({"foresight": [allergy], "vector": _turns("t", 2)}, {})
+    assert "t4" not in turns
+    strong = Candidate("foresight", "fs2", 0.6, evidence=("t9",))
+    turns, X = ranker.features({"foresight": [strong, allergy]}, {})
+    assert turns == ["t9"] and X[0][_col(("foresight", "foresight"), 0)] == pytest.approx(1.0)

@@ -248,7 +248,8 @@ async def test_foresight_surfaces_a_constraint_for_a_query_sharing_no_words(memo
     assert "m4" in evidence_ids(res)
 
 
-@pytest.mark.parametrize("query", ["What does Maya practise every evening?", "Tell me about Maya"])
+@pytest.mark.parametrize("query", ["What does Maya practise every evening?", "Tell me about Maya",
+                                   "Where does Maya live now?"])
 async def test_foresight_does_not_surface_for_a_question_that_only_names_whom_it_is_about(
         memory, searcher, query):
     # "Maya is allergic to peanuts" is about Maya, yet a question about Maya is not a situation

@@ -45,6 +45,9 @@ REPLY_BOOST = 0.3
 # 0.690 at half, 0.697 without; half keeps what BM25 over episode summaries alone finds).
 KIND_WEIGHT = {"memcell": 0.5}
 PINNED_SLOT = 3  # ranked(): where a pinned channel's first candidate ranks at worst
+# ranked(): where a weak candidate of a pinned channel ranks at worst (a constraint of whom the
+# query names, below its trigger's bar): after the answers, still among the first hits.
+WEAK_SLOT = 5
 
 
 @dataclass
@@ -182,7 +185,11 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
             items[t] = _context_hit(t, T[t])
     proof = set(best)
     keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ())) if (i == 0 and not c.weak) or c.pin}
-    out = _package(items, T, proof.__contains__, keys, score_order=True)
+    # The weak rank nothing for the ranker (ranker.source_lists): "Where does Maya live?" had
+    # her allergy first. They still surface, at WEAK_SLOT at worst: "a carol service at 7pm in
+    # December: can Walter come along?" needs his "no driving after dark".
+    weak = {c.key for ch in pinned for c in rankings.get(ch, ()) if c.weak} - keys
+    out = _package(items, T, proof.__contains__, keys, score_order=True, later=weak)
     for hit in out if shares else ():
         share = shares.get(hit.evidence[0], {}) if hit.evidence else {}
         for c in hit.channels:
@@ -214,11 +221,13 @@ def _items(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
 
 
 def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
-             pinned: frozenset[str] | set[str] = frozenset(), score_order: bool = False) -> list[Fused]:
+             pinned: frozenset[str] | set[str] = frozenset(), score_order: bool = False,
+             later: frozenset[str] | set[str] = frozenset()) -> list[Fused]:
     """Hits by their best turn's score, each with its proving turns; a hit whose proof a better
     hit already brings is folded into it. A `pinned` hit not among the first PINNED_SLOT takes
-    the last of those places (_pinned_up). `score_order`: the evidence is read in turn-score
-    order across hits (_in_score_order)."""
+    the last of those places (_pinned_up) and is never folded; a `later` one the same within
+    WEAK_SLOT. `score_order`: the evidence is read in turn-score order across hits
+    (_in_score_order)."""
     for item in items.values():
         item.evidence.sort(key=lambda t: -T.get(t, 0.0))
         kept = [t for t in item.evidence if is_proof(t)]
@@ -230,6 +239,9 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
         ordered, split_from = _in_score_order(ordered, items, T)
     if pinned:
         ordered = _pinned_up(ordered, pinned)
+    if later:
+        # Lifted, it may still fold into a better hit that holds its turn: surfaced already.
+        ordered = _pinned_up(ordered, later, WEAK_SLOT, pinned)
     out: list[Fused] = []
     for item, into in _folding(ordered, pinned):
         if into is None:
@@ -239,14 +251,17 @@ def _package(items: dict[str, Fused], T: dict[str, float], is_proof,
     return _rejoined(out, split_from)
 
 
-def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str]) -> list[Fused]:
-    """Pinned hits not among the first PINNED_SLOT hits (folded ones not counted) take the last
-    of those places, in their order, with that hit's score."""
+def _pinned_up(ordered: list[Fused], pinned: frozenset[str] | set[str], slot: int = PINNED_SLOT,
+               kept: frozenset[str] | set[str] | None = None) -> list[Fused]:
+    """Pinned hits not among the first `slot` hits (folded ones not counted; `kept`: the hits
+    never folded, `pinned` unless said) take the last of those places, in their order, with
+    that hit's score."""
     if not any(f.key in pinned for f in ordered):
         return ordered
-    # Only the first PINNED_SLOT unfolded hits are needed: stop folding there, not at the end.
-    first = list(islice((f for f, into in _folding(ordered, pinned) if into is None), PINNED_SLOT))
-    if len(first) < PINNED_SLOT:
+    # Only the first `slot` unfolded hits are needed: stop folding there, not at the end.
+    first = list(islice((f for f, into in _folding(ordered, pinned if kept is None else kept) if into is None),
+                        slot))
+    if len(first) < slot:
         return ordered
     placed = {f.key for f in first}
     lifted = [f for f in ordered if f.key in pinned and f.key not in placed]

@@ -75,11 +75,18 @@ class RankerFileError(ValueError):
 
 def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], list[tuple[str, float]]]:
     """Per (channel, kind): the first DEPTH distinct scoring-evidence turns (an episode's or a
-    scene's best turn, as in RRF), with the score of the candidate that brought each."""
+    scene's best turn, as in RRF), with the score of the candidate that brought each.
+
+    A weak candidate ranks nothing: a constraint brought only because the query names its
+    person, below its trigger's bar (channels/foresight.py), was the foresight channel's first
+    and outranked the answer ("Where does Maya live?": her shellfish allergy first). It stays
+    a hit, scored by what the other channels make of its turn."""
     out: dict[tuple[str, str], list[tuple[str, float]]] = {}
     seen: dict[tuple[str, str], set[str]] = {}
     for channel, cands in rankings.items():
         for c in cands:
+            if c.weak:
+                continue
             key = (channel, c.kind)
             lst, got = out.setdefault(key, []), seen.setdefault(key, set())
             for t in scoring_evidence(c):

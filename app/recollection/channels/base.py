@@ -41,7 +41,8 @@ class Candidate:
     # second person's standing constraint ("a restaurant for Ines, booked by Callum").
     pin: bool = False
     # Found below its channel's bar (a named person's constraint, channels/foresight.py): ranked
-    # after those that clear it and never pinned, though first.
+    # after those that clear it, never pinned, and no rank the learned ranker reads (ranker.py,
+    # source_lists): a hit for what the other channels make of its turn.
     weak: bool = False
 
 

@@ -86,6 +86,25 @@ def named_keys(query: str) -> list[str]:
     return list(dict.fromkeys(k for w in ordered if (k := normalize_key(w))))[:MAX_PEOPLE]
 
 
+# A question after a fact of someone's ("Where does Maya live?", "What does Maya practise every
+# evening?", "Tell me about Maya") is no situation where her constraints matter, unless it asks
+# what may or should be done ("Which desserts can Walter have?"). Anything else is taken for
+# one: a request ("Book a table for Maya"), a plan or an event ("A carol service at 7pm in
+# December: can Walter come along?", "Hannah's friends invite her to the slopes ...").
+_FACT_QUESTION = re.compile(
+    r"^\s*(?:what|where|when|who|whom|whose|which|why|how|did|does|do|was|were|has|had|have|"
+    r"tell\s+me\s+about)\b", re.IGNORECASE)
+_MAY_OR_SHOULD = re.compile(
+    r"\b(?:can|can't|could|should|shouldn't|would|may|might|must|ok|okay|safe|fine|allowed|"
+    r"suggest|recommend|plan|book|organi[sz]e|invite|join)\b", re.IGNORECASE)
+
+
+def situation(query: str) -> bool:
+    """Whether `query` asks about something to do or to come, where a named person's standing
+    constraints matter, not only about that person (PEOPLE)."""
+    return not _FACT_QUESTION.match(query) or bool(_MAY_OR_SHOULD.search(query))
+
+
 def _subject(text: str | None) -> set[str]:
     m = _SUBJECT.match(text or "")
     return {m.group(1)} if m else set()
@@ -99,7 +118,8 @@ class ForesightChannel:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
-                      people=named_keys(ctx.request.query), personMin=(1 + PERSON_SIMILARITY) / 2)
+                      people=named_keys(ctx.request.query) if situation(ctx.request.query) else [],
+                      personMin=(1 + PERSON_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
         if terms and words:
             return [VectorPart("foresight", BOTH, dict(
