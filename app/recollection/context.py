@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.construction.boundaries import approx_tokens
 
 
 def _day(v) -> str:
@@ -28,8 +27,8 @@ def headline(hit) -> str:
         until = _day(n.get("validTo")) if n.get("validTo") else "now"
         return f"[fact, valid {_day(n.get('validFrom'))} to {until}] {n.get('text')}"
     if hit.kind == "foresight":
-        until = _day(n.get("validTo")) if n.get("validTo") else "open-ended"
-        return f"[keep in mind: {n.get('kind')}, until {until}] {n.get('text')}"
+        until = f"until {_day(n.get('validTo'))}" if n.get("validTo") else "no end date"
+        return f"[keep in mind: {n.get('kind')}, {until}] {n.get('text')}"
     if hit.kind == "scene":
         consensus = "; ".join(line.lstrip("- ") for line in (n.get("consensus") or "").splitlines())
         return f"[scene: {n.get('topic')}, {n.get('cells')} episodes, {n.get('status')}] {consensus}"
@@ -39,19 +38,43 @@ def headline(hit) -> str:
 
 
 def build_context(hits: list, token_budget: int | None) -> str:
+    """Each hit with its source turns, in rank order. Within `token_budget`: a hit whose turns
+    do not fit comes without them, and one that does not fit even so is left out while the
+    later ones are still tried; a one-line constraint ranked after a long episode must not be
+    lost to it. The best hit is always given, cut at a word to fit."""
     lines: list[str] = []
     used = 0
     for i, hit in enumerate(hits, start=1):
-        block = [f"{i}. {headline(hit)}"]
+        head = f"{i}. {headline(hit)}"
+        block = [head]
         if hit.kind != "turn":
             block += [f"   - {_when(t.get('at'))} {t.get('speaker')}: {t.get('content')}"
                       for t in hit.evidence]
-        text = "\n".join(block)
-        cost = approx_tokens(text)
-        if token_budget is not None and used + cost > token_budget:
-            if not lines:  # always give the best hit, cut to fit
-                lines.append(text[: token_budget * 4])
-            break
-        lines.append(text)
-        used += cost
+        for text in dict.fromkeys(("\n".join(block), head)):
+            cost = _tokens(text)
+            if token_budget is None or used + cost <= token_budget:
+                lines.append(text)
+                used += cost
+                break
+        else:
+            if not lines:
+                text = _cut(head, token_budget)
+                lines.append(text)
+                used += _tokens(text)
     return "\n".join(lines)
+
+
+def _tokens(line: str) -> int:
+    """A line's tokens with its newline, rounded up (approx_tokens' ~4 characters a token), so
+    the block's characters stay within 4 x the budget however many lines it has."""
+    return -(-(len(line) + 1) // 4)
+
+
+def _cut(text: str, token_budget: int) -> str:
+    """`text` cut at a word to about `token_budget` tokens (approx_tokens: ~4 characters each)."""
+    room = max(token_budget * 4 - 1, 1)
+    if len(text) <= room:
+        return text
+    cut = text[:room]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > room // 2 else cut).rstrip(" ,;:") + "…"
