@@ -5,7 +5,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.test_api import MEMORIZE, _counts, _new_key, error_code
+from tests.test_api import MEMORIZE, SEARCH, _counts, _new_key, error_code
 from tests.test_api_local_mode import _run
 
 
@@ -108,6 +108,8 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     r = api.gql("query($k: [MemoryKind!]) { search(input: {query: \"note\", kinds: $k}) { tookMs } }",
                 {"k": []}, key=tenant_key[1])
     assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "kinds", r.text
+    # Said as the schema names the kinds, and that the list is empty.
+    assert "is empty" in r.json()["errors"][0]["message"] and "MEMCELL" in r.json()["errors"][0]["message"]
     # Left out, every kind is searched.
     r = api.gql("{ search(input: {query: \"note\"}) { tookMs } }", key=tenant_key[1])
     assert "errors" not in r.json(), r.text
@@ -168,3 +170,14 @@ def test_a_websocket_to_the_graphql_route_is_refused_not_an_error(api):
 
     status = asyncio.run(connect())
     assert status is not None and status != 500 and not 1011 <= status <= 1014, status
+
+
+def test_a_clients_bad_input_leaves_no_error_or_trace_in_the_servers_log(api, tenant_key):
+    # strawberry logged each at ERROR with its traceback: an operator's log full of clients' typos.
+    start = len(open(api.log, "rb").read())
+    for document, variables in (("{ entity(", None),
+                                (SEARCH, {"input": {"query": "where does Ann work?", "topK": 0}})):
+        r = api.gql(document, variables, key=tenant_key[1])
+        assert error_code(r) == "BAD_USER_INPUT", r.text
+    written = open(api.log, "rb").read()[start:].decode(errors="replace")
+    assert "Traceback" not in written and "ERROR" not in written, written[-2000:]

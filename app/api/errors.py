@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 
+import strawberry
 from graphql import GraphQLError
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from strawberry.extensions import SchemaExtension
@@ -60,3 +61,14 @@ class StableErrorCodes(SchemaExtension):
                 fixed.append(GraphQLError("internal error", nodes=err.nodes, path=err.path,
                                           extensions={"code": INTERNAL}))
         result.errors = fixed
+
+
+class QuietSchema(strawberry.Schema):
+    """strawberry logs every error of every request at ERROR with its traceback: a client's
+    bad input (a refused topK, a query that does not parse) filled the server's log with
+    traces. What is unexpected is logged once, by StableErrorCodes; the rest is the client's
+    business and goes to DEBUG."""
+
+    def process_errors(self, errors, execution_context=None) -> None:
+        for err in errors:
+            log.debug("request error: %s (%s)", err.message, (err.extensions or {}).get("code"))

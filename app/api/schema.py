@@ -11,7 +11,7 @@ from graphql import GraphQLError
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
-from app.api.errors import INTERNAL, NOT_FOUND, ApiError, StableErrorCodes, bad_input
+from app.api.errors import INTERNAL, NOT_FOUND, ApiError, QuietSchema, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
     ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
@@ -271,7 +271,7 @@ MAX_EXPENSIVE = 4
 
 def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,
                  max_expensive: int = MAX_EXPENSIVE, extra_extensions: tuple = ()) -> strawberry.Schema:
-    return strawberry.Schema(
+    return QuietSchema(
         query=Query, mutation=Mutation,
         extensions=[
             query_limits(max_depth, max_aliases, max_tokens, EXPENSIVE_FIELDS, max_expensive),

@@ -87,8 +87,11 @@ class SearchRequest:
         if self.token_budget is not None and not 16 <= self.token_budget <= 32000:
             raise SearchInputError("tokenBudget must be between 16 and 32000", "tokenBudget")
         bad = [k for k in self.kinds if k not in KINDS]
-        if bad or not self.kinds:
-            raise SearchInputError(f"kinds must be among {', '.join(KINDS)}", "kinds")
+        if not self.kinds:  # as the API names them: the enum's values
+            raise SearchInputError(f"kinds is empty: name at least one of {', '.join(KINDS).upper()}, "
+                                   "or leave it out for all", "kinds")
+        if bad:
+            raise SearchInputError(f"kinds must be among {', '.join(KINDS).upper()}", "kinds")
         self.query = q
         self.time_from, self.time_to = as_utc(self.time_from, "from"), as_utc(self.time_to, "to")
         if self.as_of is not None and self.as_of_day is None:
