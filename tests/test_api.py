@@ -520,15 +520,26 @@ def test_memorize_without_waiting_answers_once_stored_and_processes_in_the_backg
                        {"input": {"conversationId": "queued-1", "messages": msgs, "flush": True,
                                   "wait": False}}, key=key))["memorize"]
     assert out == {"accepted": 9, "pending": 9, "memCells": 0, "queued": True}
+    status = 'query($id: ID!) { conversation(id: $id) { id turns pending failed lastError memCells lastTurnAt } }'
+    seen = []
     deadline = time.time() + 60
-    while time.time() < deadline:  # the worker catches up; the turns become searchable
-        hits = data(api.gql(SEARCH, {"input": {"query": "peanuts", "conversationId": "queued-1",
-                                               "method": "KEYWORD", "kinds": ["FACT"], "topK": 3}},
-                            key=key))["search"]["hits"]
-        if any(h["fact"] for h in hits):
+    while time.time() < deadline:  # the worker catches up: the client polls the conversation
+        now = data(api.gql(status, {"id": "queued-1"}, key=key))["conversation"]
+        seen.append(now["pending"])
+        if now["pending"] == 0:
             break
-        time.sleep(0.5)
+        time.sleep(0.2)
+    assert now["turns"] == 9 and now["failed"] == 0 and now["lastError"] is None and now["memCells"] >= 2
+    assert now["lastTurnAt"] == "2024-06-10T18:34:00+00:00"  # the last of tests/conversation.py's
+    assert seen[-1] == 0 and all(a >= b for a, b in zip(seen, seen[1:])) and seen[0] <= 9  # counts down
+    # Done means searchable.
+    hits = data(api.gql(SEARCH, {"input": {"query": "peanuts", "conversationId": "queued-1",
+                                           "method": "KEYWORD", "kinds": ["FACT"], "topK": 3}},
+                        key=key))["search"]["hits"]
     assert any(h["fact"] and "peanut" in h["fact"]["text"] for h in hits)
+    # Another tenant has no such conversation; nor has this one another id.
+    assert data(api.gql(status, {"id": "queued-1"}, key=tenants["a"]))["conversation"] is None
+    assert data(api.gql(status, {"id": "no-such"}, key=key))["conversation"] is None
 
 
 def test_entity_and_related_to_answer_as_of_a_moment(api, tenants):

@@ -3,6 +3,7 @@ them in the background, in order, and nothing differs from waiting for each call
 import asyncio
 
 from app.construction.ingest import Ingestor
+from app.construction.status import conversation_status
 from tests.conversation import maya_and_sam
 
 
@@ -75,9 +76,15 @@ async def test_a_failure_in_the_background_loses_nothing(services, graph):
                count(CASE WHEN t.status = 'pending' AND t.error CONTAINS 'endpoint down' THEN 1 END) AS failed""")
     assert rows[0]["n"] == 9 and rows[0]["failed"] >= 1
     assert (await graph.read("MATCH (m:MemCell {tenant: $tenant}) RETURN count(m) AS n"))[0]["n"] == 0
+    # What a client polling the conversation sees (Query.conversation): waiting, with the error.
+    status = await conversation_status(graph, "c1")
+    assert (status["turns"], status["pending"], status["memCells"]) == (9, 9, 0)
+    assert status["failed"] == rows[0]["failed"] and "endpoint down" in status["lastError"]
     # a working retry completes them
     done = await Ingestor(services).retry(graph.tenant, flush=True)
     assert sum(r.cells for r in done.values()) >= 2
+    status = await conversation_status(graph, "c1")
+    assert (status["pending"], status["failed"], status["lastError"]) == (0, 0, None) and status["memCells"] >= 2
 
 
 async def test_the_queue_forgets_a_conversation_once_it_is_processed(services, graph):

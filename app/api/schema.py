@@ -14,7 +14,7 @@ from strawberry.types import Info
 from app.api.errors import INTERNAL, NOT_FOUND, ApiError, QuietSchema, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
-    ChannelScore, ConsolidateResult, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
+    ChannelScore, ConsolidateResult, ConversationStatus, Entity, Fact, ForgetInput, ForgetResult, Foresight, ForesightConnection,
     ForesightEdge, HitKind, MemCell, MemorizeInput, MemorizeResult, MemScene, MemSceneConnection, MemSceneEdge,
     MergeEntitiesInput, MergeEntitiesResult, PageInfo, Relation, SearchHit, SearchInput, SearchResult,
     SplitEntityInput, SplitEntityResult, Turn, page_size,
@@ -23,6 +23,7 @@ from app.api.unicode_input import RefuseUnencodableText
 from app.construction.entity_edits import EntityEditError
 from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
+from app.construction.status import conversation_status
 from app.construction.turns import InputError
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
 from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
@@ -125,6 +126,14 @@ class Query:
             raise bad_input("id must be 1-256 characters", "id")
         row = await memcell_by_id(info.context.graph, str(id))
         return MemCell.of(row["cell"], row["turns"], row["facts"]) if row else None
+
+    @strawberry.field(description="Where a conversation's turns stand (null when this tenant has no such "
+                                  "conversation): poll `pending` after `memorize` with `wait: false`.")
+    async def conversation(self, info: Info, id: strawberry.ID) -> Optional[ConversationStatus]:
+        if not id or len(id) > MAX_ID:
+            raise bad_input("id must be 1-256 characters", "id")
+        row = await conversation_status(info.context.graph, str(id))
+        return ConversationStatus.of(row) if row else None
 
     @strawberry.field(description="The tenant's scenes in time order, a page at a time.")
     async def scenes(self, info: Info, group_id: Optional[strawberry.ID] = None,

@@ -404,6 +404,26 @@ class Relation:
     path: list[Fact]
 
 
+@strawberry.type(description="Where a conversation's turns stand: poll it after `memorize` with `wait: false`.")
+class ConversationStatus:
+    id: strawberry.ID
+    group_id: Optional[strawberry.ID]
+    turns: int = strawberry.field(description="turns stored")
+    pending: int = strawberry.field(description=(
+        "turns not yet memories: being processed, waiting for more context or a flush, or for a retry "
+        "after an error; 0 once everything sent with `flush: true` is searchable"))
+    failed: int = strawberry.field(description="of those pending, turns whose last attempt failed (retried)")
+    last_error: Optional[str] = strawberry.field(description="the error of a failed attempt, if any")
+    mem_cells: int = strawberry.field(description="episodes made from its turns")
+    last_turn_at: Optional[datetime] = strawberry.field(description="the time of its latest turn")
+
+    @classmethod
+    def of(cls, d: dict) -> "ConversationStatus":
+        return cls(id=d["id"], group_id=d.get("groupId"), turns=d["turns"], pending=d["pending"],
+                   failed=d["failed"], last_error=d.get("lastError"), mem_cells=d["memCells"],
+                   last_turn_at=_dt(d.get("lastTurnAt")))
+
+
 @strawberry.type
 class MemorizeResult:
     conversation_id: strawberry.ID
