@@ -134,14 +134,14 @@ class _ForgetsWhileExtracting:
         self.inner, self.graph, self.what, self.done = inner, graph, what, False
         self.name = inner.name
 
-    async def extract(self, turns):
+    async def extract(self, turns, known=()):
         if not self.done:
             self.done = True
             if self.what == "forget":
                 await forget(self.graph, ForgetSelection(conversation_id="c1"))
             else:
                 await self.graph.write("MATCH (t:Turn {tenant: $tenant}) SET t.status = 'done'")
-        return await self.inner.extract(turns)
+        return await self.inner.extract(turns, known)
 
 
 @pytest.mark.parametrize("what", ["forget", "processed elsewhere"])
