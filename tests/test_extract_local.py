@@ -980,6 +980,10 @@ def test_a_name_known_from_earlier_cells_is_a_name_first_in_a_sentence():
     assert "Melanie Hart" not in [e.name for e in ex.entities]
     ex = LocalExtractor().extract_sync([turn("Melanie sent me the photos.")], known)
     assert entity(ex, "Melanie").type == "person"
+    # A new full name beginning with a known person's first name is a person's.
+    said = [turn("Melanie Marques joined the team as well.")]
+    assert entity(extract(said), "Melanie Marques").type == "thing"
+    assert entity(LocalExtractor().extract_sync(said, known), "Melanie Marques").type == "person"
 
 
 def test_a_known_type_gives_way_to_the_cells_own_cues():

@@ -540,6 +540,23 @@ async def test_related_to_returns_a_two_hop_path(memory):
         memory, "Maya", hops=2, as_of=DAY3.replace(tzinfo=None)) == aware
 
 
+async def test_a_person_is_found_by_the_first_word_of_their_name_when_only_one_has_it(services, graph):
+    from app.recollection.lookup import entity_by_name
+
+    await said_on_day3(services, graph, [
+        ("s1", "Maya", "My new manager Sofia Rossi works at Harbourline."),
+        ("s2", "Maya", "Lorenzo Bianchi is her deputy, he lives in Turin.")])
+    now = DAY3 + timedelta(days=1)
+    assert (await entity_by_name(graph, "Sofia", now))["name"] == "Sofia Rossi"
+    rel = await RelatedService().related_to(graph, "Sofia", hops=1, as_of=now)
+    assert "Harbourline" in {r.entity["name"] for r in rel}
+    # Not a word inside a name, not a place's first word, and never a guess between two.
+    assert await entity_by_name(graph, "Rossi Sofia", now) is None
+    await said_on_day3(services, graph, [("s3", "Maya", "Sofia Marques joined the team as well.")])
+    assert await entity_by_name(graph, "Sofia", now) is None
+    assert (await entity_by_name(graph, "Sofia Marques", now))["name"] == "Sofia Marques"
+
+
 async def test_related_to_bounds_each_path_length_on_its_own(graph, monkeypatch):
     # Three neighbours, each with 30 of its own: with one bound over all lengths, the walk (depth
     # first) could spend it on the first neighbour's two-hop paths and leave out the others.

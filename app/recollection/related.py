@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
+from app.construction.entity_resolution import normalize_key
 from app.recollection.filters import holds
+from app.recollection.lookup import ASKED_ENTITY
 from app.store.graph import TenantGraph
 
 MAX_PATHS = 2000  # bound the work on hub entities
@@ -22,7 +23,7 @@ _PATHS = """
     AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds})
   RETURN e, p, rels LIMIT $maxPaths"""
 
-# The entity named: its own name before another's alias (NAMED_ENTITY), as entity(name) finds it.
+# The entity named, as entity(name) finds it (lookup.ASKED_ENTITY).
 RELATED_TO = """
 {named}
 WITH e AS s
@@ -41,7 +42,7 @@ ORDER BY score DESC, entity.name LIMIT $limit
 
 
 def related_to_query(hops: int) -> str:
-    return RELATED_TO.format(named=NAMED_ENTITY, paths="\n  UNION ALL".join(_PATHS.format(h=h, holds=holds("r"))
+    return RELATED_TO.format(named=ASKED_ENTITY, paths="\n  UNION ALL".join(_PATHS.format(h=h, holds=holds("r"))
                                                        for h in range(1, hops + 1)))
 
 

@@ -258,7 +258,8 @@ def known_words(known: Sequence[EntityDraft]) -> set[str]:
 
 def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
     """An entity of this cell the conversation has named before keeps that type, unless this
-    cell's own cues outweigh it: "Tom" alone has none, "Tom" the partner had."""
+    cell's own cues outweigh it: "Tom" alone has none, "Tom" the partner had. A new full name
+    that begins with a known person's first name is a person's."""
     types: dict[str, str] = {}
     for e in known:
         if e.type in _KNOWN_TYPES:
@@ -268,6 +269,8 @@ def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
                 types.setdefault(_key(e.name.split()[0]), "person")
     for ent in reg.by_key.values():
         t = types.get(ent.key)
+        if t is None and " " in ent.key and types.get(ent.key.split()[0]) == "person":
+            t = "person"  # "Sofia Marques", where Sofia Rossi is known: a first name
         if t is not None and not ent.speaker:
             ent.votes[t] = ent.votes.get(t, 0.0) + _KNOWN_VOTE
 
