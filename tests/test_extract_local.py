@@ -1011,3 +1011,9 @@ def test_a_new_holder_of_a_one_holder_role_is_a_single_value():
 def test_a_present_tense_with_a_day_ahead_is_a_plan(said):
     [plan] = extract([turn(said)]).foresights
     assert plan.kind in ("plan", "deadline") and plan.valid_to > T0
+
+
+def test_a_filler_said_last_is_left_out_of_the_fact():
+    ex = extract([turn("I'm vegan, by the way."), turn("I moved to Leeds, haha.", i=1)])
+    assert [f.text for f in ex.facts] == ["Maya is vegan.", "Maya moved to Leeds."]
+    assert [f.text for f in ex.foresights] == ["Maya is vegan."]

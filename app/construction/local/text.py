@@ -52,6 +52,8 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
+# The same said last: "Sam is vegan, by the way." is "Sam is vegan."
+_CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though)\s*(?=[.!?]*$)", re.IGNORECASE)
 
 
 def _clean_sentence(s: str) -> str:
@@ -64,6 +66,7 @@ def _clean_sentence(s: str) -> str:
     m = _LABEL.match(s)
     if m and len(m.group().split()) <= 3:
         s = s[m.end():]
+    s = _CLOSER.sub("", s)
     s = s.strip(" -*\u2022\"'")
     if s[:1].islower() and not re.match(r"i\b|i'", s):
         s = s[0].upper() + s[1:]
