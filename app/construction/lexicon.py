@@ -77,10 +77,11 @@ cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter 
 stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
 therapist doctor coach classmate classmates teammate teammates landlord landlady tutor
 """)
-# Relationship words with usually one holder: safe as a standing alias ("Maya's mom").
+# Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
+# single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
-fiance fiancé fiancee fiancée boss stepmom stepmother stepdad stepfather mother-in-law
+fiance fiancé fiancee fiancée boss manager supervisor stepmom stepmother stepdad stepfather mother-in-law
 father-in-law landlord landlady therapist
 """)
 # Kin words used as a capitalised form of address: "Mom said", "Grandma's cookies".

@@ -48,7 +48,7 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
     if parsed is None:
         return _reported(sent, voice)
     predicate, obj, single = parsed
-    if kind in ("possession", "kin") and predicate == "is" and subject.rsplit("'s ", 1)[-1] in _ONE_HOLDER:
+    if kind in ("possession", "kin") and predicate == "is" and subject.rsplit("'s ", 1)[-1] in lx.UNIQUE_KIN:
         # "My boss is Sofia Rossi now": one holder at a time, so the new one ends the old.
         named = _NOW_TAIL.sub("", obj)
         ent = reg.get(named)
@@ -57,9 +57,6 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
     return _Parse(subject, kind, predicate, obj, single, first)
 
 
-# Roles one person holds for someone at a time ("manager" and "boss" are two timelines).
-_ONE_HOLDER = frozenset("""boss manager supervisor landlord landlady partner husband wife boyfriend girlfriend
-fiance fiancé fiancee fiancée""".split())
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 
 
