@@ -92,7 +92,7 @@ def named_keys(query: str) -> list[str]:
 # one: a request ("Book a table for Maya"), a plan or an event ("A carol service at 7pm in
 # December: can Walter come along?", "Hannah's friends invite her to the slopes ...").
 _FACT_QUESTION = re.compile(
-    r"^\s*(?:what|where|when|who|whom|whose|which|why|how|did|does|do|was|were|has|had|have|"
+    r"^\s*(?:what|where|when|who|whom|whose|which|why|how|did|does|do|is|are|was|were|has|had|have|"
     r"tell\s+me\s+about)\b", re.IGNORECASE)
 _MAY_OR_SHOULD = re.compile(
     r"\b(?:can|can't|could|should|shouldn't|would|may|might|must|ok|okay|safe|fine|allowed|"
