@@ -996,9 +996,13 @@ def test_a_known_type_gives_way_to_the_cells_own_cues():
 
 
 def test_a_new_holder_of_a_one_holder_role_is_a_single_value():
-    ex = extract([turn("My boss is Jonas Weber."), turn("My boss is Sofia Rossi now.", i=1)])
-    assert [(f.subject, f.object, f.single_valued) for f in ex.facts] == [
-        ("Maya's boss", "Jonas Weber", True), ("Maya's boss", "Sofia Rossi", True)]
+    ex = extract([turn("My boss is Jonas Weber."), turn("My boss is Sofia Rossi now.", i=1),
+                  turn("My new manager is Priya Shah.", i=2)])
+    # One timeline, the owner's: a manager is a boss.
+    assert [(f.subject, f.predicate, f.object, f.single_valued) for f in ex.facts] == [
+        ("Maya", "boss is", "Jonas Weber", True), ("Maya", "boss is", "Sofia Rossi", True),
+        ("Maya", "boss is", "Priya Shah", True)]
+    assert ex.facts[1].text == "Maya's boss is Sofia Rossi now."
     # What the role is like is no holder; a sister is not one of a kind.
     assert not any(f.single_valued for f in extract([turn("My sister is Anika Weber.")]).facts)
 

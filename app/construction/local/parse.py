@@ -31,6 +31,9 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
         cat = (m.group("cat") or "thing").lower()
         obj = _unplace(rewrite(m.group("obj"), voice))
         return _Parse(t.speaker, "speaker", f"favorite {cat} is", obj, True, True)
+    held = _holder(body, sent, reg)
+    if held is not None:
+        return held
     subject, kind, rest, aux, first = _subject(body, sent, reg, voice, recent_person)
     if subject is None:
         cm = _CLAUSE_FIRST.search(body, 0, 100)
@@ -48,13 +51,29 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
     if parsed is None:
         return _reported(sent, voice)
     predicate, obj, single = parsed
-    if kind in ("possession", "kin") and predicate == "is" and subject.rsplit("'s ", 1)[-1] in lx.UNIQUE_KIN:
-        # "My boss is Sofia Rossi now": one holder at a time, so the new one ends the old.
-        named = _NOW_TAIL.sub("", obj)
-        ent = reg.get(named)
-        if ent is not None and ent.type == "person" and ent.name.casefold() == named.casefold():
-            obj, single = ent.name, True
     return _Parse(subject, kind, predicate, obj, single, first)
+
+
+def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
+    """"My boss is Sofia Rossi now": a role one person holds for someone at a time, so the new
+    holder ends the old. The timeline is the owner's (Maya, "boss is"): "My new manager is Sofia
+    Rossi" ends Jonas Weber, who was "my boss"."""
+    m = _ROLE_HOLDER.match(body)
+    if not m or m.group("role").lower() not in lx.UNIQUE_KIN:
+        return None
+    owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
+    named = _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!"))
+    ent = reg.get(named)
+    if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
+        return None
+    role = m.group("role").lower()
+    return _Parse(owner, "name", f"{_SAME_ROLE.get(role, role)} is", ent.name, True, True)
+
+
+_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your)\s+(?:new\s+|current\s+)?(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
+_SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
+              "mama": "mother", "dad": "father", "daddy": "father", "papa": "father", "fiancé": "fiance",
+              "fiancée": "fiance", "fiancee": "fiance"}
 
 
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
