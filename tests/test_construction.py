@@ -92,26 +92,29 @@ async def test_a_replaced_fact_is_superseded_and_the_new_one_is_current(graph, i
 
 async def test_a_later_session_keeps_its_names_and_ends_the_old_home_and_job(graph, ingestor):
     # An assistant's user, a month apart, in two calls: the second session names Tom only first
-    # in a sentence, and says the move and the new job in one sentence.
+    # in a sentence, says the move and the new job in one sentence, and a new manager.
     first = datetime(2026, 10, 5, 9, 0, tzinfo=timezone.utc)
     said = [("u1", "Maya", "user", "I just started a new job at Fernwood Analytics as a data engineer.", first),
             ("u2", "Maya", "user", "I live in Leeds with my partner Tom, he is a nurse.", first),
             ("u3", "Assistant", "assistant", "Lovely, I can look for restaurants in Leeds.", first),
+            ("u3b", "Maya", "user", "My boss is Jonas Weber.", first),
             ("u4", "Maya", "user", "Update: we moved to Bristol last month and I now work at Harbourline.",
              first + timedelta(days=28)),
             ("u5", "Maya", "user", "Rainy but great. Tom found a job at Southmead Hospital.",
-             first + timedelta(days=28))]
+             first + timedelta(days=28)),
+            ("u6", "Maya", "user", "My new manager is Sofia Rossi.", first + timedelta(days=28))]
     msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": at + timedelta(minutes=k)}
             for k, (i, who, role, text, at) in enumerate(said)]
-    await ingestor.memorize(graph.tenant, "c1", msgs[:3], flush=True)
-    await ingestor.memorize(graph.tenant, "c1", msgs[3:], flush=True)
+    await ingestor.memorize(graph.tenant, "c1", msgs[:4], flush=True)
+    await ingestor.memorize(graph.tenant, "c1", msgs[4:], flush=True)
     rows = await graph.read("""
-        MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['lives in', 'works at']
+        MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['lives in', 'works at', 'boss is']
         RETURN f.subject AS who, f.predicate AS p, f.object AS what, f.status AS status ORDER BY f.validFrom""")
     assert {(r["who"], r["p"], r["what"], r["status"]) for r in rows} == {
         ("Maya", "works at", "Fernwood Analytics", "superseded"), ("Maya", "lives in", "Leeds", "superseded"),
         ("Maya", "lives in", "Bristol", "current"), ("Maya", "works at", "Harbourline", "current"),
-        ("Tom", "works at", "Southmead Hospital", "current")}
+        ("Tom", "works at", "Southmead Hospital", "current"),
+        ("Maya", "boss is", "Jonas Weber", "superseded"), ("Maya", "boss is", "Sofia Rossi", "current")}
     # The second session's Tom is the first one's: one entity, mentioned by both cells.
     tom = await graph.read("""
         MATCH (e:Entity {tenant: $tenant, key: 'tom'})<-[:MENTIONS]-(m:MemCell)-[:EVIDENCED_BY]->(t:Turn)
