@@ -1021,3 +1021,15 @@ def test_a_filler_said_last_is_left_out_of_the_fact():
     ex = extract([turn("I'm vegan, by the way."), turn("I moved to Leeds, haha.", i=1)])
     assert [f.text for f in ex.facts] == ["Maya is vegan.", "Maya moved to Leeds."]
     assert [f.text for f in ex.foresights] == ["Maya is vegan."]
+
+
+def test_her_husband_named_after_one_person_is_that_persons():
+    ex = extract([turn("My sister Anika lives in Lisbon with her husband Marco."),
+                  turn("I met Sarah Hale at the gym with her boss Leo.", i=1)])
+    assert entity(ex, "Marco").aliases == ["Anika's husband"]
+    assert entity(ex, "Leo").aliases == ["Sarah Hale's boss"]
+    # Two people named before "her": whose is not known, and no alias is made.
+    ex = extract([turn("Maya told Ana about her husband Tom.", speaker="Priya")])
+    assert entity(ex, "Tom").aliases == []
+    ex = extract([turn("I met Sarah and Nadia, and later her boss Leo came by.")])
+    assert entity(ex, "Leo").aliases == []

@@ -364,7 +364,37 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
     for m in mentions:
         if not out or (m.start, m.key) != (out[-1].start, out[-1].key):
             out.append(m)
+    _their_kin(text, out, reg)
     return out
+
+
+# "her husband Marco", "his boss Jonas": whose is the one person named before it in the sentence.
+_THEIR_KIN = re.compile(rf"(?<![\w'])(?i:her|his)\s+(?P<kin>(?i:{_KIN_ALT}))(?![\w'-])")
+
+
+def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
+    """"My sister Anika lives in Lisbon with her husband Marco": Marco is Anika's husband (a
+    standing alias, as "my husband Marco" gives), when one person is named before "her" in the
+    sentence; with two ("Maya told Ana about her husband Tom"), nobody's."""
+    for m in _THEIR_KIN.finditer(text):
+        kin = m.group("kin").lower()
+        after = _NAMED_AFTER.match(text, m.end())
+        named = next((mm for mm in mentions if after and mm.start == after.end()), None)
+        if kin not in lx.UNIQUE_KIN or named is None:
+            continue
+        before = {reg.root(mm.key) for mm in mentions if mm.end <= m.start()
+                  and (e := reg.get(mm.key)) is not None and e.type in ("person", "thing")}
+        # (a name typed "thing" may be a person still: "I met Sarah and Nadia" is two)
+        ent = reg.get(named.key)
+        if len(before) != 1 or ent is None or ent.speaker or ent.key in before:
+            continue
+        if reg.by_key[next(iter(before))].type != "person":
+            continue
+        owner = reg.by_key[next(iter(before))].name
+        ent.kin_named.add((owner, kin))
+        alias = f"{owner}'s {kin}"
+        if alias not in ent.aliases and _key(alias) != ent.key:
+            ent.aliases.append(alias)
 
 
 def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
