@@ -4,7 +4,6 @@ from __future__ import annotations
 from datetime import datetime
 
 
-
 def _day(v) -> str:
     if v is None:
         return "?"

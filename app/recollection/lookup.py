@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.lifecycle.retention import revive
 from app.recollection import filters
 from app.store.graph import TenantGraph
@@ -11,16 +11,16 @@ from app.store.graph import TenantGraph
 # The entity a reader asks for (entity(name), relatedTo): its own name before another's alias,
 # as resolution finds it (entity_resolution.NAMED_ENTITY), else the one person whose name the
 # word begins ("Sofia" for Sofia Rossi; two Sofias, neither). Edits name entities exactly.
-ASKED_ENTITY = """CALL () {
-  MATCH (x:Entity {tenant: $tenant}) WHERE x.key = $key OR $key IN x.aliasKeys
-  WITH x ORDER BY CASE WHEN x.key = $key THEN 0 ELSE 1 END LIMIT 1
-  RETURN collect(x) AS exact
-}
-CALL () {
-  MATCH (x:Entity {tenant: $tenant, type: 'person'}) WHERE x.key STARTS WITH $key + ' ' AND NOT $key CONTAINS ' '
+ASKED_ENTITY = f"""CALL () {{
+  {NAMED_ENTITY}
+  RETURN collect(e) AS exact
+}}
+CALL (exact) {{
+  WITH exact WHERE size(exact) = 0
+  MATCH (x:Entity {{tenant: $tenant, type: 'person'}}) WHERE x.key STARTS WITH $key + ' ' AND NOT $key CONTAINS ' '
   WITH x LIMIT 2
   RETURN collect(x) AS first
-}
+}}
 WITH CASE WHEN size(exact) = 1 THEN exact[0] WHEN size(first) = 1 THEN first[0] END AS e
 WHERE e IS NOT NULL"""
 

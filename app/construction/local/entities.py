@@ -382,15 +382,14 @@ def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
         named = next((mm for mm in mentions if after and mm.start == after.end()), None)
         if kin not in lx.UNIQUE_KIN or named is None:
             continue
+        # Names typed "thing" count too: they may be people still ("I met Sarah and Nadia").
         before = {reg.root(mm.key) for mm in mentions if mm.end <= m.start()
                   and (e := reg.get(mm.key)) is not None and e.type in ("person", "thing")}
-        # (a name typed "thing" may be a person still: "I met Sarah and Nadia" is two)
         ent = reg.get(named.key)
-        if len(before) != 1 or ent is None or ent.speaker or ent.key in before:
+        owner = reg.by_key[next(iter(before))] if len(before) == 1 else None
+        if owner is None or owner.type != "person" or ent is None or ent.speaker or ent is owner:
             continue
-        if reg.by_key[next(iter(before))].type != "person":
-            continue
-        owner = reg.by_key[next(iter(before))].name
+        owner = owner.name
         ent.kin_named.add((owner, kin))
         alias = f"{owner}'s {kin}"
         if alias not in ent.aliases and _key(alias) != ent.key:

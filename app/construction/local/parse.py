@@ -59,14 +59,14 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     holder ends the old. The timeline is the owner's (Maya, "boss is"): "My new manager is Sofia
     Rossi" ends Jonas Weber, who was "my boss"."""
     m = _ROLE_HOLDER.match(body)
-    if not m or m.group("role").lower() not in lx.UNIQUE_KIN:
+    role = m.group("role").lower() if m else None
+    if role not in lx.UNIQUE_KIN:
         return None
     owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
     named = _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!"))
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
-    role = m.group("role").lower()
     return _Parse(owner, "name", f"{_SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
