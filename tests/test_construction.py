@@ -5,7 +5,9 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from app.construction import ingest
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.construction.ingest import LEASE, Ingestor
+from app.construction.role_aliases import canonical_role, role_keys
 from app.construction.turns import EXISTING, InputError, parse_messages, write_turns
 from app.domain.models import new_id
 from tests.conversation import DAY1, maya_and_sam
@@ -122,6 +124,44 @@ async def test_a_later_session_keeps_its_names_and_ends_the_old_home_and_job(gra
     assert len(tom) == 1 and tom[0]["type"] == "person" and {"u2", "u5"} <= set(tom[0]["turns"])
     # The assistant's offer is no fact.
     assert not await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.subject = 'Assistant' RETURN f")
+
+
+async def _role_holders(graph) -> dict[str, list[str]]:
+    rows = await graph.read("""
+        MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN ['jonas weber', 'sofia rossi']
+        RETURN e.name AS name, e.aliases AS aliases, e.aliasKeys AS keys, e.aliasText AS text""")
+    # The fulltext index reads aliasText: it must say what the aliases say.
+    assert all(r["text"].split() == " ".join(r["aliases"]).split() for r in rows)
+    return {r["name"]: sorted(r["keys"]) for r in rows}
+
+
+async def _named(graph, name: str) -> str | None:
+    rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key(name))
+    return rows[0]["name"] if rows else None
+
+
+async def test_a_role_one_person_holds_moves_its_alias_to_the_newest_holder(graph, ingestor):
+    first = datetime(2026, 10, 5, 9, 0, tzinfo=timezone.utc)
+    said = [("u1", "My boss Jonas Weber is strict but fair.", first),
+            ("u2", "My new manager is Sofia Rossi.", first + timedelta(days=28)),
+            ("u3", "My boss Sofia Rossi asked me to lead the audit.", first + timedelta(days=29))]
+    msgs = [{"id": i, "speaker": "Maya", "role": "user", "content": text, "timestamp": at}
+            for i, text, at in said]
+    await ingestor.memorize(graph.tenant, "c1", msgs[:1], flush=True)
+    assert await _role_holders(graph) == {"Jonas Weber": ["maya's boss"]}
+    assert await _named(graph, "Maya's boss") == "Jonas Weber"
+    # A new manager is the new boss: every word for the role goes to her, none stays on him.
+    await ingestor.memorize(graph.tenant, "c1", msgs[1:2], flush=True)
+    assert await _role_holders(graph) == {"Jonas Weber": [], "Sofia Rossi": ["maya's boss", "maya's manager"]}
+    assert await _named(graph, "Maya's boss") == "Sofia Rossi"
+    assert await _named(graph, "Maya's supervisor") is None
+    # Named as the boss she already is: written (not taken for a stale resolution), nothing moves.
+    await ingestor.memorize(graph.tenant, "c1", msgs[2:], flush=True)
+    assert await _role_holders(graph) == {"Jonas Weber": [], "Sofia Rossi": ["maya's boss", "maya's manager"]}
+    assert await _count(graph, "MemCell") == 3 and not await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) WHERE t.status <> 'done' RETURN t.id")
+    # Jonas is still the person he was, under his own name.
+    assert await _named(graph, "Jonas Weber") == "Jonas Weber"
 
 
 async def test_an_entity_under_two_surface_forms_is_one_node_with_an_audited_merge(graph, ingestor):
@@ -590,3 +630,11 @@ async def test_an_episode_of_turns_sent_out_of_order_spans_their_earliest_to_lat
         flush=True)
     rows = await graph.read("MATCH (m:MemCell {tenant: $tenant}) RETURN m.startedAt AS s, m.endedAt AS e")
     assert [(r["s"].to_native(), r["e"].to_native()) for r in rows] == [(DAY1, DAY1 + timedelta(minutes=10))]
+
+
+def test_only_a_role_one_person_holds_names_its_other_words():
+    assert role_keys("maya's manager") == {"maya's boss", "maya's manager", "maya's supervisor"}
+    assert role_keys("tom's mum") >= {"tom's mother", "tom's mum", "tom's mom"}
+    assert canonical_role("tom's mum") == "tom's mother"
+    # Several may be someone's sister, dog or friend at once; a name is no role.
+    assert role_keys("maya's sister") == role_keys("maya's dog") == role_keys("jonas weber") == frozenset()

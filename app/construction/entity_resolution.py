@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from app.construction.role_aliases import canonical_role, role_keys
 from app.domain.models import EntityDraft
 from app.store.graph import TenantGraph
 from app.store.vector import vector_query
@@ -69,6 +70,8 @@ class ResolvedEntity:
     aliases: set[str] = field(default_factory=set)
     merges: list[dict] = field(default_factory=list)  # audit records of surface forms merged in
     is_new: bool = True
+    # Keys of one-holder role aliases it takes from whoever holds them (role_aliases.py).
+    takes: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -114,6 +117,10 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
         surface = draft.name if normalize_key(draft.name) == surface_key else surface_key
         if surface_key != target_key:
             ent.aliases.add(surface)
+            holder = known.get(surface_key)
+            if role_keys(surface_key) and (holder is None or holder["key"] != target_key):
+                ent.takes |= role_keys(surface_key)
+                ent.aliases.add(canonical_role(surface_key))
             if method:
                 ent.merges.append({"surface": surface, "into": target_key, "method": method,
                                    "score": score, "at": now})
@@ -121,6 +128,15 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
     unresolved: list[tuple[str, EntityDraft]] = []
     for sk, d in surfaces.items():
         hit = known.get(sk)
+        if hit and role_keys(sk) and sk != normalize_key(d.name):
+            # "My boss Sofia Rossi" while Jonas is "Maya's boss": the role goes with the name.
+            named = known.get(normalize_key(d.name))
+            if named is None:
+                unresolved.append((sk, d))
+                continue
+            if named["key"] != hit["key"]:
+                attach(sk, d, named["key"], named["name"], named["type"], False, None, None)
+                continue
         if hit:
             attach(sk, d, hit["key"], hit["name"], hit["type"], False,
                    "key" if sk != hit["key"] else None, 1.0)
@@ -178,14 +194,16 @@ def _owners(rows: list[dict]) -> dict[str, dict]:
 def surface_rows(res: Resolution) -> list[dict]:
     """Each name of an episode and the entity it was resolved to, for the write to check under
     the tenant's lock (stale_surfaces)."""
-    return [{"surface": sk, "target": tk, "existed": not res.entities[tk].is_new}
+    return [{"surface": sk, "target": tk, "existed": not res.entities[tk].is_new,
+             "takes": sk in res.entities[tk].takes}
             for sk, tk in sorted(res.surface_to_key.items())]
 
 
 def stale_surfaces(rows: list[dict], surfaces: list[dict]) -> list[str]:
     """The names (surface_rows) that no longer stand for the entity they were resolved to, given
     BY_KEYS rows read now: an entity merged into another or forgotten since, a name split off
-    it since, a name that has become another entity's own or alias."""
+    it since, a name that has become another entity's own or alias (but for a role alias the
+    entity takes from its holder: role_aliases.py)."""
     known = _owners(rows)
     by_key = {r["key"]: r for r in rows}
     stale = []
@@ -193,7 +211,7 @@ def stale_surfaces(rows: list[dict], surfaces: list[dict]) -> list[str]:
         target = by_key.get(s["target"])
         owner = known.get(s["surface"])
         if ((s["existed"] and target is None) or (target and s["surface"] in target["splitKeys"])
-                or (owner and owner["key"] != s["target"])):
+                or (owner and owner["key"] != s["target"] and not s.get("takes"))):
             stale.append(s["surface"])
     return stale
 
@@ -215,7 +233,7 @@ def entity_rows(res: Resolution) -> list[dict]:
         rows.append({
             "key": e.key, "name": e.name, "type": e.type,
             "aliases": sorted(e.aliases), "aliasKeys": sorted({normalize_key(a) for a in e.aliases}),
-            "merges": [json.dumps(m, sort_keys=True) for m in e.merges],
+            "merges": [json.dumps(m, sort_keys=True) for m in e.merges], "takes": sorted(e.takes),
             "embedding": [float(x) for x in emb] if emb is not None else None,
         })
     return rows

@@ -84,6 +84,12 @@ mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyf
 fiance fiancé fiancee fiancée boss manager supervisor stepmom stepmother stepdad stepfather mother-in-law
 father-in-law landlord landlady therapist
 """)
+# One role under several words: a manager is a boss, a mum a mother (the single value's
+# predicate, local/parse.py; the role an alias names, role_aliases.py).
+SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
+             "mama": "mother", "dad": "father", "daddy": "father", "papa": "father", "fiancé": "fiance",
+             "fiancée": "fiance", "fiancee": "fiance", "stepmom": "stepmother", "stepdad": "stepfather",
+             "landlady": "landlord"}
 # Kin words used as a capitalised form of address: "Mom said", "Grandma's cookies".
 KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana grandpa")
 # Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.construction.entity_resolution import BY_KEYS, stale_surfaces
+from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
 from app.construction.foresight_ends import end_foresight
+from app.construction.role_aliases import without_role
 from app.construction.supersession import plan_supersession
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
@@ -51,6 +52,21 @@ SET n.aliases = reduce(acc = n.aliases, a IN e.aliases | CASE WHEN a IN acc THEN
     n.aliasKeys = reduce(acc = n.aliasKeys, a IN e.aliasKeys | CASE WHEN a IN acc THEN acc ELSE acc + a END),
     n.merges = n.merges + e.merges
 SET n.aliasText = reduce(s = '', a IN n.aliases | s + ' ' + a)
+RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
+
+# Role aliases an entity of the batch takes (role_aliases.py): who holds them now, and what
+# they keep. The tenant's entities are few and the lookup is under the batch's lock.
+ROLE_HOLDERS = """
+UNWIND $entities AS e
+MATCH (o:Entity {tenant: $tenant}) WHERE o.key <> e.key AND any(k IN o.aliasKeys WHERE k IN e.takes)
+RETURN DISTINCT o.key AS key, o.aliases AS aliases, o.aliasKeys AS aliasKeys
+"""
+
+KEEP_ALIASES = """
+UNWIND $holders AS h
+MATCH (n:Entity {tenant: $tenant, key: h.key})
+SET n.aliases = h.aliases, n.aliasKeys = h.aliasKeys,
+    n.aliasText = reduce(s = '', a IN h.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
 MENTIONS = """
@@ -160,6 +176,19 @@ class ResolutionStale(Exception):
         self.names = names
 
 
+async def _take_roles(tx: TenantTx, entities: list[dict]) -> None:
+    """The role aliases the batch's entities take, off their former holders (role_aliases.py)."""
+    takers = [{"key": e["key"], "takes": e["takes"]} for e in entities if e.get("takes")]
+    if not takers:
+        return
+    taken: set[str] = {k for e in takers for k in e["takes"]}
+    holders = [{"key": h["key"], "aliases": without_role(h["aliases"], taken, normalize_key),
+                "aliasKeys": [k for k in h["aliasKeys"] if k not in taken]}
+               for h in await tx.run(ROLE_HOLDERS, entities=takers)]
+    if holders:
+        await term_stats.recount_nodes(tx, "entity", await tx.run(KEEP_ALIASES, holders=holders))
+
+
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     """Raises TurnsTaken, with nothing written, when the cells' turns are no longer waiting, and
     ResolutionStale when its names' entities changed since they were resolved."""
@@ -207,6 +236,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
                     await tx.run(term_stats.ADD, **term_stats.additions(texts[name], rows))
                 elif name == "entities":
                     await term_stats.recount_nodes(tx, "entity", written)
+                    await _take_roles(tx, rows)
         # After the batch's own foresight: "Tom is vegan ... he isn't any more" in one episode.
         if batch.ends:
             batch.ended, closed = await end_foresight(tx, batch.ends)

@@ -67,13 +67,10 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
-    return _Parse(owner, "name", f"{_SAME_ROLE.get(role, role)} is", ent.name, True, True)
+    return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your)\s+(?:new\s+|current\s+)?(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
-_SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
-              "mama": "mother", "dad": "father", "daddy": "father", "papa": "father", "fiancé": "fiance",
-              "fiancée": "fiance", "fiancee": "fiance"}
 
 
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
