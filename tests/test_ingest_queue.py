@@ -80,6 +80,14 @@ async def test_a_failure_in_the_background_loses_nothing(services, graph):
     status = await conversation_status(graph, "c1")
     assert (status["turns"], status["pending"], status["memCells"]) == (9, 9, 0)
     assert status["failed"] == rows[0]["failed"] and "endpoint down" in status["lastError"]
+    # The error said is the latest one, whichever turn it is on.
+    failed = [r["id"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) WHERE t.error IS NOT NULL RETURN t.id AS id ORDER BY t.seq")]
+    assert len(failed) >= 3  # the latest one in the middle, neither end of any order
+    await graph.write("""MATCH (t:Turn {tenant: $tenant, id: $id})
+                         SET t.error = 'rate limited', t.failedAt = datetime() + duration('PT1M')""",
+                      id=failed[len(failed) // 2])
+    assert (await conversation_status(graph, "c1"))["lastError"] == "rate limited"
     # a working retry completes them
     done = await Ingestor(services).retry(graph.tenant, flush=True)
     assert sum(r.cells for r in done.values()) >= 2

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
+from app.construction.status import conversation_status
 from app.lifecycle.retention import RetentionPolicy, gc, gc_everywhere
 from app.recollection.foresight_lookup import active_foresights
 from app.recollection.lookup import entity_by_name, memcell_by_id
@@ -107,6 +108,9 @@ async def test_decay_hides_an_old_unused_cell_and_keeps_a_used_and_an_important_
     assert not {"Acme Labs", "Porto"} & await related_names(graph)
     assert (await entity_by_name(graph, "Acme Labs", datetime.now(timezone.utc)))["facts"] == []
     assert not {"zorblax", "cello", "acme"} & set((await consensus(graph)).replace(",", " ").split())
+    # ...and from the conversation's status, though it waits for its purge,
+    status = await conversation_status(graph, "c1")
+    assert (status["memCells"], status["turns"]) == (2, len(conversation()) - len(DAY3_TURNS))
     # ...while the other episodes are still found,
     assert "m4" in await seen(services, graph, "Is Maya allergic to anything? peanuts")
     assert "m7" in await seen(services, graph, "Where does Maya live? Lisbon")

@@ -408,13 +408,13 @@ class Relation:
 class ConversationStatus:
     id: strawberry.ID
     group_id: Optional[strawberry.ID]
-    turns: int = strawberry.field(description="turns stored")
+    turns: int = strawberry.field(description="turns stored, not counting forgotten ones")
     pending: int = strawberry.field(description=(
         "turns not yet memories: being processed, waiting for more context or a flush, or for a retry "
         "after an error; 0 once everything sent with `flush: true` is searchable"))
     failed: int = strawberry.field(description="of those pending, turns whose last attempt failed (retried)")
-    last_error: Optional[str] = strawberry.field(description="the error of a failed attempt, if any")
-    mem_cells: int = strawberry.field(description="episodes made from its turns")
+    last_error: Optional[str] = strawberry.field(description="the error of the latest failed attempt, if any")
+    mem_cells: int = strawberry.field(description="episodes made from its turns, not counting forgotten ones")
     last_turn_at: Optional[datetime] = strawberry.field(description="the time of its latest turn")
 
     @classmethod

@@ -5,16 +5,20 @@ from __future__ import annotations
 from app.store.graph import TenantGraph
 
 # Waiting: not yet in an episode ('pending', or 'claimed' by a run writing it now). A waiting
-# turn with an error failed its last attempt and waits for the retry (writer.MARK_FAILED).
+# turn with an error failed its last attempt and waits for the retry (writer.MARK_FAILED); the
+# error said is the latest. What was forgotten (lifecycle/retention.py) is no longer counted,
+# though it waits for its purge.
 STATUS = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
-OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn)
+OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn) WHERE coalesce(t.forgotten, false) = false
 WITH c, count(t) AS turns, max(t.at) AS lastTurnAt,
      collect(CASE WHEN t.status IN ['pending', 'claimed'] THEN t END) AS waiting
 WITH c, turns, lastTurnAt, waiting, [w IN waiting WHERE w.error IS NOT NULL] AS failed
 RETURN c.id AS id, c.groupId AS groupId, turns, lastTurnAt, size(waiting) AS pending, size(failed) AS failed,
-       [w IN failed | w.error][0] AS lastError,
-       COUNT { MATCH (m:MemCell {tenant: $tenant, conversationId: $conversationId}) } AS memCells
+       reduce(last = null, w IN failed |
+              CASE WHEN last IS NULL OR w.failedAt > last.failedAt THEN w ELSE last END).error AS lastError,
+       COUNT { MATCH (m:MemCell {tenant: $tenant, conversationId: $conversationId})
+               WHERE m.status <> 'forgotten' } AS memCells
 """
 
 
