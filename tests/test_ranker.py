@@ -6,7 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from app.recollection import ranker
-from app.recollection.channels.base import Candidate
+from app.recollection.channels.base import Candidate, candidates
+from app.recollection.channels.keyword import with_priors
 from app.recollection.ranker import (COVERAGE_AT, DEPTH, KS, OWN, PER_SOURCE, SOURCES, SPEAKER_AT, Ranker,
                                     RankerFileError)
 from app.settings import Settings
@@ -69,6 +70,33 @@ def test_a_ranked_turn_whose_reply_is_ranked_too_carries_the_replys_features():
 def _said(key: str, speaker: str, reply: tuple[str, str] | None = None) -> Candidate:
     speakers = ((key, speaker),) + ((reply,) if reply else ())
     return Candidate("turn", key, 1.0, evidence=(key,), reply=reply[0] if reply else None, speakers=speakers)
+
+
+def test_a_rank_held_only_as_a_reply_is_not_read_again_for_the_turn_after_it():
+    # "I live in Leeds" (q) matched; the assistant's "That sounds lovely" (a) is ranked by the
+    # keyword channel only as its reply; the allergy turn after it (b) must not inherit q's match.
+    rankings = {"keyword": [Candidate("turn", "q", 5.0, evidence=("q",), reply="a"),
+                            Candidate("turn", "a", 2.5, evidence=("a",), second_hand=True)],
+                "vector": [Candidate("turn", "a", 0.4, evidence=("a",), reply="b")]}
+    turns, X = ranker.features(rankings, {"q": "a", "a": "b"})
+    row = {t: X[i] for i, t in enumerate(turns)}
+    kt, vt = ("keyword", "turn"), ("vector", "turn")
+    assert row["a"][_col(kt, 0)] > 0  # its own rank stays its own
+    assert row["a"][_col(kt, 0, before=True)] == row["q"][_col(kt, 0)]  # and q's is read for it
+    assert not row["b"][_col(kt, 0, before=True):_col(kt, PER_SOURCE, before=True)].any()
+    assert row["b"][_col(vt, 0, before=True)] == row["a"][_col(vt, 0)]  # a's first-hand rank is
+
+
+def test_the_keyword_channel_marks_a_turn_it_ranks_only_as_a_reply():
+    rows = [{"key": "q", "score": 4.0, "by": "Maya", "holds": ["live"], "reply": "a", "replyBy": "Assistant",
+             "replyHolds": None},
+            {"key": "c", "score": 1.0, "by": "Maya", "holds": ["live"], "reply": "d", "replyBy": "Maya",
+             "replyHolds": None},
+            {"key": "d", "score": 0.8, "by": "Maya", "holds": ["live"], "reply": None, "replyBy": None,
+             "replyHolds": None}]
+    cands = {c.key: c for c in candidates("turn", with_priors(rows, 10), lambda r: r["note"])}
+    assert cands["a"].second_hand and not cands["q"].second_hand
+    assert not cands["d"].second_hand  # matched itself, and lifted by the turn before too
 
 
 def test_speaker_columns_follow_the_speaker_the_query_names():

@@ -10,7 +10,9 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
   features     per source: (k + 1) / (k + rank) for k in KS (a steep and a flat curve) and the
                candidate's score over the source's best score (how far behind the leader);
                the same for the turn before it, when a channel that ranked that turn read its
-               reply (in a conversation the answer follows the question that matched), and
+               reply (in a conversation the answer follows the question that matched; not the
+               ranks the turn before holds only as the reply of the one before it, which would
+               credit a match two turns on), and
                for the turn after it, when a channel read it as its reply and it is ranked
                (a question is proved with its answer);
   speaker      two columns beside the sources: the query names the turn's speaker; the query
@@ -73,15 +75,16 @@ class RankerFileError(ValueError):
     pass
 
 
-def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], list[tuple[str, float]]]:
+def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], list[tuple[str, float, bool]]]:
     """Per (channel, kind): the first DEPTH distinct scoring-evidence turns (an episode's or a
-    scene's best turn, as in RRF), with the score of the candidate that brought each.
+    scene's best turn, as in RRF), with the score of the candidate that brought each and
+    whether that rank is second-hand (Candidate.second_hand).
 
     A weak candidate ranks nothing: a constraint brought only because the query names its
     person, below its trigger's bar (channels/foresight.py), was the foresight channel's first
     and outranked the answer ("Where does Maya live?": her shellfish allergy first). It stays
     a hit, scored by what the other channels make of its turn."""
-    out: dict[tuple[str, str], list[tuple[str, float]]] = {}
+    out: dict[tuple[str, str], list[tuple[str, float, bool]]] = {}
     seen: dict[tuple[str, str], set[str]] = {}
     for channel, cands in rankings.items():
         for c in cands:
@@ -92,7 +95,7 @@ def source_lists(rankings: dict[str, list[Candidate]]) -> dict[tuple[str, str], 
             for t in scoring_evidence(c):
                 if len(lst) < DEPTH and t not in got:
                     got.add(t)
-                    lst.append((t, c.score))
+                    lst.append((t, c.score, c.second_hand))
     return out
 
 
@@ -103,19 +106,22 @@ def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
     turns, SearchContext.word_idf: for the coverage column, left at 0 without it)."""
     lists = source_lists(rankings)
     own: dict[str, np.ndarray] = {}
+    borrowed: dict[str, list[int]] = {}  # a turn's sources whose rank is second-hand
     for si, source in enumerate(SOURCES):
         lst = lists.get(source)
         if not lst:
             continue
-        top = max(abs(s) for _, s in lst) or 1.0
+        top = max(abs(s) for _, s, _ in lst) or 1.0
         base = si * PER_SOURCE
-        for rank, (t, score) in enumerate(lst, start=1):
+        for rank, (t, score, second_hand) in enumerate(lst, start=1):
             row = own.get(t)
             if row is None:
                 row = own[t] = np.zeros(OWN)
             for j, k in enumerate(KS):
                 row[base + j] = (k + 1) / (k + rank)
             row[base + len(KS)] = score / top
+            if second_hand:
+                borrowed.setdefault(t, []).append(base)
     before = {reply: t for t, reply in reply_of.items() if t in own and reply}
     turns = list(own) + [r for r in before if r not in own]
     X = np.zeros((len(turns), WIDTH))
@@ -127,6 +133,8 @@ def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
                 X[i, 2 * OWN:3 * OWN] = own[after]
         if t in before:
             X[i, OWN:2 * OWN] = own[before[t]]
+            for base in borrowed.get(before[t], ()):
+                X[i, OWN + base:OWN + base + PER_SOURCE] = 0.0
     said = speakers(rankings)
     named = named_speakers(said, query)
     if named:

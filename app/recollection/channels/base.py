@@ -44,6 +44,10 @@ class Candidate:
     # after those that clear it, never pinned, and no rank the learned ranker reads (ranker.py,
     # source_lists): a hit for what the other channels make of its turn.
     weak: bool = False
+    # Ranked only as the reply of a turn that matched (the keyword channel's prior): the rank is
+    # that turn's, read again. The ranker reads it for this turn, not for the turn after it
+    # (ranker.py, features: the block of the turn before).
+    second_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,8 @@ def evidence_of(row: dict) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]
 
 def candidate(kind: str, row: dict, score: float, note: str) -> Candidate:
     evidence, said, held = evidence_of(row)
-    return Candidate(kind, row["key"], score, note, evidence, row.get("reply"), said, held)
+    return Candidate(kind, row["key"], score, note, evidence, row.get("reply"), said, held,
+                     second_hand=bool(row.get("secondHand")))
 
 
 def candidates(kind: str, rows: list[dict], note) -> list[Candidate]:

@@ -80,6 +80,7 @@ def with_priors(rows: list[dict], limit: int) -> list[dict]:
     held = {r["key"]: r["holds"] for r in rows} | {r["reply"]: r["replyHolds"] for r in rows if r["reply"]}
     return [{"key": k, "score": total[k], "evidence": [[k, said.get(k)]], "holds": held.get(k),
              "reply": reply.get(k), "replyBy": said.get(reply.get(k)), "replyHolds": held.get(reply.get(k)),
+             "secondHand": k not in own,
              "note": f"bm25 {total[k]:.2f}" + ("" if k in own else " (the turn before matched)")}
             for k in ranked]
 
