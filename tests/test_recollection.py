@@ -318,6 +318,19 @@ async def test_current_facts_by_default_and_the_old_value_as_of_then(memory, sea
     assert {"Berlin", "Lisbon"} <= _lives_in(everything)
 
 
+async def test_a_question_naming_a_past_period_sees_the_facts_true_then(memory, searcher):
+    # Berlin from late February 2024 until the move to Lisbon in May.
+    april = await search(searcher, memory, "Where did Maya live in April 2024?", top_k=30, kinds=("fact",))
+    assert "Berlin" in _lives_in(april)
+    assert "Lisbon" in _lives_in(april)  # what holds now is a candidate for any question
+    august = await search(searcher, memory, "Where did Maya live in August 2024?", top_k=30, kinds=("fact",))
+    assert "Berlin" not in _lives_in(august) and "Lisbon" in _lives_in(august)
+    # The graph channel walks the relations that held then too.
+    graph_only = await search(searcher, memory, "Where did Maya live in April 2024?", Method.GRAPH, top_k=30,
+                              kinds=("fact",))
+    assert "Berlin" in _lives_in(graph_only)
+
+
 async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, services):
     other = TenantGraph(services.driver, memory.tenant + "_other")
     await Ingestor(services).memorize(other.tenant, "c1", [

@@ -8,6 +8,8 @@ turns, facts and foresight `forgotten`; every kind here leaves those out.
 """
 from __future__ import annotations
 
+from datetime import datetime, time, timedelta, timezone
+
 from app.recollection.request import SearchRequest
 
 TURN = """
@@ -39,7 +41,17 @@ def holds(x: str) -> str:
     return f"({x}.validFrom <= $at AND ({x}.validTo IS NULL OR {x}.validTo > $at))"
 
 
-# Facts true now by default; as of a moment: those true then; includeSuperseded: all. From/to
+def held_during(x: str) -> str:
+    """`x` was true at some time in the period the query names ($heldFrom to $heldTo, from
+    named_dates.named_period; null without one): "Where did Maya work in October?" asks about
+    October's job, superseded since; the job of now is still a candidate, as it is for any
+    question."""
+    return (f"($heldFrom IS NOT NULL AND {x}.validFrom < $heldTo "
+            f"AND ({x}.validTo IS NULL OR {x}.validTo > $heldFrom))")
+
+
+# Facts true now by default, or at some time of the period the query names; as of a moment:
+# those true then (or in the period); includeSuperseded: all. From/to
 # bound when a fact was said (its first evidence turn; facts written before statedAt existed
 # were valid from then unless an LLM dated them), not when it became true: "In 2015 I moved to
 # Paris", said last week, is in last week's conversation.
@@ -48,7 +60,7 @@ FACT = f"""
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
   AND ($from IS NULL OR coalesce(n.statedAt, n.validFrom) >= $from)
   AND ($to IS NULL OR coalesce(n.statedAt, n.validFrom) <= $to)
-  AND ($includeSuperseded OR (n.status IN ['current', 'superseded'] AND {holds("n")}))
+  AND ($includeSuperseded OR (n.status IN ['current', 'superseded'] AND ({holds("n")} OR {held_during("n")})))
   AND ($userId IS NULL OR EXISTS {{ (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId }})
   AND coalesce(n.forgotten, false) = false
 """
@@ -71,5 +83,15 @@ def params(req: SearchRequest) -> dict:
     return {
         "groupId": req.group_id, "userId": req.user_id, "conversationId": req.conversation_id,
         "from": req.time_from, "to": req.time_to, "asOf": req.as_of, "at": req.at,
-        "includeSuperseded": req.include_superseded,
+        "includeSuperseded": req.include_superseded, "heldFrom": None, "heldTo": None,
     }
+
+
+def held_params(period) -> dict:
+    """$heldFrom and $heldTo for a named_dates.Period: its first day's start to its last day's end,
+    in UTC (the period's days are read in the client's offset; a day's worth either way is as
+    near as a fact's validity, dated by its saying, comes)."""
+    if period is None:
+        return {"heldFrom": None, "heldTo": None}
+    start = datetime.combine(period.first, time(), timezone.utc)
+    return {"heldFrom": start, "heldTo": start + timedelta(days=period.days)}

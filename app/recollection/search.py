@@ -199,6 +199,7 @@ class SearchService:
         ctx = SearchContext(graph, req, vector_task, depth=max(2 * req.top_k, 20),
                             filters=filters.params(req), vector_param=self.services.vector_param,
                             adapter=self.adapter)
+        ctx.filters.update(filters.held_params(ctx.named_period))
         for name in METHOD_CHANNELS[req.method]:
             for part in self.channels[name].vector_parts(ctx):
                 ctx.parts.setdefault(part.column, part)

@@ -68,7 +68,7 @@ RETURN [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } <= $hubDegree | elementId
 """
 
 _RELATION_HOLDS = f"""r.tenant = $tenant AND coalesce(r.forgotten, false) = false
-          AND ($includeSuperseded OR {filters.holds("r")})"""
+          AND ($includeSuperseded OR {filters.holds("r")} OR {filters.held_during("r")})"""
 
 
 def hood_paths(rels: int) -> str:
