@@ -1005,6 +1005,30 @@ def test_a_new_holder_of_a_one_holder_role_is_a_single_value():
     assert ex.facts[1].text == "Maya's boss is Sofia Rossi now."
     # What the role is like is no holder; a sister is not one of a kind.
     assert not any(f.single_valued for f in extract([turn("My sister is Anika Weber.")]).facts)
+    # A coach too, and where the holder is comes after the name, not in it.
+    ex = extract([turn("My coach is Mark Hughes at Riverside Runners."), turn("My new coach is Priya Shah.", i=1)])
+    assert [(f.subject, f.predicate, f.object, f.single_valued) for f in ex.facts] == [
+        ("Maya", "coach is", "Mark Hughes", True), ("Maya", "coach is", "Priya Shah", True)]
+
+
+@pytest.mark.parametrize("said, where", [
+    ("I live in a flat in Hackney, so I usually run along the canal.", "Hackney"),
+    ("We moved into a tiny studio near Lloyd Park.", "Lloyd Park"),
+    ("I live in Leeds with my partner Tom.", "Leeds"),
+])
+def test_the_place_of_a_home_is_where_one_lives(said, where):
+    [lives] = [f for f in extract([turn(said)]).facts if f.predicate == "lives in"]
+    assert lives.object == where and lives.single_valued
+
+
+def test_a_request_verb_and_a_routines_days_are_no_names():
+    ex = extract([turn("Yes please, and remember Sophie is vegetarian."),
+                  turn("Tell Mark I'm late. We do intervals on Tuesdays and a long run on Sundays.", i=1),
+                  turn("There's a new seafood place on Call Lane.", i=2)])
+    names = {e.name for e in ex.entities}
+    assert {"Sophie", "Mark", "Call Lane"} <= names
+    assert not names & {"Remember Sophie", "Tell Mark", "Tuesdays", "Sundays"}
+    assert "Sophie is vegetarian." in [f.text for f in ex.foresights]
 
 
 @pytest.mark.parametrize("said", [

@@ -63,7 +63,13 @@ MONTHS = _words(
 )
 DATE_WORDS = WEEKDAYS | MONTHS | _words(
     "today tonight tomorrow yesterday weekend week month year christmas easter"
+    # "intervals on Tuesdays": days of a routine, no names.
+    " mondays tuesdays wednesdays thursdays fridays saturdays sundays weekends"
 )
+# Asked of the assistant first in a clause ("and remember Sophie is vegetarian", "Tell Mark
+# I'm late"): no part of the name after them. Not "call" or "book": "Call Lane" and "Book Club"
+# are names.
+REQUEST_VERBS = _words("remember remind tell ask text thank invite email message ping")
 
 # Relationship words: "my sister", "my friend Anna", "your boss".
 KIN = _words("""
@@ -81,7 +87,7 @@ therapist doctor coach classmate classmates teammate teammates landlord landlady
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
-fiance fiancé fiancee fiancée boss manager supervisor stepmom stepmother stepdad stepfather mother-in-law
+fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
 father-in-law landlord landlady therapist
 """)
 # One role under several words: a manager is a boss, a mum a mother (the single value's

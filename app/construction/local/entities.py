@@ -22,7 +22,7 @@ _KIN_MENTION = re.compile(
     rf"(?<![\w'])(?P<det>{_OWNER})\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
 _NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called|is)\s+)?(?=[A-Z])")  # "my sister Priya", "... is Priya"
 _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
-_DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS
+_DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS | lx.REQUEST_VERBS
          | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})
 _SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
 _EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(

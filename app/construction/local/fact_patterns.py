@@ -31,6 +31,10 @@ _MY_KIN = re.compile(
 _MY_NOUN_BE = re.compile(
     r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
 _HOMES = frozenset("flat apartment house home place condo".split())
+# "I live in a flat in Hackney", "we moved into a tiny studio near Lloyd Park": the place is
+# where the home is.
+_A_HOME = (r"(?:(?:a|an|our|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
+           r"(?:flat|apartment|house|home|place|condo|studio|bungalow|cottage)\s+(?:in|near|on)\s+)?")
 _MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
 _CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
 _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
@@ -55,10 +59,10 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}no\s+longer\s+{_A}(?:work|works|working)\s+(?:at|for)\s+(?:the\s+)?", "left job at", "ends_job", False),
     (rf"^{_A}no\s+longer\s+{_A}(?:live|lives|living)\s+(?:in|at)\s+(?:the\s+)?", "moved out of", "ends_place",
      False),
-    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+(?:the\s+)?",
+    (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+{_A_HOME}(?:the\s+)?",
      "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
-     rf"based|settled|unpacked)\s+{_A}(?:in|at|near)\s+(?:the\s+)?", "lives in", "place", True),
+     rf"based|settled|unpacked)\s+{_A}(?:in|at|near)\s+{_A_HOME}(?:the\s+)?", "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}(?:at|for)\s+(?:the\s+)?",
      "works at", "org", True),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:got|landed|accepted|started|began|took|have|has|found)\s+"

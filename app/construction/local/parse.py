@@ -63,7 +63,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     if role not in lx.UNIQUE_KIN:
         return None
     owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
-    named = _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!"))
+    named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!")))
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
@@ -74,6 +74,8 @@ _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your)\s+(?:new\s+|current\s+)?(?P<ro
 
 
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
+# "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
+_WHERE_TAIL = re.compile(r"\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
 
 
 _LATER_CLAUSE = re.compile(
