@@ -315,6 +315,19 @@ async def test_a_job_quit_ends_with_no_new_value_and_the_next_one_starts_clean(g
     assert "acme corp" not in [r["key"] for r in related]
 
 
+async def test_leaving_something_else_than_the_value_ends_nothing(graph, ingestor):
+    # The club was typed a place: its leaving was read as a move out of the home.
+    said = (("I live in Walthamstow now.", 0), ("My coach is at Riverside Runners, a place I love.", 1),
+            ("I left Riverside Runners because it's too far from Walthamstow now.", 5),
+            ("I moved out of Walthamstow.", 9))
+    for k, (text, day) in enumerate(said):
+        await ingestor.memorize(graph.tenant, "c1", _said(f"m{k}", text, DAY1 + timedelta(days=day)), flush=True)
+    rows = await graph.read("""MATCH (f:Fact {tenant: $tenant, subjectKey: 'maya', predicate: 'lives in'})
+                               RETURN f.objectKey AS value, f.validTo AS until""")
+    assert [(r["value"], r["until"] and r["until"].to_native()) for r in rows] == [
+        ("walthamstow", DAY1 + timedelta(days=9))]  # ended by the move out of it, not by the club
+
+
 async def test_a_fact_dated_by_its_day_follows_a_value_stated_that_day(graph):
     # Acme stated at 09:00; Globex "since 2024-03-04" (an LLM's bare date, 00:00) was taken for an
     # older statement arriving late and stored superseded under Acme.

@@ -146,16 +146,21 @@ def _placed(stored: list[dict], batch: list[dict]) -> list[dict]:
 
 def _successions(line: list[dict]) -> list[tuple[dict, dict | None]]:
     """Each value on the timeline with the first later fact that ends it (None: none does)."""
-    values = {e["objectKey"] for e in line if not e["ends"]}
     # The statement that a value ended stays true: nothing replaces it.
-    return [(e, next((n for n in line[j + 1:] if _ends(n, e, values)), None))
+    return [(e, next((n for n in line[j + 1:] if _ends(n, e)), None))
             for j, e in enumerate(line) if not e["ends"]]
 
 
-def _ends(n: dict, e: dict, values: set[str]) -> bool:
+# What a statement that a value ended names when it names none ("I quit my job", "I left the
+# company": local/parse.py _ended).
+UNNAMED_ENDS = frozenset({"", "job", "my job", "the job", "company", "the company", "home", "my home"})
+
+
+def _ends(n: dict, e: dict) -> bool:
     """Whether `n`, later on the timeline, ends `e`'s value: another value does; so does a
-    statement that a value ended, when it names this one or none the timeline knows ("I quit
-    my job", "I left the company")."""
+    statement that a value ended, when it names this one or none ("I quit my job", "I left the
+    company"). One naming something else ends nothing: "I left Riverside Runners because it's
+    too far from Walthamstow now" is no move out of Walthamstow, whatever the club was typed."""
     if not n["ends"]:
         return n["objectKey"] != e["objectKey"]
-    return n["objectKey"] == e["objectKey"] or n["objectKey"] not in values
+    return n["objectKey"] == e["objectKey"] or (n["objectKey"] or "") in UNNAMED_ENDS
