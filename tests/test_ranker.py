@@ -87,6 +87,20 @@ def test_a_rank_held_only_as_a_reply_is_not_read_again_for_the_turn_after_it():
     assert row["b"][_col(vt, 0, before=True)] == row["a"][_col(vt, 0)]  # a's first-hand rank is
 
 
+def test_a_turn_the_same_speaker_says_next_is_no_reply():
+    def rows(next_by: str):
+        q = Candidate("turn", "q", 5.0, evidence=("q",), reply="n", speakers=(("q", "Daniel"), ("n", next_by)))
+        n = Candidate("turn", "n", 1.0, evidence=("n",), speakers=(("n", next_by),))
+        turns, X = ranker.features({"vector": [q, n]}, {"q": "n"})
+        return {t: X[i] for i, t in enumerate(turns)}
+    # "I live in a flat in Hackney" and, from Daniel again, "I'm lactose intolerant".
+    same = rows("Daniel")
+    assert not same["n"][OWN:2 * OWN].any() and not same["q"][2 * OWN:3 * OWN].any()
+    answered = rows("Assistant")
+    assert np.allclose(answered["n"][OWN:2 * OWN], answered["q"][:OWN])
+    assert np.allclose(answered["q"][2 * OWN:3 * OWN], answered["n"][:OWN])
+
+
 def test_the_keyword_channel_marks_a_turn_it_ranks_only_as_a_reply():
     rows = [{"key": "q", "score": 4.0, "by": "Maya", "holds": ["live"], "reply": "a", "replyBy": "Assistant",
              "replyHolds": None},

@@ -10,7 +10,8 @@ questions whose proving turns are known (LoCoMo-layout data, `engram eval locomo
   features     per source: (k + 1) / (k + rank) for k in KS (a steep and a flat curve) and the
                candidate's score over the source's best score (how far behind the leader);
                the same for the turn before it, when a channel that ranked that turn read its
-               reply (in a conversation the answer follows the question that matched; not the
+               reply (in a conversation the answer follows the question that matched, said by
+               another speaker: a turn of the same speaker's goes on, it does not answer; not the
                ranks the turn before holds only as the reply of the one before it, which would
                credit a match two turns on), and
                for the turn after it, when a channel read it as its reply and it is ranked
@@ -122,20 +123,26 @@ def features(rankings: dict[str, list[Candidate]], reply_of: dict[str, str],
             row[base + len(KS)] = score / top
             if second_hand:
                 borrowed.setdefault(t, []).append(base)
-    before = {reply: t for t, reply in reply_of.items() if t in own and reply}
+    said = speakers(rankings)
+
+    def replies_to(t: str | None, prev: str) -> bool:
+        # A turn by the same speaker goes on, it does not answer: "I live in a flat in Hackney"
+        # lent its match to "One thing you should know: I'm lactose intolerant", said next.
+        return t is not None and not (said.get(t) and said.get(t) == said.get(prev))
+
+    before = {reply: t for t, reply in reply_of.items() if t in own and replies_to(reply, t)}
     turns = list(own) + [r for r in before if r not in own]
     X = np.zeros((len(turns), WIDTH))
     for i, t in enumerate(turns):
         if t in own:
             X[i, :OWN] = own[t]
             after = reply_of.get(t)
-            if after in own:
+            if after in own and replies_to(after, t):
                 X[i, 2 * OWN:3 * OWN] = own[after]
         if t in before:
             X[i, OWN:2 * OWN] = own[before[t]]
             for base in borrowed.get(before[t], ()):
                 X[i, OWN + base:OWN + base + PER_SOURCE] = 0.0
-    said = speakers(rankings)
     named = named_speakers(said, query)
     if named:
         for i, t in enumerate(turns):
