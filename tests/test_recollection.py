@@ -331,6 +331,30 @@ async def test_a_question_naming_a_past_period_sees_the_facts_true_then(memory, 
     assert "Berlin" in _lives_in(graph_only)
 
 
+async def test_asked_what_is_coming_up_the_plans_ahead_come_soonest_first(memory, services, searcher):
+    await said_on_day3(services, memory, [
+        ("p1", "Maya", "We fly to Lisbon on August 12th."),
+        ("p2", "Maya", "My sister Priya visits on July 10th."),
+        ("p3", "Maya", "I have a dentist appointment on June 24th."),
+        ("p4", "Sam", "I'm allergic to shellfish, by the way.")])
+    now = DAY3 + timedelta(days=1)
+    kinds = ("foresight",)
+    for query in ("What is coming up for Maya?", "Any plans for Maya?"):
+        res = await search(searcher, memory, query, top_k=10, kinds=kinds, now=now)
+        said = [h.evidence[0]["id"] for h in res.hits]
+        assert said[:3] == ["p3", "p2", "p1"], (query, said)  # by their days; Tokyo in April is past
+        assert res.hits[0].channels[0].note == "ahead, the soonest first"
+    # In the period asked about only; and among the first hits of a search of every kind.
+    res = await search(searcher, memory, "What is coming up for Maya next week?", top_k=10, kinds=kinds, now=now)
+    assert [h.evidence[0]["id"] for h in res.hits][:1] == ["p3"]
+    assert not {"p1", "p2"} & {h.evidence[0]["id"] for h in res.hits if "ahead" in h.channels[0].note}
+    res = await search(searcher, memory, "What is coming up for Maya?", top_k=5, now=now)
+    assert "p3" in evidence_ids(res)[:3]
+    # A question after a fact or a request naming a plan is no such question.
+    res = await search(searcher, memory, "Where does Maya live?", top_k=10, kinds=kinds, now=now)
+    assert not any("ahead" in c.note for h in res.hits for c in h.channels)
+
+
 async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, services):
     other = TenantGraph(services.driver, memory.tenant + "_other")
     await Ingestor(services).memorize(other.tenant, "c1", [

@@ -17,6 +17,7 @@ channels).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
@@ -37,12 +38,30 @@ class Period:
         return (self.last - self.first).days + 1
 
 
-def named_period(text: str, today: date) -> Period | None:
-    """The days the query names, or None (no date it reads; dates too far apart)."""
-    mentions = find_dates(text, today, prefer="past")
+def named_period(text: str, today: date, prefer: str = "past") -> Period | None:
+    """The days the query names, or None (no date it reads; dates too far apart). `prefer`:
+    "future" reads "in June" and "this weekend" ahead (asks_ahead)."""
+    mentions = find_dates(text, today, prefer=prefer)
     found = ([m for m in mentions if not m.relative and m.granularity in ABSOLUTE]
              or [m for m in mentions if m.relative and m.granularity in RELATIVE])
     if not found:
         return None
     period = Period(min(m.start for m in found), max(m.end for m in found))
     return period if period.days <= MAX_DAYS else None
+
+
+# What is ahead, asked as such: "What is coming up for Daniel?", "Any plans this weekend?",
+# "What should I remind Maya about this week?", "What's next on my schedule?".
+# Not a request that names a plan ("Plan dinner for my sister's visit", "Remind me to call Tom"):
+# there the foresight a trigger matches is the point.
+_AGENDA = re.compile(
+    r"\b(?:coming\s+up|upcoming|planned|plans|agenda|reminders?|deadlines?|what'?s\s+next|"
+    r"(?:lies|what'?s|is)\s+ahead|(?:is|are|what'?s|anything)\s+(?:\w+\s+)?due(?!\s+to\b)|"
+    r"on\s+(?:my|his|her|their|our|the)\s+(?:schedule|calendar)|remind\s+\w+\s+(?:about|of))\b", re.IGNORECASE)
+
+
+def asks_ahead(query: str) -> bool:
+    """Whether `query` asks what is ahead: the foresight channel lists the plans and deadlines
+    to come (channels/foresight.py, AGENDA), and the days it names are read ahead ("this
+    weekend" asked on a Friday is the coming one)."""
+    return bool(_AGENDA.search(query))

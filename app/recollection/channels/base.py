@@ -10,7 +10,7 @@ import numpy as np
 
 from app.recollection.channels import nearest
 from app.recollection.lucene import safe_terms
-from app.recollection.named_dates import Period, named_period
+from app.recollection.named_dates import Period, asks_ahead, named_period
 from app.recollection.query_adapter import QueryAdapter
 from app.recollection.request import SearchRequest
 from app.store import term_stats
@@ -94,7 +94,8 @@ class SearchContext:
     def named_period(self) -> Period | None:
         """The days the query names (named_dates.named_period), relative ones counted from the
         day the question is asked about; once per search."""
-        return named_period(self.request.query, self.request.day)
+        query = self.request.query
+        return named_period(query, self.request.day, prefer="future" if asks_ahead(query) else "past")
 
     @cached_property
     def words(self) -> list[str]:

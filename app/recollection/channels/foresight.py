@@ -11,11 +11,13 @@ from dataclasses import replace
 from app.construction.entity_resolution import normalize_key
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
+from app.recollection.named_dates import asks_ahead
 from app.recollection.speakers import names_in
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
+AGENDA_PINS = 3  # plans pinned among the first hits when asked what is coming up (AGENDA)
 PERSON_SIMILARITY = 0.05  # ... unless the query names whom the constraint concerns (PEOPLE)
 MAX_PEOPLE = 24  # names looked up from a query's words and word pairs
 
@@ -62,10 +64,31 @@ CALL () {{
 }}
 """
 
-BY_VECTOR = vector_query("Foresight", "foresight_embedding", NEAR + PEOPLE
-                         + "RETURN {byVector: byVector, byWords: [], byPerson: byPerson} AS foresight")
+# "What is coming up for Daniel?" names no situation a trigger lists: the plans and deadlines
+# active at the moment asked about are the answer, the soonest first (a plan matters until the
+# day after its last day, foresight.plan_until), those of whom the query names (concerned, or
+# said by them) before others; of those whose day lies in the period the query names, when it
+# names one (read ahead: named_dates.asks_ahead), a plan's day being the one before its end.
+AGENDA = f"""
+CALL () {{
+  MATCH (n:Foresight {{tenant: $tenant}})
+  WHERE n.kind IN ['plan', 'deadline'] AND {filters.FORESIGHT}
+    AND ($heldFrom IS NULL OR n.validTo IS NULL OR (n.validTo > $heldFrom AND n.validTo <= $heldTo))
+  WITH n, EXISTS {{ (n)-[:CONCERNS]->(e:Entity) WHERE e.key IN $people }}
+          OR EXISTS {{ (n)-[:EVIDENCED_BY]->(t:Turn) WHERE toLower(t.speaker) IN $people }} AS named
+  ORDER BY named DESC, n.validTo, n.text, elementId(n) LIMIT $limit
+  RETURN collect({{key: elementId(n), standing: false, text: n.text, evidence: {EVIDENCE["foresight"]}}}) AS byDate
+}}
+"""
+_RETURN = "RETURN {{byVector: byVector, byWords: {words}, byPerson: byPerson, byDate: {date}}} AS foresight"
+BY_VECTOR = vector_query("Foresight", "foresight_embedding", NEAR + PEOPLE + _RETURN.format(words="[]", date="[]"))
 BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PEOPLE
-                    + "RETURN {byVector: byVector, byWords: byWords, byPerson: byPerson} AS foresight")
+                    + _RETURN.format(words="byWords", date="[]"))
+AGENDA_BY_VECTOR = vector_query("Foresight", "foresight_embedding", NEAR + PEOPLE + AGENDA
+                                + _RETURN.format(words="[]", date="byDate"))
+AGENDA_BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PEOPLE + AGENDA
+                           + _RETURN.format(words="byWords", date="byDate"))
+
 
 
 # A foresight's text begins with whom it is about: "Pim is allergic ...", "Maya's son has asthma".
@@ -117,21 +140,29 @@ class ForesightChannel:
         if "foresight" not in ctx.request.kinds:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
+        query = ctx.request.query
+        ahead = asks_ahead(query)
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
-                      people=named_keys(ctx.request.query) if situation(ctx.request.query) else [],
+                      people=named_keys(query) if ahead or situation(query) else [],
                       personMin=(1 + PERSON_SIMILARITY) / 2)
         terms, words = ctx.lucene_terms, ctx.words
         if terms and words:
-            return [VectorPart("foresight", BOTH, dict(
+            return [VectorPart("foresight", AGENDA_BOTH if ahead else BOTH, dict(
                 params, lucene=word_queries(terms, ["trigger"], ctx.graph.tenant),
                 perWord=bm25.per_word(ctx.depth * 3, len(terms))))]
-        return [VectorPart("foresight", BY_VECTOR, params)]
+        return [VectorPart("foresight", AGENDA_BY_VECTOR if ahead else BY_VECTOR, params)]
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         if "foresight" not in ctx.request.kinds:
             return []
         record = await ctx.nearest("foresight")
         seen: dict[str, Candidate] = {}
+        # Asked what is ahead: what is ahead comes first, by date, and the soonest AGENDA_PINS are
+        # pinned among the first hits (fusion.ranked): they are the answer, which the turns'
+        # ranker, fitted on questions about the past, would not know.
+        dated = [candidate("foresight", r, 1.0 - rank * 1e-3, "ahead, the soonest first")
+                 for rank, r in enumerate(record.get("byDate") or ())]
+        dated = [replace(c, pin=True) if i < AGENDA_PINS else c for i, c in enumerate(dated)]
         for r in record["byVector"]:
             seen[r["key"]] = candidate("foresight", r, float(r["score"]), "trigger matches")
         for rank, r in enumerate(record["byWords"]):
@@ -149,15 +180,18 @@ class ForesightChannel:
         # when Tom visits" must bring her shellfish allergy, not only the plan of the visit.
         # Whom each is about: who said it, and whom its text names first ("Pim is allergic to
         # tree nuts", said by his mother, is about Pim too).
-        rows = {r["key"]: r for r in [*record["byVector"], *record["byWords"]]}
-        about = {k: {who for _, who in c.speakers} | _subject(rows[k].get("text")) for k, c in seen.items()}
+        rows = {r["key"]: r for r in [*record["byVector"], *record["byWords"], *(record.get("byDate") or ())]}
+        about = {c.key: {who for _, who in c.speakers} | _subject(rows[c.key].get("text"))
+                 for c in [*seen.values(), *dated]}
         named = names_in(set().union(*about.values()), ctx.request.query)
         standing = {k for k, r in rows.items() if r.get("standing")}
 
         def order(c: Candidate):
             return not (about[c.key] & named), c.key not in standing, -c.score, c.key
 
-        ranked = (sorted(seen.values(), key=order) + weak)[:ctx.depth]
+        first = {c.key for c in dated}
+        ranked = (dated + sorted((c for c in seen.values() if c.key not in first), key=order)
+                  + [c for c in weak if c.key not in first])[:ctx.depth]
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
