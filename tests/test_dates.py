@@ -39,6 +39,16 @@ def test_resolution(text, start, end, granularity):
     assert (m.start, m.end, m.granularity) == (start, end, granularity)
 
 
+def test_a_weekday_beside_a_date_or_of_a_routine_is_no_date_of_its_own():
+    # The race is on 13 December, not on the coming Sunday; "my Sunday long run" is no date.
+    assert [m.start for m in find_dates("The race is on Sunday 13 December.", REF, prefer="future")] \
+        == [date(2023, 12, 13)]
+    assert [m.start for m in find_dates("on Sunday, December 17", REF, prefer="future")] == [date(2023, 12, 17)]
+    assert find_dates("Mark cut my Sunday long run to 24 km.", REF) == []
+    assert find_dates("We meet every Sunday at the club.", REF) == []
+    assert one("See you on Sunday.").start == date(2023, 5, 14)
+
+
 def test_tense_decides_a_bare_weekday():
     assert one("I was there on Saturday", prefer="past").start == date(2023, 5, 6)
     assert one("I'll be there on Saturday").start == date(2023, 5, 13)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, time
 
+from app.construction import lexicon as lx
 from app.construction.dates import FUTURE, PAST
 from app.domain.models import FactDraft
 from app.construction.local.bounds import (
@@ -31,7 +32,9 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     if parse.kind == "reported":
         first = text.split(" ", 1)[0]
         w0 = sent.text.split(" ", 1)[0]
-        if first == w0 and not w0.isupper() and not any(m.start == 0 for m in sent.mentions):
+        # A sentence's capital, not a name's or a day's ("Saturday on 2023-06-08" keeps it).
+        if (first == w0 and not w0.isupper() and not any(m.start == 0 for m in sent.mentions)
+                and w0.lower().strip(",.") not in lx.WEEKDAYS | lx.MONTHS):
             text = text[0].lower() + text[1:]
         text = f"{t.speaker} said {text}"
     text = _clip(text.rstrip(" .!?\u2026"), MAX_TEXT_CHARS) + "."

@@ -172,7 +172,7 @@ _DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "ho
 # A verb that puts a dated event ahead: "I'm flying ... next month", "Emma starts school in May".
 _SCHEDULED = re.compile(
     r"(?:(?:(?<![\w'])(?:am|are|is)|'m|'re|'s)\s+(?:(?:{})\s+)?[a-z]+ing|(?<![\w'])(?:starts?|begins?|leaves?|"
-    r"arrives?|flies|returns?|opens?|graduates?|moves?|comes?|goes|is|are|visits?|lands?|needs?|has|have)|"
+    r"arrives?|fl(?:y|ies)|returns?|opens?|graduates?|moves?|comes?|goes|is|are|visits?|lands?|needs?|has|have)|"
     r"'s|'re)(?![\w'])".format(_ADV_ALT), _I)
 
 

@@ -24,7 +24,7 @@ _AHEAD_HINT = re.compile(
 # A timetable's present ("My sister visits on December 14th", "Rex needs his jab on the 18th"):
 # the day lies ahead.
 _SCHEDULE_HINT = re.compile(
-    r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|flies|returns?|opens?|comes?|needs?)\s+"
+    r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?)\s+"
     r"(?:[\w'-]+\s+){0,3}?on\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
