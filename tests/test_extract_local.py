@@ -946,10 +946,18 @@ def test_a_second_single_value_in_a_later_clause_is_a_fact_of_its_own():
     "I'll keep that in mind.",
     "Sounds like a full house.",
     "I understand how you feel.",
+    "Lisbon is lovely in winter.",
+    "Porto is a great choice.",
+    "Lloyd Park should be nice for easy runs.",  # its opinions too
 ])
 def test_an_assistants_offers_and_courtesies_are_no_facts(said):
     ex = _asked(("Maya", "user", "I need a hotel in Porto for the 12th."), ("assistant", "assistant", said))
     assert [f.subject for f in ex.facts] == ["Maya"], [f.text for f in ex.facts]
+
+
+def test_a_persons_opinion_of_a_place_stays_a_fact():
+    ex = _asked(("Maya", "user", "Lisbon is lovely in winter."), ("Maya", "user", "Porto is a great choice."))
+    assert [f.text for f in ex.facts] == ["Lisbon is lovely in winter.", "Porto is a great choice."]
 
 
 def test_what_an_assistant_did_or_recommends_stays_a_fact():
@@ -1029,6 +1037,16 @@ def test_a_request_verb_and_a_routines_days_are_no_names():
     assert {"Sophie", "Mark", "Call Lane"} <= names
     assert not names & {"Remember Sophie", "Tell Mark", "Tuesdays", "Sundays"}
     assert "Sophie is vegetarian." in [f.text for f in ex.foresights]
+
+
+def test_a_constraint_said_for_a_span_ends_with_it():
+    ex = extract([turn("She told me to avoid downhill running for two weeks and to do squats every day."),
+                  turn("I cannot lift anything heavy for six weeks after the surgery.", i=1),
+                  turn("I have been vegetarian for two years.", i=2)])
+    ends = {f.text: f.valid_to for f in ex.foresights}
+    assert ends["Maya has been told to avoid downhill running for two weeks."] == T0 + timedelta(days=14)
+    assert ends["Maya can't lift heavy things."] == T0 + timedelta(days=42)
+    assert ends["Maya is vegetarian."] is None  # held two years already: it stands
 
 
 @pytest.mark.parametrize("said", [

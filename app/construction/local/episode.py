@@ -190,8 +190,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
-            if s.t.assistant and not foresaw and assistant_chatter(parse.kind, parse.predicate,
-                                                                   named or bool(s.dates)):
+            if s.t.assistant and not foresaw and assistant_chatter(
+                    parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}"):
                 continue
             parses = [parse]
             # "I used to live in Chicago but now I'm based in Austin"; "we moved to Bristol and I

@@ -454,7 +454,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         says = f"has had a {j} replacement" if w.startswith("replace") else f"has had {j} surgery"
         add(subject_at(m.start()), says, ["mobility", "health"], [j, "walking", "stairs", "active"])
     for m in _TOLD_AVOID.finditer(text):
-        x = _chunk(m.group("x"), _LIST_END, 6)
+        # "... for two weeks and to do squats": the list's end is no part of what to avoid.
+        x = _TRAILING_AND.sub("", _chunk(m.group("x"), _LIST_END, 6))
         words = _WORD.findall(x.lower())
         if x:
             add(t.speaker, f"has been told to avoid {x}",
@@ -498,10 +499,35 @@ def situation_cues(said: str) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
 
 
+# "avoid downhill running for two weeks", "no lifting for the next six weeks": a constraint that
+# ends. Not one held so long already ("I've been vegetarian for two years").
+_FOR_SPAN = re.compile(r"\bfor\s+(?:the\s+next\s+)?(?P<n>\d{1,3}|a|one|two|three|four|five|six|seven|eight|"
+                       r"nine|ten|a\s+couple\s+of|a\s+few)\s+(?P<unit>day|week|month)s?\b", _I)
+_HELD_SO_LONG = re.compile(r"(?:\b(?:have|has|had)\s+been|'ve\s+been|'s\s+been)\b", _I)
+_SPAN_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
+_SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
+
+
+def _ends_after(said: str, at: datetime) -> datetime | None:
+    """When a constraint said so ends: `at` plus the span it names, else None (standing)."""
+    m = _FOR_SPAN.search(said)
+    if m is None or _HELD_SO_LONG.search(said, 0, m.start()):
+        return None
+    n = m.group("n").lower()
+    count = int(n) if n.isdigit() else _SPAN_NUMBERS[" ".join(n.split())]
+    return at + timedelta(days=count * _SPAN_DAYS[m.group("unit").lower()])
+
+
+_TRAILING_AND = re.compile(r"\s+(?:and|or|but|then)$", _I)
+
+
 def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> ForesightDraft:
-    """A standing constraint said in `sent`, with its trigger."""
+    """A standing constraint said in `sent`, with its trigger; one said to hold for a span ends
+    when it does."""
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".", trigger=_trigger(keys, words),
-                          turn_ids=[sent.t.turn.id], valid_from=sent.t.at, valid_to=None, kind="constraint")
+                          turn_ids=[sent.t.turn.id], valid_from=sent.t.at,
+                          valid_to=_ends_after(sent.text, sent.t.at), kind="constraint")
 
 
 def _allergic_to(x: str) -> tuple[str, list[str], list[str]]:

@@ -33,10 +33,25 @@ _ASSISTANT_DID = re.compile(
     r"wrote|paid|chose|moved|ran|gave|told|left|booked|(?:would\s+|could\s+)?(?:recommends?|suggests?))\b", _I)
 
 
-def assistant_chatter(kind: str, predicate: str, says_something: bool) -> bool:
-    """Whether an assistant's sentence, parsed as `kind` with `predicate`, is no memory."""
+# Its opinion of a place or a plan, said alone, is no memory either: "Lisbon is lovely in winter",
+# "Porto is a great choice", "Lloyd Park should be nice for easy runs". Not with more said after
+# it: "Sintra is beautiful and worth it, but it's steep", "York is a great choice - flat, walkable".
+_ASSISTANT_OPINION = re.compile(
+    r"^(?:is|are|should\s+be|would\s+be|will\s+be|must\s+be|sounds?|looks?)(?:\s+(?:so|really|very|such))?"
+    r"(?:\s+(?:a|an))?(?:\s+(?:great|good|nice|lovely|beautiful|wonderful|perfect|fun|amazing|fantastic|"
+    r"brilliant|solid|smart|sensible|excellent|ideal|gorgeous|stunning|worth))\b", _I)
+
+
+_MORE_SAID = re.compile(r"[,;:\-\u2013\u2014]|\b(?:but|and|though|although|because|so)\b", _I)
+
+
+def assistant_chatter(kind: str, predicate: str, says_something: bool, text: str = "") -> bool:
+    """Whether an assistant's sentence, parsed as `kind` with `predicate`, is no memory (`text`:
+    the predicate and its object, for an opinion)."""
     if kind == "speaker":
         return not _ASSISTANT_DID.match(predicate)
+    if _ASSISTANT_OPINION.match(text or predicate) and len(text.split()) <= 8 and not _MORE_SAID.search(text):
+        return True
     return kind == "reported" and not says_something
 
 
