@@ -152,6 +152,16 @@ async def test_an_end_said_in_another_group_or_tenant_ends_nothing(graph, ingest
     assert {r["endedAt"] for r in (await _foresight(graph)).values()} == {None}
 
 
+async def test_a_plan_made_together_is_called_off_by_either(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Maya", "Sophie and I are planning a trip to Rome in March.", 0),
+        ("m2", "Maya", "Tom and Sophie are planning a trip to Oslo in April.", 0)])
+    report = await _tell(ingestor, graph.tenant, "c1", [("m3", "Maya", "We cancelled our trip to Rome.", 5),
+                                                        ("m4", "Maya", "We cancelled our trip to Oslo.", 5)])
+    ended = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is not None}
+    assert report.process.foresights_ended == 1 and len(ended) == 1 and "Rome" in ended.pop()
+
+
 def test_the_api_shows_when_and_by_which_turn_foresight_ended(api):
     key = _new_key(api.settings, f"ends_{uuid.uuid4().hex[:8]}")
     ended = []

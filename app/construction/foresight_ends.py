@@ -20,7 +20,11 @@ WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
   AND (f.text STARTS WITH x.who + ' '
-       OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) })
+       OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) }
+       // "Sophie and Daniel are planning a trip": theirs together, called off by either.
+       OR (f.text CONTAINS ' and ' + x.who + ' '
+           AND size(split(split(f.text, ' and ' + x.who + ' ')[0], ' ')) <= 3
+           AND NOT split(f.text, ' and ' + x.who + ' ')[0] =~ '.*[.,;:!?].*'))
   AND any(w IN x.terms WHERE w IN f.terms)
   AND f.validFrom < x.at AND (f.validTo IS NULL OR f.validTo > x.at)
   AND (f.groupId = x.groupId OR (f.groupId IS NULL AND x.groupId IS NULL))
