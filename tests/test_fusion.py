@@ -109,17 +109,32 @@ def test_a_weak_candidate_of_a_pinned_channel_comes_after_the_answers_within_its
 def test_a_pinned_hit_whose_proof_an_earlier_hit_brings_is_not_folded_into_it():
     from app.recollection.fusion import ranked
 
-    # An episode brings the constraint's source turn first; a foresight hit that is not pinned
-    # is folded into it (its line joins the episode's), the pinned one stays a hit of its own.
-    rankings = {"vector": [Candidate("memcell", "m", 0.6, evidence=("t0", "src"))],
-                "keyword": [Candidate("turn", "t1", 1.0, evidence=("t1",))],
+    # A turn hit two channels found is the constraint's source; a foresight hit that is not
+    # pinned is folded into it (its line joins the turn's), the pinned one stays a hit of its own.
+    src = Candidate("turn", "src", 1.0, evidence=("src",))
+    rankings = {"vector": [src], "keyword": [src, Candidate("turn", "t1", 0.5, evidence=("t1",))],
                 "foresight": [Candidate("foresight", "allergy", 0.7, evidence=("src",))]}
-    T = {"t0": 0.9, "src": 0.8, "t1": 0.5}
+    T = {"src": 0.9, "t1": 0.5}
     folded = ranked(rankings, W, 60, T, proof_size=20)
-    assert [(f.key, f.evidence) for f in folded] == [("m", ["t0", "src"]), ("t1", ["t1"])]
+    assert [(f.key, f.evidence) for f in folded] == [("src", ["src"]), ("t1", ["t1"])]
     assert "foresight" in {c.channel for c in folded[0].channels}
     kept = ranked(rankings, W, 60, T, proof_size=20, pinned=("foresight",))
-    assert [f.key for f in kept] == ["m", "allergy", "t1"]
+    assert [(f.key, f.evidence) for f in kept][0] == ("allergy", ["src"]) and "t1" in [f.key for f in kept]
+
+
+def test_a_hits_best_turn_is_its_own_not_a_further_turn_of_an_episode_above():
+    from app.recollection.fusion import ranked
+
+    # "Maya moved to Berlin" is the second turn of the day's episode, whose best turn is another:
+    # it stays the fact's proof, a hit of its own, not a turn of the episode the fact folds into.
+    rankings = {"vector": [Candidate("memcell", "m", 0.6, evidence=("t0", "src"))],
+                "graph": [Candidate("fact", "berlin", 0.7, evidence=("src",))],
+                "keyword": [Candidate("turn", "t1", 1.0, evidence=("t1",))]}
+    T = {"t0": 0.9, "src": 0.8, "t1": 0.5}
+    out = ranked(rankings, W, 60, T, proof_size=20)
+    assert [(f.key, f.evidence) for f in out] == [("m", ["t0"]), ("berlin", ["src"]), ("t1", ["t1"])]
+    # The turns come in the same order as before: only which hit shows the second changed.
+    assert [t for f in out for t in f.evidence] == ["t0", "src", "t1"]
 
 
 def test_with_the_rankers_shares_a_hits_lines_give_each_channels_share_of_its_best_turn():
