@@ -594,6 +594,19 @@ async def test_a_person_is_found_by_the_first_word_of_their_name_when_only_one_h
     assert (await entity_by_name(graph, "Sofia Marques", now))["name"] == "Sofia Marques"
 
 
+async def test_the_assistant_is_no_relation_of_the_user(services, graph):
+    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": DAY3 + timedelta(minutes=k)}
+            for k, (i, who, role, text) in enumerate([
+                ("d1", "Daniel", "user", "I have some changes to tell you about. My coach is Priya Shah."),
+                ("d2", "Assistant", "assistant", "Tell me more about Priya, Daniel."),
+                ("d3", "Daniel", "user", "I told the Assistant about Priya yesterday.")])]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Assistant' RETURN f.text AS t")
+    assert facts  # what was said to it stays a fact
+    names = {r.entity["name"] for r in await RelatedService().related_to(graph, "Daniel", hops=2)}
+    assert "Priya Shah" in names and "Assistant" not in names
+
+
 async def test_related_to_bounds_each_path_length_on_its_own(graph, monkeypatch):
     # Three neighbours, each with 30 of its own: with one bound over all lengths, the walk (depth
     # first) could spend it on the first neighbour's two-hop paths and leave out the others.

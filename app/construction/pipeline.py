@@ -28,7 +28,7 @@ from app.construction.known_names import known_names, with_new
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
 from app.construction.writer import Batch, ResolutionStale, TurnsTaken, mark_failed, write_batch
-from app.domain.models import CellDraft, EntityDraft, Extraction, new_id
+from app.domain.models import ASSISTANT_ROLES, CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
 from app.settings import Settings
 from app.store import term_stats
@@ -280,6 +280,10 @@ class Pipeline:
         first = cell.turns[0]
         cell_id = new_id("mc")
         speakers = {t.speaker for t in cell.turns}
+        # The assistant is no relation in the user's life: "Daniel has some changes to tell
+        # Assistant about" made it Daniel's closest in relatedTo. Its facts stay; no edge to it.
+        assistants = {res.key_of(t.speaker) or normalize_key(t.speaker) for t in cell.turns
+                      if t.role in ASSISTANT_ROLES}
         t0 = time.perf_counter()
         own = {id(f) for f in w.own}
         later: list[tuple[dict, str]] = []  # rows whose vector the background call brings
@@ -347,7 +351,7 @@ class Pipeline:
             others = [a["key"] for a in about if a["role"] != "subject"]
             for s in subj[:1]:
                 for o in others:
-                    if o != s:
+                    if o != s and not {s, o} & assistants:
                         batch.related.append({
                             "fromKey": s, "toKey": o, "predicate": f.predicate, "factId": fid,
                             "validFrom": valid_from, "validTo": f.valid_to,

@@ -28,6 +28,10 @@ class Role(str, Enum):
     TOOL = "tool"
 
 
+# Roles that speak for the service's side, not for a person whose life is remembered.
+ASSISTANT_ROLES = frozenset({Role.ASSISTANT.value, Role.SYSTEM.value, Role.TOOL.value})
+
+
 class Message(BaseModel):
     """One message as a client sends it. `id` is the client's and becomes the Turn id."""
 

@@ -7,6 +7,7 @@ from datetime import date, datetime, time, timezone
 from app.construction import lexicon as lx
 from app.construction.dates import find_dates
 from app.construction.sentences import split_sentences
+from app.domain.models import ASSISTANT_ROLES
 from app.construction.local.bounds import MAX_SENTENCES_PER_TURN, MAX_SENTENCE_CHARS, MAX_TURN_CHARS
 from app.construction.local.text import _clean_sentence, _clip, _normalise, _strip_emoji
 from app.construction.local.inline_dates import tense_of
@@ -57,7 +58,7 @@ def assistant_chatter(kind: str, predicate: str, says_something: bool, text: str
 
 _WE = re.compile(r"(?<![\w'])(?:we|we're|we've|we'll|we'd|us)(?![\w'])", _I)
 _LIFE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in lx.LIFE_EVENTS) + r")\b", _I)
-_ASSISTANT_ROLES = frozenset({"assistant", "system", "tool"})
+_ASSISTANT_ROLES = ASSISTANT_ROLES
 
 
 def _aware(at: datetime) -> datetime:
