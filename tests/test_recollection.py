@@ -601,7 +601,8 @@ async def test_the_assistant_is_no_relation_of_the_user(services, graph):
                 ("d2", "Assistant", "assistant", "Tell me more about Priya, Daniel."),
                 ("d3", "Daniel", "user", "I told the Assistant about Priya yesterday.")])]
     await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
-    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Assistant' RETURN f.text AS t")
+    facts = await graph.read(
+        "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Assistant' RETURN f.text AS t")
     assert facts  # what was said to it stays a fact
     names = {r.entity["name"] for r in await RelatedService().related_to(graph, "Daniel", hops=2)}
     assert "Priya Shah" in names and "Assistant" not in names
