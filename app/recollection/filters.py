@@ -91,7 +91,11 @@ def held_params(period) -> dict:
     """$heldFrom and $heldTo for a named_dates.Period: its first day's start to its last day's end,
     in UTC (the period's days are read in the client's offset; a day's worth either way is as
     near as a fact's validity, dated by its saying, comes)."""
+    none = {"heldFrom": None, "heldTo": None}
     if period is None:
-        return {"heldFrom": None, "heldTo": None}
+        return none
     start = datetime.combine(period.first, time(), timezone.utc)
-    return {"heldFrom": start, "heldTo": start + timedelta(days=period.days)}
+    try:
+        return {"heldFrom": start, "heldTo": start + timedelta(days=period.days)}
+    except OverflowError:  # a period ending on 31 December 9999: no time after it to bound
+        return none

@@ -317,10 +317,12 @@ def _in_score_order(ordered: list[Fused], items: dict[str, Fused],
     for i, h in enumerate(ordered):
         # A turn scoring above this hit's best goes first (on a tie, once its own hit is out).
         while j < len(rest) and (rest[j][0] > h.score or (rest[j][0] == h.score and rest[j][1] < i)):
-            # This hit's own best turn, a further turn of an episode above: it is this hit's
-            # proof ("Maya moved to Berlin", not the second turn of the episode of that day).
-            if rest[j][2] != h.evidence[0]:
-                place(rest[j][0], ordered[rest[j][1]], rest[j][2])
+            # A fact's or foresight's own best turn, a further turn of an episode above: it is
+            # that hit's proof ("Maya moved to Berlin", not the second turn of the day's episode).
+            # A scene keeps it: its consensus is what it adds (a hit of its own for it).
+            owner = ordered[rest[j][1]]
+            if not (rest[j][2] == h.evidence[0] and h.kind in ("fact", "foresight") and owner.kind == "memcell"):
+                place(rest[j][0], owner, rest[j][2])
             j += 1
         out.append(h)
     for score, i, t in rest[j:]:
