@@ -48,6 +48,12 @@ async def said_on_day3(services, graph, said: list[tuple[str, str, str]]) -> Non
     await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
 
 
+def with_roles(start, said: list[tuple[str, str, str, str]]) -> list[dict]:
+    """(id, speaker, role, text) messages a minute apart from `start`."""
+    return [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": start + timedelta(minutes=k)}
+            for k, (i, who, role, text) in enumerate(said)]
+
+
 def evidence_ids(result) -> list[str]:
     out: list[str] = []
     for h in result.hits:
@@ -595,11 +601,10 @@ async def test_a_person_is_found_by_the_first_word_of_their_name_when_only_one_h
 
 
 async def test_the_assistant_is_no_relation_of_the_user(services, graph):
-    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": DAY3 + timedelta(minutes=k)}
-            for k, (i, who, role, text) in enumerate([
-                ("d1", "Daniel", "user", "I have some changes to tell you about. My coach is Priya Shah."),
-                ("d2", "Assistant", "assistant", "Tell me more about Priya, Daniel."),
-                ("d3", "Daniel", "user", "I told the Assistant about Priya yesterday.")])]
+    msgs = with_roles(DAY3, [
+        ("d1", "Daniel", "user", "I have some changes to tell you about. My coach is Priya Shah."),
+        ("d2", "Assistant", "assistant", "Tell me more about Priya, Daniel."),
+        ("d3", "Daniel", "user", "I told the Assistant about Priya yesterday.")])
     await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
     facts = await graph.read(
         "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Assistant' RETURN f.text AS t")
@@ -648,11 +653,10 @@ async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, g
 
 async def test_an_instruction_to_the_assistant_surfaces_when_its_errand_comes_up(services, graph, searcher):
     # Said once, weeks before, and the question shares no word with the booking rule but "book".
-    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": DAY1 + timedelta(minutes=k)}
-            for k, (i, who, role, text) in enumerate([
-                ("a1", "Lea", "user", "Always book aisle seats for me, I get up a lot on flights."),
-                ("a2", "Assistant", "assistant", "Understood, aisle seats from now on."),
-                ("a3", "Lea", "user", "Thanks! I'm reading a great novel about Lisbon right now.")])]
+    msgs = with_roles(DAY1, [
+        ("a1", "Lea", "user", "Always book aisle seats for me, I get up a lot on flights."),
+        ("a2", "Assistant", "assistant", "Understood, aisle seats from now on."),
+        ("a3", "Lea", "user", "Thanks! I'm reading a great novel about Lisbon right now.")])
     await Ingestor(services).memorize(graph.tenant, "c9", msgs, flush=True)
     res = await search(searcher, graph, "Book me a flight to Madrid for the conference", top_k=5,
                        now=DAY3 + timedelta(days=30))

@@ -90,7 +90,6 @@ AGENDA_BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PE
                            + _RETURN.format(words="byWords", date="byDate"))
 
 
-
 # A foresight's text begins with whom it is about: "Pim is allergic ...", "Maya's son has asthma".
 _SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cannot|gets|eats|keeps|will|won't|"
                       r"never|avoids|dislikes|needs|must|was|wants|plans)\b")
