@@ -645,6 +645,22 @@ async def test_an_episode_of_turns_sent_out_of_order_spans_their_earliest_to_lat
     assert [(r["s"].to_native(), r["e"].to_native()) for r in rows] == [(DAY1, DAY1 + timedelta(minutes=10))]
 
 
+async def test_two_roles_changing_hands_in_one_episode_each_move_alone(graph, ingestor):
+    first = datetime(2026, 10, 5, 9, 0, tzinfo=timezone.utc)
+    said = [("u1", "Maya", "My boss Jonas Weber is strict.", first),
+            ("u2", "Tom", "My boss Sofia Rossi is kind.", first + timedelta(minutes=1)),
+            ("u3", "Maya", "My new manager is Sofia Rossi.", first + timedelta(days=28)),
+            ("u4", "Tom", "My new manager is Jonas Weber.", first + timedelta(days=28, minutes=1))]
+    msgs = [{"id": i, "speaker": who, "role": "user", "content": text, "timestamp": at}
+            for i, who, text, at in said]
+    await ingestor.memorize(graph.tenant, "c1", msgs[:2], flush=True)
+    assert await _role_holders(graph) == {"Jonas Weber": ["maya's boss"], "Sofia Rossi": ["tom's boss"]}
+    # Each takes the other's: what one takes is not taken back by the other's move.
+    await ingestor.memorize(graph.tenant, "c1", msgs[2:], flush=True)
+    assert await _role_holders(graph) == {"Jonas Weber": ["tom's boss", "tom's manager"],
+                                          "Sofia Rossi": ["maya's boss", "maya's manager"]}
+
+
 def test_only_a_role_one_person_holds_names_its_other_words():
     assert role_keys("maya's manager") == {"maya's boss", "maya's manager", "maya's supervisor"}
     assert role_keys("tom's mum") >= {"tom's mother", "tom's mum", "tom's mom"}

@@ -59,7 +59,8 @@ RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 ROLE_HOLDERS = """
 UNWIND $entities AS e
 MATCH (o:Entity {tenant: $tenant}) WHERE o.key <> e.key AND any(k IN o.aliasKeys WHERE k IN e.takes)
-RETURN DISTINCT o.key AS key, o.aliases AS aliases, o.aliasKeys AS aliasKeys
+WITH o, reduce(acc = [], t IN collect(e.takes) | acc + t) AS taken
+RETURN o.key AS key, o.aliases AS aliases, o.aliasKeys AS aliasKeys, taken
 """
 
 KEEP_ALIASES = """
@@ -181,9 +182,9 @@ async def _take_roles(tx: TenantTx, entities: list[dict]) -> None:
     takers = [{"key": e["key"], "takes": e["takes"]} for e in entities if e.get("takes")]
     if not takers:
         return
-    taken: set[str] = {k for e in takers for k in e["takes"]}
-    holders = [{"key": h["key"], "aliases": without_role(h["aliases"], taken, normalize_key),
-                "aliasKeys": [k for k in h["aliasKeys"] if k not in taken]}
+    # What others take from each holder only: one of the batch's takers may hold another's role.
+    holders = [{"key": h["key"], "aliases": without_role(h["aliases"], set(h["taken"]), normalize_key),
+                "aliasKeys": [k for k in h["aliasKeys"] if k not in set(h["taken"])]}
                for h in await tx.run(ROLE_HOLDERS, entities=takers)]
     if holders:
         await term_stats.recount_nodes(tx, "entity", await tx.run(KEEP_ALIASES, holders=holders))
