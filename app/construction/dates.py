@@ -168,7 +168,8 @@ def _maybe_dates(text: str, low: str) -> bool:
     return _DIGIT.search(text) is not None or any(w in low for w in _PREFILTER_WORDS)
 
 
-def _num(word: str) -> int | None:
+def number(word: str) -> int | None:
+    """A count as written: "3", "two", "a couple of" (None: no count this reads)."""
     w = " ".join(word.lower().split())
     if w.isdigit():
         return int(w)
@@ -473,7 +474,7 @@ def _end_of_the(m: re.Match, ref: date, prefer: str | None) -> _Result:
 @_pattern(rf"\b({_NUM})\s+({_UNIT})s?\s+(ago|back|earlier|before)\b",
           needs=(_UNIT_WORDS, ("ago", "back", "earlier", "before")))
 def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
-    n = _num(m.group(1))
+    n = number(m.group(1))
     if n is None or n > 400 or (m.group(3).lower() in ("earlier", "before") and n == 0):
         return None
     if m.group(3).lower() == "before":
@@ -487,7 +488,7 @@ def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
 @_pattern(rf"\bin\s+(?:another\s+|just\s+|about\s+)?({_NUM})\s+({_UNIT})s?(?:'?\s*time)?\b",
           needs=(_UNIT_WORDS, ("in",)))
 def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
-    n = _num(m.group(1))
+    n = number(m.group(1))
     if n is None or n == 0 or n > 400:
         return None
     d = _unit_delta(ref, m.group(2), n)
@@ -497,7 +498,7 @@ def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
 @_pattern(rf"\b({_NUM})\s+({_UNIT})s?\s+(?:from\s+now|from\s+today|later)\b",
           needs=(_UNIT_WORDS, ("now", "today", "later")))
 def _from_now(m: re.Match, ref: date, prefer: str | None) -> _Result:
-    n = _num(m.group(1))
+    n = number(m.group(1))
     if n is None or n == 0 or n > 400:
         return None
     d = _unit_delta(ref, m.group(2), n)
@@ -507,7 +508,7 @@ def _from_now(m: re.Match, ref: date, prefer: str | None) -> _Result:
 @_pattern(rf"\b(?:within|over|during|in|for)\s+the\s+(next|past|last)\s+({_NUM})\s+({_UNIT})s?\b",
           needs=(_UNIT_WORDS, ("next", "past", "last")))
 def _rolling(m: re.Match, ref: date, prefer: str | None) -> _Result:
-    n = _num(m.group(2))
+    n = number(m.group(2))
     if n is None or n == 0 or n > 400:
         return None
     if m.group(1).lower() == "next":

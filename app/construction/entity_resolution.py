@@ -117,9 +117,9 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
         surface = draft.name if normalize_key(draft.name) == surface_key else surface_key
         if surface_key != target_key:
             ent.aliases.add(surface)
-            holder = known.get(surface_key)
-            if role_keys(surface_key) and (holder is None or holder["key"] != target_key):
-                ent.takes |= role_keys(surface_key)
+            holder, role = known.get(surface_key), role_keys(surface_key)
+            if role and (holder is None or holder["key"] != target_key):
+                ent.takes |= role
                 ent.aliases.add(canonical_role(surface_key))
             if method:
                 ent.merges.append({"surface": surface, "into": target_key, "method": method,

@@ -36,7 +36,3 @@ def canonical_role(alias_key: str) -> str:
     owner, _, kin = alias_key.rpartition("'s ")
     return f"{owner}'s {lx.SAME_ROLE.get(kin, kin)}"
 
-
-def without_role(aliases: list[str], keys: frozenset[str] | set[str], normalize) -> list[str]:
-    """`aliases` less those whose key (`normalize`) is one of `keys`: what a former holder keeps."""
-    return [a for a in aliases if normalize(a) not in keys]

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
 from app.construction.foresight_ends import end_foresight
-from app.construction.role_aliases import without_role
 from app.construction.supersession import plan_supersession
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
@@ -183,9 +182,11 @@ async def _take_roles(tx: TenantTx, entities: list[dict]) -> None:
     if not takers:
         return
     # What others take from each holder only: one of the batch's takers may hold another's role.
-    holders = [{"key": h["key"], "aliases": without_role(h["aliases"], set(h["taken"]), normalize_key),
-                "aliasKeys": [k for k in h["aliasKeys"] if k not in set(h["taken"])]}
-               for h in await tx.run(ROLE_HOLDERS, entities=takers)]
+    holders = []
+    for h in await tx.run(ROLE_HOLDERS, entities=takers):
+        taken = set(h["taken"])
+        holders.append({"key": h["key"], "aliases": [a for a in h["aliases"] if normalize_key(a) not in taken],
+                        "aliasKeys": [k for k in h["aliasKeys"] if k not in taken]})
     if holders:
         await term_stats.recount_nodes(tx, "entity", await tx.run(KEEP_ALIASES, holders=holders))
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from app.construction import lexicon as lx
-from app.construction.dates import absolute_text
+from app.construction.dates import absolute_text, number
 from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import _WORD, _clip, _content_score
@@ -504,8 +504,6 @@ def situation_cues(said: str) -> tuple[list[str], list[str]]:
 _FOR_SPAN = re.compile(r"\bfor\s+(?:the\s+next\s+)?(?P<n>\d{1,3}|a|one|two|three|four|five|six|seven|eight|"
                        r"nine|ten|a\s+couple\s+of|a\s+few)\s+(?P<unit>day|week|month)s?\b", _I)
 _HELD_SO_LONG = re.compile(r"(?:\b(?:have|has|had)\s+been|'ve\s+been|'s\s+been)\b", _I)
-_SPAN_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
 _SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
 
 
@@ -514,9 +512,7 @@ def _ends_after(said: str, at: datetime) -> datetime | None:
     m = _FOR_SPAN.search(said)
     if m is None or _HELD_SO_LONG.search(said, 0, m.start()):
         return None
-    n = m.group("n").lower()
-    count = int(n) if n.isdigit() else _SPAN_NUMBERS[" ".join(n.split())]
-    return at + timedelta(days=count * _SPAN_DAYS[m.group("unit").lower()])
+    return at + timedelta(days=number(m.group("n")) * _SPAN_DAYS[m.group("unit").lower()])
 
 
 _TRAILING_AND = re.compile(r"\s+(?:and|or|but|then)$", _I)

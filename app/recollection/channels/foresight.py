@@ -188,9 +188,10 @@ class ForesightChannel:
         def order(c: Candidate):
             return not (about[c.key] & named), c.key not in standing, -c.score, c.key
 
+        # A dated plan matched by its trigger too keeps its place by date; the weak are
+        # constraints, never dated.
         first = {c.key for c in dated}
-        ranked = (dated + sorted((c for c in seen.values() if c.key not in first), key=order)
-                  + [c for c in weak if c.key not in first])[:ctx.depth]
+        ranked = (dated + sorted((c for c in seen.values() if c.key not in first), key=order) + weak)[:ctx.depth]
         # The first is pinned (fusion.py); so is the standing constraint of another person the
         # query names: "Callum is booking a restaurant for Ines" must bring Ines's peanut allergy
         # though Callum's not drinking matches the trigger better, and Callum's as well.
