@@ -238,6 +238,8 @@ def _variants(word: str) -> list[str]:
         return [w, w[:-3] + "y"]
     if w.endswith(("ches", "shes", "xes", "oes")):
         return [w, w[:-2]]
+    if w.endswith(("sh", "ch", "x")):  # "shellfish": "shellfishes", not "shellfishs"
+        return [w, w + "es"]
     if w.endswith("s") and not w.endswith("ss"):
         return [w, w[:-1]]
     return [w, w + "s"]
@@ -521,7 +523,8 @@ _TRAILING_AND = re.compile(r"\s+(?:and|or|but|then)$", _I)
 def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> ForesightDraft:
     """A standing constraint said in `sent`, with its trigger; one said to hold for a span ends
     when it does."""
-    return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".", trigger=_trigger(keys, words),
+    return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".",
+                          trigger=_trigger(keys, words + lx.found_in(words)),
                           turn_ids=[sent.t.turn.id], valid_from=sent.t.at,
                           valid_to=_ends_after(sent.text, sent.t.at), kind="constraint")
 

@@ -1,0 +1,43 @@
+"""A food rule matters where what it rules out hides: "I'm lactose intolerant" when a smoothie
+or ice cream is asked for, though neither the query nor the rule names the other's words
+(lexicon.FOUND_IN). Extracted locally, searched on the real Neo4j."""
+import pytest
+
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.test_extract_local import extract, turn
+from tests.test_foresight_concerns import _tell
+
+
+@pytest.mark.parametrize("said, word", [
+    ("I'm lactose intolerant, so go easy on me.", "smoothies"),
+    ("I can't eat dairy.", "ice cream"),
+    ("My son is allergic to peanuts.", "cookies"),
+    ("I've got coeliac disease.", "pizza"),
+])
+def test_a_food_constraint_is_triggered_by_what_its_food_is_found_in(said, word):
+    [c] = [fs for fs in extract([turn(said)]).foresights if fs.kind == "constraint"]
+    assert word in c.trigger.split(", "), c.trigger
+
+
+def test_a_plural_of_a_word_ending_in_sh_is_a_word():
+    [c] = [fs for fs in extract([turn("I can't eat shellfish.")]).foresights if fs.kind == "constraint"]
+    assert "shellfishes" in c.trigger and "shellfishs" not in c.trigger
+
+
+async def test_a_smoothie_request_brings_the_lactose_intolerance(services, graph):
+    await _tell(services, graph, [
+        ("d1", "Daniel", "I'm lactose intolerant, so no milk for me.", 0),
+        ("d2", "Daniel", "I run five mornings a week before work.", 0),
+        ("d3", "Daniel", "We moved to a flat in Bristol last month.", 1),
+        ("d4", "Daniel", "I'm terrified of flying.", 1)])
+
+    async def foresight(query: str) -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+
+    # Near the food trigger alone at cosine ~0.17-0.19, under the bar (0.25); ~0.32 with FOUND_IN.
+    assert "Daniel is lactose intolerant." in await foresight("Should I get a milkshake or a smoothie?")
+    assert "Daniel is lactose intolerant." in await foresight("Fancy an ice cream in the park later?")
+    assert "Daniel is lactose intolerant." not in await foresight("Where should I go running this weekend?")
