@@ -180,8 +180,9 @@ class Foresight:
                                 "method manual) or split off it again (method split), kept for audit.")
 class EntityMerge:
     surface: str
-    method: str = strawberry.field(description="how it was resolved: key, alias, prefix, vector; manual "
-                                               "by mergeEntities; split when splitEntity took it back")
+    method: str = strawberry.field(description=(
+        "how it was resolved: key, role (another word for a one-holder role: Priya's dad for Priya's father), "
+        "alias, prefix, vector; manual by mergeEntities; split when splitEntity took it back"))
     score: Optional[float]
     at: str
     into: Optional[str] = strawberry.field(default=None, description=(

@@ -3,6 +3,7 @@ becomes one node, and every merge is recorded so it can be audited (and undone b
 
 Order of evidence, strongest first:
   key      the normalised name equals an entity's key or one of its alias keys;
+  role     a one-holder role under another word: "Priya's dad" is who "Priya's father" is;
   prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie");
   vector   the name's embedding is within `threshold` of an entity of the same type.
 """
@@ -104,8 +105,16 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             k = normalize_key(n)
             if k:
                 surfaces.setdefault(k, d)
-    rows = await graph.read(BY_KEYS, keys=list(surfaces)) if surfaces else []
+    # "Priya's dad" is whoever is "Priya's father": a one-holder role under any of its words.
+    synonyms = {sk: sorted(role_keys(sk) - {sk}) for sk, d in surfaces.items() if sk == normalize_key(d.name)}
+    keys = set(surfaces) | {r for rs in synonyms.values() for r in rs}
+    rows = await graph.read(BY_KEYS, keys=sorted(keys)) if surfaces else []
     known = _owners(rows)
+    by_role = set()
+    for sk, rs in synonyms.items():
+        if sk not in known and (holder := next((known[r] for r in rs if r in known), None)):
+            known[sk] = holder
+            by_role.add(sk)
 
     out: dict[str, ResolvedEntity] = {}
     surface_to_key: dict[str, str] = {}
@@ -139,7 +148,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 continue
         if hit:
             attach(sk, d, hit["key"], hit["name"], hit["type"], False,
-                   "key" if sk != hit["key"] else None, 1.0)
+                   "role" if sk in by_role else "key" if sk != hit["key"] else None, 1.0)
         else:
             unresolved.append((sk, d))
 
@@ -177,6 +186,17 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(sk, d, sk, d.name, d.type, True, None, None)
                 out[sk].embedding = np.asarray(v)  # type: ignore[attr-defined]
                 by_draft[id(d)] = sk
+
+    # "Dad's doctor", Dad being Raj: the doctor is Raj's doctor as well, and takes that role
+    # from whoever held it ("Raj's doctor is Dr. Lee" a week before).
+    for sk, tk in list(surface_to_key.items()):
+        owner, _, kin = sk.rpartition("'s ")
+        whose = surface_to_key.get(owner)
+        if role_keys(sk) and whose and whose != owner and whose != tk:
+            name = f"{out[whose].name}'s {kin}"
+            if normalize_key(name) not in surface_to_key:
+                attach(normalize_key(name), EntityDraft(name=name, type="person"), tk, out[tk].name, out[tk].type,
+                       out[tk].is_new, "role", 1.0)
     return Resolution(out, surface_to_key)
 
 

@@ -88,7 +88,7 @@ therapist doctor coach classmate classmates teammate teammates landlord landlady
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
-father-in-law landlord landlady therapist
+father-in-law landlord landlady therapist doctor
 """)
 # One role under several words: a manager is a boss, a mum a mother (the single value's
 # predicate, local/parse.py; the role an alias names, role_aliases.py).

@@ -89,7 +89,10 @@ _B_AT = re.compile(r"(?i:\bat\s+(?:the\s+)?)$")
 
 # Whose relative a name is, said beside it: "Tobias, my neighbour," and "Priya is my sister".
 _APPOS = re.compile(
-    rf"(?:,\s+|\s+(?i:is|was)\s+)(?P<det>(?i:my|our|your|his|her|their))\s+(?:(?i:{_KIN_ADJ})\s+)?"
+    # Another's after "is", not after a comma: "after Declan, Conor's mother and my sister" lists.
+    rf"(?:,\s+|\s+(?i:is|was)\s+(?:now\s+)?)(?P<det>(?i:my|our|your|his|her|their)|"
+    rf"(?:(?<=(?i:\sis)\s)|(?<=(?i:\swas)\s)|(?<=(?i:\snow)\s))(?P<owner>[A-Z][\w-]+)['’]s)\s+"
+    rf"(?:(?i:{_KIN_ADJ})\s+)?"
     rf"(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
 
 _TYPE_ORDER = ("person", "organization", "place", "project", "thing")
@@ -205,10 +208,15 @@ class _Registry:
                     targets.append(big)
             if len({t.key for t in targets}) == 1:
                 self._absorb(small, targets[0])
+        # "my father Raj" and "Dad" are one: the kin compared by the role they name (SAME_ROLE).
+        def role(kin: tuple[str, str]) -> tuple[str, str]:
+            return kin[0], lx.SAME_ROLE.get(kin[1], kin[1])
+
         for e in ents:
             if not e.kin_unnamed or e.key in self.alias_of:
                 continue
-            named = [n for n in ents if e.kin_unnamed in n.kin_named and n.key not in self.alias_of]
+            named = [n for n in ents if role(e.kin_unnamed) in {role(k) for k in n.kin_named}
+                     and n.key not in self.alias_of]
             if len(named) == 1:
                 self._absorb(e, named[0])
 
@@ -221,6 +229,23 @@ class _Registry:
             if len(out) >= MAX_ENTITIES:
                 break
         return out
+
+
+def _speakers_kin(word: str, voice: _Voice, reg: "_Registry") -> str | None:
+    """"Dad", "Mom" said as a name: the speaker's dad, registered as that kin (so that "my
+    father Raj" takes it); its key."""
+    k = reg.add(f"{voice.speaker}'s {word.lower()}", {"person": 9.0})
+    if k:
+        reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (voice.speaker, word.lower())
+    return k
+
+
+def _kin_owner(word: str, voice: _Voice, reg: "_Registry") -> str:
+    """Whose "Raj's doctor" or "Dad's doctor" is: Raj, or the speaker's dad (_speakers_kin)."""
+    if word.lower() not in lx.KIN_AS_NAME:
+        return word
+    _speakers_kin(word, voice, reg)
+    return f"{voice.speaker}'s {word.lower()}"
 
 
 def _owner(det: str, owner: str | None, voice: _Voice) -> str | None:
@@ -303,7 +328,8 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
         kin = m.group("kin").lower()
         is_pet = kin in lx.PETS
         if m.group("owner"):
-            k = reg.add(m.group("owner"), {"person": 5.0})
+            owner = _kin_owner(m.group("owner"), voice, reg)
+            k = reg.add(owner, {"person": 9.0 if owner != m.group("owner") else 5.0})
             if k:
                 mentions.append(_Mention(m.start("owner"), m.end("owner"), m.group("owner"), k))
         if owner is None:
@@ -438,16 +464,16 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6):
             return None
         if low[0] in lx.KIN_AS_NAME:
-            k = reg.add(f"{voice.speaker}'s {low[0]}", {"person": 9.0})
-            if k:
-                reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (voice.speaker, low[0])
-                return _Mention(start, end, name, k)
-            return None
+            k = _speakers_kin(w, voice, reg)
+            return _Mention(start, end, name, k) if k else None
     is_speaker = name in speakers
     appos = _APPOS.match(text, end)
     if appos and start not in named_kin:
         det = appos.group("det")
-        owner = _owner(det, None, voice) if det.lower() in ("my", "our", "your") else None
+        if appos.group("owner"):  # "Dr. Okafor is Dad's doctor", "Mark is Raj's coach"
+            owner = _kin_owner(appos.group("owner"), voice, reg)
+        else:
+            owner = _owner(det, None, voice) if det.lower() in ("my", "our", "your") else None
         kin_word = appos.group("kin").lower()
         named_kin[start] = (owner or "", kin_word, kin_word in lx.PETS)
     first_token = chunk[0] == 0

@@ -59,20 +59,34 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     holder ends the old. The timeline is the owner's (Maya, "boss is"): "My new manager is Sofia
     Rossi" ends Jonas Weber, who was "my boss"."""
     m = _ROLE_HOLDER.match(body)
+    named = None
+    if m is None:  # "Dr. Okafor is Dad's doctor now", "Sofia Rossi is my new boss"
+        m = _HOLDER_FIRST.match(body.rstrip(" .!"))
+        named = m.group("name") if m else None
     role = m.group("role").lower() if m else None
     if role not in lx.UNIQUE_KIN:
         return None
-    owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
-    named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!")))
+    if m.group("owner"):  # "Raj's new doctor is Dr. Okafor", "Dad's doctor is ...": a person's
+        word = m.group("owner")
+        whose = reg.get(f"{sent.t.speaker}'s {word.lower()}" if word.lower() in lx.KIN_AS_NAME else word)
+        owner = whose.name if whose is not None and whose.type == "person" else None
+    else:
+        owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
+    if named is None:
+        named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!")))
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
-_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your)\s+(?:new\s+|current\s+)?(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
+_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
+                          r"(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
 
 
+_HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
+                           r"(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
+                           r"(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
 _WHERE_TAIL = re.compile(r"\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")

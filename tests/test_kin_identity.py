@@ -1,0 +1,66 @@
+"""A parent called by name once ("my father Raj") and then as people do ("Dad", "my dad", "Dad's
+doctor") is one person, in one session and across sessions; and a role one person holds for
+someone ("Raj's doctor") changes hands like "my boss". Local extractor; the cross-session part on
+the real Neo4j."""
+from datetime import datetime, timedelta, timezone
+
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
+from tests.test_construction import ingestor  # noqa: F401  (fixture)
+from tests.test_extract_local import extract, turn
+
+
+def test_dad_in_the_session_that_names_him_is_him():
+    ex = extract([turn("I look after my father Raj, he's 78.", speaker="Priya"),
+                  turn("Dad is allergic to penicillin.", speaker="Priya", i=1),
+                  turn("Dr. Okafor is Dad's doctor now.", speaker="Priya", i=2)])
+    [raj] = [e for e in ex.entities if e.name == "Raj"]
+    assert {"Priya's father", "Priya's dad"} <= set(raj.aliases)
+    assert not [e for e in ex.entities if e.name in ("Dad", "Priya's dad")]
+    assert [fs.text for fs in ex.foresights] == ["Raj is allergic to penicillin."]
+    assert ("Raj", "doctor is", "Dr. Okafor") in {(f.subject, f.predicate, f.object) for f in ex.facts}
+
+
+def test_a_persons_role_holder_is_said_either_way_round():
+    said = ["Raj's doctor is Dr. Lee.", "Raj's new doctor is Dr. Okafor.", "Mark is Raj's coach from now on.",
+            "Sofia Rossi is my new boss."]
+    ex = extract([turn("My father Raj is 78.", speaker="Priya")]
+                 + [turn(s, speaker="Priya", i=k + 1) for k, s in enumerate(said)])
+    facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert {("Raj", "doctor is", "Dr. Lee"), ("Raj", "doctor is", "Dr. Okafor"), ("Raj", "coach is", "Mark"),
+            ("Priya", "boss is", "Sofia Rossi")} <= facts
+    assert "Raj's coach" in next(e.aliases for e in ex.entities if e.name == "Mark")
+
+
+async def test_dad_in_a_later_session_is_the_father_named_before(graph, ingestor):
+    first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
+    said = [("p1", "I look after my father Raj, he lives with me in Edison.", first),
+            ("p2", "Raj's doctor is Dr. Lee.", first + timedelta(minutes=1)),
+            ("p3", "Dad is allergic to penicillin.", first + timedelta(days=8)),
+            ("p4", "Dr. Okafor is Dad's doctor now.", first + timedelta(days=8, minutes=1)),
+            ("p5", "My dad keeps asking for his car keys.", first + timedelta(days=20))]
+    msgs = [{"id": i, "speaker": "Priya", "role": "user", "content": text, "timestamp": at} for i, text, at in said]
+    for part in (msgs[:2], msgs[2:4], msgs[4:]):  # three sessions, three conversations
+        await ingestor.memorize(graph.tenant, f"c-{part[0]['id']}", part, flush=True)
+
+    people = await graph.read("""
+        MATCH (e:Entity {tenant: $tenant, type: 'person'})
+        RETURN e.name AS name, e.aliasKeys AS keys ORDER BY name""")
+    assert [r["name"] for r in people] == ["Dr. Lee", "Dr. Okafor", "Priya", "Raj"], people
+    raj = next(r for r in people if r["name"] == "Raj")
+    assert {"priya's father", "priya's dad"} <= set(raj["keys"])
+    whom = await graph.read("""
+        MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) RETURN f.text AS text, e.name AS name""")
+    # Written as said ("Priya's dad is allergic ..."), about Raj.
+    assert [(r["text"], r["name"]) for r in whom] == [("Priya's dad is allergic to penicillin.", "Raj")]
+    assert await graph.read("""
+        MATCH (:Entity {tenant: $tenant, name: 'Raj'})<-[:MENTIONS]-(m:MemCell)-[:EVIDENCED_BY]->(t:Turn {id: 'p5'})
+        RETURN t.id""")
+    # The new doctor ends the old, and "Raj's doctor" names her now.
+    # (The fact's subject is written as said, "Priya's dad"; its key is Raj's.)
+    doctors = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, predicate: 'doctor is'}) RETURN f.subjectKey AS who, f.object AS what,
+              f.status AS status""")
+    assert {(r["who"], r["what"], r["status"]) for r in doctors} == {
+        ("raj", "Dr. Lee", "superseded"), ("raj", "Dr. Okafor", "current")}
+    rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key("Raj's doctor"))
+    assert [r["name"] for r in rows] == ["Dr. Okafor"]
