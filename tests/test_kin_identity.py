@@ -4,9 +4,16 @@ someone ("Raj's doctor") changes hands like "my boss". Local extractor; the cros
 the real Neo4j."""
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
-from tests.test_construction import ingestor  # noqa: F401  (fixture)
+from app.construction.ingest import Ingestor
 from tests.test_extract_local import extract, turn
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
 
 
 def test_dad_in_the_session_that_names_him_is_him():
