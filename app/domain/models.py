@@ -65,7 +65,8 @@ class Message(BaseModel):
     def _aware(cls, v: datetime) -> datetime:
         # A naive timestamp is taken as UTC: the graph stores zoned datetimes only. Kept with its
         # own offset (relative dates resolve in the speaker's day), but it must exist in UTC too.
-        v = v if v.tzinfo else v.replace(tzinfo=timezone.utc)
+        naive = v.tzinfo is None
+        v = v.replace(tzinfo=timezone.utc) if naive else v
         try:
             v.astimezone(timezone.utc)
         except (OverflowError, ValueError):
@@ -76,7 +77,8 @@ class Message(BaseModel):
             raise ValueError("timestamp's UTC offset is beyond ±18:00")
         if v - datetime.now(timezone.utc) > MAX_CLOCK_AHEAD:
             raise ValueError(f"timestamp is in the future (more than {MAX_CLOCK_AHEAD.seconds // 60} minutes "
-                             "ahead of the server's clock); a local time needs its UTC offset")
+                             "ahead of the server's clock)"
+                             + ("; a local time needs its UTC offset, without one it is read as UTC" if naive else ""))
         return v
 
 
