@@ -323,6 +323,10 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I've been veggie since New Year.", "Maya is vegetarian.", "restaurant"),
     ("I don't drive, so it's trains for me.", "Maya does not drive.", "car"),
     ("I never learned to drive.", "Maya does not drive.", "transport"),
+    # A doctor's order (session 36: a caregiver's "must not drive for three months" was a fact).
+    ("The ER doctor said I must not drive.", "Maya must not drive.", "car"),
+    ("I'm not allowed to drive until the scan.", "Maya must not drive.", "car"),
+    ("No driving for now, the surgeon says.", "Maya must not drive.", "car"),
     ("I'm not supposed to pick up anything heavier than ten kilos.", "Maya can't lift heavy things.",
      "furniture"),
     ("It turns out I've got a herniated disc.", "Maya has a herniated disc.", "lifting"),
@@ -1042,8 +1046,10 @@ def test_a_request_verb_and_a_routines_days_are_no_names():
 def test_a_constraint_said_for_a_span_ends_with_it():
     ex = extract([turn("She told me to avoid downhill running for two weeks and to do squats every day."),
                   turn("I cannot lift anything heavy for six weeks after the surgery.", i=1),
-                  turn("I have been vegetarian for two years.", i=2)])
+                  turn("I have been vegetarian for two years.", i=2),
+                  turn("The ER doctor said I must not drive for three months.", i=3)])
     ends = {f.text: f.valid_to for f in ex.foresights}
+    assert ends["Maya must not drive."] == T0 + timedelta(days=90)
     assert ends["Maya has been told to avoid downhill running for two weeks."] == T0 + timedelta(days=14)
     assert ends["Maya can't lift heavy things."] == T0 + timedelta(days=42)
     assert ends["Maya is vegetarian."] is None  # held two years already: it stands

@@ -75,6 +75,12 @@ _NO_DRIVE = re.compile(
     r"this|it|you|him|her|them|us|me|anymore|any more|after|at night|in\b))"
     r"|(?:no|without a|haven't got a|don't have a|doesn't have a|never got (?:my|a|his|her))\s+(?:driving\s+)?"
     r"licen[cs]e\b)", _I)
+# A doctor's order: "my father must not drive for three months", "no driving until the scan".
+_MUST_NOT_DRIVE = re.compile(
+    r"\b(?:(?:must not|mustn't|should not|shouldn't|not supposed to|is not to|isn't to|not permitted to|"
+    r"isn't allowed to|is not allowed to|not allowed to)\s+(?:be\s+)?driv(?:e|ing)(?![\w'])"
+    r"|no\s+driving)(?!\s+(?:today|tonight|tomorrow|there|home|back|to\b|that|this|it|you|him|her|them|us|me|"
+    r"after|at night|in\b|lessons?|tests?|instructor|school|range))", _I)
 _NO_LIFT = re.compile(
     r"\b(?:can't|cannot|can not|not supposed to|not allowed to|shouldn't|mustn't|must not|unable to|"
     r"told (?:me|him|her|us) not to)\s+(?:lift|carry|pick up)\s+(?:anything|heavy|much|more|things|boxes|"
@@ -127,6 +133,7 @@ _SAID_ONCE = (
      ["alcohol", "drink", "drinking", "booze", "wine", "beer"]),
     (_NO_DRIVE_DARK, "must not drive after dark", ["driving"],
      ["drive", "driving", "dark", "night", "evening", "car", "lift"]),
+    (_MUST_NOT_DRIVE, "must not drive", ["driving"], ["drive", "driving", "car", "lift"]),
     (_NO_DRIVE, "does not drive", ["driving"], ["drive", "driving", "car", "lift"]),
     (_NO_FLY, "does not fly", ["flying", "travel"], ["fly", "flying", "flights", "plane", "airport", "trains"]),
     (_BLOOD_THINNER, "takes a blood thinner: no ibuprofen or aspirin", ["medicine", "health"],
@@ -293,7 +300,7 @@ keto paleo celiac coeliac teetotal sober plant-based eat eating drink drinking c
 avoids avoiding hate hates stand dislike dislikes detest afraid scared terrified frightened fearful
 petrified fear phobia never sundays saturdays mondays tuesdays wednesdays thursdays fridays weekends
 weekdays weekend holidays after before night mornings evenings morning evening during
-gluten dairy plant lactose-intolerant veggie booze alcohol sober drive licence license lift carry pick
+gluten dairy plant lactose-intolerant veggie booze alcohol sober drive driving licence license lift carry pick
 told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis rivaroxaban xarelto clopidogrel
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
