@@ -355,6 +355,12 @@ def test_constraints(text, expected, situation):
     assert situation in found[0].trigger
 
 
+def test_a_rule_said_as_a_reminder_to_the_listener_is_the_listeners():
+    ex = extract(episode(("Walter", "The eye clinic went fine."),
+                         ("Helen", "Good. And remember, still no driving once it's dark, not till Mr Dalton says so.")))
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Walter must not drive after dark."]
+
+
 def test_a_rule_someone_says_is_the_speakers_to_keep():
     # "He says no driving after dark": the optician who said it is not who must keep it.
     ex = extract([turn("Mr Dalton at the opticians had a look. He says no driving after dark for now.")])

@@ -38,6 +38,18 @@ def test_a_persons_role_holder_is_said_either_way_round():
     assert "Raj's coach" in next(e.aliases for e in ex.entities if e.name == "Mark")
 
 
+def test_a_role_said_of_she_or_he_in_a_later_clause_is_the_person_named_before():
+    ex = extract([turn("My father Raj is 78.", speaker="Priya"),
+                  turn("Dr. Okafor is taking over his patients at the clinic, so she's Dad's doctor from now on.",
+                       speaker="Priya", i=1),
+                  turn("I met Sofia Rossi today and she's my new boss.", speaker="Priya", i=2)])
+    facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert {("Raj", "doctor is", "Dr. Okafor"), ("Priya", "boss is", "Sofia Rossi")} <= facts
+    # "Dad's doctor" and "my boss" are no one of their own: the holders are.
+    assert sorted(e.name for e in ex.entities if e.type == "person") == ["Dr. Okafor", "Priya", "Raj", "Sofia Rossi"]
+    assert "Priya's boss" in next(e.aliases for e in ex.entities if e.name == "Sofia Rossi")
+
+
 async def test_dad_in_a_later_session_is_the_father_named_before(graph, ingestor):
     first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
     said = [("p1", "I look after my father Raj, he lives with me in Edison.", first),

@@ -174,6 +174,10 @@ class _Registry:
         ent = self.get(name)
         return ent.name if ent else name
 
+    def absorb(self, small: _Ent, big: _Ent) -> None:
+        """`small` is `big` (found once the episode's names were merged: parse.py)."""
+        self._absorb(small, big)
+
     def _absorb(self, small: _Ent, big: _Ent) -> None:
         self.alias_of[small.key] = big.key
         for t, v in small.votes.items():

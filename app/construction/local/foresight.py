@@ -332,6 +332,11 @@ def _unknown_subject(text: str, pos: int) -> bool:
     return False
 
 
+# A rule said to the listener as a reminder, naming no one: the listener is who keeps it.
+_TO_THE_LISTENER = re.compile(r"^(?:(?:and|but|so|oh|also|now)\s*,?\s+)?(?:remember|don't forget|do not forget|"
+                              r"just a reminder|reminder)\b", _I)
+
+
 def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
                 said_only: bool = False) -> str | None:
     """Whom a constraint said at `pos` is about; `said_only`: only when the sentence says whom
@@ -349,6 +354,8 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
         return who.name if who is not None and who.person else None
     if who is None and _unknown_subject(text, pos):
         return None  # Sam saying "Melanie can't eat gluten": Melanie's, never Sam's
+    if who is None and sent.t.other and _TO_THE_LISTENER.match(text):
+        return sent.t.other  # "And remember, still no driving once it's dark": the listener's
     if who is None or _SAYS.match(text, who.end, pos):
         # "Mr Dalton says no driving after dark": the advice is the speaker's to keep
         return sent.t.speaker

@@ -68,15 +68,20 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
         return None
     if m.group("owner"):  # "Raj's new doctor is Dr. Okafor", "Dad's doctor is ...": a person's
         word = m.group("owner")
-        whose = reg.get(f"{sent.t.speaker}'s {word.lower()}" if word.lower() in lx.KIN_AS_NAME else word)
+        said_owner = f"{sent.t.speaker}'s {word.lower()}" if word.lower() in lx.KIN_AS_NAME else word
+        whose = reg.get(said_owner)
         owner = whose.name if whose is not None and whose.type == "person" else None
     else:
-        owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
+        owner = said_owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
     if named is None:
         named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!")))
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
+    # "Dad's doctor", met before its holder was named ("... so she's Dad's doctor"), is the holder.
+    unnamed = reg.get(f"{said_owner}'s {role}")
+    if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
+        reg.absorb(unnamed, ent)
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
@@ -97,6 +102,9 @@ _LATER_CLAUSE = re.compile(
     r"(?=(?:I|I'm|I've|we|we're|we've)(?![\w']))", _I)
 
 
+_LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:she|he)(?:'s|’s|\s+is)\s+", _I)
+
+
 def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
     """A single-valued fact in a later first-person clause: "I used to live in Chicago but now
     I'm based in Austin" -> lives in Austin, told from that clause ("Maya is based in Austin")."""
@@ -110,6 +118,14 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
         parsed = _verb_phrase(f"{aux} {rest}" if aux else rest, sent, reg, voice, True)
         if parsed and parsed[2]:
             return _Parse(sent.t.speaker, "speaker", parsed[0], parsed[1], True, True, m.end())
+    for m in _LATER_HOLDER.finditer(sent.s1, after):
+        # "Dr. Okafor is taking over his patients, so she's Dad's doctor from now on": the role
+        # is the first person the sentence named's (told from the whole sentence).
+        people = [e for mm in sent.mentions if sent.s1_pos(mm.start) < m.start()
+                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        held = _holder(f"{people[0].name} is {sent.s1[m.end():]}", sent, reg) if people else None
+        if held is not None:
+            return held
     return None
 
 
