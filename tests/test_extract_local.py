@@ -357,7 +357,8 @@ def test_constraints(text, expected, situation):
 
 def test_a_rule_said_as_a_reminder_to_the_listener_is_the_listeners():
     ex = extract(episode(("Walter", "The eye clinic went fine."),
-                         ("Helen", "Good. And remember, still no driving once it's dark, not till Mr Dalton says so.")))
+                         ("Helen", "Good. And remember, still no driving once it's dark, not till Mr Dalton "
+                                   "says so.")))
     assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ["Walter must not drive after dark."]
 
 

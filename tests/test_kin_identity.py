@@ -46,7 +46,8 @@ def test_a_role_said_of_she_or_he_in_a_later_clause_is_the_person_named_before()
     facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
     assert {("Raj", "doctor is", "Dr. Okafor"), ("Priya", "boss is", "Sofia Rossi")} <= facts
     # "Dad's doctor" and "my boss" are no one of their own: the holders are.
-    assert sorted(e.name for e in ex.entities if e.type == "person") == ["Dr. Okafor", "Priya", "Raj", "Sofia Rossi"]
+    people = sorted(e.name for e in ex.entities if e.type == "person")
+    assert people == ["Dr. Okafor", "Priya", "Raj", "Sofia Rossi"]
     assert "Priya's boss" in next(e.aliases for e in ex.entities if e.name == "Sofia Rossi")
 
 
