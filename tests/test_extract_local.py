@@ -406,6 +406,19 @@ def test_someones_relative_named_after_the_kin_word_is_the_subject(text, subject
     assert f.entities[0] == (subject, "subject") and (text.split("'")[0], "mentioned") in f.entities
 
 
+@pytest.mark.parametrize("text, fact", [
+    # Where someone lives, beside whom (session 36: "lives with Priya in Edison" was no home).
+    ("My father Raj lives with me in Edison.", ("Raj", "lives in", "Edison")),
+    ("I live with my partner Tom in Leeds.", ("Maya", "lives in", "Leeds")),
+    ("Dad is settled in at Sunrise Gardens now.", ("Maya's dad", "lives in", "Sunrise Gardens")),
+    # A later clause of "he" or "she" after someone named: theirs.
+    ("My father Raj is 78 and he lives with me in Edison.", ("Raj", "lives in", "Edison")),
+    ("I met Sofia today and she works at Google.", ("Sofia", "works at", "Google")),
+])
+def test_a_home_said_beside_whom_and_in_a_clause_of_he_or_she(text, fact):
+    assert fact in {(f.subject, f.predicate, f.object) for f in extract([turn(text)]).facts}
+
+
 @pytest.mark.parametrize("text, subject, predicate", [
     ("Rosie's leaving Leeds.", "Rosie", "is leaving"),
     ("Ellie's coming for the first week.", "Ellie", "is coming for"),

@@ -252,6 +252,20 @@ def _kin_owner(word: str, voice: _Voice, reg: "_Registry") -> str:
     return f"{voice.speaker}'s {word.lower()}"
 
 
+_FEMALE_KIN = frozenset("""mum mom mother mommy mama grandma granny nana grandmother sister aunt auntie wife
+daughter niece girlfriend stepmum stepmom stepmother stepsister stepdaughter""".split())
+_MALE_KIN = frozenset("""dad father daddy papa grandpa grandfather brother uncle husband son nephew boyfriend
+stepdad stepfather stepbrother stepson""".split())
+
+
+def kin_gender(name: str) -> str | None:
+    """"f" or "m" for a relative named by kinship ("Zoe's mum"), else None (a name says nothing)."""
+    if "'s " not in name:
+        return None
+    word = name.rsplit(" ", 1)[-1].lower()
+    return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
+
+
 def _owner(det: str, owner: str | None, voice: _Voice) -> str | None:
     if owner:
         return owner

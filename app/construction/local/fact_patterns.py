@@ -61,8 +61,12 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
      False),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+{_A_HOME}(?:the\s+)?",
      "lives in", "place", True),
+    # "he lives with me in Edison", "Dad is settled in at Sunrise Gardens now": where, beside whom.
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:live|lives|living|reside|resides|residing|"
-     rf"based|settled|unpacked)\s+{_A}(?:in|at|near)\s+{_A_HOME}(?:the\s+)?", "lives in", "place", True),
+     rf"based|settled(?:\s+in(?=\s+at\b))?|unpacked)\s+{_A}"
+     r"(?:with\s+(?:me|us|him|her|them|(?:my|his|her|their|our)\s+[\w-]+(?:\s+[A-Z][\w'-]*)?|"
+     r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+)?"
+     rf"(?:in|at|near)\s+{_A_HOME}(?:the\s+)?", "lives in", "place", True),
     (rf"^{_A}(?:(?:am|is|are|have been|has been)\s+{_A})?(?:work|works|working)\s+{_A}(?:at|for)\s+(?:the\s+)?",
      "works at", "org", True),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:got|landed|accepted|started|began|took|have|has|found)\s+"

@@ -12,7 +12,7 @@ from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_D
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
 from app.construction.local.inline_dates import _fill, _unplace
-from app.construction.local.entities import _Registry
+from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
 
@@ -211,7 +211,7 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
             named = [mm for mm in sent.mentions if mm.start < m.start()
                      and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
             who = reg.get(named[-1].key).name if named else recent
-            if who and _kin_gender(who) not in (None, "f" if base == "she" else "m"):
+            if who and kin_gender(who) not in (None, "f" if base == "she" else "m"):
                 who = None  # "He's coeliac" is not about "Zoe's mum"
             best = _Who(who or "", m.start(), m.end(), bool(who))
     for mm in sent.mentions:
@@ -221,20 +221,6 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
         if ent and ent.type == "person" and (best is None or mm.start >= best.start):
             best = _Who(ent.name, mm.start, mm.end, True)
     return best
-
-
-_FEMALE_KIN = frozenset("""mum mom mother mommy mama grandma granny nana grandmother sister aunt auntie wife
-daughter niece girlfriend stepmum stepmom stepmother stepsister stepdaughter""".split())
-_MALE_KIN = frozenset("""dad father daddy papa grandpa grandfather brother uncle husband son nephew boyfriend
-stepdad stepfather stepbrother stepson""".split())
-
-
-def _kin_gender(name: str) -> str | None:
-    """"f" or "m" for a relative named by kinship ("Zoe's mum"), else None (a name says nothing)."""
-    if "'s " not in name:
-        return None
-    word = name.rsplit(" ", 1)[-1].lower()
-    return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
 
 
 def _variants(word: str) -> list[str]:

@@ -8,7 +8,7 @@ from app.construction.local.bounds import MAX_OBJECT_CHARS
 from app.construction.local.text import _clip
 from app.construction.local.voice import LY_ADVERB, _ADVERBS, _VERBISH, _Voice, conjugate, rewrite
 from app.construction.local.inline_dates import _unplace
-from app.construction.local.entities import _Registry
+from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
     _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
@@ -102,6 +102,7 @@ _LATER_CLAUSE = re.compile(
     r"(?=(?:I|I'm|I've|we|we're|we've)(?![\w']))", _I)
 
 
+_LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he|she|he's|she's)(?![\w']))", _I)
 _LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:she|he)(?:'s|’s|\s+is)\s+", _I)
 
 
@@ -118,6 +119,18 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
         parsed = _verb_phrase(f"{aux} {rest}" if aux else rest, sent, reg, voice, True)
         if parsed and parsed[2]:
             return _Parse(sent.t.speaker, "speaker", parsed[0], parsed[1], True, True, m.end())
+    for m in _LATER_THIRD.finditer(sent.s1, after):
+        # "My father Raj is 78 and he lives with me in Edison": his, told from that clause.
+        fm = _THIRD.match(sent.s1[m.end():])
+        people = [e for mm in sent.mentions if sent.s1_pos(mm.start) < m.start()
+                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        if not people or kin_gender(people[-1].name) not in (None, "f" if fm.group(1)[0] in "sS" else "m"):
+            continue
+        rest = sent.s1[m.end() + fm.end():]
+        aux = _IMPLIED.get(fm.group(1).lower(), "")
+        parsed = _verb_phrase(f"{aux} {rest}" if aux else rest, sent, reg, voice, False)
+        if parsed and parsed[2]:
+            return _Parse(people[-1].name, "pronoun", parsed[0], parsed[1], True, False, m.end())
     for m in _LATER_HOLDER.finditer(sent.s1, after):
         # "Dr. Okafor is taking over his patients, so she's Dad's doctor from now on": the role
         # is the first person the sentence named's (told from the whole sentence).
