@@ -667,3 +667,22 @@ def test_only_a_role_one_person_holds_names_its_other_words():
     assert canonical_role("tom's mum") == "tom's mother"
     # Several may be someone's sister, dog or friend at once; a name is no role.
     assert role_keys("maya's sister") == role_keys("maya's dog") == role_keys("jonas weber") == frozenset()
+
+
+async def test_a_post_held_at_a_named_place_is_a_job_there_and_a_new_one_begins_on_its_day(graph, ingestor):
+    # A caregiver's session (36): "I work as a nurse at St. Mary's" was a job and no workplace, so
+    # her notice there ended nothing; the new job "on January 4th" began the day it was said.
+    first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
+    said = [("p1", "I work as a nurse at St. Mary's Hospital, mostly night shifts.", first),
+            ("p2", "I start at Edison Family Clinic as a day-shift nurse manager on January 4th.",
+             first + timedelta(days=31)),
+            ("p3", "I handed in my notice at St. Mary's Hospital today.", first + timedelta(days=31, minutes=1))]
+    msgs = [{"id": i, "speaker": "Priya", "role": "user", "content": text, "timestamp": at} for i, text, at in said]
+    await ingestor.memorize(graph.tenant, "c1", msgs[:1], flush=True)
+    await ingestor.memorize(graph.tenant, "c2", msgs[1:], flush=True)
+    rows = {r["what"]: r for r in await graph.read("""
+        MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['works at', 'job is']
+        RETURN f.object AS what, f.predicate AS p, f.validFrom AS since, f.validTo AS until""")}
+    assert rows["nurse"]["p"] == "job is" and rows["nurse"]["until"] is None  # still a nurse
+    assert rows["St. Mary's Hospital"]["until"] is not None  # ended by the notice
+    assert rows["Edison Family Clinic"]["since"].to_native().date() == datetime(2027, 1, 4).date()

@@ -21,11 +21,12 @@ _FUTURE_HINT = re.compile(
 _AHEAD_HINT = re.compile(
     r"\b(?:training|preparing|prepare|prepares|getting ready|practi[sc]ing|saving(?: up)?|"
     r"counting down)\s+(?:for|to)\b", re.IGNORECASE)
-# A timetable's present ("My sister visits on December 14th", "Rex needs his jab on the 18th"):
-# the day lies ahead.
+# A timetable's present ("My sister visits on December 14th", "Rex needs his jab on the 18th",
+# "I start at Edison Family Clinic as a day-shift nurse manager on January 4th", "He moves in
+# on November 23rd"): the day lies ahead.
 _SCHEDULE_HINT = re.compile(
-    r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?)\s+"
-    r"(?:[\w'-]+\s+){0,3}?on\b", re.IGNORECASE)
+    r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
+    r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 
 

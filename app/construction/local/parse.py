@@ -102,6 +102,22 @@ _LATER_CLAUSE = re.compile(
     r"(?=(?:I|I'm|I've|we|we're|we've)(?![\w']))", _I)
 
 
+_AT_EMPLOYER = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])")
+
+
+def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
+    """"I work as a nurse at St. Mary's Hospital": beside the job, where it is held, a fact of
+    its own (a notice given at St. Mary's ends it; the job is still hers)."""
+    if parse.predicate != "job is":
+        return None
+    at = sent.s1.lower().find(parse.obj.lower())
+    m = _AT_EMPLOYER.match(sent.s1, at + len(parse.obj)) if at >= 0 else None
+    ent = _entity_at(sent.s1[m.end():], sent, reg) if m else None
+    if ent is None or ent[1] == "person":
+        return None
+    return _Parse(parse.subject, parse.kind, "works at", ent[0], True, parse.first_person)
+
+
 _LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he|she|he's|she's)(?![\w']))", _I)
 _LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:she|he)(?:'s|’s|\s+is)\s+", _I)
 
