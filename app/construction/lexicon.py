@@ -285,6 +285,19 @@ mushroom olives avocado honey fruit vegetables sulfites msg
 PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
 OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")
 MEDICINES = _words("penicillin aspirin ibuprofen antibiotics amoxicillin codeine sulfa latex anesthesia morphine")
+# Medications someone takes ("Dr. Lee has him on metformin", "switched from metformin to
+# insulin"): generic names, common brands and classes.
+MEDICATIONS = _words("""
+insulin lantus humalog novorapid levemir metformin glipizide gliclazide januvia ozempic semaglutide
+lisinopril ramipril amlodipine losartan atenolol bisoprolol metoprolol furosemide bendroflumethiazide
+atorvastatin simvastatin rosuvastatin statin statins aspirin warfarin apixaban eliquis rivaroxaban
+xarelto clopidogrel levothyroxine thyroxine omeprazole lansoprazole pantoprazole sertraline citalopram
+escitalopram fluoxetine prozac zoloft venlafaxine mirtazapine amitriptyline paracetamol acetaminophen
+tylenol ibuprofen naproxen codeine tramadol morphine oxycodone gabapentin pregabalin prednisone
+prednisolone salbutamol ventolin amoxicillin penicillin doxycycline antibiotics donepezil aricept
+memantine levodopa allopurinol methotrexate hydroxychloroquine lithium quetiapine olanzapine
+risperidone melatonin antidepressants painkillers steroids
+""")
 
 # What a food rule rules out hides in dishes and drinks that no word of the rule names: "I'm
 # lactose intolerant" matters when a smoothie, a latte or ice cream is asked for (cosine of such a

@@ -62,25 +62,27 @@ async def restitch(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[
     more, current again. `gone`: facts about to be deleted (a forget), planned as if they were."""
     rows: list[dict] = []
     reopen: list[str] = []
-    for line in (await _stored(read, pairs, multi=True)).values():
+    for line in (await _stored(read, pairs)).values():
         # a value closed by a fact that goes still names it in `next`: closed anew or reopened
         line = [e for e in line if e["id"] not in gone]
         # Values of a predicate that is not single-valued never end each other; one was closed
         # by a statement that it ended ("not allergic to peanuts any more", which is on no
         # timeline: foresight_ends.END_FACTS): current again only when that statement goes.
         multi = not any(e["single"] or e["ends"] for e in line)
+        on_line = {e["id"] for e in line} | gone
         for e, succ in _successions(_placed(line, [])) if not multi else [(e, None) for e in line]:
             if succ is not None:
                 rows.extend(_closing(e, succ))
-            elif e["next"] and (not multi or set(e["next"]) <= gone):
+            elif e["next"] and (set(e["next"]) <= gone or not multi and (e["single"] or set(e["next"]) <= on_line)):
+                # (A value of a thing of several closed by what is on no timeline stays closed.)
                 reopen.append(e["id"])
     return rows, reopen
 
 
-async def _stored(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[str, str]],
-                  multi: bool = False) -> dict[tuple[str, str], list[dict]]:
-    """Each timeline's values; `multi`: a line with no single-valued value or end keeps its values
-    (otherwise only single-valued values and ends are on a line)."""
+async def _stored(read: Callable[..., Awaitable[list[dict]]],
+                  pairs: set[tuple[str, str]]) -> dict[tuple[str, str], list[dict]]:
+    """Each timeline's values: of a single-valued thing, its single-valued values and ends; of
+    one that holds several, every value and end."""
     rows = await read(TIMELINES, pairs=[{"subjectKey": s, "predicate": p} for s, p in sorted(pairs)])
     stored: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
@@ -89,7 +91,10 @@ async def _stored(read: Callable[..., Awaitable[list[dict]]], pairs: set[tuple[s
              "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
              "next": sorted(r["next"]), "batch": None})
     for k, line in stored.items():
-        if not multi or any(e["single"] or e["ends"] for e in line):
+        # A thing of one value at a time: its values and the statements that one ended. One that
+        # holds several ("takes" metformin and a statin): every value, each ended only by a
+        # statement naming it ("switched him from metformin to insulin").
+        if any(e["single"] for e in line):
             stored[k] = [e for e in line if e["single"] or e["ends"]]
     return {k: line for k, line in stored.items() if line}
 
@@ -136,7 +141,7 @@ def _placed(stored: list[dict], batch: list[dict]) -> list[dict]:
                 at = max(within)
                 f["validFrom"] = at
         entry = {"id": f["id"], "objectKey": f["objectKey"], "ends": bool(f.get("ends")), "validFrom": at,
-                 "validTo": None, "next": [], "batch": f}
+                 "single": bool(f.get("singleValued")), "validTo": None, "next": [], "batch": f}
         pos = len(line)
         while pos > 0 and line[pos - 1]["validFrom"] > at:
             pos -= 1
@@ -162,5 +167,7 @@ def _ends(n: dict, e: dict) -> bool:
     company"). One naming something else ends nothing: "I left Riverside Runners because it's
     too far from Walthamstow now" is no move out of Walthamstow, whatever the club was typed."""
     if not n["ends"]:
-        return n["objectKey"] != e["objectKey"]
+        # Values of a thing that holds several at once ("takes" metformin and a statin) end
+        # none of each other; only a statement that one ended does.
+        return n["single"] and e["single"] and n["objectKey"] != e["objectKey"]
     return n["objectKey"] == e["objectKey"] or (n["objectKey"] or "") in UNNAMED_ENDS

@@ -184,7 +184,8 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
         if t not in covered:  # a reply read for a ranked turn, which no channel ranked itself
             items[t] = _context_hit(t, T[t])
     proof = set(best)
-    keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ())) if (i == 0 and not c.weak) or c.pin}
+    keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ()))
+            if ((i == 0 and not c.weak) or c.pin) and not c.free}
     # The weak rank nothing for the ranker (ranker.source_lists): "Where does Maya live?" had
     # her allergy first. They still surface, at WEAK_SLOT at worst: "a carol service at 7pm in
     # December: can Walter come along?" needs his "no driving after dark".

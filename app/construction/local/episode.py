@@ -19,6 +19,7 @@ from app.construction.local.entities import (
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
+from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
 from app.construction.local.instructions import instructions, preferences
@@ -203,6 +204,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             post = employer(s, reg, parse)
             if post is not None and all(p.predicate != post.predicate for p in parses):
                 parses.append(post)
+            taken = medication(s, reg, recent_before)
+            if taken:  # "Raj takes 10 units of Lantus every night": "Raj | takes | Lantus"
+                parses = [p for p in parses if p.subject not in {t.subject for t in taken}] + taken
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):

@@ -43,7 +43,7 @@ _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're"
 _PROF_ALT = _alt(lx.PROFESSIONS)
 
 # Facts that end a single-valued one with no new value, and the predicate they end.
-_ENDS = {"left job at": "works at", "moved out of": "lives in"}
+_ENDS = {"left job at": "works at", "moved out of": "lives in", "stopped taking": "takes"}
 _LEAVE = r"(?:quit|left|resigned\s+from)"
 
 # (pattern on the verb phrase, predicate, object mode, single-valued), tried in order

@@ -48,6 +48,10 @@ class Candidate:
     # that turn's, read again. The ranker reads it for this turn, not for the turn after it
     # (ranker.py, features: the block of the turn before).
     second_hand: bool = False
+    # Never pinned, ranked as any hit by its turns: foresight for a question after a fact
+    # ("Who is Raj's doctor?" is no situation where "Raj has diabetes", whose trigger lists
+    # doctors, must surface; channels/foresight.py, situation).
+    free: bool = False
 
 
 @dataclass(frozen=True)

@@ -202,4 +202,10 @@ class ForesightChannel:
             if c.key in standing and others:
                 ranked[i] = replace(c, pin=True)
                 break
+        query = ctx.request.query
+        if not (asks_ahead(query) or situation(query)):
+            # A question after a fact ("Who is Raj's doctor?"): what matches is a hit like any
+            # other, by its turns, not pinned over the answer ("Raj has diabetes": its trigger
+            # lists doctors).
+            ranked = [replace(c, free=True, pin=False) for c in ranked]
         return ranked

@@ -1,0 +1,59 @@
+"""What someone takes, and when it changes: "takes" holds several values at once (insulin
+beside a statin), and only a statement that one ended ends it ("switched Dad from metformin to
+insulin"). Local extractor; the timeline on the real Neo4j."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from tests.test_extract_local import extract, turn
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
+
+
+def _facts(*said: str, speaker: str = "Priya") -> set[tuple[str, str, str]]:
+    ex = extract([turn(s, speaker=speaker, i=i) for i, s in enumerate(said)])
+    return {(f.subject, f.predicate, f.object) for f in ex.facts}
+
+
+def test_what_someone_takes_is_read_for_whom_the_sentence_says():
+    facts = _facts("My father Raj is 78.", "Dr. Lee has him on metformin, 500 mg twice a day.",
+                   "Update: Dr. Lee switched Dad from metformin to insulin yesterday.",
+                   "He takes 10 units of Lantus every night before bed.", "I take a statin.",
+                   "I stopped taking sertraline in May.")
+    assert {("Raj", "takes", "metformin"), ("Raj", "stopped taking", "metformin"), ("Raj", "takes", "insulin"),
+            ("Raj", "takes", "Lantus"), ("Priya", "takes", "statin"), ("Priya", "stopped taking", "sertraline")
+            } <= facts
+    # Not the doctor's, and no second "takes" of the whole phrase.
+    assert not [f for f in facts if f[0] == "Dr. Lee" and f[1] in ("takes", "stopped taking")]
+    assert ("Raj", "takes", "10 units of Lantus every night before bed") not in facts
+
+
+async def test_a_switch_ends_the_old_medication_and_keeps_the_others(graph, ingestor):
+    first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
+    said = [("p1", "My father Raj takes a statin for his cholesterol.", first),
+            ("p2", "Dr. Lee has him on metformin, 500 mg twice a day.", first + timedelta(minutes=1)),
+            ("p3", "Dr. Lee switched Dad from metformin to insulin yesterday.", first + timedelta(days=8)),
+            ("p4", "Dad came off the statins this week.", first + timedelta(days=30))]
+    msgs = [{"id": i, "speaker": "Priya", "role": "user", "content": text, "timestamp": at} for i, text, at in said]
+    await ingestor.memorize(graph.tenant, "c1", msgs[:2], flush=True)
+    await ingestor.memorize(graph.tenant, "c1", msgs[2:3], flush=True)
+
+    async def taking() -> dict[str, str]:
+        rows = await graph.read("""
+            MATCH (f:Fact {tenant: $tenant, subjectKey: 'raj', predicate: 'takes'})
+            RETURN toLower(f.object) AS what, f.status AS status, f.validTo AS until""")
+        return {r["what"]: r["status"] for r in rows}
+
+    # Insulin does not end the statin (a thing of several values); the switch ends metformin,
+    # from the day it names.
+    assert await taking() == {"statin": "current", "metformin": "superseded", "insulin": "current"}
+    [ended] = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, subjectKey: 'raj', predicate: 'takes', object: 'metformin'})
+        RETURN f.validTo AS until""")
+    assert ended["until"].to_native().date() == (first + timedelta(days=7)).date()
+    await ingestor.memorize(graph.tenant, "c1", msgs[3:], flush=True)
+    assert await taking() == {"statin": "superseded", "metformin": "superseded", "insulin": "current"}
