@@ -1101,3 +1101,14 @@ def test_her_husband_named_after_one_person_is_that_persons():
     assert entity(ex, "Tom").aliases == []
     ex = extract([turn("I met Sarah and Nadia, and later her boss Leo came by.")])
     assert entity(ex, "Leo").aliases == []
+
+
+@pytest.mark.parametrize("said, text", [
+    # Whom a person told or invited is not who is "us" with the speaker (session 36: "Dr. Lee
+    # also told Priya and Dr. Lee he is retiring").
+    ("Dr. Lee also told us he is retiring.", "Dr. Lee also told Maya he is retiring."),
+    ("Anna invited us to her wedding.", "Anna invited Maya to her wedding."),
+    ("Tom and I are moving, wish us luck.", "Tom and Maya are moving, wish Maya and Tom luck."),
+])
+def test_us_is_the_speaker_and_who_is_with_them_not_who_acts_on_them(said, text):
+    assert text in [f.text for f in extract([turn(said)]).facts]

@@ -1,6 +1,7 @@
 """One fact per informative sentence, in the third person, dated when it began."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, time
 
 from app.construction import lexicon as lx
@@ -111,8 +112,15 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
         ent = reg.get(mm.key)
         if mm.start < wm.start() and ent and ent.type == "person" and not ent.speaker \
                 and ent.name != sent.t.speaker:
+            if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()):
+                continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             return ent.name
     return None
+
+
+# Between a person and "us", a few words: the person does something to us ("told us", "will
+# visit us"), where "Tom and I ... us" has Tom with us.
+_ACTS_ON_US = re.compile(r"\s+(?:[\w'-]+\s+){1,3}$")
 
 
 def _fact_score(f: FactDraft, constrained: bool) -> float:
