@@ -122,6 +122,12 @@ _LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he
 _LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:she|he)(?:'s|’s|\s+is)\s+", _I)
 
 
+def _people_before(sent: _Sentence, reg: _Registry, pos: int) -> list:
+    """The persons (not speakers) the sentence names before `pos` in s1, in order."""
+    return [e for mm in sent.mentions if sent.s1_pos(mm.start) < pos
+            and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+
+
 def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
     """A single-valued fact in a later first-person clause: "I used to live in Chicago but now
     I'm based in Austin" -> lives in Austin, told from that clause ("Maya is based in Austin")."""
@@ -138,8 +144,7 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
     for m in _LATER_THIRD.finditer(sent.s1, after):
         # "My father Raj is 78 and he lives with me in Edison": his, told from that clause.
         fm = _THIRD.match(sent.s1[m.end():])
-        people = [e for mm in sent.mentions if sent.s1_pos(mm.start) < m.start()
-                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        people = _people_before(sent, reg, m.start())
         if not people or kin_gender(people[-1].name) not in (None, "f" if fm.group(1)[0] in "sS" else "m"):
             continue
         rest = sent.s1[m.end() + fm.end():]
@@ -150,8 +155,7 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
     for m in _LATER_HOLDER.finditer(sent.s1, after):
         # "Dr. Okafor is taking over his patients, so she's Dad's doctor from now on": the role
         # is the first person the sentence named's (told from the whole sentence).
-        people = [e for mm in sent.mentions if sent.s1_pos(mm.start) < m.start()
-                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        people = _people_before(sent, reg, m.start())
         held = _holder(f"{people[0].name} is {sent.s1[m.end():]}", sent, reg) if people else None
         if held is not None:
             return held
