@@ -84,3 +84,19 @@ async def test_dad_in_a_later_session_is_the_father_named_before(graph, ingestor
         ("raj", "Dr. Lee", "superseded"), ("raj", "Dr. Okafor", "current")}
     rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key("Raj's doctor"))
     assert [r["name"] for r in rows] == ["Dr. Okafor"]
+
+
+async def test_a_parent_is_never_the_other_parent_by_the_meaning_of_the_words(graph, ingestor):
+    # "Helen's dad" lies at cosine ~0.90 from "Helen's mother", and the vector merge took him for
+    # her: his driving ban concerned her.
+    said = ["My mother takes lisinopril for her blood pressure.", "Mum lives with my brother in Leeds.",
+            "Dad is not allowed to drive until the scan."]
+    for i, text in enumerate(said):
+        at = datetime(2026, 10, 1, 10, i, tzinfo=timezone.utc)
+        await ingestor.memorize(graph.tenant, f"c{i}", [{"id": f"h{i}", "speaker": "Helen", "content": text,
+                                                        "timestamp": at}], flush=True)
+    people = {r["name"]: set(r["keys"]) for r in await graph.read(
+        "MATCH (e:Entity {tenant: $tenant, type: 'person'}) RETURN e.name AS name, e.aliasKeys AS keys")}
+    assert "Helen's dad" in people and not people["Helen's mother"] & {"helen's dad", "helen's father"}
+    [whom] = await graph.read("MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) RETURN e.name AS name")
+    assert whom["name"] == "Helen's dad"

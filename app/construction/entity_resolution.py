@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from app.construction import lexicon as lx
 from app.construction.role_aliases import canonical_role, role_keys
 from app.domain.models import EntityDraft
 from app.store.graph import TenantGraph
@@ -175,7 +176,12 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             if id(d) in by_draft:
                 attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
                 continue
-            rows = [] if sk in speakers else await graph.read_vector(BY_VECTOR, vector=[float(x) for x in v])
+            # A relative named by kinship is found by its words alone: "Helen's dad" lies within
+            # the merge threshold of "Helen's mother" by meaning, and is not her. (The vector is
+            # the draft's name's, which an alias of a known name finds its entity by.)
+            by_kin = normalize_key(d.name).rpartition("'s ")[2] in lx.KIN
+            rows = [] if sk in speakers or by_kin else await graph.read_vector(BY_VECTOR,
+                                                                                vector=[float(x) for x in v])
             best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
                          and r["type"] == d.type and sk not in r["splitKeys"]), None)
             if best:
