@@ -185,7 +185,10 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
             items[t] = _context_hit(t, T[t])
     proof = set(best)
     keys = {c.key for ch in pinned for i, c in enumerate(rankings.get(ch, ()))
-            if ((i == 0 and not c.weak) or c.pin) and not c.free}
+            if i == 0 and not c.weak and not c.free}
+    # ... and whatever a channel pins (a second person's constraint; a fact asked after: the
+    # graph channel's, asked_attribute.py).
+    keys |= {c.key for cands in rankings.values() for c in cands if c.pin and not c.free}
     # The weak rank nothing for the ranker (ranker.source_lists): "Where does Maya live?" had
     # her allergy first. They still surface, at WEAK_SLOT at worst: "a carol service at 7pm in
     # December: can Walter come along?" needs his "no driving after dark".

@@ -94,7 +94,8 @@ _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s
                            r"(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
-_WHERE_TAIL = re.compile(r"\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*$")
+_WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:\s+(?:clinic|"
+                         r"practice|surgery|hospital|club|office))?$")
 
 
 _LATER_CLAUSE = re.compile(
@@ -119,7 +120,7 @@ def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
 
 
 _LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he|she|he's|she's)(?![\w']))", _I)
-_LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:she|he)(?:'s|’s|\s+is)\s+", _I)
+_LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:(?P<pronoun>she|he)(?:'s|’s|\s+is)\s+|(?=[A-Z]))")
 
 
 def _people_before(sent: _Sentence, reg: _Registry, pos: int) -> list:
@@ -154,9 +155,13 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
             return _Parse(people[-1].name, "pronoun", parsed[0], parsed[1], True, False, m.end())
     for m in _LATER_HOLDER.finditer(sent.s1, after):
         # "Dr. Okafor is taking over his patients, so she's Dad's doctor from now on": the role
-        # is the first person the sentence named's (told from the whole sentence).
-        people = _people_before(sent, reg, m.start())
-        held = _holder(f"{people[0].name} is {sent.s1[m.end():]}", sent, reg) if people else None
+        # is the first person the sentence named's (told from the whole sentence); "Dr. Lee is
+        # retiring, so Dr. Okafor is Dad's doctor from now on": the one it names.
+        if m.group("pronoun"):
+            people = _people_before(sent, reg, m.start())
+            held = _holder(f"{people[0].name} is {sent.s1[m.end():]}", sent, reg) if people else None
+        else:
+            held = _holder(sent.s1[m.end():], sent, reg)
         if held is not None:
             return held
     return None

@@ -20,15 +20,18 @@ around them, ranked by closeness to the query and by path length.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Awaitable
 
 from app.recollection import bm25, filters
+from app.recollection.asked_attribute import asked_predicates
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.recollection.channels.vector import facts_part, near_facts, turns_part
 from app.recollection.lucene import word_queries
 from app.store.vector import VectorQuery, vector_query
 
 DECAY = 0.7
+ASKED_PINS = 2  # facts answering an asked attribute pinned among the first hits (asked_attribute.py)
 SMALL_DEGREE = 40  # an entity with at most this many facts is expanded exhaustively
 MAX_HOOD = 500
 MAX_SMALL_FACTS = 400
@@ -61,7 +64,8 @@ CALL (seeds) {
   WITH e, min(len) AS dist, collect(DISTINCT s.name)[0] AS via
   ORDER BY dist LIMIT $maxHood
   // The degree comes from the relationship count store: no traversal of a hub's facts.
-  RETURN collect({key: elementId(e), dist: dist, via: via, degree: COUNT { (e)<-[:ABOUT]-() }}) AS hood
+  RETURN collect({key: elementId(e), entity: e.key, dist: dist, via: via,
+                  degree: COUNT { (e)<-[:ABOUT]-() }}) AS hood
 }
 RETURN [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } <= $hubDegree | elementId(s)] AS small,
        [s IN seeds WHERE COUNT { (s)<-[:MENTIONS]-() } > $hubDegree | elementId(s)] AS hubs, hood
@@ -96,7 +100,7 @@ CALL () {{
   WITH DISTINCT n LIMIT $maxFacts
   RETURN collect({{key: elementId(n), sim: vector.similarity.cosine(n.embedding, $adapted),
                    about: [(n)-[:ABOUT]->(x:Entity) | elementId(x)], confidence: n.confidence,
-                   evidence: {EVIDENCE["fact"]}}}) AS facts
+                   predicate: n.predicate, subjectKey: n.subjectKey, evidence: {EVIDENCE["fact"]}}}) AS facts
 }}
 CALL () {{
   UNWIND $seeds AS seed
@@ -239,7 +243,9 @@ class GraphChannel:
         via = {h["key"]: h["via"] for h in hood}
         rows: dict[str, dict] = {}
         for r in found:
-            rows.setdefault(r["key"], {**r, "sim": r.get("sim", r.get("score"))})
+            row = rows.setdefault(r["key"], {**r, "sim": r.get("sim", r.get("score"))})
+            for field in ("predicate", "subjectKey"):  # read by AROUND only
+                row[field] = row.get(field) or r.get(field)
         scored: dict[str, dict] = {}
 
         def keep(r: dict, score: float, note: str) -> None:
@@ -257,7 +263,14 @@ class GraphChannel:
         for r in by_meaning:
             keep(r, float(r["sim"]) * float(r["confidence"] or 0.7), f"about {r['via']} (by meaning)")
         ranked = sorted(scored.values(), key=lambda x: (-x["score"], x["key"]))
-        return candidates("fact", ranked[:ctx.depth], lambda r: r["note"])
+        out = candidates("fact", ranked[:ctx.depth], lambda r: r["note"])
+        # Asked after one thing of a person the query names ("Who is Raj's doctor?"): its
+        # values true now are pinned among the first hits, the best ASKED_PINS (asked_attribute.py).
+        asked = asked_predicates(ctx.request.query)
+        named = {h["entity"] for h in hood if h["dist"] == 0}
+        answers = [c.key for c in out if rows.get(c.key, {}).get("predicate") in asked
+                   and rows[c.key].get("subjectKey") in named][:ASKED_PINS] if asked else []
+        return [replace(c, pin=True, note=f"{c.note}; what was asked") if c.key in answers else c for c in out]
 
     @staticmethod
     def cells(ctx: SearchContext, rows: list[dict]) -> list[Candidate]:

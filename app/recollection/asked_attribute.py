@@ -1,0 +1,35 @@
+"""A question after one thing of someone's that holds one value at a time, or a few: "Who is
+Raj's doctor?", "Where does Dad live?", "Where does Priya work?", "What medication does Raj take
+now?". The answer is that thing's current value on the person's timeline (supersession.py),
+which the graph channel pins among the first hits (channels/graph.py): ranked by its words and
+vector alone, "Raj has type 2 diabetes" (whose turn names his old doctor) came first, and the
+fact naming the new one fourth."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+
+_I = re.IGNORECASE
+_ROLE = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?:the\s+)?\S.*?['’]s\s+(?:new\s+|current\s+|main\s+)?"
+                   r"(?P<role>[\w-]+)\b", _I)
+_ASKED = (
+    (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:live|living|stay|staying|reside|residing)\b",
+                _I), ("lives in",)),
+    (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:work|working)\b|"
+                r"\bwho\s+does\s+\S.*?\s+work\s+for\b", _I), ("works at",)),
+    (re.compile(r"\bwhat\s+(?:medications?|medicines?|meds|drugs|pills|tablets)\b|"
+                r"\bwhat\s+(?:does|is)\s+\S.*?\s+(?:taking|take)\b(?!\s+(?:to|for|with|on|in|at|part|place|up|off))",
+                _I), ("takes",)),
+    (re.compile(r"\bwhat(?:'s|\s+is)\s+\S.*?['’]s\s+(?:job|occupation|profession)\b|"
+                r"\bwhat\s+does\s+\S.*?\s+do\s+for\s+(?:a\s+)?(?:living|work)\b", _I), ("job is", "works at")),
+)
+
+
+def asked_predicates(query: str) -> tuple[str, ...]:
+    """The predicates whose current value answers `query`, or () when it asks no such thing."""
+    m = _ROLE.search(query)
+    if m and m.group("role").lower() in lx.UNIQUE_KIN:
+        role = m.group("role").lower()
+        return (f"{lx.SAME_ROLE.get(role, role)} is",)
+    return next((predicates for rx, predicates in _ASKED if rx.search(query)), ())

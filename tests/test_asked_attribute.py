@@ -1,0 +1,47 @@
+"""A question after one thing of someone's ("Who is Raj's doctor?", "Where does Dad live?") has
+that thing's value true now among the first hits, pinned by the graph channel, though other
+facts about the person match the question's words better. On the real Neo4j."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.asked_attribute import asked_predicates
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+
+
+@pytest.mark.parametrize("query, predicates", [
+    ("Who is Raj's doctor?", ("doctor is",)), ("Who's Maya's new boss?", ("boss is",)),
+    ("Where does Dad live now?", ("lives in",)), ("Who does Tom work for?", ("works at",)),
+    ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
+    # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
+    ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()), ("What did Maya take to the party?", ()),
+])
+def test_which_questions_ask_after_one_thing(query, predicates):
+    assert asked_predicates(query) == predicates
+
+
+async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
+    first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
+    said = [(0, "I look after my father Raj, he lives with me in Edison."),
+            (0, "He has type 2 diabetes. Dr. Lee has him on metformin, 500 mg twice a day."),
+            (0, "Raj's doctor is Dr. Lee, at the Maple Street clinic."),
+            (8, "Dr. Lee switched Dad from metformin to insulin yesterday, his doctor says the sugar is too high."),
+            (8, "Dr. Lee is retiring, so Dr. Okafor is Dad's doctor from now on."),
+            (30, "Dad is settled in at Sunrise Gardens now, he has his own room."),
+            (30, "The doctor at Sunrise Gardens says Dad's sugar levels are better.")]
+    msgs = [{"id": f"p{i}", "speaker": "Priya", "role": "user", "content": text,
+             "timestamp": first + timedelta(days=d, minutes=i)} for i, (d, text) in enumerate(said)]
+    ingestor = Ingestor(services)
+    for day in sorted({d for d, _ in said}):
+        await ingestor.memorize(graph.tenant, "c1", [m for m, (d, _) in zip(msgs, said) if d == day], flush=True)
+
+    async def first_three(query: str) -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        return [h.node.get("text", "") for h in res.hits[:3] if h.kind == "fact"]
+
+    assert any("Okafor" in t for t in await first_three("Who is Raj's doctor?"))
+    assert any("Sunrise Gardens" in t and "settled" in t for t in await first_three("Where does Raj live?"))
+    assert any("insulin" in t for t in await first_three("What medication does Raj take now?"))
