@@ -16,7 +16,8 @@ from app.recollection.search import SearchService
     ("Where does Dad live now?", ("lives in",)), ("Who does Tom work for?", ("works at",)),
     ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
     # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
-    ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()), ("What did Maya take to the party?", ()),
+    ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()),
+    ("What did Maya take to the party?", ()),
 ])
 def test_which_questions_ask_after_one_thing(query, predicates):
     assert asked_predicates(query) == predicates

@@ -120,7 +120,8 @@ def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
 
 
 _LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he|she|he's|she's)(?![\w']))", _I)
-_LATER_HOLDER = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:(?P<pronoun>she|he)(?:'s|’s|\s+is)\s+|(?=[A-Z]))")
+_LATER_HOLDER = re.compile(r"(?:,|;|\b(?i:and|but|so)\b)\s+(?:(?P<pronoun>(?i:she|he))(?:'s|’s|\s+is)\s+|"
+                           r"(?=[A-Z]))")
 
 
 def _people_before(sent: _Sentence, reg: _Registry, pos: int) -> list:
