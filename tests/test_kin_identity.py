@@ -8,6 +8,8 @@ import pytest
 
 from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.construction.ingest import Ingestor
+from app.recollection.lookup import entity_by_name
+from app.recollection.related import RelatedService
 from tests.test_extract_local import extract, turn
 
 
@@ -84,6 +86,16 @@ async def test_dad_in_a_later_session_is_the_father_named_before(graph, ingestor
         ("raj", "Dr. Lee", "superseded"), ("raj", "Dr. Okafor", "current")}
     rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key("Raj's doctor"))
     assert [r["name"] for r in rows] == ["Dr. Okafor"]
+    # A client asking after "Dad", as Priya calls him, without saying whose: the one dad there is.
+    now = datetime.now(timezone.utc)
+    assert (await entity_by_name(graph, "Dad", now))["name"] == "Raj"
+    assert (await entity_by_name(graph, "my father", now)) is None  # a phrase, not a name
+    assert "Dr. Okafor" in {r.entity["name"] for r in await RelatedService().related_to(graph, "Dad", hops=1)}
+    walter = "My father Walter is 84."
+    await ingestor.memorize(graph.tenant, "c-h", [{"id": "h1", "speaker": "Helen", "content": walter,
+                                                   "timestamp": first + timedelta(days=21)}],
+                            flush=True)
+    assert await entity_by_name(graph, "Dad", now) is None  # two dads: whose is not said
 
 
 async def test_a_parent_is_never_the_other_parent_by_the_meaning_of_the_words(graph, ingestor):

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from app.construction import lexicon as lx
 from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
+from app.construction.role_aliases import role_keys
 from app.lifecycle.retention import revive
 from app.recollection import filters
 from app.store.graph import TenantGraph
@@ -21,8 +23,26 @@ CALL (exact) {{
   WITH x LIMIT 2
   RETURN collect(x) AS first
 }}
-WITH CASE WHEN size(exact) = 1 THEN exact[0] WHEN size(first) = 1 THEN first[0] END AS e
+CALL (exact, first) {{
+  // "Dad", asked by a client who does not say whose: the one person who is someone's dad.
+  WITH exact, first WHERE size(exact) = 0 AND size(first) = 0 AND size($kin) > 0
+  MATCH (x:Entity {{tenant: $tenant, type: 'person'}})
+  WHERE any(k IN x.aliasKeys + [x.key] WHERE any(w IN $kin WHERE k ENDS WITH w))
+  WITH x LIMIT 2
+  RETURN collect(x) AS kin
+}}
+WITH CASE WHEN size(exact) = 1 THEN exact[0] WHEN size(first) = 1 THEN first[0] WHEN size(kin) = 1 THEN kin[0]
+     END AS e
 WHERE e IS NOT NULL"""
+
+
+def asked_params(name: str) -> dict:
+    """ASKED_ENTITY's parameters for `name`: its key, and for a parent's word said as a name
+    ("Dad", "Mum") the alias endings of every word for that role ("'s dad", "'s father", ...)."""
+    key = normalize_key(name)
+    kin = sorted(k.partition("'s ")[1] + k.partition("'s ")[2] for k in role_keys(f"x's {key}")) \
+        if key in lx.KIN_AS_NAME else []
+    return {"key": key, "kin": kin or ([f"'s {key}"] if key in lx.KIN_AS_NAME else [])}
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it).
 _ENTITY_FACTS = f"""
@@ -87,7 +107,7 @@ RETURN id, turns, facts
 """
 
 async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50) -> dict | None:
-    rows = await graph.read(ENTITY, key=normalize_key(name), at=at, facts=facts)
+    rows = await graph.read(ENTITY, **asked_params(name), at=at, facts=facts)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
 
 

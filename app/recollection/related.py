@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.construction.entity_resolution import normalize_key
 from app.recollection.filters import holds
-from app.recollection.lookup import ASKED_ENTITY
+from app.recollection.lookup import ASKED_ENTITY, asked_params
 from app.store.graph import TenantGraph
 
 MAX_PATHS = 2000  # bound the work on hub entities
@@ -76,7 +75,7 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
-        rows = await graph.read(self._queries[hops], key=normalize_key(entity), at=moment(as_of),
+        rows = await graph.read(self._queries[hops], **asked_params(entity), at=moment(as_of),
                                 maxPaths=MAX_PATHS, limit=limit)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}
