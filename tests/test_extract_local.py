@@ -1063,6 +1063,18 @@ def test_a_request_verb_and_a_routines_days_are_no_names():
     assert "Sophie is vegetarian." in [f.text for f in ex.foresights]
 
 
+@pytest.mark.parametrize("said, until", [
+    # Said in October: the coming December, not the last (session 36: 2025-12-14, and no end).
+    ("Mum is not allowed to drive until her eye test on 14 December.", datetime(2026, 12, 14, 23, 59, 59)),
+    ("Dad is not allowed to drive until 14 December.", datetime(2026, 12, 14, 23, 59, 59)),
+    ("I must not drive until the scan.", None),  # an event, no day: it stands
+])
+def test_a_constraint_said_to_hold_until_a_day_ends_on_it(said, until):
+    at = datetime(2026, 10, 1, 10, tzinfo=timezone.utc)
+    [c] = extract([turn(said, at=at)]).foresights
+    assert c.valid_to == (until.replace(tzinfo=timezone.utc) if until else None)
+
+
 def test_a_constraint_said_for_a_span_ends_with_it():
     ex = extract([turn("She told me to avoid downhill running for two weeks and to do squats every day."),
                   turn("I cannot lift anything heavy for six weeks after the surgery.", i=1),

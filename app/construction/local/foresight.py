@@ -517,6 +517,25 @@ def _ends_after(said: str, at: datetime) -> datetime | None:
     return at + timedelta(days=number(m.group("n")) * _SPAN_DAYS[m.group("unit").lower()])
 
 
+# "not allowed to drive until her eye test on 14 December", "no lifting till the 3rd": the day
+# it ends on.
+_UNTIL_BEFORE = re.compile(r"\b(?:until|till|til|through)\s+(?:(?:her|his|my|the|their|our|your)\s+"
+                           r"(?:[\w'-]+\s+){1,3}?on\s+)?$", _I)
+
+
+def _ends_on(sent: _Sentence, at: datetime) -> datetime | None:
+    """The end of the day a constraint is said to hold until, ahead of when it was said: a day
+    without its year read as past ("until 14 December", said in October) is the coming one."""
+    for d in sent.dates:
+        if not _UNTIL_BEFORE.search(sent.text, max(0, d.pos - 60), d.pos):
+            continue
+        end = datetime.combine(d.end, time(23, 59, 59), tzinfo=at.tzinfo)
+        if end < at and not re.search(r"\b\d{4}\b", d.phrase):
+            end = end.replace(year=end.year + 1)
+        return end if end > at else None
+    return None
+
+
 _TRAILING_AND = re.compile(r"\s+(?:and|or|but|then)$", _I)
 
 
@@ -526,7 +545,8 @@ def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> Fore
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".",
                           trigger=_trigger(keys, words + lx.found_in(words)),
                           turn_ids=[sent.t.turn.id], valid_from=sent.t.at,
-                          valid_to=_ends_after(sent.text, sent.t.at), kind="constraint")
+                          valid_to=_ends_after(sent.text, sent.t.at) or _ends_on(sent, sent.t.at),
+                          kind="constraint")
 
 
 def _allergic_to(x: str) -> tuple[str, list[str], list[str]]:
