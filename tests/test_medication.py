@@ -55,5 +55,9 @@ async def test_a_switch_ends_the_old_medication_and_keeps_the_others(graph, inge
         MATCH (f:Fact {tenant: $tenant, subjectKey: 'raj', predicate: 'takes', object: 'metformin'})
         RETURN f.validTo AS until""")
     assert ended["until"].to_native().date() == (first + timedelta(days=7)).date()
+    [insulin] = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant, subjectKey: 'raj', predicate: 'takes', object: 'insulin'})
+        RETURN f.validFrom AS since""")
+    assert insulin["since"].to_native().date() == (first + timedelta(days=7)).date()  # no day without either
     await ingestor.memorize(graph.tenant, "c1", msgs[3:], flush=True)
     assert await taking() == {"statin": "superseded", "metformin": "superseded", "insulin": "current"}

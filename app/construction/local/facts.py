@@ -78,7 +78,10 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         text=text,
         turn_ids=[t.turn.id],
         confidence=conf,
-        valid_from=began[0] if (began := _began(parse.single or parse.predicate in _ENDS, sent, t.at)) else t.at,
+        # A value of a timeline begins when its sentence says ("switched Dad from metformin to
+        # insulin yesterday": insulin since yesterday, as metformin ended then).
+        valid_from=began[0] if (began := _began(parse.single or parse.predicate in _ENDS
+                                                or parse.predicate in _ENDS.values(), sent, t.at)) else t.at,
         valid_from_until=began[1] if began else None,
         event_date=sent.dates[0].start if sent.dates else None,
         entities=ents,
