@@ -40,6 +40,12 @@ def test_a_persons_role_holder_is_said_either_way_round():
     assert "Raj's coach" in next(e.aliases for e in ex.entities if e.name == "Mark")
 
 
+@pytest.mark.parametrize("said", ["Mum's GP is Dr. Shah.", "Dr. Shah is Mum's GP.", "Mum's doctor is Dr. Shah."])
+def test_a_gp_is_a_doctor(said):
+    ex = extract([turn("My mum is 84.", speaker="Helen"), turn(said, speaker="Helen", i=1)])
+    assert ("Helen's mum", "doctor is", "Dr. Shah") in {(f.subject, f.predicate, f.object) for f in ex.facts}
+
+
 def test_a_role_said_of_she_or_he_in_a_later_clause_is_the_person_named_before():
     ex = extract([turn("My father Raj is 78.", speaker="Priya"),
                   turn("Dr. Okafor is taking over his patients at the clinic, so she's Dad's doctor from now on.",

@@ -30,6 +30,11 @@ def test_what_someone_takes_is_read_for_whom_the_sentence_says():
     # Not the doctor's, and no second "takes" of the whole phrase.
     assert not [f for f in facts if f[0] == "Dr. Lee" and f[1] in ("takes", "stopped taking")]
     assert ("Raj", "takes", "10 units of Lantus every night before bed") not in facts
+    # A relative's, said as "my mother", and changed by "they" (the doctors): hers.
+    assert {("Helen's mother", "takes", "lisinopril"), ("Helen's mother", "stopped taking", "lisinopril"),
+            ("Helen's mother", "takes", "amlodipine")} <= _facts(
+        "My mother takes lisinopril for her blood pressure.",
+        "They took her off the lisinopril and put her on amlodipine.", speaker="Helen")
 
 
 async def test_a_switch_ends_the_old_medication_and_keeps_the_others(graph, ingestor):

@@ -81,21 +81,21 @@ flatmate housemate neighbor neighbour neighbors neighbours grandma grandmother g
 grandfather grandparents grandson granddaughter grandkids grandchildren aunt auntie uncle cousin
 cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter stepbrother
 stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
-therapist doctor coach classmate classmates teammate teammates landlord landlady tutor
+therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
-father-in-law landlord landlady therapist doctor
+father-in-law landlord landlady therapist doctor gp
 """)
 # One role under several words: a manager is a boss, a mum a mother (the single value's
 # predicate, local/parse.py; the role an alias names, role_aliases.py).
 SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
              "mama": "mother", "dad": "father", "daddy": "father", "papa": "father", "fiancé": "fiance",
              "fiancée": "fiance", "fiancee": "fiance", "stepmom": "stepmother", "stepdad": "stepfather",
-             "landlady": "landlord"}
+             "landlady": "landlord", "gp": "doctor"}
 # Kin words used as a capitalised form of address: "Mom said", "Grandma's cookies".
 KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana grandpa")
 # Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".

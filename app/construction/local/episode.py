@@ -31,7 +31,7 @@ from app.construction.local.turn_sentences import (
 from app.construction.local.facts import _companion, _fact, _fact_score
 
 # "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
-_ROLE_IS = re.compile(r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:is|was)\s+", re.IGNORECASE)
+_ROLE_IS = re.compile(r"(?:(?i:my|our)|[A-Z][\w-]*['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?i:is|was)\s+")
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ _DOSE = (r"(?:(?:[\d.]+|one|two|three|four|a|an)\s*(?:mg|milligrams?|units?|ml|m
          r"\s+(?:of\s+)?)?")
 # Whom it is for, as the sentence says it: a pronoun, "me", or a name ("Dad", "Raj").
 _WHOM = r"(me|him|her|us|them|[A-Z][\w'-]*)"
-_WHO = r"(?<![\w'])(I|he|she|we|they|[A-Z][\w'-]*)"
+_WHO = rf"(?<![\w'])((?i:my|our)\s+(?i:{_alt(lx.KIN)})|I|he|she|we|they|[A-Z][\w'-]*)"
 
 # (pattern, its groups: whom, taken, stopped)
 _SWITCHED = re.compile(rf"\b(?:switched|changed|moved|swapped|put)\s+{_WHOM}\s+(?:over\s+)?from\s+{_MED}\s+"
@@ -67,6 +67,10 @@ def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | Non
     before it in the sentence (but the one acting on "him") or else the one named last before
     the sentence (`recent`), or a person's name."""
     w = word.lower()
+    if w.startswith(("my ", "our ")):  # "My mother takes lisinopril"
+        w = word = w.split(" ", 1)[1]
+        ent = reg.get(f"{sent.t.speaker}'s {w}")
+        return ent.name if ent is not None and ent.type == "person" else None
     if w in _SPEAKER:
         return sent.t.speaker
     if w in _PRONOUN:
