@@ -40,9 +40,10 @@ def asked_params(name: str) -> dict:
     """ASKED_ENTITY's parameters for `name`: its key, and for a parent's word said as a name
     ("Dad", "Mum") the alias endings of every word for that role ("'s dad", "'s father", ...)."""
     key = normalize_key(name)
-    kin = sorted(k.partition("'s ")[1] + k.partition("'s ")[2] for k in role_keys(f"x's {key}")) \
-        if key in lx.KIN_AS_NAME else []
-    return {"key": key, "kin": kin or ([f"'s {key}"] if key in lx.KIN_AS_NAME else [])}
+    if key not in lx.KIN_AS_NAME:
+        return {"key": key, "kin": []}
+    words = {k.partition("'s ")[2] for k in role_keys(f"x's {key}")} or {key}  # grandma: no role's
+    return {"key": key, "kin": sorted(f"'s {w}" for w in words)}
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it).
 _ENTITY_FACTS = f"""

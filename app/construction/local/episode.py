@@ -206,7 +206,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 parses.append(post)
             taken = medication(s, reg, recent_before)
             if taken:  # "Raj takes 10 units of Lantus every night": "Raj | takes | Lantus"
-                parses = [p for p in parses if p.subject not in {t.subject for t in taken}] + taken
+                whom = {t.subject for t in taken}
+                parses = [p for p in parses if p.subject not in whom] + taken
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):

@@ -67,10 +67,6 @@ def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | Non
     before it in the sentence (but the one acting on "him") or else the one named last before
     the sentence (`recent`), or a person's name."""
     w = word.lower()
-    if w.startswith(("my ", "our ")):  # "My mother takes lisinopril"
-        w = word = w.split(" ", 1)[1]
-        ent = reg.get(f"{sent.t.speaker}'s {w}")
-        return ent.name if ent is not None and ent.type == "person" else None
     if w in _SPEAKER:
         return sent.t.speaker
     if w in _PRONOUN:
@@ -79,5 +75,7 @@ def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | Non
         if w in ("him", "her", "them"):
             named = named[:-1]  # "Dr. Lee has him on metformin": not whoever has him on it
         return named[-1].name if named else recent
-    ent = reg.get(f"{sent.t.speaker}'s {w}" if w in lx.KIN_AS_NAME else word)
+    mine = w.startswith(("my ", "our "))  # "My mother takes lisinopril", as "Mum takes" is
+    ent = reg.get(f"{sent.t.speaker}'s {w.split(' ', 1)[1] if mine else w}" if mine or w in lx.KIN_AS_NAME
+                  else word)
     return ent.name if ent is not None and ent.type == "person" else None
