@@ -15,6 +15,8 @@ from app.recollection.search import SearchService
     ("Who is Raj's doctor?", ("doctor is",)), ("Who's Maya's new boss?", ("boss is",)),
     ("Where does Dad live now?", ("lives in",)), ("Who does Tom work for?", ("works at",)),
     ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
+    ("How much insulin does Dad take?", ("insulin dose is",)),
+    ("What's Mum's dose of statins?", ("statin dose is",)),
     # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
     ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()),
     ("What did Maya take to the party?", ()),
@@ -30,8 +32,10 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
             (0, "Raj's doctor is Dr. Lee, at the Maple Street clinic."),
             (8, "Dr. Lee switched Dad from metformin to insulin yesterday, his doctor says the sugar is too high."),
             (8, "Dr. Lee is retiring, so Dr. Okafor is Dad's doctor from now on."),
+            (8, "He's on 10 units of insulin every night for now."),
             (30, "Dad is settled in at Sunrise Gardens now, he has his own room."),
-            (30, "The doctor at Sunrise Gardens says Dad's sugar levels are better.")]
+            (30, "The doctor at Sunrise Gardens says Dad's sugar levels are better."),
+            (30, "Dr. Okafor bumped his insulin up to 14 units last week.")]
     msgs = [{"id": f"p{i}", "speaker": "Priya", "role": "user", "content": text,
              "timestamp": first + timedelta(days=d, minutes=i)} for i, (d, text) in enumerate(said)]
     ingestor = Ingestor(services)
@@ -46,3 +50,8 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
     assert any("Okafor" in t for t in await first_three("Who is Raj's doctor?"))
     assert any("Sunrise Gardens" in t and "settled" in t for t in await first_three("Where does Raj live?"))
     assert any("insulin" in t for t in await first_three("What medication does Raj take now?"))
+    # A dose is a one-value thing of its medication's: 14 units ended 10 units.
+    assert any("14 units" in t for t in await first_three("How much insulin does Dad take?"))
+    doses = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'insulin dose is'}) "
+                             "RETURN f.object AS dose, f.status AS status ORDER BY f.validFrom")
+    assert [(d["dose"], d["status"]) for d in doses] == [("10 units", "superseded"), ("14 units", "current")]

@@ -40,10 +40,13 @@ def test_a_persons_role_holder_is_said_either_way_round():
     assert "Raj's coach" in next(e.aliases for e in ex.entities if e.name == "Mark")
 
 
-@pytest.mark.parametrize("said", ["Mum's GP is Dr. Shah.", "Dr. Shah is Mum's GP.", "Mum's doctor is Dr. Shah."])
+@pytest.mark.parametrize("said", ["Mum's GP is Dr. Shah.", "Dr. Shah is Mum's GP.", "Mum's doctor is Dr. Shah.",
+                                  "Mum's GP is Dr. Shah and she sees her every month."])
 def test_a_gp_is_a_doctor(said):
     ex = extract([turn("My mum is 84.", speaker="Helen"), turn(said, speaker="Helen", i=1)])
     assert ("Helen's mum", "doctor is", "Dr. Shah") in {(f.subject, f.predicate, f.object) for f in ex.facts}
+    # The role and its owner's word are no names of their own ("GP", "Mum's").
+    assert {e.name for e in ex.entities} == {"Helen", "Helen's mum", "Dr. Shah"}
 
 
 def test_a_role_said_of_she_or_he_in_a_later_clause_is_the_person_named_before():

@@ -37,6 +37,19 @@ def test_what_someone_takes_is_read_for_whom_the_sentence_says():
         "They took her off the lisinopril and put her on amlodipine.", speaker="Helen")
 
 
+def test_a_dose_is_its_medications_one_value_for_whom_the_sentence_says():
+    facts = _facts("My father Raj is 78.", "Dr. Lee has him on metformin, 500mg twice a day.",
+                   "He takes 10 units of Lantus every night.", "Dr. Okafor bumped his Lantus up to 12 units.",
+                   "Raj said his metformin dose went down to 250 mg.", "I take 20mg of citalopram.",
+                   "Mum's statin got reduced to 10mg.")
+    doses = {f for f in facts if f[1].endswith(" dose is")}
+    assert doses == {("Raj", "metformin dose is", "500 mg"), ("Raj", "lantus dose is", "10 units"),
+                     ("Raj", "lantus dose is", "12 units"), ("Raj", "metformin dose is", "250 mg"),
+                     ("Priya", "citalopram dose is", "20 mg"), ("Priya's mum", "statin dose is", "10 mg")}
+    # "Mum's statin got reduced": a fact of Mum's, not of a thing called "Mum's statin".
+    assert not [f for f in facts if f[0].startswith("Priya's mum's")]
+
+
 async def test_a_switch_ends_the_old_medication_and_keeps_the_others(graph, ingestor):
     first = datetime(2026, 10, 20, 19, 0, tzinfo=timezone.utc)
     said = [("p1", "My father Raj takes a statin for his cholesterol.", first),

@@ -5,7 +5,7 @@ Order of evidence, strongest first:
   key      the normalised name equals an entity's key or one of its alias keys;
   role     a one-holder role under another word: "Priya's dad" is who "Priya's father" is;
   prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie");
-  vector   the name's embedding is within `threshold` of an entity of the same type.
+  vector   the name's embedding is within VECTOR_MERGE_THRESHOLD of an entity of the same type.
 """
 from __future__ import annotations
 
@@ -25,7 +25,12 @@ from app.store.vector import vector_query
 
 _PUNCT = re.compile(r"[^\w\s']+")
 _SPACES = re.compile(r"\s+")
-VECTOR_MERGE_THRESHOLD = 0.95  # below this, similar names are different entities (Maya vs Mia)
+# Compared with the vector index's score, (1 + cosine) / 2: 0.95 is a cosine of 0.90. Above it
+# lie "New York" / "New York City" (0.948), "NYC" / "New York" (0.938), "London Luton" / "Luton"
+# (0.948), but also "Royal Shrewsbury" (a hospital) / "Shrewsbury" (0.924) and "North Hobart" /
+# "Hobart" (0.921); "Maya" / "Mia" lie at 0.40. Measured on the written and LoCoMo sets'
+# entities (docs/evaluation-notes.md); a cosine of 0.95 would keep only "Airbnb" / "Airbnbs".
+VECTOR_MERGE_THRESHOLD = 0.95
 
 BY_KEYS = """
 MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN $keys

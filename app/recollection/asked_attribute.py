@@ -1,9 +1,9 @@
 """A question after one thing of someone's that holds one value at a time, or a few: "Who is
 Raj's doctor?", "Where does Dad live?", "Where does Priya work?", "What medication does Raj take
-now?". The answer is that thing's current value on the person's timeline (supersession.py),
-which the graph channel pins among the first hits (channels/graph.py): ranked by its words and
-vector alone, "Raj has type 2 diabetes" (whose turn names his old doctor) came first, and the
-fact naming the new one fourth."""
+now?", "How much insulin does Dad take?". The answer is that thing's current value on the
+person's timeline (supersession.py), which the graph channel pins among the first hits
+(channels/graph.py): ranked by its words and vector alone, "Raj has type 2 diabetes" (whose
+turn names his old doctor) came first, and the fact naming the new one fourth."""
 from __future__ import annotations
 
 import re
@@ -27,11 +27,21 @@ _ASKED = (
 )
 
 
+# "How much insulin does Dad take?", "What dose of metformin is Raj on?", "What's Mum's
+# amlodipine dosage?": that medication's dose (medication.py: "insulin dose is").
+_DOSE_WORDS = re.compile(r"\b(?:how\s+much|how\s+many|doses?|dosages?|units|mg)\b", _I)
+
+
 def asked_predicates(query: str) -> tuple[str, ...]:
     """The predicates whose current value answers `query`, or () when it asks no such thing."""
     # Such a question is short; the patterns' lazy middles cost time quadratic in a long text
     # (26 ms for 4,000 characters of "where does x"), on every search.
     query = query[:MAX_CHARS]
+    if _DOSE_WORDS.search(query):
+        meds = [w for w in re.findall(r"[a-z]+", query.lower()) if w in lx.MEDICATIONS]
+        if meds:
+            med = meds[0][:-1] if meds[0].endswith("s") and meds[0][:-1] in lx.MEDICATIONS else meds[0]
+            return (f"{med} dose is",)
     m = _ROLE.search(query)
     if m and m.group("role").lower() in lx.UNIQUE_KIN:
         role = m.group("role").lower()

@@ -451,8 +451,9 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
     for c in out:
         while c and toks[c[0]].group().lower().rstrip(".") in _DROP:
             c = c[1:]
-        while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS):
-            c = c[:-1]
+        while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS
+                     or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in lx.KIN)):
+            c = c[:-1]  # "Mum's GP": a role of Mum's (_KIN_MENTION), not part of a name
         if c:
             res.append(c)
     return res
@@ -479,8 +480,8 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         return None  # "the LEFT ear", "my DRESSING GOWN": emphasis, not a name
     if len(words) == 1:
         w = words[0]
-        if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6):
-            return None
+        if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6 or low[0] in lx.KIN):
+            return None  # "GP": a role (its holder is whoever "Mum's GP" names), not a name
         if low[0] in lx.KIN_AS_NAME:
             k = _speakers_kin(w, voice, reg)
             return _Mention(start, end, name, k) if k else None
@@ -523,7 +524,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
 
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
-                        r"tomorrow|yesterday|last|next|this)\b)[a-z]")
+                        r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w']))")
 _NEXT_WORD = re.compile(rf"\s+([a-z](?:{LETTER}|')*)(?:\s+({LETTER}+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves

@@ -122,6 +122,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     per_turn: dict[int, int] = {}
     fs_turn: dict[int, int] = {}
     recent: str | None = None
+    # Whom the episode's last medication fact was for (not the speaker), and who was named last then.
+    patient: tuple[str, str | None] | None = None
     asked = None  # the last question about allergies (answers.py)
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
@@ -204,10 +206,16 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             post = employer(s, reg, parse)
             if post is not None and all(p.predicate != post.predicate for p in parses):
                 parses.append(post)
-            taken = medication(s, reg, recent_before)
+            # "Dr. Lee has him on metformin. He takes ...": he is whom that medication was for,
+            # while no one else has been named since.
+            taken = medication(s, reg, patient[0] if patient and patient[1] == recent_before else recent_before)
             if taken:  # "Raj takes 10 units of Lantus every night": "Raj | takes | Lantus"
                 whom = {t.subject for t in taken}
-                parses = [p for p in parses if p.subject not in whom] + taken
+                for_whom = next((t.subject for t in reversed(taken) if t.subject != s.t.speaker), None)
+                patient = (for_whom, recent) if for_whom else patient
+                said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
+                parses = [p for p in parses if p.subject not in whom and p.predicate not in said
+                          and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):

@@ -1,7 +1,9 @@
 """Medication: what someone takes, and when it changes. "Dr. Lee has him on metformin",
 "He takes 10 units of Lantus", "Dr. Lee switched Dad from metformin to insulin", "She came off
 the statins": facts "takes" (a thing of several values at once: insulin beside a statin) and
-"stopped taking", which ends the value it names (supersession.py), for whom the sentence says."""
+"stopped taking", which ends the value it names (supersession.py), for whom the sentence says.
+A dose said with it, or changed later ("bumped his insulin up to 12 units"), is a one-value
+thing of that medication's: "insulin dose is" 12 units ends 10 units."""
 from __future__ import annotations
 
 import re
@@ -15,6 +17,25 @@ from app.construction.local.sentence import _Parse, _Sentence
 _MED = rf"(?:(?:his|her|my|their|the|a)\s+)?(?:new\s+)?({_alt(lx.MEDICATIONS)})(?![\w'-])"
 _DOSE = (r"(?:(?:[\d.]+|one|two|three|four|a|an)\s*(?:mg|milligrams?|units?|ml|mcg|tablets?|pills?|puffs?|doses?)"
          r"\s+(?:of\s+)?)?")
+# A dose as said: "12 units", "5mg", "two tablets".
+_AMOUNT = (r"((?:\d+(?:\.\d+)?|one|two|three|four|five|six)\s*(?:mg|milligrams?|units?|ml|mcg|micrograms?|"
+           r"tablets?|pills?|puffs?)(?![\w-]))")
+# Whose medication: a possessive, as a whom ("his insulin" is for him).
+_WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
+_WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
+_WHOSE_AS_WHO = {"his": "he", "her": "she", "my": "I", "our": "we", "their": "they"}
+# A dose changed: "bumped his insulin up to 12 units", "Dad's metformin dose went down to 500 mg".
+_DOSE_TO = re.compile(
+    rf"(?:\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|changed|adjusted|"
+    rf"doubled|halved|upping|increasing|raising|lowering|reducing)\s+(?:up\s+|down\s+)?{_WHOSE}\s+(?:daily\s+|"
+    rf"nightly\s+|morning\s+|evening\s+)?{_MED}(?:\s+(?:dose|dosage))?|(?<![\w']){_WHOSE}\s+(?:daily\s+|"
+    rf"nightly\s+)?{_MED}(?:\s+(?:dose|dosage))?\s+(?:is\s+now|is|went|goes|has\s+gone|'s\s+gone|got\s+"
+    rf"(?:bumped|increased|raised|upped|lowered|reduced|cut|decreased|dropped|changed))\s*)\s+(?:up\s+|down\s+|"
+    rf"back\s+)?(?:to|at)?\s*{_AMOUNT}", _I)
+# A dose beside what is taken: "10 units of Lantus", "on insulin, 10 units every night".
+_DOSE_BEFORE = re.compile(rf"{_AMOUNT}\s+(?:of\s+)?$", _I)
+_DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+)(?:about\s+)?{_AMOUNT}", _I)
+
 # Whom it is for, as the sentence says it: a pronoun, "me", or a name ("Dad", "Raj").
 _WHOM = r"(me|him|her|us|them|[A-Z][\w'-]*)"
 _WHO = rf"(?<![\w'])((?i:my|our)\s+(?i:{_alt(lx.KIN)})|I|he|she|we|they|[A-Z][\w'-]*)"
@@ -42,24 +63,51 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         return []
     out: list[_Parse] = []
 
-    def add(m: re.Match, predicate: str, med: str) -> None:
-        who = _whom(m.group(1), m.start(1), sent, reg, recent)
+    def add(m: re.Match, predicate: str, med: str, word: str | None = None, dose: str | None = None) -> None:
+        word = word or m.group(1)
+        who = _whom(word, m.start(1), sent, reg, recent)
         med = med[:-1] if med.lower().endswith("s") and med[:-1].lower() in lx.MEDICATIONS else med
-        kind = "pronoun" if m.group(1).lower() in _PRONOUN else "name"  # "He takes": "Raj takes"
+        kind = "pronoun" if word.lower() in _PRONOUN else "name"  # "He takes": "Raj takes"
         if who and all((p.subject, p.predicate, p.obj.lower()) != (who, predicate, med.lower()) for p in out):
             out.append(_Parse(who, kind, predicate, med, False, False))
+        if who and dose and predicate == "takes":
+            out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(dose), True, False))
+
+    def dose_of(m: re.Match, med_group: int) -> str | None:
+        """The dose said just before or after the medication `m` names."""
+        before = _DOSE_BEFORE.search(text, 0, m.start(med_group))
+        after = _DOSE_AFTER.match(text[m.end(med_group):])
+        return before.group(1) if before else after.group(1) if after else None
 
     for rx in (_SWITCHED, _SWITCHED_SELF):
         for m in rx.finditer(text):
             add(m, "stopped taking", m.group(2))
-            add(m, "takes", m.group(3))
+            add(m, "takes", m.group(3), dose=dose_of(m, 3))
+    if out:
+        return out
+    for m in _DOSE_TO.finditer(text):
+        # "Dr. Okafor bumped his insulin": not the doctor's; "Raj said his insulin went up": Raj's.
+        whose, med, as_whom = (m.group(1), m.group(2), _WHOSE_AS_WHOM) if m.group(1) else \
+            (m.group(3), m.group(4), _WHOSE_AS_WHO)
+        said = as_whom.get(whose.lower(), whose[:-2])
+        who = _whom(said, m.start(), sent, reg, recent)
+        med = med[:-1] if med.lower().endswith("s") and med[:-1].lower() in lx.MEDICATIONS else med
+        if who:
+            kind = "pronoun" if said.lower() in _PRONOUN else "name"
+            out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(5)), True, False))
     if out:
         return out
     for rx, predicate in ((_PUT_ON, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
                           (_TAKES, "takes")):
         for m in rx.finditer(text):
-            add(m, predicate, m.group(2))
+            add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
     return out
+
+
+def _amount(said: str) -> str:
+    """A dose as one text for each way of saying it: "10mg" and "10 mg" are one value."""
+    m = re.match(r"(\S+?)\s*([a-z]+)$", said.strip().lower())
+    return f"{m.group(1)} {m.group(2)}" if m else said.strip().lower()
 
 
 def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | None) -> str | None:

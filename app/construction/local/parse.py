@@ -74,7 +74,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     else:
         owner = said_owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
     if named is None:
-        named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _unplace(body[m.end():]).rstrip(" .!")))
+        named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!")))
     ent = reg.get(named)
     if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
         return None
@@ -92,6 +92,8 @@ _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\
 _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
                            r"(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                            r"(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
+# "Mum's GP is Dr. Shah and she sees her every month": the holder's name ends with its clause.
+_CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
 _WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:\s+(?:clinic|"
