@@ -115,6 +115,19 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     assert "errors" not in r.json(), r.text
 
 
+@pytest.mark.parametrize("document", [
+    MEMORIZE, "query($in: SearchInput!) { search(input: $in) { tookMs } }",
+    '{ foresights(groupId: "") { id } }', '{ scenes(groupId: "") { totalCount } }'])
+def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, document):
+    tenant, key = tenant_key
+    variables = ({"input": {"conversationId": "c-empty-group", "groupId": "", "messages": [_message(1)]}}
+                 if document is MEMORIZE else {"in": {"query": "note", "groupId": ""}})
+    r = api.gql(document, variables if "$in" in document else None, key=key)
+    assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "groupId", r.text
+    assert "1-256" in r.json()["errors"][0]["message"]
+    assert _counts(api.settings, tenant).get("Turn", 0) == 0
+
+
 def test_a_huge_message_id_is_not_echoed_in_full(api, tenant_key):
     tenant, key = tenant_key
     huge = "q" * (1024 * 1024)

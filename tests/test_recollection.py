@@ -736,3 +736,16 @@ async def test_from_and_to_bound_when_a_fact_was_said_not_when_it_became_true(se
         res = await search(searcher, graph, "Where did Maya move?", kinds=("fact",),
                            time_from=window[0], time_to=window[1])
         assert any("Paris" in h.node["text"] for h in res.hits) is found, window
+
+
+async def test_from_and_to_bound_foresight_by_when_it_was_said(services, graph, searcher):
+    # A constraint said on DAY3: a search over the day before does not bring it, one over DAY3 does.
+    await Ingestor(services).memorize(graph.tenant, "c1", [
+        {"id": "p1", "speaker": "Maya", "content": "I'm allergic to peanuts, so no satay for me.",
+         "timestamp": DAY3}], flush=True)
+    for window, found in (((DAY3 - timedelta(hours=1), DAY3 + timedelta(hours=1)), True),
+                          ((DAY3 - timedelta(days=1), DAY3 - timedelta(hours=1)), False),
+                          ((DAY3 + timedelta(hours=1), None), False)):
+        res = await search(searcher, graph, "Suggest a restaurant for dinner", kinds=("foresight",),
+                           time_from=window[0], time_to=window[1], now=DAY3 + timedelta(days=1))
+        assert any("peanut" in h.node["text"] for h in res.hits) is found, window

@@ -142,8 +142,7 @@ class Query:
         first = page_size(first, default=20)
         if status is not None and status not in ("active", "archived"):
             raise bad_input("status must be active or archived", "status")
-        if group_id is not None and len(group_id) > MAX_ID:
-            raise bad_input("groupId must be at most 256 characters", "groupId")
+        _check_group(group_id)
         try:
             rows, more, total = await scenes_page(info.context.graph, group_id, status, first, after)
         except CursorError as e:
@@ -180,9 +179,14 @@ class Query:
             has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
 
 
+def _check_group(group_id: Optional[strawberry.ID]) -> None:
+    """A group named is 1-256 characters, as memorize's (an empty one names no group)."""
+    if group_id is not None and not 1 <= len(group_id) <= MAX_ID:
+        raise bad_input(f"groupId must be 1-{MAX_ID} characters", "groupId")
+
+
 def _active_at(active_at: Optional[datetime], group_id: Optional[strawberry.ID]) -> datetime:
-    if group_id is not None and len(group_id) > MAX_ID:
-        raise bad_input("groupId must be at most 256 characters", "groupId")
+    _check_group(group_id)
     try:
         return moment(active_at, "activeAt")
     except SearchInputError as e:
@@ -245,8 +249,7 @@ class Mutation:
 
     @strawberry.mutation(description="Re-cluster episodes into scenes (one group, or all when groupId is omitted).")
     async def consolidate(self, info: Info, group_id: Optional[strawberry.ID] = None) -> ConsolidateResult:
-        if group_id is not None and len(group_id) > MAX_ID:
-            raise bad_input("groupId must be at most 256 characters", "groupId")
+        _check_group(group_id)
         ctx = info.context
         t0 = time.perf_counter()
         rep = await ctx.state.ingestor.scenes.consolidate(ctx.graph, None if group_id is None else str(group_id))

@@ -67,13 +67,16 @@ FACT = f"""
 
 # Active at the moment asked about (asOf, else now). gc retires foresight whose validTo has
 # passed; the window already keeps it from `now`, and a question asked as of a moment inside
-# its window still sees it, as the graph was then. Of a user: said by them, as facts are.
+# its window still sees it, as the graph was then. Of a user: said by them, as facts are; from/to
+# bound when it was said (its evidence turns), as for every other kind.
 FORESIGHT = """
   n.status IN ['active', 'retired'] AND coalesce(n.forgotten, false) = false
   AND ($groupId IS NULL OR n.groupId = $groupId)
   AND ($conversationId IS NULL OR n.conversationId = $conversationId)
   AND (n.validFrom IS NULL OR n.validFrom <= $at) AND (n.validTo IS NULL OR n.validTo >= $at)
   AND ($userId IS NULL OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
+  AND (($from IS NULL AND $to IS NULL) OR EXISTS { (n)-[:EVIDENCED_BY]->(t:Turn)
+       WHERE ($from IS NULL OR t.at >= $from) AND ($to IS NULL OR t.at <= $to) })
 """
 
 BY_KIND = {"turn": TURN, "memcell": MEMCELL, "fact": FACT, "foresight": FORESIGHT}

@@ -101,4 +101,4 @@ async def foresight_page(graph: TenantGraph, at: datetime, group_id: str | None,
 
 
 def _filter(at: datetime, group_id: str | None, kind: str | None) -> dict:
-    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=None)
+    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=None, **{"from": None, "to": None})

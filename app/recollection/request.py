@@ -86,6 +86,10 @@ class SearchRequest:
             raise SearchInputError(f"hops must be between 1 and {max_hops}", "hops")
         if self.token_budget is not None and not 16 <= self.token_budget <= 32000:
             raise SearchInputError("tokenBudget must be between 16 and 32000", "tokenBudget")
+        for name, v in (("groupId", self.group_id), ("userId", self.user_id),
+                        ("conversationId", self.conversation_id)):
+            if v is not None and not 1 <= len(v) <= 256:  # as memorize takes them
+                raise SearchInputError(f"{name} must be 1-256 characters", name)
         bad = [k for k in self.kinds if k not in KINDS]
         if not self.kinds:  # as the API names them: the enum's values
             raise SearchInputError(f"kinds is empty: name at least one of {', '.join(KINDS).upper()}, "
