@@ -33,9 +33,17 @@ _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+ing\b", re.IGNORECASE)
 
 
+# A date something was moved to ("launch slipped to November 2nd", "the demo was moved to
+# Friday"): no one moves a thing into the past, whatever the verb's tense.
+_MOVED_TO_HINT = re.compile(
+    r"\b(?:slipped|slips|slip|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|brought|pulled)\s+"
+    r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
+
+
 def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
-    if _FUTURE_HINT.search(s):
+    if _FUTURE_HINT.search(s) or _MOVED_TO_HINT.search(s):
         return "future"
     if _PAST_HINT.search(s):
         return "past"
