@@ -8,6 +8,7 @@ import pytest
 
 from app.construction import dates as d
 from app.construction.dates import DateMention, find_dates, inline_text, render
+from app.construction.local.inline_dates import tense_of
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # Monday 8 May 2023
 
@@ -127,3 +128,27 @@ def test_the_gates_change_nothing(prefer):
     for text in texts:
         got = [(m.phrase, m.start, m.end, m.granularity, m.pos) for m in find_dates(text, REF, prefer=prefer)]
         assert got == _reference(text, REF, prefer), text
+
+
+@pytest.mark.parametrize("said, day", [
+    # Moved to a day, due by a day: ahead, whatever the tense of the verb (REF is Monday 8 May 2023).
+    ("Also, launch slipped to November 2nd.", date(2023, 11, 2)),
+    ("The demo was moved to Friday.", date(2023, 5, 12)),
+    ("I promised Laura the security questionnaire by Friday.", date(2023, 5, 12)),
+    # Told in the past, as before.
+    ("The scan got moved to Friday, then I was wiped out.", date(2023, 5, 5)),
+    ("We moved in December.", date(2022, 12, 1)),
+    ("I had it done by Friday.", date(2023, 5, 5)),
+])
+def test_a_day_open_in_its_year_or_week_is_read_by_the_sentence(said, day):
+    [m] = find_dates(said, REF, prefer=tense_of(said))
+    assert m.start == day
+
+
+@pytest.mark.parametrize("said", [
+    # A state in -ed ("is closed") or an acknowledgement ("noted", "got it") says nothing of when:
+    # the nearest such day is meant, not last year's ("the first week of December" said in October).
+    "Northwind is closed for inventory the first week of December.", "Demo with Globex on October 14 at 2pm, noted.",
+    "Got it, no Northwind activity in December.", "Nothing can be signed in December."])
+def test_a_state_or_an_acknowledgement_in_ed_is_no_past(said):
+    assert tense_of(said) is None

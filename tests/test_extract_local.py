@@ -497,11 +497,12 @@ def test_someone_elses_constraint_is_not_the_speakers():
 
 def test_a_constraint_said_of_a_name_first_seen_at_a_sentences_start_is_never_the_speakers():
     # "Melanie" opens the sentence and is met nowhere else: no rule reads her as a person, and
-    # the constraint went to the speaker ("Sam can't eat gluten.", "Maya is vegan.").
+    # the constraint went to the speaker ("Sam can't eat gluten.", "Maya is vegan."). "Mel is
+    # vegan" is said only of a person: Mel's.
     ex = extract(episode(("Sam", "Melanie can't eat gluten."), ("Maya", "Mel is vegan."),
                          ("Maya", "Also, I'm vegan."), ("Sam", "Honestly? Can't eat gluten at all.")))
     assert sorted(fs.text for fs in ex.foresights if fs.kind == "constraint") == [
-        "Maya is vegan.", "Sam can't eat gluten at all."]
+        "Maya is vegan.", "Mel is vegan.", "Sam can't eat gluten at all."]
 
 
 def test_a_constraint_belongs_to_the_name_just_before_it():
@@ -1124,3 +1125,20 @@ def test_her_husband_named_after_one_person_is_that_persons():
 ])
 def test_us_is_the_speaker_and_who_is_with_them_not_who_acts_on_them(said, text):
     assert text in [f.text for f in extract([turn(said)]).facts]
+
+
+def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
+    ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
+    assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}
+    assert ("Dev", "is joining from") in {(f.subject, f.predicate) for f in ex.facts}
+
+
+@pytest.mark.parametrize("said, constraint", [
+    ("Tom is vegan.", "Tom is vegan."), ("Tom is allergic to shellfish.", "Tom is allergic to shellfish."),
+    ("Laura hates phone calls, email only.", None)])
+def test_a_one_line_note_opening_with_a_first_name_is_about_that_person(said, constraint):
+    # A capital opening a sentence proves nothing ("Work is hard"), but what is said of it can.
+    ex = extract([turn(said, speaker="Sam")])
+    name = said.split()[0]
+    assert entity(ex, name).type == "person" and {f.subject for f in ex.facts} == {name}
+    assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ([constraint] if constraint else [])

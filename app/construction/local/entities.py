@@ -24,6 +24,7 @@ _NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called|is)\s+)?(?=[A-Z])")  # "my 
 _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
 _DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS | lx.REQUEST_VERBS
          | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})
+_DROP_FIRST = _DROP | {"welcome"}  # "Welcome Dev!": a greeting before a name, not part of it
 _SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
 _EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(
     "love best omg lol lmao wtf btw idk tbh imo fyi asap diy tv ok rip nyc".split())
@@ -34,10 +35,11 @@ _A_PERSON = re.compile(
     r"who\b|herself|himself|was born|passed away|got married|gave birth|feels|felt|laughed|cried|"
     r"smiled|replied|mentioned|suggested|invited|hugged|met me|visited me|came over|came by|"
     r"recommended|agreed|knows|knew|lives|works|studies|graduated|moved|has been|is doing|was doing|"
-    r"is coming|came round|is visiting|got engaged|is pregnant|(?:has|got|started) a new job))")
+    r"is coming|came round|is visiting|got engaged|is pregnant|(?:has|got|started) a new job|hates|prefers|"
+    r"(?:is|was)\s+(?:vegan|vegetarian|pescatarian|allergic|diabetic|coeliac|celiac|lactose intolerant)\b))")
 _B_PERSON = re.compile(
     r"(?i:\b(?:and I|me and|met|meet|meeting|told|tell|asked|ask|called|call|texted|text|hugged|"
-    r"married|marry|marrying|dating|date|thanks|thank|hi|hey|hello|dear|visit from|love you|miss|"
+    r"married|marry|marrying|dating|date|thanks|thank|hi|hey|hello|dear|welcome|visit from|love you|miss|"
     r"talked to|talk to|talking to|spoke to|spoke with|speak to|said to|wrote to|sent|introduced|"
     r"listen to|engaged to|married to|hang out with|hung out with|hanging out with|friends with|"
     r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
@@ -449,7 +451,7 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
             out[-1].append(idx)
     res = []
     for c in out:
-        while c and toks[c[0]].group().lower().rstrip(".") in _DROP:
+        while c and toks[c[0]].group().lower().rstrip(".") in _DROP_FIRST:
             c = c[1:]
         while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS
                      or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in lx.KIN)):
@@ -529,6 +531,12 @@ _NEXT_WORD = re.compile(rf"\s+([a-z](?:{LETTER}|')*)(?:\s+({LETTER}+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves
 loved likes liked is was has had and who will would can could just always never really also
+hates hated prefers preferred adores dislikes
+""".split())
+# After "is" or "was", what is said only of a person: "Tom is vegan", "Laura is allergic to ...".
+_PERSON_STATE = frozenset("""
+vegan vegetarian pescatarian allergic pregnant diabetic coeliac celiac intolerant lactose married
+engaged divorced widowed retired
 """.split())
 
 
@@ -569,6 +577,8 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
     nxt, nxt2 = m.group(1), (m.group(2) or "").lower()
     if nxt == "and" and nxt2 in ("i", "me"):
         return True
+    if nxt in ("is", "was", "'s") and nxt2 in _PERSON_STATE:
+        return True  # "Tom is vegan.": what is said of a person, of no noun ("Lunch is allergic")
     if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
                "always", "never", "really", "also"):
         # "Work is hard", "Dinner was great": too often a plain noun; but English writes no noun

@@ -11,7 +11,17 @@ _PREP_BEFORE = re.compile(
     r"starting|between)\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
-_WEAK_PAST_HINT = re.compile(r"\b(?:got|made|said|visited|\w{3,}ed)\b", re.IGNORECASE)
+# Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed"), nor a word of
+# acknowledgement ("Got it, ...", "..., noted").
+_WEAK_PAST_HINT = re.compile(
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!'s\s)(?<!'re\s)"
+    r"\b(?:got(?!\s+it\b)|made|said|visited|(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
+# A day something is due by ("the questionnaire by Friday", said on a Tuesday): ahead, unless the
+# sentence is plainly in the past ("I had it done by Friday").
+_BY_DATE_HINT = re.compile(
+    r"\b(?:by|before|no\s+later\s+than)\s+(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:next\s+|this\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow|week|month)",
+    re.IGNORECASE)
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
@@ -40,14 +50,21 @@ _MOVED_TO_HINT = re.compile(
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
 
+_BEFORE_MOVED = re.compile(r"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:slipped|moved|pushed|"
+                           r"postponed|delayed|rescheduled|bumped|shifted|brought|pulled)\b)", re.IGNORECASE)
+
 
 def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
-    if _FUTURE_HINT.search(s) or _MOVED_TO_HINT.search(s):
+    if _FUTURE_HINT.search(s):
         return "future"
+    if _MOVED_TO_HINT.search(s):
+        # "The demo was moved to Friday": ahead, unless the rest is told in the past ("the scan
+        # got moved to Friday, then I was wiped out").
+        return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
     if _PAST_HINT.search(s):
         return "past"
-    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s):
+    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _BY_DATE_HINT.search(s):
         return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
