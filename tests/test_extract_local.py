@@ -498,11 +498,11 @@ def test_someone_elses_constraint_is_not_the_speakers():
 def test_a_constraint_said_of_a_name_first_seen_at_a_sentences_start_is_never_the_speakers():
     # "Melanie" opens the sentence and is met nowhere else: no rule reads her as a person, and
     # the constraint went to the speaker ("Sam can't eat gluten.", "Maya is vegan."). "Mel is
-    # vegan" is said only of a person: Mel's.
+    # vegan" is said only of a person, and Melanie is a common given name: hers (Mel is Melanie).
     ex = extract(episode(("Sam", "Melanie can't eat gluten."), ("Maya", "Mel is vegan."),
                          ("Maya", "Also, I'm vegan."), ("Sam", "Honestly? Can't eat gluten at all.")))
     assert sorted(fs.text for fs in ex.foresights if fs.kind == "constraint") == [
-        "Maya is vegan.", "Mel is vegan.", "Sam can't eat gluten at all."]
+        "Maya is vegan.", "Melanie can't eat gluten.", "Melanie is vegan.", "Sam can't eat gluten at all."]
 
 
 def test_a_constraint_belongs_to_the_name_just_before_it():
@@ -998,25 +998,27 @@ def test_what_an_assistant_did_or_recommends_stays_a_fact():
 
 
 def test_a_name_known_from_earlier_cells_is_a_name_first_in_a_sentence():
-    said = [turn("Rainy but great. Tom found a job at Southmead Hospital."),
+    said = [turn("Rainy but great. Bram found a job at Southmead Hospital."),
             turn("Leeds was grey when we left.", i=1)]
     alone = extract(said)
-    # Alone, a capital first in a sentence proves nothing: "Maya said tom found a job ...".
+    # Alone, a capital first in a sentence proves nothing but for a common given name ("Tom"):
+    # "Maya said bram found a job ...".
     assert [f.subject for f in alone.facts] == ["Maya", "Maya"]
-    known = [EntityDraft("Tom", "person"), EntityDraft("Leeds", "place"), EntityDraft("Melanie Hart", "person")]
+    known = [EntityDraft("Bram", "person"), EntityDraft("Leeds", "place"), EntityDraft("Melanie Hart", "person")]
     ex = LocalExtractor().extract_sync(said, known)
     [job] = facts_with(ex, "works at")
-    assert (job.subject, job.object) == ("Tom", "Southmead Hospital")
-    assert job.text == "Tom found a job at Southmead Hospital."
-    assert entity(ex, "Tom").type == "person" and entity(ex, "Leeds").type == "place"
+    assert (job.subject, job.object) == ("Bram", "Southmead Hospital")
+    assert job.text == "Bram found a job at Southmead Hospital."
+    assert entity(ex, "Bram").type == "person" and entity(ex, "Leeds").type == "place"
     # Only the names the cell says become its entities; "Melanie" of a known full name is a person.
     assert "Melanie Hart" not in [e.name for e in ex.entities]
     ex = LocalExtractor().extract_sync([turn("Melanie sent me the photos.")], known)
     assert entity(ex, "Melanie").type == "person"
     # A new full name beginning with a known person's first name is a person's.
-    said = [turn("Melanie Marques joined the team as well.")]
-    assert entity(extract(said), "Melanie Marques").type == "thing"
-    assert entity(LocalExtractor().extract_sync(said, known), "Melanie Marques").type == "person"
+    said = [turn("Ottilie Marques joined the team as well.")]
+    assert entity(extract(said), "Ottilie Marques").type == "thing"
+    known.append(EntityDraft("Ottilie Hart", "person"))
+    assert entity(LocalExtractor().extract_sync(said, known), "Ottilie Marques").type == "person"
 
 
 def test_a_known_type_gives_way_to_the_cells_own_cues():

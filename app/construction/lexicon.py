@@ -90,6 +90,12 @@ mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyf
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
 father-in-law landlord landlady therapist doctor gp
 """)
+# An organisation's roles with one holder at a time ("Acme's CFO is Laura Chen": local/parse.py);
+# as a capitalised word alone ("the CFO"), no name.
+ORG_ROLES = _words("""
+ceo cfo cto coo cmo cio cpo cso cro president chairman chairwoman chairperson treasurer principal
+headteacher headmaster headmistress
+""")
 # One role under several words: a manager is a boss, a mum a mother (the single value's
 # predicate, local/parse.py; the role an alias names, role_aliases.py).
 SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
@@ -151,6 +157,37 @@ utah vermont virginia washington wisconsin wyoming
     "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota",
     "rhode island", "south carolina", "south dakota", "west virginia",
 })
+
+# Given names common in English-speaking conversation, from many languages: a capitalised word
+# that is one is a person's name more likely than not ("Tom Baker", "Laura Chen"); type votes
+# and a sentence's first word (local/entities.py). Names that are also English words (Will,
+# Mark, May, Grace, Rose, Bill), places (Paris, Georgia, Austin) or brands are left out.
+GIVEN_NAMES = _words("""
+aaron abby abdul abigail adam adrian ahmed aidan aisha alan albert alejandro alex alexander alexandra
+alexis ali alice alicia alison amanda amelia amir amit amy ana andre andrea andreas andrew andy angela
+anika anita ann anna anne annie anthony antonio anya arjun arthur ashley audrey ava barbara beatriz
+ben benjamin beth betty bianca bob bobby brandon brenda brian bruno caitlin camila carla carlos
+carmen caroline carol catherine charles charlie charlotte chen chloe chris christina christine
+christopher claire clara claudia colin connor craig cynthia dan daniel daniela danny darius david
+deborah debbie dennis derek diana diane diego dimitri dmitri donna dorothy dylan eduardo edward
+elena eli elias elijah elizabeth ella ellie emily emma eric erik erin ethan eva evan fatima felix
+fernando fiona francesca francis frank freya gabriel gabriela gary george giulia giorgio gloria
+greg gregory hannah harold harry hassan heather helen henry hiroshi hugo ian igor ingrid irene isaac
+isabel isabella ivan jacob jake james jamie jane janet jasmine jason javier jeff jennifer jenny
+jeremy jerry jessica jim jimmy joan joanna joe joel johan john johnny jon jonas jonathan jorge jose
+josé joseph josh joshua juan judith julia julian julie justin karen karim kate katherine kathy katie
+keith kelly ken kenji kevin kim kyle laila lars laura lauren leah leila lena leo leon leonardo liam
+linda lisa liz lola lorenzo louise lucas lucia lucy luis luka luke lydia maggie magnus malik manuel
+marco marcus margaret maria mariana marie marina mario marta martin mary maryam matt matthew maya
+megan mehmet mei melanie melissa mia michael michelle miguel mike mila min mohamed mohammed monica
+nadia naomi natalia natasha nathan neil nicole nikhil nina noah nora oliver olivia omar oscar owen
+pablo pamela paolo patricia patrick paul paula pedro peter philip pia pierre priya rachel rahul
+raj rajesh ramon rebecca riley rita robert roberto robin rohan ryan sam samantha samuel sandra
+sanjay sara sarah sean sebastian sergei sergio shira simon sofia sophia sophie stefan stephanie
+stephen steve steven susan suzanne tanya tara teresa thomas tim timothy tobias tom tomas tommy tony
+valentina vanessa vera victor vikram vincent wei wendy william xavier yasmin yusuf yuki zara zoe
+zoë
+""")
 
 CITIES = _words("""
 amsterdam athens atlanta auckland austin baltimore bangkok barcelona beijing berlin bogota

@@ -24,6 +24,7 @@ _NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called|is)\s+)?(?=[A-Z])")  # "my 
 _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
 _DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS | lx.REQUEST_VERBS
          | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})
+_ROLE_WORDS = lx.KIN | lx.ORG_ROLES
 _DROP_FIRST = _DROP | {"welcome"}  # "Welcome Dev!": a greeting before a name, not part of it
 _SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
 _EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(
@@ -77,7 +78,9 @@ _B_ORG = re.compile(
     r"interview with|interview at|interviewing at|apply to|applied to|applying to|graduated from|"
     r"notice at|notice to|resigned from|promoted to [\w ]{1,40}? at|"
     r"graduate of|studied at|studies at|study at|studying at|student at|enrolled at|degree from|"
-    r"startup called|company called|firm called|business called|"
+    r"startup called|company called|firm called|business called|contact at|contacts at|client|customer|"
+    r"vendor|supplier|deal with|proposal to|signed with|partnership with|"
+    r"(?:vp|svp|evp|head|director|chief)(?:\s+[\w]+){0,3}?\s+at|"
     rf"{_alt(lx.PROFESSIONS)})\s+"
     r"(?:(?:at|for|with|by|from)\s+)?)$")
 _B_PROJECT = re.compile(
@@ -454,8 +457,10 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
         while c and toks[c[0]].group().lower().rstrip(".") in _DROP_FIRST:
             c = c[1:]
         while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS
-                     or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in lx.KIN)):
-            c = c[:-1]  # "Mum's GP": a role of Mum's (_KIN_MENTION), not part of a name
+                     or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in _ROLE_WORDS)):
+            c = c[:-1]  # "Mum's GP", "Acme's CFO": a role of theirs, not part of a name
+        if c and toks[c[0]].group() in ("VP", "SVP", "EVP"):
+            continue  # "VP Ops", "VP Sales": a post, not a name
         if c:
             res.append(c)
     return res
@@ -482,8 +487,9 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         return None  # "the LEFT ear", "my DRESSING GOWN": emphasis, not a name
     if len(words) == 1:
         w = words[0]
-        if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6 or low[0] in lx.KIN):
-            return None  # "GP": a role (its holder is whoever "Mum's GP" names), not a name
+        if w.isupper() and len(w) > 1 and (w.lower() in _EMPHASIS or len(w) > 6 or low[0] in lx.KIN
+                                           or low[0] in lx.ORG_ROLES):
+            return None  # "GP", "CFO": a role (its holder is whoever "Mum's GP" names), not a name
         if low[0] in lx.KIN_AS_NAME:
             k = _speakers_kin(w, voice, reg)
             return _Mention(start, end, name, k) if k else None
@@ -579,6 +585,8 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
         return True
     if nxt in ("is", "was", "'s") and nxt2 in _PERSON_STATE:
         return True  # "Tom is vegan.": what is said of a person, of no noun ("Lunch is allergic")
+    if lw in lx.GIVEN_NAMES and not word.isupper():
+        return True  # "Laura hates phone calls": a given name, which no common word is
     if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
                "always", "never", "really", "also"):
         # "Work is hard", "Dinner was great": too often a plain noun; but English writes no noun
@@ -608,6 +616,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("place", 8.0)
     if name_low in lx.PLACES:
         vote("place", 8.0)
+    if low[0] in lx.GIVEN_NAMES and name_low not in lx.PLACES and last not in lx.ORG_SUFFIXES:
+        vote("person", 5.0 if len(low) > 1 else 3.0)  # "Tom Baker", "Laura": a given name, most likely
     before = text[max(0, start - 48):start]
     after = text[end:end + 40]
     if _B_KIN_END.search(before):

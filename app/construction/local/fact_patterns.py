@@ -89,8 +89,10 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
      "job is", "job", True),
     # "I'm the new head of design at Quill", "she's been a data analyst at Rivet Labs": a post
     # (a profession's word among its first words) held at a named organisation.
-    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:now\s+)?(?:an?|the)\s+(?:new\s+)?"
-     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{_PROF_ALT}|head|director|chief|lead|manager|officer)\b)"
+    # Without an article, a title said as one ("he's now VP Ops at Globex").
+    (rf"^{_A}(?:am|is|are|have been|has been)\s+{_A}(?:now\s+)?(?:(?:an?|the)\s+(?:new\s+)?|"
+     r"(?=(?:VP|SVP|EVP|Head|Director|Chief|CEO|CFO|CTO|COO|CMO)\b))"
+     rf"(?=(?:[\w-]+\s+){{0,3}}?(?:{_PROF_ALT}|head|director|chief|lead|manager|officer|vp|svp|evp)\b)"
      r"(?:[\w-]+\s+){1,5}?(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])",
      "works at", "named", True),
     (rf"^{_A}(?:am|is|are)\s+{_A}(?:now\s+)?(?:an?)\s+(?=(?:[\w-]+\s+){{0,2}}?(?:{_PROF_ALT})\b)",

@@ -54,30 +54,47 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
     return _Parse(subject, kind, predicate, obj, single, first)
 
 
-def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
+def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> _Parse | None:
     """"My boss is Sofia Rossi now": a role one person holds for someone at a time, so the new
     holder ends the old. The timeline is the owner's (Maya, "boss is"): "My new manager is Sofia
     Rossi" ends Jonas Weber, who was "my boss"."""
+    contact = _contact_at(body, sent, reg)
+    if contact is not None:
+        return contact
     m = _ROLE_HOLDER.match(body)
     named = None
     if m is None:  # "Dr. Okafor is Dad's doctor now", "Sofia Rossi is my new boss"
-        m = _HOLDER_FIRST.match(body.rstrip(" .!"))
+        m = _HOLDER_FIRST.match(body.rstrip(" .!")) or _HOLDER_AT.match(body)
         named = m.group("name") if m else None
     role = m.group("role").lower() if m else None
-    if role not in lx.UNIQUE_KIN:
+    # An organisation's ("Acme's CFO is Laura Chen", "Laura Chen is the CFO at Acme", "..., their
+    # new CFO is Daniel Ortiz"), or a person's relation.
+    of_org = role in lx.ORG_ROLES
+    if role not in lx.UNIQUE_KIN and not of_org:
         return None
-    if m.group("owner"):  # "Raj's new doctor is Dr. Okafor", "Dad's doctor is ...": a person's
-        word = m.group("owner")
+    det = (m.groupdict().get("det") or "").lower()
+    if m.groupdict().get("org") or m.groupdict().get("owner"):
+        word = m.groupdict().get("org") or m.group("owner")
         said_owner = f"{sent.t.speaker}'s {word.lower()}" if word.lower() in lx.KIN_AS_NAME else word
         whose = reg.get(said_owner)
-        owner = whose.name if whose is not None and whose.type == "person" else None
+        owner = whose.name if whose is not None and (whose.type == "person" or of_org) else None
+        if of_org and whose is not None and whose.type in ("person", "thing"):  # "Acme's CFO": Acme's no one
+            whose.votes["organization"] = max(whose.votes.values(), default=0.0) + 1.0
+    elif det in ("their", "its"):  # the organisation the sentence named before
+        orgs = [e for mm in sent.mentions if sent.s1_pos(mm.start) < org_before
+                and (e := reg.get(mm.key)) is not None and e.type in ("organization", "thing")]
+        owner = said_owner = orgs[-1].name if of_org and orgs else None
     else:
-        owner = said_owner = sent.t.speaker if m.group("det").lower() in ("my", "our") else sent.t.other
+        owner = said_owner = sent.t.speaker if det in ("my", "our") else sent.t.other
     if named is None:
         named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!")))
     ent = reg.get(named)
-    if owner is None or ent is None or ent.type != "person" or ent.name.casefold() != named.casefold():
+    if owner is None or ent is None or ent.name.casefold() != named.casefold():
         return None
+    if ent.type != "person":
+        if not of_org or ent.type != "thing":
+            return None
+        ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0  # who holds a post is a person
     # "Dad's doctor", met before its holder was named ("... so she's Dad's doctor"), is the holder.
     unnamed = reg.get(f"{said_owner}'s {role}")
     if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
@@ -85,7 +102,23 @@ def _holder(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
-_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
+def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
+    """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
+    ("My new contact at Northwind is Priya Nair" ends Tom)."""
+    m = _CONTACT_AT.match(body)
+    if m is None:
+        return None
+    org, ent = reg.get(m.group("org")), reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
+    if org is None or ent is None or ent.type not in ("person", "thing") or org is ent:
+        return None
+    ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0
+    return _Parse(sent.t.speaker, "speaker", f"contact at {org.name} is", ent.name, True, True)
+
+
+_CONTACT_AT = re.compile(r"^(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
+                         r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
+                         r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
+_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                           r"(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
 
 
@@ -94,6 +127,11 @@ _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s
                            r"(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
 # "Mum's GP is Dr. Shah and she sees her every month": the holder's name ends with its clause.
 _CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
+_HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?:is|'s|became|has\s+become|"
+                        r"(?:has\s+)?moved\s+(?:in)?to|stepped\s+(?:up\s+)?into|(?:was|got|has\s+been)\s+promoted\s+to|"
+                        r"took\s+over\s+as)\s+(?:now\s+)?(?:the\s+)?(?:new\s+)?(?P<role>[\w-]+)"
+                        r"(?:\s+(?:role|job|position|post|seat))?\s+(?:at|of|for)\s+"
+                        r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
 _WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:\s+(?:clinic|"
@@ -111,6 +149,8 @@ _AT_EMPLOYER = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])")
 def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
     """"I work as a nurse at St. Mary's Hospital": beside the job, where it is held, a fact of
     its own (a notice given at St. Mary's ends it; the job is still hers)."""
+    if parse.predicate.removesuffix(" is") in lx.ORG_ROLES:  # "Acme's CFO is Laura Chen": she works there
+        return _Parse(parse.obj, "name", "works at", parse.subject, True, False)
     if parse.predicate != "job is":
         return None
     at = sent.s1.lower().find(parse.obj.lower())
@@ -123,7 +163,7 @@ def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
 
 _LATER_THIRD = re.compile(r"(?:,|;|\band\b|\bbut\b|\bso\b)\s+(?:now\s+)?(?=(?:he|she|he's|she's)(?![\w']))", _I)
 _LATER_HOLDER = re.compile(r"(?:,|;|\b(?i:and|but|so)\b)\s+(?:(?P<pronoun>(?i:she|he))(?:'s|’s|\s+is)\s+|"
-                           r"(?=[A-Z]))")
+                           r"(?=[A-Z]|(?i:their|its)\s))")
 
 
 def _people_before(sent: _Sentence, reg: _Registry, pos: int) -> list:
@@ -164,7 +204,7 @@ def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:
             people = _people_before(sent, reg, m.start())
             held = _holder(f"{people[0].name} is {sent.s1[m.end():]}", sent, reg) if people else None
         else:
-            held = _holder(sent.s1[m.end():], sent, reg)
+            held = _holder(sent.s1[m.end():], sent, reg, m.start())
         if held is not None:
             return held
     return None
