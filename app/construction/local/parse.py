@@ -129,7 +129,8 @@ _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s
 _CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
 _HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?:is|'s|became|has\s+become|"
                         r"(?:has\s+)?moved\s+(?:in)?to|stepped\s+(?:up\s+)?into|"
-                        r"(?:was|got|has\s+been)\s+promoted\s+to|took\s+over\s+as)\s+(?:now\s+)?(?:the\s+)?(?:new\s+)?(?P<role>[\w-]+)"
+                        r"(?:was|got|has\s+been)\s+promoted\s+to|took\s+over\s+as)\s+(?:now\s+)?(?:the\s+)?(?:new\s+)?"
+                        r"(?P<role>[\w-]+)"
                         r"(?:\s+(?:role|job|position|post|seat))?\s+(?:at|of|for)\s+"
                         r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
