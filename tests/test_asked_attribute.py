@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.construction.ingest import Ingestor
-from app.recollection.asked_attribute import asked_predicates
+from app.recollection.asked_attribute import asked_predicates, asked_work
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 
@@ -55,3 +55,13 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
     doses = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'insulin dose is'}) "
                              "RETURN f.object AS dose, f.status AS status ORDER BY f.validFrom")
     assert [(d["dose"], d["status"]) for d in doses] == [("10 units", "superseded"), ("14 units", "current")]
+
+
+@pytest.mark.parametrize("query, work", [
+    ("Who owns billing?", ("billing", ("owner is",))), ("Who's on the mobile app now?", ("mobile app", ("owner is",))),
+    ("Who owns the billing migration", ("billing", ("owner is",))),
+    ("What database are we using for billing?", ("billing", ("uses",))),
+    # A person's thing, or no thing at all.
+    ("Who is Raj's doctor?", None), ("What did we do for her birthday?", None)])
+def test_which_questions_ask_after_a_piece_of_work(query, work):
+    assert asked_work(query) == work

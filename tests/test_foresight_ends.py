@@ -212,3 +212,22 @@ async def test_an_instruction_taken_back_ends_it_and_leaves_the_others(ingestor,
                        rules["Lea asked never to schedule anything before 9am."])
     assert seats["endedAt"] is not None and seats["endedBy"] == ["i3"]
     assert mornings["endedAt"] is None and mornings["endedBy"] == []
+
+
+async def test_an_event_moved_to_another_day_ends_its_plan_for_the_old_day(graph, ingestor, services):
+    # Said by one teammate, moved by another: the day said last is the one that surfaces.
+    await _tell(ingestor, graph.tenant, "team", [
+        ("m1", "Ana", "Launch is June 15th, code freeze is the week before.", 0),
+        ("m2", "Ben", "And the Globex demo is on June 3rd.", 0)])
+    report = await _tell(ingestor, graph.tenant, "team", [
+        ("m3", "Ben", "Heads up, launch slipped to July 2nd.", 10)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    [old] = [r for t, r in fs.items() if t.startswith("Launch is on")]
+    assert old["endedBy"] == ["m3"]
+    assert all(r["endedAt"] is None for t, r in fs.items() if "demo" in t or "July" in t or "07-02" in t)
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="When is the launch?", method=Method.HYBRID, top_k=5, kinds=("foresight",),
+        now=DAY1 + timedelta(days=11)))
+    texts = [h.node["text"] for h in res.hits]
+    assert any("-07-02" in t for t in texts) and not any("-06-15" in t for t in texts), texts

@@ -502,6 +502,13 @@ _cue("family", "visit visiting parents family relatives")
 _cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating")
 _cue("drinks", "drink drinking alcohol wine beer")
 
+# What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
+# Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
+SCHEDULED_EVENTS = _words("""
+launch release demo freeze kickoff kick-off offsite off-site meeting review presentation rollout
+roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
+standup sync all-hands townhall
+""")
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission
 surgery hearing filing renewal expires expiry

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from app.construction import lexicon as lx
+from app.construction.local.assignments import work_key
 
 _I = re.IGNORECASE
 MAX_CHARS = 200  # of a query, read for such a question
@@ -47,3 +48,24 @@ def asked_predicates(query: str) -> tuple[str, ...]:
         role = m.group("role").lower()
         return (f"{lx.SAME_ROLE.get(role, role)} is",)
     return next((predicates for rx, predicates in _ASKED if rx.search(query)), ())
+
+
+# "Who owns billing?", "Who's on the mobile app now?", "What database are we using for billing?":
+# a piece of work's owner, or what it uses (construction/local/assignments.py), whose timeline is
+# the work's own, not a person's.
+_OWNER = re.compile(r"\bwho(?:'s|\s+is)?\s+(?:owns|owning|(?:on|in\s+charge\s+of|leading|running|handling|"
+                    r"working\s+on)\b)\s+(?P<x>[\w' -]{1,60}?)\s*(?:now|these\s+days|currently|at\s+the\s+moment)?"
+                    r"\s*[?.!]*$", _I)
+_USED_FOR = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,2}?(?:are\s+we|is\s+\S+|do\s+we|does\s+\S+|did\s+we)\s+"
+                       r"(?:using|use|built\s+on|running\s+on|going\s+with)\s+for\s+(?P<x>[\w' -]{1,60}?)"
+                       r"\s*(?:now|these\s+days|currently)?\s*[?.!]*$", _I)
+
+
+def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the piece of work's key, the predicates whose value answers `query`), or None."""
+    query = query[:MAX_CHARS].strip()
+    for rx, predicates in ((_OWNER, ("owner is",)), (_USED_FOR, ("uses",))):
+        m = rx.search(query)
+        if m and (key := work_key(m.group("x"))):
+            return key, predicates
+    return None

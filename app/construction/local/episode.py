@@ -19,6 +19,7 @@ from app.construction.local.entities import (
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
+from app.construction.local.assignments import assignments
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
@@ -216,6 +217,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
                 parses = [p for p in parses if p.subject not in whom and p.predicate not in said
                           and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
+            assigned = assignments(s, reg)
+            if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's
+                parses = [p for p in parses if p.kind != "reported" and p.subject != s.t.speaker
+                          and p.subject not in {a.obj for a in assigned}] + assigned
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):

@@ -11,7 +11,7 @@ from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
-from app.construction.local.inline_dates import _fill, _unplace
+from app.construction.local.inline_dates import _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace
 from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
@@ -167,7 +167,7 @@ _PLAN_CUE = re.compile(
     r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
     r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
-    r"preparing for|getting ready for)|'ll|'d like to|'d love to)(?![\w'])", _I)
+    r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"need to", "have to", "has to", "got to", "gotta", "supposed to", "considering",
                         "thinking about", "thinking of"})
 _WILL_FILLER = frozenset("""
@@ -568,7 +568,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     t = sent.t
     low_words = set(_WORD.findall(text.lower()))
     ahead = [d for d in sent.dates if d.direction in ("future", "present")]
-    deadline = bool(low_words & lx.DEADLINE_WORDS)
+    # Due by a day ahead ("the questionnaire by Friday", "a quote by next Friday"): a deadline.
+    deadline = bool(low_words & lx.DEADLINE_WORDS) or bool(ahead and _BY_DATE_HINT.search(text))
     who: _Who | None = None
     cue = None
     for c in _PLAN_CUE.finditer(text):
@@ -597,9 +598,11 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
             return None
         pos = ahead[0].pos
         w = _who_before(sent, pos, reg, recent)
-        if w is None and not deadline:
+        # "Launch is October 15th", "launch slipped to November 2nd": the speaker's, by its words.
+        event = bool(set(_WORD.findall(text[:pos].lower())) & lx.SCHEDULED_EVENTS)
+        if w is None and not (deadline or event):
             return None
-        scheduled = _SCHEDULED.search(text, 0, pos) is not None
+        scheduled = _SCHEDULED.search(text, 0, pos) is not None or _MOVED_TO_HINT.search(text) is not None
         if not (scheduled or deadline):
             return None
         who = w or _Who(t.speaker, 0, 0, True)

@@ -63,6 +63,14 @@ _TAKEN_BACK = re.compile(
     r"|\byou\s+can\s+(?:now\s+)?(?=[^.;:!?]*\bagain\b))\s*(?P<x>[^.;:!?(),]+)", _I)
 _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 
+# An event moved to another day ("launch slipped to November 2nd", "The Globex demo was moved
+# to Friday"): its plan for the old day is over (the new day comes as a plan of its own,
+# local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
+_MOVED = re.compile(
+    rf"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){{0,3}}?(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))"
+    r"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:slipped|moved|pushed|postponed|delayed|rescheduled|"
+    r"bumped|shifted)\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
+
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
 reservation thing things going travel""".split())
@@ -110,6 +118,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if words:
             out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
                                          turn_ids=[sent.t.turn.id]))
+    m = _MOVED.search(text)
+    if m:
+        first = m.group("x").split()[0]
+        events = [w for w in _WORD.findall(m.group("x").lower()) if w in lx.SCHEDULED_EVENTS]
+        out.append(ForesightEndDraft(who=first[:1].upper() + first[1:], words=events, kind="plan",
+                                     turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])

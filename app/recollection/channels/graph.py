@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Awaitable
 
 from app.recollection import bm25, filters
-from app.recollection.asked_attribute import asked_predicates
+from app.recollection.asked_attribute import asked_predicates, asked_work
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.recollection.channels.vector import facts_part, near_facts, turns_part
 from app.recollection.lucene import word_queries
@@ -154,6 +154,14 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
                  evidence: {EVIDENCE["fact"]}}}) AS byMeaning
 """, limit="$fetch", var="e")
 
+# A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work): its
+# timeline's facts, by the (tenant, subjectKey, predicate) index, newest first.
+WORK_FACTS = f"""
+MATCH (n:Fact {{tenant: $tenant, subjectKey: $work}}) WHERE n.predicate IN $predicates AND {filters.FACT}
+WITH n ORDER BY n.validFrom DESC, elementId(n) LIMIT $pins
+RETURN elementId(n) AS key, 1.0 AS score, {EVIDENCE["fact"]} AS evidence
+"""
+
 
 class GraphChannel:
     name = "graph"
@@ -221,6 +229,16 @@ class GraphChannel:
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         if not self._applies(ctx):
             return []
+        work = asked_work(ctx.request.query) if "fact" in ctx.request.kinds else None
+        if work is None:
+            return await self._search(ctx)
+        # Its values true now first, pinned; the graph's own finds after them.
+        rows = await ctx.graph.read(WORK_FACTS, work=work[0], predicates=list(work[1]), pins=ASKED_PINS,
+                                    **ctx.filters)
+        pinned = [replace(c, pin=True) for c in candidates("fact", rows, lambda r: f"{work[0]}: what was asked")]
+        return pinned + [c for c in await self._search(ctx) if c.key not in {p.key for p in pinned}]
+
+    async def _search(self, ctx: SearchContext) -> list[Candidate]:
         found = await self._linked(ctx)
         by_meaning = await ctx.nearest("byMeaning") or []
         if not found and not by_meaning:

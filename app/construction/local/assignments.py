@@ -1,0 +1,87 @@
+"""Who owns a piece of work, and what a thing is built on: what a team is asked about as it is
+now. "Ben owns the billing migration", "Dev is taking over billing from Ben", "I'm handing the
+mobile app over to Chloe", "Search indexing is Ben's now": the thing's owner ("owner is", one at
+a time: the new owner ends the old, supersession.py). "We're going with Postgres for billing",
+"we switched to DynamoDB for billing": what the thing uses ("uses", one at a time). The fact is
+the thing's (its subject), so a handover said by anyone ends the owner said by anyone before.
+Several in one sentence ("Ben owns the billing migration, Chloe owns checkout") are facts of
+their own, each told from its clause."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.local.entities import _Registry
+from app.construction.local.fact_patterns import _I
+from app.construction.local.sentence import _Parse, _Sentence
+
+_WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+# The thing: a few words, without its article or "new" ("the new checkout design").
+_THING = r"(?:(?:the|our|my|this)\s+)?(?:new\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)"
+# Where the thing's words stop: a clause's end, or what is said of the handover.
+_END = (r"(?=\s*[,;.!?:]|\s+(?:and|but|so|from|now|too|going\s+forward|for\s+now|this\s+(?:sprint|week|quarter)|"
+        r"starting|until|while|since|because)\b|\s*$)")
+_OWNS = re.compile(
+    rf"(?<![\w']){_WHO}\s+(?:owns|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|leading|running|on)|"
+    rf"(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)\s+{_THING}{_END}")
+_HANDED = re.compile(
+    rf"\b(?:handing|handed|hand|passing|passed|giving|gave|reassigning|reassigned)\s+{_THING}\s+(?:over\s+)?"
+    rf"to\s+{_WHO}", _I)
+_IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?:the|our)\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+is\s+"
+                     rf"{_WHO}['’]s\s+now\b", _I)
+_PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)"
+_USES = re.compile(
+    rf"\b(?:going|gonna\s+go|sticking|staying|went|go|chose|picked|settled\s+on|decided\s+on|switched|"
+    rf"switching|moved|moving|migrated|migrating|changed|changing)\s+(?:over\s+)?(?:with|to|on)?\s*(?:from\s+"
+    rf"[A-Z][\w.+#-]*\s+to\s+)?{_PRODUCT}\s+for\s+{_THING}{_END}")
+
+# Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call".
+_NOT_WORK = frozenset("""holiday holidays vacation leave call calls phone way road train plane bus team list line
+it this that them him her me us time board track mend sick fire shift duty site""".split())
+# Words after a piece of work's name that say what kind of work it is: "the billing migration"
+# is billing's, as "Dev is taking over billing" says.
+_KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
+effort piece side stuff rollout""".split())
+
+
+def work_key(thing: str) -> str:
+    """A piece of work's name as its timeline knows it: "the billing migration" is "billing"."""
+    words = re.sub(r"^(?:(?:the|our|my|this)\s+)?(?:new\s+)?", "", thing.strip().lower()).split()
+    while len(words) > 1 and words[-1] in _KIND_OF_WORK:
+        words.pop()
+    return " ".join(words)
+
+
+def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
+    """The "owner is" and "uses" facts a sentence states, each told from its clause."""
+    text = sent.s1
+    out: list[_Parse] = []
+
+    def add(thing: str, predicate: str, value: str, at: int) -> None:
+        key = work_key(thing)
+        if not key or key.split()[0] in _NOT_WORK or any(p.subject == key and p.predicate == predicate
+                                                         for p in out):
+            return
+        out.append(_Parse(key, "name", predicate, value, True, False, clause=at))
+
+    def person(name: str) -> str | None:
+        if name == "I":
+            return sent.t.speaker
+        ent = reg.get(name)
+        if ent is None:  # "Dev is taking over billing": a capital opening a sentence, owning work
+            return name if name.lower() not in lx.STOPWORDS | lx.PRONOUNS | lx.INTERJECTIONS else None
+        return ent.name if ent.type in ("person", "thing", "organization") else None
+
+    for m in _OWNS.finditer(text):
+        if (who := person(m.group("who"))) is not None:
+            add(m.group("x"), "owner is", who, m.start())
+    for rx in (_HANDED, _IS_NOW):
+        for m in rx.finditer(text):
+            if (who := person(m.group("who"))) is not None:
+                add(m.group("x"), "owner is", who, 0)
+    for m in _USES.finditer(text):
+        product = reg.get(m.group("v"))
+        if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person
+            product.votes["thing"] = max(product.votes.values(), default=0.0) + 1.0
+        add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
+    return out

@@ -1,0 +1,59 @@
+"""A team's memory as it is now: who owns a piece of work and what a thing is built on, each one
+value at a time, whoever says it ("Ben owns the billing migration", then "Dev is taking over
+billing from Ben"). Local extractor; the timelines and a search on the real Neo4j."""
+from datetime import timedelta
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import DAY1
+from tests.test_extract_local import extract, turn
+
+
+def _facts(*said: tuple[str, str]) -> set[tuple[str, str, str]]:
+    ex = extract([turn(text, speaker=who, i=i) for i, (who, text) in enumerate(said)])
+    return {(f.subject, f.predicate, f.object) for f in ex.facts}
+
+
+def test_owners_and_what_a_thing_uses_are_read_clause_by_clause():
+    facts = _facts(("Ana", "Ben owns the billing migration, Chloe owns the new checkout design, and Ellie is on "
+                           "the mobile app."),
+                   ("Ben", "We're going with Postgres for billing."),
+                   ("Ellie", "I'm handing the mobile app over to Chloe."),
+                   ("Ana", "Search indexing is Ben's now."),
+                   ("Ana", "Ellie is on holiday this week, and Dev is on the team now."))
+    assert {("billing", "owner is", "Ben"), ("checkout design", "owner is", "Chloe"),
+            ("mobile app", "owner is", "Ellie"), ("mobile app", "owner is", "Chloe"),
+            ("search indexing", "owner is", "Ben"), ("billing", "uses", "Postgres")} <= facts
+    # Being on holiday, or on a team, is no piece of work; "Ben owns" is no fact of Ben's beside it.
+    assert not [f for f in facts if f[1] == "owner is" and f[0] in ("holiday", "team")]
+    assert not [f for f in facts if f[0] == "Ben" and f[1] == "owns"]
+
+
+@pytest.fixture
+def ingestor(services):
+    return Ingestor(services)
+
+
+async def test_a_handover_and_a_switch_end_the_old_values_whoever_said_them(graph, ingestor, services):
+    said = [("m1", "Ana", "Ben owns the billing migration, Chloe owns the new checkout design.", 0),
+            ("m2", "Ben", "We're going with Postgres for billing, we all know it well.", 0),
+            ("m3", "Ana", "Welcome Dev! He joins us from Stripe.", 14),
+            ("m4", "Ana", "Dev is taking over billing from Ben.", 14),
+            ("m5", "Ben", "After the load tests we switched to DynamoDB for billing.", 21)]
+    for day in (0, 14, 21):
+        await ingestor.memorize(graph.tenant, "team", [
+            {"id": i, "speaker": who, "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=int(i[1:]))}
+            for i, who, text, d in said if d == day], group_id="atlas", flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['owner is', 'uses'] "
+                            "RETURN f.subjectKey AS thing, f.predicate AS p, f.object AS value, f.status AS status")
+    status = {(r["thing"], r["p"], r["value"]): r["status"] for r in rows}
+    assert status == {("billing", "owner is", "Ben"): "superseded", ("billing", "owner is", "Dev"): "current",
+                      ("checkout design", "owner is", "Chloe"): "current",
+                      ("billing", "uses", "Postgres"): "superseded", ("billing", "uses", "DynamoDB"): "current"}
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Who owns billing?", method=Method.HYBRID, top_k=5, kinds=("fact",), group_id="atlas"))
+    texts = [h.node["text"] for h in res.hits]
+    assert texts[0] == "Dev is taking over billing from Ben." and not any("Ben owns" in t for t in texts), texts
