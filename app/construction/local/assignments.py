@@ -25,8 +25,8 @@ _OWNS = re.compile(
     rf"(?<![\w']){_WHO}\s+(?:owns|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|leading|running|on)|"
     rf"(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)\s+{_THING}{_END}")
 _HANDED = re.compile(
-    rf"\b(?:handing|handed|hand|passing|passed|giving|gave|reassigning|reassigned)\s+{_THING}\s+(?:over\s+)?"
-    rf"to\s+{_WHO}", _I)
+    rf"\b(?i:handing|handed|hand|passing|passed|reassigning|reassigned)\s+{_THING}\s+(?i:over\s+)?"
+    rf"to\s+{_WHO}(?![\w'-])")
 _IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?:the|our)\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+is\s+"
                      rf"{_WHO}['’]s\s+now\b", _I)
 _PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)"
@@ -37,7 +37,8 @@ _USES = re.compile(
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call".
 _NOT_WORK = frozenset("""holiday holidays vacation leave call calls phone way road train plane bus team list line
-it this that them him her me us time board track mend sick fire shift duty site""".split())
+it this that them him her me us time board track mend sick fire shift duty site notice resignation both all
+everything one two""".split())
 # Words after a piece of work's name that say what kind of work it is: "the billing migration"
 # is billing's, as "Dev is taking over billing" says.
 _KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
@@ -59,8 +60,9 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
 
     def add(thing: str, predicate: str, value: str, at: int) -> None:
         key = work_key(thing)
-        if not key or key.split()[0] in _NOT_WORK or any(p.subject == key and p.predicate == predicate
-                                                         for p in out):
+        words = key.split()
+        if not words or words[0] in lx.STOPWORDS or set(words) & _NOT_WORK or any(
+                p.subject == key and p.predicate == predicate for p in out):
             return
         out.append(_Parse(key, "name", predicate, value, True, False, clause=at))
 
@@ -75,10 +77,10 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
     for m in _OWNS.finditer(text):
         if (who := person(m.group("who"))) is not None:
             add(m.group("x"), "owner is", who, m.start())
-    for rx in (_HANDED, _IS_NOW):
+    for rx in (_HANDED, _IS_NOW):  # to someone the episode knows
         for m in rx.finditer(text):
-            if (who := person(m.group("who"))) is not None:
-                add(m.group("x"), "owner is", who, 0)
+            if (ent := reg.get(m.group("who"))) is not None and ent.type in ("person", "thing", "organization"):
+                add(m.group("x"), "owner is", ent.name, 0)
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person

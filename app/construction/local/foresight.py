@@ -168,8 +168,8 @@ _PLAN_CUE = re.compile(
     r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
-_WEAK_CUES = frozenset({"need to", "have to", "has to", "got to", "gotta", "supposed to", "considering",
-                        "thinking about", "thinking of"})
+_WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "got to", "gotta", "supposed to",
+                        "considering", "thinking about", "thinking of"})
 _WILL_FILLER = frozenset("""
 let see check think tell say keep talk try be get do take make bet admit miss never always
 probably definitely just send find figure give love like
@@ -568,8 +568,10 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     t = sent.t
     low_words = set(_WORD.findall(text.lower()))
     ahead = [d for d in sent.dates if d.direction in ("future", "present")]
-    # Due by a day ahead ("the questionnaire by Friday", "a quote by next Friday"): a deadline.
-    deadline = bool(low_words & lx.DEADLINE_WORDS) or bool(ahead and _BY_DATE_HINT.search(text))
+    deadline = bool(low_words & lx.DEADLINE_WORDS)
+    # A plan due by a day ahead ("the questionnaire by Friday", "a quote by next Friday") is a
+    # deadline (the kind only: it makes no plan of its own).
+    due = deadline or bool(ahead and _BY_DATE_HINT.search(text))
     who: _Who | None = None
     cue = None
     for c in _PLAN_CUE.finditer(text):
@@ -585,6 +587,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
                 continue
         if cw in _DESIRE_CUES and not ahead and _content_score(_chunk(text[c.end():], _LIST_END, 10)) < 2:
             continue  # "I want to show it off": too vague to plan for
+        if cw.startswith("promise") and not _content_score(_chunk(text[c.end():], _LIST_END, 10)):
+            continue  # "... than Ines promised": what, it does not say
         w = _who_before(sent, c.start() + (1 if cw.startswith("'") else 0), reg, recent)
         if w is None or not w.person:
             continue
@@ -603,7 +607,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         if w is None and not (deadline or event):
             return None
         scheduled = _SCHEDULED.search(text, 0, pos) is not None or _MOVED_TO_HINT.search(text) is not None
-        if not (scheduled or deadline):
+        if not (scheduled or deadline or (due and w is not None)):  # "Rachel wants a quote by Friday"
             return None
         who = w or _Who(t.speaker, 0, 0, True)
     voice = _Voice(t.speaker, t.other)
@@ -637,5 +641,5 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         turn_ids=[t.turn.id],
         valid_from=at,
         valid_to=valid_to,
-        kind="deadline" if deadline else "plan",
+        kind="deadline" if due else "plan",
     )

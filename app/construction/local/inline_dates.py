@@ -11,11 +11,16 @@ _PREP_BEFORE = re.compile(
     r"starting|between)\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
-# Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed"), nor a word of
-# acknowledgement ("Got it, ...", "..., noted").
+# Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
+# revised price sheet"), nor a word of acknowledgement ("Got it, ...", "..., noted").
 _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!'s\s)(?<!'re\s)"
+    r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
     r"\b(?:got(?!\s+it\b)|made|said|visited|(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
+# Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
+# questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
+_COMMITTED = re.compile(r"\b(?:promised|agreed|committed|asked|wanted|needed|expected|said|told|emailed|texted)\b",
+                        re.IGNORECASE)
 # A day something is due by ("the questionnaire by Friday", said on a Tuesday): ahead, unless the
 # sentence is plainly in the past ("I had it done by Friday").
 _BY_DATE_HINT = re.compile(
@@ -64,7 +69,8 @@ def tense_of(s: str) -> str | None:
         return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
     if _PAST_HINT.search(s):
         return "past"
-    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _BY_DATE_HINT.search(s):
+    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or (
+            _BY_DATE_HINT.search(s) and not _WEAK_PAST_HINT.search(_COMMITTED.sub(" ", s))):
         return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
