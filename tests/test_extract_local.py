@@ -602,6 +602,14 @@ def test_an_instruction_to_an_assistant_is_a_standing_constraint(said, expected,
     assert word in c.trigger.split(", ") and "lea" not in c.trigger.lower()
 
 
+def test_an_instruction_about_her_or_him_is_about_the_person_named_before():
+    ex = _asked(("Sam", "user", "Laura Chen is the CFO at Acme Logistics."), ("assistant", "assistant", "Got it."),
+                ("Sam", "user", "Email only with her, never call her. And never offer Globex discounts above 10%."),
+                ("assistant", "assistant", "Noted."))
+    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == [
+        "Sam asked never to call Laura Chen.", "Sam asked never to offer Globex discounts above 10%."]
+
+
 def test_a_standing_preference_told_to_an_assistant_is_a_constraint():
     ex = _asked(("Lea", "user", "I prefer window seats on long flights."), ("assistant", "assistant", "Noted."))
     [c] = ex.foresights

@@ -164,7 +164,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
                 if helped and not found:  # "Always book aisle seats for me", to an assistant
-                    found.extend(draft(s, *told) for told in instructions(s) + preferences(s))
+                    found.extend(draft(s, *told) for told in instructions(s, recent_before) + preferences(s))
                 plan = _plan(s, reg, recent_before) if reminded is None else None
                 if plan is not None:
                     found.append(plan)

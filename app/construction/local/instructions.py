@@ -15,7 +15,7 @@ from app.construction.local.voice import _Voice, rewrite
 ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
            "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
            "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
-           "include|accept|take|set|leave")
+           "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve")
 _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
@@ -26,13 +26,21 @@ _INSTRUCTION = re.compile(
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
 
-def instructions(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
-    """(text, situation keys, trigger words) of each instruction `sent` gives."""
-    return [_one(sent, m) for m in _INSTRUCTION.finditer(sent.text.strip())]
+def instructions(sent: _Sentence, recent: str | None = None) -> list[tuple[str, list[str], list[str]]]:
+    """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
+    person named last before it, whom "her" or "him" in it stands for ("never call her")."""
+    return [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
 
 
-def _one(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
+# "him", and "her" where it is no possessive ("call her", "email her before 9", not "her office").
+_THIRD_OBJECT = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:about|on|before|after|at|in|until|again|"
+                           r"directly|back|first|tomorrow|today|tonight|ever|or|and)\b))", _I)
+
+
+def _one(sent: _Sentence, m: re.Match, recent: str | None) -> tuple[str, list[str], list[str]]:
     rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
+    if recent and recent != sent.t.speaker:
+        rest = _THIRD_OBJECT.sub(recent, rest)
     what = f"{m.group('v').lower()}{rest}"
     keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
     return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words
