@@ -9,6 +9,7 @@ from app.construction.dates import DateMention, absolute_text, inline_text
 _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
+_DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
 # Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
@@ -107,6 +108,8 @@ def _with_placeholders(s: str, mentions: list[DateMention],
                 text = _inline(m, True)
             else:
                 text = f"{pm.group(1)} {_inline(m, True)}"
+        elif _DET_BEFORE.search(s, max(pos, m.pos - 8), m.pos):
+            text = _inline(m, True)  # "the last Friday deploy": the day names a thing, no "on"
         else:
             text = _inline(m, False)
         out.append(s[pos:start])
