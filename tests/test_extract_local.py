@@ -610,6 +610,16 @@ def test_an_instruction_about_her_or_him_is_about_the_person_named_before():
         "Sam asked never to call Laura Chen.", "Sam asked never to offer Globex discounts above 10%."]
 
 
+def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own():
+    ex = _asked(("Sam", "user", "We booked a demo with Globex on October 14th at 2pm."),
+                ("assistant", "assistant", "Demo with Globex on October 14 at 2pm, noted."),
+                ("Sam", "user", "What should I bring to the Globex demo?"),
+                ("assistant", "assistant", "Bring the Globex case study and the pricing sheet from Diane."))
+    said = [f.text for f in ex.facts if f.text.lower().startswith("assistant")]
+    # Only what the assistant said of its own.
+    assert len(said) == 1 and "Diane" in said[0], [f.text for f in ex.facts]
+
+
 def test_a_standing_preference_told_to_an_assistant_is_a_constraint():
     ex = _asked(("Lea", "user", "I prefer window seats on long flights."), ("assistant", "assistant", "Noted."))
     [c] = ex.foresights

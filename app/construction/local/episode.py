@@ -80,6 +80,26 @@ def _keywords(sents: list[_Sentence], reg: _Registry) -> list[str]:
     return out[:MAX_KEYWORDS]
 
 
+_WORDS = re.compile(r"[a-z0-9][a-z0-9'-]+")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
+
+
+def _content_words(text: str) -> frozenset[str]:
+    words = _WORDS.findall(_ORDINAL.sub(r"\1", text.lower()))  # "October 14th" as "October 14"
+    return frozenset(w for w in words if w not in lx.STOPWORDS and w not in lx.INTERJECTIONS)
+
+
+def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str]]]) -> bool:
+    """An assistant's sentence whose words (three or more) are, three in four, the last user
+    turn's: a confirmation, whose memory is the user's own sentence."""
+    mine = _content_words(s.text)
+    before = next((words for i in range(s.t.index - 1, -1, -1) if i in told
+                   for assistant, words in [told[i]] if not assistant), None)
+    if len(mine) < 3 or before is None or any(w[0].isdigit() and w not in before for w in mine):
+        return False  # a number of its own ("= £835"): what it worked out, not said again
+    return len(mine & before) >= 0.75 * len(mine)
+
+
 def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
     speakers: list[str] = []
     for r in records:
@@ -108,6 +128,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     for s in lowercase:
         _discover_lowercase(s, reg)
     in_lowercase = _known_names(reg) if lowercase else None
+    # What each turn said, by its words: an assistant's "Demo with Globex on October 14 at
+    # 2pm, noted." only says again what the user just said (_restates).
+    told: dict[int, tuple[bool, frozenset[str]]] = {}
+    for s in sents:
+        told[s.t.index] = (s.t.assistant, told.get(s.t.index, (False, frozenset()))[1] | _content_words(s.text))
     for s in lowercase:
         if in_lowercase:
             s.mentions = _known_in_lowercase(s, in_lowercase, reg)
@@ -194,8 +219,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
-            if s.t.assistant and not foresaw and assistant_chatter(
-                    parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}"):
+            if s.t.assistant and not foresaw and (assistant_chatter(
+                    parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}")
+                    or _restates(s, told)):
                 continue
             parses = [parse]
             # "I used to live in Chicago but now I'm based in Austin"; "we moved to Bristol and I
