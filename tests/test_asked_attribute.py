@@ -16,7 +16,7 @@ from app.recollection.search import SearchService
     ("Where does Dad live now?", ("lives in",)), ("Who does Tom work for?", ("works at",)),
     ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
     ("How much insulin does Dad take?", ("insulin dose is",)),
-    ("What's Mum's dose of statins?", ("statin dose is",)),
+    ("What's Mum's dose of statins?", ("statin dose is",)), ("Who is Acme's CFO now?", ("cfo is",)),
     # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
     ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()),
     ("What did Maya take to the party?", ()),

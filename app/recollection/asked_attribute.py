@@ -44,7 +44,7 @@ def asked_predicates(query: str) -> tuple[str, ...]:
             med = meds[0][:-1] if meds[0].endswith("s") and meds[0][:-1] in lx.MEDICATIONS else meds[0]
             return (f"{med} dose is",)
     m = _ROLE.search(query)
-    if m and m.group("role").lower() in lx.UNIQUE_KIN:
+    if m and m.group("role").lower() in lx.UNIQUE_KIN | lx.ORG_ROLES:
         role = m.group("role").lower()
         return (f"{lx.SAME_ROLE.get(role, role)} is",)
     return next((predicates for rx, predicates in _ASKED if rx.search(query)), ())

@@ -89,7 +89,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     if named is None:
         named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!")))
     ent = reg.get(named)
-    if owner is None or ent is None or ent.name.casefold() != named.casefold():
+    if owner is None or ent is None:  # (the named may be an alias: "Laura", Laura Chen named before)
         return None
     if ent.type != "person":
         if not of_org or ent.type != "thing":
@@ -105,17 +105,20 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
 def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
     ("My new contact at Northwind is Priya Nair" ends Tom)."""
-    m = _CONTACT_AT.match(body)
+    m = _CONTACT_AT.search(body)
     if m is None:
         return None
     org, ent = reg.get(m.group("org")), reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
     if org is None or ent is None or ent.type not in ("person", "thing") or org is ent:
         return None
     ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0
+    if org.type in ("person", "thing", "place"):  # whom one deals with there: an organisation
+        org.votes["organization"] = max(org.votes.values(), default=0.0) + 1.0
     return _Parse(sent.t.speaker, "speaker", f"contact at {org.name} is", ent.name, True, True)
 
 
-_CONTACT_AT = re.compile(r"^(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
+# At the sentence's start or a clause's ("Tom left Northwind, so my new contact there is ...").
+_CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
                          r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"

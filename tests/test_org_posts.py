@@ -1,0 +1,47 @@
+"""An organisation's one-holder posts ("Acme's CFO is Laura Chen") and the speaker's contact at
+one ("My contact at Northwind is Tom Baker") change hands like a person's doctor: the new holder
+ends the old, and "Who is Acme's CFO?" has the holder of now among the first hits. Local
+extractor; the timelines and a search on the real Neo4j."""
+from datetime import timedelta
+
+from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import DAY1
+from tests.test_extract_local import extract, turn
+
+
+def test_a_post_is_read_either_way_round_and_from_a_later_clause():
+    ex = extract([turn(t, speaker="Sam", i=i) for i, t in enumerate([
+        "Acme's CFO is Laura Chen.", "Tom Baker is the CTO at Globex Foods.",
+        "Laura moved to the CEO role at Acme last week, their new CFO is Daniel Ortiz.",
+        "My contact at Northwind is Tom Baker, head of procurement."])])
+    facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    # "Laura" is Laura Chen, named before in the episode.
+    assert {("Acme", "cfo is", "Laura Chen"), ("Globex Foods", "cto is", "Tom Baker"), ("Acme", "ceo is", "Laura Chen"),
+            ("Acme", "cfo is", "Daniel Ortiz"), ("Laura Chen", "works at", "Acme"),
+            ("Sam", "contact at Northwind is", "Tom Baker")} <= facts
+    types = {e.name: e.type for e in ex.entities}
+    assert types["Acme"] == "organization" and types["Daniel Ortiz"] == "person"
+    assert not {"CFO", "CEO", "CTO"} & set(types)  # a post is no name
+
+
+async def test_a_new_holder_ends_the_old_and_is_the_answer(services, graph):
+    said = [(0, "Acme's CFO is Laura Chen, she signs off anything over 50k."),
+            (0, "My contact at Northwind is Tom Baker, head of procurement."),
+            (20, "Big news: Laura moved to the CEO role at Acme, their new CFO is Daniel Ortiz."),
+            (20, "Tom left Northwind, so my new contact at Northwind is Priya Nair.")]
+    ingestor = Ingestor(services)
+    for day in (0, 20):
+        await ingestor.memorize(graph.tenant, "sales", [
+            {"id": f"s{i}", "speaker": "Sam", "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
+            for i, (d, text) in enumerate(said) if d == day], flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['cfo is', 'contact at Northwind is'] "
+                            "RETURN f.predicate AS p, f.object AS holder, f.status AS status")
+    assert {(r["p"], r["holder"]): r["status"] for r in rows} == {
+        ("cfo is", "Laura Chen"): "superseded", ("cfo is", "Daniel Ortiz"): "current",
+        ("contact at Northwind is", "Tom Baker"): "superseded", ("contact at Northwind is", "Priya Nair"): "current"}
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Who is Acme's CFO?", method=Method.HYBRID, top_k=5), record_access=False)
+    first = [h.node.get("text", "") for h in res.hits[:3]]
+    assert any("Daniel Ortiz" in t for t in first), first
