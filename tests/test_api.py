@@ -588,3 +588,26 @@ def test_an_entity_history_lists_every_fact_in_the_order_they_began_a_page_at_a_
     theirs = data(api.gql(HISTORY, {"n": "Maya", "f": 100, "a": full["edges"][0]["cursor"]}, key=b))
     ids = {e["node"]["id"] for e in (theirs["entity"] or {"history": {"edges": []}})["history"]["edges"]}
     assert not ids & {f["id"] for f in facts}
+
+
+def test_a_forget_matching_nothing_reports_nothing_deleted_and_what_it_cleared_apart(api):
+    # What an interrupted forget left (here an entity nothing mentions any more) is cleared by the
+    # next forget; one whose own selection matched nothing says so, and names the rest apart.
+    tenant = f"api_leftover_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+
+    async def leave_an_orphan():
+        driver = make_driver(api.settings)
+        try:
+            async with driver.session() as s:
+                await s.run("CREATE (:Entity {tenant: $tenant, key: 'left over', name: 'Left Over', id: 'e-left'})",
+                            tenant=tenant)
+        finally:
+            await driver.close()
+
+    asyncio.run(leave_an_orphan())
+    out = data(api.gql('mutation { forget(input: {conversationId: "no-such"}) { deletedNodes cleanedUp } }', key=key))
+    assert out["forget"] == {"deletedNodes": 0, "cleanedUp": 1}
+    assert _counts(api.settings, tenant).get("Entity", 0) == 0
+    out = data(api.gql('mutation { forget(input: {conversationId: "no-such"}) { deletedNodes cleanedUp } }', key=key))
+    assert out["forget"] == {"deletedNodes": 0, "cleanedUp": 0}

@@ -25,7 +25,7 @@ from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.status import conversation_status
 from app.construction.turns import InputError
-from app.lifecycle.forget import ForgetSelection, SelectionError, forget as forget_selection
+from app.lifecycle.forget import ForgetSelection, SelectionError, forget_counted
 from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
 from app.recollection.lookup import entities_by_id, entity_by_name, memcell_by_id
 from app.recollection.cursors import CursorError
@@ -220,10 +220,10 @@ class Mutation:
                               conversation_id=input.conversation_id, group_id=input.group_id,
                               user_id=input.user_id, everything=bool(input.everything))
         try:
-            n = await forget_selection(info.context.graph, sel)
+            n, leftovers = await forget_counted(info.context.graph, sel)
         except SelectionError as e:
             raise bad_input(str(e)) from None
-        return ForgetResult(deleted_nodes=n)
+        return ForgetResult(deleted_nodes=n, cleaned_up=leftovers)
 
     @strawberry.mutation(name="splitEntity", description=(
         "Undo a wrong merge: make one of an entity's aliases an entity of its own, with the facts "

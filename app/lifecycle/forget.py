@@ -227,13 +227,20 @@ async def purge_tenant(graph: TenantGraph) -> int:
 
 
 async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
-    """Delete the selection and everything derived from it; returns nodes deleted.
-    A selection that matches nothing deletes nothing but what an interrupted forget left."""
+    """Delete the selection and everything derived from it; returns nodes deleted (with what an
+    interrupted forget left, forget_counted)."""
+    return sum(await forget_counted(graph, sel))
+
+
+async def forget_counted(graph: TenantGraph, sel: ForgetSelection) -> tuple[int, int]:
+    """(nodes the selection and what was derived from it took, nodes an earlier interrupted
+    forget left that this one cleared). A selection that matches nothing deletes nothing but
+    such leftovers: a client asking to forget another tenant's id, or nothing, is told 0."""
     chosen = sel.chosen()
     if len(chosen) != 1:
         raise SelectionError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
     if chosen[0] == "everything":
-        return await purge_tenant(graph)
+        return await purge_tenant(graph), 0
     rows = await graph.read(SELECT_TURNS[chosen[0]], ids=sel.cell_ids or [],
                             conversationId=sel.conversation_id, groupId=sel.group_id,
                             userId=sel.user_id)
@@ -264,14 +271,14 @@ async def forget(graph: TenantGraph, sel: ForgetSelection) -> int:
             deleted += await graph.auto_commit(DELETE_KEYS, keys=orphans["keys"])
     # Also when this call found nothing of its own: a forget interrupted after its turns went
     # is finished by running it again.
-    deleted += await graph.auto_commit(ORPHAN_ENTITIES)
-    deleted += await graph.auto_commit(EMPTY_CONVERSATIONS)
+    after = await graph.auto_commit(ORPHAN_ENTITIES)
+    after += await graph.auto_commit(EMPTY_CONVERSATIONS)
     scenes = sorted(set(scenes) | set((await graph.read(STALE_SCENES))[0]["ids"]))
     if scenes:
         from app.lifecycle.scenes import refresh_scenes
 
-        deleted += await refresh_scenes(graph, scenes)
-    return deleted
+        after += await refresh_scenes(graph, scenes)
+    return (deleted + after, 0) if turns or keys else (deleted, after)
 
 
 async def _replan(graph: TenantGraph, fact_ids: list[str]) -> None:
