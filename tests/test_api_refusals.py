@@ -31,6 +31,15 @@ def test_a_timestamp_offset_neo4j_cannot_hold_is_refused_and_nothing_is_stored(a
     assert _counts(api.settings, tenant).get("Turn", 0) == 0
 
 
+def test_a_timestamp_without_a_time_of_day_is_refused_and_nothing_is_stored(api, tenant_key):
+    tenant, key = tenant_key
+    before = _counts(api.settings, tenant).get("Turn", 0)
+    msgs = [_message(1), _message(2, "2024-04-01")]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c-date-only", "messages": msgs}}, key=key)
+    assert error_code(r) == "BAD_USER_INPUT" and "time of day" in r.json()["errors"][0]["message"], r.text
+    assert _counts(api.settings, tenant).get("Turn", 0) == before
+
+
 def test_a_timestamp_offset_of_18_hours_is_stored(api):
     edge = _new_key(api.settings, f"api_edge_{uuid.uuid4().hex[:8]}")
     ok = api.gql(MEMORIZE, {"input": {"conversationId": "c-edge", "wait": False,
@@ -120,12 +129,13 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     '{ foresights(groupId: "") { id } }', '{ scenes(groupId: "") { totalCount } }'])
 def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, document):
     tenant, key = tenant_key
+    before = _counts(api.settings, tenant).get("Turn", 0)
     variables = ({"input": {"conversationId": "c-empty-group", "groupId": "", "messages": [_message(1)]}}
                  if document is MEMORIZE else {"in": {"query": "note", "groupId": ""}})
     r = api.gql(document, variables if "$in" in document else None, key=key)
     assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "groupId", r.text
     assert "1-256" in r.json()["errors"][0]["message"]
-    assert _counts(api.settings, tenant).get("Turn", 0) == 0
+    assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 
 def test_a_huge_message_id_is_not_echoed_in_full(api, tenant_key):

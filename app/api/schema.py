@@ -11,6 +11,7 @@ from graphql import GraphQLError
 from strawberry.extensions import ParserCache
 from strawberry.types import Info
 
+from app.api.datetime_scalar import DateTime
 from app.api.errors import INTERNAL, NOT_FOUND, ApiError, QuietSchema, StableErrorCodes, bad_input
 from app.api.limits import query_limits
 from app.api.types import (
@@ -284,7 +285,7 @@ MAX_EXPENSIVE = 4
 def build_schema(max_depth: int = 8, max_aliases: int = 15, max_tokens: int = 2000,
                  max_expensive: int = MAX_EXPENSIVE, extra_extensions: tuple = ()) -> strawberry.Schema:
     return QuietSchema(
-        query=Query, mutation=Mutation,
+        query=Query, mutation=Mutation, scalar_overrides={datetime: DateTime},
         extensions=[
             query_limits(max_depth, max_aliases, max_tokens, EXPENSIVE_FIELDS, max_expensive),
             # Clients send the same few documents: each text is parsed once (bounded LRU; the

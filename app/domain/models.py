@@ -5,6 +5,7 @@ Input (Message) is validated with pydantic; the construction pipeline passes pla
 """
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -58,6 +59,16 @@ class Message(BaseModel):
                 v.encode("utf-8")
             except UnicodeEncodeError:
                 raise ValueError("text is not valid Unicode (a lone surrogate)") from None
+        return v
+
+    @field_validator("timestamp", mode="before")
+    @classmethod
+    def _has_a_time(cls, v):
+        # "2026-11-20" alone would be midnight UTC: the evening before for a client west of
+        # Greenwich, where its "tomorrow" and "tonight" would then be read.
+        if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}\s*", v):
+            raise ValueError("timestamp is a date without a time of day; send one, with its UTC offset "
+                             "(e.g. 2026-11-20T09:30:00-08:00)")
         return v
 
     @field_validator("timestamp")
