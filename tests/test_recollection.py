@@ -749,3 +749,19 @@ async def test_from_and_to_bound_foresight_by_when_it_was_said(services, graph, 
         res = await search(searcher, graph, "Suggest a restaurant for dinner", kinds=("foresight",),
                            time_from=window[0], time_to=window[1], now=DAY3 + timedelta(days=1))
         assert any("peanut" in h.node["text"] for h in res.hits) is found, window
+
+
+async def test_related_to_in_one_group_follows_that_groups_relations_only(services, graph):
+    # Two team channels of one tenant name the same Ben: each says whom he works with.
+    ingestor = Ingestor(services)
+    for group, text in (("atlas", "Ben works with Chloe Martin on the billing service."),
+                        ("orion", "Ben works with Omar Haddad on the analytics pipeline.")):
+        await ingestor.memorize(graph.tenant, f"chat-{group}", [
+            {"id": "m1", "speaker": "Ana", "content": text, "timestamp": DAY3}], group_id=group, flush=True)
+    names = {g: {r.entity["name"] for r in await RelatedService().related_to(graph, "Ben", hops=2, group_id=g)}
+             for g in ("atlas", "orion", None)}
+    assert "Chloe Martin" in names["atlas"] and "Omar Haddad" not in names["atlas"]
+    assert "Omar Haddad" in names["orion"] and "Chloe Martin" not in names["orion"]
+    assert {"Chloe Martin", "Omar Haddad"} <= names[None]
+    with pytest.raises(SearchInputError):
+        await RelatedService().related_to(graph, "Ben", group_id="")

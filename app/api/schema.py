@@ -95,15 +95,18 @@ class Query:
             raise ApiError(str(e), INTERNAL) from None
         return SearchResult(hits=[_hit(h, req.at) for h in res.hits], context=res.context, took_ms=res.took_ms)
 
-    @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way.")
+    @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way; "
+                                  "with `groupId`, over the relations said in that group only.")
     async def related_to(self, info: Info, entity: str, hops: Optional[int] = 2,
-                         as_of: Optional[datetime] = None, limit: Optional[int] = 25) -> list[Relation]:
+                         as_of: Optional[datetime] = None, limit: Optional[int] = 25,
+                         group_id: Optional[strawberry.ID] = None) -> list[Relation]:
         ctx = info.context
         hops = 2 if hops is None else hops
         limit = 25 if limit is None else limit
         try:
             at = moment(as_of)
-            rels = await ctx.state.related.related_to(ctx.graph, entity, hops, at, limit)
+            rels = await ctx.state.related.related_to(ctx.graph, entity, hops, at, limit,
+                                                      None if group_id is None else str(group_id))
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         return [Relation(entity=Entity.of(r.entity, at=at), hops=r.hops, score=r.score,

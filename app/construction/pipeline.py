@@ -355,7 +355,7 @@ class Pipeline:
                         batch.related.append({
                             "fromKey": s, "toKey": o, "predicate": f.predicate, "factId": fid,
                             "validFrom": valid_from, "validTo": f.valid_to,
-                            "weight": float(f.confidence),
+                            "weight": float(f.confidence), "groupId": first.group_id,
                         })
         for fs in ex.foresights:
             tids = [t for t in fs.turn_ids if t in turn_ids] or [cell.turns[-1].id]

@@ -104,7 +104,7 @@ RELATED = """
 UNWIND $related AS r
 MATCH (a:Entity {tenant: $tenant, key: r.fromKey}), (b:Entity {tenant: $tenant, key: r.toKey})
 CREATE (a)-[:RELATED {predicate: r.predicate, factId: r.factId, validFrom: r.validFrom,
-                      validTo: r.validTo, weight: r.weight, tenant: $tenant}]->(b)
+                      validTo: r.validTo, weight: r.weight, tenant: $tenant, groupId: r.groupId}]->(b)
 """
 
 SUPERSEDE = """

@@ -19,7 +19,8 @@ MAX_PATHS = 2000  # bound the work on hub entities
 _PATHS = """
   MATCH p = (s)-[rels:RELATED*{h}..{h}]-(e:Entity)
   WHERE e <> s AND e.tenant = $tenant
-    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds})
+    AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds}
+            AND ($groupId IS NULL OR r.groupId = $groupId))
   RETURN e, p, rels LIMIT $maxPaths"""
 
 # The entity named, as entity(name) finds it (lookup.ASKED_ENTITY).
@@ -66,7 +67,10 @@ class RelatedService:
         self._queries = {h: related_to_query(h) for h in range(1, max_hops + 1)}
 
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
-                         as_of: datetime | None = None, limit: int = 25) -> list[Relation]:
+                         as_of: datetime | None = None, limit: int = 25,
+                         group_id: str | None = None) -> list[Relation]:
+        """`group_id`: over the relations stated in that group's conversations only (an entity
+        is the tenant's, whichever group names it)."""
         from app.recollection.request import SearchInputError, moment
 
         if not entity or not entity.strip() or len(entity) > 256:
@@ -75,8 +79,10 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
+        if group_id is not None and not 1 <= len(group_id) <= 256:
+            raise SearchInputError("groupId must be 1-256 characters", "groupId")
         rows = await graph.read(self._queries[hops], **asked_params(entity), at=moment(as_of),
-                                maxPaths=MAX_PATHS, limit=limit)
+                                maxPaths=MAX_PATHS, limit=limit, groupId=group_id)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}
         return [Relation(r["entity"], r["hops"], float(r["score"]),
