@@ -606,8 +606,9 @@ def test_a_forget_matching_nothing_reports_nothing_deleted_and_what_it_cleared_a
             await driver.close()
 
     asyncio.run(leave_an_orphan())
-    out = data(api.gql('mutation { forget(input: {conversationId: "no-such"}) { deletedNodes cleanedUp } }', key=key))
+    forget = 'mutation { forget(input: {conversationId: "no-such"}) { deletedNodes cleanedUp } }'
+    out = data(api.gql(forget, key=key))
     assert out["forget"] == {"deletedNodes": 0, "cleanedUp": 1}
     assert _counts(api.settings, tenant).get("Entity", 0) == 0
-    out = data(api.gql('mutation { forget(input: {conversationId: "no-such"}) { deletedNodes cleanedUp } }', key=key))
+    out = data(api.gql(forget, key=key))
     assert out["forget"] == {"deletedNodes": 0, "cleanedUp": 0}

@@ -58,7 +58,8 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
 
 
 @pytest.mark.parametrize("query, work", [
-    ("Who owns billing?", ("billing", ("owner is",))), ("Who's on the mobile app now?", ("mobile app", ("owner is",))),
+    ("Who owns billing?", ("billing", ("owner is",))),
+    ("Who's on the mobile app now?", ("mobile app", ("owner is",))),
     ("Who owns the billing migration", ("billing", ("owner is",))),
     ("What database are we using for billing?", ("billing", ("uses",))),
     # A person's thing, or no thing at all.

@@ -148,7 +148,8 @@ def test_a_day_open_in_its_year_or_week_is_read_by_the_sentence(said, day):
 @pytest.mark.parametrize("said", [
     # A state in -ed ("is closed") or an acknowledgement ("noted", "got it") says nothing of when:
     # the nearest such day is meant, not last year's ("the first week of December" said in October).
-    "Northwind is closed for inventory the first week of December.", "Demo with Globex on October 14 at 2pm, noted.",
+    "Northwind is closed for inventory the first week of December.",
+    "Demo with Globex on October 14 at 2pm, noted.",
     "Got it, no Northwind activity in December.", "Nothing can be signed in December."])
 def test_a_state_or_an_acknowledgement_in_ed_is_no_past(said):
     assert tense_of(said) is None

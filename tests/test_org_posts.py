@@ -18,7 +18,8 @@ def test_a_post_is_read_either_way_round_and_from_a_later_clause():
         "My contact at Northwind is Tom Baker, head of procurement."])])
     facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
     # "Laura" is Laura Chen, named before in the episode.
-    assert {("Acme", "cfo is", "Laura Chen"), ("Globex Foods", "cto is", "Tom Baker"), ("Acme", "ceo is", "Laura Chen"),
+    assert {("Acme", "cfo is", "Laura Chen"), ("Globex Foods", "cto is", "Tom Baker"),
+            ("Acme", "ceo is", "Laura Chen"),
             ("Acme", "cfo is", "Daniel Ortiz"), ("Laura Chen", "works at", "Acme"),
             ("Sam", "contact at Northwind is", "Tom Baker")} <= facts
     types = {e.name: e.type for e in ex.entities}
@@ -36,11 +37,13 @@ async def test_a_new_holder_ends_the_old_and_is_the_answer(services, graph):
         await ingestor.memorize(graph.tenant, "sales", [
             {"id": f"s{i}", "speaker": "Sam", "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
             for i, (d, text) in enumerate(said) if d == day], flush=True)
-    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['cfo is', 'contact at Northwind is'] "
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) "
+                            "WHERE f.predicate IN ['cfo is', 'contact at Northwind is'] "
                             "RETURN f.predicate AS p, f.object AS holder, f.status AS status")
     assert {(r["p"], r["holder"]): r["status"] for r in rows} == {
         ("cfo is", "Laura Chen"): "superseded", ("cfo is", "Daniel Ortiz"): "current",
-        ("contact at Northwind is", "Tom Baker"): "superseded", ("contact at Northwind is", "Priya Nair"): "current"}
+        ("contact at Northwind is", "Tom Baker"): "superseded",
+        ("contact at Northwind is", "Priya Nair"): "current"}
     res = await SearchService(services).search(graph.tenant, SearchRequest(
         query="Who is Acme's CFO?", method=Method.HYBRID, top_k=5), record_access=False)
     first = [h.node.get("text", "") for h in res.hits[:3]]

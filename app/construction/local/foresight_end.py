@@ -67,7 +67,8 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 # to Friday"): its plan for the old day is over (the new day comes as a plan of its own,
 # local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
 _MOVED = re.compile(
-    rf"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){{0,3}}?(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))"
+    r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))"
     r"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:slipped|moved|pushed|postponed|delayed|rescheduled|"
     r"bumped|shifted)\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 

@@ -118,7 +118,8 @@ def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
 
 
 # At the sentence's start or a clause's ("Tom left Northwind, so my new contact there is ...").
-_CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
+_CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)(?:my|our)\s+"
+                         r"(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
                          r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
@@ -132,7 +133,8 @@ _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s
 _CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
 _HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?:is|'s|became|has\s+become|"
                         r"(?:has\s+)?moved\s+(?:in)?to|stepped\s+(?:up\s+)?into|"
-                        r"(?:was|got|has\s+been)\s+promoted\s+to|took\s+over\s+as)\s+(?:now\s+)?(?:the\s+)?(?:new\s+)?"
+                        r"(?:was|got|has\s+been)\s+promoted\s+to|took\s+over\s+as)\s+(?:now\s+)?(?:the\s+)?"
+                        r"(?:new\s+)?"
                         r"(?P<role>[\w-]+)"
                         r"(?:\s+(?:role|job|position|post|seat))?\s+(?:at|of|for)\s+"
                         r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
