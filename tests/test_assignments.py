@@ -50,10 +50,21 @@ async def test_a_handover_and_a_switch_end_the_old_values_whoever_said_them(grap
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['owner is', 'uses'] "
                             "RETURN f.subjectKey AS thing, f.predicate AS p, f.object AS value, f.status AS status")
     status = {(r["thing"], r["p"], r["value"]): r["status"] for r in rows}
-    assert status == {("billing", "owner is", "Ben"): "superseded", ("billing", "owner is", "Dev"): "current",
-                      ("checkout design", "owner is", "Chloe"): "current",
-                      ("billing", "uses", "Postgres"): "superseded", ("billing", "uses", "DynamoDB"): "current"}
+    # A piece of work is its group's: the keys say which.
+    assert status == {("billing@atlas", "owner is", "Ben"): "superseded",
+                      ("billing@atlas", "owner is", "Dev"): "current",
+                      ("checkout design@atlas", "owner is", "Chloe"): "current",
+                      ("billing@atlas", "uses", "Postgres"): "superseded",
+                      ("billing@atlas", "uses", "DynamoDB"): "current"}
+    # Another team's billing is another thing: its owner ends nothing of atlas's.
+    report = await ingestor.memorize(graph.tenant, "other-team", [
+        {"id": "o1", "speaker": "Omar", "content": "On our team, Chloe owns billing.",
+         "timestamp": DAY1 + timedelta(days=30)}], group_id="orion", flush=True)
+    assert report.process.superseded == 0
     res = await SearchService(services).search(graph.tenant, SearchRequest(
         query="Who owns billing?", method=Method.HYBRID, top_k=5, kinds=("fact",), group_id="atlas"))
     texts = [h.node["text"] for h in res.hits]
     assert texts[0] == "Dev is taking over billing from Ben." and not any("Ben owns" in t for t in texts), texts
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Who owns billing?", method=Method.HYBRID, top_k=5, kinds=("fact",), group_id="orion"))
+    assert [h.node["text"] for h in res.hits][:1] == ["Chloe owns billing."]

@@ -60,6 +60,13 @@ RETURN n.key AS key, n.name AS name, n.type AS type, coalesce(n.splitKeys, []) A
 """, limit="3")
 
 
+def thing_key(name: str, group_id: str | None) -> str:
+    """The timeline key of a subject no entity names: its words, in its group ("billing@atlas";
+    a key's words hold no "@")."""
+    key = normalize_key(name)
+    return f"{key}@{group_id}" if group_id else key
+
+
 def normalize_key(name: str) -> str:
     s = unicodedata.normalize("NFKC", name).casefold().strip()
     s = _PUNCT.sub(" ", s)

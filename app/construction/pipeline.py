@@ -20,7 +20,7 @@ import numpy as np
 
 from app.construction.boundaries import BoundaryRules, cut, unit
 from app.construction.entity_resolution import (
-    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities, surface_rows,
+    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities, surface_rows, thing_key,
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.sentences import best_span
@@ -324,7 +324,10 @@ class Pipeline:
                 k = res.key_of(name)
                 if k and all(a["key"] != k for a in about):
                     about.append({"key": k, "role": role})
-            subject_key = res.key_of(f.subject) or normalize_key(f.subject)
+            # A subject no entity names ("billing", "launch") is a thing of the group it was said
+            # in: its timeline is that group's ("Chloe owns billing" in another team's channel
+            # ends nothing here). An entity's is the tenant's, whichever group names it.
+            subject_key = res.key_of(f.subject) or thing_key(f.subject, first.group_id)
             if subject_key in res.entities and all(a["key"] != subject_key for a in about):
                 about.insert(0, {"key": subject_key, "role": "subject"})
             stated_at = next(t.at for t in cell.turns if t.id == tids[0])

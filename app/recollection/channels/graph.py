@@ -155,9 +155,12 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
 """, limit="$fetch", var="e")
 
 # A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work): its
-# timeline's facts, by the (tenant, subjectKey, predicate) index, newest first.
+# timeline's facts, by the (tenant, subjectKey, predicate) index, newest first. The work is its
+# group's (entity_resolution.thing_key): "billing@atlas", or any group's when none is asked.
 WORK_FACTS = f"""
-MATCH (n:Fact {{tenant: $tenant, subjectKey: $work}}) WHERE n.predicate IN $predicates AND {filters.FACT}
+MATCH (n:Fact {{tenant: $tenant}})
+WHERE (n.subjectKey = $work OR n.subjectKey STARTS WITH $work + '@') AND n.predicate IN $predicates
+  AND {filters.FACT}
 WITH n ORDER BY n.validFrom DESC, elementId(n) LIMIT $pins
 RETURN elementId(n) AS key, 1.0 AS score, {EVIDENCE["fact"]} AS evidence
 """
