@@ -611,8 +611,8 @@ def test_an_instruction_about_her_or_him_is_about_the_person_named_before():
 
 
 def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own():
-    ex = _asked(("Sam", "user", "We booked a demo with Globex on October 14th at 2pm."),
-                ("assistant", "assistant", "Demo with Globex on October 14 at 2pm, noted."),
+    ex = _asked(("Sam", "user", "We booked the Globex demo with Laura Chen."),
+                ("assistant", "assistant", "Got it, the Globex demo with Laura Chen is booked."),
                 ("Sam", "user", "What should I bring to the Globex demo?"),
                 ("assistant", "assistant", "Bring the Globex case study and the pricing sheet from Diane."))
     said = [f.text for f in ex.facts if f.text.lower().startswith("assistant")]
@@ -1162,3 +1162,17 @@ def test_a_one_line_note_opening_with_a_first_name_is_about_that_person(said, co
     name = said.split()[0]
     assert entity(ex, name).type == "person" and {f.subject for f in ex.facts} == {name}
     assert [fs.text for fs in ex.foresights if fs.kind == "constraint"] == ([constraint] if constraint else [])
+
+
+def test_an_acronym_is_no_short_name_of_a_person():
+    ex = extract([turn("Priya approved headcount for two more engineers.", speaker="Ana"),
+                  turn("We're dropping the two-approval rule, one approval per PR is enough again.", speaker="Ana", i=1)])
+    assert "PR" in {e.name for e in ex.entities} and "PR" not in entity(ex, "Priya").aliases
+
+
+def test_a_promise_due_by_a_day_is_a_deadline_over_on_that_day():
+    at = datetime(2026, 10, 5, 9, 0, tzinfo=timezone.utc)
+    ex = extract([turn("I promised Priya a revised price sheet by December 10th, she wants to revisit next year.",
+                       speaker="Sam", at=at)])
+    [d] = ex.foresights
+    assert d.kind == "deadline" and d.valid_to == datetime(2026, 12, 11, tzinfo=timezone.utc)

@@ -173,7 +173,8 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             attach(sk, d, by_draft[id(d)], out[by_draft[id(d)]].name, d.type, True, "alias", 1.0)
             continue
         # A bare one-word name of unknown type may still be a nickname of a known person.
-        if sk not in speakers and d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk:
+        if sk not in speakers and d.type in ("person", "thing") and len(sk) >= 3 and " " not in sk \
+                and not d.name.isupper():  # an acronym ("PRS") is no nickname
             cands = await graph.read(PERSON_PREFIX, prefix=sk)
             cands = [c for c in cands if c["key"] != sk and sk not in c["splitKeys"]]
             if len(cands) == 1:

@@ -204,8 +204,8 @@ class _Registry:
                 continue
             other_votes = max((v for t, v in small.votes.items() if t not in ("person", "thing")),
                               default=0.0)
-            if other_votes >= 4 or len(small.key) < 2:
-                continue
+            if other_votes >= 4 or len(small.key) < 2 or (small.name.isupper() and len(small.name) > 1):
+                continue  # "PR" is no short name of Priya's
             targets = []
             for big in persons:
                 if big is small or big.key in self.alias_of or big.kin_unnamed:

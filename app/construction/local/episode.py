@@ -90,13 +90,15 @@ def _content_words(text: str) -> frozenset[str]:
 
 
 def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str]]]) -> bool:
-    """An assistant's sentence whose words (three or more) are, three in four, the last user
-    turn's: a confirmation, whose memory is the user's own sentence."""
+    """An assistant's sentence whose words (three or more, no number) are, three in four, the
+    last user turn's: a confirmation, whose memory is the user's own sentence."""
     mine = _content_words(s.text)
     before = next((words for i in range(s.t.index - 1, -1, -1) if i in told
                    for assistant, words in [told[i]] if not assistant), None)
-    if len(mine) < 3 or before is None or any(w[0].isdigit() and w not in before for w in mine):
-        return False  # a number of its own ("= £835"): what it worked out, not said again
+    if len(mine) < 3 or before is None or any(w[0].isdigit() for w in mine):
+        # A number or a day ("= £835", "the demo is on October 21"): what it worked out, or
+        # says more plainly than the user did ("It's now the 21st instead"), is kept.
+        return False
     return len(mine & before) >= 0.75 * len(mine)
 
 

@@ -619,7 +619,11 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         ftext = ftext[0].upper() + ftext[1:]
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
-    valid_to = plan_until(at, ahead)
+    by = _BY_DATE_HINT.search(text) if due else None
+    due_day = next((d for d in ahead if by and d.pos >= by.start()), None)
+    # Due by a day: over once that day is ("by December 10th, she wants to revisit next year"
+    # was open until the end of next year).
+    valid_to = plan_until(at, [due_day] if due_day else ahead)
     keys = []
     for w in _WORD.findall(text.lower()):
         for k in lx.SITUATION_CUES.get(w, ()):

@@ -155,8 +155,6 @@ _AT_EMPLOYER = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?(?=[A-Z])")
 def employer(sent: _Sentence, reg: _Registry, parse: _Parse) -> _Parse | None:
     """"I work as a nurse at St. Mary's Hospital": beside the job, where it is held, a fact of
     its own (a notice given at St. Mary's ends it; the job is still hers)."""
-    if parse.predicate.removesuffix(" is") in lx.ORG_ROLES:  # "Acme's CFO is Laura Chen": she works there
-        return _Parse(parse.obj, "name", "works at", parse.subject, True, False)
     if parse.predicate != "job is":
         return None
     at = sent.s1.lower().find(parse.obj.lower())
