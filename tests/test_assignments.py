@@ -32,6 +32,22 @@ def test_owners_and_what_a_thing_uses_are_read_clause_by_clause():
     assert not [f for f in facts if f[0] == "Ben" and f[1] == "owns"]
 
 
+def test_a_handover_said_other_ways_and_each_clause_told_alone():
+    ex = extract([turn(t, speaker="Ana", i=i) for i, t in enumerate([
+        "Priya will own onboarding from now on.", "OK so onboarding moves to Priya.",
+        "I'm passing the search project to Dev.", "Kai took over payments last week.",
+        "We moved billing off Postgres onto DynamoDB.", "Search indexing is mine now.",
+        "Ben owns the analytics pipeline and Chloe owns the marketing site.",
+        # Not work: a relative moved, a person moving.
+        "We moved Dad to Sunrise Gardens.", "Ben moves to Berlin next month."])])
+    facts = {(f.subject, f.predicate, f.object): f.text for f in ex.facts}
+    assert {("onboarding", "owner is", "Priya"), ("search", "owner is", "Dev"), ("payments", "owner is", "Kai"),
+            ("billing", "uses", "DynamoDB"), ("search indexing", "owner is", "Ana"),
+            ("analytics pipeline", "owner is", "Ben"), ("marketing site", "owner is", "Chloe")} <= set(facts)
+    assert facts[("analytics pipeline", "owner is", "Ben")] == "Ben owns the analytics pipeline."
+    assert not [k for k in facts if k[1] in ("owner is", "uses") and k[2] in ("Sunrise Gardens", "Berlin")]
+
+
 @pytest.fixture
 def ingestor(services):
     return Ingestor(services)

@@ -19,26 +19,34 @@ _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 # The thing: a few words, without its article or "new" ("the new checkout design").
 _THING = r"(?:(?:the|our|my|this)\s+)?(?:new\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)"
 # Where the thing's words stop: a clause's end, or what is said of the handover.
-_END = (r"(?=\s*[,;.!?:]|\s+(?:and|but|so|from|now|too|going\s+forward|for\s+now|this\s+(?:sprint|week|quarter)|"
-        r"starting|until|while|since|because)\b|\s*$)")
+_END = (r"(?=\s*[,;.!?:\x00]|\s+(?:and|but|so|from|now|too|going\s+forward|for\s+now|this\s+(?:sprint|week|"
+        r"quarter)|starting|until|while|since|because)\b|\s*$)")  # (\x00: a date's place, local/inline_dates.py)
 _OWNS = re.compile(
-    rf"(?<![\w']){_WHO}\s+(?:owns|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|leading|running|on)|"
-    rf"(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)\s+{_THING}{_END}")
+    rf"(?<![\w']){_WHO}\s+(?:owns|(?:will|'ll|is\s+going\s+to)\s+own|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|"
+    rf"leading|running|on)|(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)"
+    rf"\s+{_THING}{_END}")
 _HANDED = re.compile(
     rf"\b(?i:handing|handed|hand|passing|passed|reassigning|reassigned)\s+{_THING}\s+(?i:over\s+)?"
     rf"to\s+{_WHO}(?![\w'-])")
-_IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?:the|our)\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+is\s+"
-                     rf"{_WHO}['’]s\s+now\b", _I)
+# "Search indexing is Ben's now", "billing is mine now", "onboarding moves to Priya".
+_IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?i:so|ok|okay|right|alright)[,]?\s+)*(?:(?i:the|our)\s+)?"
+                     rf"(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:(?i:is)\s+(?:{_WHO}['’]s|(?P<mine>mine))\s+(?i:now)\b|"
+                     rf"(?i:moves|moved|goes|went|passes|passed|is\s+moving|is\s+going)\s+(?i:over\s+)?(?i:to)\s+"
+                     rf"{_WHO.replace('who', 'to')}(?![\w'-]))")
 _PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)"
 _USES = re.compile(
     rf"\b(?:going|gonna\s+go|sticking|staying|went|go|chose|picked|settled\s+on|decided\s+on|switched|"
     rf"switching|moved|moving|migrated|migrating|changed|changing)\s+(?:over\s+)?(?:with|to|on)?\s*(?:from\s+"
     rf"[A-Z][\w.+#-]*\s+to\s+)?{_PRODUCT}\s+for\s+{_THING}{_END}")
+_MOVED_ONTO = re.compile(
+    rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+(?:(?:off|away\s+from)\s+"
+    rf"(?:of\s+)?[A-Z][\w.+#-]*\s+)?(?:on)?to\s+{_PRODUCT}(?![\w'-])")
 
-# Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call".
-_NOT_WORK = frozenset("""holiday holidays vacation leave call calls phone way road train plane bus team list line
-it this that them him her me us time board track mend sick fire shift duty site notice resignation both all
-everything one two""".split())
+# Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
+# (the first word), "Jonas is on paternity leave" (any word).
+_NOT_WORK = frozenset("""call calls phone way road train plane bus team list line it this that them him her me
+us time board track mend fire shift duty site both all everything one two""".split())
+_NOT_WORK_ANY = frozenset("holiday holidays vacation leave sick notice resignation".split())
 # Words after a piece of work's name that say what kind of work it is: "the billing migration"
 # is billing's, as "Dev is taking over billing" says.
 _KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
@@ -58,29 +66,40 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
     text = sent.s1
     out: list[_Parse] = []
 
-    def add(thing: str, predicate: str, value: str, at: int) -> None:
+    def add(thing: str, predicate: str, value: str, at: int, until: int | None = None) -> None:
         key = work_key(thing)
         words = key.split()
-        if not words or words[0] in lx.STOPWORDS or set(words) & _NOT_WORK or any(
+        if not words or words[0] in lx.STOPWORDS | _NOT_WORK or set(words) & _NOT_WORK_ANY or any(
                 p.subject == key and p.predicate == predicate for p in out):
             return
-        out.append(_Parse(key, "name", predicate, value, True, False, clause=at))
+        out.append(_Parse(key, "name", predicate, value, True, False, clause=at, until=until))
 
-    def person(name: str) -> str | None:
+    def person(name: str, handed: bool = False) -> str | None:
         if name == "I":
             return sent.t.speaker
         ent = reg.get(name)
         if ent is None:  # "Dev is taking over billing": a capital opening a sentence, owning work
             return name if name.lower() not in lx.STOPWORDS | lx.PRONOUNS | lx.INTERJECTIONS else None
+        if handed and ent.type == "place":  # "passing the search project to Dev": no place's
+            ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0
         return ent.name if ent.type in ("person", "thing", "organization") else None
 
-    for m in _OWNS.finditer(text):
+    owns = list(_OWNS.finditer(text))
+    for m, after in zip(owns, owns[1:] + [None]):
         if (who := person(m.group("who"))) is not None:
-            add(m.group("x"), "owner is", who, m.start())
-    for rx in (_HANDED, _IS_NOW):  # to someone the episode knows
-        for m in rx.finditer(text):
-            if (ent := reg.get(m.group("who"))) is not None and ent.type in ("person", "thing", "organization"):
-                add(m.group("x"), "owner is", ent.name, 0)
+            add(m.group("x"), "owner is", who, m.start(), after.start() if after else None)
+    for m in _HANDED.finditer(text):
+        if (who := person(m.group("who"), handed=True)) is not None:
+            add(m.group("x"), "owner is", who, 0)
+    for m in _IS_NOW.finditer(text):  # to someone the episode knows, of a thing no entity is
+        name = sent.t.speaker if m.group("mine") else m.group("who") or m.group("to")
+        ent = reg.get(name)
+        if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
+            add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
+    for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
+        product = reg.get(m.group("v"))
+        if reg.get(m.group("x")) is None and (product is None or product.type in ("thing", "organization")):
+            add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person

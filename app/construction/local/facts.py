@@ -20,10 +20,16 @@ from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
 
+_CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
+
+
 def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     t = sent.t
     voice = _Voice(t.speaker, t.other, sent.companion)
-    text = _fill(rewrite(sent.s1[parse.clause:], voice), sent.rendered).strip()
+    said = sent.s1[parse.clause:parse.until]
+    if parse.until is not None:  # "Ben owns billing, and Chloe owns checkout": Ben's clause alone
+        said = _CLAUSE_JOIN.sub("", said)
+    text = _fill(rewrite(said, voice), sent.rendered).strip()
     if parse.clause:
         text = text[:1].upper() + text[1:]
     if parse.kind == "pronoun":

@@ -49,3 +49,4 @@ class _Parse:
     single: bool = False
     first_person: bool = False
     clause: int = 0        # where in s1 the words it is told from begin (a later clause's own)
+    until: int | None = None  # and where they end, when another clause follows with a fact of its own
