@@ -62,6 +62,8 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
     ("Who's on the mobile app now?", ("mobile app", ("owner is",))),
     ("Who owns the billing migration", ("billing", ("owner is",))),
     ("What database are we using for billing?", ("billing", ("uses",))),
+    ("When is launch?", ("launch", ("date is",))), ("When's the Globex demo now?", ("globex demo", ("date is",))),
+    ("When is Maya's birthday?", None),
     # A person's thing, or no thing at all.
     ("Who is Raj's doctor?", None), ("What did we do for her birthday?", None)])
 def test_which_questions_ask_after_a_piece_of_work(query, work):

@@ -231,3 +231,12 @@ async def test_an_event_moved_to_another_day_ends_its_plan_for_the_old_day(graph
         now=DAY1 + timedelta(days=11)))
     texts = [h.node["text"] for h in res.hits]
     assert any("-07-02" in t for t in texts) and not any("-06-15" in t for t in texts), texts
+    # The day is a fact too, one at a time: the new day ends the old, and is among the first hits.
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'launch' "
+                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
+    assert [(d["day"], d["status"]) for d in days] == [("2024-06-15", "superseded"), ("2024-07-02", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="When is launch?", method=Method.HYBRID, top_k=5, now=DAY1 + timedelta(days=11)))
+    texts = [h.node.get("text") or "" for h in res.hits]
+    assert any("2024-07-02" in t for t in texts[:3]), texts
+    assert not [h for h in res.hits if h.kind in ("fact", "foresight") and "2024-06-15" in h.node["text"]], texts

@@ -61,11 +61,16 @@ _USED_FOR = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,2}?(?:are\s+we|is\s+\S+|do\s+w
                        r"\s*(?:now|these\s+days|currently)?\s*[?.!]*$", _I)
 
 
+# "When is launch?", "When's the Globex demo now?": the day of something scheduled ("date is").
+_WHEN = re.compile(r"\bwhen(?:'s|\s+is|\s+was|\s+will)\s+(?:the\s+|our\s+)?(?P<x>[\w' -]{1,60}?)\s*"
+                   r"(?:be|happening|taking\s+place|now|again)?\s*[?.!]*$", _I)
+
+
 def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
     """(the piece of work's key, the predicates whose value answers `query`), or None."""
     query = query[:MAX_CHARS].strip()
-    for rx, predicates in ((_OWNER, ("owner is",)), (_USED_FOR, ("uses",))):
+    for rx, predicates in ((_OWNER, ("owner is",)), (_USED_FOR, ("uses",)), (_WHEN, ("date is",))):
         m = rx.search(query)
-        if m and (key := work_key(m.group("x"))):
+        if m and (key := work_key(m.group("x"))) and (rx is not _WHEN or set(key.split()) & lx.SCHEDULED_EVENTS):
             return key, predicates
     return None

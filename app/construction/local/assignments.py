@@ -41,6 +41,15 @@ _USES = re.compile(
 _MOVED_ONTO = re.compile(
     rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+(?:(?:off|away\s+from)\s+"
     rf"(?:of\s+)?[A-Z][\w.+#-]*\s+)?(?:on)?to\s+{_PRODUCT}(?![\w'-])")
+# The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
+# "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
+# place in s1 is \x00i\x00 (local/inline_dates.py).
+_EVENT_DAY = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
+    r"(?i:now\s+)?(?i:(?:slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|set|scheduled|planned)"
+    r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
 # (the first word), "Jonas is on paternity leave" (any word).
@@ -62,7 +71,7 @@ def work_key(thing: str) -> str:
 
 
 def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
-    """The "owner is" and "uses" facts a sentence states, each told from its clause."""
+    """The "owner is", "uses" and "date is" facts a sentence states, each told from its clause."""
     text = sent.s1
     out: list[_Parse] = []
 
@@ -96,6 +105,10 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
+    for m in _EVENT_DAY.finditer(text):
+        day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        if day:
+            add(m.group("x"), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
         if reg.get(m.group("x")) is None and (product is None or product.type in ("thing", "organization")):

@@ -246,8 +246,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 parses = [p for p in parses if p.subject not in whom and p.predicate not in said
                           and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
             assigned = assignments(s, reg)
-            if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's
-                parses = [p for p in parses if p.kind != "reported" and p.subject != s.t.speaker
+            if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
+                # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
+                parses = [p for p in parses if p.single and p.kind != "reported"
                           and p.subject not in {a.obj for a in assigned}] + assigned
             for p in parses:
                 f = _fact(s, p, reg)

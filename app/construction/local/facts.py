@@ -77,6 +77,11 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
             add(t.speaker, ROLE_MENTIONED)
         elif base in ("you", "your") and t.other:
             add(t.other, ROLE_MENTIONED)
+    # A value of a timeline begins when its sentence says ("switched Dad from metformin to
+    # insulin yesterday": insulin since yesterday, as metformin ended then); not the day a thing
+    # is scheduled for ("launch is on November 2nd" holds from its saying).
+    began = None if parse.predicate == "date is" else _began(
+        parse.single or parse.predicate in _ENDS or parse.predicate in _ENDS.values(), sent, t.at)
     return FactDraft(
         subject=parse.subject,
         predicate=parse.predicate,
@@ -84,10 +89,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         text=text,
         turn_ids=[t.turn.id],
         confidence=conf,
-        # A value of a timeline begins when its sentence says ("switched Dad from metformin to
-        # insulin yesterday": insulin since yesterday, as metformin ended then).
-        valid_from=began[0] if (began := _began(parse.single or parse.predicate in _ENDS
-                                                or parse.predicate in _ENDS.values(), sent, t.at)) else t.at,
+        valid_from=began[0] if began else t.at,
         valid_from_until=began[1] if began else None,
         event_date=sent.dates[0].start if sent.dates else None,
         entities=ents,
