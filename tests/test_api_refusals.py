@@ -124,17 +124,21 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     assert "errors" not in r.json(), r.text
 
 
+@pytest.mark.parametrize("group", ["", "   "])
 @pytest.mark.parametrize("document", [
     MEMORIZE, "query($in: SearchInput!) { search(input: $in) { tookMs } }",
-    '{ foresights(groupId: "") { id } }', '{ scenes(groupId: "") { totalCount } }'])
-def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, document):
+    'query($g: ID) { foresights(groupId: $g) { id } }', 'query($g: ID) { scenes(groupId: $g) { totalCount } }',
+    'query($g: ID) { relatedTo(entity: "Ann", groupId: $g) { hops } }',
+    'mutation($g: ID) { forget(input: {groupId: $g}) { deletedNodes } }'])
+def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, document, group):
     tenant, key = tenant_key
     before = _counts(api.settings, tenant).get("Turn", 0)
-    variables = ({"input": {"conversationId": "c-empty-group", "groupId": "", "messages": [_message(1)]}}
-                 if document is MEMORIZE else {"in": {"query": "note", "groupId": ""}})
-    r = api.gql(document, variables if "$in" in document else None, key=key)
-    assert error_code(r) == "BAD_USER_INPUT" and r.json()["errors"][0]["extensions"]["field"] == "groupId", r.text
-    assert "1-256" in r.json()["errors"][0]["message"]
+    variables = ({"input": {"conversationId": "c-empty-group", "groupId": group, "messages": [_message(1)]}}
+                 if document is MEMORIZE else {"in": {"query": "note", "groupId": group}} if "$in" in document
+                 else {"g": group})
+    r = api.gql(document, variables, key=key)
+    assert error_code(r) == "BAD_USER_INPUT", r.text
+    assert "groupId must be 1-256" in r.json()["errors"][0]["message"], r.text
     assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 

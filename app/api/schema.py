@@ -185,7 +185,7 @@ class Query:
 
 def _check_group(group_id: Optional[strawberry.ID]) -> None:
     """A group named is 1-256 characters, as memorize's (an empty one names no group)."""
-    if group_id is not None and not 1 <= len(group_id) <= MAX_ID:
+    if group_id is not None and not (group_id.strip() and len(group_id) <= MAX_ID):
         raise bad_input(f"groupId must be 1-{MAX_ID} characters", "groupId")
 
 

@@ -451,8 +451,8 @@ class ForgetResult:
     deleted_nodes: int = strawberry.field(description=(
         "nodes the selection and what was derived from it took; 0 when it matched nothing"))
     cleaned_up: int = strawberry.field(default=0, description=(
-        "nodes an earlier interrupted forget had left, cleared by this one when its own selection matched "
-        "nothing (else counted in deletedNodes)"))
+        "nodes nothing referred to any more (what an interrupted forget left, an entity no memory names), "
+        "cleared by this one when its own selection matched nothing (else counted in deletedNodes)"))
 
 
 @strawberry.input(description="An alias wrongly merged into an entity, to be made an entity of its own.")

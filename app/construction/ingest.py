@@ -84,7 +84,7 @@ class Ingestor:
         t0 = time.perf_counter()
         if not conversation_id or len(conversation_id) > 256:
             raise InputError("conversationId must be 1-256 characters", "conversationId")
-        if group_id is not None and not 1 <= len(group_id) <= 256:  # "" would be a group no filter names
+        if group_id is not None and not (group_id.strip() and len(group_id) <= 256):  # "" or "  ": no group
             raise InputError("groupId must be 1-256 characters", "groupId")
         if not messages and not flush:
             raise InputError("messages is empty (send at least one, or flush: true)", "messages")

@@ -236,6 +236,9 @@ async def forget_counted(graph: TenantGraph, sel: ForgetSelection) -> tuple[int,
     """(nodes the selection and what was derived from it took, nodes an earlier interrupted
     forget left that this one cleared). A selection that matches nothing deletes nothing but
     such leftovers: a client asking to forget another tenant's id, or nothing, is told 0."""
+    for name, v in (("conversationId", sel.conversation_id), ("groupId", sel.group_id), ("userId", sel.user_id)):
+        if v is not None and not v.strip():  # said, but empty: not a selection left out
+            raise SelectionError(f"{name} must be 1-256 characters")
     chosen = sel.chosen()
     if len(chosen) != 1:
         raise SelectionError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")

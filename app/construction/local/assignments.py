@@ -45,7 +45,8 @@ _MOVED_ONTO = re.compile(
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
 _EVENT_DAY = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+    r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
+    r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are)\b)[\w'-]+\s+){0,3}?"
     rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
     r"(?i:now\s+)?(?i:(?:slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
