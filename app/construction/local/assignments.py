@@ -53,10 +53,10 @@ _EVENT_DAY = re.compile(
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
-# (the first word), "Jonas is on paternity leave" (any word).
+# (the first word), "Jonas is on paternity leave", "Dad is on insulin" (any word).
 _NOT_WORK = frozenset("""call calls phone way road train plane bus team list line it this that them him her me
 us time board track mend fire shift duty site both all everything one two""".split())
-_NOT_WORK_ANY = frozenset("holiday holidays vacation leave sick notice resignation".split())
+_NOT_WORK_ANY = frozenset("holiday holidays vacation leave sick notice resignation list".split()) | lx.MEDICATIONS
 # Words after a piece of work's name that say what kind of work it is: "the billing migration"
 # is billing's, as "Dev is taking over billing" says.
 _KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
