@@ -38,14 +38,16 @@ def test_a_handover_said_other_ways_and_each_clause_told_alone():
         "I'm passing the search project to Dev.", "Kai took over payments last week.",
         "We moved billing off Postgres onto DynamoDB.", "Search indexing is mine now.",
         "Ben owns the analytics pipeline and Chloe owns the marketing site.",
-        # Not work: a relative moved, a person moving.
-        "We moved Dad to Sunrise Gardens.", "Ben moves to Berlin next month."])])
+        # Not work: a relative moved, a person moving, a medication, a waiting list.
+        "We moved Dad to Sunrise Gardens.", "Ben moves to Berlin next month.", "Dad is on insulin now.",
+        "Raj is on the waiting list for a hip."])])
     facts = {(f.subject, f.predicate, f.object): f.text for f in ex.facts}
     assert {("onboarding", "owner is", "Priya"), ("search", "owner is", "Dev"), ("payments", "owner is", "Kai"),
             ("billing", "uses", "DynamoDB"), ("search indexing", "owner is", "Ana"),
             ("analytics pipeline", "owner is", "Ben"), ("marketing site", "owner is", "Chloe")} <= set(facts)
     assert facts[("analytics pipeline", "owner is", "Ben")] == "Ben owns the analytics pipeline."
     assert not [k for k in facts if k[1] in ("owner is", "uses") and k[2] in ("Sunrise Gardens", "Berlin")]
+    assert not [k for k in facts if k[1] == "owner is" and ("insulin" in k[0] or "list" in k[0])]
 
 
 @pytest.fixture
