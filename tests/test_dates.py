@@ -134,6 +134,7 @@ def test_the_gates_change_nothing(prefer):
     # Moved to a day, due by a day: ahead, whatever the tense of the verb (REF is Monday 8 May 2023).
     ("Also, launch slipped to November 2nd.", date(2023, 11, 2)),
     ("The demo was moved to Friday.", date(2023, 5, 12)),
+    ("We moved the Globex demo to Friday.", date(2023, 5, 12)),
     ("I promised Laura the security questionnaire by Friday.", date(2023, 5, 12)),
     # Told in the past, as before.
     ("The scan got moved to Friday, then I was wiped out.", date(2023, 5, 5)),

@@ -240,3 +240,16 @@ async def test_an_event_moved_to_another_day_ends_its_plan_for_the_old_day(graph
     texts = [h.node.get("text") or "" for h in res.hits]
     assert any("2024-07-02" in t for t in texts[:3]), texts
     assert not [h for h in res.hits if h.kind in ("fact", "foresight") and "2024-06-15" in h.node["text"]], texts
+
+
+async def test_an_event_we_moved_ends_our_plan_for_the_old_day(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "sales", [
+        ("m1", "Sam", "We booked a demo with Globex on June 3rd at 2pm.", 0)])
+    report = await _tell(ingestor, graph.tenant, "sales", [
+        ("m2", "Sam", "We moved the Globex demo to June 10th at 10am.", 5)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    [old] = [r for t, r in fs.items() if "06-03" in t]
+    assert old["endedBy"] == ["m2"] and any("06-10" in t and r["endedAt"] is None for t, r in fs.items())
+    [day] = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) RETURN f.object AS day")
+    assert day["day"] == "2024-06-10"

@@ -50,6 +50,12 @@ _EVENT_DAY = re.compile(
     rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
     r"(?i:now\s+)?(?i:(?:slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
+# ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
+_MOVED_EVENT = re.compile(
+    r"\b(?i:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+(?i:the|our|my)\s+"
+    r"(?P<x>(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
+    r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
@@ -106,7 +112,7 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
-    for m in _EVENT_DAY.finditer(text):
+    for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text)]:
         day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             add(m.group("x"), "date is", day.group(), 0)

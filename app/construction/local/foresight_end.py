@@ -71,6 +71,10 @@ _MOVED = re.compile(
     rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))"
     r"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:slipped|moved|pushed|postponed|delayed|rescheduled|"
     r"bumped|shifted)\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
+_MOVED_OURS = re.compile(
+    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+"
+    r"(?:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
@@ -120,9 +124,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
                                          turn_ids=[sent.t.turn.id]))
     m = _MOVED.search(text)
-    if m:
-        first = m.group("x").split()[0]
-        events = [w for w in _WORD.findall(m.group("x").lower()) if w in lx.SCHEDULED_EVENTS]
+    mine = None if m else _MOVED_OURS.search(text)
+    if m or mine:
+        # Said of the event, its plan's text begins with it ("Launch is on ..."); moved by "we",
+        # it is the speaker's plan ("Sam booked a demo with Globex on ...").
+        first = m.group("x").split()[0] if m else sent.t.speaker
+        events = [w for w in _WORD.findall((m or mine).group("x").lower()) if w in lx.SCHEDULED_EVENTS]
         out.append(ForesightEndDraft(who=first[:1].upper() + first[1:], words=events, kind="plan",
                                      turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):

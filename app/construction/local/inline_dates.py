@@ -53,6 +53,7 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     r"\b(?:slipped|slips|slip|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|brought|pulled)\s+"
+    r"(?:(?:the|our|my|his|her|their|this|that)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the Globex demo to ..."
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
 
