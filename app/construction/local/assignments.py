@@ -12,7 +12,6 @@ import re
 
 from app.construction import lexicon as lx
 from app.construction.local.entities import _Registry
-from app.construction.local.fact_patterns import _I
 from app.construction.local.sentence import _Parse, _Sentence
 
 _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
@@ -30,7 +29,8 @@ _HANDED = re.compile(
     rf"to\s+{_WHO}(?![\w'-])")
 # "Search indexing is Ben's now", "billing is mine now", "onboarding moves to Priya".
 _IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?i:so|ok|okay|right|alright)[,]?\s+)*(?:(?i:the|our)\s+)?"
-                     rf"(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:(?i:is)\s+(?:{_WHO}['’]s|(?P<mine>mine))\s+(?i:now)\b|"
+                     rf"(?P<x>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+"
+                     rf"(?:(?i:is)\s+(?:{_WHO}['’]s|(?P<mine>mine))\s+(?i:now)\b|"
                      rf"(?i:moves|moved|goes|went|passes|passed|is\s+moving|is\s+going)\s+(?i:over\s+)?(?i:to)\s+"
                      rf"{_WHO.replace('who', 'to')}(?![\w'-]))")
 _PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)"
@@ -39,7 +39,8 @@ _USES = re.compile(
     rf"switching|moved|moving|migrated|migrating|changed|changing)\s+(?:over\s+)?(?:with|to|on)?\s*(?:from\s+"
     rf"[A-Z][\w.+#-]*\s+to\s+)?{_PRODUCT}\s+for\s+{_THING}{_END}")
 _MOVED_ONTO = re.compile(
-    rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+(?:(?:off|away\s+from)\s+"
+    rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+"
+    r"(?:(?:off|away\s+from)\s+"
     rf"(?:of\s+)?[A-Z][\w.+#-]*\s+)?(?:on)?to\s+{_PRODUCT}(?![\w'-])")
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's

@@ -72,7 +72,8 @@ _MOVED = re.compile(
     r"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:slipped|moved|pushed|postponed|delayed|rescheduled|"
     r"bumped|shifted)\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 _MOVED_OURS = re.compile(
-    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+"
+    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
+    r"(?:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+"
     r"(?:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
