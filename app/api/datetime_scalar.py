@@ -5,21 +5,19 @@ read; for asOf, from and to, a moment the client did not say. Such a value is re
 what to send instead."""
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 import dateutil.parser
 import strawberry
 
-_DATE_ONLY = re.compile(r"\s*[+-]?\d{4,}-?\d{2}-?\d{2}\s*")
+from app.domain.models import DATE_ONLY, DATE_ONLY_MESSAGE
 
 
 def _parse(value: object) -> datetime:
     if not isinstance(value, str):
         raise ValueError(f'DateTime must be an ISO 8601 string, not "{value}"')
-    if _DATE_ONLY.fullmatch(value):
-        raise ValueError(f'"{value}" is a date without a time of day: send one, with its UTC offset '
-                         '(e.g. 2026-11-20T09:30:00-08:00)')
+    if DATE_ONLY.fullmatch(value):
+        raise ValueError(f'"{value}" {DATE_ONLY_MESSAGE}')
     try:
         return dateutil.parser.isoparse(value)
     except (ValueError, OverflowError):

@@ -26,6 +26,7 @@ from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.status import conversation_status
 from app.construction.turns import InputError
+from app.domain.models import names_something
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget_counted
 from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
 from app.recollection.lookup import entities_by_id, entity_by_name, memcell_by_id
@@ -185,7 +186,7 @@ class Query:
 
 def _check_group(group_id: Optional[strawberry.ID]) -> None:
     """A group named is 1-256 characters, as memorize's (an empty one names no group)."""
-    if group_id is not None and not (group_id.strip() and len(group_id) <= MAX_ID):
+    if group_id is not None and not names_something(group_id):
         raise bad_input(f"groupId must be 1-{MAX_ID} characters", "groupId")
 
 

@@ -21,7 +21,7 @@ from app.construction.turns import (
     write_turns,
 )
 from app.construction.vectors import TextVectors, settle
-from app.domain.models import Message
+from app.domain.models import Message, names_something
 from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
 from app.store.admin import FLUSH_UPTO, conversations_with_failed_turns
@@ -84,7 +84,7 @@ class Ingestor:
         t0 = time.perf_counter()
         if not conversation_id or len(conversation_id) > 256:
             raise InputError("conversationId must be 1-256 characters", "conversationId")
-        if group_id is not None and not (group_id.strip() and len(group_id) <= 256):  # "" or "  ": no group
+        if group_id is not None and not names_something(group_id):
             raise InputError("groupId must be 1-256 characters", "groupId")
         if not messages and not flush:
             raise InputError("messages is empty (send at least one, or flush: true)", "messages")

@@ -502,6 +502,9 @@ _cue("family", "visit visiting parents family relatives")
 _cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating")
 _cue("drinks", "drink drinking alcohol wine beer")
 
+# Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
+# demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.
+MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted"
 # What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
 # Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
 SCHEDULED_EVENTS = _words("""
@@ -509,6 +512,7 @@ launch release demo freeze kickoff kick-off offsite off-site meeting review pres
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
 standup sync all-hands townhall
 """)
+SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS))  # as a regular expression's alternatives
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission
 surgery hearing filing renewal expires expiry

@@ -64,11 +64,8 @@ class Message(BaseModel):
     @field_validator("timestamp", mode="before")
     @classmethod
     def _has_a_time(cls, v):
-        # "2026-11-20" alone would be midnight UTC: the evening before for a client west of
-        # Greenwich, where its "tomorrow" and "tonight" would then be read.
-        if isinstance(v, str) and re.fullmatch(r"\s*\d{4}-\d{2}-\d{2}\s*", v):
-            raise ValueError("timestamp is a date without a time of day; send one, with its UTC offset "
-                             "(e.g. 2026-11-20T09:30:00-08:00)")
+        if isinstance(v, str) and DATE_ONLY.fullmatch(v):
+            raise ValueError(f"timestamp {DATE_ONLY_MESSAGE}")
         return v
 
     @field_validator("timestamp")
@@ -91,6 +88,22 @@ class Message(BaseModel):
                              "ahead of the server's clock)"
                              + ("; a local time needs its UTC offset, without one it is read as UTC" if naive else ""))
         return v
+
+
+MAX_ID = 256  # ids, names and groups a client gives
+
+
+def names_something(value: str) -> bool:
+    """A client's id, group or name: 1-256 characters, not all blank ("" or "  " names nothing
+    a filter could find again)."""
+    return bool(value.strip()) and len(value) <= MAX_ID
+
+
+# A timestamp that is a date alone ("2026-11-20"): midnight, in UTC when no offset is given,
+# the evening before for a client west of Greenwich, where its "tomorrow" would then be read.
+DATE_ONLY = re.compile(r"\s*[+-]?\d{4,}-?\d{2}-?\d{2}\s*")
+DATE_ONLY_MESSAGE = ("is a date without a time of day: send one, with its UTC offset "
+                     "(e.g. 2026-11-20T09:30:00-08:00)")
 
 
 def new_id(prefix: str) -> str:

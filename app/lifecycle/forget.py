@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.construction.timelines import replan_timelines
+from app.domain.models import names_something
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 from app.store.locking import TENANT_WRITE_LOCK, still_there
@@ -237,7 +238,7 @@ async def forget_counted(graph: TenantGraph, sel: ForgetSelection) -> tuple[int,
     forget left that this one cleared). A selection that matches nothing deletes nothing but
     such leftovers: a client asking to forget another tenant's id, or nothing, is told 0."""
     for name, v in (("conversationId", sel.conversation_id), ("groupId", sel.group_id), ("userId", sel.user_id)):
-        if v is not None and not v.strip():  # said, but empty: not a selection left out
+        if v is not None and not names_something(v):  # said, but empty: not a selection left out
             raise SelectionError(f"{name} must be 1-256 characters")
     chosen = sel.chosen()
     if len(chosen) != 1:

@@ -10,8 +10,10 @@ import re
 
 from app.construction import lexicon as lx
 from app.construction.local.assignments import work_key
+from app.construction.local.medication import one_medication
 
 _I = re.IGNORECASE
+_ONE_HOLDER = lx.UNIQUE_KIN | lx.ORG_ROLES  # roles asked after as "Who is X's ...?"
 MAX_CHARS = 200  # of a query, read for such a question
 _ROLE = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?:the\s+)?\S.*?['’]s\s+(?:new\s+|current\s+|main\s+)?"
                    r"(?P<role>[\w-]+)\b", _I)
@@ -41,10 +43,9 @@ def asked_predicates(query: str) -> tuple[str, ...]:
     if _DOSE_WORDS.search(query):
         meds = [w for w in re.findall(r"[a-z]+", query.lower()) if w in lx.MEDICATIONS]
         if meds:
-            med = meds[0][:-1] if meds[0].endswith("s") and meds[0][:-1] in lx.MEDICATIONS else meds[0]
-            return (f"{med} dose is",)
+            return (f"{one_medication(meds[0])} dose is",)
     m = _ROLE.search(query)
-    if m and m.group("role").lower() in lx.UNIQUE_KIN | lx.ORG_ROLES:
+    if m and m.group("role").lower() in _ONE_HOLDER:
         role = m.group("role").lower()
         return (f"{lx.SAME_ROLE.get(role, role)} is",)
     return next((predicates for rx, predicates in _ASKED if rx.search(query)), ())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.domain.models import names_something
 from app.recollection.filters import holds
 from app.recollection.lookup import ASKED_ENTITY, asked_params
 from app.store.graph import TenantGraph
@@ -79,7 +80,7 @@ class RelatedService:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
-        if group_id is not None and not (group_id.strip() and len(group_id) <= 256):
+        if group_id is not None and not names_something(group_id):
             raise SearchInputError("groupId must be 1-256 characters", "groupId")
         rows = await graph.read(self._queries[hops], **asked_params(entity), at=moment(as_of),
                                 maxPaths=MAX_PATHS, limit=limit, groupId=group_id)

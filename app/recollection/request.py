@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from enum import Enum
 
+from app.domain.models import names_something
+
 
 class Method(str, Enum):
     KEYWORD = "KEYWORD"
@@ -88,7 +90,7 @@ class SearchRequest:
             raise SearchInputError("tokenBudget must be between 16 and 32000", "tokenBudget")
         for name, v in (("groupId", self.group_id), ("userId", self.user_id),
                         ("conversationId", self.conversation_id)):
-            if v is not None and not (v.strip() and len(v) <= 256):  # as memorize takes them
+            if v is not None and not names_something(v):  # as memorize takes them
                 raise SearchInputError(f"{name} must be 1-256 characters", name)
         bad = [k for k in self.kinds if k not in KINDS]
         if not self.kinds:  # as the API names them: the enum's values

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from app.construction import lexicon as lx
+from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 
@@ -48,14 +49,14 @@ _MOVED_ONTO = re.compile(
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are)\b)[\w'-]+\s+){0,3}?"
-    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
-    r"(?i:now\s+)?(?i:(?:slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|set|scheduled|planned)"
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
+    rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
-    r"\b(?i:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+(?i:the|our|my)\s+"
+    rf"\b(?i:{lx.MOVED_VERBS})\s+(?i:the|our|my)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -71,8 +72,10 @@ effort piece side stuff rollout""".split())
 
 
 def work_key(thing: str) -> str:
-    """A piece of work's name as its timeline knows it: "the billing migration" is "billing"."""
-    words = re.sub(r"^(?:(?:the|our|my|this)\s+)?(?:new\s+)?", "", thing.strip().lower()).split()
+    """A piece of work's name as its timeline knows it: "the billing migration" is "billing";
+    written as entity keys are (normalize_key: "search-indexing" is "search indexing"), which
+    the writer's key of a subject no entity names is made of (entity_resolution.thing_key)."""
+    words = normalize_key(re.sub(r"^(?:(?:the|our|my|this)\s+)?(?:new\s+)?", "", thing.strip().lower())).split()
     while len(words) > 1 and words[-1] in _KIND_OF_WORK:
         words.pop()
     return " ".join(words)
@@ -98,7 +101,7 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
         if ent is None:  # "Dev is taking over billing": a capital opening a sentence, owning work
             return name if name.lower() not in lx.STOPWORDS | lx.PRONOUNS | lx.INTERJECTIONS else None
         if handed and ent.type == "place":  # "passing the search project to Dev": no place's
-            ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0
+            ent.settle("person")
         return ent.name if ent.type in ("person", "thing", "organization") else None
 
     owns = list(_OWNS.finditer(text))
@@ -124,6 +127,6 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person
-            product.votes["thing"] = max(product.votes.values(), default=0.0) + 1.0
+            product.settle("thing")
         add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
     return out

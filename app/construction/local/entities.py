@@ -131,6 +131,11 @@ class _Ent:
     kin_named: set[tuple[str, str]] = field(default_factory=set)   # ("Maya", "sister"): Maya's sister
     kin_unnamed: tuple[str, str] | None = None                    # this entity is "Maya's sister"
 
+    def settle(self, type_: str) -> None:
+        """What the sentence's shape proves it is ("Acme's CFO": an organisation; who holds a post,
+        or is handed work: a person): that type, above every vote for another."""
+        self.votes[type_] = max(self.votes.values(), default=0.0) + 1.0
+
     @property
     def type(self) -> str:
         if not self.votes:

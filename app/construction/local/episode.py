@@ -133,7 +133,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # What each turn said, by its words: an assistant's "Demo with Globex on October 14 at
     # 2pm, noted." only says again what the user just said (_restates).
     told: dict[int, tuple[bool, frozenset[str]]] = {}
-    for s in sents:
+    for s in sents if any(s.t.assistant for s in sents) else ():  # (nothing to compare without one)
         told[s.t.index] = (s.t.assistant, told.get(s.t.index, (False, frozenset()))[1] | _content_words(s.text))
     for s in lowercase:
         if in_lowercase:

@@ -68,14 +68,14 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 # local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
 _MOVED = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))"
-    r"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:slipped|moved|pushed|postponed|delayed|rescheduled|"
-    r"bumped|shifted)\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
+    rf"(?i:{lx.SCHEDULED_ALT}))"
+    rf"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
+    r"(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 _MOVED_OURS = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
-    r"(?:moved|pushed|postponed|delayed|rescheduled|bumped|shifted)\s+"
+    rf"(?:{lx.MOVED_VERBS})\s+"
     r"(?:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{'|'.join(sorted(lx.SCHEDULED_EVENTS))}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from app.construction import lexicon as lx
 from app.construction.dates import DateMention, absolute_text, inline_text
 
 
@@ -52,13 +53,13 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # A date something was moved to ("launch slipped to November 2nd", "the demo was moved to
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
-    r"\b(?:slipped|slips|slip|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|brought|pulled)\s+"
+    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
     r"(?:(?:the|our|my|his|her|their|this|that)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the Globex demo to ..."
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
 
-_BEFORE_MOVED = re.compile(r"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:slipped|moved|pushed|"
-                           r"postponed|delayed|rescheduled|bumped|shifted|brought|pulled)\b)", re.IGNORECASE)
+_BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
+                           r"brought|pulled)\b)", re.IGNORECASE)
 
 
 def tense_of(s: str) -> str | None:

@@ -66,7 +66,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
     def add(m: re.Match, predicate: str, med: str, word: str | None = None, dose: str | None = None) -> None:
         word = word or m.group(1)
         who = _whom(word, m.start(1), sent, reg, recent)
-        med = med[:-1] if med.lower().endswith("s") and med[:-1].lower() in lx.MEDICATIONS else med
+        med = one_medication(med)
         kind = "pronoun" if word.lower() in _PRONOUN else "name"  # "He takes": "Raj takes"
         if who and all((p.subject, p.predicate, p.obj.lower()) != (who, predicate, med.lower()) for p in out):
             out.append(_Parse(who, kind, predicate, med, False, False))
@@ -91,7 +91,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
             (m.group(3), m.group(4), _WHOSE_AS_WHO)
         said = as_whom.get(whose.lower(), whose[:-2])
         who = _whom(said, m.start(), sent, reg, recent)
-        med = med[:-1] if med.lower().endswith("s") and med[:-1].lower() in lx.MEDICATIONS else med
+        med = one_medication(med)
         if who:
             kind = "pronoun" if said.lower() in _PRONOUN else "name"
             out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(5)), True, False))
@@ -102,6 +102,11 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         for m in rx.finditer(text):
             add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
     return out
+
+
+def one_medication(word: str) -> str:
+    """A medication as one name, whether said in the plural or not: "the statins" is statin."""
+    return word[:-1] if word.lower().endswith("s") and word[:-1].lower() in lx.MEDICATIONS else word
 
 
 def _amount(said: str) -> str:

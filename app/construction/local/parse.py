@@ -79,7 +79,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
         whose = reg.get(said_owner)
         owner = whose.name if whose is not None and (whose.type == "person" or of_org) else None
         if of_org and whose is not None and whose.type in ("person", "thing"):  # "Acme's CFO": Acme's no one
-            whose.votes["organization"] = max(whose.votes.values(), default=0.0) + 1.0
+            whose.settle("organization")
     elif det in ("their", "its"):  # the organisation the sentence named before
         orgs = [e for mm in sent.mentions if sent.s1_pos(mm.start) < org_before
                 and (e := reg.get(mm.key)) is not None and e.type in ("organization", "thing")]
@@ -94,7 +94,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     if ent.type != "person":
         if not of_org or ent.type != "thing":
             return None
-        ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0  # who holds a post is a person
+        ent.settle("person")  # who holds a post is a person
     # "Dad's doctor", met before its holder was named ("... so she's Dad's doctor"), is the holder.
     unnamed = reg.get(f"{said_owner}'s {role}")
     if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
@@ -111,9 +111,9 @@ def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     org, ent = reg.get(m.group("org")), reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
     if org is None or ent is None or ent.type not in ("person", "thing") or org is ent:
         return None
-    ent.votes["person"] = max(ent.votes.values(), default=0.0) + 1.0
+    ent.settle("person")
     if org.type in ("person", "thing", "place"):  # whom one deals with there: an organisation
-        org.votes["organization"] = max(org.votes.values(), default=0.0) + 1.0
+        org.settle("organization")
     return _Parse(sent.t.speaker, "speaker", f"contact at {org.name} is", ent.name, True, True)
 
 
