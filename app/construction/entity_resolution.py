@@ -4,7 +4,8 @@ becomes one node, and every merge is recorded so it can be audited (and undone b
 Order of evidence, strongest first:
   key      the normalised name equals an entity's key or one of its alias keys;
   role     a one-holder role under another word: "Priya's dad" is who "Priya's father" is;
-  prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie");
+  prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie"), an
+           organisation's the first words of one ("Acme" -> "Acme Logistics", either said first);
   vector   the name's embedding is within VECTOR_MERGE_THRESHOLD of an entity of the same type.
 """
 from __future__ import annotations
@@ -52,6 +53,14 @@ WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1"""
 # again by a guess, even once the entity they became is forgotten.
 PERSON_PREFIX = """
 MATCH (e:Entity {tenant: $tenant, type: 'person'}) WHERE e.key STARTS WITH $prefix
+RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+"""
+
+# An organisation called by its first words ("Acme" for "Acme Logistics"): those whose key goes on
+# from $prefix, and those whose key is one of $heads, the first words of a longer name said now.
+ORG_PREFIX = """
+MATCH (e:Entity {tenant: $tenant, type: 'organization'})
+WHERE e.key STARTS WITH $prefix OR e.key IN $heads
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
@@ -113,11 +122,13 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
     alias, never a nickname or a look-alike of another ("Dan" is not "Dana")."""
     now = datetime.now(timezone.utc).isoformat()
     surfaces: dict[str, EntityDraft] = {}
+    said: dict[str, str] = {}  # each key as the episode wrote it, a draft's own name first
     for d in drafts:
         for n in [d.name, *d.aliases]:
             k = normalize_key(n)
             if k:
                 surfaces.setdefault(k, d)
+                said.setdefault(k, n)
     # "Priya's dad" is whoever is "Priya's father": a one-holder role under any of its words.
     synonyms = {sk: sorted(role_keys(sk) - {sk}) for sk, d in surfaces.items() if sk == normalize_key(d.name)}
     keys = set(surfaces) | {r for rs in synonyms.values() for r in rs}
@@ -136,7 +147,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                is_new: bool, method: str | None, score: float | None) -> None:
         ent = out.setdefault(target_key, ResolvedEntity(target_key, name, etype, is_new=is_new))
         surface_to_key[surface_key] = target_key
-        surface = draft.name if normalize_key(draft.name) == surface_key else surface_key
+        surface = said.get(surface_key) or (draft.name if normalize_key(draft.name) == surface_key else surface_key)
         if surface_key != target_key:
             ent.aliases.add(surface)
             holder, role = known.get(surface_key), role_keys(surface_key)
@@ -166,6 +177,8 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             unresolved.append((sk, d))
 
     # Drafts of one episode that share a draft object are one entity: name first, aliases after.
+    _short_org_names(unresolved, speakers)
+    unresolved.sort(key=lambda u: u[0] != normalize_key(u[1].name))
     by_draft: dict[int, str] = {}
     still: list[tuple[str, EntityDraft]] = []
     for sk, d in unresolved:
@@ -181,6 +194,10 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
                 by_draft[id(d)] = cands[0]["key"]
                 continue
+        if sk == normalize_key(d.name) and (org := await _org_of_name(graph, sk, d, speakers)):
+            attach(sk, d, org["key"], org["name"], "organization", False, "prefix", None)
+            by_draft[id(d)] = org["key"]
+            continue
         still.append((sk, d))
 
     if still:
@@ -217,6 +234,43 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(normalize_key(name), EntityDraft(name=name, type="person"), tk, out[tk].name, out[tk].type,
                        out[tk].is_new, "role", 1.0)
     return Resolution(out, surface_to_key)
+
+
+def _may_be_org(d: EntityDraft, speakers: frozenset[str]) -> bool:
+    """A draft that may be an organisation under its first words: a proper name (never a
+    lower-case word, "the bank") named as one, of no known type, or taken for a person on a weak
+    cue ("Acme wants a discount") when it is one word and no given name or speaker's."""
+    if not d.name[:1].isupper():
+        return False
+    if d.type == "person":
+        key = normalize_key(d.name)
+        return " " not in key and key not in lx.GIVEN_NAMES and key not in speakers
+    return d.type in ("organization", "thing")
+
+
+async def _org_of_name(graph: TenantGraph, sk: str, d: EntityDraft, speakers: frozenset[str]) -> dict | None:
+    """The one known organisation the name `sk` is the first words of, or whose first words it
+    is (a longer name said after the short one: "Acme", then "Acme Logistics"); None when none
+    or several are ("Acme" with "Acme Foods" and "Acme Logistics" known is neither)."""
+    if not _may_be_org(d, speakers):
+        return None
+    words = sk.split()
+    heads = [" ".join(words[:n]) for n in range(1, len(words))] if d.type == "organization" else []
+    rows = await graph.read(ORG_PREFIX, prefix=sk + " ", heads=heads)
+    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"] and r["name"][:1].isupper()]
+    return rows[0] if len(rows) == 1 else None
+
+
+def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
+    """An episode's "Acme" is its "Acme Logistics" when that is its one organisation so named:
+    the short name becomes an alias of the long one's draft."""
+    orgs = [(sk, d) for sk, d in unresolved if d.type == "organization" and sk == normalize_key(d.name)]
+    for i, (sk, d) in enumerate(unresolved):
+        if sk != normalize_key(d.name) or not _may_be_org(d, speakers):
+            continue
+        longer = [o for o in orgs if o[0].startswith(sk + " ") and o[1].name[:1].isupper()]
+        if len(longer) == 1:
+            unresolved[i] = (sk, longer[0][1])
 
 
 def _owners(rows: list[dict]) -> dict[str, dict]:

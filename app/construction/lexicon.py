@@ -225,6 +225,8 @@ school academy institute foundation group center centre hospital clinic bank clu
 society agency labs lab studio studios partners capital systems technologies tech software
 network media records airlines airways council ministry department union federation
 organization organisation bureau committee charity trust church
+logistics foods solutions holdings industries enterprises ventures consulting consultancy analytics
+robotics pharma pharmaceuticals insurance motors brands telecom communications associates
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")

@@ -461,6 +461,8 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
     for c in out:
         while c and toks[c[0]].group().lower().rstrip(".") in _DROP_FIRST:
             c = c[1:]
+        if len(c) > 2 and toks[c[0]].group().lower() in lx.ORG_ROLES and toks[c[1]].group() in lx.NAME_CONNECTORS:
+            c = c[2:]  # "the CTO of Hooli Systems": a post at the organisation, which is the name
         while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS
                      or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in _ROLE_WORDS)):
             c = c[:-1]  # "Mum's GP", "Acme's CFO": a role of theirs, not part of a name

@@ -1,0 +1,59 @@
+"""An organisation called by its first words ("Acme" for "Acme Logistics") is the one organisation
+so named, whichever name is said first and whether in one episode or two; with two so named, or a
+person's given name, it stays its own. Local extractor, real Neo4j."""
+from datetime import timedelta
+
+from app.construction.ingest import Ingestor
+from tests.conversation import DAY1
+
+
+async def _tell(services, graph, said: list[tuple[int, str]]) -> None:
+    ingestor = Ingestor(services)
+    for day in sorted({d for d, _ in said}):
+        await ingestor.memorize(graph.tenant, f"c{day}", [
+            {"id": f"s{i}", "speaker": "Sam", "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
+            for i, (d, text) in enumerate(said) if d == day], flush=True)
+
+
+async def _entities(graph) -> dict[str, tuple[str, list[str]]]:
+    rows = await graph.read("MATCH (e:Entity {tenant: $tenant}) WHERE e.type <> 'person' OR e.key <> 'sam' "
+                            "RETURN e.key AS key, e.type AS type, e.aliases AS aliases")
+    return {r["key"]: (r["type"], sorted(r["aliases"] or [])) for r in rows}
+
+
+async def test_a_short_name_said_after_the_long_one_is_that_organisation(services, graph):
+    await _tell(services, graph, [(0, "I just signed Acme Logistics, they want 40 seats."),
+                                  (1, "Acme wants the invoice by Friday.")])
+    ents = await _entities(graph)
+    assert ents["acme logistics"] == ("organization", ["Acme"]) and "acme" not in ents, ents
+    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text STARTS WITH 'Acme wants' "
+                             "RETURN f.subjectKey AS subject")
+    assert [r["subject"] for r in facts] == ["acme logistics"]
+    merges = await graph.read("MATCH (e:Entity {tenant: $tenant, key: 'acme logistics'}) RETURN e.merges AS m")
+    assert '"method": "prefix"' in merges[0]["m"][0]
+
+
+async def test_a_long_name_said_after_the_short_one_is_that_organisation(services, graph):
+    await _tell(services, graph, [(0, "My contact at Globex is Tom Baker."),
+                                  (1, "Globex Foods wants a demo next week.")])
+    ents = await _entities(graph)
+    assert ents["globex"] == ("organization", ["Globex Foods"]) and "globex foods" not in ents, ents
+
+
+async def test_both_names_in_one_episode_are_one_organisation_and_a_post_is_no_part_of_it(services, graph):
+    await _tell(services, graph, [(0, "I met the CTO of Hooli Systems today. Hooli wants a pilot in January.")])
+    ents = await _entities(graph)
+    assert ents["hooli systems"] == ("organization", ["Hooli"]) and "hooli" not in ents, ents
+    assert not [k for k in ents if k.startswith("cto")]
+
+
+async def test_a_name_two_organisations_begin_with_or_a_given_name_stays_its_own(services, graph):
+    await _tell(services, graph, [(0, "Initech Analytics renewed for two years."),
+                                  (0, "Initech Foods renewed as well."),
+                                  (1, "Initech called about the invoice."),
+                                  (1, "Laura Logistics is a client now."),
+                                  (2, "Laura wants a call on Monday.")])
+    ents = await _entities(graph)
+    assert {"initech analytics", "initech foods", "initech"} <= set(ents), ents
+    assert ents["initech analytics"][1] == [] and ents["initech foods"][1] == []
+    assert ents["laura"][0] == "person" and ents["laura logistics"][1] == [], ents
