@@ -129,6 +129,7 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     MEMORIZE, "query($in: SearchInput!) { search(input: $in) { tookMs } }",
     'query($g: ID) { foresights(groupId: $g) { id } }', 'query($g: ID) { scenes(groupId: $g) { totalCount } }',
     'query($g: ID) { relatedTo(entity: "Ann", groupId: $g) { hops } }',
+    'query($g: ID) { entity(name: "Ann", groupId: $g) { name } }',
     'mutation($g: ID) { forget(input: {groupId: $g}) { deletedNodes } }'])
 def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, document, group):
     tenant, key = tenant_key

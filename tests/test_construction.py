@@ -413,12 +413,23 @@ GOOD = {"id": "x1", "speaker": "Maya", "content": "hello there", "timestamp": DA
     ({**GOOD, "id": "x2", "timestamp": "last tuesday-ish"}, "timestamp"),
     ({**GOOD, "id": "x2", "role": "overlord"}, "role"),
     ({**GOOD, "id": "x2", "speaker": ""}, "speaker"),
+    # Spaces name no one: a forget (which refuses a blank id) could never take such a turn back.
+    ({**GOOD, "id": "x2", "speaker": "   "}, "speaker"),
+    ({**GOOD, "id": "x2", "user_id": " "}, "user"),
 ])
 async def test_bad_input_names_the_message_and_writes_nothing(graph, ingestor, bad, complaint):
     with pytest.raises(InputError) as e:
         await ingestor.memorize(graph.tenant, "c1", [GOOD, bad])
     assert "messages[1]" in str(e.value) and "x2" in str(e.value)
     assert complaint in str(e.value)
+    assert await _count(graph, "Turn") == 0 and await _count(graph, "Conversation") == 0
+
+
+async def test_a_blank_message_id_or_conversation_id_is_refused_and_writes_nothing(graph, ingestor):
+    with pytest.raises(InputError, match="blank"):
+        await ingestor.memorize(graph.tenant, "c1", [GOOD, {**GOOD, "id": "  "}])
+    with pytest.raises(InputError, match="conversationId must be"):
+        await ingestor.memorize(graph.tenant, "  ", [GOOD])
     assert await _count(graph, "Turn") == 0 and await _count(graph, "Conversation") == 0
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from app.construction.ingest import Ingestor
 from app.recollection.access_log import AccessLog
+from app.recollection.lookup import entity_by_name
 from app.recollection.related import RelatedService
 from app.recollection.request import Method, SearchInputError, SearchRequest
 from app.recollection.search import SearchService, SearchTimeout
@@ -765,3 +766,10 @@ async def test_related_to_in_one_group_follows_that_groups_relations_only(servic
     assert {"Chloe Martin", "Omar Haddad"} <= names[None]
     with pytest.raises(SearchInputError):
         await RelatedService().related_to(graph, "Ben", group_id="")
+    # An entity is the tenant's; asked in one group, its facts are that group's.
+    facts = {g: [f["text"] for f in (await entity_by_name(graph, "Ben", DAY3 + timedelta(hours=1),
+                                                          group_id=g))["facts"]]
+             for g in ("atlas", "orion", None)}
+    assert [t for t in facts["atlas"] if "Chloe" in t] and not [t for t in facts["atlas"] if "Omar" in t]
+    assert [t for t in facts["orion"] if "Omar" in t] and not [t for t in facts["orion"] if "Chloe" in t]
+    assert set(facts["atlas"]) | set(facts["orion"]) == set(facts[None])

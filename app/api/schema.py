@@ -114,15 +114,18 @@ class Query:
                          path=[Fact.of(f) for f in r.path]) for r in rels]
 
     @strawberry.field(description="An entity by name or alias, with its facts true now (or as of "
-                                  "`asOf`).")
-    async def entity(self, info: Info, name: str, as_of: Optional[datetime] = None) -> Optional[Entity]:
+                                  "`asOf`); with `groupId`, the facts said in that group only.")
+    async def entity(self, info: Info, name: str, as_of: Optional[datetime] = None,
+                     group_id: Optional[strawberry.ID] = None) -> Optional[Entity]:
         if not name.strip() or len(name) > MAX_ID:
             raise bad_input("name must be 1-256 characters", "name")
+        _check_group(group_id)
         try:
             at = moment(as_of)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
-        found = await entity_by_name(info.context.graph, name, at)
+        found = await entity_by_name(info.context.graph, name, at,
+                                     group_id=None if group_id is None else str(group_id))
         return Entity.of(found, at=at, facts=found["facts"]) if found else None
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")

@@ -82,7 +82,7 @@ class Ingestor:
         the report of the run that processed them; otherwise return once they are stored (the
         conversation's worker processes them; see app/construction/queue.py)."""
         t0 = time.perf_counter()
-        if not conversation_id or len(conversation_id) > 256:
+        if not names_something(conversation_id):
             raise InputError("conversationId must be 1-256 characters", "conversationId")
         if group_id is not None and not names_something(group_id):
             raise InputError("groupId must be 1-256 characters", "groupId")

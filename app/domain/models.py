@@ -50,6 +50,14 @@ class Message(BaseModel):
             raise ValueError("content is empty")
         return v
 
+    @field_validator("id", "speaker", "user_id")
+    @classmethod
+    def _names_something(cls, v: str | None) -> str | None:
+        # "  " names no one a filter or a forget could find again (forget refuses a blank id).
+        if v is not None and not v.strip():
+            raise ValueError("is blank (spaces only)")
+        return v
+
     @field_validator("id", "speaker", "user_id", "content")
     @classmethod
     def _unicode(cls, v: str | None) -> str | None:

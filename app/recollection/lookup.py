@@ -45,12 +45,13 @@ def asked_params(name: str) -> dict:
     words = {k.partition("'s ")[2] for k in role_keys(f"x's {key}")} or {key}  # grandma: no role's
     return {"key": key, "kin": sorted(f"'s {w}" for w in words)}
 
-# An entity's facts true at $at (asOf, else now), newest first (`e` bound before it).
+# An entity's facts true at $at (asOf, else now), newest first (`e` bound before it); with
+# $groupId, those said in that group (an entity is the tenant's, its facts each a group's).
 _ENTITY_FACTS = f"""
 CALL (e) {{
   MATCH (f:Fact {{tenant: $tenant}})-[:ABOUT]->(e)
   WHERE f.status IN ['current', 'superseded'] AND {filters.holds("f")}
-    AND coalesce(f.forgotten, false) = false
+    AND coalesce(f.forgotten, false) = false AND ($groupId IS NULL OR f.groupId = $groupId)
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {{.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
                     .status, .eventDate}}) AS facts
@@ -107,15 +108,17 @@ MATCH (m:MemCell {{tenant: $tenant, id: id}})
 RETURN id, turns, facts
 """
 
-async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50) -> dict | None:
-    rows = await graph.read(ENTITY, **asked_params(name), at=at, facts=facts)
+async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50,
+                         group_id: str | None = None) -> dict | None:
+    rows = await graph.read(ENTITY, **asked_params(name), at=at, facts=facts, groupId=group_id)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
 
 
 async def entities_by_id(graph: TenantGraph, ids: list[str], at: datetime, facts: int = 50) -> list[dict]:
     """Entities with their facts true at `at`, in the order of `ids` (those found)."""
     rows = {r["entity"]["id"]: {**r["entity"], "facts": r["facts"]}
-            for r in await graph.read(ENTITIES_BY_ID, ids=list(dict.fromkeys(ids)), at=at, facts=facts)}
+            for r in await graph.read(ENTITIES_BY_ID, ids=list(dict.fromkeys(ids)), at=at, facts=facts,
+                                     groupId=None)}
     return [rows[i] for i in ids if i in rows]
 
 
@@ -123,7 +126,7 @@ async def entities_facts(graph: TenantGraph, ids: list[str], at: datetime,
                          facts: int = 50) -> list[list[dict]]:
     """The facts true at `at` of each entity, in the order of `ids` (none for one not found)."""
     rows = {r["id"]: r["facts"] for r in await graph.read(ENTITIES_FACTS, ids=list(dict.fromkeys(ids)),
-                                                          at=at, facts=facts)}
+                                                          at=at, facts=facts, groupId=None)}
     return [rows.get(i, []) for i in ids]
 
 
