@@ -8,7 +8,7 @@ import pytest
 
 from app.construction import dates as d
 from app.construction.dates import DateMention, find_dates, inline_text, render
-from app.construction.local.inline_dates import tense_of
+from app.construction.local.inline_dates import tense_at, tense_of
 
 REF = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # Monday 8 May 2023
 
@@ -144,6 +144,39 @@ def test_the_gates_change_nothing(prefer):
 def test_a_day_open_in_its_year_or_week_is_read_by_the_sentence(said, day):
     [m] = find_dates(said, REF, prefer=tense_of(said))
     assert m.start == day
+
+
+@pytest.mark.parametrize("said, days", [
+    # Each clause in its own tense, a condition and a schedule's new day ahead (REF: Monday 8 May).
+    ("Engineering missed the Nov 12 date, the new promise is a fix by December 10.",
+     [date(2022, 11, 12), date(2023, 12, 10)]),
+    ("Sales offered them 15% off if they sign before December 1.", [date(2023, 12, 1)]),
+    ("I offered 10% if they renew by January 15.", [date(2024, 1, 15)]),
+    ("The QBR moved again, it's now June 3.", [date(2023, 6, 3)]),
+    ("The physio moved it to Wednesday the 10th.", [date(2023, 5, 10)]),
+    # A clause that says nothing of when is read as the sentence is.
+    ("In June, we went to Rome.", [date(2022, 6, 1)]),
+])
+def test_a_day_is_read_in_the_tense_of_its_clause(said, days):
+    assert [m.start for m in find_dates(said, REF, prefer=tense_at(said))] == days
+
+
+@pytest.mark.parametrize("said, day", [
+    # "next Tuesday" said on a Monday is next week's (the day after is "tomorrow").
+    ("Physio appointment next Tuesday at 8am.", date(2023, 5, 16)),
+    ("See you next Sunday.", date(2023, 5, 21)),
+    ("See you this coming Tuesday.", date(2023, 5, 9)),
+    # "the 19th" after "to" or a weekday is a day; with its weekday, in the month where it is one.
+    ("I moved my appointment to Thursday the 19th.", date(2023, 10, 19)),
+    ("They moved it to the 19th.", date(2023, 5, 19)),
+    ("Porto from the 22nd until 3 Jan.", date(2022, 12, 22)),
+])
+def test_a_weekday_or_a_day_of_the_month(said, day):
+    assert find_dates(said, REF, prefer=tense_at(said))[0].start == day
+
+
+def test_an_ordinal_that_names_no_day_is_no_date():
+    assert find_dates("She came in the 3rd in line, the 19th century house.", REF) == []
 
 
 @pytest.mark.parametrize("said", [

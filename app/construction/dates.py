@@ -9,9 +9,11 @@ Conventions (English has no single reading for some of these; these are the ones
 
 * weeks run Monday..Sunday; "last week" is the whole previous week, "next week" the following one;
   "the past week" is the rolling seven days up to the reference day;
-* "last Tuesday" is the most recent Tuesday strictly before the reference day; "next Tuesday" and
-  "coming Tuesday" the first Tuesday strictly after it; "this Tuesday" the Tuesday of the current
-  week (moved on a week when that day is already over, unless the sentence is in the past tense);
+* "last Tuesday" is the most recent Tuesday strictly before the reference day; "next Tuesday" the
+  Tuesday of the following week (said on a Monday, eight days on: the day after would be
+  "tomorrow" or "this Tuesday"), "coming Tuesday" the first Tuesday strictly after it; "this
+  Tuesday" the Tuesday of the current week (moved on a week when that day is already over,
+  unless the sentence is in the past tense);
   a bare "on Tuesday" follows `prefer` ('past' -> last, otherwise the upcoming one);
 * "this weekend" is Saturday..Sunday of the current week (the one just gone when the sentence
   is in the past tense and said Monday..Friday), "last weekend" the one before it, "next
@@ -394,7 +396,9 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
         d = _week_monday(ref) + timedelta(days=wd)
         if d < ref and prefer != PAST:
             d += timedelta(days=7)
-    else:  # next, coming, or bare without a past-tense hint: the upcoming one
+    elif mod == "next":
+        d = _week_monday(ref) + timedelta(days=7 + wd)
+    else:  # coming, or bare without a past-tense hint: the upcoming one
         delta = (wd - ref.weekday()) % 7 or 7
         d = ref + timedelta(days=delta)
     return m.start(), m.end(), d, d, "day", True
@@ -565,20 +569,40 @@ def _season_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), s, e, "season", True
 
 
-@_pattern(rf"\bon\s+the\s+(\d{{1,2}})(st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_M_ANY})\b)", needs=(_DIGITS,))
+_TO_THE_NTH = re.compile(r"\b(?:to|until|till|by|for|from|before|after)\s+$", _I)
+# "from the 22nd until 3 Jan": a range's start, in the month its end names (or the one before).
+_RANGE_END = re.compile(rf"\s*(?:to|until|till|through|-|–)\s+(?:(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+                        rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b|(?P<month2>{_M_ANY})\.?\s+(?P<day2>\d{{1,2}})\b)", _I)
+
+
+# "on the 21st", "moved it to the 19th", "Thursday the 19th": a day of this month or the next
+# (the last, in the past tense); with its weekday, the nearest month where the day is that one.
+@_pattern(rf"(?:\bon\s+)?(?:\b(?P<wd>{_WD}),?\s+)?\bthe\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+          rf"(?!\s+(?:of\s+)?(?:{_M_ANY}|century|centuries)\b)", needs=(_DIGITS,))
 def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
-    day = int(m.group(1))
-    if not 1 <= day <= 31:
-        return None
+    day = int(m.group("day"))
+    said_on = m.group(0)[:2].lower() == "on"
+    if not 1 <= day <= 31 or not (said_on or m.group("wd") or _TO_THE_NTH.search(m.string, 0, m.start())):
+        return None  # "the 3rd in line", "the 19th century": no day
     first = date(ref.year, ref.month, 1)
-    if prefer == PAST:
+    if (end := _RANGE_END.match(m.string, m.end())) and not m.group("wd"):
+        word = end.group("month") or end.group("month2")
+        month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
+        end_day = int(end.group("day") or end.group("day2"))
+        month_first = date(_year_for_month(month, ref, prefer, end_day), month, 1)
+        if day > end_day:
+            month_first = add_months(month_first, -1)
+    elif prefer == PAST:
         month_first = first if day <= ref.day else add_months(first, -1)
     else:
         month_first = first if day >= ref.day else add_months(first, 1)
-    d = _safe_date(month_first.year, month_first.month, day)
-    if d is None:
-        return None
-    return m.start(), m.end(), d, d, "day", True
+    step = -1 if prefer == PAST else 1
+    for _ in range(12 if m.group("wd") else 1):
+        d = _safe_date(month_first.year, month_first.month, day)
+        if d is not None and (not m.group("wd") or d.weekday() == _WEEKDAYS[m.group("wd").lower()]):
+            return m.start(), m.end(), d, d, "day", True
+        month_first = add_months(month_first, step)
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -596,12 +620,14 @@ def _need_words() -> tuple[str, ...]:
 
 
 def find_dates(
-    text: str, ref: datetime | date, prefer: str | None = None, limit: int = 32
+    text: str, ref: datetime | date, prefer: str | None | Callable[[int], str | None] = None, limit: int = 32
 ) -> list[DateMention]:
     """All date phrases in `text`, resolved against `ref`, in order of appearance.
 
     `prefer` ('past' | 'future' | None) settles phrases whose reading depends on tense:
-    a bare weekday ("on Saturday"), a month without a year, "over the weekend".
+    a bare weekday ("on Saturday"), a month without a year, "over the weekend"; given as a
+    function, the tense at a phrase's position (a clause's own: "missed the Nov 12 date, the new
+    promise is a fix by December 10").
     Overlapping matches keep the earliest, then the longest. Never raises on odd input.
     """
     if not text or not isinstance(text, str):
@@ -620,7 +646,7 @@ def find_dates(
             continue
         for m in regex.finditer(text):
             try:
-                r = handler(m, ref_day, prefer)
+                r = handler(m, ref_day, prefer(m.start()) if callable(prefer) else prefer)
             except (ValueError, OverflowError, IndexError, KeyError):
                 r = None
             if r is not None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from app.construction import lexicon as lx
 from app.construction.dates import DateMention, absolute_text, inline_text
@@ -21,8 +22,8 @@ _WEAK_PAST_HINT = re.compile(
     r"\b(?:got(?!\s+it\b)|made|said|visited|(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
 # questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
-_COMMITTED = re.compile(r"\b(?:promised|agreed|committed|asked|wanted|needed|expected|said|told|emailed|texted)\b",
-                        re.IGNORECASE)
+_COMMITTED = re.compile(r"\b(?:promised|agreed|committed|asked|wanted|needed|expected|said|told|emailed|texted|"
+                        r"offered|quoted|proposed)\b", re.IGNORECASE)
 # A day something is due by ("the questionnaire by Friday", said on a Tuesday): ahead, unless the
 # sentence is plainly in the past ("I had it done by Friday").
 _BY_DATE_HINT = re.compile(
@@ -54,9 +55,17 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
-    r"(?:(?:the|our|my|his|her|their|this|that)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the Globex demo to ..."
+    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the demo to"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
+
+# A day that is a condition's or a schedule's now ("15% off if they sign before December 1",
+# "QBR moved again, it's now December 3"): a condition is met ahead, a new day is ahead.
+_IF_BY_HINT = re.compile(
+    r"\bif\b(?:\s+[\w'-]+){1,8}?\s+(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(?:end\s+of\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"\b(?:it's|it\s+is|is|'s)\s+now\s+(?:on\s+|set\s+for\s+|for\s+)?(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
                            r"brought|pulled)\b)", re.IGNORECASE)
@@ -64,7 +73,7 @@ _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+bee
 
 def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
-    if _FUTURE_HINT.search(s):
+    if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s):
         return "future"
     if _MOVED_TO_HINT.search(s):
         # "The demo was moved to Friday": ahead, unless the rest is told in the past ("the scan
@@ -80,6 +89,32 @@ def tense_of(s: str) -> str | None:
     if _WEAK_PAST_HINT.search(s):
         return "past"
     return None
+
+
+# Where a sentence's clauses part: each may be told in a tense of its own.
+_CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+", re.IGNORECASE)
+
+
+def tense_at(s: str) -> str | None | Callable[[int], str | None]:
+    """The tense to read a date phrase of `s` in: that of the clause it stands in, else the
+    sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
+    the first date is past, the second ahead)."""
+    whole = tense_of(s)
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(s)]
+    if not cuts:
+        return whole
+    bounds = [0, *cuts, len(s) + 1]
+    own: dict[int, str | None] = {}
+
+    def at(pos: int) -> str | None:
+        i = next(k for k in range(len(bounds) - 1) if pos < bounds[k + 1])
+        if i not in own:
+            clause = s[bounds[i]:bounds[i + 1]]
+            # A day moved to is read against the whole sentence ("the scan got moved to Friday,
+            # then I was wiped out": past), as tense_of does.
+            own[i] = None if _MOVED_TO_HINT.search(clause) else tense_of(clause)
+        return own[i] or whole
+    return at
 
 
 def _inline(m: DateMention, has_prep: bool) -> str:

@@ -10,7 +10,7 @@ from app.construction.sentences import split_sentences
 from app.domain.models import ASSISTANT_ROLES
 from app.construction.local.bounds import MAX_SENTENCES_PER_TURN, MAX_SENTENCE_CHARS, MAX_TURN_CHARS
 from app.construction.local.text import _clean_sentence, _clip, _normalise, _strip_emoji
-from app.construction.local.inline_dates import tense_of
+from app.construction.local.inline_dates import tense_at
 from app.construction.local.entities import _Mention
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
@@ -119,7 +119,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 and not re.match(r"(?:my|our)\b", text, _I)
             if not question:
                 text = _pro_drop(text)
-            dates = find_dates(text, t.at, prefer=tense_of(text))
+            dates = find_dates(text, t.at, prefer=tense_at(text))
             out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
                                  hedged=bool(_HEDGE.search(raw)), dates=dates,
                                  lowercase=_lowercase(raw)))
