@@ -20,6 +20,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments
+from app.construction.local.measures import measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
@@ -153,6 +154,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # Whom the episode's last medication fact was for (not the speaker), and who was named last then.
     patient: tuple[str, str | None] | None = None
     asked = None  # the last question about allergies (answers.py)
+    measured: list = []  # the values said so far (measures.py), which a correction may give anew
+    last_org = org_named = None  # the organisation named last before the sentence, and in it
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
@@ -174,6 +177,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ent = reg.get(mm.key)
                 if ent and ent.type == "person" and not ent.speaker:
                     recent = ent.name
+            last_org = org_named or last_org
+            org_named = next((e.name for mm in reversed(s.mentions)
+                              if (e := reg.get(mm.key)) is not None and e.type == "organization"), None)
             # A reminder asked for is a plan, often asked as a question ("Can you remind me to
             # call Mum on Sunday?"); the rules below skip questions.
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
@@ -204,8 +210,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 foresights = foresights[:MAX_FORESIGHTS]
             if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                 continue
+            # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.
+            valued = measures(s, reg, measured, last_org)
+            measured += valued
             content = _content_score(_without_mentions(s.text, s.mentions))
-            if _GREETING.match(s.raw) and content < 2.0:
+            if _GREETING.match(s.raw) and content < 2.0 and not valued:
                 continue
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
@@ -213,11 +222,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
             elif (role := _ROLE_IS.match(s.text)) and any(m.start == role.end() for m in s.mentions):
                 bonus += 1.0  # "My manager is Carlos Ruiz.": the same, said the other way round
-            if content + bonus < 1.5 and not foresaw:
+            if content + bonus < 1.5 and not foresaw and not valued:
                 continue
             s.companion = _companion(s, reg)
             parse = parse_sentence(s, reg, recent_before)
-            if parse.kind == "reported" and not foresaw and (
+            if parse.kind == "reported" and not foresaw and not valued and (
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
@@ -250,6 +259,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
                 parses = [p for p in parses if p.single and p.kind != "reported"
                           and p.subject not in {a.obj for a in assigned}] + assigned
+            if valued:  # the values, and what else the sentence says of one value at a time
+                parses = [p for p in parses if p.single and p.kind != "reported"
+                          and all(p.predicate != v.predicate for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):

@@ -30,7 +30,13 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     if parse.until is not None:  # "Ben owns billing, and Chloe owns checkout": Ben's clause alone
         said = _CLAUSE_JOIN.sub("", said)
     text = _fill(rewrite(said, voice), sent.rendered).strip()
-    if parse.clause:
+    if parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
+        first = text.split(" ", 1)[0].strip(",.:;!?")
+        named = text[:2].isupper() or (reg.get(first) is not None and first[:1].isupper())
+        text = f"{parse.lead} {text if named else text[:1].lower() + text[1:]}"
+    if parse.text:
+        text = parse.text
+    if parse.clause or parse.lead:
         text = text[:1].upper() + text[1:]
     if parse.kind == "pronoun":
         m = _THIRD.match(text)

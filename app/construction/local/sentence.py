@@ -50,3 +50,5 @@ class _Parse:
     first_person: bool = False
     clause: int = 0        # where in s1 the words it is told from begin (a later clause's own)
     until: int | None = None  # and where they end, when another clause follows with a fact of its own
+    lead: str | None = None  # said before those words: whose they are ("Nadia's" squat 5RM is 80 kg)
+    text: str | None = None  # the fact's words, when no clause says them (a correction's value)

@@ -52,6 +52,7 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
+_LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
 # The same said last: "Sam is vegan, by the way." is "Sam is vegan."
 _CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though)\s*(?=[.!?]*$)", re.IGNORECASE)
 
@@ -65,7 +66,8 @@ def _clean_sentence(s: str) -> str:
         s = s[m.end():]
     m = _LABEL.match(s)
     if m and len(m.group().split()) <= 3:
-        s = s[m.end():]
+        # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
+        s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
     s = _CLOSER.sub("", s)
     s = s.strip(" -*\u2022\"'")
     if s[:1].islower() and not re.match(r"i\b|i'", s):

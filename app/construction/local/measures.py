@@ -1,0 +1,242 @@
+"""Values that change, one at a time: a person's weight or a lift's record, an account's seats,
+plan, renewal date or the version it runs, a ticket's status. "Squat 5 rep max is 80 kg", "my
+resting HR was 62", "I weigh 72 kg", "Brightwave has 42 seats, not 40", "Harbor is on the
+Starter plan", "LUM-4821 is reopened", "They upgraded to Lumen 3.14": the value of "<attribute>
+is" on its owner's timeline, where the new value ends the old (supersession.py).
+
+Whose: the owner said ("my", "Nadia's", a ticket's id, "their" for the organisation the sentence
+named before); else the speaker's, for what is measured of a body or its training (weight, a
+heart rate, a lift's record); else the attribute's own in its group ("Renewal date is March 1":
+"renewal date@acct-brightwave", as a piece of work is its group's: assignments.py). A correction
+("sorry, 85 not 87") gives a value said before in the episode anew."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.entity_resolution import normalize_key
+from app.construction.local.entities import _Registry
+from app.construction.local.sentence import _Parse, _Sentence
+
+_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)"
+_OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s\s+|"
+          r"(?i:the)\s+)?")
+_ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
+_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|\s+(?i:is|are|was|were|stands\s+at|sits\s+at|came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
+         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to))")
+_MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
+        r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
+        r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
+_UNITS = (r"kg|kgs|kilos?|lbs?|pounds|stone|g|mg|mcg|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
+          r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?")
+_NUM = rf"(?P<num>[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)"
+_STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
+                 r"cancell?ed|on\s+hold|in\s+progress|in\s+review")
+_VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
+          r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
+# Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
+# "1,900 kcal a day", "87 kg for 5", "fixed in 3.14").
+_END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|each|every|"
+        r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol)\b)")
+_IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
+# "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
+_WEIGHS = re.compile(
+    r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
+    rf"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
+    r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
+# "Brightwave has 42 seats", "they have 25 users now".
+_HAS = re.compile(
+    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
+    r"\s+(?:now\s+)?(?P<num>\d[\d,]*)\s+(?P<attr>seats|users|licen[cs]es|employees|staff|members|subscribers|"
+    r"locations|stores|sites)\b")
+# "They're on the Pro plan", "Harbor is on the Starter plan", "moved to the Enterprise tier".
+_PLAN = re.compile(
+    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|'s|\s+(?:is|are|was|were))?"
+    r"(?:\s+(?:now|currently|still))?\s+(?:on|upgraded\s+to|downgraded\s+to|moved\s+to|switched\s+to)\s+"
+    r"(?:the\s+|their\s+|our\s+)?(?P<v>[A-Z][\w+-]*)\s+(?P<attr>plan|tier|package|subscription|edition)\b")
+# "Harbor upgraded from Starter to Pro": a tier's change, said by its tiers' names.
+_TIERS = frozenset("free starter basic pro plus premium business team enterprise growth standard "
+                   "professional essentials ultimate".split())
+_FROM_TO = re.compile(
+    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:has\s+|have\s+)?(?:upgraded|downgraded|"
+    r"moved|switched|went|changed)\s+from\s+(?:the\s+)?(?P<old>[A-Z]\w*)\s+to\s+(?:the\s+)?(?P<v>[A-Z]\w*)\b")
+# "They run Lumen 3.12", "Brightwave upgraded to Lumen 3.15", "Harbor now runs Lumen 3.15".
+_VERSION = re.compile(
+    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|\s+are|\s+is|'s)?"
+    r"(?:\s+(?:now|currently|still|finally|just))?\s+(?:run|runs|running|on|upgraded\s+to|updated\s+to|"
+    r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
+# A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
+_TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
+_STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
+_TICKET_IS = re.compile(
+    rf"{_TICKET}\s+(?:is|was|has\s+been|got|looks|is\s+now|'s)\s+(?:now\s+|marked\s+(?:as\s+)?)?{_STATUS_TAIL}")
+_TICKET_DONE = re.compile(
+    rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:just\s+)?(?:(?P<verb>reopened|closed|"
+    rf"resolved|fixed)\s+{_TICKET}|marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
+# "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45".
+_CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)\s*(?:[a-z]+\s*)?,?\s+not\s+(?P<old>\d[\d,]*(?:\.\d+)?)\b")
+
+# Measured of a body or its training: the speaker's when no one else's is said.
+_OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
+vo2 pr pb 1rm 3rm 5rm max squat deadlift bench press ohp pace time calories kcal protein steps sleep ferritin
+iron temperature waist""".split())
+# Words of an attribute that make it no attribute: a person's relation or post (parse.py holds
+# them), a date or time word, what a pronoun or a question opens with.
+_NOT_ATTR = (lx.KIN | lx.ORG_ROLES | lx.PRONOUNS | lx.WEEKDAYS | lx.MONTHS | frozenset(
+    """it this that there here what which who whom whose how why where when today tonight tomorrow yesterday
+    date day time week month year morning evening name address phone email number one thing things lot
+    everything something nothing anything all both each score""".split()))
+# One attribute under several words ("resting HR" is "resting heart rate").
+_SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("resting hr", "resting heart rate"), ("rhr", "resting heart rate"),
+         ("heart rate", "heart rate"), ("personal record", "pr"), ("personal best", "pr"), ("pb", "pr"),
+         ("calorie target", "calories"), ("calories target", "calories"), ("daily calories", "calories"),
+         ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"), ("number of seats", "seats"),
+         ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
+         ("renewal date date", "renewal date"), ("tier", "plan"))
+_LEAD = frozenset("new current latest daily my our their the his her its".split())
+
+
+def attribute_key(words: str) -> str:
+    """An attribute as its timeline knows it: "my new squat 5 rep max" is "squat 5rm"; asked
+    after ("What's Nadia's squat 5 rep max?") by the same words (asked_attribute.py)."""
+    key = normalize_key(words)
+    parts = key.split()
+    while len(parts) > 1 and parts[0] in _LEAD:
+        parts.pop(0)
+    key = f" {' '.join(parts)} "
+    for said, same in _SAME:
+        key = key.replace(f" {said} ", f" {same} ")
+    return " ".join(key.split())
+
+
+def _attribute(words: str) -> str | None:
+    key = attribute_key(words)
+    parts = key.split()
+    if not parts or set(parts) & _NOT_ATTR or all(w in lx.STOPWORDS or w.isdigit() for w in parts) \
+            or parts[0] in lx.STOPWORDS or set(parts) & lx.MEDICATIONS:
+        return None
+    return key
+
+
+def _value(m: re.Match, sent: _Sentence) -> str | None:
+    """The value a match names: a number with its unit, a day, a version, a status or a name."""
+    if m.groupdict().get("d") is not None:
+        i = int(m.group("d"))
+        day = re.search(r"\d{4}-\d{2}-\d{2}", sent.rendered[i]) if i < len(sent.rendered) else None
+        return day.group() if day else None
+    for g in ("num", "ver", "status", "name"):
+        if m.groupdict().get(g):
+            return " ".join(m.group(g).split())
+    return None
+
+
+def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None) -> list[_Parse]:
+    """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
+    of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
+    the organisation the episode named last, whom "they" and "their" are when the sentence
+    names none."""
+    if sent.question:
+        return []
+    text = sent.s1
+    speaker = sent.t.speaker
+    out: list[_Parse] = []
+
+    def orgs_before(pos: int) -> str | None:
+        found = [e for mm in sent.mentions if sent.s1_pos(mm.start) < pos
+                 and (e := reg.get(mm.key)) is not None and e.type == "organization"]
+        return found[-1].name if found else None
+
+    def owner(word: str | None, pos: int) -> str | None:
+        """Whose a value is, said as `word` ("I", "my", "they", "Brightwave"); None: its group's."""
+        if word is None:
+            return None
+        low = word.lower()
+        if low in ("i", "my", "i'm"):
+            return speaker
+        if low in ("we", "our", "they", "their", "its"):
+            return orgs_before(pos) or (org if low in ("they", "their", "its") else None)
+        ent = reg.get(word)
+        if ent is None:
+            return None if low in lx.STOPWORDS | lx.PRONOUNS else word
+        return ent.name
+
+    ends: dict[int, int] = {}  # where each value's words end, by its parse's id
+
+    def add(whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
+            end: int | None = None) -> None:
+        if not attr or not value or value.lower() in lx.STOPWORDS:
+            return
+        if whose is None and set(attr.split()) & _OF_A_BODY and not sent.t.assistant:
+            whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
+        if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
+            parse = _Parse(attr, "name", "is", value, True, False, clause=at, lead=f"{speaker} said")
+        else:
+            parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead)
+        if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in out):
+            out.append(parse)
+            ends[id(parse)] = end if end is not None else at
+
+    for m in _IS_VALUE.finditer(text):
+        det, said_owner = m.group("det"), m.group("owner")
+        if m.group("name") and not (det or said_owner):
+            continue  # "Launch is Monday", "Dinner was Thai": a name is a value only of someone's
+        attr = _attribute(m.group("attr"))
+        if attr is None or re.search(_TICKET, m.group("attr")) or any(
+                (e := reg.get(w)) is not None and e.type != "thing" for w in [m.group("attr"), *m.group("attr").split()]):
+            continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
+        whose = owner(det or said_owner, m.start())
+        if whose is None and (det or said_owner) and not (m.group("num") or m.group("d")):
+            continue  # "their warehouse is Snowflake", no organisation named: too loose to keep
+        tickets = list(re.finditer(_TICKET, text[:m.start()]))
+        lead = None
+        if whose is None and tickets and attr == "status":
+            whose = lead = tickets[-1].group("id")  # "Ticket is LUM-4821, status is open"
+        add(whose, attr, _value(m, sent), m.start(), lead, m.end())
+    for m in _WEIGHS.finditer(text):
+        who = m.group("who")
+        said = m.group(0).lower()
+        if who is None and not said.lstrip().startswith("weigh"):
+            continue
+        if "weigh" not in said and not re.search(r"kg|kilo|lb|pound|stone", m.group("num").lower()):
+            continue  # "I'm 30": an age, not a weight
+        if who not in (None, "I") and "weigh" not in said and ((e := reg.get(who)) is None or e.type != "person"):
+            continue  # "Omar is 88 kg", but not "PR is 87 kg"
+        whose = speaker if who in (None, "I") else owner(who, m.start())
+        add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
+    for m in _HAS.finditer(text):
+        add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(), end=m.end())
+    for m in [*_PLAN.finditer(text), *_FROM_TO.finditer(text)]:
+        if m.re is _FROM_TO and not {m.group("old").lower(), m.group("v").lower()} <= _TIERS:
+            continue
+        add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
+    for m in _VERSION.finditer(text):
+        add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
+    for m in _TICKET_IS.finditer(text):
+        add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
+    for m in _TICKET_DONE.finditer(text):
+        status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
+        add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+    out.sort(key=lambda p: p.clause)
+    for p, after in zip(out, out[1:]):
+        if after.clause >= ends[id(p)] and after.clause > p.clause:
+            p.until = after.clause  # "Squat 5RM is 80 kg, deadlift 5RM is 95 kg": each its clause
+    if out and out[0].clause:  # what the sentence says before its first value is told with it
+        out[0].clause = 0  # ("Josh says hi, his driving test is on ...")
+        out[0].lead = out[0].lead if out[0].predicate == "is" else None
+    if not out:
+        out += _corrected(sent, before)
+    return out
+
+
+def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
+    """"sorry, 85 not 87": the value said before in the episode with the old number, anew."""
+    m = _CORRECTION.search(sent.s1)
+    if m is None:
+        return []
+    old = m.group("old")
+    for p in reversed(before):
+        if re.search(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", p.obj):
+            value = re.sub(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", m.group("new"), p.obj, count=1)
+            said = f"{p.subject}'s {p.predicate[:-3]} is {value}" if p.predicate != "is" else f"{p.subject} is {value}"
+            return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said[:1].upper() + said[1:])]
+    return []
