@@ -336,6 +336,7 @@ tylenol ibuprofen naproxen codeine tramadol morphine oxycodone gabapentin pregab
 prednisolone salbutamol ventolin amoxicillin penicillin doxycycline antibiotics donepezil aricept
 memantine levodopa allopurinol methotrexate hydroxychloroquine lithium quetiapine olanzapine
 risperidone melatonin antidepressants painkillers steroids
+creatine iron ferrous vitamin vitamins magnesium zinc calcium b12 folate probiotics
 """)
 
 # What a food rule rules out hides in dishes and drinks that no word of the rule names: "I'm

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 from app.construction import lexicon as lx
+from app.construction.entity_resolution import normalize_key
 from app.construction.local.assignments import work_key
+from app.construction.local.measures import attribute_key
 from app.construction.local.medication import one_medication
 
 _I = re.IGNORECASE
@@ -75,3 +77,44 @@ def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
         if m and (key := work_key(m.group("x"))) and (rx is not _WHEN or set(key.split()) & lx.SCHEDULED_EVENTS):
             return key, predicates
     return None
+
+
+# A value that changes, asked after (construction/local/measures.py): "What's Nadia's squat PR?",
+# "What is the status of LUM-4821?", "What plan is Harbor on?", "How many seats does Brightwave
+# have?", "What does Nadia weigh now?", "What's the renewal date?" (its group's).
+_NOW = r"\s*(?:(?i:now|these\s+days|currently|at\s+the\s+moment|today)\s*)?[?.!]*$"
+_X = r"(?P<x>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}|[A-Z]{2,}-\d+)"
+_A = r"(?P<a>[\w-]+(?:\s+[\w-]+){0,3}?)"
+_VALUE_ASKED = (
+    re.compile(rf"\bwhat(?:'s|\s+is|\s+was|\s+are)\s+{_X}['’]s\s+(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I),
+    re.compile(rf"\bwhat(?:'s|\s+is|\s+was)\s+(?i:the\s+)?(?:(?i:current|new|latest)\s+)?{_A}\s+(?i:of|for|on)\s+"
+               rf"{_X}{_NOW}", _I),
+    re.compile(rf"\b(?:what|which)\s+{_A}\s+(?i:is|are|does|do)\s+{_X}\s+(?i:on|using|running|use|in|have)\b", _I),
+    re.compile(rf"\bhow\s+many\s+{_A}\s+(?i:does|do|did)\s+{_X}\s+(?i:have|has|use|got)\b", _I),
+)
+_WEIGH_ASKED = re.compile(rf"\b(?:what|how\s+much)\s+(?i:does|did)\s+{_X}\s+weigh\b", _I)
+_GROUP_VALUE = re.compile(rf"^\s*(?:what(?:'s|\s+is|\s+was)|when(?:'s|\s+is))\s+(?i:the|our)\s+"
+                          rf"(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I)
+
+
+def asked_value(query: str, in_group: bool = False) -> list[tuple[str, str]]:
+    """(the key of whose value it is, the predicate) for each timeline whose value now answers
+    `query`; in a group, the group's own value too ("the plan" said of no one: measures.py)."""
+    query = query[:MAX_CHARS].strip()
+    m = _WEIGH_ASKED.search(query)
+    if m:
+        return [(normalize_key(m.group("x")), "weight is")]
+    for rx in _VALUE_ASKED:
+        m = rx.search(query)
+        if m and (attr := attribute_key(m.group("a"))) and attr.split()[-1] not in _NOT_VALUE:
+            pairs = [(normalize_key(m.group("x")), f"{attr} is")]
+            return pairs + ([(attr, "is")] if in_group else [])
+    m = _GROUP_VALUE.search(query)
+    if m and (attr := attribute_key(m.group("a"))) and attr.split()[-1] not in _NOT_VALUE:
+        return [(attr, "is")]
+    return []
+
+
+# What a value question is not after: a person's one-holder role or a job (asked_predicates),
+# nor a thing of no single value.
+_NOT_VALUE = _ONE_HOLDER | lx.KIN | frozenset("job occupation profession name problem deal story".split())

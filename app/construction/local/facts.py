@@ -88,6 +88,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     # is scheduled for ("launch is on November 2nd" holds from its saying).
     began = None if parse.predicate == "date is" else _began(
         parse.single or parse.predicate in _ENDS or parse.predicate in _ENDS.values(), sent, t.at)
+    if began and parse.said_now and began[0] > t.at:
+        began = None  # "LUM-4821 is reopened, the fix is due by December 10": reopened now
     return FactDraft(
         subject=parse.subject,
         predicate=parse.predicate,

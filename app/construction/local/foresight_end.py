@@ -1,8 +1,8 @@
 """Statements that a constraint or plan no longer holds: "I'm not allergic to peanuts any more",
 "I outgrew my egg allergy", "I'm no longer vegan", "I eat meat again", "we called off the Tokyo
-trip", "I'm not going to Lisbon after all", and a to-do done: "I renewed my passport". Each
-names whom and what; the writer ends that person's active foresight holding one of the words
-(app/construction/foresight_ends.py)."""
+trip", "I'm not going to Lisbon after all", "a half marathon instead of the 10k", and a to-do
+done: "I renewed my passport". Each names whom and what; the writer ends that person's active
+foresight holding one of the words (app/construction/foresight_ends.py)."""
 from __future__ import annotations
 
 import re
@@ -41,6 +41,10 @@ _CALLED_OFF = re.compile(
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
+# A plan given up for another: "I switched to a half marathon in April instead of the 10k".
+_INSTEAD = re.compile(
+    r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"
+    r"[^.;:!?]{0,60}?\binstead\s+of\s+(?P<x>[^.;:!?(),]+)", _I)
 _NOT_AFTER_ALL = re.compile(
     rf"{_NO}(?:going|flying|moving|travell?ing|heading|driving)\s+(?:back\s+)?(?:to\s+)?"
     r"(?P<x>[^.;:!?(),]+?)\s+(?:after\s+all|any\s*more)\b", _I)
@@ -115,7 +119,7 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         add(m.start(), content(m.group("x")), "constraint")
     for m in _DOING_AGAIN.finditer(text):
         add(m.start(), [m.group("v").lower()], "constraint")
-    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL):
+    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD):
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
     for m in _TAKEN_BACK.finditer(text):
@@ -143,6 +147,7 @@ def _which(x: str, keep_generic: bool = False) -> list[str]:
     """The words of a plan's object that say which plan it is, not when: "the October trip to
     Shrewsbury" is Shrewsbury's."""
     skip = lx.DATE_WORDS | lx.COMMON_WORDS | {"my", "our", "the", "his", "her", "their", "this", "that"}
-    return [w for w in re.findall(rf"{LETTER}[\w'-]*", _chunk(x, _LIST_END, 6))
-            if len(w) > 2 and w.lower() not in skip and (keep_generic or w.lower() not in _GENERIC)]
+    return [w for w in re.findall(rf"(?:{LETTER}|\d)[\w'-]*", _chunk(x, _LIST_END, 6))  # "the 10k"
+            if len(w) > 2 and not w.isdigit() and w.lower() not in skip
+            and (keep_generic or w.lower() not in _GENERIC)]
 

@@ -22,7 +22,8 @@ _START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)"
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s\s+|"
           r"(?i:the)\s+)?")
 _ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
-_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|\s+(?i:is|are|was|were|stands\s+at|sits\s+at|came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
+_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|\s+(?i:is|are|was|were|stands\s+at|sits\s+at|"
+         r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
@@ -36,7 +37,8 @@ _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<sta
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
 # "1,900 kcal a day", "87 kg for 5", "fixed in 3.14").
-_END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|each|every|"
+_END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
+        r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
@@ -84,15 +86,20 @@ iron temperature waist""".split())
 # them), a date or time word, what a pronoun or a question opens with.
 _NOT_ATTR = (lx.KIN | lx.ORG_ROLES | lx.PRONOUNS | lx.WEEKDAYS | lx.MONTHS | frozenset(
     """it this that there here what which who whom whose how why where when today tonight tomorrow yesterday
-    date day time week month year morning evening name address phone email number one thing things lot
-    everything something nothing anything all both each score""".split()))
+    one thing things lot everything something nothing anything all both each score""".split()))
+_NOT_ATTR_ALONE = frozenset("date day time week month year morning evening name address phone email number".split())
 # One attribute under several words ("resting HR" is "resting heart rate").
-_SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("resting hr", "resting heart rate"), ("rhr", "resting heart rate"),
+_SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("resting hr", "resting heart rate"),
+         ("rhr", "resting heart rate"),
          ("heart rate", "heart rate"), ("personal record", "pr"), ("personal best", "pr"), ("pb", "pr"),
          ("calorie target", "calories"), ("calories target", "calories"), ("daily calories", "calories"),
-         ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"), ("number of seats", "seats"),
+         ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"),
+         ("number of seats", "seats"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
          ("renewal date date", "renewal date"), ("tier", "plan"))
+# A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
+_DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
+                   "warranty cutoff cut-off".split())
 _LEAD = frozenset("new current latest daily my our their the his her its".split())
 
 
@@ -113,7 +120,7 @@ def _attribute(words: str) -> str | None:
     key = attribute_key(words)
     parts = key.split()
     if not parts or set(parts) & _NOT_ATTR or all(w in lx.STOPWORDS or w.isdigit() for w in parts) \
-            or parts[0] in lx.STOPWORDS or set(parts) & lx.MEDICATIONS:
+            or parts[0] in lx.STOPWORDS or set(parts) & lx.MEDICATIONS or key in _NOT_ATTR_ALONE:
         return None
     return key
 
@@ -169,9 +176,10 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         if whose is None and set(attr.split()) & _OF_A_BODY and not sent.t.assistant:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
-            parse = _Parse(attr, "name", "is", value, True, False, clause=at, lead=f"{speaker} said")
+            parse = _Parse(attr, "name", "is", value, True, False, clause=at, lead=f"{speaker} said", said_now=True)
         else:
-            parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead)
+            parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
+                           said_now=True)
         if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in out):
             out.append(parse)
             ends[id(parse)] = end if end is not None else at
@@ -181,10 +189,15 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         if m.group("name") and not (det or said_owner):
             continue  # "Launch is Monday", "Dinner was Thai": a name is a value only of someone's
         attr = _attribute(m.group("attr"))
+        words = [m.group("attr"), *m.group("attr").split()]
         if attr is None or re.search(_TICKET, m.group("attr")) or any(
-                (e := reg.get(w)) is not None and e.type != "thing" for w in [m.group("attr"), *m.group("attr").split()]):
+                (e := reg.get(w)) is not None and e.type != "thing" for w in words):
             continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
+        if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS:
+            continue  # "Launch is Monday": a scheduled event's day (assignments.py)
         whose = owner(det or said_owner, m.start())
+        if whose is None and m.group("d") is not None and not set(attr.split()) & _DATED:
+            continue  # "first day is 31 July": whose first day? (two people's would end each other)
         if whose is None and (det or said_owner) and not (m.group("num") or m.group("d")):
             continue  # "their warehouse is Snowflake", no organisation named: too loose to keep
         tickets = list(re.finditer(_TICKET, text[:m.start()]))
@@ -204,7 +217,8 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         whose = speaker if who in (None, "I") else owner(who, m.start())
         add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
     for m in _HAS.finditer(text):
-        add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(), end=m.end())
+        add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(),
+            end=m.end())
     for m in [*_PLAN.finditer(text), *_FROM_TO.finditer(text)]:
         if m.re is _FROM_TO and not {m.group("old").lower(), m.group("v").lower()} <= _TIERS:
             continue
@@ -237,6 +251,8 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     for p in reversed(before):
         if re.search(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", p.obj):
             value = re.sub(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", m.group("new"), p.obj, count=1)
-            said = f"{p.subject}'s {p.predicate[:-3]} is {value}" if p.predicate != "is" else f"{p.subject} is {value}"
-            return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said[:1].upper() + said[1:])]
+            said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
+            said = f"{said[:1].upper()}{said[1:]} is {value}"
+            return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,
+                           said_now=True)]
     return []

@@ -48,6 +48,8 @@ _SWITCHED_SELF = re.compile(rf"{_WHO}\s+(?:have\s+|has\s+|'ve\s+|'s\s+)?(?:switc
 _PUT_ON = re.compile(rf"\b(?:has|had|have|put|puts|started|starts|keeps?|kept)\s+{_WHOM}\s+on\s+{_DOSE}{_MED}", _I)
 _TAKES = re.compile(rf"{_WHO}(?:\s+(?:is|am|are)|'s|'m|'re)?\s+(?:now\s+|still\s+)?(?:takes|take|taking|on|"
                     rf"started\s+taking|started\s+on|uses|using)\s+{_DOSE}{_MED}", _I)
+# "she prescribed iron supplements" (for the speaker), "Dr. Lee prescribed Dad metformin".
+_PRESCRIBED = re.compile(rf"\b(?:prescribed|prescribes|prescribing)\s+(?:{_WHOM}\s+)?{_DOSE}{_MED}", _I)
 _TOOK_OFF = re.compile(rf"\b(?:took|taken|takes|taking)\s+{_WHOM}\s+off\s+{_MED}", _I)
 _STOPPED = re.compile(rf"{_WHO}(?:\s+(?:is|am|are|has|have)|'s|'m|'re|'ve)?\s+(?:stopped\s+taking|stopped|"
                       rf"came\s+off|come\s+off|off|no\s+longer\s+(?:on|taking|takes))\s+{_MED}", _I)
@@ -101,6 +103,8 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
                           (_TAKES, "takes")):
         for m in rx.finditer(text):
             add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
+    for m in _PRESCRIBED.finditer(text):  # for whom it says, else for the speaker ("she prescribed me ...")
+        add(m, "takes", m.group(2), word=m.group(1) or "me", dose=dose_of(m, 2))
     return out
 
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Awaitable
 
 from app.recollection import bm25, filters
-from app.recollection.asked_attribute import asked_predicates, asked_work
+from app.recollection.asked_attribute import asked_predicates, asked_value, asked_work
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
 from app.recollection.channels.vector import facts_part, near_facts, turns_part
 from app.recollection.lucene import word_queries
@@ -154,12 +154,14 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
                  evidence: {EVIDENCE["fact"]}}}) AS byMeaning
 """, limit="$fetch", var="e")
 
-# A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work): its
-# timeline's facts, by the (tenant, subjectKey, predicate) index, newest first. The work is its
-# group's (entity_resolution.thing_key): "billing@atlas", or any group's when none is asked.
+# A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work), or a
+# value that changes ("What plan is Harbor on?": asked_value): its timeline's facts, by the
+# (tenant, subjectKey, predicate) index, newest first. A thing no entity names is its group's
+# (entity_resolution.thing_key): "billing@atlas", or any group's when none is asked.
 WORK_FACTS = f"""
+UNWIND $pairs AS p
 MATCH (n:Fact {{tenant: $tenant}})
-WHERE (n.subjectKey = $work OR n.subjectKey STARTS WITH $work + '@') AND n.predicate IN $predicates
+WHERE (n.subjectKey = p.work OR n.subjectKey STARTS WITH p.work + '@') AND n.predicate = p.predicate
   AND {filters.FACT}
 WITH n ORDER BY n.validFrom DESC, elementId(n) LIMIT $pins
 RETURN elementId(n) AS key, 1.0 AS score, {EVIDENCE["fact"]} AS evidence
@@ -232,13 +234,18 @@ class GraphChannel:
     async def search(self, ctx: SearchContext) -> list[Candidate]:
         if not self._applies(ctx):
             return []
-        work = asked_work(ctx.request.query) if "fact" in ctx.request.kinds else None
-        if work is None:
+        pairs = []
+        if "fact" in ctx.request.kinds:
+            work = asked_work(ctx.request.query)
+            pairs = ([(work[0], p) for p in work[1]] if work else
+                     asked_value(ctx.request.query, in_group=ctx.request.group_id is not None))
+        if not pairs:
             return await self._search(ctx)
         # Its values true now first, pinned; the graph's own finds after them.
-        rows = await ctx.graph.read(WORK_FACTS, work=work[0], predicates=list(work[1]), pins=ASKED_PINS,
-                                    **ctx.filters)
-        pinned = [replace(c, pin=True) for c in candidates("fact", rows, lambda r: f"{work[0]}: what was asked")]
+        rows = await ctx.graph.read(WORK_FACTS, pairs=[{"work": w, "predicate": p} for w, p in pairs],
+                                    pins=ASKED_PINS, **ctx.filters)
+        pinned = [replace(c, pin=True)
+                  for c in candidates("fact", rows, lambda r: f"{pairs[0][0]}: what was asked")]
         return pinned + [c for c in await self._search(ctx) if c.key not in {p.key for p in pinned}]
 
     async def _search(self, ctx: SearchContext) -> list[Candidate]:

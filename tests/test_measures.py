@@ -1,0 +1,123 @@
+"""Values that change, one at a time (construction/local/measures.py): a body's measures, an
+account's seats, plan and version, a ticket's status. The new value ends the old, and a question
+after it ("What does Nadia weigh now?") has the value of now pinned among the first hits. Local
+extractor; the timelines and searches on the real Neo4j."""
+from datetime import timedelta
+
+import pytest
+
+from app.construction.ingest import Ingestor
+from app.recollection.asked_attribute import asked_value
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import DAY1
+from tests.test_extract_local import extract, turn
+
+
+def _values(lines: list[str], speaker: str = "Nadia") -> set[tuple[str, str, str]]:
+    ex = extract([turn(t, speaker=speaker, i=i) for i, t in enumerate(lines)])
+    return {(f.subject, f.predicate, f.object) for f in ex.facts
+            if f.predicate.endswith(" is") or f.predicate == "is"}
+
+
+def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
+    ex = extract([turn("Squat 5 rep max is 80 kg, deadlift 5RM is 95 kg.", speaker="Nadia")])
+    facts = {(f.predicate, f.object): f.text for f in ex.facts}
+    assert facts[("squat 5rm is", "80 kg")] == "Nadia's squat 5 rep max is 80 kg."
+    assert facts[("deadlift 5rm is", "95 kg")] == "Nadia's deadlift 5RM is 95 kg."
+    assert {f.subject for f in ex.facts} == {"Nadia"}
+
+
+@pytest.mark.parametrize("said, value", [
+    ("I weigh 72 kg.", ("Nadia", "weight is", "72 kg")),
+    ("I'm 72 kg right now, 168 cm.", ("Nadia", "weight is", "72 kg")),
+    ("Weighed in this morning at 70.5 kg", ("Nadia", "weight is", "70.5 kg")),
+    ("My resting HR was 62 this week.", ("Nadia", "resting heart rate is", "62")),
+    ("New squat PR: 87 kg for 5", ("Nadia", "squat pr is", "87 kg")),
+    ("Harbor Logistics is on the Starter plan with 10 seats.", ("Harbor Logistics", "plan is", "Starter")),
+    ("Harbor Logistics upgraded from Starter to Pro, 20 seats now.", ("Harbor Logistics", "plan is", "Pro")),
+    ("Brightwave Labs has 42 seats, not 40.", ("Brightwave Labs", "seats is", "42")),
+    ("Harbor Logistics now runs Lumen 3.15.", ("Harbor Logistics", "version is", "Lumen 3.15")),
+    ("LUM-4821 is reopened, regression in 3.15.", ("LUM-4821", "status is", "reopened")),
+    ("Ticket is LUM-4821, status is open.", ("LUM-4821", "status is", "open")),
+    ("I've marked LUM-4907 as fixed in 3.14.2.", ("LUM-4907", "status is", "fixed in 3.14.2")),
+    ("Renewal date is March 1, 2027.", ("renewal date", "is", "2027-03-01")),
+])
+def test_a_value_and_whose_it_is(said, value):
+    assert value in _values([said])
+
+
+@pytest.mark.parametrize("said", [
+    "I'm 30 and I live in Leeds.",      # an age, no weight
+    "Tom is 30.",                       # a name is no attribute
+    "Launch is Monday.",                # a name's value only of someone's (and a day: assignments.py)
+    "Usually 6:30 at IronWorks.",       # a time of day, no value
+    "What's your weight?",              # a question
+])
+def test_no_value_where_none_is_stated(said):
+    assert not [v for v in _values([said]) if v[1] not in ("date is", "is") or v[0] != "Nadia" and v[1] == "is"]
+
+
+def test_a_correction_gives_the_value_said_before_anew():
+    values = _values(["New squat PR: 87 kg for 5", "sorry, 85 not 87. typo"])
+    assert {("Nadia", "squat pr is", "87 kg"), ("Nadia", "squat pr is", "85 kg")} <= values
+
+
+@pytest.mark.parametrize("query, pairs", [
+    ("What does Nadia weigh now?", [("nadia", "weight is")]),
+    ("What's Nadia's squat PR?", [("nadia", "squat pr is")]),
+    ("What's Nadia's resting HR these days?", [("nadia", "resting heart rate is")]),
+    ("What plan is Harbor on?", [("harbor", "plan is")]),
+    ("How many seats does Brightwave have?", [("brightwave", "seats is")]),
+    ("What is the status of LUM-4821?", [("lum 4821", "status is")]),
+    ("What's the renewal date?", [("renewal date", "is")]),
+    # Not a value of one thing: a role (asked_predicates), a past event.
+    ("What is Raj's doctor?", []), ("What did Caroline do last week?", []),
+])
+def test_which_questions_ask_after_a_value(query, pairs):
+    assert asked_value(query) == pairs
+
+
+async def _tell(services, graph, said, group=None):
+    ingestor = Ingestor(services)
+    for day in sorted({d for d, _, _ in said}):
+        await ingestor.memorize(graph.tenant, f"c{day}", [
+            {"id": f"m{i}", "speaker": who, "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
+            for i, (d, who, text) in enumerate(said) if d == day], group_id=group, flush=True)
+
+
+async def _timeline(graph, predicate: str) -> list[tuple[str, str]]:
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: $p}) RETURN f.object AS v, f.status AS s "
+                            "ORDER BY f.validFrom", p=predicate)
+    return [(r["v"], r["s"]) for r in rows]
+
+
+async def test_a_new_value_ends_the_old_and_is_the_answer(services, graph):
+    await _tell(services, graph, [
+        (0, "Nadia", "I'm 72 kg right now, 168 cm. Squat 5 rep max is 80 kg."),
+        (14, "Nadia", "Weighed in this morning at 70.5 kg"),
+        (30, "Nadia", "New squat PR: 87 kg for 5"), (30, "Nadia", "sorry, 85 not 87. typo"),
+        (30, "Nadia", "Weighed 69.8 this morning.")])
+    assert await _timeline(graph, "weight is") == [("72 kg", "superseded"), ("70.5 kg", "superseded"),
+                                                   ("69.8", "current")]
+    assert await _timeline(graph, "squat pr is") == [("87 kg", "superseded"), ("85 kg", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What does Nadia weigh now?", method=Method.HYBRID, top_k=5), record_access=False)
+    facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+    assert facts and "69.8" in facts[0], facts
+    assert not [t for t in facts if "72 kg" in t or "70.5" in t]  # the old values are history
+
+
+async def test_a_tickets_status_in_its_group_is_the_answer_there(services, graph):
+    await _tell(services, graph, [
+        (0, "Dana", "Marta reported a bug this morning. Ticket is LUM-4821, status is open."),
+        (10, "Dana", "Good news, LUM-4821 is fixed in 3.14."),
+        (20, "Dana", "LUM-4821 is reopened, the new promise is a fix by December 10.")], group="acct-brightwave")
+    await _tell(services, graph, [(21, "Dana", "Ticket is LUM-5000, status is open.")], group="acct-harbor")
+    assert await _timeline(graph, "status is") == [("open", "superseded"), ("fixed in 3.14", "superseded"),
+                                                   ("reopened", "current"), ("open", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What is the status of LUM-4821?", method=Method.HYBRID, top_k=5, group_id="acct-brightwave"),
+        record_access=False)
+    facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+    assert facts and "reopened" in facts[0], facts
