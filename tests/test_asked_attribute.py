@@ -63,6 +63,7 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
     ("Who owns the billing migration", ("billing", ("owner is",))),
     ("What database are we using for billing?", ("billing", ("uses",))),
     ("When is launch?", ("launch", ("date is",))), ("When's the Globex demo now?", ("globex demo", ("date is",))),
+    ("When is the QBR with Brightwave?", ("qbr", ("date is",))),
     ("When is Maya's birthday?", None),
     # A person's thing, or no thing at all.
     ("Who is Raj's doctor?", None), ("What did we do for her birthday?", None)])

@@ -253,3 +253,19 @@ async def test_an_event_we_moved_ends_our_plan_for_the_old_day(graph, ingestor):
     assert old["endedBy"] == ["m2"] and any("06-10" in t and r["endedAt"] is None for t, r in fs.items())
     [day] = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) RETURN f.object AS day")
     assert day["day"] == "2024-06-10"
+
+
+async def test_a_plan_given_up_for_another_ends_and_a_moved_event_said_as_it_takes_its_new_day(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "coach", [
+        ("m1", "Nadia", "Main goal: I'm training for a 10k in March.", 0),
+        ("m2", "Dana", "The QBR is on June 12th at 3pm.", 0)])
+    report = await _tell(ingestor, graph.tenant, "coach", [
+        ("m3", "Nadia", "I switched to a half marathon in April instead of the 10k.", 9),
+        ("m4", "Dana", "QBR moved again, it's now June 19th at 4pm.", 9)])
+    assert report.process.foresights_ended == 2
+    fs = await _foresight(graph)
+    [ten_k] = [r for t, r in fs.items() if "10k" in t and "instead" not in t]
+    assert ten_k["endedBy"] == ["m3"]
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'qbr' "
+                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
+    assert [(d["day"], d["status"]) for d in days] == [("2024-06-12", "superseded"), ("2024-06-19", "current")]

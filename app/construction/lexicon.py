@@ -513,7 +513,7 @@ MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted
 SCHEDULED_EVENTS = _words("""
 launch release demo freeze kickoff kick-off offsite off-site meeting review presentation rollout
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
-standup sync all-hands townhall
+standup sync all-hands townhall qbr
 """)
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS))  # as a regular expression's alternatives
 DEADLINE_WORDS = _words("""

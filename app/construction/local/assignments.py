@@ -58,6 +58,11 @@ _MOVED_EVENT = re.compile(
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
+# ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
+_MOVED_IT = re.compile(
+    r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})(?:\s+(?i:again|once\s+more))?"
+    r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?\x00(?P<d>\d+)\x00")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
@@ -116,7 +121,7 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
-    for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text)]:
+    for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             add(m.group("x"), "date is", day.group(), 0)
