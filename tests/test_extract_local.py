@@ -1108,6 +1108,19 @@ def test_a_constraint_said_for_a_span_ends_with_it():
     assert ends["Maya is vegetarian."] is None  # held two years already: it stands
 
 
+def test_a_restriction_told_by_a_carer_or_of_oneself_is_a_constraint_for_its_span():
+    ex = extract([turn("I tweaked my knee. Physio says no jumping for 3 weeks."),
+                  turn("Running is ok if it's flat. No lunges for now either.", i=1),
+                  turn("My doctor told me not to run for two weeks.", i=2),
+                  turn("No worries for now, and no plans until Friday.", i=3)])
+    ends = {f.text: f.valid_to for f in ex.foresights if f.kind == "constraint"}
+    assert ends == {"Maya must avoid jumping.": T0 + timedelta(days=21), "Maya must avoid lunges.": None,
+                    "Maya must not run.": T0 + timedelta(days=14)}
+    # Cleared, the restriction ends ("I can jump again").
+    [end] = extract([turn("Physio cleared me! Knee is fine, I can jump again.")]).foresight_ends
+    assert (end.who, end.words, end.kind) == ("Maya", ["jump"], "constraint")
+
+
 @pytest.mark.parametrize("said", [
     "My sister Anika visits on December 14th.",
     "My dog Rex needs his vaccine on December 18th.",

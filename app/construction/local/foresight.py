@@ -118,6 +118,16 @@ _JOINT = re.compile(
 _TOLD_AVOID = re.compile(
     r"\btold\s+(?P<who>me|us)\s+to\s+(?:avoid|stay off|stay away from|steer clear of)\s+"
     r"(?P<x>[^.;:!?()]+)", _I)
+# A restriction for a while, a carer's or one's own: "Physio says no jumping for 3 weeks", "I'm not
+# allowed to jump until the scan", "the doctor told me not to run", "No lunges for now either".
+_RESTRICTED = re.compile(
+    r"(?:\b(?:physio|physiotherapist|doctor|dr|gp|nurse|surgeon|consultant|dentist|specialist|midwife|"
+    r"coach|trainer|vet)\s+(?:says|said|told\s+(?:me|us)|wants\s+(?:me|us))\s+(?:to\s+)?(?:no|not\s+to|"
+    r"to\s+avoid|to\s+stop)\s+|(?:\bI'm|\bI\s+am|\bwe're|\bwe\s+are)\s+not\s+allowed\s+to\s+|"
+    r"\btold\s+(?:me|us)\s+not\s+to\s+|^(?:and\s+|also\s+)?no\s+(?=\w+(?:ing|s)\s+(?:for\s+now|for\s+(?:a\s+few|"
+    r"\d+|one|two|three|four|five|six)\s+(?:days|weeks|months)|until|till)\b))"
+    r"(?P<x>[a-z][\w-]*(?:\s+(?!for\b|until\b|till\b|either\b|again\b|now\b|yet\b)[a-z][\w-]*)?)", _I)
+_NOT_RESTRICTED = frozenset("worries worry problem problems plans rush news idea way doubt".split())
 _HEARING = re.compile(
     r"\b(?:hard of hearing|(?:hearing|ears?)\s+(?:has|have|is|are|'s|was)\s+(?:\w+\s+){0,2}?(?:gone|going|bad|"
     r"terrible|poor|downhill|worse|failing|awful)\b|(?:wears?|wearing|needs?)\s+(?:a\s+)?hearing\s+aids?\b|"
@@ -290,6 +300,7 @@ gluten dairy plant lactose-intolerant veggie booze alcohol sober drive driving l
 told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis rivaroxaban xarelto clopidogrel
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
+allowed says no
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -463,6 +474,14 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             add(t.speaker, f"has been told to avoid {x}",
                 ["food"] if any(w in lx.FOODS for w in words) else ["mobility", "health"],
                 [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
+    for m in _RESTRICTED.finditer(text) if not found else ():  # (driving, lifting: the rules above)
+        x = m.group("x").lower()
+        if x.split()[0] not in _NOT_RESTRICTED | lx.STOPWORDS:
+            told = m.group(0).lower()
+            said = f"must avoid {x}" if re.search(r"\b(?:no|avoid|stop)\s+$", told[:m.start("x") - m.start()]) \
+                else f"must not {x}"  # "no jumping": avoid jumping; "not allowed to jump": not jump
+            add(subject_at(m.start()) if told.startswith(("i'm", "i am", "we")) else t.speaker, said,
+                ["mobility", "health"], [v for w in x.split() for v in _variants(w)])
     m = None if named_condition else _DIAGNOSED.search(text)
     x = _chunk(_DIAGNOSIS_END.split(m.group("x"), 1)[0], _LIST_END, 4) if m else ""
     if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:

@@ -32,7 +32,8 @@ _EATS_AGAIN = re.compile(
 # rules name what is not eaten: "I eat fish again" above).
 _DOING_AGAIN = re.compile(
     r"(?:\b(?:can|could|am|is|are|started|start|starting|back\s+to|allowed\s+to)|'m|'s|'re)\s+"
-    r"(?:(?:finally|now|actually)\s+)?(?P<v>drink|drinking|drive|driving|fly|flying|lift|lifting)\s+again\b", _I)
+    r"(?:(?:finally|now|actually)\s+)?(?P<v>drink|drinking|drive|driving|fly|flying|lift|lifting|jump|jumping|"
+    r"run|running|swim|swimming|cycle|cycling|train|training|lunge|lunges|squat|squats|climb|climbing)\s+again\b", _I)
 # A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
 _CALLED_OFF = re.compile(
