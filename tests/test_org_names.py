@@ -57,3 +57,15 @@ async def test_a_name_two_organisations_begin_with_or_a_given_name_stays_its_own
     assert {"initech analytics", "initech foods", "initech"} <= set(ents), ents
     assert ents["initech analytics"][1] == [] and ents["initech foods"][1] == []
     assert ents["laura"][0] == "person" and ents["laura logistics"][1] == [], ents
+
+
+def test_what_an_account_has_makes_it_an_organisation_and_its_tiers_no_places():
+    from tests.test_extract_local import extract, turn
+    ex = extract([turn(t, speaker="Dana", i=i) for i, t in enumerate([
+        "Harbor upgraded from Starter to Pro, 20 seats now.",
+        "So Marta Silva is Harbor's main contact from Dec 1. She prefers email, don't call her."])])
+    types = {e.name: e.type for e in ex.entities}
+    assert types["Harbor"] == "organization" and types["Marta Silva"] == "person"
+    assert types.get("Starter", "thing") == "thing" and types.get("Pro", "thing") == "thing"
+    # "she" is Marta Silva, not the account named before her.
+    assert not [f for f in ex.facts if f.subject == "Harbor" and f.predicate == "prefers"]

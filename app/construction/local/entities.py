@@ -46,6 +46,12 @@ _B_PERSON = re.compile(
     r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
     r"asked|replied|according to)\s*,?\s+)$")
 # "Mia couldn't come", "Ken didn't say": a negated verb only people do things with.
+# What an organisation has, said after its name's "'s": its contact, admin, plan, teams, posts.
+_A_ORG_OWNS = re.compile(
+    r"\s+(?:(?:new|main|current|primary|former|old)\s+)*(?i:contact|admin|administrator|account|plan|seats|renewal|"
+    r"subscription|contract|invoices?|billing|security\s+team|finance\s+team|it\s+team|procurement|ceo|cfo|cto|"
+    r"coo|vp|head\s+of|office|offices|headquarters|hq|website|customers|employees|staff|warehouse|stack|"
+    r"deployment|instance|tenant|workspace|quarter-end|fiscal)\b")
 _A_PERSON_NOT = re.compile(
     r"^\s+(?i:couldn't|can't|didn't|doesn't|don't|won't|wouldn't|hasn't|hadn't)\s+(?i:come|make it|go|"
     r"stop|believe|remember|decide|wait|sleep|eat|say|tell|want|like|know|think|care|mind|reply|"
@@ -646,6 +652,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("person", 6.0)
     if possessive_s and len(words) == 1:
         vote("person", 2.0)
+    if possessive_s and _A_ORG_OWNS.match(text, end + 2):
+        vote("organization", 7.0)  # "Harbor's main contact", "Brightwave's admin": an account's
     if _B_HOWS.search(before):
         vote("person", 2.0)
     if _B_WITH.search(before):

@@ -222,6 +222,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
     for m in [*_PLAN.finditer(text), *_FROM_TO.finditer(text)]:
         if m.re is _FROM_TO and not {m.group("old").lower(), m.group("v").lower()} <= _TIERS:
             continue
+        for tier in (m.group("v"), m.groupdict().get("old")):  # "from Starter to Pro": no places
+            if tier and (e := reg.get(tier)) is not None and not e.speaker:
+                e.settle("thing")
         add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
         add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
