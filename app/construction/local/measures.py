@@ -44,7 +44,7 @@ _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE 
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
 _WEIGHS = re.compile(
     r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
-    rf"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
+    r"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
     r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
 # "Brightwave has 42 seats", "they have 25 users now".
 _HAS = re.compile(
