@@ -175,6 +175,12 @@ def test_a_weekday_or_a_day_of_the_month(said, day):
     assert find_dates(said, REF, prefer=tense_at(said))[0].start == day
 
 
+def test_days_of_a_routine_are_no_dates():
+    assert find_dates("I can train Tuesday and Thursday evenings.", REF, prefer="future") == []
+    assert find_dates("She does gymnastics on Thursday nights.", REF, prefer="future") == []
+    assert [m.start for m in find_dates("See you Tuesday evening.", REF, prefer="future")] == [date(2023, 5, 9)]
+
+
 def test_an_ordinal_that_names_no_day_is_no_date():
     assert find_dates("She came in the 3rd in line, the 19th century house.", REF) == []
 

@@ -42,6 +42,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Ticket is LUM-4821, status is open.", ("LUM-4821", "status is", "open")),
     ("I've marked LUM-4907 as fixed in 3.14.2.", ("LUM-4907", "status is", "fixed in 3.14.2")),
     ("Renewal date is March 1, 2027.", ("renewal date", "is", "2027-03-01")),
+    ("I train Mon/Wed/Fri mornings before work.", ("Nadia", "train schedule is", "Mon/Wed/Fri mornings")),
+    ("So mornings are out, I'll train Mon/Wed/Fri evenings from now on.",
+     ("Nadia", "train schedule is", "Mon/Wed/Fri evenings")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     assert value in _values([said])

@@ -378,6 +378,8 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 _DATE_AFTER = re.compile(rf",?\s+(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
 _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each)\s+$", _I)
+# "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
+_ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b", _I)
 
 
 @_pattern(rf"\b(?:(last|this\s+past|past|previous|this|next|coming|this\s+coming)\s+)?({_WD})(?!s\b)\b",
@@ -385,7 +387,8 @@ _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each)\s+$", 
 def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     # "Sunday 13 December", "Sunday, December 13": the date says the day. "my Sunday long run",
     # "every Sunday": a day of a routine, no date.
-    if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()):
+    if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
+            or _ROUTINE_AFTER.match(m.string, m.end()):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
     mod = " ".join((m.group(1) or "").lower().split())

@@ -57,6 +57,7 @@ personally speaking guess wait look listen see maybe perhaps probably just reall
 """)
 
 WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday")
+WEEKDAYS_SHORT = _words("mon tue tues wed thu thur thurs fri sat sun")  # "Mon/Wed/Fri"
 MONTHS = _words(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"

@@ -474,6 +474,8 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
             c = c[:-1]  # "Mum's GP", "Acme's CFO": a role of theirs, not part of a name
         if c and toks[c[0]].group() in ("VP", "SVP", "EVP"):
             continue  # "VP Ops", "VP Sales": a post, not a name
+        if len(c) == 1 and toks[c[0]].group().lower() in lx.WEEKDAYS_SHORT:
+            continue  # "Mon/Wed/Fri mornings": days, not names
         if c:
             res.append(c)
     return res

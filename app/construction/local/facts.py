@@ -47,7 +47,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         w0 = sent.text.split(" ", 1)[0]
         # A sentence's capital, not a name's or a day's ("Saturday on 2023-06-08" keeps it).
         if (first == w0 and not w0.isupper() and not any(m.start == 0 for m in sent.mentions)
-                and w0.lower().strip(",.") not in lx.WEEKDAYS | lx.MONTHS):
+                and w0.lower().strip(",.") not in lx.WEEKDAYS | lx.WEEKDAYS_SHORT | lx.MONTHS):
             text = text[0].lower() + text[1:]
         text = f"{t.speaker} said {text}"
     text = _clip(text.rstrip(" .!?\u2026"), MAX_TEXT_CHARS) + "."

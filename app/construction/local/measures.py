@@ -67,6 +67,14 @@ _VERSION = re.compile(
     r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|\s+are|\s+is|'s)?"
     r"(?:\s+(?:now|currently|still|finally|just))?\s+(?:run|runs|running|on|upgraded\s+to|updated\s+to|"
     r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
+# When someone does a thing of their week ("I train Mon/Wed/Fri mornings", then "I'll train
+# Mon/Wed/Fri evenings from now on"): one schedule at a time.
+_DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+_SCHEDULE = re.compile(
+    r"(?<![\w'])(?P<who>I|we)(?:'ll|\s+will|\s+now|\s+usually|\s+normally|\s+still|\s+can|\s+only)*\s+"
+    r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym)\s+"
+    rf"(?:on\s+)?(?P<when>{_DAY}(?:\s*(?:/|,|&|and)\s*{_DAY})*(?:\s+(?:mornings?|evenings?|nights?|afternoons?))?"
+    r"|(?:every|most)\s+(?:day|morning|evening|weekday|night)s?|mornings|evenings|weekends|weekdays)\b", re.I)
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
@@ -228,6 +236,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
         add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
+    for m in _SCHEDULE.finditer(sent.text):  # (the words as said: a day is no date here)
+        verb = " ".join(m.group("v").lower().split())
+        add(speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
     for m in _TICKET_IS.finditer(text):
         add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
     for m in _TICKET_DONE.finditer(text):
