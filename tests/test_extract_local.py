@@ -610,6 +610,15 @@ def test_an_instruction_about_her_or_him_is_about_the_person_named_before():
         "Sam asked never to call Laura Chen.", "Sam asked never to offer Globex discounts above 10%."]
 
 
+
+def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
+    ex = _asked(("Dana", "user", "Important: Marta said never call her. Email only."),
+                ("assistant", "assistant", "Noted."),
+                ("Dana", "user", "Jonas says don't phone him either."), ("assistant", "assistant", "Noted."))
+    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == [
+        "Jonas asked not to be phoned.", "Marta asked not to be called."]
+
+
 def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own():
     ex = _asked(("Sam", "user", "We booked the Globex demo with Laura Chen."),
                 ("assistant", "assistant", "Got it, the Globex demo with Laura Chen is booked."),

@@ -29,7 +29,21 @@ _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "
 def instructions(sent: _Sentence, recent: str | None = None) -> list[tuple[str, list[str], list[str]]]:
     """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
     person named last before it, whom "her" or "him" in it stands for ("never call her")."""
-    return [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
+    told = [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
+    for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
+        who, verb = m.group("who"), m.group("v").lower()
+        keys, words = situation_cues(verb)
+        told.append((f"{who} asked not to be {_CONTACTED[verb]}", keys, words))
+    return told
+
+
+# A person's wish about being reached, reported: "Marta said never call her", "Jonas says don't
+# phone him, email only".
+_CONTACTED = {"call": "called", "phone": "phoned", "ring": "rung", "text": "texted", "email": "emailed",
+              "message": "messaged", "contact": "contacted"}
+_WISH = re.compile(rf"(?P<who>[A-Z][\w'-]+)\s+(?:said|says|asked|wants|told\s+(?:me|us))\s+(?:us\s+|me\s+)?"
+                   rf"(?:to\s+)?(?:never|don't|do\s+not|not\s+to)\s+(?:ever\s+)?(?P<v>{'|'.join(_CONTACTED)})"
+                   r"\s+(?:her|him)\b")
 
 
 # "him", and "her" where it is no possessive ("call her", "email her before 9", not "her office").
