@@ -75,6 +75,14 @@ _SCHEDULE = re.compile(
     r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym)\s+"
     rf"(?:on\s+)?(?P<when>{_DAY}(?:\s*(?:/|,|&|and)\s*{_DAY})*(?:\s+(?:mornings?|evenings?|nights?|afternoons?))?"
     r"|(?:every|most)\s+(?:day|morning|evening|weekday|night)s?|mornings|evenings|weekends|weekdays)\b", re.I)
+# A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
+# "targeting 1,900 kcal a day" (a day's energy, the speaker's).
+_CHANGED = re.compile(
+    r"(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?(?:\s+just)?\s+"
+    r"(?:raised|increased|bumped|upped|lowered|reduced|cut|dropped|changed|moved|set)\s+(?:up\s+|down\s+)?(?P<det>my|our|their|his|her|the)\s+"
+    rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:up\s+|down\s+|back\s+)?to\s+{_NUM}" + _END)
+_TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
+                        r"(?P<num>\d(?:[\d,]*\d)?\s*(?:kcal|calories))\b", re.I)
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
@@ -184,7 +192,8 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         if whose is None and set(attr.split()) & _OF_A_BODY and not sent.t.assistant:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
-            parse = _Parse(attr, "name", "is", value, True, False, clause=at, lead=f"{speaker} said", said_now=True)
+            parse = _Parse(attr, "name", "is", value, True, False, clause=at,
+                           lead=f"{speaker} said" if lead is None else lead or None, said_now=True)
         else:
             parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
                            said_now=True)
@@ -236,6 +245,12 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
         add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
+    for m in _CHANGED.finditer(text):
+        det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
+        whose = owner(m.group("det"), m.start()) if det != "the" else None
+        add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
+    for m in _TARGETING.finditer(text):
+        add(speaker, "calories", " ".join(m.group("num").split()), m.start(), end=m.end())
     for m in _SCHEDULE.finditer(sent.text):  # (the words as said: a day is no date here)
         verb = " ".join(m.group("v").lower().split())
         add(speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
