@@ -692,6 +692,13 @@ def test_a_reminder_lasts_until_the_day_to_be_reminded_on_not_a_later_day_it_nam
     assert p.valid_to.date() == date(2023, 7, 1) and "August 2023" in p.text
 
 
+def test_a_reminder_for_each_time_stands():
+    ex = _asked(("Lea", "user", "And remind me to stretch after sessions, I always skip it."),
+                ("assistant", "assistant", "Will do."))
+    [p] = ex.foresights
+    assert p.kind == "plan" and p.valid_to is None
+
+
 def test_assistant_turns_make_no_foresight():
     ex = extract([turn("I will remind you about the dentist tomorrow.", speaker="assistant", role="assistant")])
     assert ex.foresights == []

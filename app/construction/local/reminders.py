@@ -36,6 +36,13 @@ def reminder(sent: _Sentence) -> ForesightDraft | None:
     ahead = [d for d in sent.dates if d.direction in ("future", "present")][:1]
     keys, words = situation_cues(_unplace(sent.s1[sent.s1_pos(m.end()):]))
     text = f"{t.speaker} asked to be reminded {_HOW[m.group('how').lower()]} {what}"
+    # "remind me to stretch after sessions", "... every morning": each time, not once.
+    standing = not ahead and _EACH_TIME.search(what)
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS) + ".",
                           trigger=_trigger(keys or ["schedule"], [absolute_text(d) for d in ahead] + words),
-                          turn_ids=[t.turn.id], valid_from=t.at, valid_to=plan_until(t.at, ahead), kind="plan")
+                          turn_ids=[t.turn.id], valid_from=t.at,
+                          valid_to=None if standing else plan_until(t.at, ahead), kind="plan")
+
+
+_EACH_TIME = re.compile(r"\b(?:every|each|whenever|always)\b|\b(?:after|before)\s+(?:my\s+|our\s+|the\s+)?"
+                        r"(?:sessions|workouts|runs|meals|classes|games|races|shifts|meetings|lessons)\b", re.I)
