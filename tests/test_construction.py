@@ -196,6 +196,21 @@ async def test_a_speaker_is_the_person_of_that_name_not_a_look_alike(graph, inge
                                                                    ("dana", "berlin", "current")], facts
 
 
+async def test_a_speaker_who_says_her_full_name_is_that_person_not_another_of_her_first_name(graph, ingestor):
+    # "Marta" of one account is Marta Kowalski; weeks later another Marta speaks for another
+    # account, saying who she is: what she says is Marta Silva's.
+    said = [("c1", "Dana", "Their admin is Marta Kowalski, she's the main contact."),
+            ("c1", "Marta", "Hi, Marta here. Please send me the invoice."),
+            ("c2", "Marta", "Hi, this is Marta Silva from Harbor. Please email me, not Priya, she's on leave.")]
+    for k, (conv, who, text) in enumerate(said):
+        await ingestor.memorize(graph.tenant, conv, [{"id": f"m{k}", "speaker": who, "content": text,
+                                                      "timestamp": DAY1 + timedelta(days=k)}], flush=True)
+    rows = await graph.read("""MATCH (f:Fact {tenant: $tenant})-[:EVIDENCED_BY]->(:Turn {id: 'm2'})
+                               MATCH (f)-[:ABOUT]->(e:Entity) RETURN DISTINCT e.name AS name""")
+    names = {r["name"] for r in rows}
+    assert "Marta Silva" in names and "Marta Kowalski" not in names, names
+
+
 async def test_two_runs_writing_new_values_at_once_leave_one_current(graph, ingestor, monkeypatch):
     # Maya's city is stored; two conversations, processed side by side (two replicas), each
     # give a newer one, and both have their episode ready before either writes it.

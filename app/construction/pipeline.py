@@ -228,7 +228,11 @@ class Pipeline:
         drafts = list(ex.entities)
         named = {normalize_key(d.name) for d in drafts}
         for s in sorted({t.speaker for t in cell.turns}):
-            if normalize_key(s) not in named:
+            # "Marta" who said she is Marta Silva is that person (the extractor's own name for
+            # her), not whoever else "Marta" names.
+            told_full = (any(d.name.startswith(s + " ") for d in drafts)
+                         and not any(f.subject == s for f in ex.facts))
+            if normalize_key(s) not in named and not told_full:
                 drafts.append(EntityDraft(name=s, type="person"))
         return drafts
 

@@ -103,15 +103,35 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str]]]) -> boo
     return len(mine & before) >= 0.75 * len(mine)
 
 
+# A speaker giving their full name: "Hi, this is Marta Silva from Harbor", said by "Marta".
+_SELF_INTRO = re.compile(r"\b(?:[Tt]his\s+is|I'm|I\s+am|[Mm]y\s+name\s+is)\s+"
+                         r"(?P<full>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)+)(?!['’\w])")
+
+
+def _full_names(records: list[TurnRecord]) -> dict[str, str]:
+    """Each speaker who says their full name in the episode, and that name: who says what is that
+    person, not another of the first name ("Marta", once Marta Kowalski left, is Marta Silva)."""
+    out: dict[str, str] = {}
+    for r in records:
+        name = " ".join(str(r.speaker or "").split())[:80]
+        m = _SELF_INTRO.search(str(r.content or "")[:400]) if name and " " not in name else None
+        if m and m.group("full").split()[0] == name and len(m.group("full")) <= 80:
+            out.setdefault(name, m.group("full"))
+    return out
+
+
 def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
+    full = _full_names(records)
     speakers: list[str] = []
     for r in records:
         name = " ".join(str(r.speaker or "").split())[:80] or "someone"
+        name = full.get(name, name)
         if name not in speakers:
             speakers.append(name)
     turns: list[_Turn] = []
     for i, r in enumerate(records):
         name = " ".join(str(r.speaker or "").split())[:80] or "someone"
+        name = full.get(name, name)
         others = [s for s in speakers if s != name]
         turns.append(_Turn(turn=r, index=i, speaker=name, other=others[0] if len(others) == 1 else None,
                            at=_aware(r.at), assistant=str(r.role or "").lower() in _ASSISTANT_ROLES))
