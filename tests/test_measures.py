@@ -112,6 +112,11 @@ async def test_a_new_value_ends_the_old_and_is_the_answer(services, graph):
     facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
     assert facts and "69.8" in facts[0], facts
     assert not [t for t in facts if "72 kg" in t or "70.5" in t]  # the old values are history
+    # Asked of a time, the value of that time is the answer.
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What did Nadia weigh in early March 2024?", method=Method.HYBRID, top_k=5), record_access=False)
+    facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+    assert facts and "72 kg" in facts[0], facts
 
 
 async def test_a_tickets_status_in_its_group_is_the_answer_there(services, graph):

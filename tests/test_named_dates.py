@@ -17,6 +17,10 @@ TODAY = date(2024, 3, 6)  # a Wednesday
     ("What did Joanna accomplish in January 2022?", date(2022, 1, 1), date(2022, 1, 31)),
     ("plans for Feb 2024", date(2024, 2, 1), date(2024, 2, 29)),  # a leap year's February
     ("between 1 May 2023 and 9 May 2023", date(2023, 5, 1), date(2023, 5, 9)),
+    # a month's part, with its year or without
+    ("What did Nadia weigh in early November 2023?", date(2023, 11, 1), date(2023, 11, 10)),
+    ("had that changed by late October 2023?", date(2023, 10, 21), date(2023, 10, 31)),
+    ("What did she weigh in mid February?", date(2024, 2, 11), date(2024, 2, 20)),
     ("on 31 February 2023", date(2023, 2, 1), date(2023, 2, 28)),  # no such day: its month
     # relative: counted from the day asked about
     ("what did I say today?", TODAY, TODAY),

@@ -319,7 +319,7 @@ def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 @_pattern(
     rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
-    rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b",
+    rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b(?:,?\s+(\d{{4}})\b)?",
     needs=(tuple(_MONTHS_FULL),),
 )
 def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
@@ -336,6 +336,8 @@ def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
         year = ref.year if month > ref.month else ref.year + 1
     elif mod == "this":
         year = ref.year
+    elif m.group(3) and mod in _PART_OF:  # "late October 2023"
+        year = int(m.group(3))
     else:
         year = _year_for_month(month, ref, prefer)
     s, e = _month_span(year, month)
@@ -349,10 +351,14 @@ def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     elif mod in ("late", "the end of", "end of"):
         s = date(year, month, 21)
         gran = "span"
-    if mod in ("last", "this past", "this", "next", "coming", "past", "early", "late", "mid",
-               "the end of", "end of"):
-        return m.start(), m.end(), s, e, gran, True
-    return m.start(2), m.end(), s, e, gran, True
+    if mod in _PART_OF:
+        return m.start(), m.end(3) if m.group(3) else m.end(2), s, e, gran, not m.group(3)
+    if mod in ("last", "this past", "this", "next", "coming", "past"):
+        return m.start(), m.end(2), s, e, gran, True
+    return m.start(2), m.end(2), s, e, gran, True
+
+
+_PART_OF = ("early", "late", "mid", "the end of", "end of")  # a month's part: "early November"
 
 
 @_pattern(

@@ -38,12 +38,17 @@ class Period:
         return (self.last - self.first).days + 1
 
 
+def _part_of_month(m) -> bool:
+    """"early November", "late October 2023": days of a month, asked about as a month is."""
+    return m.granularity == "span" and bool(re.match(r"(?i)(?:early|mid|late|(?:the\s+)?end\s+of)\b", m.phrase))
+
+
 def named_period(text: str, today: date, prefer: str = "past") -> Period | None:
     """The days the query names, or None (no date it reads; dates too far apart). `prefer`:
     "future" reads "in June" and "this weekend" ahead (asks_ahead)."""
     mentions = find_dates(text, today, prefer=prefer)
-    found = ([m for m in mentions if not m.relative and m.granularity in ABSOLUTE]
-             or [m for m in mentions if m.relative and m.granularity in RELATIVE])
+    found = ([m for m in mentions if not m.relative and (m.granularity in ABSOLUTE or _part_of_month(m))]
+             or [m for m in mentions if m.relative and (m.granularity in RELATIVE or _part_of_month(m))])
     if not found:
         return None
     period = Period(min(m.start for m in found), max(m.end for m in found))

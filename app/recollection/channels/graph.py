@@ -156,14 +156,16 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
 
 # A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work), or a
 # value that changes ("What plan is Harbor on?": asked_value): its timeline's facts, by the
-# (tenant, subjectKey, predicate) index, newest first. A thing no entity names is its group's
+# (tenant, subjectKey, predicate) index, newest first (those of a period the query names first). A thing no entity names is its group's
 # (entity_resolution.thing_key): "billing@atlas", or any group's when none is asked.
 WORK_FACTS = f"""
 UNWIND $pairs AS p
 MATCH (n:Fact {{tenant: $tenant}})
 WHERE (n.subjectKey = p.work OR n.subjectKey STARTS WITH p.work + '@') AND n.predicate = p.predicate
   AND {filters.FACT}
-WITH n ORDER BY n.validFrom DESC, elementId(n) LIMIT $pins
+// "What did Nadia weigh in early November?": the values of that time before the value of now
+WITH n ORDER BY CASE WHEN {filters.held_during("n")} THEN 0 ELSE 1 END, n.validFrom DESC, elementId(n)
+LIMIT $pins
 RETURN elementId(n) AS key, 1.0 AS score, {EVIDENCE["fact"]} AS evidence
 """
 
