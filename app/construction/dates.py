@@ -319,7 +319,8 @@ def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 @_pattern(
     rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
-    rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b(?:,?\s+(\d{{4}})\b)?",
+    rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b"
+    rf"(?:,?\s+(\d{{4}})\b)?",
     needs=(tuple(_MONTHS_FULL),),
 )
 def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:

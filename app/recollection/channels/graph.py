@@ -156,8 +156,9 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
 
 # A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work), or a
 # value that changes ("What plan is Harbor on?": asked_value): its timeline's facts, by the
-# (tenant, subjectKey, predicate) index, newest first (those of a period the query names first). A thing no entity names is its group's
-# (entity_resolution.thing_key): "billing@atlas", or any group's when none is asked.
+# (tenant, subjectKey, predicate) index, newest first (those of a period the query names first).
+# A thing no entity names is its group's (entity_resolution.thing_key): "billing@atlas", or any
+# group's when none is asked.
 WORK_FACTS = f"""
 UNWIND $pairs AS p
 MATCH (n:Fact {{tenant: $tenant}})
