@@ -42,6 +42,7 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Ticket is LUM-4821, status is open.", ("LUM-4821", "status is", "open")),
     ("I've marked LUM-4907 as fixed in 3.14.2.", ("LUM-4907", "status is", "fixed in 3.14.2")),
     ("Renewal date is March 1, 2027.", ("renewal date", "is", "2027-03-01")),
+    ("With Enterprise their renewal date is now November 12, 2027.", ("renewal date", "is", "2027-11-12")),
     ("I'm cutting right now, targeting 1,900 kcal a day.", ("Nadia", "calories is", "1,900 kcal")),
     ("I raised my calories to 2,100 this week.", ("Nadia", "calories is", "2,100")),
     ("We cut the budget to £400.", ("budget", "is", "£400")),
@@ -59,6 +60,7 @@ def test_a_value_and_whose_it_is(said, value):
     "Launch is Monday.",                # a name's value only of someone's (and a day: assignments.py)
     "Usually 6:30 at IronWorks.",       # a time of day, no value
     "What's your weight?",              # a question
+    "I've got my head chef sorted: Kwame is coming with me.",  # a name after a colon
 ])
 def test_no_value_where_none_is_stated(said):
     assert not [v for v in _values([said]) if v[1] not in ("date is", "is") or v[0] != "Nadia" and v[1] == "is"]

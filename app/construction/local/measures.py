@@ -18,7 +18,9 @@ from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 
-_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)"
+# Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
+# Enterprise their renewal date is now November 12, 2027").
+_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its)\s))"
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s\s+|"
           r"(?i:the)\s+)?")
 _ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
@@ -203,8 +205,8 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
 
     for m in _IS_VALUE.finditer(text):
         det, said_owner = m.group("det"), m.group("owner")
-        if m.group("name") and not (det or said_owner):
-            continue  # "Launch is Monday", "Dinner was Thai": a name is a value only of someone's
+        if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
+            continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
         attr = _attribute(m.group("attr"))
         words = [m.group("attr"), *m.group("attr").split()]
         if attr is None or re.search(_TICKET, m.group("attr")) or any(
