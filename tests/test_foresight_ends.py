@@ -269,3 +269,15 @@ async def test_a_plan_given_up_for_another_ends_and_a_moved_event_said_as_it_tak
     days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'qbr' "
                             "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
     assert [(d["day"], d["status"]) for d in days] == [("2024-06-12", "superseded"), ("2024-06-19", "current")]
+
+
+async def test_a_dated_things_new_day_ends_its_deadline_for_the_old_one(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "acct", [
+        ("m1", "Dana", "They're on the Pro plan. Renewal date is March 1, 2025.", 0)])
+    report = await _tell(ingestor, graph.tenant, "acct", [
+        ("m2", "Dana", "With Enterprise their renewal date is now November 12, 2025.", 9)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    [old] = [r for t, r in fs.items() if "2025-03-01" in t]
+    [new] = [r for t, r in fs.items() if "2025-11-12" in t]
+    assert old["endedBy"] == ["m2"] and new["endedAt"] is None

@@ -90,17 +90,26 @@ def _content_words(text: str) -> frozenset[str]:
     return frozenset(w for w in words if w not in lx.STOPWORDS and w not in lx.INTERJECTIONS)
 
 
-def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str]]]) -> bool:
+_MONTH_AND_DAY_WORDS = lx.MONTHS | lx.WEEKDAYS | lx.WEEKDAYS_SHORT
+
+
+def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozenset]]) -> bool:
     """An assistant's sentence whose words (three or more, no number) are, three in four, the
-    last user turn's: a confirmation, whose memory is the user's own sentence."""
+    last user turn's: a confirmation, whose memory is the user's own sentence. With a day, the
+    same day the user named and half its other words ("QBR with Brightwave on Thursday November
+    12 at 3pm CET, noted." after "QBR with Brightwave is scheduled for next Thursday at 3pm")."""
     mine = _content_words(s.text)
-    before = next((words for i in range(s.t.index - 1, -1, -1) if i in told
-                   for assistant, words in [told[i]] if not assistant), None)
-    if len(mine) < 3 or before is None or any(w[0].isdigit() for w in mine):
+    before = next(((words, days) for i in range(s.t.index - 1, -1, -1) if i in told
+                   for assistant, words, days in [told[i]] if not assistant), None)
+    if len(mine) < 3 or before is None:
+        return False
+    if any(w[0].isdigit() for w in mine):
         # A number or a day ("= £835", "the demo is on October 21"): what it worked out, or
         # says more plainly than the user did ("It's now the 21st instead"), is kept.
-        return False
-    return len(mine & before) >= 0.75 * len(mine)
+        words = {w for w in mine if not w[0].isdigit()} - _MONTH_AND_DAY_WORDS
+        same_day = bool(s.dates) and {d.start for d in s.dates} <= before[1]
+        return same_day and len(words) >= 2 and len(words & before[0]) >= 0.5 * len(words)
+    return len(mine & before[0]) >= 0.75 * len(mine)
 
 
 # A speaker giving their full name: "Hi, this is Marta Silva from Harbor", said by "Marta".
@@ -153,9 +162,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     in_lowercase = _known_names(reg) if lowercase else None
     # What each turn said, by its words: an assistant's "Demo with Globex on October 14 at
     # 2pm, noted." only says again what the user just said (_restates).
-    told: dict[int, tuple[bool, frozenset[str]]] = {}
+    told: dict[int, tuple[bool, frozenset[str], frozenset]] = {}
     for s in sents if any(s.t.assistant for s in sents) else ():  # (nothing to compare without one)
-        told[s.t.index] = (s.t.assistant, told.get(s.t.index, (False, frozenset()))[1] | _content_words(s.text))
+        was = told.get(s.t.index, (False, frozenset(), frozenset()))
+        told[s.t.index] = (s.t.assistant, was[1] | _content_words(s.text), was[2] | {d.start for d in s.dates})
     for s in lowercase:
         if in_lowercase:
             s.mentions = _known_in_lowercase(s, in_lowercase, reg)

@@ -82,6 +82,12 @@ _MOVED_OURS = re.compile(
     r"(?:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
+# A dated thing's new day ("With Enterprise their renewal date is now November 12, 2027", "the
+# launch is now on the 9th"): its plan or deadline for the old day is over, as a moved event's.
+_NOW_ON = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so|their|our|my|the|its)\s+)(?P<x>(?:[\w'-]+\s+){0,2}?"
+    rf"(?i:{lx.SCHEDULED_ALT}|renewal|deadline|due\s+date))(?:\s+date)?\s+(?:is|'s)\s+now\b", _I)
+
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
 reservation thing things going travel""".split())
@@ -129,13 +135,14 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if words:
             out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
                                          turn_ids=[sent.t.turn.id]))
-    m = _MOVED.search(text)
+    m = _MOVED.search(text) or _NOW_ON.search(text)
     mine = None if m else _MOVED_OURS.search(text)
     if m or mine:
         # Said of the event, its plan's text begins with it ("Launch is on ..."); moved by "we",
         # it is the speaker's plan ("Sam booked a demo with Globex on ...").
         first = m.group("x").split()[0] if m else sent.t.speaker
-        events = [w for w in _WORD.findall((m or mine).group("x").lower()) if w in lx.SCHEDULED_EVENTS]
+        events = [w for w in _WORD.findall((m or mine).group("x").lower())
+                  if w in lx.SCHEDULED_EVENTS or w in ("renewal", "deadline", "due")]
         out.append(ForesightEndDraft(who=first[:1].upper() + first[1:], words=events, kind="plan",
                                      turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):
