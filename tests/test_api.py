@@ -612,3 +612,23 @@ def test_a_forget_matching_nothing_reports_nothing_deleted_and_what_it_cleared_a
     assert _counts(api.settings, tenant).get("Entity", 0) == 0
     out = data(api.gql(forget, key=key))
     assert out["forget"] == {"deletedNodes": 0, "cleanedUp": 0}
+
+
+def test_an_entity_asked_in_a_group_brings_that_groups_facts_and_foresight_only(api):
+    tenant = f"api_groups_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+    for group, text in (("g1", "Ben is allergic to peanuts. Ben works with Chloe Martin."),
+                        ("g2", "Ben is vegan. Ben works with Omar Haddad.")):
+        said = {"id": "m1", "speaker": "Ana", "content": text, "timestamp": "2024-04-01T10:00:00+00:00"}
+        r = api.gql(MEMORIZE, {"input": {"conversationId": f"c-{group}", "groupId": group, "flush": True,
+                                         "messages": [said]}}, key=key)
+        assert "errors" not in r.json(), r.text
+    query = "query($g: ID) { entity(name: \"Ben\", groupId: $g) { facts { text } foresights { text } } }"
+    seen = {}
+    for group in ("g1", "g2", None):
+        ent = data(api.gql(query, {"g": group}, key=key))["entity"]
+        seen[group] = " ".join(x["text"] for x in ent["facts"] + ent["foresights"])
+    assert "peanuts" in seen["g1"] and "Chloe" in seen["g1"]
+    assert "vegan" not in seen["g1"] and "Omar" not in seen["g1"]
+    assert "vegan" in seen["g2"] and "peanuts" not in seen["g2"]
+    assert all(w in seen[None] for w in ("peanuts", "vegan", "Chloe", "Omar"))

@@ -28,7 +28,8 @@ from app.construction.status import conversation_status
 from app.construction.turns import InputError
 from app.domain.models import names_something
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget_counted
-from app.recollection.foresight_lookup import FORESIGHT_KINDS, active_foresights, foresight_page
+from app.recollection.foresight_lookup import (FORESIGHT_KINDS, active_foresights, entities_foresights,
+                                               foresight_page)
 from app.recollection.lookup import entities_by_id, entity_by_name, memcell_by_id
 from app.recollection.cursors import CursorError
 from app.recollection.scene_lookup import scenes_page
@@ -124,9 +125,14 @@ class Query:
             at = moment(as_of)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
-        found = await entity_by_name(info.context.graph, name, at,
-                                     group_id=None if group_id is None else str(group_id))
-        return Entity.of(found, at=at, facts=found["facts"]) if found else None
+        group = None if group_id is None else str(group_id)
+        found = await entity_by_name(info.context.graph, name, at, group_id=group)
+        if not found:
+            return None
+        # In a group, its foresight said there too (without one, read when asked for).
+        plans = (await entities_foresights(info.context.graph, [found["id"]], at, group_id=group))[0] \
+            if group else None
+        return Entity.of(found, at=at, facts=found["facts"], foresights=plans)
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
     async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:

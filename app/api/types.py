@@ -201,6 +201,7 @@ class Entity:
     # entity(name); under relatedTo None, read when a client asks.
     at: strawberry.Private[datetime]
     known_facts: strawberry.Private[Optional[list]] = None
+    known_foresights: strawberry.Private[Optional[list]] = None  # read with it (entity(groupId))
 
     @strawberry.field(description="facts about it true now (or at the asOf asked), newest first; "
                                   "at most 50")
@@ -212,7 +213,9 @@ class Entity:
     @strawberry.field(description="its plans, constraints and deadlines active now (or at the asOf "
                                   "asked), the soonest to end first; at most 50")
     async def foresights(self, info: Info) -> list[Foresight]:
-        rows = await info.context.loaders.entity_foresights.load((self.id, self.at))
+        rows = self.known_foresights
+        if rows is None:
+            rows = await info.context.loaders.entity_foresights.load((self.id, self.at))
         return [Foresight.of(r["foresight"], r["evidence"], at=self.at) for r in rows]
 
     @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
@@ -231,7 +234,8 @@ class Entity:
             has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
 
     @classmethod
-    def of(cls, d: dict, *, at: datetime, facts: list[dict] | None = None) -> "Entity":
+    def of(cls, d: dict, *, at: datetime, facts: list[dict] | None = None,
+           foresights: list[dict] | None = None) -> "Entity":
         merges = []
         for m in d.get("merges") or []:
             try:
@@ -241,7 +245,8 @@ class Entity:
             except (ValueError, TypeError):
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
-                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts, at=at)
+                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts,
+                   known_foresights=foresights, at=at)
 
 
 @strawberry.type(description=(

@@ -212,8 +212,8 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             by_kin = normalize_key(d.name).rpartition("'s ")[2] in lx.KIN
             rows = [] if sk in speakers or by_kin else await graph.read_vector(BY_VECTOR,
                                                                                 vector=[float(x) for x in v])
-            best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD
-                         and r["type"] == d.type and sk not in r["splitKeys"]), None)
+            best = next((r for r in rows if r["score"] >= VECTOR_MERGE_THRESHOLD and r["type"] == d.type
+                         and sk not in r["splitKeys"] and _same_numbers(sk, r["key"])), None)
             if best:
                 attach(sk, d, best["key"], best["name"], best["type"], False, "vector",
                        round(float(best["score"]), 4))
@@ -234,6 +234,15 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(normalize_key(name), EntityDraft(name=name, type="person"), tk, out[tk].name, out[tk].type,
                        out[tk].is_new, "role", 1.0)
     return Resolution(out, surface_to_key)
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _same_numbers(a: str, b: str) -> bool:
+    """Names whose numbers differ are two things, however near their vectors: tickets "QL-131"
+    and "QL-118", "Room 101" and "Room 102", "iPhone 14" and "iPhone 15"."""
+    return _NUMBER.findall(a) == _NUMBER.findall(b)
 
 
 def _may_be_org(d: EntityDraft, speakers: frozenset[str]) -> bool:

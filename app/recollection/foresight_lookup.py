@@ -81,11 +81,12 @@ async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | No
 
 
 async def entities_foresights(graph: TenantGraph, ids: list[str], at: datetime,
-                              limit: int = 50) -> list[list[dict]]:
+                              limit: int = 50, group_id: str | None = None) -> list[list[dict]]:
     """Those active at `at` about each entity (Entity.foresights; rows as active_foresights'), in
-    the order of `ids`, at most `limit` each; none for one not found."""
+    the order of `ids`, at most `limit` each, said in `group_id` when given; none for one not
+    found."""
     rows = {r["id"]: r["foresights"] for r in await graph.read(
-        ENTITIES_FORESIGHTS, **_filter(at, None, None), ids=list(dict.fromkeys(ids)), limit=limit)}
+        ENTITIES_FORESIGHTS, **_filter(at, group_id, None), ids=list(dict.fromkeys(ids)), limit=limit)}
     return [rows.get(i, []) for i in ids]
 
 

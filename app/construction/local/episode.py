@@ -113,8 +113,11 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
 
 
 # A speaker giving their full name: "Hi, this is Marta Silva from Harbor", said by "Marta".
-_SELF_INTRO = re.compile(r"\b(?:[Tt]his\s+is|I'm|I\s+am|[Mm]y\s+name\s+is)\s+"
-                         r"(?P<full>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)+)(?!['’\w])")
+# "Hello, Elena Ruiz from Tidewater", "Elena Ruiz here", "It's Elena Ruiz".
+_FULL = r"(?P<full>[A-Z][\w-]+(?:\s+[A-Z][\w-]+)+)"
+_SELF_INTRO = (re.compile(rf"\b(?:[Tt]his\s+is|I'm|I\s+am|[Mm]y\s+name\s+is|[Ii]t's)\s+{_FULL}(?!['’\w])"),
+               re.compile(rf"^(?:(?i:hi|hello|hey|morning|good\s+morning)[,!]?\s+)?{_FULL}"
+                          r"(?=\s+(?:from|at|here)\b)"))
 
 
 def _full_names(records: list[TurnRecord]) -> dict[str, str]:
@@ -123,7 +126,8 @@ def _full_names(records: list[TurnRecord]) -> dict[str, str]:
     out: dict[str, str] = {}
     for r in records:
         name = " ".join(str(r.speaker or "").split())[:80]
-        m = _SELF_INTRO.search(str(r.content or "")[:400]) if name and " " not in name else None
+        said = str(r.content or "")[:400]
+        m = next((m for rx in _SELF_INTRO if (m := rx.search(said))), None) if name and " " not in name else None
         if m and m.group("full").split()[0] == name and len(m.group("full")) <= 80:
             out.setdefault(name, m.group("full"))
     return out
