@@ -69,3 +69,11 @@ def test_what_an_account_has_makes_it_an_organisation_and_its_tiers_no_places():
     assert types.get("Starter", "thing") == "thing" and types.get("Pro", "thing") == "thing"
     # "she" is Marta Silva, not the account named before her.
     assert not [f for f in ex.facts if f.subject == "Harbor" and f.predicate == "prefers"]
+
+
+async def test_names_whose_numbers_differ_stay_two(services, graph):
+    await _tell(services, graph, [(0, "Ticket QL-118 is about the nightly sync failing."),
+                                  (1, "Ticket QL-131 is about the SAML login loop.")])
+    ents = await _entities(graph)
+    tickets = sorted(k for k in ents if "ql" in k)
+    assert len(tickets) == 2 and "118" in tickets[0] and "131" in tickets[1], ents
