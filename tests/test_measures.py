@@ -46,6 +46,21 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("I'm cutting right now, targeting 1,900 kcal a day.", ("Nadia", "calories is", "1,900 kcal")),
     ("I raised my calories to 2,100 this week.", ("Nadia", "calories is", "2,100")),
     ("We cut the budget to £400.", ("budget", "is", "£400")),
+    ("I want to cut a bit faster, let's lower my calorie target to 2,200.", ("Nadia", "calories is", "2,200")),
+    ("Ok bump my calories back to 2,400 please.", ("Nadia", "calories is", "2,400")),
+    ("I'll aim for 160 g protein.", ("Nadia", "protein is", "160 g")),
+    ("Protein target up to 170 g.", ("Nadia", "protein is", "170 g")),
+    ("Scale said 84.2 this morning.", ("Nadia", "weight is", "84.2")),
+    ("Down to 83 kg!", ("Nadia", "weight is", "83 kg")),
+    ("Weight's 83.1 today.", ("Nadia", "weight is", "83.1")),  # ("83" read as a face before)
+    ("Deadlift PB 140 kg, squat somewhere around 120.", ("Nadia", "squat pr is", "120")),
+    ("Deadlift PB 140 kg, squat somewhere around 120.", ("Nadia", "deadlift pr is", "140 kg")),
+    ("Bench 92.5 for a single today, new PR!", ("Nadia", "bench pr is", "92.5")),
+    ("Hit a new bench PR of 95 kg.", ("Nadia", "bench pr is", "95 kg")),
+    ("My bench is 85 kg.", ("Nadia", "bench pr is", "85 kg")),
+    ("Resting HR sits around 61.", ("Nadia", "resting heart rate is", "61")),
+    ("Resting HR is down to 57 these days, BP 121/79 at the GP.", ("Nadia", "blood pressure is", "121/79")),
+    ("Resting HR is down to 57 these days, BP 121/79 at the GP.", ("Nadia", "resting heart rate is", "57")),
     ("I train Mon/Wed/Fri mornings before work.", ("Nadia", "train schedule is", "Mon/Wed/Fri mornings")),
     ("So mornings are out, I'll train Mon/Wed/Fri evenings from now on.",
      ("Nadia", "train schedule is", "Mon/Wed/Fri evenings")),
@@ -61,6 +76,7 @@ def test_a_value_and_whose_it_is(said, value):
     "Usually 6:30 at IronWorks.",       # a time of day, no value
     "What's your weight?",              # a question
     "I've got my head chef sorted: Kwame is coming with me.",  # a name after a colon
+    "Alfie's 8 in July.",               # an age, no attribute
 ])
 def test_no_value_where_none_is_stated(said):
     assert not [v for v in _values([said]) if v[1] not in ("date is", "is") or v[0] != "Nadia" and v[1] == "is"]

@@ -24,15 +24,17 @@ _START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s\s+|"
           r"(?i:the)\s+)?")
 _ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
-_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|\s+(?i:is|are|was|were|stands\s+at|sits\s+at|"
+_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
+         r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to))")
+         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to)|\s+(?i:up|down)\s+to(?=\s))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
-_UNITS = (r"kg|kgs|kilos?|lbs?|pounds|stone|g|mg|mcg|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
+_UNITS = (r"kg|kgs|kilos?|lbs?|pounds|stone|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
           r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?")
-_NUM = rf"(?P<num>[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)"
+_NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
+        rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review")
 _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
@@ -41,13 +43,27 @@ _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<sta
 # "1,900 kcal a day", "87 kg for 5", "fixed in 3.14").
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
-        r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol)\b)")
+        r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
+        r"please|pls|thanks)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
 _WEIGHS = re.compile(
     r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
     r"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
     r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
+# A body's measure or a lift named, then its number: "BP 121/79 at the GP", "bench 92.5 for a
+# single today", "deadlift PB 140 kg, squat somewhere around 120", "new bench PR of 95 kg".
+_BARE = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|also|plus)\s+)(?:(?:I\s+|we\s+)?(?i:hit|set|got|reached)\s+)?"
+    r"(?:(?i:my|new|a\s+new|a)\s+)*"
+    r"(?P<attr>(?i:(?:resting\s+)?(?:hr|heart\s+rate)|bp|blood\s+pressure|weight|bmi|body\s+fat|"
+    r"(?:squat|bench(?:\s+press)?|deadlift|ohp|clean|snatch)(?:\s+(?:1rm|pr|pb|max|5rm|3rm|record))?))\s+"
+    r"(?:(?i:is|was|of|at|hit|now|somewhere|around|about|roughly|down\s+to|up\s+to|went\s+up\s+to)\s+){0,3}"
+    + _NUM + _END)
+# The scale's word, or a weight said with no verb: "scale said 84.2 this morning", "Down to 83 kg!".
+_SCALE = re.compile(r"(?:\b(?i:the\s+)?(?i:scale|scales)\s+(?i:said|says|showed|shows|read|reads|was|is)\s+|"
+                    r"^(?i:down|up)\s+to\s+(?=\d[\d.]*\s*(?i:kg|kgs|kilos?|lbs?|pounds)\b))"
+                    r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
 # "Brightwave has 42 seats", "they have 25 users now".
 _HAS = re.compile(
     r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
@@ -80,11 +96,16 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?(?:\s+just)?\s+"
-    r"(?:raised|increased|bumped|upped|lowered|reduced|cut|dropped|changed|moved|set)\s+(?:up\s+|down\s+)?(?P<det>my|our|their|his|her|the)\s+"
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?(?:\s+just)?\s+|"
+    r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
+    # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
+    r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
+    r"changed|change|moved|move|set)\s+(?:up\s+|down\s+)?(?P<det>my|our|their|his|her|the)\s+"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:up\s+|down\s+|back\s+)?to\s+{_NUM}" + _END)
-_TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
-                        r"(?P<num>\d(?:[\d,]*\d)?\s*(?:kcal|calories))\b", re.I)
+_TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
+                        r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
+                        r"grams\s+of\s+protein))\b",
+                        re.I)
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
@@ -107,11 +128,14 @@ _NOT_ATTR = (lx.KIN | lx.ORG_ROLES | lx.PRONOUNS | lx.WEEKDAYS | lx.MONTHS | fro
     one thing things lot everything something nothing anything all both each score""".split()))
 _NOT_ATTR_ALONE = frozenset("date day time week month year morning evening name address phone email number".split())
 # One attribute under several words ("resting HR" is "resting heart rate").
-_SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("resting hr", "resting heart rate"),
+_SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 rep max", "1rm"),
+         ("resting hr", "resting heart rate"), ("bp", "blood pressure"), ("bench press", "bench"),
+         ("licences", "seats"), ("licenses", "seats"), ("users", "seats"),
          ("rhr", "resting heart rate"),
          ("heart rate", "heart rate"), ("personal record", "pr"), ("personal best", "pr"), ("pb", "pr"),
          ("calorie target", "calories"), ("calories target", "calories"), ("daily calories", "calories"),
          ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"),
+         ("protein target", "protein"),
          ("number of seats", "seats"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
          ("renewal date date", "renewal date"), ("tier", "plan"))
@@ -122,8 +146,9 @@ _LEAD = frozenset("new current latest daily my our their the his her its".split(
 
 
 def attribute_key(words: str) -> str:
-    """An attribute as its timeline knows it: "my new squat 5 rep max" is "squat 5rm"; asked
-    after ("What's Nadia's squat 5 rep max?") by the same words (asked_attribute.py)."""
+    """An attribute as its timeline knows it: "my new squat 5 rep max" is "squat 5rm", a lift's
+    best single ("bench 1RM", "deadlift PB", "my bench") its "pr"; asked after ("What's Nadia's
+    squat 5 rep max?") by the same words (asked_attribute.py)."""
     key = normalize_key(words)
     parts = key.split()
     while len(parts) > 1 and parts[0] in _LEAD:
@@ -131,7 +156,14 @@ def attribute_key(words: str) -> str:
     key = f" {' '.join(parts)} "
     for said, same in _SAME:
         key = key.replace(f" {said} ", f" {same} ")
-    return " ".join(key.split())
+    parts = key.split()
+    if parts and parts[0] in _LIFTS and (len(parts) == 1 or " ".join(parts[1:]) in _BEST):
+        return f"{parts[0]} pr"
+    return " ".join(parts)
+
+
+_LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
+_BEST = frozenset("pr 1rm max record best one rep max 1 rep max press".split())
 
 
 def _attribute(words: str) -> str | None:
@@ -212,6 +244,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         if attr is None or re.search(_TICKET, m.group("attr")) or any(
                 (e := reg.get(w)) is not None and e.type != "thing" for w in words):
             continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
+        loose = re.match(r"'s\b|\s+(?:up|down)\s+to\b", text[m.end("attr"):], re.I)
+        if loose and not set(attr.split()) & _OF_A_BODY:
+            continue  # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age
         if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS:
             continue  # "Launch is Monday": a scheduled event's day (assignments.py)
         whose = owner(det or said_owner, m.start())
@@ -235,6 +270,12 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
             continue  # "Omar is 88 kg", but not "PR is 87 kg"
         whose = speaker if who in (None, "I") else owner(who, m.start())
         add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
+    if not sent.t.assistant:  # said by the one measured, of no one else
+        for m in _BARE.finditer(text):
+            add(speaker, attribute_key(m.group("attr")), " ".join(m.group("num").split()), m.start("attr"),
+                f"{speaker}'s", m.end())
+        for m in _SCALE.finditer(text):
+            add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
     for m in _HAS.finditer(text):
         add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(),
             end=m.end())
@@ -251,8 +292,10 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = owner(m.group("det"), m.start()) if det != "the" else None
         add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
-    for m in _TARGETING.finditer(text):
-        add(speaker, "calories", " ".join(m.group("num").split()), m.start(), end=m.end())
+    for m in _TARGETING.finditer(text):  # a day's energy or protein, the speaker's
+        protein = "protein" in m.group("what").lower()
+        value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
+        add(speaker, "protein" if protein else "calories", value, m.start(), end=m.end())
     for m in _SCHEDULE.finditer(sent.text):  # (the words as said: a day is no date here)
         verb = " ".join(m.group("v").lower().split())
         add(speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)

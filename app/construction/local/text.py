@@ -11,7 +11,8 @@ from app.construction.local.bounds import LETTER, _alt
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
                          "\u2013": "-", "\u2014": " - "})
 _EMOJI = re.compile(f"[{_EMOJI_CLASS}]+")
-_EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX8]-?[()DPpOo3/\\|*]|<3|\^_\^|:'\()(?!\w)")
+# ("8)" is a face, "83" a number: "Weight's 83.1 today" lost its 83.)
+_EMOTICON = re.compile(r"(?<!\w)(?:[:;=xX]-?[()DPpOo3/\\|*]|8-?[()DPp]|<3|\^_\^|:'\()(?!\w)")
 _SPACES = re.compile(r"[ \t\r\f\v]+")
 # Texting drops the apostrophe ("i dont eat meat", "cant make it"): put back, the rules for
 # "don't" and "can't" read them (a constraint, a verb that is not conjugated).
@@ -52,6 +53,8 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
+# "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
+_CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*)\b")
 _LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
 # The same said last: "Sam is vegan, by the way." is "Sam is vegan."
 _CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though)\s*(?=[.!?]*$)", re.IGNORECASE)
@@ -65,7 +68,7 @@ def _clean_sentence(s: str) -> str:
             break
         s = s[m.end():]
     m = _LABEL.match(s)
-    if m and len(m.group().split()) <= 3:
+    if m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
     s = _CLOSER.sub("", s)
