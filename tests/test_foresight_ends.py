@@ -79,8 +79,10 @@ def test_the_local_extractor_reads_ends_and_no_constraint_in_them():
     ))
     assert [fs.text for fs in ex.foresights] == ["Tom is vegan."]  # not "Maya has a peanut allergy."
     ends = [(e.who, e.words, e.kind) for e in ex.foresight_ends]
+    # (eating fish again ends a rule against fish, and the diets that leave it out)
     assert ends == [("Maya", ["peanut"], "constraint"), ("Tom", ["vegan"], "constraint"),
-                    ("Tom", ["fish"], "constraint"), ("Maya", ["Lisbon"], "plan")]
+                    ("Tom", ["fish"], "constraint"), ("Tom", ["vegan", "vegetarian"], "constraint"),
+                    ("Maya", ["Lisbon"], "plan")]
     # a rule that stopped a doing, the doing back
     assert [(e.who, e.words) for e in extract(episode(
         ("Walter", "The doctor says I can drive again!"))).foresight_ends] == [("Walter", ["drive"])]
@@ -281,3 +283,17 @@ async def test_a_dated_things_new_day_ends_its_deadline_for_the_old_one(graph, i
     [old] = [r for t, r in fs.items() if "2025-03-01" in t]
     [new] = [r for t, r in fs.items() if "2025-11-12" in t]
     assert old["endedBy"] == ["m2"] and new["endedAt"] is None
+
+
+@pytest.mark.parametrize("said, words, kind", [
+    ("I'm back to eating fish, vegan wasn't working for my energy.", ["vegan", "vegetarian"], "constraint"),
+    ("Dropping the marathon, doing the Krakow 10k on March 21 instead.", ["marathon"], "plan"),
+    ("Scan was clear!! The doctor says overhead pressing is fine again.", ["overhead", "pressing"], "constraint"),
+])
+def test_a_diet_eaten_out_of_a_plan_dropped_a_restriction_lifted_end(said, words, kind):
+    [end] = extract(episode(("Tomasz", said))).foresight_ends
+    assert (end.who, end.words, end.kind) == ("Tomasz", words, kind)
+
+
+def test_dropping_someone_off_ends_no_plan():
+    assert extract(episode(("Tomasz", "I'm dropping the kids off at school tomorrow."))).foresight_ends == []

@@ -62,6 +62,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Resting HR is down to 57 these days, BP 121/79 at the GP.", ("Nadia", "blood pressure is", "121/79")),
     ("Resting HR is down to 57 these days, BP 121/79 at the GP.", ("Nadia", "resting heart rate is", "57")),
     ("I train Mon/Wed/Fri mornings before work.", ("Nadia", "train schedule is", "Mon/Wed/Fri mornings")),
+    ("New job, so I'm moving my lifting to Mon/Wed/Fri mornings at 7.",
+     ("Nadia", "lift schedule is", "Mon/Wed/Fri mornings")),
     ("So mornings are out, I'll train Mon/Wed/Fri evenings from now on.",
      ("Nadia", "train schedule is", "Mon/Wed/Fri evenings")),
 ])

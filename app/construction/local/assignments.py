@@ -61,7 +61,8 @@ _MOVED_EVENT = re.compile(
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _MOVED_IT = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})(?:\s+(?i:again|once\s+more))?"
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})"
+    r"(?:\s+(?i:again|once\s+more))?"
     r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?\x00(?P<d>\d+)\x00")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -74,6 +75,9 @@ _NOT_WORK_ANY = frozenset("holiday holidays vacation leave sick notice resignati
 # is billing's, as "Dev is taking over billing" says.
 _KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
 effort piece side stuff rollout""".split())
+
+
+_WHEN_WORDS = lx.WEEKDAYS | lx.WEEKDAYS_SHORT | lx.MONTHS | lx.DATE_WORDS
 
 
 def work_key(thing: str) -> str:
@@ -127,6 +131,8 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
             add(m.group("x"), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
+        if m.group("v").split()[0].lower() in _WHEN_WORDS:
+            continue  # "moving my lifting to Mon/Wed/Fri mornings": a time, not a thing used
         if reg.get(m.group("x")) is None and (product is None or product.type in ("thing", "organization")):
             add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
     for m in _USES.finditer(text):

@@ -42,6 +42,24 @@ _CALLED_OFF = re.compile(
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
+# Eating again what a diet leaves out ends that diet: "I'm back to eating fish" ends "is vegan"
+# (and vegetarian); "started eating meat again" ends pescatarian too.
+_BACK_TO_EATING = re.compile(
+    r"\b(?:back\s+to\s+eating|started\s+eating|eating|eat|eats)\s+(?:some\s+)?(?P<food>meat|fish|seafood|chicken|"
+    r"beef|pork|dairy|eggs|cheese|milk)\b(?:\s+again)?", _I)
+_DIETS_WITHOUT = {"meat": ["vegan", "vegetarian", "pescatarian"], "chicken": ["vegan", "vegetarian", "pescatarian"],
+                  "beef": ["vegan", "vegetarian", "pescatarian"], "pork": ["vegan", "vegetarian", "pescatarian"],
+                  "fish": ["vegan", "vegetarian"], "seafood": ["vegan", "vegetarian"],
+                  "dairy": ["vegan"], "eggs": ["vegan"], "cheese": ["vegan"], "milk": ["vegan"]}
+# A plan dropped: "dropping the marathon, doing the Krakow 10k instead", "I've ditched the trip".
+# (Not "dropping the kids off at school": a plan given up has nowhere it is taken.)
+_DROPPED = re.compile(
+    r"\b(?:dropping|ditching|giving\s+up\s+on|gave\s+up\s+on|not\s+doing)\s+"
+    r"(?P<x>(?:(?i:my|our|the|this|that)\s+)(?:(?!\b(?:off|at|to|from|into)\b)[^.;:!?(),])+)(?![\w\s]*\b(?:off|at)\b)",
+    _I)
+# Allowed again: "overhead pressing is fine again", "running is ok again".
+_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said)\s+)(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
+                         r"allowed|good\s+to\s+go|back\s+on)\s+again\b", _I)
 # A plan given up for another: "I switched to a half marathon in April instead of the 10k".
 _INSTEAD = re.compile(
     r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"
@@ -126,7 +144,15 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         add(m.start(), content(m.group("x")), "constraint")
     for m in _DOING_AGAIN.finditer(text):
         add(m.start(), [m.group("v").lower()], "constraint")
-    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD):
+    for m in _BACK_TO_EATING.finditer(text):
+        if m.group(0).lower().startswith(("back", "started")) or m.group(0).lower().endswith("again"):
+            add(m.start(), _DIETS_WITHOUT[m.group("food").lower()], "constraint")
+    for m in _FINE_AGAIN.finditer(text):  # the speaker's, whoever cleared it ("the doctor says ...")
+        words = [w for w in _WORD.findall(m.group("x").lower()) if w not in lx.STOPWORDS | _SAID_OF_EVERY]
+        if words and not sent.t.assistant:
+            out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
+                                         turn_ids=[sent.t.turn.id]))
+    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED):
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
     for m in _TAKEN_BACK.finditer(text):

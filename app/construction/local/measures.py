@@ -106,6 +106,15 @@ _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
                         r"grams\s+of\s+protein))\b",
                         re.I)
+_WHEN = (rf"{_DAY}(?:\s*(?:/|,|&|and)\s*{_DAY})*(?:\s+(?:mornings?|evenings?|nights?|afternoons?))?"
+         r"|(?:every|most)\s+(?:day|morning|evening|weekday|night)s?|mornings|evenings|weekends|weekdays")
+# ... or moved: "moving my lifting to Mon/Wed/Fri mornings at 7".
+_SCHEDULE_MOVED = re.compile(
+    r"\b(?:moving|moved|switching|switched|changing|changed|shifting|shifted)\s+(?:my|our)\s+"
+    rf"(?P<v>lifting|training|runs|running|workouts|sessions|gym\s+sessions|swims|swimming)\s+to\s+"
+    rf"(?P<when>{_WHEN})\b", re.I)
+_DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
+          "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
@@ -299,6 +308,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
     for m in _SCHEDULE.finditer(sent.text):  # (the words as said: a day is no date here)
         verb = " ".join(m.group("v").lower().split())
         add(speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
+    for m in _SCHEDULE_MOVED.finditer(sent.text):
+        doing = _DOING[" ".join(m.group("v").lower().split())]
+        add(speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
     for m in _TICKET_IS.finditer(text):
         add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
     for m in _TICKET_DONE.finditer(text):

@@ -51,7 +51,7 @@ _TAKES = re.compile(rf"{_WHO}(?:\s+(?:is|am|are)|'s|'m|'re)?\s+(?:now\s+|still\s
 # "she prescribed iron supplements" (for the speaker), "Dr. Lee prescribed Dad metformin".
 _PRESCRIBED = re.compile(rf"\b(?:prescribed|prescribes|prescribing)\s+(?:{_WHOM}\s+)?{_DOSE}{_MED}", _I)
 _TOOK_OFF = re.compile(rf"\b(?:took|taken|takes|taking)\s+{_WHOM}\s+off\s+{_MED}", _I)
-_STOPPED = re.compile(rf"{_WHO}(?:\s+(?:is|am|are|has|have)|'s|'m|'re|'ve)?\s+(?:stopped\s+taking|stopped|"
+_STOPPED = re.compile(rf"{_WHO}(?:\s+(?:is|am|are|has|have)|'s|'m|'re|'ve)?\s+(?:stopped\s+taking|stopped|finished|"
                       rf"came\s+off|come\s+off|off|no\s+longer\s+(?:on|taking|takes))\s+{_MED}", _I)
 
 _SPEAKER = frozenset({"i", "me", "we", "us"})
