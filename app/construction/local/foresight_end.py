@@ -33,7 +33,8 @@ _EATS_AGAIN = re.compile(
 _DOING_AGAIN = re.compile(
     r"(?:\b(?:can|could|am|is|are|started|start|starting|back\s+to|allowed\s+to)|'m|'s|'re)\s+"
     r"(?:(?:finally|now|actually)\s+)?(?P<v>drink|drinking|drive|driving|fly|flying|lift|lifting|jump|jumping|"
-    r"run|running|swim|swimming|cycle|cycling|train|training|lunge|lunges|squat|squats|climb|climbing)\s+again\b", _I)
+    r"run|running|swim|swimming|cycle|cycling|train|training|lunge|lunges|squat|squats|climb|climbing)"
+    r"\s+again\b", _I)
 # A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
 _CALLED_OFF = re.compile(
@@ -55,7 +56,8 @@ _DIETS_WITHOUT = {"meat": ["vegan", "vegetarian", "pescatarian"], "chicken": ["v
 # (Not "dropping the kids off at school": a plan given up has nowhere it is taken.)
 _DROPPED = re.compile(
     r"\b(?:dropping|ditching|giving\s+up\s+on|gave\s+up\s+on|not\s+doing)\s+"
-    r"(?P<x>(?:(?i:my|our|the|this|that)\s+)(?:(?!\b(?:off|at|to|from|into)\b)[^.;:!?(),])+)(?![\w\s]*\b(?:off|at)\b)",
+    r"(?P<x>(?:(?i:my|our|the|this|that)\s+)(?:(?!\b(?:off|at|to|from|into)\b)[^.;:!?(),])+)"
+    r"(?![\w\s]*\b(?:off|at)\b)",
     _I)
 # Allowed again: "overhead pressing is fine again", "running is ok again".
 _FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said)\s+)(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
