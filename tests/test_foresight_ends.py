@@ -297,3 +297,14 @@ def test_a_diet_eaten_out_of_a_plan_dropped_a_restriction_lifted_end(said, words
 
 def test_dropping_someone_off_ends_no_plan():
     assert extract(episode(("Tomasz", "I'm dropping the kids off at school tomorrow."))).foresight_ends == []
+
+
+async def test_an_event_moved_then_given_its_day_in_the_next_sentence(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "acct", [
+        ("m1", "Ravi", "The review with Northpeak is on March 20th at 2pm.", 0)])
+    report = await _tell(ingestor, graph.tenant, "acct", [
+        ("m2", "Ravi", "Review with Northpeak moved again. It's now March 27th at 2pm.", 9)])
+    assert report.process.foresights_ended == 1
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'review' "
+                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
+    assert [(d["day"], d["status"]) for d in days] == [("2024-03-20", "superseded"), ("2024-03-27", "current")]

@@ -42,6 +42,11 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Ticket is LUM-4821, status is open.", ("LUM-4821", "status is", "open")),
     ("I've marked LUM-4907 as fixed in 3.14.2.", ("LUM-4907", "status is", "fixed in 3.14.2")),
     ("Renewal date is March 1, 2027.", ("renewal date", "is", "2027-03-01")),
+    ("Northpeak Foods' renewal moves to March 31, 2027.", ("Northpeak Foods", "renewal date is", "2027-03-31")),
+    ("Tidewater Health now renews on April 30, 2027.", ("Tidewater Health", "renewal date is", "2027-04-30")),
+    ("Northpeak Foods is at 80 licences now.", ("Northpeak Foods", "seats is", "80")),
+    ("I've opened QL-118 for the sync failures.", ("QL-118", "status is", "open")),
+    ("QL-118 is closed: the fix shipped in 4.3.", ("QL-118", "status is", "closed")),
     ("With Enterprise their renewal date is now November 12, 2027.", ("renewal date", "is", "2027-11-12")),
     ("I'm cutting right now, targeting 1,900 kcal a day.", ("Nadia", "calories is", "1,900 kcal")),
     ("I raised my calories to 2,100 this week.", ("Nadia", "calories is", "2,100")),
@@ -87,6 +92,8 @@ def test_no_value_where_none_is_stated(said):
 def test_a_correction_gives_the_value_said_before_anew():
     values = _values(["New squat PR: 87 kg for 5", "sorry, 85 not 87. typo"])
     assert {("Nadia", "squat pr is", "87 kg"), ("Nadia", "squat pr is", "85 kg")} <= values
+    values = _values(["Brightwave Labs is at 80 licences now.", "Actually no, make that 75."])
+    assert {("Brightwave Labs", "seats is", "80"), ("Brightwave Labs", "seats is", "75")} <= values
 
 
 @pytest.mark.parametrize("query, pairs", [

@@ -19,7 +19,7 @@ UNWIND range(0, size($ends) - 1) AS i
 WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
-  AND (f.text STARTS WITH x.who + ' ' OR f.text STARTS WITH 'The ' + x.who + ' '  // "The QBR is on ..."
+  AND (f.text STARTS WITH x.who + ' ' OR toLower(f.text) STARTS WITH 'the ' + toLower(x.who) + ' '  // "The QBR is"
        OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) }
        // "Sophie and Daniel are planning a trip": theirs together, called off by either.
        OR (f.text CONTAINS ' and ' + x.who + ' '

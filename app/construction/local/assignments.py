@@ -13,6 +13,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
+from app.construction.local.inline_dates import _fill
 from app.construction.local.sentence import _Parse, _Sentence
 
 _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
@@ -46,10 +47,11 @@ _MOVED_ONTO = re.compile(
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
+_WITH_WHOM = r"(?:\s+(?i:with)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)?"  # "the review with Northpeak"
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are)\b)[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
+    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
@@ -59,11 +61,14 @@ _MOVED_EVENT = re.compile(
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
-_MOVED_IT = re.compile(
-    r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})"
-    r"(?:\s+(?i:again|once\s+more))?"
-    r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?\x00(?P<d>\d+)\x00")
+_EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+                rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})"
+                r"(?:\s+(?i:again|once\s+more))?")
+_MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?"
+                       r"\x00(?P<d>\d+)\x00")
+# ... said in two sentences: "Review with Northpeak moved again. It's now December 16 at 2pm."
+_MOVED_ALONE = re.compile(_EVENT_MOVED + r"\s*[.!]*$")
+_IT_NOW = re.compile(r"^(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?\x00(?P<d>\d+)\x00")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
@@ -90,18 +95,20 @@ def work_key(thing: str) -> str:
     return " ".join(words)
 
 
-def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
-    """The "owner is", "uses" and "date is" facts a sentence states, each told from its clause."""
+def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None) -> list[_Parse]:
+    """The "owner is", "uses" and "date is" facts a sentence states, each told from its clause;
+    `before`: the sentence before it in the same turn ("... moved again. It's now December 16")."""
     text = sent.s1
     out: list[_Parse] = []
 
-    def add(thing: str, predicate: str, value: str, at: int, until: int | None = None) -> None:
+    def add(thing: str, predicate: str, value: str, at: int, until: int | None = None,
+            told: str | None = None) -> None:
         key = work_key(thing)
         words = key.split()
         if not words or words[0] in lx.STOPWORDS | _NOT_WORK or set(words) & _NOT_WORK_ANY or any(
                 p.subject == key and p.predicate == predicate for p in out):
             return
-        out.append(_Parse(key, "name", predicate, value, True, False, clause=at, until=until))
+        out.append(_Parse(key, "name", predicate, value, True, False, clause=at, until=until, text=told))
 
     def person(name: str, handed: bool = False) -> str | None:
         if name == "I":
@@ -125,6 +132,13 @@ def assignments(sent: _Sentence, reg: _Registry) -> list[_Parse]:
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
+    moved = [m for m in [_IT_NOW.match(text)] if m and before and (said := _MOVED_ALONE.search(before.s1))]
+    for m in moved:  # the event the sentence before moved
+        day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."
+            event = " ".join(said.group(0).strip(" .!").split())
+            add(said.group("x"), "date is", day.group(), 0,
+                told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:

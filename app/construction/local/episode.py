@@ -204,7 +204,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         foresights.append(fs)
         return True
 
+    previous = None  # the sentence before, whatever came of it
     for s in sents:
+        s_before, previous = previous, s
         try:
             recent_before = recent
             for mm in s.mentions:
@@ -247,8 +249,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.
             valued = measures(s, reg, measured, last_org)
             measured += valued
+            assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
+            valued_or_assigned = valued or assigned
             content = _content_score(_without_mentions(s.text, s.mentions))
-            if _GREETING.match(s.raw) and content < 2.0 and not valued:
+            if _GREETING.match(s.raw) and content < 2.0 and not valued_or_assigned:
                 continue
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
@@ -256,11 +260,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
             elif (role := _ROLE_IS.match(s.text)) and any(m.start == role.end() for m in s.mentions):
                 bonus += 1.0  # "My manager is Carlos Ruiz.": the same, said the other way round
-            if content + bonus < 1.5 and not foresaw and not valued:
+            if content + bonus < 1.5 and not foresaw and not valued_or_assigned:
                 continue
             s.companion = _companion(s, reg)
             parse = parse_sentence(s, reg, recent_before)
-            if parse.kind == "reported" and not foresaw and not valued and (
+            if parse.kind == "reported" and not foresaw and not valued_or_assigned and (
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
@@ -288,7 +292,6 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
                 parses = [p for p in parses if p.subject not in whom and p.predicate not in said
                           and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
-            assigned = assignments(s, reg)
             if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
                 parses = [p for p in parses if p.single and p.kind != "reported"

@@ -93,9 +93,9 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 # local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
 _MOVED = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))"
+    rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+with\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)?"
     rf"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
-    r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*[,;]\s+it(?:'s|\s+is)\s+now\b)", _I)
+    r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
     rf"(?:{lx.MOVED_VERBS})\s+"

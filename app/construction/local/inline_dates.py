@@ -17,7 +17,7 @@ _PAST_HINT = re.compile(
 # Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
 # revised price sheet"), nor a word of acknowledgement ("Got it, ...", "..., noted").
 _WEAK_PAST_HINT = re.compile(
-    r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!'s\s)(?<!'re\s)"
+    r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!'s\s)(?<!'re\s)"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
     r"\b(?:got(?!\s+it\b)|made|said|visited|(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
@@ -65,6 +65,9 @@ _IF_BY_HINT = re.compile(
     r"\bif\b(?:\s+[\w'-]+){1,8}?\s+(?:by|before|until|no\s+later\s+than)\s+(?:the\s+)?(?:end\s+of\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     r"\b(?:it's|it\s+is|is|'s)\s+now\s+(?:on\s+|set\s+for\s+|for\s+)?(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # what would be done by a day, told: "we told Marcus QL-140 would be fixed by the 12th"
+    r"\b(?:would|will|'ll|'d)\s+(?:be\s+)?\w+\s+(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"

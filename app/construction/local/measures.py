@@ -21,13 +21,15 @@ from app.construction.local.sentence import _Parse, _Sentence
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
 _START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its)\s))"
-_OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s\s+|"
+_OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|"
+          r"(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
 _ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to)|\s+(?i:up|down)\s+to(?=\s))")
+         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
+         r"|(?:has\s+)?chang(?:es|ed)(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")  # ("to" may be a day's: \x00)
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
@@ -69,6 +71,10 @@ _HAS = re.compile(
     r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
     r"\s+(?:now\s+)?(?P<num>\d[\d,]*)\s+(?P<attr>seats|users|licen[cs]es|employees|staff|members|subscribers|"
     r"locations|stores|sites)\b")
+# "Northpeak is at 80 licences now", "we're up to 50 seats".
+_AT_COUNT = re.compile(
+    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|'s|\s+(?:is|are))\s+(?:now\s+)?"
+    r"(?:at|on|up\s+to|down\s+to)\s+(?P<num>\d[\d,]*)\s+(?P<attr>seats|users|licen[cs]es)\b")
 # "They're on the Pro plan", "Harbor is on the Starter plan", "moved to the Enterprise tier".
 _PLAN = re.compile(
     r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|'s|\s+(?:is|are|was|were))?"
@@ -115,6 +121,9 @@ _SCHEDULE_MOVED = re.compile(
     rf"(?P<when>{_WHEN})\b", re.I)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
+# "Tidewater now renews on April 30, 2027".
+_RENEWS = re.compile(r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?renews?\s+"
+                     r"(?:on\s+)?\x00(?P<d>\d+)\x00")
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
@@ -122,9 +131,12 @@ _TICKET_IS = re.compile(
     rf"{_TICKET}\s+(?:is|was|has\s+been|got|looks|is\s+now|'s)\s+(?:now\s+|marked\s+(?:as\s+)?)?{_STATUS_TAIL}")
 _TICKET_DONE = re.compile(
     rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:just\s+)?(?:(?P<verb>reopened|closed|"
-    rf"resolved|fixed)\s+{_TICKET}|marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
+    rf"resolved|fixed|opened|logged|filed|raised|created)\s+{_TICKET}|"
+    rf"marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45".
 _CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)\s*(?:[a-z]+\s*)?,?\s+not\s+(?P<old>\d[\d,]*(?:\.\d+)?)\b")
+# "Actually no, make that 75": the value said last, anew.
+_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+(?P<new>\d[\d,]*(?:\.\d+)?)\b")
 
 # Measured of a body or its training: the speaker's when no one else's is said.
 _OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
@@ -285,7 +297,7 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
                 f"{speaker}'s", m.end())
         for m in _SCALE.finditer(text):
             add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
-    for m in _HAS.finditer(text):
+    for m in [*_HAS.finditer(text), *_AT_COUNT.finditer(text)]:
         add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(),
             end=m.end())
     for m in [*_PLAN.finditer(text), *_FROM_TO.finditer(text)]:
@@ -295,6 +307,8 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
             if tier and (e := reg.get(tier)) is not None and not e.speaker:
                 e.settle("thing")
         add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
+    for m in _RENEWS.finditer(text):
+        add(owner(m.group("who"), m.start()), "renewal date", _value(m, sent), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
         add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
     for m in _CHANGED.finditer(text):
@@ -315,7 +329,11 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
     for m in _TICKET_DONE.finditer(text):
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
+        status = "open" if status in ("opened", "logged", "filed", "raised", "created") else status
         add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+    # "Northpeak is at 80 licences": Northpeak's seats, not a thing called Northpeak's value.
+    owned = {p.clause for p in out if p.predicate != "is"}
+    out = [p for p in out if p.predicate != "is" or p.clause not in owned]
     out.sort(key=lambda p: p.clause)
     for p, after in zip(out, out[1:]):
         if after.clause >= ends[id(p)] and after.clause > p.clause:
@@ -329,14 +347,21 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
 
 
 def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
-    """"sorry, 85 not 87": the value said before in the episode with the old number, anew."""
+    """"sorry, 85 not 87": the value said before in the episode with the old number, anew; "make
+    that 75": the value said last."""
     m = _CORRECTION.search(sent.s1)
-    if m is None:
-        return []
-    old = m.group("old")
+    if m is not None:
+        old, new = m.group("old"), m.group("new")
+    else:
+        said = _MAKE_THAT.search(sent.s1)
+        last = next((p for p in reversed(before) if re.search(r"\d", p.obj)), None)
+        if said is None or last is None:
+            return []
+        old, new = re.search(r"\d[\d,]*(?:\.\d+)?", last.obj).group(), said.group("new")
+    number = re.compile(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)")
     for p in reversed(before):
-        if re.search(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", p.obj):
-            value = re.sub(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)", m.group("new"), p.obj, count=1)
+        if number.search(p.obj):
+            value = number.sub(new, p.obj, count=1)
             said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
             said = f"{said[:1].upper()}{said[1:]} is {value}"
             return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,
