@@ -48,6 +48,8 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
         r"please|pls|thanks)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
+# Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
+_WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
 _WEIGHS = re.compile(
     r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
@@ -68,27 +70,27 @@ _SCALE = re.compile(r"(?:\b(?i:the\s+)?(?i:scale|scales)\s+(?i:said|says|showed|
                     r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
 # "Brightwave has 42 seats", "they have 25 users now".
 _HAS = re.compile(
-    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
+    _WHO + r"\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
     r"\s+(?:now\s+)?(?P<num>\d[\d,]*)\s+(?P<attr>seats|users|licen[cs]es|employees|staff|members|subscribers|"
     r"locations|stores|sites)\b")
 # "Northpeak is at 80 licences now", "we're up to 50 seats".
 _AT_COUNT = re.compile(
-    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|'s|\s+(?:is|are))\s+(?:now\s+)?"
+    _WHO + r"(?:'re|'s|\s+(?:is|are))\s+(?:now\s+)?"
     r"(?:at|on|up\s+to|down\s+to)\s+(?P<num>\d[\d,]*)\s+(?P<attr>seats|users|licen[cs]es)\b")
 # "They're on the Pro plan", "Harbor is on the Starter plan", "moved to the Enterprise tier".
 _PLAN = re.compile(
-    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|'s|\s+(?:is|are|was|were))?"
+    _WHO + r"(?:'re|'s|\s+(?:is|are|was|were))?"
     r"(?:\s+(?:now|currently|still))?\s+(?:on|upgraded\s+to|downgraded\s+to|moved\s+to|switched\s+to)\s+"
     r"(?:the\s+|their\s+|our\s+)?(?P<v>[A-Z][\w+-]*)\s+(?P<attr>plan|tier|package|subscription|edition)\b")
 # "Harbor upgraded from Starter to Pro": a tier's change, said by its tiers' names.
 _TIERS = frozenset("free starter basic pro plus premium business team enterprise growth standard "
                    "professional essentials ultimate".split())
 _FROM_TO = re.compile(
-    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:has\s+|have\s+)?(?:upgraded|downgraded|"
+    _WHO + r"\s+(?:has\s+|have\s+)?(?:upgraded|downgraded|"
     r"moved|switched|went|changed)\s+from\s+(?:the\s+)?(?P<old>[A-Z]\w*)\s+to\s+(?:the\s+)?(?P<v>[A-Z]\w*)\b")
 # "They run Lumen 3.12", "Brightwave upgraded to Lumen 3.15", "Harbor now runs Lumen 3.15".
 _VERSION = re.compile(
-    r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:'re|\s+are|\s+is|'s)?"
+    _WHO + r"(?:'re|\s+are|\s+is|'s)?"
     r"(?:\s+(?:now|currently|still|finally|just))?\s+(?:run|runs|running|on|upgraded\s+to|updated\s+to|"
     r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
 # When someone does a thing of their week ("I train Mon/Wed/Fri mornings", then "I'll train
@@ -122,7 +124,7 @@ _SCHEDULE_MOVED = re.compile(
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # "Tidewater now renews on April 30, 2027".
-_RENEWS = re.compile(r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)\s+(?:now\s+)?renews?\s+"
+_RENEWS = re.compile(_WHO + r"\s+(?:now\s+)?renews?\s+"
                      r"(?:on\s+)?\x00(?P<d>\d+)\x00")
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
 _TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
