@@ -75,8 +75,10 @@ def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
     for rx, predicates in ((_OWNER, ("owner is",)), (_USED_FOR, ("uses",)), (_WHEN, ("date is",))):
         m = rx.search(query)
         # "When is the QBR with Brightwave?": the QBR's day (whom it is with said by its group)
-        x = re.sub(r"\s+(?:with|for|at)\s+.*$", "", m.group("x"), flags=_I) if m and rx is _WHEN else m and m.group("x")
-        if m and (key := work_key(x)) and (rx is not _WHEN or set(key.split()) & lx.SCHEDULED_EVENTS):
+        if m is None:
+            continue
+        x = re.sub(r"\s+(?:with|for|at)\s+.*$", "", m.group("x"), flags=_I) if rx is _WHEN else m.group("x")
+        if (key := work_key(x)) and (rx is not _WHEN or set(key.split()) & lx.SCHEDULED_EVENTS):
             return key, predicates
     return None
 
