@@ -13,7 +13,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
-from app.construction.local.inline_dates import _fill
+from app.construction.local.inline_dates import ISO_DAY, _fill
 from app.construction.local.sentence import _Parse, _Sentence
 
 _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
@@ -69,7 +69,6 @@ _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s
 # ... said in two sentences: "Review with Northpeak moved again. It's now December 16 at 2pm."
 _MOVED_ALONE = re.compile(_EVENT_MOVED + r"\s*[.!]*$")
 _IT_NOW = re.compile(r"^(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?\x00(?P<d>\d+)\x00")
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
 # (the first word), "Jonas is on paternity leave", "Dad is on insulin" (any word).
@@ -134,13 +133,13 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
     moved = [m for m in [_IT_NOW.match(text)] if m and before and (said := _MOVED_ALONE.search(before.s1))]
     for m in moved:  # the event the sentence before moved
-        day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."
             event = " ".join(said.group(0).strip(" .!").split())
             add(said.group("x"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
-        day = _ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             add(m.group("x"), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"

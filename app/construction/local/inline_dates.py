@@ -46,6 +46,7 @@ _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
     r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"
 
 
 _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+ing\b", re.IGNORECASE)

@@ -16,6 +16,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
+from app.construction.local.inline_dates import ISO_DAY
 from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
@@ -33,7 +34,8 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
-_UNITS = (r"kg|kgs|kilos?|lbs?|pounds|stone|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
+_WEIGHT_UNITS = r"kg|kgs|kilos?|lbs?|pounds|stone"
+_UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
           r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?")
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
@@ -54,7 +56,7 @@ _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
 _WEIGHS = re.compile(
     r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
     r"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
-    r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
+    rf"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:{_WEIGHT_UNITS})\b)?)" + _END)
 # A body's measure or a lift named, then its number: "BP 121/79 at the GP", "bench 92.5 for a
 # single today", "deadlift PB 140 kg, squat somewhere around 120", "new bench PR of 95 kg".
 _BARE = re.compile(
@@ -66,8 +68,8 @@ _BARE = re.compile(
     + _NUM + _END)
 # The scale's word, or a weight said with no verb: "scale said 84.2 this morning", "Down to 83 kg!".
 _SCALE = re.compile(r"(?:\b(?i:the\s+)?(?i:scale|scales)\s+(?i:said|says|showed|shows|read|reads|was|is)\s+|"
-                    r"^(?i:down|up)\s+to\s+(?=\d[\d.]*\s*(?i:kg|kgs|kilos?|lbs?|pounds)\b))"
-                    r"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:kg|kgs|kilos?|lbs?|pounds|stone)\b)?)" + _END)
+                    rf"^(?i:down|up)\s+to\s+(?=\d[\d.]*\s*(?i:{_WEIGHT_UNITS})\b))"
+                    rf"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:{_WEIGHT_UNITS})\b)?)" + _END)
 # "Brightwave has 42 seats", "they have 25 users now".
 _HAS = re.compile(
     _WHO + r"\s+(?:now\s+)?(?:has|have|'ve\s+got|has\s+got)"
@@ -95,7 +97,7 @@ _VERSION = re.compile(
     r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
 # When someone does a thing of their week ("I train Mon/Wed/Fri mornings", then "I'll train
 # Mon/Wed/Fri evenings from now on"): one schedule at a time.
-_DAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+_DAY = rf"(?:{'|'.join(sorted(lx.WEEKDAYS_SHORT, key=len, reverse=True))})(?:day)?s?"
 _SCHEDULE = re.compile(
     r"(?<![\w'])(?P<who>I|we)(?:'ll|\s+will|\s+now|\s+usually|\s+normally|\s+still|\s+can|\s+only)*\s+"
     r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym)\s+"
@@ -202,7 +204,7 @@ def _value(m: re.Match, sent: _Sentence) -> str | None:
     """The value a match names: a number with its unit, a day, a version, a status or a name."""
     if m.groupdict().get("d") is not None:
         i = int(m.group("d"))
-        day = re.search(r"\d{4}-\d{2}-\d{2}", sent.rendered[i]) if i < len(sent.rendered) else None
+        day = ISO_DAY.search(sent.rendered[i]) if i < len(sent.rendered) else None
         return day.group() if day else None
     for g in ("num", "ver", "status", "name"):
         if m.groupdict().get(g):
@@ -277,10 +279,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
             continue  # "first day is 31 July": whose first day? (two people's would end each other)
         if whose is None and (det or said_owner) and not (m.group("num") or m.group("d")):
             continue  # "their warehouse is Snowflake", no organisation named: too loose to keep
-        tickets = list(re.finditer(_TICKET, text[:m.start()]))
         lead = None
-        if whose is None and tickets and attr == "status":
-            whose = lead = tickets[-1].group("id")  # "Ticket is LUM-4821, status is open"
+        if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
+            whose = lead = tickets[-1]  # "Ticket is LUM-4821, status is open"
         add(whose, attr, _value(m, sent), m.start(), lead, m.end())
     for m in _WEIGHS.finditer(text):
         who = m.group("who")
