@@ -212,43 +212,41 @@ def _value(m: re.Match, sent: _Sentence) -> str | None:
     return None
 
 
-def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None) -> list[_Parse]:
-    """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
-    of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
-    the organisation the episode named last, whom "they" and "their" are when the sentence
-    names none."""
-    if sent.question:
-        return []
-    text = sent.s1
-    speaker = sent.t.speaker
-    out: list[_Parse] = []
+class _Values:
+    """The values one sentence states, gathered reader by reader (each reader below knows one
+    kind of value), each with its owner and the clause it is told from."""
 
-    def orgs_before(pos: int) -> str | None:
-        found = [e for mm in sent.mentions if sent.s1_pos(mm.start) < pos
-                 and (e := reg.get(mm.key)) is not None and e.type == "organization"]
+    def __init__(self, sent: _Sentence, reg: _Registry, org: str | None):
+        self.sent, self.reg, self.org = sent, reg, org
+        self.text, self.speaker = sent.s1, sent.t.speaker
+        self.out: list[_Parse] = []
+        self.ends: dict[int, int] = {}  # where each value's words end, by its parse's id
+
+    def orgs_before(self, pos: int) -> str | None:
+        found = [e for mm in self.sent.mentions if self.sent.s1_pos(mm.start) < pos
+                 and (e := self.reg.get(mm.key)) is not None and e.type == "organization"]
         return found[-1].name if found else None
 
-    def owner(word: str | None, pos: int) -> str | None:
+    def owner(self, word: str | None, pos: int) -> str | None:
         """Whose a value is, said as `word` ("I", "my", "they", "Brightwave"); None: its group's."""
         if word is None:
             return None
         low = word.lower()
         if low in ("i", "my", "i'm"):
-            return speaker
+            return self.speaker
         if low in ("we", "our", "they", "their", "its"):
-            return orgs_before(pos) or (org if low in ("they", "their", "its") else None)
-        ent = reg.get(word)
+            return self.orgs_before(pos) or (self.org if low in ("they", "their", "its") else None)
+        ent = self.reg.get(word)
         if ent is None:
             return None if low in lx.STOPWORDS | lx.PRONOUNS else word
         return ent.name
 
-    ends: dict[int, int] = {}  # where each value's words end, by its parse's id
-
-    def add(whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
+    def add(self, whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
             end: int | None = None) -> None:
         if not attr or not value or value.lower() in lx.STOPWORDS:
             return
-        if whose is None and set(attr.split()) & _OF_A_BODY and not sent.t.assistant:
+        speaker = self.speaker
+        if whose is None and set(attr.split()) & _OF_A_BODY and not self.sent.t.assistant:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
             parse = _Parse(attr, "name", "is", value, True, False, clause=at,
@@ -256,10 +254,27 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         else:
             parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
                            said_now=True)
-        if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in out):
-            out.append(parse)
-            ends[id(parse)] = end if end is not None else at
+        if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in self.out):
+            self.out.append(parse)
+            self.ends[id(parse)] = end if end is not None else at
 
+    def told(self) -> list[_Parse]:
+        """The values in the sentence's order, each told from its clause to the next value's."""
+        # "Northpeak is at 80 licences": Northpeak's seats, not a thing called Northpeak's value.
+        owned = {p.clause for p in self.out if p.predicate != "is"}
+        out = sorted((p for p in self.out if p.predicate != "is" or p.clause not in owned), key=lambda p: p.clause)
+        for p, after in zip(out, out[1:]):
+            if after.clause >= self.ends[id(p)] and after.clause > p.clause:
+                p.until = after.clause  # "Squat 5RM is 80 kg, deadlift 5RM is 95 kg": each its clause
+        if out and out[0].clause:  # what the sentence says before its first value is told with it
+            out[0].clause = 0  # ("Josh says hi, his driving test is on ...")
+            out[0].lead = out[0].lead if out[0].predicate == "is" else None
+        return out
+
+
+def _said_is(v: _Values) -> None:
+    """"<attribute> is <value>", its owner said before it or none."""
+    text, reg = v.text, v.reg
     for m in _IS_VALUE.finditer(text):
         det, said_owner = m.group("det"), m.group("owner")
         if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
@@ -274,7 +289,7 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
             continue  # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age
         if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS:
             continue  # "Launch is Monday": a scheduled event's day (assignments.py)
-        whose = owner(det or said_owner, m.start())
+        whose = v.owner(det or said_owner, m.start())
         if whose is None and m.group("d") is not None and not set(attr.split()) & _DATED:
             continue  # "first day is 31 July": whose first day? (two people's would end each other)
         if whose is None and (det or said_owner) and not (m.group("num") or m.group("d")):
@@ -282,7 +297,13 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
         lead = None
         if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
             whose = lead = tickets[-1]  # "Ticket is LUM-4821, status is open"
-        add(whose, attr, _value(m, sent), m.start(), lead, m.end())
+        v.add(whose, attr, _value(m, v.sent), m.start(), lead, m.end())
+
+
+def _body(v: _Values) -> None:
+    """A body's weight ("I weigh 72 kg", "Omar weighs 88"), and what the one measured says of
+    no one else ("BP 121/79", "deadlift PB 140 kg", "scale said 84.2")."""
+    text, speaker = v.text, v.speaker
     for m in _WEIGHS.finditer(text):
         who = m.group("who")
         said = m.group(0).lower()
@@ -290,63 +311,87 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
             continue
         if "weigh" not in said and not re.search(r"kg|kilo|lb|pound|stone", m.group("num").lower()):
             continue  # "I'm 30": an age, not a weight
-        if who not in (None, "I") and "weigh" not in said and ((e := reg.get(who)) is None or e.type != "person"):
+        if who not in (None, "I") and "weigh" not in said and ((e := v.reg.get(who)) is None or e.type != "person"):
             continue  # "Omar is 88 kg", but not "PR is 87 kg"
-        whose = speaker if who in (None, "I") else owner(who, m.start())
-        add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
-    if not sent.t.assistant:  # said by the one measured, of no one else
-        for m in _BARE.finditer(text):
-            add(speaker, attribute_key(m.group("attr")), " ".join(m.group("num").split()), m.start("attr"),
-                f"{speaker}'s", m.end())
-        for m in _SCALE.finditer(text):
-            add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
+        whose = speaker if who in (None, "I") else v.owner(who, m.start())
+        v.add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
+    if v.sent.t.assistant:
+        return
+    for m in _BARE.finditer(text):
+        v.add(speaker, attribute_key(m.group("attr")), " ".join(m.group("num").split()), m.start("attr"),
+              f"{speaker}'s", m.end())
+    for m in _SCALE.finditer(text):
+        v.add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
+
+
+def _account(v: _Values) -> None:
+    """An account's seats, plan, renewal and version ("Brightwave has 42 seats", "Harbor
+    upgraded from Starter to Pro", "Tidewater now renews on ...", "Harbor now runs Lumen 3.15")."""
+    text = v.text
     for m in [*_HAS.finditer(text), *_AT_COUNT.finditer(text)]:
-        add(owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(),
-            end=m.end())
+        v.add(v.owner(m.group("who"), m.start()), attribute_key(m.group("attr")), m.group("num"), m.start(),
+              end=m.end())
     for m in [*_PLAN.finditer(text), *_FROM_TO.finditer(text)]:
         if m.re is _FROM_TO and not {m.group("old").lower(), m.group("v").lower()} <= _TIERS:
             continue
         for tier in (m.group("v"), m.groupdict().get("old")):  # "from Starter to Pro": no places
-            if tier and (e := reg.get(tier)) is not None and not e.speaker:
+            if tier and (e := v.reg.get(tier)) is not None and not e.speaker:
                 e.settle("thing")
-        add(owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
+        v.add(v.owner(m.group("who"), m.start()), "plan", m.group("v"), m.start(), end=m.end())
     for m in _RENEWS.finditer(text):
-        add(owner(m.group("who"), m.start()), "renewal date", _value(m, sent), m.start(), end=m.end())
+        v.add(v.owner(m.group("who"), m.start()), "renewal date", _value(m, v.sent), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
-        add(owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
-    for m in _CHANGED.finditer(text):
+        v.add(v.owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
+
+
+def _changed(v: _Values) -> None:
+    """A value someone set ("I raised my calories to 2,100", "we cut the budget to £400"), and a
+    day's energy or protein aimed at ("targeting 1,900 kcal a day": the speaker's)."""
+    for m in _CHANGED.finditer(v.text):
         det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
-        whose = owner(m.group("det"), m.start()) if det != "the" else None
-        add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
-    for m in _TARGETING.finditer(text):  # a day's energy or protein, the speaker's
+        whose = v.owner(m.group("det"), m.start()) if det != "the" else None
+        v.add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
+    for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
-        add(speaker, "protein" if protein else "calories", value, m.start(), end=m.end())
-    for m in _SCHEDULE.finditer(sent.text):  # (the words as said: a day is no date here)
+        v.add(v.speaker, "protein" if protein else "calories", value, m.start(), end=m.end())
+
+
+def _schedules(v: _Values) -> None:
+    """The days of the week the speaker does a thing on, said or moved (the words as said: a
+    day is no date here)."""
+    for m in _SCHEDULE.finditer(v.sent.text):
         verb = " ".join(m.group("v").lower().split())
-        add(speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
-    for m in _SCHEDULE_MOVED.finditer(sent.text):
+        v.add(v.speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
+    for m in _SCHEDULE_MOVED.finditer(v.sent.text):
         doing = _DOING[" ".join(m.group("v").lower().split())]
-        add(speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
-    for m in _TICKET_IS.finditer(text):
-        add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
-    for m in _TICKET_DONE.finditer(text):
+        v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
+
+
+def _tickets(v: _Values) -> None:
+    """A ticket's status, said of it or done to it ("LUM-4821 is reopened", "I've opened QL-118")."""
+    for m in _TICKET_IS.finditer(v.text):
+        v.add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
+    for m in _TICKET_DONE.finditer(v.text):
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
         status = "open" if status in ("opened", "logged", "filed", "raised", "created") else status
-        add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
-    # "Northpeak is at 80 licences": Northpeak's seats, not a thing called Northpeak's value.
-    owned = {p.clause for p in out if p.predicate != "is"}
-    out = [p for p in out if p.predicate != "is" or p.clause not in owned]
-    out.sort(key=lambda p: p.clause)
-    for p, after in zip(out, out[1:]):
-        if after.clause >= ends[id(p)] and after.clause > p.clause:
-            p.until = after.clause  # "Squat 5RM is 80 kg, deadlift 5RM is 95 kg": each its clause
-    if out and out[0].clause:  # what the sentence says before its first value is told with it
-        out[0].clause = 0  # ("Josh says hi, his driving test is on ...")
-        out[0].lead = out[0].lead if out[0].predicate == "is" else None
-    if not out:
-        out += _corrected(sent, before)
-    return out
+        v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+
+
+_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets)
+
+
+def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None) -> list[_Parse]:
+    """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
+    of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
+    the organisation the episode named last, whom "they" and "their" are when the sentence
+    names none."""
+    if sent.question:
+        return []
+    values = _Values(sent, reg, org)
+    for read in _READERS:
+        read(values)
+    return values.told() or _corrected(sent, before)
 
 
 def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
