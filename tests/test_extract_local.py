@@ -1213,3 +1213,13 @@ def test_a_promise_due_by_a_day_is_a_deadline_over_on_that_day():
                        speaker="Sam", at=at)])
     [d] = ex.foresights
     assert d.kind == "deadline" and d.valid_to == datetime(2026, 12, 11, tzinfo=timezone.utc)
+
+
+def test_a_place_known_by_its_number_keeps_it():
+    """"Flat 3" is not "Flat" (every flat of a building would be one place), and a house's
+    number is its address's ("14 Elm Road", not the road)."""
+    ex = extract([turn("The Okafors are moving out of Flat 3 and the boiler at 14 Elm Road is broken."),
+                  turn("Flat 2's rent goes up next month, Unit 4B is empty.", i=1)])
+    names = {e.name: e.type for e in ex.entities}
+    assert {names.get(n) for n in ("Flat 3", "14 Elm Road", "Flat 2", "Unit 4B")} == {"place"}
+    assert "Flat" not in names and "Elm Road" not in names

@@ -71,6 +71,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("Nadia", "lift schedule is", "Mon/Wed/Fri mornings")),
     ("So mornings are out, I'll train Mon/Wed/Fri evenings from now on.",
      ("Nadia", "train schedule is", "Mon/Wed/Fri evenings")),
+    ("The rent for Flat 5 is now £980.", ("Flat 5", "rent is", "£980")),
+    ("The key safe code at Maple Court is 4471.", ("Maple Court", "key safe code is", "4471")),
+    ("Maple Court's service charge is £1,200 a year.", ("Maple Court", "service charge is", "£1,200")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     assert value in _values([said])
@@ -159,3 +162,16 @@ async def test_a_tickets_status_in_its_group_is_the_answer_there(services, graph
         record_access=False)
     facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
     assert facts and "reopened" in facts[0], facts
+
+
+def test_a_value_said_to_begin_on_a_day_holds_from_that_day():
+    """"Flat 2's rent goes up to £1,150 from December": December's rent, not today's (the
+    value of now stays current until then); a value said with a day ahead for something else
+    holds from its saying (test above: "LUM-4821 is reopened, the fix is due by ...")."""
+    said = turn("Flat 2's rent goes up to £1,150 from December.", speaker="Owen")
+    ex = extract([said])
+    rent = next(f for f in ex.facts if f.predicate == "rent is")
+    assert (rent.subject, rent.object) == ("Flat 2", "£1,150")
+    assert (rent.valid_from.year, rent.valid_from.month, rent.valid_from.day) == (said.at.year, 12, 1)
+    now = extract([turn("The rent for Flat 2 is £1,100 a month.", speaker="Owen")])
+    assert next(f for f in now.facts if f.predicate == "rent is").valid_from == said.at

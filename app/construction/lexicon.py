@@ -240,6 +240,17 @@ restaurant bar pub hotel mall market stadium arena theater theatre garden garden
 castle cathedral temple plaza peak sea ocean gulf springs heights creek
 """)
 
+# Places known by their number, which is part of the name: "Flat 3", "Unit 4B", "Room 204".
+NUMBERED_PLACES = _words("""
+flat apartment apt unit room suite building block plot ward bay gate terminal platform pitch cabin
+cottage chalet lodge villa berth
+""")
+# A street's last word, after which a house number before it belongs to the name: "14 Elm Road".
+STREETS = _words("""
+road rd street st avenue ave lane close drive way crescent terrace place gardens grove mews row
+square court walk parade hill
+""")
+
 # Between two capitalised words, still one name: "University of Lisbon", "Rio de Janeiro".
 NAME_CONNECTORS = _words("of de da del della di du la le van von der den y")
 

@@ -402,6 +402,11 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
                 group.append(j)
                 j += 1
                 continue
+            if gap == " " and prev in lx.NUMBERED_PLACES and _UNIT_NUMBER.fullmatch(
+                    re.sub(r"['’]s$", "", toks[j].group())):
+                group.append(j)  # "Flat 3", "Unit 4B": the number is the name's; it ends it
+                j += 1
+                break
             if gap == " " or (gap == ". " and prev in lx.TITLES | {"st", "mt", "jr"}):
                 if _cap(toks[j].group()):
                     group.append(j)
@@ -414,6 +419,9 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
                     j += 2
                     continue
             break
+        if (i and toks[group[-1]].group().lower() in lx.STREETS and len(group) > 1
+                and _UNIT_NUMBER.fullmatch(toks[i - 1].group()) and text[toks[i - 1].end():toks[i].start()] == " "):
+            group.insert(0, i - 1)  # "14 Elm Road": a house's number is its address's
         for chunk in _chunks(group, toks):
             mention = _group_mention(text, toks, chunk, voice, reg, known_caps, speakers, named_kin)
             if mention:
@@ -427,6 +435,8 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
     _their_kin(text, out, reg)
     return out
 
+
+_UNIT_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?|[A-Z]")
 
 # "her husband Marco", "his boss Jonas": whose is the one person named before it in the sentence.
 _THEIR_KIN = re.compile(rf"(?<![\w'])(?i:her|his)\s+(?P<kin>(?i:{_KIN_ALT}))(?![\w'-])")
@@ -627,7 +637,9 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
     last = low[-1]
     if last in lx.ORG_SUFFIXES or any(w in lx.ORG_HEADS for w in low):
         vote("organization", 9.0)
-    elif last in lx.PLACE_SUFFIXES and len(low) > 1:
+    elif (last in lx.PLACE_SUFFIXES or last in lx.STREETS) and len(low) > 1:
+        vote("place", 8.0)
+    elif low[0] in lx.NUMBERED_PLACES and _UNIT_NUMBER.fullmatch(words[-1]):
         vote("place", 8.0)
     if name_low in lx.PLACES:
         vote("place", 8.0)

@@ -88,6 +88,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     # is scheduled for ("launch is on November 2nd" holds from its saying).
     began = None if parse.predicate == "date is" else _began(
         parse.single or parse.predicate in _ENDS or parse.predicate in _ENDS.values(), sent, t.at)
+    if parse.from_day and sent.dates:
+        began = _span(sent.dates[0], t.at)
     if began and parse.said_now and began[0] > t.at:
         began = None  # "LUM-4821 is reopened, the fix is due by December 10": reopened now
     return FactDraft(
@@ -118,7 +120,11 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
         # "I might start at Volta in May": nothing begins; "I quit in June, I work at Wise
         # now": the date is another clause's, the fact is the present's.
         return None
-    d = sent.dates[0]
+    return _span(sent.dates[0], at)
+
+
+def _span(d, at: datetime) -> tuple[datetime, datetime]:
+    """A date's first and last moments in the turn's time zone."""
     return (datetime.combine(d.start, time(0, 0), tzinfo=at.tzinfo),
             datetime.combine(d.end, time(23, 59, 59), tzinfo=at.tzinfo))
 

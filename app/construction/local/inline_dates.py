@@ -45,6 +45,12 @@ _AHEAD_HINT = re.compile(
 _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
     r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b", re.IGNORECASE)
+# A value's change from a day, told in the present: "Flat 2's rent goes up to £1,150 from
+# December", "the new price applies from 1 March": ahead.
+_CHANGES_FROM_HINT = re.compile(
+    r"\b(?:go(?:es)?\s+(?:up|down)|increases?|decreases?|rises?|drops?|changes?|kicks?\s+in|takes?\s+effect|"
+    r"appl(?:y|ies))\b(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"
 
@@ -85,7 +91,7 @@ def tense_of(s: str) -> str | None:
         return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
     if _PAST_HINT.search(s):
         return "past"
-    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or (
+    if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
             _BY_DATE_HINT.search(s) and not _WEAK_PAST_HINT.search(_COMMITTED.sub(" ", s))):
         return "future"
     if _PROGRESSIVE_HINT.search(s):

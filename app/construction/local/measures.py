@@ -22,14 +22,22 @@ from app.construction.local.sentence import _Parse, _Sentence
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
 _START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its)\s))"
+# A value's own first day, said after it: "... from December", "starting 1 March".
+# (The date's rendering holds the word before it: "from December 2026".)
+_FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
+_FROM_DAY = re.compile(rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
+# A name a value may be of: "Brightwave", "Harbor Logistics", "Flat 2" (a place by its number).
+_NAME = r"[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b))?"
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|"
-          r"(?P<owner>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:['’]s|(?<=s)['’])\s+|"
+          rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
-_ATTR = r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
+_ATTR = (r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
+         rf"(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?")  # ("the rent for Flat 2 is now ...")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|went\s+(?:up|down)\s+to|dropped\s+to|rose\s+to|fell\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+to|(?:dropped|drops|rose|rises|fell|falls|"
+         r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          r"|(?:has\s+)?chang(?:es|ed)(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")  # ("to" may be a day's: \x00)
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
@@ -254,6 +262,9 @@ class _Values:
         else:
             parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
                            said_now=True)
+        if end is not None and (day := _FROM_DAY.match(self.text, end)) and (
+                day.group("from") or _FROM_WORD.match(self.sent.rendered[int(day.group("d"))])):
+            parse.said_now, parse.from_day = False, True  # "rent goes up to £1,150 from December": from then
         if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in self.out):
             self.out.append(parse)
             self.ends[id(parse)] = end if end is not None else at
@@ -276,9 +287,11 @@ def _said_is(v: _Values) -> None:
     """"<attribute> is <value>", its owner said before it or none."""
     text, reg = v.text, v.reg
     for m in _IS_VALUE.finditer(text):
-        det, said_owner = m.group("det"), m.group("owner")
+        det, said_owner = m.group("det"), m.group("owner") or m.group("owner2")
         if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
             continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
+        if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
+            continue  # "the Shrike at Sammy's Point": the name goes on
         attr = _attribute(m.group("attr"))
         words = [m.group("attr"), *m.group("attr").split()]
         if attr is None or re.search(_TICKET, m.group("attr")) or any(

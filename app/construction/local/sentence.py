@@ -53,3 +53,4 @@ class _Parse:
     lead: str | None = None  # said before those words: whose they are ("Nadia's" squat 5RM is 80 kg)
     text: str | None = None  # the fact's words, when no clause says them (a correction's value)
     said_now: bool = False  # true from its saying when the day the sentence names lies ahead (a value)
+    from_day: bool = False  # true from the day the sentence names, said as such ("... from December")
