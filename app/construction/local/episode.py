@@ -24,7 +24,7 @@ from app.construction.local.measures import measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
-from app.construction.local.instructions import instructions, preferences
+from app.construction.local.instructions import contact_by, instructions, preferences
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
@@ -233,7 +233,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
                 if helped and not found:  # "Always book aisle seats for me", to an assistant
-                    found.extend(draft(s, *told) for told in instructions(s, recent_before) + preferences(s))
+                    found.extend(draft(s, *told) for told in instructions(s, recent_before, reg) + preferences(s))
+                elif helped:  # "Mrs Patel is hard of hearing, text don't call": how to reach her too
+                    found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
                 plan = _plan(s, reg, recent_before) if reminded is None else None
                 if plan is not None:
                     found.append(plan)

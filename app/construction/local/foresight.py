@@ -132,6 +132,10 @@ _HEARING = re.compile(
     r"\b(?:hard of hearing|(?:hearing|ears?)\s+(?:has|have|is|are|'s|was)\s+(?:\w+\s+){0,2}?(?:gone|going|bad|"
     r"terrible|poor|downhill|worse|failing|awful)\b|(?:wears?|wearing|needs?)\s+(?:a\s+)?hearing\s+aids?\b|"
     r"(?:going|gone|half|partially|profoundly)\s+deaf\b)", _I)
+# Getting about: "Tom uses a wheelchair", "she's in a wheelchair", "Dad walks with a stick".
+_WHEELCHAIR = re.compile(r"\b(?:uses?|using|in|needs?)\s+a\s+wheelchair\b|\bwheelchair\s+user\b", _I)
+_WALKING_AID = re.compile(r"\b(?:walks?|walking)\s+with\s+a\s+(?:stick|cane|walker|frame|zimmer)\b|"
+                          r"\buses?\s+a\s+(?:walker|walking\s+frame|zimmer\s+frame|mobility\s+scooter)\b", _I)
 # A diagnosis the lexicon does not name: "Nana was diagnosed with heart failure in December".
 _DIAGNOSED = re.compile(r"\bdiagnosed\s+with\s+(?:an?\s+|early\s+)?(?P<x>[^.;:!?(),]+)", _I)
 _DIAGNOSIS_END = re.compile(r"\s+(?:in|on|at|last|this|since|after|before|when|and|but|so|which|who|while|"
@@ -152,6 +156,9 @@ _SAID_ONCE = (
     (_TYPE_DIABETES, "has diabetes", ["diabetes", "health"], ["diabetes", "insulin", "sugar", "snacks"]),
     (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),
     (_HEARING, "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"]),
+    (_WHEELCHAIR, "uses a wheelchair", ["mobility"],
+     ["wheelchair", "stairs", "steps", "step-free", "accessible", "access", "lift", "room", "venue"]),
+    (_WALKING_AID, "walks with an aid", ["mobility"], ["walking", "stairs", "steps", "accessible", "distance"]),
 )
 _ONE_PER_SENTENCE = frozenset({"drinks", "diabetes", "driving"})
 # A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
@@ -168,6 +175,13 @@ _RULE_WHEN = re.compile(
     r"the\s+weekends?|holidays)|after\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|p\.m\.|a\.m\.)?|"
     r"before\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?|at\s+night|in\s+the\s+(?:mornings?|evenings?)|"
     r"during\s+(?:the\s+week|work\s+hours|lent|ramadan))\b", _I)
+# When someone can only do something: "Priya can only interview after 4pm UK time", "Sam is
+# only available on Tuesdays", "Jo isn't available before 10".
+_ONLY_WHEN = re.compile(
+    r"(?<![\w'])(?P<who>I|we|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:can\s+only|could\s+only|is\s+only\s+available|are\s+only\s+available|"
+    r"am\s+only\s+available|'m\s+only\s+available|only\s+works?|is\s+not\s+available|isn't\s+available|"
+    r"can't\s+do|cannot\s+do)\b[^.;!?]{0,40}?\b(?:after|before|on|between|in\s+the|at|until|till|from)\s+"
+    r"[^.;!?]{1,40}", _I)
 _NOT_RULE_VERBS = frozenset("""
 been thought knew expected imagined realized realised understood heard saw felt said told meant noticed
 considered dreamed dreamt believed liked loved got had went did made tried wanted really actually even
@@ -300,7 +314,7 @@ gluten dairy plant lactose-intolerant veggie booze alcohol sober drive driving l
 told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis rivaroxaban xarelto clopidogrel
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
-allowed says no
+allowed says no wheelchair walker stick cane frame zimmer scooter only available
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -492,6 +506,13 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         d = m.group("d").lower()
         add(t.speaker, lx.DIETS.get(d, "is " + d), ["food"], [d, "diet"])
     voice = _Voice(t.speaker, t.other)
+    for m in _ONLY_WHEN.finditer(text) if not sent.question else ():
+        who = m.group("who")
+        name = t.speaker if who.lower() in ("i", "we") else reg.get(who).name if reg.get(who) else None
+        if name is None or (name != t.speaker and reg.get(who).type != "person"):
+            continue
+        rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
+        found.append((rule, ["schedule"], _content_words(m.group(0), 4) + ["available", "when", "schedule"]))
     for rx in (_RULE_NEVER, _RULE_WHEN):
         for m in rx.finditer(text):
             if rx is _RULE_NEVER:

@@ -8,6 +8,7 @@ import re
 
 from app.construction.local.fact_patterns import _I
 from app.construction.local.foresight import situation_cues
+from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Sentence
 from app.construction.local.voice import _Voice, rewrite
 
@@ -15,7 +16,8 @@ from app.construction.local.voice import _Voice, rewrite
 ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
            "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
            "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
-           "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve")
+           "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve|"
+           r"give\s+out|give\s+away|hand\s+out|pass\s+on|disclose|reveal|visit|show|let\s+in|enter")
 _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
@@ -26,10 +28,14 @@ _INSTRUCTION = re.compile(
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
 
-def instructions(sent: _Sentence, recent: str | None = None) -> list[tuple[str, list[str], list[str]]]:
+def instructions(sent: _Sentence, recent: str | None = None,
+                 reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
     """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
     person named last before it, whom "her" or "him" in it stands for ("never call her")."""
     told = [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
+    told += contact_by(sent, recent, reg)
+    if not told:
+        told += _rules(sent)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -77,3 +83,75 @@ def preferences(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
         text = f"{sent.t.speaker} prefers {rewrite(x, _Voice(sent.t.speaker, sent.t.other))}"
         out.append((text, *situation_cues(x)))
     return out
+
+
+# How someone is to be reached: "text don't call", "email only", "only by text", "no phone calls".
+_MODES = {"text": "by text", "texts": "by text", "sms": "by text", "email": "by email", "emails": "by email",
+          "e-mail": "by email", "whatsapp": "on WhatsApp", "message": "by message", "messages": "by message",
+          "phone": "by phone", "call": "by phone", "calls": "by phone", "post": "by post", "letter": "by post"}
+_MODE = r"(?P<mode>texts?|sms|e-?mails?|whatsapp|messages?|phone|calls?|post|letter)"
+_CONTACT_BY = re.compile(
+    rf"\b{_MODE}\s*,?\s*(?:(?P<not>don't|do\s+not|never|not)\s+(?P<no>call|phone|ring|email|text|visit)\b|"
+    r"only\b(?!\s+(?:if|when|for|to)\b))|"
+    rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
+    r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)", _I)
+_NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email": "by email", "text": "by text",
+           "visit": "in person"}
+
+
+def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> list[tuple[str, list[str], list[str]]]:
+    """"Mrs Patel is hard of hearing, text don't call": how she is to be reached, hers; said of
+    no one named ("No phone calls please, email only"), the speaker's own wish."""
+    said = list(_CONTACT_BY.finditer(sent.text))
+    if not said:
+        return []
+    first = said[0].start()
+    named = [e.name for mm in sent.mentions if mm.start < first and reg is not None
+             and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+    if named:
+        who = named[-1]
+    elif recent and recent != sent.t.speaker and (_THIRD.search(sent.text) or not _FIRST.search(sent.text)):
+        who = recent  # "Marta said never call her. Email only.": hers
+    else:
+        who = sent.t.speaker
+    ways, nots = [], []
+    for m in said:
+        if m.group("nocalls"):
+            nots.append("by phone")
+            continue
+        way = _MODES[(m.group("mode") or m.group("mode2")).lower()]
+        if m.group("not"):
+            ways.append(way)
+            nots.append(_NO_WAY[m.group("no").lower()])
+        else:
+            ways.append(f"{way} only")
+    ways, nots = list(dict.fromkeys(ways)), [n for n in dict.fromkeys(nots) if n not in ways]
+    text = f"Contact {who} {' and '.join(ways) or 'another way'}" + (f", not {' or '.join(nots)}" if nots else "")
+    return [(text, ["contact"], ["call", "phone", "text", "email", "contact", "message", "reach"])]
+
+
+_THIRD = re.compile(r"\b(?:she|he|her|him|they|them)\b", _I)
+_FIRST = re.compile(r"\b(?:I|me|my|we|us|our)\b", _I)
+
+# A standing rule said as "no <things> <where or when>": "No pets at Maple Court per the head
+# lease", "the Flat 4 tenant works nights, no visits before noon", "no viewings on Sundays".
+_NO_RULE = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
+    r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?:s|ing))\b"
+    r"(?=\s+(?:at|in|on|before|after|until|till|inside|during|without|per|unless|except|past|between|"
+    r"anywhere|under|over)\b|\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
+_NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs changes
+updates things nothing days times clues words strings others ones hard feelings questions answers replies
+responses complaints takers kidding messing joking""".split())
+
+
+def _rules(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
+    """The sentence as a standing rule of its speaker's, when a clause of it is one."""
+    for m in _NO_RULE.finditer(sent.text):
+        x = m.group("x").lower().split()
+        if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter"):
+            continue
+        said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
+        keys, words = situation_cues(sent.text)
+        return [(f"{sent.t.speaker}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
+    return []
