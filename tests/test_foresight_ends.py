@@ -308,3 +308,32 @@ async def test_an_event_moved_then_given_its_day_in_the_next_sentence(graph, ing
     days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'review' "
                             "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
     assert [(d["day"], d["status"]) for d in days] == [("2024-03-20", "superseded"), ("2024-03-27", "current")]
+
+
+async def test_an_event_at_a_place_is_that_places_moved_however_the_place_is_said(graph, ingestor):
+    """"The inspection at 22 Oak Street is on ..." then "The Oak Street inspection has moved to
+    ...": one event (its place said after it or before, a house's number dropped), its plan for
+    the old day over; the gas check at Flat 5 is not Flat 6's, nor is a deposit protected the
+    plan to protect it still open."""
+    await _tell(ingestor, graph.tenant, "lettings", [
+        ("m1", "Owen", "The inspection at 22 Oak Street is on March 8th at 10am.", 0),
+        ("m2", "Owen", "The gas safety check at Flat 5 is on March 14th.", 0),
+        ("m3", "Owen", "The gas safety check at Flat 6 is on March 15th.", 0),
+        ("m4", "Owen", "Jess paid her deposit today. I'll protect it with the DPS.", 0)])
+    report = await _tell(ingestor, graph.tenant, "lettings", [
+        ("m5", "Owen", "Quick update. The Oak Street inspection has moved to March 15th.", 3),
+        ("m6", "Owen", "The gas safety check at Flat 5 has moved to the 21st.", 3),
+        ("m7", "Owen", "I protected Jess's deposit with the DPS yesterday.", 3)])
+    assert report.process.foresights_ended == 3
+    fs = await _foresight(graph)
+    ended = {t: r["endedBy"] for t, r in fs.items() if r["endedAt"] is not None}
+    assert sorted(ended.values()) == [["m5"], ["m6"], ["m7"]], fs
+    assert not any("Flat 6" in t for t in ended)
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) "
+                            "RETURN f.subjectKey AS key, f.object AS day, f.status AS status ORDER BY f.validFrom")
+    by_key: dict[str, list] = {}
+    for d in days:
+        by_key.setdefault(d["key"], []).append((d["day"][5:], d["status"]))
+    assert by_key["oak street inspection"] == [("03-08", "superseded"), ("03-15", "current")]
+    assert by_key["flat 5 gas safety check"] == [("03-14", "superseded"), ("03-21", "current")]
+    assert by_key["flat 6 gas safety check"] == [("03-15", "current")]

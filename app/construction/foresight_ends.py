@@ -64,12 +64,13 @@ RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 
 def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
     """END_FORESIGHT's rows: each candidate whose text names a word of its end (and, for a plan
-    carried out, the doing: "renew" for "I renewed my passport")."""
+    carried out, the doing: "renew" for "I renewed my passport"; and every word it needs)."""
     out: dict[str, dict] = {}
     for c in sorted(candidates, key=lambda c: c["i"]):  # the first said ends it
         x = ends[c["i"]]
         said = set(term_stats.query_terms(c["text"], 64))
-        if c["id"] not in out and set(x["terms"]) & said and (not x.get("done") or x["done"] in said):
+        if (c["id"] not in out and set(x["terms"]) & said and (not x.get("done") or x["done"] in said)
+                and all(w in said for w in x.get("needs") or ())):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
                             "whoKey": x.get("whoKey"),
                             "terms": x["terms"], "conversationId": x["conversationId"]}

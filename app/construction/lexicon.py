@@ -525,9 +525,15 @@ MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted
 SCHEDULED_EVENTS = _words("""
 launch release demo freeze kickoff kick-off offsite off-site meeting review presentation rollout
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
-standup sync all-hands townhall qbr
+standup sync all-hands townhall qbr inspection viewing appointment survey valuation check-in check-out
+checkout move-in handover interview onsite screening consultation assessment audit installation delivery
+fitting visit check service
 """)
-SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS))  # as a regular expression's alternatives
+SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))  # a regular expression's alternatives
+# Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the
+# inspection at 22 Oak Street", "the gas safety check at Flat 5" (a regular expression).
+EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?P<party>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
+               r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}))?")
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission
 surgery hearing filing renewal expires expiry

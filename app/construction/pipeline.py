@@ -381,6 +381,7 @@ class Pipeline:
                 batch.ends.append({
                     "who": end.who, "whoKey": res.key_of(end.who), "terms": terms, "turnId": tid,
                     "done": (term_stats.query_terms(end.done) or [None])[0] if end.done else None,
+                    "needs": term_stats.query_terms(" ".join(end.needs)) if end.needs else [],
                     "kinds": ["constraint"] if end.kind == "constraint" else ["plan", "deadline"],
                     "at": next(t.at for t in cell.turns if t.id == tid),
                     "conversationId": first.conversation_id, "groupId": first.group_id,

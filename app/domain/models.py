@@ -184,6 +184,9 @@ class ForesightEndDraft:
     # too ("Maya needs to renew her passport"; not "Maya is flying to Tokyo" for "I booked the
     # flights to Tokyo").
     done: str | None = None
+    # Words its text must all hold besides: where a moved event is ("Flat", "5": the gas check at
+    # Flat 5 moved, not Flat 6's), whose a taken-back errand is ("Tom": his references).
+    needs: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -47,22 +47,23 @@ _MOVED_ONTO = re.compile(
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
-_WITH_WHOM = r"(?:\s+(?i:with)\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)?"  # "the review with Northpeak"
+_WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
-    r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are)\b)[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been)\s+)?"
+    r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
+    rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)[\w'-]+\s+){{0,3}}?"
+    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
-    rf"\b(?i:{lx.MOVED_VERBS})\s+(?i:the|our|my)\s+"
+    rf"\b(?i:{lx.MOVED_VERBS})\s+(?:(?i:the|our|my|his|her|their)|[A-Z][\w-]*['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
-                rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|got)\s+)?(?i:{lx.MOVED_VERBS})"
+                rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?(?i:{lx.MOVED_VERBS})"
                 r"(?:\s+(?i:again|once\s+more))?")
 _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?"
                        r"\x00(?P<d>\d+)\x00")
@@ -92,6 +93,17 @@ def work_key(thing: str) -> str:
     while len(words) > 1 and words[-1] in _KIND_OF_WORK:
         words.pop()
     return " ".join(words)
+
+
+def event_key(x: str, said: str, party: str | None) -> str:
+    """An event's name with the place it is at, as said before it or after: "the inspection at 22
+    Oak Street" and "the Oak Street inspection" are one (a house's number dropped, a flat's
+    kept), "the gas safety check at Flat 5" is not Flat 6's. Whom it is with is no part of it
+    ("the review with Northpeak" is the review)."""
+    if not party or re.search(rf"\s(?i:with)\s+{re.escape(party)}", said):
+        return x
+    place = re.sub(r"^\d{1,4}[A-Za-z]?\s+", "", party)
+    return place + " " + re.sub(r"^(?i:the|our|this|next)\s+", "", x)
 
 
 def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None) -> list[_Parse]:
@@ -141,7 +153,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
-            add(m.group("x"), "date is", day.group(), 0)
+            add(event_key(m.group("x"), m.group(0), m.groupdict().get("party")), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
         if m.group("v").split()[0].lower() in _WHEN_WORDS:

@@ -74,7 +74,11 @@ _NOT_AFTER_ALL = re.compile(
 _DONE_VERBS = {"booked": "book", "submitted": "submit", "finished": "finish", "sent": "send", "paid": "pay",
                "renewed": "renew", "bought": "buy", "filed": "file", "signed": "sign", "returned": "return",
                "completed": "complete", "posted": "post", "ordered": "order", "fixed": "fix",
-               "registered": "register", "applied": "apply", "scheduled": "schedule"}
+               "registered": "register", "applied": "apply", "scheduled": "schedule", "protected": "protect",
+               "chased": "chase", "emailed": "email", "called": "call", "rang": "ring", "cancelled": "cancel",
+               "canceled": "cancel", "confirmed": "confirm", "arranged": "arrange", "collected": "collect",
+               "replaced": "replace", "uploaded": "upload", "contacted": "contact", "wrote": "write",
+               "written": "write", "updated": "update", "printed": "print", "shared": "share"}
 _DONE = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now|actually|officially|eventually)\s+)*"
     rf"(?P<v>{'|'.join(_DONE_VERBS)})\s+(?P<x>[^.;:!?(),]+)", _I)
@@ -93,8 +97,8 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 # local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
 _MOVED = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+with\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)?"
-    rf"\s+(?:(?:was|has\s+been|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
+    rf"(?i:{lx.SCHEDULED_ALT})){lx.EVENT_PARTY}"
+    rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
     r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
@@ -168,11 +172,23 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     if m or mine:
         # Said of the event, its plan's text begins with it ("Launch is on ..."); moved by "we",
         # it is the speaker's plan ("Sam booked a demo with Globex on ...").
-        first = m.group("x").split()[0] if m else sent.t.speaker
+        # ("The gas safety check ... moved": "gas", as "The gas safety check is on ..." begins)
+        first = re.sub(r"^(?i:the|our|this|next)\s+", "", m.group("x")).split()[0] if m else sent.t.speaker
         events = [w for w in _WORD.findall((m or mine).group("x").lower())
                   if w in lx.SCHEDULED_EVENTS or w in ("renewal", "deadline", "due")]
+        # Where it is, said after its name or before, its plan's text must hold ("the gas check at
+        # Flat 5 has moved" is not Flat 6's); and "The Oak Street inspection has moved" ends "The
+        # inspection at 22 Oak Street is on ..." too (begun by the event, holding the place).
+        party = (m.groupdict().get("party") or "") if m else ""
+        place = [w for w in re.findall(r"\b(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?)\b", f"{(m or mine).group('x')} {party}")
+                 if w.lower() not in lx.STOPWORDS | lx.SCHEDULED_EVENTS]
+        if re.match(r"\d{1,4}[A-Za-z]?\s+[A-Z]", party):
+            place.remove(party.split()[0])  # a house's number, said or not ("22 Oak Street")
         out.append(ForesightEndDraft(who=first[:1].upper() + first[1:], words=events, kind="plan",
-                                     turn_ids=[sent.t.turn.id]))
+                                     turn_ids=[sent.t.turn.id], needs=place))
+        if place and events and events[-1] != first.lower():
+            out.append(ForesightEndDraft(who=events[-1].capitalize(), words=events, kind="plan",
+                                         turn_ids=[sent.t.turn.id], needs=place))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])
