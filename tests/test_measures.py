@@ -74,6 +74,13 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("The rent for Flat 5 is now £980.", ("Flat 5", "rent is", "£980")),
     ("The key safe code at Maple Court is 4471.", ("Maple Court", "key safe code is", "4471")),
     ("Maple Court's service charge is £1,200 a year.", ("Maple Court", "service charge is", "£1,200")),
+    ("The key safe code at Maple Court has changed, it's now 2580.", ("Maple Court", "key safe code is", "2580")),
+    ("I've changed the key safe code at Maple Court again, it's now 9134.",
+     ("Maple Court", "key safe code is", "9134")),
+    ("Bad news, the boiler at 14 Elm Road is broken.", ("14 Elm Road", "boiler is", "broken")),
+    ("And the boiler at Elm Road has broken again.", ("Elm Road", "boiler is", "broken")),
+    ("Chris Walsh fixed the extractor fan in Flat 5.", ("Flat 5", "extractor fan is", "fixed")),
+    ("I had a wild week, my car broke down last Fri on the way to work.", ("Nadia", "car is", "broken")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     assert value in _values([said])
@@ -175,3 +182,17 @@ def test_a_value_said_to_begin_on_a_day_holds_from_that_day():
     assert (rent.valid_from.year, rent.valid_from.month, rent.valid_from.day) == (said.at.year, 12, 1)
     now = extract([turn("The rent for Flat 2 is £1,100 a month.", speaker="Owen")])
     assert next(f for f in now.facts if f.predicate == "rent is").valid_from == said.at
+
+
+def test_his_or_her_value_is_the_person_named_before_and_a_correction_replaces_it():
+    """"Get Chris Walsh to look at the fan. His callout is £85. Make that £95": Chris Walsh's
+    callout, £95 (it was "callout is £85", no one's, beside his £95); a thing said broken then
+    working again in one episode is the one thing ("the boiler" is the boiler at Elm Road)."""
+    ex = extract([turn("Get Chris Walsh to look at the fan. His callout is £85. Make that £95, he put his "
+                       "prices up.", speaker="Owen")])
+    assert {(f.subject, f.predicate, f.object) for f in ex.facts if "callout" in f.predicate} == {
+        ("Chris Walsh", "callout is", "£85"), ("Chris Walsh", "callout is", "£95")}
+    ex = extract([turn("The boiler at Elm Road has broken again.", speaker="Owen"),
+                  turn("Gareth came round. The boiler is working again now.", speaker="Owen", i=1)])
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "boiler is"] == [
+        ("Elm Road", "broken"), ("Elm Road", "working")]

@@ -249,7 +249,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                 continue
             # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.
-            valued = measures(s, reg, measured, last_org)
+            valued = measures(s, reg, measured, last_org, recent_before)
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             valued_or_assigned = valued or assigned

@@ -21,14 +21,14 @@ from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
-_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its)\s))"
+_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its|his|her)\s))"
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
 _FROM_DAY = re.compile(rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
 # A name a value may be of: "Brightwave", "Harbor Logistics", "Flat 2" (a place by its number).
-_NAME = r"[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b))?"
-_OWNER = (r"(?:(?P<det>(?i:my|our|their|its))\s+|"
+_NAME = r"(?:\d{1,4}[A-Za-z]?\s+(?=[A-Z]))?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b))?"
+_OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
 _ATTR = (r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
@@ -38,7 +38,8 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+to|(?:dropped|drops|rose|rises|fell|falls|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
-         r"|(?:has\s+)?chang(?:es|ed)(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")  # ("to" may be a day's: \x00)
+         r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"  # "... has changed, it's now 2580"
+         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")  # ("to" may be a day's: \x00)
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
@@ -48,7 +49,8 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
-                 r"cancell?ed|on\s+hold|in\s+progress|in\s+review")
+                 r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|working|leaking|out\s+of\s+order|"
+                 r"repaired|paid|unpaid|overdue")
 _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
@@ -118,8 +120,10 @@ _CHANGED = re.compile(
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
     # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
-    r"changed|change|moved|move|set)\s+(?:up\s+|down\s+)?(?P<det>my|our|their|his|her|the)\s+"
-    rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?:up\s+|down\s+|back\s+)?to\s+{_NUM}" + _END)
+    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting)\s+(?:up\s+|down\s+)?"
+    r"(?P<det>my|our|their|his|her|the)\s+"
+    rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+{_NUM}" + _END)
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
                         r"grams\s+of\s+protein))\b",
@@ -145,10 +149,25 @@ _TICKET_DONE = re.compile(
     rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:just\s+)?(?:(?P<verb>reopened|closed|"
     rf"resolved|fixed|opened|logged|filed|raised|created)\s+{_TICKET}|"
     rf"marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
-# "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45".
-_CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)\s*(?:[a-z]+\s*)?,?\s+not\s+(?P<old>\d[\d,]*(?:\.\d+)?)\b")
+# A thing that breaks and is mended: "the boiler at Elm Road has broken again", "the extractor
+# fan has stopped working", "Gareth fixed the boiler at Elm Road", "the boiler is working again".
+_NOT_THING_WORD = r"(?!(?i:at|in|on|for|again|now|today|yesterday|has|have|is|was|just|this|last)\b)"
+_THING = (rf"(?P<tdet>(?i:the|my|our|his|her|their))\s+(?P<attr>{_NOT_THING_WORD}[\w-]+(?:\s+{_NOT_THING_WORD}[\w-]+){{0,2}})"
+          rf"(?:\s+(?i:at|in)\s+(?P<owner2>{_NAME}))?")
+_BROKE = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_THING}\s+(?:(?:has|have|'s)\s+)?(?:just\s+)?"
+                    r"(?P<st>broken(?:\s+down)?|broke(?:\s+down)?|stopped\s+working|packed\s+up|died|is\s+dead|"
+                    r"works\s+again|(?:is|'s)\s+back\s+(?:on|up))\b", re.I)
+_FIXED = re.compile(rf"\b(?:I|we|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?\s+(?:just\s+|finally\s+)?"
+                    rf"(?P<st>fixed|repaired|mended|sorted)\s+{_THING}")
+_STATUS_OF = {"broke": "broken", "broke down": "broken", "broken down": "broken", "stopped working": "broken",
+              "packed up": "broken", "died": "broken", "is dead": "broken", "works again": "working",
+              "is back on": "working", "'s back on": "working", "is back up": "working", "'s back up": "working",
+              "repaired": "fixed", "mended": "fixed", "sorted": "fixed"}
+# "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150".
+_CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)k?\s*(?:[a-z]+\s*)?,?\s+(?:not|instead\s+of|rather\s+than)\s+"
+                         r"(?:the\s+)?[$£€]?(?P<old>\d[\d,]*(?:\.\d+)?)\b")
 # "Actually no, make that 75": the value said last, anew.
-_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+(?P<new>\d[\d,]*(?:\.\d+)?)\b")
+_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b")
 
 # Measured of a body or its training: the speaker's when no one else's is said.
 _OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
@@ -224,8 +243,9 @@ class _Values:
     """The values one sentence states, gathered reader by reader (each reader below knows one
     kind of value), each with its owner and the clause it is told from."""
 
-    def __init__(self, sent: _Sentence, reg: _Registry, org: str | None):
-        self.sent, self.reg, self.org = sent, reg, org
+    def __init__(self, sent: _Sentence, reg: _Registry, org: str | None, recent: str | None,
+                 before: list[_Parse]):
+        self.sent, self.reg, self.org, self.recent, self.before = sent, reg, org, recent, before
         self.text, self.speaker = sent.s1, sent.t.speaker
         self.out: list[_Parse] = []
         self.ends: dict[int, int] = {}  # where each value's words end, by its parse's id
@@ -244,6 +264,8 @@ class _Values:
             return self.speaker
         if low in ("we", "our", "they", "their", "its"):
             return self.orgs_before(pos) or (self.org if low in ("they", "their", "its") else None)
+        if low in ("his", "her"):  # "His callout is £85": the person named last, said before it
+            return self.recent
         ent = self.reg.get(word)
         if ent is None:
             return None if low in lx.STOPWORDS | lx.PRONOUNS else word
@@ -254,6 +276,8 @@ class _Values:
         if not attr or not value or value.lower() in lx.STOPWORDS:
             return
         speaker = self.speaker
+        if whose is None and (owned := {p.subject for p in self.before if p.predicate == f"{attr} is"}):
+            whose = owned.pop() if len(owned) == 1 else None  # "The boiler is working again": the one said
         if whose is None and set(attr.split()) & _OF_A_BODY and not self.sent.t.assistant:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
@@ -362,7 +386,7 @@ def _changed(v: _Values) -> None:
     day's energy or protein aimed at ("targeting 1,900 kcal a day": the speaker's)."""
     for m in _CHANGED.finditer(v.text):
         det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
-        whose = v.owner(m.group("det"), m.start()) if det != "the" else None
+        whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
         v.add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
@@ -391,17 +415,30 @@ def _tickets(v: _Values) -> None:
         v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets)
+def _repairs(v: _Values) -> None:
+    """A thing broken or mended, of the place it is at when said ("the boiler at 14 Elm Road")."""
+    for m in [*_BROKE.finditer(v.text), *_FIXED.finditer(v.text)]:
+        attr = _attribute(m.group("attr"))
+        if attr is None or (e := v.reg.get(m.group("attr"))) is not None and e.type != "thing":
+            continue  # "his Mum broke down": a person
+        status = " ".join(m.group("st").lower().split())
+        det = m.group("tdet").lower()  # "my car broke down": mine; "the boiler at Elm Road": the place's
+        whose = v.owner(m.group("owner2") if det == "the" else det, m.start())
+        v.add(whose, attr, _STATUS_OF.get(status, status), m.start(), end=m.end())
 
 
-def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None) -> list[_Parse]:
+_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets, _repairs)
+
+
+def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
+             recent: str | None = None) -> list[_Parse]:
     """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
     of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
     the organisation the episode named last, whom "they" and "their" are when the sentence
-    names none."""
+    names none; `recent`: the person named last before it, whom "his" and "her" are."""
     if sent.question:
         return []
-    values = _Values(sent, reg, org)
+    values = _Values(sent, reg, org, recent, before)
     for read in _READERS:
         read(values)
     return values.told() or _corrected(sent, before)
