@@ -196,3 +196,39 @@ def test_his_or_her_value_is_the_person_named_before_and_a_correction_replaces_i
                   turn("Gareth came round. The boiler is working again now.", speaker="Owen", i=1)])
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "boiler is"] == [
         ("Elm Road", "broken"), ("Elm Road", "working")]
+
+
+async def test_a_value_said_of_no_one_is_its_groups_one_owners(services, graph):
+    """"The boiler is working again now", an episode after "the boiler at 14 Elm Road has broken
+    again": the boiler of 14 Elm Road, its old status ended (it stayed "broken", current); with
+    two owners of a boiler in the group, it stays the group's."""
+    await _tell(services, graph, [
+        (0, "Owen", "The key safe code at Maple Court is 4471."),
+        (1, "Owen", "The boiler at 14 Elm Road has broken again.")], group="owen")
+    await _tell(services, graph, [
+        (2, "Owen", "Gareth came round. The boiler is working again now. Key safe code changed to 9902.")],
+        group="owen")
+    assert await _timeline(graph, "boiler is") == [("broken", "superseded"), ("working", "current")]
+    assert await _timeline(graph, "key safe code is") == [("4471", "superseded"), ("9902", "current")]
+    await _tell(services, graph, [(3, "Owen", "The boiler at 22 Oak Street has broken.")], group="owen")
+    await _tell(services, graph, [(4, "Owen", "The boiler is working again.")], group="owen")
+    [kept] = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'is'}) WHERE f.subject = 'boiler' "
+                              "RETURN f.object AS object, f.status AS status")
+    assert (kept["object"], kept["status"]) == ("working", "current")
+    assert await _timeline(graph, "boiler is") == [("broken", "superseded"), ("working", "current"),
+                                                   ("broken", "current")]
+
+
+async def test_a_street_said_alone_is_the_one_address_known_on_it(services, graph):
+    """"Gareth fixed the boiler at Elm Road", said after "the boiler at 14 Elm Road is broken":
+    the house's boiler (it was a boiler of a place "Elm Road", beside the house's still broken).
+    With two houses known on a street, the street is neither."""
+    await _tell(services, graph, [(0, "Owen", "Bad news, the boiler at 14 Elm Road is broken.")])
+    await _tell(services, graph, [(1, "Owen", "Good news: Gareth fixed the boiler at Elm Road.")])
+    assert await _timeline(graph, "boiler is") == [("broken", "superseded"), ("fixed", "current")]
+    await _tell(services, graph, [(2, "Owen", "The boiler at 9 Oak Street is broken and so is the fan at "
+                                              "11 Oak Street.")])
+    await _tell(services, graph, [(3, "Owen", "Gareth fixed the boiler at Oak Street.")])
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'boiler is'}) WHERE f.object = 'fixed' "
+                            "RETURN f.subjectKey AS key ORDER BY f.validFrom")
+    assert [r["key"] for r in rows] == ["14 elm road", "oak street"]

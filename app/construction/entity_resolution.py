@@ -64,6 +64,14 @@ WHERE e.key STARTS WITH $prefix OR e.key IN $heads
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
+# A street said without a house's number ("Elm Road") is the one address known on it ("14 Elm
+# Road"): places whose key is a number and then the street's.
+ADDRESS_ON = """
+MATCH (e:Entity {tenant: $tenant, type: 'place'})
+WHERE e.key ENDS WITH $street AND e.key =~ '[0-9]{1,4}[a-z]? .*'
+RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+"""
+
 BY_VECTOR = vector_query("Entity", "entity_embedding", """
 RETURN n.key AS key, n.name AS name, n.type AS type, coalesce(n.splitKeys, []) AS splitKeys, score
 """, limit="3")
@@ -178,6 +186,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
 
     # Drafts of one episode that share a draft object are one entity: name first, aliases after.
     _short_org_names(unresolved, speakers)
+    _streets_of_addresses(unresolved)
     unresolved.sort(key=lambda u: u[0] != normalize_key(u[1].name))
     by_draft: dict[int, str] = {}
     still: list[tuple[str, EntityDraft]] = []
@@ -194,6 +203,10 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
                 by_draft[id(d)] = cands[0]["key"]
                 continue
+        if _is_street(sk, d) and (home := await _address_on(graph, sk)):
+            attach(sk, d, home["key"], home["name"], "place", False, "prefix", None)
+            by_draft[id(d)] = home["key"]
+            continue
         if sk == normalize_key(d.name) and (org := await _org_of_name(graph, sk, d, speakers)):
             attach(sk, d, org["key"], org["name"], "organization", False, "prefix", None)
             by_draft[id(d)] = org["key"]
@@ -268,6 +281,31 @@ async def _org_of_name(graph: TenantGraph, sk: str, d: EntityDraft, speakers: fr
     rows = await graph.read(ORG_PREFIX, prefix=sk + " ", heads=heads)
     rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"] and r["name"][:1].isupper()]
     return rows[0] if len(rows) == 1 else None
+
+
+def _is_street(sk: str, d: EntityDraft) -> bool:
+    """A street's name, said alone: "Elm Road", not "14 Elm Road" nor "Abbey Road Studios"."""
+    words = sk.split()
+    return (d.type == "place" and len(words) > 1 and words[-1] in lx.STREETS and sk == normalize_key(d.name)
+            and not _HOUSE_NUMBER.match(sk))
+
+
+_HOUSE_NUMBER = re.compile(r"\d{1,4}[a-z]?\s")
+
+
+async def _address_on(graph: TenantGraph, sk: str) -> dict | None:
+    rows = [r for r in await graph.read(ADDRESS_ON, street=" " + sk) if sk not in r["splitKeys"]]
+    return rows[0] if len(rows) == 1 else None
+
+
+def _streets_of_addresses(unresolved: list[tuple[str, EntityDraft]]) -> None:
+    """An episode's "Elm Road" is its "14 Elm Road" when that is its one address on the street."""
+    homes = [(sk, d) for sk, d in unresolved if d.type == "place" and _HOUSE_NUMBER.match(sk)]
+    for i, (sk, d) in enumerate(unresolved):
+        if _is_street(sk, d):
+            on = [h for h in homes if h[0].endswith(" " + sk)]
+            if len(on) == 1:
+                unresolved[i] = (sk, on[0][1])
 
 
 def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
