@@ -50,6 +50,26 @@ def test_a_handover_said_other_ways_and_each_clause_told_alone():
     assert not [k for k in facts if k[1] == "owner is" and ("insulin" in k[0] or "list" in k[0])]
 
 
+def test_whom_a_thing_has_in_a_post_is_one_at_a_time():
+    """"Raj Mehta is the hiring manager for the backend role", "Jess Byrne is going to be the new
+    tenant for Flat 3", "Oliver Grant replaces Lena Fischer as hiring manager for ...": the
+    thing's post holder (a person's "is the hiring manager for ..." held no one value)."""
+    ex = extract([turn(t, speaker="Hannah", i=i) for i, t in enumerate([
+        "Raj Mehta is the hiring manager for the backend role.",
+        "Lena is going on leave, so Oliver Grant is now the hiring manager for the designer role.",
+        "Jess Byrne is going to be the new tenant for Flat 3.",
+        "Oliver Grant replaces Lena Fischer as hiring manager for the product designer role.",
+        # a person's relation is a person's, not a thing's post
+        "Maya is the mother of Tom."])])
+    facts = {(f.subject, f.predicate, f.object): f.text for f in ex.facts}
+    assert {("backend role", "hiring manager is", "Raj Mehta"), ("designer role", "hiring manager is", "Oliver Grant"),
+            ("Flat 3", "tenant is", "Jess Byrne"),
+            ("product designer role", "hiring manager is", "Oliver Grant")} <= set(facts), facts
+    # the sentence told whole: what it says before the post is kept with it
+    assert "going on leave" in facts[("designer role", "hiring manager is", "Oliver Grant")]
+    assert ("Tom", "mother is", "Maya") in facts
+
+
 @pytest.fixture
 def ingestor(services):
     return Ingestor(services)

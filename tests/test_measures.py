@@ -114,6 +114,11 @@ def test_a_correction_gives_the_value_said_before_anew():
     ("How many seats does Brightwave have?", [("brightwave", "seats is")]),
     ("What is the status of LUM-4821?", [("lum 4821", "status is")]),
     ("What's the renewal date?", [("renewal date", "is")]),
+    ("What's the rent for Flat 2 now?", [("flat 2", "rent is")]),
+    ("What's the key safe code at Maple Court now?", [("maple court", "key safe code is")]),
+    ("What is the status of the boiler at 14 Elm Road?", [("14 elm road", "boiler is")]),
+    ("Who is the hiring manager for the designer role?", [("designer role", "hiring manager is")]),
+    ("Who's the tenant in Flat 3 now?", [("flat 3", "tenant is")]),
     # Not a value of one thing: a role (asked_predicates), a past event.
     ("What is Raj's doctor?", []), ("What did Caroline do last week?", []),
 ])

@@ -240,6 +240,14 @@ restaurant bar pub hotel mall market stadium arena theater theatre garden garden
 castle cathedral temple plaza peak sea ocean gulf springs heights creek
 """)
 
+# Whom a thing, a place or a piece of work has, one at a time: "Raj Mehta is the hiring manager
+# for the backend role", "Jess Byrne is the new tenant for Flat 3" (a regular expression).
+HOLDER_ROLES = (r"(?:hiring\s+|account\s+|product\s+|project\s+|property\s+|office\s+|general\s+)?manager|"
+                r"owner|lead|(?:main\s+)?contact|point\s+of\s+contact|tenants?|landlord|(?:letting\s+)?agent|"
+                r"plumber|electrician|builder|gardener|cleaner|caretaker|guarantor|admin(?:istrator)?|director|"
+                r"head|coach|teacher|tutor|doctor|dentist|vet|accountant|lawyer|solicitor|recruiter|sponsor|"
+                r"champion|mentor|supervisor|approver|reviewer|decision[\s-]maker")
+
 # Places known by their number, which is part of the name: "Flat 3", "Unit 4B", "Room 204".
 NUMBERED_PLACES = _words("""
 flat apartment apt unit room suite building block plot ward bay gate terminal platform pitch cabin

@@ -87,11 +87,12 @@ def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
 # "What is the status of LUM-4821?", "What plan is Harbor on?", "How many seats does Brightwave
 # have?", "What does Nadia weigh now?", "What's the renewal date?" (its group's).
 _NOW = r"\s*(?:(?i:now|these\s+days|currently|at\s+the\s+moment|today)\s*)?[?.!]*$"
-_X = r"(?P<x>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2}|[A-Z]{2,}-\d+)"
+_X = (r"(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}"
+      r"|(?-i:[A-Z]{2,})-\d+)")  # ("Flat 2", "14 Elm Road", "LUM-4821")
 _A = r"(?P<a>[\w-]+(?:\s+[\w-]+){0,3}?)"
 _VALUE_ASKED = (
     re.compile(rf"\bwhat(?:'s|\s+is|\s+was|\s+are)\s+{_X}['’]s\s+(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I),
-    re.compile(rf"\bwhat(?:'s|\s+is|\s+was)\s+(?i:the\s+)?(?:(?i:current|new|latest)\s+)?{_A}\s+(?i:of|for|on)\s+"
+    re.compile(rf"\bwhat(?:'s|\s+is|\s+was)\s+(?i:the\s+)?(?:(?i:current|new|latest)\s+)?{_A}\s+(?i:of|for|on|at|in)\s+"
                rf"{_X}{_NOW}", _I),
     re.compile(rf"\b(?:what|which)\s+{_A}\s+(?i:is|are|does|do)\s+{_X}\s+(?i:on|using|running|use|in|have)\b", _I),
     re.compile(rf"\bhow\s+many\s+{_A}\s+(?i:does|do|did)\s+{_X}\s+(?i:have|has|use|got)\b", _I),
@@ -101,16 +102,28 @@ _GROUP_VALUE = re.compile(rf"^\s*(?:what(?:'s|\s+is|\s+was)|when(?:'s|\s+is))\s+
                           rf"(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I)
 
 
+# Whom a thing has in a post ("Who is the hiring manager for the designer role?", "Who's the
+# tenant in Flat 3 now?": construction/local/assignments.py), the thing's own timeline.
+_HOLDER_ASKED = re.compile(
+    rf"\bwho(?:'s|\s+is|\s+was)\s+(?:the\s+|our\s+)?(?:(?:current|new|latest)\s+)?(?P<role>{lx.HOLDER_ROLES})\s+"
+    rf"(?:for|of|on|at|in)\s+(?:the\s+|our\s+)?(?P<x>[\w' -]{{1,60}}?){_NOW}", _I)
+# "What's the status of the boiler at Elm Road?": the boiler's value there.
+_STATUS_OF = re.compile(r"^(?:status|state|condition)\s+of\s+(?:the\s+)?", _I)
+
+
 def asked_value(query: str, in_group: bool = False) -> list[tuple[str, str]]:
     """(the key of whose value it is, the predicate) for each timeline whose value now answers
     `query`; in a group, the group's own value too ("the plan" said of no one: measures.py)."""
     query = query[:MAX_CHARS].strip()
+    m = _HOLDER_ASKED.search(query)
+    if m and (key := work_key(m.group("x"))):
+        return [(key, f"{' '.join(m.group('role').lower().split())} is")]
     m = _WEIGH_ASKED.search(query)
     if m:
         return [(normalize_key(m.group("x")), "weight is")]
     for rx in _VALUE_ASKED:
         m = rx.search(query)
-        if m and (attr := attribute_key(m.group("a"))) and attr.split()[-1] not in _NOT_VALUE:
+        if m and (attr := attribute_key(_STATUS_OF.sub("", m.group("a")))) and attr.split()[-1] not in _NOT_VALUE:
             pairs = [(normalize_key(m.group("x")), f"{attr} is")]
             return pairs + ([(attr, "is")] if in_group else [])
     m = _GROUP_VALUE.search(query)

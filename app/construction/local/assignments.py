@@ -71,6 +71,20 @@ _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s
 _MOVED_ALONE = re.compile(_EVENT_MOVED + r"\s*[.!]*$")
 _IT_NOW = re.compile(r"^(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?\x00(?P<d>\d+)\x00")
 
+# Whom a thing has in a post, one at a time: "Raj Mehta is the hiring manager for the backend
+# role", "Jess Byrne is going to be the new tenant for Flat 3", "Oliver Grant replaces Lena
+# Fischer as hiring manager for the product designer role": the thing's "<post> is".
+_OF_WHAT = (r"(?:the\s+|our\s+)?(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}"
+            r"|(?:[a-z][\w-]*\s+){0,2}(?:role|position|job|team|project|account|flat|house|property|building|"
+            r"office|contract|deal|vacancy|opening|search|hire))")
+_HOLDS = re.compile(
+    rf"(?<![\w']){_WHO}\s+(?:is|'s|will\s+be|is\s+going\s+to\s+be)\s+(?:now\s+|currently\s+|still\s+)?"
+    rf"(?:the\s+|our\s+)?(?:new\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+(?:for|of|on|at|in)\s+{_OF_WHAT}{_END}")
+_REPLACES = re.compile(
+    rf"(?<![\w']){_WHO}\s+(?:replaces|replaced|is\s+replacing|takes\s+over\s+from|took\s+over\s+from)\s+"
+    rf"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+as\s+(?:the\s+)?(?:new\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+"
+    rf"(?:for|of|on|at|in)\s+{_OF_WHAT}{_END}")
+
 # Not pieces of work: "Ellie is on holiday", "Dev is on the team", "Ana took over the call"
 # (the first word), "Jonas is on paternity leave", "Dad is on insulin" (any word).
 _NOT_WORK = frozenset("""call calls phone way road train plane bus team list line it this that them him her me
@@ -113,8 +127,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     out: list[_Parse] = []
 
     def add(thing: str, predicate: str, value: str, at: int, until: int | None = None,
-            told: str | None = None) -> None:
-        key = work_key(thing)
+            told: str | None = None, named: bool = False) -> None:
+        key = thing if named else work_key(thing)  # (an entity by its name: "Flat 3")
         words = key.split()
         if not words or words[0] in lx.STOPWORDS | _NOT_WORK or set(words) & _NOT_WORK_ANY or any(
                 p.subject == key and p.predicate == predicate for p in out):
@@ -135,6 +149,13 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m, after in zip(owns, owns[1:] + [None]):
         if (who := person(m.group("who"))) is not None:
             add(m.group("x"), "owner is", who, m.start(), after.start() if after else None)
+    for m in [*_HOLDS.finditer(text), *_REPLACES.finditer(text)]:
+        who = person(m.group("who"))
+        thing = reg.get(m.group("x"))
+        if who is not None and (thing is None or thing.type != "person"):
+            role = " ".join(m.group("role").lower().split())
+            add(thing.name if thing is not None else m.group("x"), f"{role} is", who, 0,  # (told whole)
+                named=thing is not None)
     for m in _HANDED.finditer(text):
         if (who := person(m.group("who"), handed=True)) is not None:
             add(m.group("x"), "owner is", who, 0)
