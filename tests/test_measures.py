@@ -237,3 +237,25 @@ async def test_a_street_said_alone_is_the_one_address_known_on_it(services, grap
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'boiler is'}) WHERE f.object = 'fixed' "
                             "RETURN f.subjectKey AS key ORDER BY f.validFrom")
     assert [r["key"] for r in rows] == ["14 elm road", "oak street"]
+
+
+async def test_where_a_candidate_is_and_what_she_asks_are_one_at_a_time(services, graph):
+    """A candidate's step ("passed the tech screen", "through to the onsite", "accepted") and
+    the pay she asks ("wants 120k", "came back at 130k"): each new one ends the old, and asked by
+    her first name alone ("What stage is Priya at?") the one of now is among the first hits."""
+    await _tell(services, graph, [
+        (0, "Hannah", "First candidate: Priya Sharma applied for the backend role. Priya wants 120k."),
+        (7, "Hannah", "Priya passed the tech screen! She's through to the onsite."),
+        (14, "Hannah", "Priya's onsite went great. She came back at 130k though, Monzo gave her a raise."),
+        (21, "Hannah", "We offered Priya 125k and she accepted!"),
+        (21, "Hannah", "Let's reject Marco Rossi, Raj decided against him.")])
+    assert await _timeline(graph, "expectation is") == [("120k", "superseded"), ("130k", "current")]
+    steps = await _timeline(graph, "status is")
+    assert [v for v, s in steps if s == "current"] == ["accepted the offer", "rejected"], steps
+    for query, said in (("What stage is Priya at?", "accepted"), ("How much does Priya want?", "130k")):
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+        hits = [h.node.get("text", "") for h in res.hits[:3]]  # pinned: among the first three at worst
+        assert any(said in t for t in hits), (query, hits)
+        assert not [t for t in facts if "120k" in t or "passed the tech screen" in t]  # history now

@@ -163,6 +163,36 @@ _STATUS_OF = {"broke": "broken", "broke down": "broken", "broken down": "broken"
               "packed up": "broken", "died": "broken", "is dead": "broken", "works again": "working",
               "is back on": "working", "'s back on": "working", "is back up": "working", "'s back up": "working",
               "repaired": "fixed", "mended": "fixed", "sorted": "fixed"}
+# Where someone is in a process (a candidate's, an applicant's, a client's), one step at a time:
+# "Priya passed the tech screen", "we're moving her to onsite", "she's through to the technical
+# interview", "Tom declined our offer", "Ana withdrew", "Let's reject Marco".
+_STEP = (r"(?:(?:phone|tech(?:nical)?|coding|culture|final|first|second|third|design|system\s+design|portfolio|"
+         r"panel|sql|hiring\s+manager)\s+)?(?:screen|screening|interview|round|onsite|on-site|take-home|review|"
+         r"assessment|panel|test)|onsite|on-site|offer\s+stage|reference\s+checks?|background\s+checks?")
+_SHE = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|[Ss]he|[Hh]e)"
+_HER = r"(?P<who2>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|her|him)"
+# What someone asks to be paid: "Priya wants 120k", "he's asking for 115k", "She came back at
+# 130k though", "Sam Whitfield expects 92k".
+_ASKS = re.compile(rf"(?<![\w']){_SHE}(?:'s|\s+is)?\s+(?:now\s+|also\s+)?(?:wants|asking\s+for|asks\s+for|expects|"
+                   r"expecting|came\s+back\s+(?:at|with|asking\s+for))\s+(?:about\s+|around\s+)?"
+                   r"(?P<num>[$£€]?\d+(?:[.,]\d+)?k\b|[$£€]\d[\d,]*(?:\.\d+)?)")
+_STEPS = (
+    (re.compile(rf"(?<![\w']){_SHE}(?:'s|\s+is|\s+has|\s+was)?\s+(?:now\s+)?(?:through|moving|moved|moving\s+on|"
+                rf"progressing|going\s+through|going)\s+(?:on\s+)?to\s+(?:the\s+)?(?P<step>{_STEP})\b"), "{step}"),
+    (re.compile(rf"\b(?:moving|move|moved|advancing|advance|progressing|progress|putting|put|sending|send|taking|"
+                rf"take|skipping)\s+{_HER}\s+(?:through\s+|forward\s+|on\s+|straight\s+)?to\s+(?:the\s+)?"
+                rf"(?P<step>{_STEP})\b"), "{step}"),
+    (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?:passed|cleared|aced|nailed|smashed)\s+(?:the\s+|her\s+|his\s+)?"
+                rf"(?P<step>{_STEP})\b"), "passed {step}"),
+    (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?P<step>accepted|declined|turned\s+down)"
+                r"(?:\s+(?:the|our|my|his|her|their)\s+(?:[\w$£€]+\s+)?offer)?(?=\s*(?:[!.,;]|$))"), "{step} the offer"),
+    (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+)?(?P<step>withdrawn|withdrew|pulled\s+out|dropped\s+out)\b"),
+     "withdrew"),
+    (re.compile(rf"\b(?:[Ll]et's|we'll|we\s+will|we're\s+going\s+to|I'll|[Ww]e|I)\s+(?:have\s+|just\s+)?"
+                rf"(?P<step>reject(?:ed)?|turn(?:ed)?\s+down|pass(?:ed)?\s+on)\s+{_HER}(?![\w'])"), "rejected"),
+    (re.compile(rf"\b(?:[Ww]e|I)(?:'ve|\s+have|'re|\s+are)?\s+(?:just\s+)?(?P<step>made|sent|extended|making|offered)"
+                rf"\s+{_HER}\s+(?:an\s+)?(?:offer|\d)"), "offer"),
+)
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150".
 _CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)k?\s*(?:[a-z]+\s*)?,?\s+(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d[\d,]*(?:\.\d+)?)\b")
@@ -189,6 +219,8 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"),
          ("protein target", "protein"),
          ("number of seats", "seats"),
+         ("salary expectation", "expectation"), ("salary expectations", "expectation"),
+         ("expected salary", "expectation"), ("stage", "status"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
          ("renewal date date", "renewal date"), ("tier", "plan"))
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
@@ -250,6 +282,24 @@ class _Values:
         self.out: list[_Parse] = []
         self.ends: dict[int, int] = {}  # where each value's words end, by its parse's id
 
+    def named_first(self, pos: int) -> str | None:
+        """The first person the sentence names before `pos`, no speaker: its subject, whom "she"
+        after it is ("Ana did her portfolio review with Lena, she's through to the onsite")."""
+        return next((e.name for mm in self.sent.mentions if self.sent.s1_pos(mm.start) < pos
+                     and (e := self.reg.get(mm.key)) is not None and e.type == "person" and not e.speaker), None)
+
+    def last_of(self, predicate: str) -> str | None:
+        """Whose `predicate` value the episode said last ("Priya passed the tech screen. Raj loved
+        her answers. We're moving her to onsite": Priya's)."""
+        return next((p.subject for p in reversed([*self.before, *self.out]) if p.predicate == predicate), None)
+
+    def pronoun_of(self, predicate: str) -> str | None:
+        """Whom "she" or "him" is when the sentence names no one: the person named last, unless
+        another had a `predicate` value said last in the episode ("Priya passed the tech screen.
+        Raj loved her answers. We're moving her to onsite": Raj or Priya? neither is taken)."""
+        last = self.last_of(predicate)
+        return self.recent if last is None or last == self.recent else None
+
     def orgs_before(self, pos: int) -> str | None:
         found = [e for mm in self.sent.mentions if self.sent.s1_pos(mm.start) < pos
                  and (e := self.reg.get(mm.key)) is not None and e.type == "organization"]
@@ -289,7 +339,11 @@ class _Values:
         if end is not None and (day := _FROM_DAY.match(self.text, end)) and (
                 day.group("from") or _FROM_WORD.match(self.sent.rendered[int(day.group("d"))])):
             parse.said_now, parse.from_day = False, True  # "rent goes up to £1,150 from December": from then
-        if not any(p.subject == parse.subject and p.predicate == parse.predicate for p in self.out):
+        same = next((p for p in self.out if p.subject == parse.subject and p.predicate == parse.predicate), None)
+        if same is not None and attr == "status" and at > same.clause:
+            self.out.remove(same)  # "offered Priya 125k and she accepted": where she is now
+            same = None
+        if same is None:
             self.out.append(parse)
             self.ends[id(parse)] = end if end is not None else at
 
@@ -427,7 +481,37 @@ def _repairs(v: _Values) -> None:
         v.add(whose, attr, _STATUS_OF.get(status, status), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets, _repairs)
+def _steps(v: _Values) -> None:
+    """Where a person is in a process: "status is" on their timeline ("What stage is Priya at?")."""
+    for rx, told in _STEPS:
+        for m in rx.finditer(v.text):
+            said = m.groupdict().get("who") or m.group("who2")
+            if said.lower() in ("she", "he", "her", "him"):
+                whose = v.named_first(m.start()) or v.pronoun_of("status is")
+            else:
+                ent = v.reg.get(said)
+                whose = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
+            step = " ".join(m.group("step").lower().split())
+            step = {"rejected": "rejected", "reject": "rejected", "turn down": "rejected", "turned down": "declined",
+                    "pass on": "rejected", "passed on": "rejected"}.get(step, step)
+            if whose:
+                v.add(whose, "status", told.format(step=step), m.start(), end=m.end())
+
+
+def _asks(v: _Values) -> None:
+    """What a person asks to be paid, one figure at a time ("expectation is")."""
+    for m in _ASKS.finditer(v.text):
+        said = m.group("who")
+        if said.lower() in ("she", "he"):
+            whose = v.named_first(m.start()) or v.pronoun_of("expectation is")
+        else:
+            ent = v.reg.get(said)
+            whose = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
+        if whose:
+            v.add(whose, "expectation", m.group("num"), m.start(), end=m.end())
+
+
+_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets, _repairs, _steps, _asks)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,

@@ -159,10 +159,17 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
 # (tenant, subjectKey, predicate) index, newest first (those of a period the query names first).
 # A thing no entity names is its group's (entity_resolution.thing_key): "billing@atlas", or any
 # group's when none is asked.
+# A person asked by a given name alone ("What stage is Priya at?") is the one person whose full
+# name begins with it ("Priya Sharma"), as entity resolution reads it (PERSON_PREFIX).
 WORK_FACTS = f"""
 UNWIND $pairs AS p
+CALL (p) {{
+  OPTIONAL MATCH (e:Entity {{tenant: $tenant}}) WHERE e.key STARTS WITH p.work + ' ' AND e.type = 'person'
+  WITH collect(e.key)[..2] AS full
+  RETURN CASE WHEN size(full) = 1 THEN full[0] ELSE p.work END AS whole
+}}
 MATCH (n:Fact {{tenant: $tenant}})
-WHERE (n.subjectKey = p.work OR n.subjectKey STARTS WITH p.work + '@') AND n.predicate = p.predicate
+WHERE (n.subjectKey IN [p.work, whole] OR n.subjectKey STARTS WITH p.work + '@') AND n.predicate = p.predicate
   AND {filters.FACT}
 // "What did Nadia weigh in early November?": the values of that time before the value of now
 WITH n ORDER BY CASE WHEN {filters.held_during("n")} THEN 0 ELSE 1 END, n.validFrom DESC, elementId(n)
