@@ -156,6 +156,13 @@ def test_a_day_open_in_its_year_or_week_is_read_by_the_sentence(said, day):
     ("The physio moved it to Wednesday the 10th.", [date(2023, 5, 10)]),
     # A clause that says nothing of when is read as the sentence is.
     ("In June, we went to Rome.", [date(2022, 6, 1)]),
+    # A thing's day said in a clause of its own after a past one ("... and her onsite is on"), a
+    # day with its hour, a value's change from a day: ahead. A day moved from: the nearest.
+    ("Ana passed the portfolio review and her onsite is on 1 June at 11am.", [date(2023, 6, 1)]),
+    ("Sam passed the portfolio review; onsite on 6 June at 3pm.", [date(2023, 6, 6)]),
+    ("Flat 2's rent goes up to £1,150 from December.", [date(2023, 12, 1)]),
+    ("We moved Tom's onsite from 5 May to 16 May.", [date(2023, 5, 5), date(2023, 5, 16)]),
+    ("I went to Lisbon on 3 June and it was lovely.", [date(2022, 6, 3)]),
 ])
 def test_a_day_is_read_in_the_tense_of_its_clause(said, days):
     assert [m.start for m in find_dates(said, REF, prefer=tense_at(said))] == days

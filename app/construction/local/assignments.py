@@ -54,13 +54,13 @@ _EVENT_DAY = re.compile(
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)[\w'-]+\s+){{0,3}}?"
     rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
-    r"\s+(?:back\s+|out\s+|forward\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
+    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS})\s+(?:(?i:the|our|my|his|her|their)|[A-Z][\w-]*['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?i:(?:to|until|till)\s*)?"
-    r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it)
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till)\s*)?"
+    r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
                 rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?(?i:{lx.MOVED_VERBS})"

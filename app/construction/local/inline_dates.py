@@ -44,7 +44,12 @@ _AHEAD_HINT = re.compile(
 # on November 23rd"): the day lies ahead.
 _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
-    r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b", re.IGNORECASE)
+    r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b|"
+    # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead
+    r"\b(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:on|set\s+for|scheduled\s+for|booked\s+for|planned\s+for)\s+"
+    r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+# A day with its hour and no verb ("onsite on 6 October at 3pm"): an appointment, ahead.
+_DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 # A value's change from a day, told in the present: "Flat 2's rent goes up to £1,150 from
 # December", "the new price applies from 1 March": ahead.
 _CHANGES_FROM_HINT = re.compile(
@@ -62,8 +67,9 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
-    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the demo to"
-    r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:to|until|till)\s+(?:the\s+)?(?:next\s+|following\s+)?"
+    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the demo to"
+    r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
+    r"(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
 
 # A day that is a condition's or a schedule's now ("15% off if they sign before December 1",
@@ -102,7 +108,12 @@ def tense_of(s: str) -> str | None:
 
 
 # Where a sentence's clauses part: each may be told in a tense of its own.
-_CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+", re.IGNORECASE)
+_CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+|"
+                         r"\s+and\s+(?=(?:her|his|their|the|my|our|its|your)\s)", re.IGNORECASE)
+
+
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?$", re.IGNORECASE)
+_FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
 
 
 def tense_at(s: str) -> str | None | Callable[[int], str | None]:
@@ -111,18 +122,22 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     the first date is past, the second ahead)."""
     whole = tense_of(s)
     cuts = [m.end() for m in _CLAUSE_CUT.finditer(s)]
-    if not cuts:
+    if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)):
         return whole
     bounds = [0, *cuts, len(s) + 1]
     own: dict[int, str | None] = {}
 
     def at(pos: int) -> str | None:
+        if _FROM_BEFORE.search(s, max(0, pos - 16), pos) and _MOVED_TO_HINT.search(s):
+            return None  # "moved Tom's onsite from 17 September to ...": the old day, the nearest
         i = next(k for k in range(len(bounds) - 1) if pos < bounds[k + 1])
         if i not in own:
             clause = s[bounds[i]:bounds[i + 1]]
             # A day moved to is read against the whole sentence ("the scan got moved to Friday,
             # then I was wiped out": past), as tense_of does.
             own[i] = None if _MOVED_TO_HINT.search(clause) else tense_of(clause)
+            if own[i] is None and _DAY_AT_HOUR.search(clause) and not _MOVED_TO_HINT.search(clause):
+                own[i] = "future"
         return own[i] or whole
     return at
 
