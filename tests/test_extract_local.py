@@ -635,6 +635,9 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
     # when someone can only do something, and how they get about
     ([("Hannah", "Priya can only interview after 4pm UK time.")], ["Priya can only interview after 4pm UK time."]),
     ([("Hannah", "Sam Reid is only available on Tuesdays.")], ["Sam Reid is only available on Tuesdays."]),
+    ([("Hannah", "Priya Sharma applied for the backend role."),
+      ("Hannah", "Priya wants 120k. Also she can only interview after 4pm UK time, so never schedule her before then.")],
+     ["Priya Sharma can only interview after 4pm UK time."]),
     ([("Hannah", "Tom uses a wheelchair, make sure the onsite room is accessible.")], ["Tom uses a wheelchair."]),
     # no rules
     ([("Owen", "No worries at all, no changes on my side.")], []),

@@ -178,10 +178,10 @@ _RULE_WHEN = re.compile(
 # When someone can only do something: "Priya can only interview after 4pm UK time", "Sam is
 # only available on Tuesdays", "Jo isn't available before 10".
 _ONLY_WHEN = re.compile(
-    r"(?<![\w'])(?P<who>I|we|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:can\s+only|could\s+only|is\s+only\s+available|are\s+only\s+available|"
+    r"(?<![\w'])(?P<who>I|we|she|he|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:can\s+only|could\s+only|is\s+only\s+available|are\s+only\s+available|"
     r"am\s+only\s+available|'m\s+only\s+available|only\s+works?|is\s+not\s+available|isn't\s+available|"
     r"can't\s+do|cannot\s+do)\b[^.;!?]{0,40}?\b(?:after|before|on|between|in\s+the|at|until|till|from)\s+"
-    r"[^.;!?]{1,40}", _I)
+    r"[^.;!?,]{1,40}", _I)
 _NOT_RULE_VERBS = frozenset("""
 been thought knew expected imagined realized realised understood heard saw felt said told meant noticed
 considered dreamed dreamt believed liked loved got had went did made tried wanted really actually even
@@ -508,10 +508,16 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     voice = _Voice(t.speaker, t.other)
     for m in _ONLY_WHEN.finditer(text) if not sent.question else ():
         who = m.group("who")
-        name = t.speaker if who.lower() in ("i", "we") else reg.get(who).name if reg.get(who) else None
-        if name is None or (name != t.speaker and reg.get(who).type != "person"):
+        if who.lower() in ("she", "he"):  # "Priya wants 120k. Also she can only interview after 4pm"
+            w = _who_before(sent, m.end("who"), reg, recent)  # (the pronoun itself is the marker)
+            name = w.name if w is not None and w.person and w.name != t.speaker else None
+        else:
+            name = t.speaker if who.lower() in ("i", "we") else reg.get(who).name if reg.get(who) else None
+        if name is None or (name != t.speaker and reg.get(name).type != "person"):
             continue
         rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
+        if who.lower() in ("she", "he"):
+            rule = name + rule[len(who):]
         found.append((rule, ["schedule"], _content_words(m.group(0), 4) + ["available", "when", "schedule"]))
     for rx in (_RULE_NEVER, _RULE_WHEN):
         for m in rx.finditer(text):
