@@ -233,6 +233,21 @@ def test_we_with_a_named_companion():
     assert f.text == "Maya's friend Ana came over and Maya and Ana baked bread."
 
 
+@pytest.mark.parametrize("said, told", [
+    # no one "we" is with: named after "for", named again after "we", or "him"/"her" after it
+    ("For Priya we're going with 125k.", "Hannah said for Priya Hannah is going with 125k."),
+    ("Tom had a family thing so we moved Tom's onsite to Friday.", "Hannah moved Tom's onsite"),
+    ("Tom uses a wheelchair, so make sure any room we book for him is accessible.",
+     "any room Hannah books for him"),
+    # but "her" of hers, and one named before "and we", still are
+    ("Siobhan wants a cat, we have been at a stalemate since Christmas, and her latest argument is "
+     "that a cat won't need walking.", "Hannah and Siobhan have been at a stalemate"),
+])
+def test_we_is_not_someone_named_as_whom_it_is_about(said, told):
+    ex = extract([turn(said, speaker="Hannah")])
+    assert any(told in f.text for f in ex.facts), [f.text for f in ex.facts]
+
+
 def test_a_progressive_verb_puts_a_bare_month_ahead():
     ex = extract([turn("Sarah and I are getting married in August!")])
     [f] = ex.facts

@@ -137,11 +137,23 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
         ent = reg.get(mm.key)
         if mm.start < wm.start() and ent and ent.type == "person" and not ent.speaker \
                 and ent.name != sent.t.speaker:
+            after = sent.text[wm.end():]
+            if _OBJECT_BEFORE.search(sent.text, 0, mm.start) or _OBJECT_AFTER.search(after) or re.search(
+                    rf"\b{re.escape(sent.text[mm.start:mm.end].split()[0])}\b", after):
+                continue  # "For Priya we're going with 125k", "... any room we book for him", "we moved Tom's"
             if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()):
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             return ent.name
     return None
 
+
+# A person who is no one "we" is with: named after a preposition ("For Priya we're going with
+# 125k"), or named again or as "him"/"her" after "we" ("we moved Tom's onsite", "any onsite room
+# we book for him").
+_OBJECT_BEFORE = re.compile(r"\b(?:for|about|from|of|on|by|than|against|re|regarding|tell|ask|call|email|"
+                            r"text|send|reject|hire|offer|offered|interview|interviewed)\s+$", re.I)
+_OBJECT_AFTER = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:and|to|about|on|for|in|at|with|again|back|up|"
+                           r"down|out|off|first|too|is|was)\b))", re.I)  # ("her latest argument": hers)
 
 # Between a person and "us", a few words: the person does something to us ("told us", "will
 # visit us"), where "Tom and I ... us" has Tom with us.
