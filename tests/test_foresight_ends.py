@@ -337,3 +337,21 @@ async def test_an_event_at_a_place_is_that_places_moved_however_the_place_is_sai
     assert by_key["oak street inspection"] == [("03-08", "superseded"), ("03-15", "current")]
     assert by_key["flat 5 gas safety check"] == [("03-14", "superseded"), ("03-21", "current")]
     assert by_key["flat 6 gas safety check"] == [("03-15", "current")]
+
+
+async def test_an_errand_taken_back_for_someone_ends_only_what_names_them(graph, ingestor):
+    """"So no need to chase Tom's references anymore" ends the reminder to chase Tom's references,
+    not "don't contact Ana's current employer for references" (it ended that constraint, and
+    left the reminder open)."""
+    await _tell(ingestor, graph.tenant, "hiring", [
+        ("m1", "Hannah", "Please don't contact Ana's current employer for references.", 0),
+        ("m2", "assistant", "Understood.", 0),
+        ("m3", "Hannah", "Remind me to chase references for Tom next week.", 0),
+        ("m4", "assistant", "Will do.", 0)])
+    report = await _tell(ingestor, graph.tenant, "hiring", [
+        ("m5", "Hannah", "So no need to chase Tom's references anymore.", 3),
+        ("m6", "assistant", "Understood.", 3)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    assert {t: r["endedBy"] for t, r in fs.items() if r["endedAt"] is not None} == {
+        next(t for t in fs if "Tom" in t): ["m5"]}

@@ -162,11 +162,17 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
     for m in _TAKEN_BACK.finditer(text):
-        # what the errand was about, not the errand ("book" is in every booking rule)
-        words = [w for w in content(m.group("x")) if w not in lx.STOPWORDS | _SAID_OF_EVERY | _ERRAND_WORDS]
+        # what the errand was about, not the errand ("book" is in every booking rule); whose it
+        # is, when said, its foresight must name too ("no need to chase Tom's references any
+        # more" ends the reminder about Tom's, not "don't contact Ana's employer for references"),
+        # and a reminder asked for is a plan it ends as well.
+        names = re.findall(r"\b([A-Z][\w-]+)['’]s\b", m.group("x"))
+        words = [w for w in content(m.group("x")) if w not in lx.STOPWORDS | _SAID_OF_EVERY | _ERRAND_WORDS
+                 and w.rstrip("'’s") not in {n.lower() for n in names}]
         if words:
-            out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
-                                         turn_ids=[sent.t.turn.id]))
+            for kind in ("constraint", "plan") if names else ("constraint",):
+                out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind=kind,
+                                             turn_ids=[sent.t.turn.id], needs=names))
     m = _MOVED.search(text) or _NOW_ON.search(text)
     mine = None if m else _MOVED_OURS.search(text)
     if m or mine:
