@@ -188,6 +188,33 @@ sanjay sara sarah sean sebastian sergei sergio shira simon sofia sophia sophie s
 stephen steve steven susan suzanne tanya tara teresa thomas tim timothy tobias tom tomas tommy tony
 valentina vanessa vera victor vikram vincent wei wendy william xavier yasmin yusuf yuki zara zoe
 zoë
+abe adaeze adele adeola agnes aiden aileen alastair alfie alistair alma alvaro amara amina anders
+andrei aneesh angus anil anjali ansel antonia archie arnav arnold aryan ashok astrid aurora axel ayesha
+barry bea beatrice bernard bertie bethany beverly billy bjorn bongani brad bradley brendan
+brett bridget bronwen bryony callum calvin cameron carina cassie catarina cecilia cedric celia chandra
+chantal charlene chiara chidi chinedu chioma ciara ciaran clive conor constance corinne dafydd daisy
+damian dana darren dave davina declan deepa deepak delia demetrius denise desmond dev dhruv
+dominic donald dougal duncan eamon ebony edith edwin eileen elaine eleanor elif elise eliza ellen elliot
+eloise elsa emeka emil emilia enrique erica ernesto esther ethel eugene eunice evie ewan fabian fabio
+farah farida fatma felicity fergus finn finley florian fraser freddie frederick gail gareth garry
+gavin gemma geoff geoffrey georgina gerald gianni gillian giovanni gordon graham gregor gwen
+hamish hana harriet harvey hayley hazel heidi hendrik hilary holly howard hugh iain idris ifeoma
+imogen imran ines iona irina isla ismail ivana jack jacqueline jade jakub jalil jan janine jared jay
+jayden jeanette jemima jess jesse jill jo joanne jocelyn jonah joost josephine joyce
+jude julio juliet kai kamal karina karl kasia katarzyna kayla keira kenneth kerry khalid kieran
+kimberly kirsty kofi kwame kwabena lachlan lakshmi lana leanne lee leonie lewis lily linnea
+lionel lorna lorraine luca lukas luciana lyla mabel maddie madeleine madison maeve mairead malcolm
+mandy mara marcel marek margot mariam marianne marion marius marlon martina marvin mateo matilda
+maureen mckenzie meera melvin michal mikael milo miriam moira molly morgan moses muhammad
+nadine nancy nasser neha nell nia niall nico nicola nigel niamh nils nisha noel norah nuno olga
+olu oluwaseun oren orla ottilie pascal pauline pavel penelope percy petra phoebe piotr polly prakash
+preeti priyanka quentin rafael rahim ramesh rania raphael reece reggie
+rhian rhys ricardo richard rishi roisin roland ronan ronald rosalind rosie rowan roxanne rupert
+ruth sadie saanvi sally salma sami sanjana santiago saoirse sasha scott seamus selina seun shane
+sharon sheila shelly shreya sian sienna silvia siobhan siddharth sinead solomon sonia stacey stanley
+stella stuart sunil svetlana sylvia tamsin tariq tess thabo theo theodore tiago toby tomasz tomás
+travis trevor tristan umar usha uzma valerie vanya victoria viktor vivian wayne wesley wilfred winston
+wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan
 """)
 
 CITIES = _words("""
@@ -228,6 +255,8 @@ network media records airlines airways council ministry department union federat
 organization organisation bureau committee charity trust church
 logistics foods solutions holdings industries enterprises ventures consulting consultancy analytics
 robotics pharma pharmaceuticals insurance motors brands telecom communications associates
+lettings estates properties homes roofing plumbing builders construction services electrical cleaning
+recruitment staffing surveyors solicitors accountants dental removals
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")

@@ -484,8 +484,8 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
             c = c[:-1]  # "Mum's GP", "Acme's CFO": a role of theirs, not part of a name
         if c and toks[c[0]].group() in ("VP", "SVP", "EVP"):
             continue  # "VP Ops", "VP Sales": a post, not a name
-        if len(c) == 1 and toks[c[0]].group().lower() in lx.WEEKDAYS_SHORT:
-            continue  # "Mon/Wed/Fri mornings": days, not names
+        if len(c) == 1 and re.sub(r"['’]s$", "", toks[c[0]].group().lower()) in lx.WEEKDAYS_SHORT | lx.WEEKDAYS:
+            continue  # "Mon/Wed/Fri mornings", "Thursday's viewing": days, not names
         if c:
             res.append(c)
     return res
@@ -533,7 +533,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         if len(words) == 1:
             if not appos and not _initial_is_name(text, end, words[0], known_caps, possessive_s):
                 return None
-        elif low[0].endswith(("ed", "ing", "ly")) and words[0] not in known_caps:
+        elif low[0].endswith(("ed", "ing", "ly")) and words[0] not in known_caps and low[0] not in lx.GIVEN_NAMES:
             return _group_mention(text, toks, chunk[1:], voice, reg, known_caps, speakers, named_kin) \
                 if len(chunk) > 1 else None
     votes = _type_votes(text, start, end, words, low, is_speaker, possessive_s)
@@ -554,6 +554,16 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
                 ent.aliases.append(alias)
     return _Mention(start, end, name, k)
 
+
+# What a name is, said right after it: "Gareth Price the plumber", "TalentBridge, the agency Megan
+# Cole runs", "Harbourside, our insurer".
+_ORG_NOUNS = frozenset("""agency company firm insurer bank broker business startup supplier vendor client customer
+employer charity school clinic practice consultancy landlord-agency letting-agent studio shop""".split())
+_A_POST = re.compile(
+    r"^,?\s+(?i:the|our|my|an?|his|her|their)\s+(?:[a-z][\w-]*\s+){0,2}?(?P<noun>"
+    + _alt(lx.PROFESSIONS | _ORG_NOUNS | {"plumber", "landlord", "tenant", "agent", "contractor", "roofer",
+                                          "handyman", "recruiter", "candidate", "guarantor", "owner"})
+    + r")\b")
 
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
@@ -666,8 +676,12 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("person", 6.0)
     if possessive_s and len(words) == 1:
         vote("person", 2.0)
-    if possessive_s and _A_ORG_OWNS.match(text, end + 2):
+    if possessive_s and _A_ORG_OWNS.match(text, end + 2) and low[0] not in lx.GIVEN_NAMES:
         vote("organization", 7.0)  # "Harbor's main contact", "Brightwave's admin": an account's
+    appos = _A_POST.match(after)
+    if appos:  # "Gareth Price the plumber", "TalentBridge, the agency Megan runs"
+        noun = appos.group("noun").lower()
+        vote("organization" if noun in _ORG_NOUNS else "person", 7.0)
     if _B_HOWS.search(before):
         vote("person", 2.0)
     if _B_WITH.search(before):
