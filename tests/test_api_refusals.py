@@ -40,6 +40,16 @@ def test_a_timestamp_without_a_time_of_day_is_refused_and_nothing_is_stored(api,
     assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 
+def test_a_placeholder_timestamp_is_refused_and_nothing_is_stored(api, tenant_key):
+    """"0001-01-01T00:00:00Z", a client's empty time: no turn was said then (it was stored)."""
+    tenant, key = tenant_key
+    before = _counts(api.settings, tenant).get("Turn", 0)
+    msgs = [_message(1), _message(2, "0001-01-01T00:00:00Z")]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c-year-one", "messages": msgs}}, key=key)
+    assert error_code(r) == "BAD_USER_INPUT" and "before 1900" in r.json()["errors"][0]["message"], r.text
+    assert _counts(api.settings, tenant).get("Turn", 0) == before
+
+
 def test_a_timestamp_offset_of_18_hours_is_stored(api):
     edge = _new_key(api.settings, f"api_edge_{uuid.uuid4().hex[:8]}")
     ok = api.gql(MEMORIZE, {"input": {"conversationId": "c-edge", "wait": False,
@@ -167,6 +177,10 @@ def test_forget_reports_only_the_clients_selection_as_its_fault(api, tenant_key)
     r = api.gql('mutation { forget(input: {conversationId: "c1", groupId: "g1"}) { deletedNodes } }',
                 key=tenant_key[1])
     assert error_code(r) == "BAD_USER_INPUT" and "exactly one" in r.json()["errors"][0]["message"]
+    # A blank id is no selection of none: refused, as a blank conversation id is (it was "0 deleted").
+    for ids in ('[""]', '["  "]', '["mc_1", ""]'):
+        r = api.gql(f'mutation {{ forget(input: {{memCellIds: {ids}}}) {{ deletedNodes }} }}', key=tenant_key[1])
+        assert error_code(r) == "BAD_USER_INPUT" and "memCellIds" in r.json()["errors"][0]["message"], r.text
     # A key whose stored tenant is no valid tenant name (written by hand, or by an older
     # version): the server's own ValueError about it is not the client's bad input.
     key = _new_key(api.settings, f"api_odd_{uuid.uuid4().hex[:8]}")

@@ -91,6 +91,8 @@ class Message(BaseModel):
         # written, rather than by the write of the turns (a batch's earlier chunks would stay).
         if abs(v.utcoffset()) > MAX_UTC_OFFSET:
             raise ValueError("timestamp's UTC offset is beyond ±18:00")
+        if v.year < EARLIEST_YEAR:  # "0001-01-01T00:00:00Z", a client's empty value: no one said it then
+            raise ValueError(f"timestamp is before {EARLIEST_YEAR}: a conversation's turn is said in our time")
         if v - datetime.now(timezone.utc) > MAX_CLOCK_AHEAD:
             raise ValueError(f"timestamp is in the future (more than {MAX_CLOCK_AHEAD.seconds // 60} minutes "
                              "ahead of the server's clock)"
@@ -99,6 +101,7 @@ class Message(BaseModel):
 
 
 MAX_ID = 256  # ids, names and groups a client gives
+EARLIEST_YEAR = 1900  # a turn's timestamp: older ones are a client's placeholder, not a saying
 
 
 def names_something(value: str) -> bool:

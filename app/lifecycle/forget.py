@@ -240,6 +240,8 @@ async def forget_counted(graph: TenantGraph, sel: ForgetSelection) -> tuple[int,
     for name, v in (("conversationId", sel.conversation_id), ("groupId", sel.group_id), ("userId", sel.user_id)):
         if v is not None and not names_something(v):  # said, but empty: not a selection left out
             raise SelectionError(f"{name} must be 1-256 characters")
+    if sel.cell_ids is not None and any(not names_something(i) for i in sel.cell_ids):
+        raise SelectionError("memCellIds must each be 1-256 characters")  # ([""] read as a selection of none)
     chosen = sel.chosen()
     if len(chosen) != 1:
         raise SelectionError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")
