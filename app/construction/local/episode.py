@@ -29,7 +29,8 @@ from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
-    _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, _aware, _sentences, _without_mentions, assistant_chatter)
+    _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
+    assistant_chatter)
 from app.construction.local.facts import _companion, _fact, _fact_score
 
 # "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
@@ -254,7 +255,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             valued_or_assigned = valued or assigned
             content = _content_score(_without_mentions(s.text, s.mentions))
-            if _GREETING.match(s.raw) and content < 2.0 and not valued_or_assigned:
+            if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
                 continue
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)

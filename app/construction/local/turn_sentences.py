@@ -21,6 +21,14 @@ _GREETING = re.compile(
     r"^(?:hi|hello|hey|hiya|heya|good\s+(?:morning|afternoon|evening|night)|thanks|thank\s+you|thx|bye|"
     r"goodbye|see\s+you|see\s+ya|take\s+care|talk\s+(?:to\s+you\s+)?(?:soon|later)|congrat\w*|welcome|"
     r"nice\s+to\s+(?:meet|see|hear)|glad\s+to\s+hear|happy\s+to\s+hear|sounds\s+(?:good|great|fun))\b", _I)
+# Words about the conversation itself, no news: "Quick update.", "You're welcome Hannah, have a
+# good afternoon", "Thanks, that's all for today!", "How was your week, by the way?".
+SMALL_TALK = re.compile(
+    r"^(?:(?:quick|small|short|brief|another|one\s+more|big|some|good|bad)\s+(?:update|news|question|thing|"
+    r"one|favou?r|note)s?\b[\s.!:]*$|(?:you're|you\s+are)\s+(?:very\s+|most\s+)?welcome\b|"
+    r"(?:have|enjoy)\s+a\s+(?:good|great|nice|lovely)\s+(?:day|afternoon|evening|weekend|week|one)\b|"
+    r"(?:thanks?,?\s+)?that's\s+(?:all|it)(?:\s+for\s+(?:today|now))?\b[\s.!]*$|"
+    r"how\s+was\s+your\s+(?:week|day|weekend)\b)", _I)
 _REACTION = re.compile(
     r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
     r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|"
