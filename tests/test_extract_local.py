@@ -646,6 +646,10 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
      ["Owen's rule: The Flat 4 tenant works nights, no visits before noon."]),
     ([("Owen", "No pets at Maple Court per the head lease.")],
      ["Owen's rule: No pets at Maple Court per the head lease."]),
+    ([("Owen", "Also, no pets are allowed anywhere at Maple Court, per the head lease.")],
+     ["Owen's rule: No pets are allowed anywhere at Maple Court, per the head lease."]),
+    ([("Owen", "Mrs Patel in Flat 1 is hard of hearing, so always text her, don't call her.")],
+     ["Contact Mrs Patel by text, not by phone.", "Mrs Patel is hard of hearing."]),
     ([("Owen", "Never give out the owner's phone number.")], ["Owen asked never to give out the owner's phone number."]),
     # when someone can only do something, and how they get about
     ([("Hannah", "Priya can only interview after 4pm UK time.")], ["Priya can only interview after 4pm UK time."]),

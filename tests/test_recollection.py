@@ -638,6 +638,31 @@ async def test_related_to_bounds_each_path_length_on_its_own(graph, monkeypatch)
     assert [r.hops for r in rel[:3]] == [1, 1, 1]
 
 
+async def test_a_relation_through_a_hub_ranks_below_one_of_its_own(graph):
+    """Priya's referrer (one hop) above the twelve candidates she shares only the user with (two
+    hops through a hub related to everyone, three facts on each hop): the nine paths' sum of each
+    outranked him."""
+    await graph.write("""
+        CREATE (u:Entity {tenant: $tenant, id: $tenant + 'e-h', name: 'Hannah', key: 'hannah', aliasKeys: []})
+        CREATE (p:Entity {tenant: $tenant, id: $tenant + 'e-p', name: 'Priya', key: 'priya', aliasKeys: []})
+        CREATE (d:Entity {tenant: $tenant, id: $tenant + 'e-d', name: 'Dev', key: 'dev', aliasKeys: []})
+        CREATE (d)-[:RELATED {tenant: $tenant, predicate: 'referred', factId: 'f-ref',
+                              validFrom: datetime('2024-01-01T00:00Z'), weight: 0.6}]->(p)
+        WITH u, p UNWIND range(1, 3) AS k
+        CREATE (u)-[:RELATED {tenant: $tenant, predicate: 'offered', factId: 'f-up' + k,
+                              validFrom: datetime('2024-01-01T00:00Z'), weight: 0.9}]->(p)
+        WITH DISTINCT u UNWIND range(1, 12) AS i
+        CREATE (c:Entity {tenant: $tenant, id: $tenant + 'e-c' + i, name: 'Candidate ' + i, key: 'c' + i,
+                          aliasKeys: []})
+        WITH u, c, i UNWIND range(1, 3) AS k
+        CREATE (u)-[:RELATED {tenant: $tenant, predicate: 'interviewed', factId: 'f-c' + i + '-' + k,
+                              validFrom: datetime('2024-01-01T00:00Z'), weight: 0.9}]->(c)""")
+    rel = await RelatedService().related_to(graph, "Priya", hops=2, limit=20)
+    names = [r.entity["name"] for r in rel]
+    assert names.index("Dev") < min(names.index(f"Candidate {i}") for i in range(1, 13)), names
+    assert names[0] == "Hannah"  # the hub itself is one hop away, and strong
+
+
 async def test_the_pinned_foresight_is_of_the_person_the_query_names(services, graph, searcher):
     # Two standing food constraints, one each: a restaurant for Sam must bring Sam's first.
     said = [("p1", "Maya", "I'm allergic to peanuts, so no satay for me."),

@@ -31,9 +31,20 @@ WITH e AS s
 CALL (s) {{{paths}
 }}
 WITH e, p, rels ORDER BY length(p) LIMIT $maxPaths
-WITH e, p, length(p) AS hops, reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 0.5)) AS strength
+// A path through a hub says little: everyone the user talked about is two hops from everyone
+// else through the user ("Hannah offered Priya ...", "Hannah made Tom an offer"). Each entity a
+// path passes through divides its strength by the log of its relations (as Adamic-Adar does),
+// so Priya's referrer, one hop away, ranks above the candidates she shares only the user with.
+WITH e, p, length(p) AS hops,
+     reduce(w = 1.0, r IN rels | w * coalesce(r.weight, 0.5))
+     / reduce(d = 1.0, n IN nodes(p)[1..-1] | d * log(2.718281828 + size([(n)-[:RELATED]-() | 1]))) AS strength
+// Facts said again or alike are parallel relations: one route through the same entities counts
+// once, by its strongest path (three facts on each of two hops were nine paths, summed).
+WITH e, p, hops, strength, [n IN nodes(p)[1..-1] | elementId(n)] AS via
 ORDER BY hops ASC, strength DESC
-WITH e, collect({{p: p, hops: hops, strength: strength}}) AS paths
+WITH e, via, collect({{p: p, hops: hops, strength: strength}})[0] AS route
+ORDER BY route.hops ASC, route.strength DESC
+WITH e, collect(route) AS paths
 WITH e, paths[0] AS best, size(paths) AS n,
      reduce(acc = 0.0, x IN paths | acc + x.strength / x.hops) AS score
 RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, best.hops AS hops, score,

@@ -60,8 +60,8 @@ _DROPPED = re.compile(
     r"(?![\w\s]*\b(?:off|at)\b)",
     _I)
 # Allowed again: "overhead pressing is fine again", "running is ok again".
-_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said)\s+)(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
-                         r"allowed|good\s+to\s+go|back\s+on)\s+again\b", _I)
+_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
+                         r"allowed|good\s+to\s+go|back\s+on)\s+(?:again|now)\b", _I)  # ("so visits before noon are fine now")
 # A plan given up for another: "I switched to a half marathon in April instead of the 10k".
 _INSTEAD = re.compile(
     r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"

@@ -91,7 +91,8 @@ _MODES = {"text": "by text", "texts": "by text", "sms": "by text", "email": "by 
           "phone": "by phone", "call": "by phone", "calls": "by phone", "post": "by post", "letter": "by post"}
 _MODE = r"(?P<mode>texts?|sms|e-?mails?|whatsapp|messages?|phone|calls?|post|letter)"
 _CONTACT_BY = re.compile(
-    rf"\b{_MODE}\s*,?\s*(?:(?P<not>don't|do\s+not|never|not)\s+(?P<no>call|phone|ring|email|text|visit)\b|"
+    rf"\b{_MODE}(?:\s+(?:her|him|them|me))?\s*,?\s*(?:(?P<not>don't|do\s+not|never|not)\s+"
+    r"(?P<no>call|phone|ring|email|text|visit)\b|"
     r"only\b(?!\s+(?:if|when|for|to)\b))|"
     rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)", _I)
@@ -138,8 +139,9 @@ _FIRST = re.compile(r"\b(?:I|me|my|we|us|our)\b", _I)
 _NO_RULE = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
     r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?:s|ing))\b"
-    r"(?=\s+(?:at|in|on|before|after|until|till|inside|during|without|per|unless|except|past|between|"
-    r"anywhere|under|over)\b|\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
+    r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+){0,3}?\s+(?:at|in|on|before|after|until|till|inside|during|without|"
+    r"per|unless|except|past|between|anywhere|under|over)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
+    r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs changes
 updates things nothing days times clues words strings others ones hard feelings questions answers replies
 responses complaints takers kidding messing joking""".split())
