@@ -65,6 +65,13 @@ def test_whom_a_thing_has_in_a_post_is_one_at_a_time():
     assert {("backend role", "hiring manager is", "Raj Mehta"), ("designer role", "hiring manager is", "Oliver Grant"),
             ("Flat 3", "tenant is", "Jess Byrne"),
             ("product designer role", "hiring manager is", "Oliver Grant")} <= set(facts), facts
+    # "there": the place named before it, in the sentence or the one before it in the turn
+    ex2 = extract([turn("Rent for Flat 2 is £1,050 a month. Daniel Mensah is the tenant there.", speaker="Owen"),
+                   turn("The inspection at 22 Oak Street is on 8 October. The tenants there are Ruth and Sam Adeyemi.",
+                        speaker="Owen", i=1),
+                   turn("I like it there.", speaker="Owen", i=2)])
+    held = {(f.subject, f.predicate, f.object) for f in ex2.facts if f.predicate == "tenant is"}
+    assert held == {("Flat 2", "tenant is", "Daniel Mensah"), ("22 Oak Street", "tenant is", "Ruth and Sam Adeyemi")}
     # the sentence told whole: what it says before the post is kept with it
     assert "going on leave" in facts[("designer role", "hiring manager is", "Oliver Grant")]
     assert ("Tom", "mother is", "Maya") in facts

@@ -80,6 +80,15 @@ _OF_WHAT = (r"(?:the\s+|our\s+)?(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?[A-Z][\w-]*(?:\s+(
 _HOLDS = re.compile(
     rf"(?<![\w']){_WHO}\s+(?:is|'s|will\s+be|is\s+going\s+to\s+be)\s+(?:now\s+|currently\s+|still\s+)?"
     rf"(?:the\s+|our\s+)?(?:new\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+(?:for|of|on|at|in)\s+{_OF_WHAT}{_END}")
+# ... said the other way round, or of "there": "The tenants there are Ruth and Sam Adeyemi",
+# "Daniel Mensah is the tenant there" (the place the sentence, or the one before it, named last).
+_HOLDER_IS = re.compile(
+    rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our)\s+)?(?:(?i:new)\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+"
+    rf"(?:(?i:there)|(?i:for|of|at|in)\s+{_OF_WHAT})\s+(?:is|are|will\s+be)\s+(?:now\s+)?"
+    r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?(?:\s+and\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)?)(?![\w'-])")
+_THERE = re.compile(
+    rf"(?<![\w']){_WHO}\s+(?:is|'s|are|will\s+be|is\s+going\s+to\s+be)\s+(?:now\s+|still\s+)?(?:the\s+)?"
+    rf"(?:new\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+there\b")
 _REPLACES = re.compile(
     rf"(?<![\w']){_WHO}\s+(?:replaces|replaced|is\s+replacing|takes\s+over\s+from|took\s+over\s+from)\s+"
     rf"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+as\s+(?:the\s+)?(?:new\s+)?(?P<role>(?i:{lx.HOLDER_ROLES}))\s+"
@@ -120,6 +129,16 @@ def event_key(x: str, said: str, party: str | None) -> str:
     return place + " " + re.sub(r"^(?i:the|our|this|next)\s+", "", x)
 
 
+def _place_before(sent: _Sentence, reg: _Registry, pos: int, before: _Sentence | None):
+    """The place or organisation "there" is: the one named last before `pos` (an s1 position) in
+    the sentence, else the last one the sentence before it named."""
+    def last(s: _Sentence, upto: int | None):
+        found = [e for mm in s.mentions if (upto is None or s.s1_pos(mm.start) < upto)
+                 and (e := reg.get(mm.key)) is not None and e.type in ("place", "organization")]
+        return found[-1] if found else None
+    return last(sent, pos) or (last(before, None) if before is not None else None)
+
+
 def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None) -> list[_Parse]:
     """The "owner is", "uses" and "date is" facts a sentence states, each told from its clause;
     `before`: the sentence before it in the same turn ("... moved again. It's now December 16")."""
@@ -156,6 +175,18 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             role = " ".join(m.group("role").lower().split())
             add(thing.name if thing is not None else m.group("x"), f"{role} is", who, 0,  # (told whole)
                 named=thing is not None)
+    for m in [*_HOLDER_IS.finditer(text), *_THERE.finditer(text)]:
+        where = m.groupdict().get("x")
+        place = reg.get(where) if where else _place_before(sent, reg, m.start(), before)
+        if place is None and not where:
+            continue  # "there": no place said before it
+        names = [n.strip() for n in re.split(r"\s+and\s+", m.group("who"))]
+        people = [person(n) for n in names]
+        if all(people) and len(names) <= 2:
+            role = " ".join(m.group("role").lower().split())
+            role = role[:-1] if role.endswith("tenants") else role
+            add(place.name if place is not None else where, f"{role} is", " and ".join(people), 0,
+                named=place is not None)
     for m in _HANDED.finditer(text):
         if (who := person(m.group("who"), handed=True)) is not None:
             add(m.group("x"), "owner is", who, 0)
