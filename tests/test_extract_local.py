@@ -1291,3 +1291,15 @@ def test_people_and_firms_known_by_their_names_and_what_is_said_after_them():
     assert {n: types.get(n) for n in ("TalentBridge", "Northgate Lettings", "Dave Marsh Roofing")} == dict.fromkeys(
         ("TalentBridge", "Northgate Lettings", "Dave Marsh Roofing"), "organization")
     assert "Thursday" not in types and "Henderson" not in types
+
+
+def test_a_duty_within_a_time_is_a_deadline_that_long_after_its_saying():
+    ex = _asked(("Owen", "user", "Her deposit is £1,260. Remember the deposit must be protected within 30 days."),
+                ("assistant", "assistant", "Will do."),
+                ("Owen", "user", "It arrived within two days, amazing."))
+    [d] = ex.foresights
+    assert d.kind == "deadline" and "protected within 30 days" in d.text
+    assert d.valid_to - d.valid_from == timedelta(days=30)
+    # "We agreed £1,100": a past in -eed is no present ("Owen agreeds £1,100")
+    ex = extract([turn("We agreed £1,100 instead of £1,150.", speaker="Owen")])
+    assert all("agreeds" not in f.text for f in ex.facts) and any("Owen agreed" in f.text for f in ex.facts)

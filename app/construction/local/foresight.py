@@ -609,9 +609,32 @@ def allergy_of(sent: _Sentence, who: str, x: str) -> ForesightDraft:
     return draft(sent, f"{who} {predicate}", keys, words)
 
 
+# A duty with a time limit from now: "the deposit must be protected within 30 days of receiving
+# it", "we need to reply within two weeks": a deadline that long after its saying.
+_WITHIN = re.compile(r"\b(?:must|needs?\s+to|has\s+to|have\s+to|should|got\s+to)\b[^.;!?]{1,60}?\bwithin\s+"
+                     r"(?:the\s+next\s+)?(?P<n>\d{1,3}|a|one|two|three|four|five|six|seven|eight|ten|fourteen|"
+                     r"thirty)\s+(?P<unit>day|week|month)s?\b", _I)
+
+
+def _within(sent: _Sentence) -> ForesightDraft | None:
+    m = _WITHIN.search(sent.text)
+    n = number(m.group("n")) if m else None
+    if not n or sent.question:
+        return None
+    t = sent.t
+    ftext = _clip(_fill(rewrite(sent.s1, _Voice(t.speaker, t.other)), sent.rendered).strip().rstrip(" .!?"),
+                  MAX_TEXT_CHARS) + "."
+    keys, words = situation_cues(sent.text)
+    return ForesightDraft(text=ftext[:1].upper() + ftext[1:], trigger=_trigger(["schedule", *keys], words),
+                          turn_ids=[t.turn.id], valid_from=t.at,
+                          valid_to=t.at + timedelta(days=n * _SPAN_DAYS[m.group("unit").lower()]), kind="deadline")
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
+    if (within := _within(sent)) is not None:
+        return within
     low_words = set(_WORD.findall(text.lower()))
     ahead = [d for d in sent.dates if d.direction in ("future", "present")]
     deadline = bool(low_words & lx.DEADLINE_WORDS)

@@ -56,8 +56,13 @@ def conjugate(word: str) -> str:
 
 
 def _looks_past(lw: str) -> bool:
-    """'moved', 'visited' -- but not 'need', 'feed', 'speed'."""
-    return lw.endswith("ed") and not lw.endswith("eed") and lw not in ("shred", "embed", "wed", "bed")
+    """'moved', 'visited', 'agreed', 'freed' -- but not 'need', 'feed', 'speed'."""
+    return (lw.endswith("ed") and (not lw.endswith("eed") or lw.endswith(_EED_PAST))
+            and lw not in ("shred", "embed", "wed", "bed"))
+
+
+# Verbs in -ee whose past ends in -eed ("agreed": "Owen agreeds" was made of "we agreed").
+_EED_PAST = ("agreed", "freed", "decreed", "guaranteed", "refereed", "disagreed")
 
 
 def _prefixed_past(lw: str) -> bool:
