@@ -208,3 +208,19 @@ def test_a_question_after_someones_fact_is_no_situation_for_their_constraints(qu
     from app.recollection.channels.foresight import situation
 
     assert situation(query) is expected
+
+
+async def test_an_instruction_about_someone_concerns_them_not_who_gave_it(services, graph):
+    """"Please don't contact Ana's current employer for references", said by Hannah to her
+    assistant: Ana's (it was Hannah's, and a question naming Ana did not pin it)."""
+    msgs = [{"id": i, "speaker": s, "role": r, "content": c, "timestamp": DAY1 + timedelta(minutes=n)}
+            for n, (i, s, r, c) in enumerate([
+                ("a1", "Hannah", "user", "Ana Costa applied for the designer role."),
+                ("a2", "Assistant", "assistant", "Noted."),
+                ("a3", "Hannah", "user", "Please don't contact Ana's current employer for references."),
+                ("a4", "Assistant", "assistant", "Understood."),
+                ("a5", "Hannah", "user", "Always book aisle seats for me.")])]
+    await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
+    concerns = await _concerns(graph)
+    assert [w for t, w in concerns.items() if "employer" in t] == ["Ana Costa"], concerns
+    assert [w for t, w in concerns.items() if "aisle" in t] == ["Hannah"]

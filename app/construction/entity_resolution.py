@@ -120,7 +120,15 @@ class Resolution:
         by the same rule)."""
         names = sorted(((n, e.key) for e in self.entities.values() for n in {e.name, *e.aliases} if n),
                        key=lambda x: -len(x[0]))
-        return next((k for n, k in names if text.startswith(n + " ")), None)
+        first = next(((n, k) for n, k in names if text.startswith(n + " ")), None)
+        if first is not None and text.startswith(first[0] + " asked "):
+            # "Hannah asked not to contact Ana's current employer": an instruction about Ana,
+            # asked after by her name ("Can I call Ana's employer?"), not about who gave it.
+            rest = text[len(first[0]):]
+            others = {k for n, k in names if k != first[1] and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", rest)}
+            if len(others) == 1:
+                return others.pop()
+        return first[1] if first else None
 
 
 async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
