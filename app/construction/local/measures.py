@@ -49,7 +49,7 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
-                 r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|working|leaking|out\s+of\s+order|"
+                 r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
                  r"repaired|paid|unpaid|overdue")
 _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
@@ -156,12 +156,14 @@ _THING = (rf"(?P<tdet>(?i:the|my|our|his|her|their))\s+(?P<attr>{_NOT_THING_WORD
           rf"(?:\s+(?i:at|in)\s+(?P<owner2>{_NAME}))?")
 _BROKE = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_THING}\s+(?:(?:has|have|'s)\s+)?(?:just\s+)?"
                     r"(?P<st>broken(?:\s+down)?|broke(?:\s+down)?|stopped\s+working|packed\s+up|died|is\s+dead|"
-                    r"works\s+again|(?:is|'s)\s+back\s+(?:on|up))\b", re.I)
+                    r"works\s+again|(?:is|'s)\s+(?:back\s+(?:on|up)|working\s+(?:again|fine|now)))\b", re.I)
 _FIXED = re.compile(rf"\b(?:I|we|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?\s+(?:just\s+|finally\s+)?"
                     rf"(?P<st>fixed|repaired|mended|sorted)\s+{_THING}")
 _STATUS_OF = {"broke": "broken", "broke down": "broken", "broken down": "broken", "stopped working": "broken",
               "packed up": "broken", "died": "broken", "is dead": "broken", "works again": "working",
               "is back on": "working", "'s back on": "working", "is back up": "working", "'s back up": "working",
+              "is working again": "working", "is working fine": "working", "is working now": "working",
+              "'s working again": "working", "'s working fine": "working", "'s working now": "working",
               "repaired": "fixed", "mended": "fixed", "sorted": "fixed"}
 # Where someone is in a process (a candidate's, an applicant's, a client's), one step at a time:
 # "Priya passed the tech screen", "we're moving her to onsite", "she's through to the technical
