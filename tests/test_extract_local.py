@@ -622,7 +622,7 @@ def test_an_instruction_about_her_or_him_is_about_the_person_named_before():
                 ("Sam", "user", "Email only with her, never call her. And never offer Globex discounts above 10%."),
                 ("assistant", "assistant", "Noted."))
     assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == [
-        "Contact Laura Chen by email only.", "Sam asked never to call Laura Chen.",
+        "Laura Chen prefers to be contacted by email only.", "Sam asked never to call Laura Chen.",
         "Sam asked never to offer Globex discounts above 10%."]
 
 
@@ -631,25 +631,25 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
     ex = _asked(("Dana", "user", "Important: Marta said never call her. Email only."),
                 ("assistant", "assistant", "Noted."),
                 ("Dana", "user", "Jonas says don't phone him either."), ("assistant", "assistant", "Noted."))
-    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == [
-        "Contact Marta by email only.", "Jonas asked not to be phoned.", "Marta asked not to be called."]
+    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == sorted([
+        "Marta prefers to be contacted by email only.", "Jonas asked not to be phoned.", "Marta asked not to be called."])
 
 
 @pytest.mark.parametrize("rows, expected", [
     # how someone is to be reached: the person named, the one "her" is, or the speaker's own wish
     ([("Owen", "Mrs Patel in Flat 1 is hard of hearing, text don't call.")],
-     ["Contact Mrs Patel by text, not by phone.", "Mrs Patel is hard of hearing."]),
-    ([("Owen", "No phone calls please, email only.")], ["Contact Owen by email only, not by phone."]),
-    ([("Owen", "Jess Byrne moved in. She prefers WhatsApp only.")], ["Contact Jess Byrne on WhatsApp only."]),
+     ["Mrs Patel prefers to be contacted by text, not by phone.", "Mrs Patel is hard of hearing."]),
+    ([("Owen", "No phone calls please, email only.")], ["Owen prefers to be contacted by email only, not by phone."]),
+    ([("Owen", "Jess Byrne moved in. She prefers WhatsApp only.")], ["Jess Byrne prefers to be contacted on WhatsApp only."]),
     # a standing rule said as "no <things> <where or when>", told with its reason
     ([("Owen", "The Flat 4 tenant works nights, no visits before noon.")],
-     ["Owen's rule: The Flat 4 tenant works nights, no visits before noon."]),
+     ["Owen set a rule: The Flat 4 tenant works nights, no visits before noon."]),
     ([("Owen", "No pets at Maple Court per the head lease.")],
-     ["Owen's rule: No pets at Maple Court per the head lease."]),
+     ["Owen set a rule: No pets at Maple Court per the head lease."]),
     ([("Owen", "Also, no pets are allowed anywhere at Maple Court, per the head lease.")],
-     ["Owen's rule: No pets are allowed anywhere at Maple Court, per the head lease."]),
+     ["Owen set a rule: No pets are allowed anywhere at Maple Court, per the head lease."]),
     ([("Owen", "Mrs Patel in Flat 1 is hard of hearing, so always text her, don't call her.")],
-     ["Contact Mrs Patel by text, not by phone.", "Mrs Patel is hard of hearing."]),
+     ["Mrs Patel prefers to be contacted by text, not by phone.", "Mrs Patel is hard of hearing."]),
     ([("Owen", "Never give out the owner's phone number.")], ["Owen asked never to give out the owner's phone number."]),
     # when someone can only do something, and how they get about
     ([("Hannah", "Priya can only interview after 4pm UK time.")], ["Priya can only interview after 4pm UK time."]),
@@ -665,7 +665,7 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
 ])
 def test_how_to_reach_someone_and_standing_rules_are_constraints(rows, expected):
     ex = _asked(*((who, "user", text) for who, text in rows), ("assistant", "assistant", "Noted."))
-    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == expected
+    assert sorted(c.text for c in ex.foresights if c.kind == "constraint") == sorted(expected)
 
 
 def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own():

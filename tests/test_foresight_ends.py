@@ -47,6 +47,13 @@ async def _tell(ingestor, tenant, conversation, said, group=None):
     return await ingestor.memorize(tenant, conversation, _messages(said), group_id=group, flush=True)
 
 
+async def _tell_helped(ingestor, tenant, conversation, said):
+    """(id, speaker, text, day) told to an assistant: its turns' speaker is "Assistant"."""
+    msgs = [{"id": i, "speaker": s, "role": "assistant" if s == "Assistant" else "user", "content": c,
+             "timestamp": DAY1 + timedelta(days=d, minutes=int(i[1:]))} for i, s, c, d in said]
+    return await ingestor.memorize(tenant, conversation, msgs, flush=True)
+
+
 async def _foresight(graph) -> dict[str, dict]:
     rows = await graph.read("""
         MATCH (f:Foresight {tenant: $tenant})
@@ -344,15 +351,34 @@ async def test_an_errand_taken_back_for_someone_ends_only_what_names_them(graph,
     """"So no need to chase Tom's references anymore" ends the reminder to chase Tom's references,
     not "don't contact Ana's current employer for references" (it ended that constraint, and
     left the reminder open)."""
-    await _tell(ingestor, graph.tenant, "hiring", [
+    await _tell_helped(ingestor, graph.tenant, "hiring", [
         ("m1", "Hannah", "Please don't contact Ana's current employer for references.", 0),
-        ("m2", "assistant", "Understood.", 0),
+        ("m2", "Assistant", "Understood.", 0),
         ("m3", "Hannah", "Remind me to chase references for Tom next week.", 0),
-        ("m4", "assistant", "Will do.", 0)])
-    report = await _tell(ingestor, graph.tenant, "hiring", [
+        ("m4", "Assistant", "Will do.", 0)])
+    report = await _tell_helped(ingestor, graph.tenant, "hiring", [
         ("m5", "Hannah", "So no need to chase Tom's references anymore.", 3),
-        ("m6", "assistant", "Understood.", 3)])
+        ("m6", "Assistant", "Understood.", 3)])
     assert report.process.foresights_ended == 1
     fs = await _foresight(graph)
+    assert any("employer" in t for t in fs), fs  # the rule about Ana's is there, and stays
     assert {t: r["endedBy"] for t, r in fs.items() if r["endedAt"] is not None} == {
         next(t for t in fs if "Tom" in t): ["m5"]}
+
+
+async def test_a_rule_said_to_the_assistant_ends_when_said_fine_again(graph, ingestor):
+    """"... so no visits to Flat 4 before noon", then "... so visits before noon are fine now":
+    the rule's text begins with whom it is of, so the end finds it (it was "Owen's rule: ...",
+    which no end of Owen's found); how Mrs Patel is to be reached stays."""
+    await _tell_helped(ingestor, graph.tenant, "lettings", [
+        ("m1", "Owen", "Tomasz Nowak in Flat 4 works nights, so no visits to Flat 4 before noon.", 0),
+        ("m2", "Assistant", "Okay.", 0),
+        ("m3", "Owen", "Mrs Patel in Flat 1 is hard of hearing, so always text her, don't call her.", 0),
+        ("m4", "Assistant", "Will do.", 0)])
+    report = await _tell_helped(ingestor, graph.tenant, "lettings", [
+        ("m5", "Owen", "Tomasz has moved to day shifts, so visits before noon are fine now.", 5),
+        ("m6", "Assistant", "Okay.", 5)])
+    fs = await _foresight(graph)
+    assert report.process.foresights_ended == 1
+    assert [r["endedBy"] for t, r in fs.items() if "noon" in t] == [["m5"]]
+    assert all(r["endedAt"] is None for t, r in fs.items() if "Patel" in t) and any("by text" in t for t in fs)

@@ -214,7 +214,59 @@ ruth sadie saanvi sally salma sami sanjana santiago saoirse sasha scott seamus s
 sharon sheila shelly shreya sian sienna silvia siobhan siddharth sinead solomon sonia stacey stanley
 stella stuart sunil svetlana sylvia tamsin tariq tess thabo theo theodore tiago toby tomasz tomás
 travis trevor tristan umar usha uzma valerie vanya victoria viktor vivian wayne wesley wilfred winston
-wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan
+wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan mira ola
+""")
+
+# Given names most often a woman's or a man's, for whom "she" and "he" can be (the names that are
+# both, Sam, Alex, Kim, Jo, Robin, Jamie, are in neither).
+FEMALE_NAMES = _words("""
+abby abigail adaeze adele adeola agnes aileen aisha alice alicia alison alma amanda amara amelia amina amy ana
+anika anita anjali ann anna anne annie antonia anya astrid audrey aurora ava ayesha barbara bea beatrice
+beatriz beth bethany betty beverly bianca bridget bronwen bryony caitlin camila carina carla carmen carol
+caroline cassie catarina catherine cecilia celia chantal charlene charlotte chiara chioma chloe christina
+christine ciara claire clara claudia constance corinne cynthia daisy daniela davina deborah debbie deepa
+delia denise diana diane donna dorothy ebony edith eileen elaine eleanor elena elif elise eliza elizabeth
+ella ellen ellie eloise elsa emilia emily emma erica erin esther ethel eunice eva evie farah farida fatima
+fatma felicity fiona francesca freya gabriela gail gemma georgina gillian giulia gloria grace gwen hana
+hannah harriet hayley hazel heather heidi helen hilary holly ifeoma imogen ines ingrid iona irene irina
+isabel isabella isla ivana jacqueline jade jane janet janine jasmine jeanette jemima jennifer jenny jess
+jessica jill joan joanna joanne jocelyn josephine joyce judith julia julie juliet kasia kate katherine
+kathy katie kayla keira kelly kerry kimberly kirsty lakshmi lana laila laura lauren leah leanne leila lena
+leonie lily linda linnea lisa liz lola lorna lorraine louise lucia luciana lucy lydia lyla mabel maddie
+madeleine madison maeve maggie mairead mandy mara margaret margot maria mariam mariana marianne marie
+marina marion marta martina mary maryam matilda maureen maya meera megan mei melanie melissa mia michelle
+mila miriam mira moira molly monica nadia nadine nancy naomi natalia natasha neha nell nia niamh nicola
+nicole nina nisha nora norah olga olivia ola orla ottilie pamela patricia paula pauline penelope petra
+phoebe pia polly preeti priya priyanka rachel rania rebecca rhian rita roisin rosalind rosie roxanne ruth
+sadie sally salma samantha sandra sanjana saoirse sara sarah selina sharon sheila shelly shira shreya
+sian sienna silvia sinead siobhan sofia sonia sophia sophie stacey stella stephanie susan suzanne svetlana
+sylvia tamsin tanya tara teresa tess usha uzma valentina valerie vanessa vera victoria vivian wendy yara
+yasmin yolanda yvonne zainab zara zeynep zoe zoë
+""")
+MALE_NAMES = _words("""
+aaron abdul adam adrian ahmed aidan aiden alan alastair albert alejandro alexander alfie ali alistair alvaro
+amir amit anders andre andreas andrei andrew andy angus anil anthony antonio archie arjun arnav arnold arthur
+aryan ashok axel barry ben benjamin bernard bertie bjorn bob bobby bongani brad bradley brandon brendan brett
+brian bruno callum calvin cameron carlos cedric charles chidi chinedu chris christopher ciaran clive colin
+conor connor craig dafydd damian dan daniel danny darius darren dave david dean declan deepak dennis derek
+desmond dev dhruv diego dimitri dmitri dominic donald dougal duncan dylan eamon eduardo edward edwin eli
+elias elijah elliot emeka emil enrique eric erik ernesto ethan eugene evan ewan fabian fabio felix fergus
+fernando finn finley florian francis frank fraser freddie frederick gabriel gareth garry gary gavin geoff
+geoffrey george gerald gianni giorgio giovanni gordon graham greg gregor gregory hamish harold harry harvey
+hassan hendrik henry hiroshi howard hugh hugo iain ian idris igor imran isaac ismail ivan jack jacob jake
+jakub jalil james jan jared jason javier jay jayden jeff jeremy jerry jesse jim jimmy joe joel johan john
+johnny jon jonah jonas jonathan joost jorge jose josé joseph josh joshua juan julian julio justin kai kamal
+karim karl keith ken kenji kenneth kevin khalid kieran kofi kwabena kwame kyle lachlan lars leo leon
+leonardo lewis liam lionel lorenzo luca lucas luis luka lukas luke magnus malcolm malik manuel marcel
+marco marcus marek mario mark martin marvin mateo matt matthew mehmet melvin michael miguel mike mikael
+milo mohamed mohammed moses muhammad nasser nathan neil niall nico nigel nikhil nils noah noel nuno oliver
+omar oren oscar owen pablo paolo pascal patrick paul pavel pedro percy peter philip pierre piotr prakash
+quentin rafael rahim rahul raj rajesh ramesh ramon raphael reece reggie rhys ricardo richard rishi robert
+roberto rohan roland ronald ronan rupert ryan sami samuel sanjay santiago scott seamus sean sebastian
+sergei sergio seun shane siddharth simon solomon stanley stefan stephen steve steven stuart sunil thabo
+theo theodore thomas tiago tim timothy tobias toby tom tomas tomasz tomás tommy tony travis trevor
+tristan umar victor viktor vikram vincent wayne wei wesley wilfred william winston wojciech xavier
+yannick yousef yusuf zak zoltan
 """)
 
 CITIES = _words("""

@@ -275,11 +275,17 @@ stepdad stepfather stepbrother stepson""".split())
 
 
 def kin_gender(name: str) -> str | None:
-    """"f" or "m" for a relative named by kinship ("Zoe's mum"), else None (a name says nothing)."""
-    if "'s " not in name:
-        return None
-    word = name.rsplit(" ", 1)[-1].lower()
-    return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
+    """"f" or "m" for a relative named by kinship ("Zoe's mum") or a name most often a woman's or
+    a man's ("Ola Adeyemi", "Mrs Patel", "Daniel Ferreira"), else None (Sam, Alex: either)."""
+    if "'s " in name:
+        word = name.rsplit(" ", 1)[-1].lower()
+        return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
+    first = name.split(" ", 1)[0].lower().rstrip(".")
+    if first in ("mrs", "ms", "miss", "madam"):
+        return "f"
+    if first in ("mr", "sir"):
+        return "m"
+    return "f" if first in lx.FEMALE_NAMES else "m" if first in lx.MALE_NAMES else None
 
 
 def _owner(det: str, owner: str | None, voice: _Voice) -> str | None:

@@ -15,7 +15,7 @@ from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
 from app.construction.local.entities import (
-    _APPOS, _Registry, _caps_after_first, find_entities, known_words, vote_known)
+    _APPOS, _Registry, _caps_after_first, find_entities, kin_gender, known_words, vote_known)
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
@@ -206,14 +206,21 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         return True
 
     previous = None  # the sentence before, whatever came of it
+    people: list[str] = []  # persons named, the last first
     for s in sents:
         s_before, previous = previous, s
         try:
-            recent_before = recent
+            # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
+            # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
+            recent_before = _fitting(people, s.text) if people else recent
+            named_here = []
             for mm in s.mentions:
                 ent = reg.get(mm.key)
                 if ent and ent.type == "person" and not ent.speaker:
                     recent = ent.name
+                    people = [ent.name, *[p for p in people if p != ent.name]][:8]
+                    named_here.append((mm.end, ent.name))
+            people = _object_first(people, named_here, s.text)
             last_org = org_named or last_org
             org_named = next((e.name for mm in reversed(s.mentions)
                               if (e := reg.get(mm.key)) is not None and e.type == "organization"), None)
@@ -413,3 +420,35 @@ class LocalExtractor:
             first = records[0] if records else None
             when = _aware(first.at).date().isoformat() if first else "an unknown date"
             return Extraction(title=f"Conversation on {when}", summary="", keywords=[], importance=0.1)
+
+
+_SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
+_HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
+
+
+def _fitting(people: list[str], text: str) -> str | None:
+    """The person named last (`people`, the last first) whom the sentence's "she" or "he" fits
+    (none when every one named is of the other); with both, or neither, said, the last one."""
+    she, he = bool(_SHE.search(text)), bool(_HE.search(text))
+    if she == he:
+        return people[0]
+    want = "f" if she else "m"
+    return next((p for p in people if kin_gender(p) in (None, want)), None)
+
+
+# "her" or "him" as an object: "Petra Lindqvist referred her", "Stefan couldn't stop talking about her".
+_OBJECT = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:and|to|about|on|for|in|at|with|again|back|up|down|"
+                     r"out|off|first|too|before|after|instead|now|today)\b))", re.I)
+
+
+def _object_first(people: list[str], named_here: list[tuple[int, str]], text: str) -> list[str]:
+    """`people` with the one an object "her"/"him" of the sentence is put first: not the person
+    named just before it, who does something to them ("For QA lead I like Mira Jovanovic, Petra
+    Lindqvist referred her": Mira, whom the next sentence's "email her" is)."""
+    m = _OBJECT.search(text)
+    before = [name for end, name in named_here if m is not None and end <= m.start()]
+    if m is None or not before:
+        return people
+    want = "f" if m.group().lower() == "her" else "m"
+    whom = next((p for p in people if p != before[-1] and kin_gender(p) in (None, want)), None)
+    return [whom, *[p for p in people if p != whom]] if whom else people

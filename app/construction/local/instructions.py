@@ -95,7 +95,10 @@ _CONTACT_BY = re.compile(
     r"(?P<no>call|phone|ring|email|text|visit)\b|"
     r"only\b(?!\s+(?:if|when|for|to)\b))|"
     rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
-    r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)", _I)
+    r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
+    r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?", _I)
+# The way to reach them instead, said after "no calls": "No calls during work hours, email her".
+_INSTEAD_WAY = re.compile(rf"\b{_MODE.replace('mode', 'mode3')}\s+(?:her|him|them|me)\b", _I)
 _NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email": "by email", "text": "by text",
            "visit": "in person"}
 
@@ -118,7 +121,10 @@ def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> li
     ways, nots = [], []
     for m in said:
         if m.group("nocalls"):
-            nots.append("by phone")
+            when = " ".join(m.group("when").split()) if m.group("when") else ""
+            nots.append(f"by phone {when}".strip())
+            if (way := _INSTEAD_WAY.search(sent.text, m.end())) and way.group("mode3").lower() not in ("call", "calls"):
+                ways.append(_MODES[way.group("mode3").lower()])
             continue
         way = _MODES[(m.group("mode") or m.group("mode2")).lower()]
         if m.group("not"):
@@ -127,7 +133,9 @@ def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> li
         else:
             ways.append(f"{way} only")
     ways, nots = list(dict.fromkeys(ways)), [n for n in dict.fromkeys(nots) if n not in ways]
-    text = f"Contact {who} {' and '.join(ways) or 'another way'}" + (f", not {' or '.join(nots)}" if nots else "")
+    # Begun by whom it is about, as a constraint's text is: their entity's, ended by what they say.
+    text = (f"{who} prefers to be contacted {' and '.join(ways) or 'another way'}"
+            + (f", not {' or '.join(nots)}" if nots else ""))
     return [(text, ["contact"], ["call", "phone", "text", "email", "contact", "message", "reach"])]
 
 
@@ -155,5 +163,5 @@ def _rules(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
             continue
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         keys, words = situation_cues(sent.text)
-        return [(f"{sent.t.speaker}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
+        return [(f"{sent.t.speaker} set a rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
     return []
