@@ -214,7 +214,8 @@ ruth sadie saanvi sally salma sami sanjana santiago saoirse sasha scott seamus s
 sharon sheila shelly shreya sian sienna silvia siobhan siddharth sinead solomon sonia stacey stanley
 stella stuart sunil svetlana sylvia tamsin tariq tess thabo theo theodore tiago toby tomasz tomás
 travis trevor tristan umar usha uzma valerie vanya victoria viktor vivian wayne wesley wilfred winston
-wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan mira ola
+wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan mira ola tilly milly poppy lottie
+hattie bella ollie teddy arlo
 """)
 
 # Given names most often a woman's or a man's, for whom "she" and "he" can be (the names that are
@@ -241,7 +242,7 @@ phoebe pia polly preeti priya priyanka rachel rania rebecca rhian rita roisin ro
 sadie sally salma samantha sandra sanjana saoirse sara sarah selina sharon sheila shelly shira shreya
 sian sienna silvia sinead siobhan sofia sonia sophia sophie stacey stella stephanie susan suzanne svetlana
 sylvia tamsin tanya tara teresa tess usha uzma valentina valerie vanessa vera victoria vivian wendy yara
-yasmin yolanda yvonne zainab zara zeynep zoe zoë
+yasmin yolanda yvonne zainab zara zeynep zoe zoë tilly milly poppy lottie hattie bella
 """)
 MALE_NAMES = _words("""
 aaron abdul adam adrian ahmed aidan aiden alan alastair albert alejandro alexander alfie ali alistair alvaro
@@ -266,7 +267,7 @@ roberto rohan roland ronald ronan rupert ryan sami samuel sanjay santiago scott 
 sergei sergio seun shane siddharth simon solomon stanley stefan stephen steve steven stuart sunil thabo
 theo theodore thomas tiago tim timothy tobias toby tom tomas tomasz tomás tommy tony travis trevor
 tristan umar victor viktor vikram vincent wayne wei wesley wilfred william winston wojciech xavier
-yannick yousef yusuf zak zoltan
+yannick yousef yusuf zak zoltan ollie teddy arlo
 """)
 
 CITIES = _words("""

@@ -442,6 +442,7 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
     return out
 
 
+_PAST_FIRST = frozenset("paid sent got took made told bought sold left found met had gave wrote brought".split())
 _UNIT_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?|[A-Z]")
 
 # "her husband Marco", "his boss Jonas": whose is the one person named before it in the sentence.
@@ -539,7 +540,8 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         if len(words) == 1:
             if not appos and not _initial_is_name(text, end, words[0], known_caps, possessive_s):
                 return None
-        elif low[0].endswith(("ed", "ing", "ly")) and words[0] not in known_caps and low[0] not in lx.GIVEN_NAMES:
+        elif (low[0].endswith(("ed", "ing", "ly")) or low[0] in _PAST_FIRST) and words[0] not in known_caps \
+                and low[0] not in lx.GIVEN_NAMES:  # ("Paid Kwame's invoice": Kwame)
             return _group_mention(text, toks, chunk[1:], voice, reg, known_caps, speakers, named_kin) \
                 if len(chunk) > 1 else None
     votes = _type_votes(text, start, end, words, low, is_speaker, possessive_s)

@@ -220,6 +220,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     recent = ent.name
                     people = [ent.name, *[p for p in people if p != ent.name]][:8]
                     named_here.append((mm.end, ent.name))
+                elif ent and ent.type == "thing":
+                    named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
             people = _object_first(people, named_here, s.text)
             last_org = org_named or last_org
             org_named = next((e.name for mm in reversed(s.mentions)
@@ -441,14 +443,21 @@ _OBJECT = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:and|to|about|on|for|
                      r"out|off|first|too|before|after|instead|now|today)\b))", re.I)
 
 
+# Between a person and "her"/"him", a few words of one clause: the person does it to them.
+_DOES_TO = re.compile(r"\s+(?:[\w'-]+\s+){0,4}")
+
+
 def _object_first(people: list[str], named_here: list[tuple[int, str]], text: str) -> list[str]:
     """`people` with the one an object "her"/"him" of the sentence is put first: not the person
     named just before it, who does something to them ("For QA lead I like Mira Jovanovic, Petra
     Lindqvist referred her": Mira, whom the next sentence's "email her" is)."""
     m = _OBJECT.search(text)
-    before = [name for end, name in named_here if m is not None and end <= m.start()]
-    if m is None or not before:
+    before = [(end, name) for end, name in named_here if m is not None and end <= m.start()]
+    if m is None or not before or None in (name for _, name in before):
         return people
+    end, doer = before[-1]
+    if not _DOES_TO.fullmatch(text, end, m.start()):
+        return people  # "Dad says hi - the Southmead lot have him on ...": another did it
     want = "f" if m.group().lower() == "her" else "m"
-    whom = next((p for p in people if p != before[-1] and kin_gender(p) in (None, want)), None)
+    whom = next((p for p in people if p != doer and kin_gender(p) in (None, want)), None)
     return [whom, *[p for p in people if p != whom]] if whom else people

@@ -13,13 +13,16 @@ _PREP_BEFORE = re.compile(
     r"starting|between)\s+$", re.IGNORECASE)
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
-    r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|last|yesterday|used to|since)\b", re.IGNORECASE)
+    r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|yesterday|used to|since|"
+    r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
+    re.IGNORECASE)  # ("their last day is 30 November": no past)
 # Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
 # revised price sheet"), nor a word of acknowledgement ("Got it, ...", "..., noted").
 _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!'s\s)(?<!'re\s)"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
-    r"\b(?:got(?!\s+it\b)|made|said|visited|(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
+    r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|"
+    r"(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
 # questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
 _COMMITTED = re.compile(r"\b(?:promised|agreed|committed|asked|wanted|needed|expected|said|told|emailed|texted|"
@@ -46,8 +49,12 @@ _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
     r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b|"
     # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead
-    r"\b(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:on|set\s+for|scheduled\s+for|booked\s+for|planned\s+for)\s+"
-    r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+    r"\b(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:(?:on|set\s+for|scheduled\s+for|booked\s+for|planned\s+for)\s+)?"
+    r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # "asked to stay until 5 December", "still starting in March": ahead
+    r"\bto\s+(?:stay|remain|wait|keep\s+it|be\s+there)\b[^.;!?]{0,20}?\b(?:until|till)\s|"
+    r"\b(?:starting|beginning|effective)\s+(?:in|on|from)\s|"
+    r"\b(?:has|have|'s\s+got|got)\s+until\s", re.IGNORECASE)  # ("she has until Tuesday 1 December to decide")
 # A day with its hour and no verb ("onsite on 6 October at 3pm"): an appointment, ahead.
 _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 # A value's change from a day, told in the present: "Flat 2's rent goes up to £1,150 from
@@ -67,7 +74,7 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
-    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,3}?)?"  # "moved the demo to"
+    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"  # "moved the demo to"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
     r"(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
