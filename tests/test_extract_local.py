@@ -651,6 +651,12 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
     ([("Owen", "Mrs Patel in Flat 1 is hard of hearing, so always text her, don't call her.")],
      ["Mrs Patel prefers to be contacted by text, not by phone.", "Mrs Patel is hard of hearing."]),
     ([("Owen", "Never give out the owner's phone number.")], ["Owen asked never to give out the owner's phone number."]),
+    ([("Sadia", "Emeka Okoro rents Unit 2B. Mr Okoro prefers WhatsApp, he never picks up calls.")],
+     ["Mr Okoro prefers to be contacted on WhatsApp."]),
+    ([("Sadia", "Smoking is banned inside 41 Mill Street.")],
+     ["Sadia set a rule: Smoking is banned inside 41 Mill Street."]),
+    ([("Sadia", "Dogs are fine at Harbour View but no cats.")],
+     ["Sadia set a rule: Dogs are fine at Harbour View but no cats."]),
     # when someone can only do something, and how they get about
     ([("Hannah", "Priya can only interview after 4pm UK time.")], ["Priya can only interview after 4pm UK time."]),
     ([("Hannah", "Sam Reid is only available on Tuesdays.")], ["Sam Reid is only available on Tuesdays."]),

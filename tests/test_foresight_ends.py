@@ -297,6 +297,8 @@ async def test_a_dated_things_new_day_ends_its_deadline_for_the_old_one(graph, i
     ("Dropping the marathon, doing the Krakow 10k on March 21 instead.", ["marathon"], "plan"),
     ("Scan was clear!! The doctor says overhead pressing is fine again.", ["overhead", "pressing"], "constraint"),
     ("He has moved to day shifts, so visits before noon are fine now.", ["visits", "noon"], "constraint"),
+    ("Fenwick relaxed the pet rule, cats are fine at Harbour View now too.", ["cats"], "constraint"),
+    ("Diane says it's fine to ring them in the evening again.", ["ring", "evening"], "constraint"),
 ])
 def test_a_diet_eaten_out_of_a_plan_dropped_a_restriction_lifted_end(said, words, kind):
     [end] = extract(episode(("Tomasz", said))).foresight_ends

@@ -60,8 +60,10 @@ _DROPPED = re.compile(
     r"(?![\w\s]*\b(?:off|at)\b)",
     _I)
 # Allowed again: "overhead pressing is fine again", "running is ok again".
-_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
-                         r"allowed|good\s+to\s+go|back\s+on)\s+(?:again|now)\b", _I)  # ("so visits before noon are fine now")
+_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)(?:(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
+                         r"allowed|good\s+to\s+go|back\s+on)(?:\s+[\w-]+){0,4}?|"
+                         r"it(?:'s|\s+is)\s+(?:fine|ok|okay)\s+to\s+(?P<x2>[\w -]{3,40}?))\s+(?:again|now)\b", _I)
+# ("so visits before noon are fine now", "cats are fine at Harbour View now too", "it's fine to ring them again")
 # A plan given up for another: "I switched to a half marathon in April instead of the 10k".
 _INSTEAD = re.compile(
     r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"
@@ -154,7 +156,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if m.group(0).lower().startswith(("back", "started")) or m.group(0).lower().endswith("again"):
             add(m.start(), _DIETS_WITHOUT[m.group("food").lower()], "constraint")
     for m in _FINE_AGAIN.finditer(text):  # the speaker's, whoever cleared it ("the doctor says ...")
-        words = [w for w in _WORD.findall(m.group("x").lower()) if w not in lx.STOPWORDS | _SAID_OF_EVERY]
+        words = [w for w in _WORD.findall((m.group("x") or m.group("x2")).lower())
+                 if w not in lx.STOPWORDS | _SAID_OF_EVERY | lx.PRONOUNS]
         if words and not sent.t.assistant:
             out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
                                          turn_ids=[sent.t.turn.id]))

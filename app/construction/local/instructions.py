@@ -95,6 +95,7 @@ _CONTACT_BY = re.compile(
     r"(?P<no>call|phone|ring|email|text|visit)\b|"
     r"only\b(?!\s+(?:if|when|for|to)\b))|"
     rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
+    rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:by|on|via|over)\s+)?{_MODE.replace('mode', 'mode4')}\b|"
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
     r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?", _I)
 # The way to reach them instead, said after "no calls": "No calls during work hours, email her".
@@ -126,12 +127,13 @@ def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> li
             if (way := _INSTEAD_WAY.search(sent.text, m.end())) and way.group("mode3").lower() not in ("call", "calls"):
                 ways.append(_MODES[way.group("mode3").lower()])
             continue
-        way = _MODES[(m.group("mode") or m.group("mode2")).lower()]
+        way = _MODES[(m.group("mode") or m.group("mode2") or m.group("mode4")).lower()]
         if m.group("not"):
             ways.append(way)
             nots.append(_NO_WAY[m.group("no").lower()])
-        else:
-            ways.append(f"{way} only")
+        else:  # "email only"; "prefers WhatsApp": that way first ("prefers WhatsApp only": only)
+            only = not m.group("mode4") or re.match(r"\s+only\b", sent.text[m.end():], _I)
+            ways.append(f"{way} only" if only else way)
     ways, nots = list(dict.fromkeys(ways)), [n for n in dict.fromkeys(nots) if n not in ways]
     # Begun by whom it is about, as a constraint's text is: their entity's, ended by what they say.
     text = (f"{who} prefers to be contacted {' and '.join(ways) or 'another way'}"
@@ -155,11 +157,18 @@ updates things nothing days times clues words strings others ones hard feelings 
 responses complaints takers kidding messing joking""".split())
 
 
+# ... or said as a ban or an exception: "Smoking is banned inside 41 Mill Street", "dogs are fine
+# at Harbour View but no cats".
+_BANNED = re.compile(r"\b(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are)\s+(?:strictly\s+)?(?:banned|forbidden|"
+                     r"prohibited|not\s+allowed|not\s+permitted)\b", _I)
+_BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+(?P<x>[a-z][\w-]*s)\b", _I)
+
+
 def _rules(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
     """The sentence as a standing rule of its speaker's, when a clause of it is one."""
-    for m in _NO_RULE.finditer(sent.text):
+    for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text)]:
         x = m.group("x").lower().split()
-        if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter"):
+        if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         keys, words = situation_cues(sent.text)
