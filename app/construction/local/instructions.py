@@ -95,7 +95,8 @@ _CONTACT_BY = re.compile(
     r"(?P<no>call|phone|ring|email|text|visit)\b|"
     r"only\b(?!\s+(?:if|when|for|to)\b))|"
     rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
-    rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:by|on|via|over)\s+)?{_MODE.replace('mode', 'mode4')}\b|"
+    rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:by|on|via|over)\s+)?{_MODE.replace('mode', 'mode4')}\b"
+    r"(?:\s*,?\s*(?:don't|do\s+not|never|not)\s+(?P<no2>call|phone|ring|email|text|visit)\b)?|"
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
     r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?", _I)
 # The way to reach them instead, said after "no calls": "No calls during work hours, email her".
@@ -134,6 +135,8 @@ def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> li
         else:  # "email only"; "prefers WhatsApp": that way first ("prefers WhatsApp only": only)
             only = not m.group("mode4") or re.match(r"\s+only\b", sent.text[m.end():], _I)
             ways.append(f"{way} only" if only else way)
+            if m.group("no2"):  # "She prefers email, don't call her"
+                nots.append(_NO_WAY[m.group("no2").lower()])
     ways, nots = list(dict.fromkeys(ways)), [n for n in dict.fromkeys(nots) if n not in ways]
     # Begun by whom it is about, as a constraint's text is: their entity's, ended by what they say.
     text = (f"{who} prefers to be contacted {' and '.join(ways) or 'another way'}"
