@@ -654,7 +654,7 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
     ([("Sadia", "Emeka Okoro rents Unit 2B. Mr Okoro prefers WhatsApp, he never picks up calls.")],
      ["Mr Okoro prefers to be contacted on WhatsApp."]),
     ([("Dana", "So Marta Silva is Harbor's main contact. She prefers email, don't call her.")],
-     ["Marta Silva prefers to be contacted by email, not by phone."]),
+     ["Dana asked not to call Marta Silva.", "Marta Silva prefers to be contacted by email, not by phone."]),
     ([("Sadia", "Smoking is banned inside 41 Mill Street.")],
      ["Sadia set a rule: Smoking is banned inside 41 Mill Street."]),
     ([("Sadia", "Dogs are fine at Harbour View but no cats.")],
