@@ -72,6 +72,11 @@ def test_whom_a_thing_has_in_a_post_is_one_at_a_time():
                    turn("I like it there.", speaker="Owen", i=2)])
     held = {(f.subject, f.predicate, f.object) for f in ex2.facts if f.predicate == "tenant is"}
     assert held == {("Flat 2", "tenant is", "Daniel Mensah"), ("22 Oak Street", "tenant is", "Ruth and Sam Adeyemi")}
+    # someone's event, booked and moved by whoever speaks: its day, the one of now the last said
+    ex3 = extract([turn("Let's lock in Kim's final for Thursday the 11th at 2pm.", speaker="Grace"),
+                   turn("Rescheduled Kim's final to the 18th, Stefan is travelling.", speaker="Grace", i=1)])
+    assert [(f.subject, f.object[5:]) for f in ex3.facts if f.predicate == "date is"] == [
+        ("kim's final", "05-11"), ("kim's final", "05-18")]
     # the sentence told whole: what it says before the post is kept with it
     assert "going on leave" in facts[("designer role", "hiring manager is", "Oliver Grant")]
     assert ("Tom", "mother is", "Maya") in facts

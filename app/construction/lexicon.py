@@ -617,7 +617,7 @@ launch release demo freeze kickoff kick-off offsite off-site meeting review pres
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
 standup sync all-hands townhall qbr inspection viewing appointment survey valuation check-in check-out
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
-fitting visit check service
+fitting visit check service final screen
 """)
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))  # a regular expression's alternatives
 # Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the

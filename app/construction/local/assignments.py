@@ -57,7 +57,8 @@ _EVENT_DAY = re.compile(
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
-    rf"\b(?i:{lx.MOVED_VERBS})\s+(?:(?i:the|our|my|his|her|their)|[A-Z][\w-]*['’]s)\s+"
+    rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
+    r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till)\s*)?"
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
@@ -205,7 +206,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
-            add(event_key(m.group("x"), m.group(0), m.groupdict().get("party")), "date is", day.group(), 0)
+            x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")  # ("Kim's final")
+            add(event_key(x, m.group(0), m.groupdict().get("party")), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
         if m.group("v").split()[0].lower() in _WHEN_WORDS:

@@ -103,9 +103,9 @@ _MOVED = re.compile(
     rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
     r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
-    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?"
+    r"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?|^)"  # ("Rescheduled Kim's final to the 19th")
     rf"(?:{lx.MOVED_VERBS})\s+"
-    r"(?:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
+    r"(?:the|our|my|[A-Z][\w-]*['’]s)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
 # A dated thing's new day ("With Enterprise their renewal date is now November 12, 2027", "the
