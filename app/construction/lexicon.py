@@ -619,7 +619,8 @@ standup sync all-hands townhall qbr inspection viewing appointment survey valuat
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
 fitting visit check service final screen
 """)
-SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))  # a regular expression's alternatives
+# As a regular expression's alternatives, the longest first ("check-in" before "check").
+SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))
 # Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the
 # inspection at 22 Oak Street", "the gas safety check at Flat 5" (a regular expression).
 EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?P<party>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"

@@ -19,8 +19,8 @@ UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, predicate: a.predicate})
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false
   AND coalesce(f.groupId, '') = coalesce(a.groupId, '')
-RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject,
-                                   entity: EXISTS { MATCH (:Entity {tenant: $tenant, key: f.subjectKey}) }}) AS owners
+WITH a, f, EXISTS { MATCH (:Entity {tenant: $tenant, key: f.subjectKey}) } AS entity
+RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, entity: entity}) AS owners
 """
 
 

@@ -92,7 +92,8 @@ _X = (r"(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?:(?-i:[A-Z])[\w-]
 _A = r"(?P<a>[\w-]+(?:\s+[\w-]+){0,3}?)"
 _VALUE_ASKED = (
     re.compile(rf"\bwhat(?:'s|\s+is|\s+was|\s+are)\s+{_X}['’]s\s+(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I),
-    re.compile(rf"\bwhat(?:'s|\s+is|\s+was)\s+(?i:the\s+)?(?:(?i:current|new|latest)\s+)?{_A}\s+(?i:of|for|on|at|in)\s+"
+    re.compile(rf"\bwhat(?:'s|\s+is|\s+was)\s+(?i:the\s+)?(?:(?i:current|new|latest)\s+)?{_A}\s+"
+               r"(?i:of|for|on|at|in)\s+"
                rf"{_X}{_NOW}", _I),
     re.compile(rf"\b(?:what|which)\s+{_A}\s+(?i:is|are|does|do)\s+{_X}\s+(?i:on|using|running|use|in|have)\b", _I),
     re.compile(rf"\bhow\s+many\s+{_A}\s+(?i:does|do|did)\s+{_X}\s+(?i:have|has|use|got)\b", _I),

@@ -51,7 +51,8 @@ _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 2
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
-    rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)[\w'-]+\s+){{0,3}}?"
+    rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
+    r"[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
@@ -64,7 +65,8 @@ _MOVED_EVENT = re.compile(
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
-                rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?(?i:{lx.MOVED_VERBS})"
+                rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?"
+                rf"(?i:{lx.MOVED_VERBS})"
                 r"(?:\s+(?i:again|once\s+more))?")
 _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?"
                        r"\x00(?P<d>\d+)\x00")
@@ -75,7 +77,8 @@ _IT_NOW = re.compile(r"^(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)
 # Whom a thing has in a post, one at a time: "Raj Mehta is the hiring manager for the backend
 # role", "Jess Byrne is going to be the new tenant for Flat 3", "Oliver Grant replaces Lena
 # Fischer as hiring manager for the product designer role": the thing's "<post> is".
-_OF_WHAT = (r"(?:the\s+|our\s+)?(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}"
+_OF_WHAT = (r"(?:the\s+|our\s+)?(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?[A-Z][\w-]*"
+            r"(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}"
             r"|(?:[a-z][\w-]*\s+){0,2}(?:role|position|job|team|project|account|flat|house|property|building|"
             r"office|contract|deal|vacancy|opening|search|hire))")
 _HOLDS = re.compile(
@@ -206,7 +209,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
-            x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")  # ("Kim's final")
+            # someone's event is theirs: "Kim's final"
+            x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
             add(event_key(x, m.group(0), m.groupdict().get("party")), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))

@@ -178,7 +178,8 @@ _RULE_WHEN = re.compile(
 # When someone can only do something: "Priya can only interview after 4pm UK time", "Sam is
 # only available on Tuesdays", "Jo isn't available before 10".
 _ONLY_WHEN = re.compile(
-    r"(?<![\w'])(?P<who>I|we|she|he|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:can\s+only|could\s+only|is\s+only\s+available|are\s+only\s+available|"
+    r"(?<![\w'])(?P<who>I|we|she|he|[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:can\s+only|could\s+only|"
+    r"is\s+only\s+available|are\s+only\s+available|"
     r"am\s+only\s+available|'m\s+only\s+available|only\s+works?|is\s+not\s+available|isn't\s+available|"
     r"can't\s+do|cannot\s+do)\b[^.;!?]{0,40}?\b(?:after|before|on|between|in\s+the|at|until|till|from)\s+"
     r"[^.;!?,]{1,40}", _I)

@@ -60,7 +60,8 @@ _DROPPED = re.compile(
     r"(?![\w\s]*\b(?:off|at)\b)",
     _I)
 # Allowed again: "overhead pressing is fine again", "running is ok again".
-_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)(?:(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
+_FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)"
+                         r"(?:(?P<x>[\w -]{3,30}?)\s+(?:is|are)\s+(?:fine|ok|okay|"
                          r"allowed|good\s+to\s+go|back\s+on)(?:\s+[\w-]+){0,4}?|"
                          r"it(?:'s|\s+is)\s+(?:fine|ok|okay)\s+to\s+(?P<x2>[\w -]{3,40}?))\s+(?:again|now)\b", _I)
 # ("so visits before noon are fine now", "cats are fine at Harbour View now too", "it's fine to ring them again")

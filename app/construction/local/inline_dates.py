@@ -74,7 +74,8 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
-    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"  # "moved the demo to"
+    # "moved the demo to", "moved Tom's onsite to"
+    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
     r"(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)

@@ -105,7 +105,8 @@ _NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email":
            "visit": "in person"}
 
 
-def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> list[tuple[str, list[str], list[str]]]:
+def contact_by(sent: _Sentence, recent: str | None,
+               reg: _Registry | None) -> list[tuple[str, list[str], list[str]]]:
     """"Mrs Patel is hard of hearing, text don't call": how she is to be reached, hers; said of
     no one named ("No phone calls please, email only"), the speaker's own wish."""
     said = list(_CONTACT_BY.finditer(sent.text))
@@ -125,7 +126,8 @@ def contact_by(sent: _Sentence, recent: str | None, reg: _Registry | None) -> li
         if m.group("nocalls"):
             when = " ".join(m.group("when").split()) if m.group("when") else ""
             nots.append(f"by phone {when}".strip())
-            if (way := _INSTEAD_WAY.search(sent.text, m.end())) and way.group("mode3").lower() not in ("call", "calls"):
+            way = _INSTEAD_WAY.search(sent.text, m.end())
+            if way and way.group("mode3").lower() not in ("call", "calls"):
                 ways.append(_MODES[way.group("mode3").lower()])
             continue
         way = _MODES[(m.group("mode") or m.group("mode2") or m.group("mode4")).lower()]
@@ -155,7 +157,8 @@ _NO_RULE = re.compile(
     r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+){0,3}?\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
     r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
-_NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs changes
+_NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
+changes
 updates things nothing days times clues words strings others ones hard feelings questions answers replies
 responses complaints takers kidding messing joking""".split())
 
@@ -164,7 +167,8 @@ responses complaints takers kidding messing joking""".split())
 # at Harbour View but no cats".
 _BANNED = re.compile(r"\b(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are)\s+(?:strictly\s+)?(?:banned|forbidden|"
                      r"prohibited|not\s+allowed|not\s+permitted)\b", _I)
-_BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+(?P<x>[a-z][\w-]*s)\b", _I)
+_BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+"
+                     r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
 def _rules(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:

@@ -38,8 +38,10 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+to|(?:dropped|drops|rose|rises|fell|falls|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
-         r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"  # "... has changed, it's now 2580"
-         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")  # ("to" may be a day's: \x00)
+         # "... has changed, it's now 2580"
+         r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"
+         # ("to" may be a day's: \x00)
+         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
@@ -152,7 +154,8 @@ _TICKET_DONE = re.compile(
 # A thing that breaks and is mended: "the boiler at Elm Road has broken again", "the extractor
 # fan has stopped working", "Gareth fixed the boiler at Elm Road", "the boiler is working again".
 _NOT_THING_WORD = r"(?!(?i:at|in|on|for|again|now|today|yesterday|has|have|is|was|just|this|last)\b)"
-_THING = (rf"(?P<tdet>(?i:the|my|our|his|her|their))\s+(?P<attr>{_NOT_THING_WORD}[\w-]+(?:\s+{_NOT_THING_WORD}[\w-]+){{0,2}})"
+_THING = (rf"(?P<tdet>(?i:the|my|our|his|her|their))\s+"
+          rf"(?P<attr>{_NOT_THING_WORD}[\w-]+(?:\s+{_NOT_THING_WORD}[\w-]+){{0,2}})"
           rf"(?:\s+(?i:at|in)\s+(?P<owner2>{_NAME}))?")
 _BROKE = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_THING}\s+(?:(?:has|have|'s)\s+)?(?:just\s+)?"
                     r"(?P<st>broken(?:\s+down)?|broke(?:\s+down)?|stopped\s+working|packed\s+up|died|is\s+dead|"
@@ -184,15 +187,18 @@ _STEPS = (
     (re.compile(rf"\b(?:moving|move|moved|advancing|advance|progressing|progress|putting|put|sending|send|taking|"
                 rf"take|skipping)\s+{_HER}\s+(?:through\s+|forward\s+|on\s+|straight\s+)?to\s+(?:the\s+)?"
                 rf"(?P<step>{_STEP})\b"), "{step}"),
-    (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?:passed|cleared|aced|nailed|smashed)\s+(?:the\s+|her\s+|his\s+)?"
+    (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?:passed|cleared|aced|nailed|smashed)\s+"
+                r"(?:the\s+|her\s+|his\s+)?"
                 rf"(?P<step>{_STEP})\b"), "passed {step}"),
     (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?P<step>accepted|declined|turned\s+down)"
-                r"(?:\s+(?:the|our|my|his|her|their)\s+(?:[\w$£€]+\s+)?offer)?(?=\s*(?:[!.,;]|$))"), "{step} the offer"),
+                r"(?:\s+(?:the|our|my|his|her|their)\s+(?:[\w$£€]+\s+)?offer)?(?=\s*(?:[!.,;]|$))"),
+     "{step} the offer"),
     (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+)?(?P<step>withdrawn|withdrew|pulled\s+out|dropped\s+out)\b"),
      "withdrew"),
     (re.compile(rf"\b(?:[Ll]et's|we'll|we\s+will|we're\s+going\s+to|I'll|[Ww]e|I)\s+(?:have\s+|just\s+)?"
                 rf"(?P<step>reject(?:ed)?|turn(?:ed)?\s+down|pass(?:ed)?\s+on)\s+{_HER}(?![\w'])"), "rejected"),
-    (re.compile(rf"\b(?:[Ww]e|I)(?:'ve|\s+have|'re|\s+are)?\s+(?:just\s+)?(?P<step>made|sent|extended|making|offered)"
+    (re.compile(rf"\b(?:[Ww]e|I)(?:'ve|\s+have|'re|\s+are)?\s+(?:just\s+)?"
+                r"(?P<step>made|sent|extended|making|offered)"
                 rf"\s+{_HER}\s+(?:an\s+)?(?:offer|\d)"), "offer"),
 )
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150".
@@ -483,6 +489,10 @@ def _repairs(v: _Values) -> None:
         v.add(whose, attr, _STATUS_OF.get(status, status), m.start(), end=m.end())
 
 
+_STEP_SAID = {"rejected": "rejected", "reject": "rejected", "turn down": "rejected", "turned down": "declined",
+              "pass on": "rejected", "passed on": "rejected"}
+
+
 def _steps(v: _Values) -> None:
     """Where a person is in a process: "status is" on their timeline ("What stage is Priya at?")."""
     for rx, told in _STEPS:
@@ -494,8 +504,7 @@ def _steps(v: _Values) -> None:
                 ent = v.reg.get(said)
                 whose = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
             step = " ".join(m.group("step").lower().split())
-            step = {"rejected": "rejected", "reject": "rejected", "turn down": "rejected", "turned down": "declined",
-                    "pass on": "rejected", "passed on": "rejected"}.get(step, step)
+            step = _STEP_SAID.get(step, step)
             if whose:
                 v.add(whose, "status", told.format(step=step), m.start(), end=m.end())
 
