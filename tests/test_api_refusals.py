@@ -31,22 +31,18 @@ def test_a_timestamp_offset_neo4j_cannot_hold_is_refused_and_nothing_is_stored(a
     assert _counts(api.settings, tenant).get("Turn", 0) == 0
 
 
-def test_a_timestamp_without_a_time_of_day_is_refused_and_nothing_is_stored(api, tenant_key):
+@pytest.mark.parametrize("timestamp, says", [
+    ("2024-04-01", "time of day"),
+    # a client's empty time: no turn was said then (it was stored)
+    ("0001-01-01T00:00:00Z", "before 1900"),
+])
+def test_a_timestamp_with_no_time_of_day_or_no_time_at_all_is_refused_and_nothing_is_stored(
+        api, tenant_key, timestamp, says):
     tenant, key = tenant_key
     before = _counts(api.settings, tenant).get("Turn", 0)
-    msgs = [_message(1), _message(2, "2024-04-01")]
-    r = api.gql(MEMORIZE, {"input": {"conversationId": "c-date-only", "messages": msgs}}, key=key)
-    assert error_code(r) == "BAD_USER_INPUT" and "time of day" in r.json()["errors"][0]["message"], r.text
-    assert _counts(api.settings, tenant).get("Turn", 0) == before
-
-
-def test_a_placeholder_timestamp_is_refused_and_nothing_is_stored(api, tenant_key):
-    """"0001-01-01T00:00:00Z", a client's empty time: no turn was said then (it was stored)."""
-    tenant, key = tenant_key
-    before = _counts(api.settings, tenant).get("Turn", 0)
-    msgs = [_message(1), _message(2, "0001-01-01T00:00:00Z")]
-    r = api.gql(MEMORIZE, {"input": {"conversationId": "c-year-one", "messages": msgs}}, key=key)
-    assert error_code(r) == "BAD_USER_INPUT" and "before 1900" in r.json()["errors"][0]["message"], r.text
+    msgs = [_message(1), _message(2, timestamp)]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": f"c-time-{says[:4]}", "messages": msgs}}, key=key)
+    assert error_code(r) == "BAD_USER_INPUT" and says in r.json()["errors"][0]["message"], r.text
     assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 

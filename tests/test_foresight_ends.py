@@ -208,14 +208,12 @@ async def test_a_to_do_done_ends_it_and_no_plan_that_does_not_name_the_doing(gra
 async def test_an_instruction_taken_back_ends_it_and_leaves_the_others(ingestor, graph):
     # "Always book aisle seats" to an assistant, then "forget what I said about aisle seats":
     # the rule stops surfacing from then on; the 9am rule, said with it, stays.
-    msgs = [{"id": i, "speaker": who, "role": role, "content": text, "timestamp": DAY1 + timedelta(days=d)}
-            for i, who, role, text, d in [
-                ("i1", "Lea", "user", "Always book aisle seats for me, and never schedule anything before 9am.", 0),
-                ("i2", "Assistant", "assistant", "Noted.", 0),
-                ("i3", "Lea", "user", "Forget what I said about aisle seats, window is fine now.", 5),
-                ("i4", "Assistant", "assistant", "Understood.", 5)]]
-    await ingestor.memorize(graph.tenant, "c1", msgs[:2], flush=True)
-    await ingestor.memorize(graph.tenant, "c1", msgs[2:], flush=True)
+    await _tell_helped(ingestor, graph.tenant, "c1", [
+        ("i1", "Lea", "Always book aisle seats for me, and never schedule anything before 9am.", 0),
+        ("i2", "Assistant", "Noted.", 0)])
+    await _tell_helped(ingestor, graph.tenant, "c1", [
+        ("i3", "Lea", "Forget what I said about aisle seats, window is fine now.", 5),
+        ("i4", "Assistant", "Understood.", 5)])
     rules = await _foresight(graph)
     seats, mornings = (rules["Lea asked to always book aisle seats for Lea."],
                        rules["Lea asked never to schedule anything before 9am."])

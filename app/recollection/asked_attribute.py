@@ -98,14 +98,16 @@ _VALUE_ASKED = (
     re.compile(rf"\b(?:what|which)\s+{_A}\s+(?i:is|are|does|do)\s+{_X}\s+(?i:on|using|running|use|in|have)\b", _I),
     re.compile(rf"\bhow\s+many\s+{_A}\s+(?i:does|do|did)\s+{_X}\s+(?i:have|has|use|got)\b", _I),
 )
-# "What stage is Priya at?", "Where is Tom in the process?": a person's step (measures.py).
-_STEP_ASKED = re.compile(rf"\b(?:what\s+(?:stage|step|status)\s+(?:is|'s)\s+{_X}\s+(?:at|in|on)\b|"
-                         rf"where\s+(?:is|'s)\s+{_X.replace('<x>', '<x2>')}\s+(?:at\s+)?in\s+the\s+"
-                         r"(?:process|pipeline|funnel))", _I)
-# "How much does Priya want?", "What salary is Tom asking for?": what they ask to be paid.
-_ASKS_ASKED = re.compile(rf"\b(?:how\s+much\s+(?:does|did|is)\s+{_X}\s+(?:want|asking|expect)|"
-                         rf"what\s+(?:salary|pay|rate)\s+(?:does|did|is)\s+{_X.replace('<x>', '<x2>')}\s+"
-                         r"(?:want|asking|expect))", _I)
+# A person's step in a process and the pay they ask (measures.py): "What stage is Priya at?",
+# "Where is Tom in the process?", "How much does Priya want?", "What salary is Tom asking for?".
+_OF_A_PERSON = (
+    (re.compile(rf"\bwhat\s+(?:stage|step|status)\s+(?:is|'s)\s+{_X}\s+(?:at|in|on)\b", _I), "status is"),
+    (re.compile(rf"\bwhere\s+(?:is|'s)\s+{_X}\s+(?:at\s+)?in\s+the\s+(?:process|pipeline|funnel)", _I),
+     "status is"),
+    (re.compile(rf"\bhow\s+much\s+(?:does|did|is)\s+{_X}\s+(?:want|asking|expect)", _I), "expectation is"),
+    (re.compile(rf"\bwhat\s+(?:salary|pay|rate)\s+(?:does|did|is)\s+{_X}\s+(?:want|asking|expect)", _I),
+     "expectation is"),
+)
 _WEIGH_ASKED = re.compile(rf"\b(?:what|how\s+much)\s+(?i:does|did)\s+{_X}\s+weigh\b", _I)
 _GROUP_VALUE = re.compile(rf"^\s*(?:what(?:'s|\s+is|\s+was)|when(?:'s|\s+is))\s+(?i:the|our)\s+"
                           rf"(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I)
@@ -130,9 +132,9 @@ def asked_value(query: str, in_group: bool = False) -> list[tuple[str, str]]:
     m = _WEIGH_ASKED.search(query)
     if m:
         return [(normalize_key(m.group("x")), "weight is")]
-    for rx, predicate in ((_STEP_ASKED, "status is"), (_ASKS_ASKED, "expectation is")):
+    for rx, predicate in _OF_A_PERSON:
         if m := rx.search(query):
-            return [(normalize_key(m.group("x") or m.group("x2")), predicate)]
+            return [(normalize_key(m.group("x")), predicate)]
     for rx in _VALUE_ASKED:
         m = rx.search(query)
         if m and (attr := attribute_key(_STATUS_OF.sub("", m.group("a")))) and attr.split()[-1] not in _NOT_VALUE:

@@ -136,11 +136,11 @@ def event_key(x: str, said: str, party: str | None) -> str:
 def _place_before(sent: _Sentence, reg: _Registry, pos: int, before: _Sentence | None):
     """The place or organisation "there" is: the one named last before `pos` (an s1 position) in
     the sentence, else the last one the sentence before it named."""
-    def last(s: _Sentence, upto: int | None):
-        found = [e for mm in s.mentions if (upto is None or s.s1_pos(mm.start) < upto)
-                 and (e := reg.get(mm.key)) is not None and e.type in ("place", "organization")]
-        return found[-1] if found else None
-    return last(sent, pos) or (last(before, None) if before is not None else None)
+    found = sent.named_before(reg, pos, _WHERE) or (before.named_before(reg, None, _WHERE) if before else [])
+    return found[-1] if found else None
+
+
+_WHERE = ("place", "organization")
 
 
 def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None) -> list[_Parse]:

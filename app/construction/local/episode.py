@@ -12,7 +12,7 @@ from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS)
 from app.construction.local.text import _WORD, _clip, _content_score
-from app.construction.local.voice import _Voice
+from app.construction.local.voice import OBJECT_PRONOUN, _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
 from app.construction.local.entities import (
     _APPOS, _Registry, _caps_after_first, find_entities, kin_gender, known_words, vote_known)
@@ -212,7 +212,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
-            recent_before = _fitting(people, s.text) if people else recent
+            recent_before = _fitting(people, s.text) if people else None
             named_here = []
             for mm in s.mentions:
                 ent = reg.get(mm.key)
@@ -438,9 +438,6 @@ def _fitting(people: list[str], text: str) -> str | None:
     return next((p for p in people if kin_gender(p) in (None, want)), None)
 
 
-# "her" or "him" as an object: "Petra Lindqvist referred her", "Stefan couldn't stop talking about her".
-_OBJECT = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:and|to|about|on|for|in|at|with|again|back|up|down|"
-                     r"out|off|first|too|before|after|instead|now|today)\b))", re.I)
 
 
 # Between a person and "her"/"him", a few words of one clause: the person does it to them.
@@ -451,7 +448,7 @@ def _object_first(people: list[str], named_here: list[tuple[int, str]], text: st
     """`people` with the one an object "her"/"him" of the sentence is put first: not the person
     named just before it, who does something to them ("For QA lead I like Mira Jovanovic, Petra
     Lindqvist referred her": Mira, whom the next sentence's "email her" is)."""
-    m = _OBJECT.search(text)
+    m = OBJECT_PRONOUN.search(text)
     before = [(end, name) for end, name in named_here if m is not None and end <= m.start()]
     if m is None or not before or None in (name for _, name in before):
         return people

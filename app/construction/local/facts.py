@@ -11,7 +11,7 @@ from app.construction.local.bounds import (
     CONF_ASSISTANT, CONF_HEDGED, CONF_PLAIN, CONF_REPORTED, MAX_OBJECT_CHARS, MAX_TEXT_CHARS, ROLE_MENTIONED,
     ROLE_OBJECT, ROLE_SUBJECT)
 from app.construction.local.text import _clip
-from app.construction.local.voice import _Voice, rewrite
+from app.construction.local.voice import OBJECT_PRONOUN, _Voice, rewrite
 from app.construction.local.inline_dates import _fill, tense_of
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
@@ -138,7 +138,7 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
         if mm.start < wm.start() and ent and ent.type == "person" and not ent.speaker \
                 and ent.name != sent.t.speaker:
             after = sent.text[wm.end():]
-            if _OBJECT_BEFORE.search(sent.text, 0, mm.start) or _OBJECT_AFTER.search(after) or re.search(
+            if _OBJECT_BEFORE.search(sent.text, 0, mm.start) or OBJECT_PRONOUN.search(after) or re.search(
                     rf"\b{re.escape(sent.text[mm.start:mm.end].split()[0])}\b", after):
                 continue  # "For Priya we're going with 125k", "... any room we book for him", "we moved Tom's"
             if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()):
@@ -152,8 +152,6 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
 # we book for him").
 _OBJECT_BEFORE = re.compile(r"\b(?:for|about|from|of|on|by|than|against|re|regarding|tell|ask|call|email|"
                             r"text|send|reject|hire|offer|offered|interview|interviewed)\s+$", re.I)
-_OBJECT_AFTER = re.compile(r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:and|to|about|on|for|in|at|with|again|back|up|"
-                           r"down|out|off|first|too|is|was)\b))", re.I)  # ("her latest argument": hers)
 
 # Between a person and "us", a few words: the person does something to us ("told us", "will
 # visit us"), where "Tom and I ... us" has Tom with us.

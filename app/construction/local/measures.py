@@ -293,8 +293,7 @@ class _Values:
     def named_first(self, pos: int) -> str | None:
         """The first person the sentence names before `pos`, no speaker: its subject, whom "she"
         after it is ("Ana did her portfolio review with Lena, she's through to the onsite")."""
-        return next((e.name for mm in self.sent.mentions if self.sent.s1_pos(mm.start) < pos
-                     and (e := self.reg.get(mm.key)) is not None and e.type == "person" and not e.speaker), None)
+        return next((e.name for e in self.sent.named_before(self.reg, pos, ("person",))), None)
 
     def last_of(self, predicate: str) -> str | None:
         """Whose `predicate` value the episode said last ("Priya passed the tech screen. Raj loved
@@ -309,8 +308,7 @@ class _Values:
         return self.recent if last is None or last == self.recent else None
 
     def orgs_before(self, pos: int) -> str | None:
-        found = [e for mm in self.sent.mentions if self.sent.s1_pos(mm.start) < pos
-                 and (e := self.reg.get(mm.key)) is not None and e.type == "organization"]
+        found = self.sent.named_before(self.reg, pos, ("organization",))
         return found[-1].name if found else None
 
     def owner(self, word: str | None, pos: int) -> str | None:

@@ -172,8 +172,7 @@ _LATER_HOLDER = re.compile(r"(?:,|;|\b(?i:and|but|so)\b)\s+(?:(?P<pronoun>(?i:sh
 
 def _people_before(sent: _Sentence, reg: _Registry, pos: int) -> list:
     """The persons (not speakers) the sentence names before `pos` in s1, in order."""
-    return [e for mm in sent.mentions if sent.s1_pos(mm.start) < pos
-            and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+    return sent.named_before(reg, pos, ("person",))
 
 
 def later_single(sent: _Sentence, reg: _Registry, after: int) -> _Parse | None:

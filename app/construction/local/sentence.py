@@ -39,6 +39,12 @@ class _Sentence:
         """A position in `text` as a position in `s1`."""
         return pos + sum(d for end, d in self.shifts if end <= pos)
 
+    def named_before(self, reg, pos: int | None, types: tuple[str, ...]) -> list:
+        """The entities of `types` (`reg`'s) the sentence names before `pos` in s1 (None: all),
+        in order; no speaker."""
+        return [e for mm in self.mentions if (pos is None or self.s1_pos(mm.start) < pos)
+                and (e := reg.get(mm.key)) is not None and e.type in types and not e.speaker]
+
 
 @dataclass
 class _Parse:

@@ -143,3 +143,10 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
     if lw in lx.PRONOUNS or (lw in lx.STOPWORDS and lw not in lx.THIRD_PERSON and lw not in _VERB_STOPS):
         return name, end
     return f"{name}{f.group(1)}{f.group(2)}{conjugate(word)}", f.end()
+
+
+# "him", and "her" where it is no possessive: "call her", "Petra referred her", "any room we book
+# for him", "talking about her" (not "her office", "her latest argument").
+OBJECT_PRONOUN = re.compile(
+    r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:about|on|before|after|at|in|until|again|directly|back|first|tomorrow|"
+    r"today|tonight|ever|or|and|to|for|with|up|down|out|off|too|instead|now|is|was)\b))", re.IGNORECASE)
