@@ -54,6 +54,16 @@ async def _tell_helped(ingestor, tenant, conversation, said):
     return await ingestor.memorize(tenant, conversation, msgs, flush=True)
 
 
+async def _days(graph) -> dict[str, list[tuple[str, str]]]:
+    """Each scheduled thing's days ("date is" facts) by its key: (day, status), earliest first."""
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) "
+                            "RETURN f.subjectKey AS key, f.object AS day, f.status AS status ORDER BY f.validFrom")
+    out: dict[str, list[tuple[str, str]]] = {}
+    for r in rows:
+        out.setdefault(r["key"], []).append((r["day"], r["status"]))
+    return out
+
+
 async def _foresight(graph) -> dict[str, dict]:
     rows = await graph.read("""
         MATCH (f:Foresight {tenant: $tenant})
@@ -239,9 +249,7 @@ async def test_an_event_moved_to_another_day_ends_its_plan_for_the_old_day(graph
     texts = [h.node["text"] for h in res.hits]
     assert any("-07-02" in t for t in texts) and not any("-06-15" in t for t in texts), texts
     # The day is a fact too, one at a time: the new day ends the old, and is among the first hits.
-    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'launch' "
-                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
-    assert [(d["day"], d["status"]) for d in days] == [("2024-06-15", "superseded"), ("2024-07-02", "current")]
+    assert (await _days(graph))["launch"] == [("2024-06-15", "superseded"), ("2024-07-02", "current")]
     res = await SearchService(services).search(graph.tenant, SearchRequest(
         query="When is launch?", method=Method.HYBRID, top_k=5, now=DAY1 + timedelta(days=11)))
     texts = [h.node.get("text") or "" for h in res.hits]
@@ -273,9 +281,7 @@ async def test_a_plan_given_up_for_another_ends_and_a_moved_event_said_as_it_tak
     fs = await _foresight(graph)
     [ten_k] = [r for t, r in fs.items() if "10k" in t and "instead" not in t]
     assert ten_k["endedBy"] == ["m3"]
-    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'qbr' "
-                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
-    assert [(d["day"], d["status"]) for d in days] == [("2024-06-12", "superseded"), ("2024-06-19", "current")]
+    assert (await _days(graph))["qbr"] == [("2024-06-12", "superseded"), ("2024-06-19", "current")]
 
 
 async def test_a_dated_things_new_day_ends_its_deadline_for_the_old_one(graph, ingestor):
@@ -313,9 +319,7 @@ async def test_an_event_moved_then_given_its_day_in_the_next_sentence(graph, ing
     report = await _tell(ingestor, graph.tenant, "acct", [
         ("m2", "Ravi", "Review with Northpeak moved again. It's now March 27th at 2pm.", 9)])
     assert report.process.foresights_ended == 1
-    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.subjectKey = 'review' "
-                            "RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
-    assert [(d["day"], d["status"]) for d in days] == [("2024-03-20", "superseded"), ("2024-03-27", "current")]
+    assert (await _days(graph))["review"] == [("2024-03-20", "superseded"), ("2024-03-27", "current")]
 
 
 async def test_an_event_at_a_place_is_that_places_moved_however_the_place_is_said(graph, ingestor):
@@ -337,14 +341,10 @@ async def test_an_event_at_a_place_is_that_places_moved_however_the_place_is_sai
     ended = {t: r["endedBy"] for t, r in fs.items() if r["endedAt"] is not None}
     assert sorted(ended.values()) == [["m5"], ["m6"], ["m7"]], fs
     assert not any("Flat 6" in t for t in ended)
-    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) "
-                            "RETURN f.subjectKey AS key, f.object AS day, f.status AS status ORDER BY f.validFrom")
-    by_key: dict[str, list] = {}
-    for d in days:
-        by_key.setdefault(d["key"], []).append((d["day"][5:], d["status"]))
-    assert by_key["oak street inspection"] == [("03-08", "superseded"), ("03-15", "current")]
-    assert by_key["flat 5 gas safety check"] == [("03-14", "superseded"), ("03-21", "current")]
-    assert by_key["flat 6 gas safety check"] == [("03-15", "current")]
+    by_key = await _days(graph)
+    assert by_key["oak street inspection"] == [("2024-03-08", "superseded"), ("2024-03-15", "current")]
+    assert by_key["flat 5 gas safety check"] == [("2024-03-14", "superseded"), ("2024-03-21", "current")]
+    assert by_key["flat 6 gas safety check"] == [("2024-03-15", "current")]
 
 
 async def test_an_errand_taken_back_for_someone_ends_only_what_names_them(graph, ingestor):
