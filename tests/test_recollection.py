@@ -373,6 +373,28 @@ async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, 
         assert set(evidence_ids(res)) <= {"o1"}, method
 
 
+async def test_a_search_of_one_conversation_group_or_user_finds_by_vector_what_is_in_it(services, graph, searcher):
+    # Another conversation of the tenant (its own group and user) says sixty things nearer the
+    # query than the one asked about: filtered after the index, its 40 nearest were all of those.
+    other = [{"id": f"o{i}", "speaker": "Ben", "user_id": "ben", "timestamp": DAY1 + timedelta(minutes=i),
+              "content": f"I went hiking in the mountains again, that was trip number {i}."} for i in range(60)]
+    mine = [{"id": i, "speaker": "Ana", "user_id": "ana", "timestamp": DAY2 + timedelta(minutes=k), "content": c}
+            for k, (i, c) in enumerate([("a1", "The kids started at a new school this week."),
+                                        ("a2", "Last Saturday we trekked up a steep hill near Sintra."),
+                                        ("a3", "My sister is visiting from Porto in July.")])]
+    ingest = Ingestor(services)
+    await ingest.memorize(graph.tenant, "other", other, group_id="g-other", flush=True)
+    await ingest.memorize(graph.tenant, "mine", mine, group_id="g-mine", flush=True)
+    # (Facts are a user's by their evidence turns, which the index does not hold.)
+    for scope, kinds in [({"conversation_id": "mine"}, ("turn",)), ({"conversation_id": "mine"}, ("fact",)),
+                         ({"group_id": "g-mine"}, ("turn",)), ({"group_id": "g-mine"}, ("fact",)),
+                         ({"user_id": "ana"}, ("turn",))]:
+        res = await search(searcher, graph, "hiking in the mountains", Method.VECTOR, top_k=3,
+                           kinds=kinds, **scope)
+        assert evidence_ids(res)[:1] == ["a2"], (scope, kinds)
+        assert not any(i.startswith("o") for i in evidence_ids(res)), (scope, kinds)
+
+
 async def test_access_updates_the_count_of_returned_cells(memory, searcher):
     res = await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3)
     await searcher.settle()

@@ -3,7 +3,7 @@ import pytest
 
 from app.store.graph import TenantError, TenantGraph
 from app.store.migrations import MigrationDrift, apply_migrations, load_migrations
-from app.store.vector import vector_query
+from app.store.vector import INDEX_SCOPES, vector_query
 
 VECTOR = {"memcell_embedding", "fact_embedding", "entity_embedding", "scene_embedding",
           "foresight_embedding", "turn_embedding"}
@@ -12,7 +12,7 @@ FULLTEXT = {"turn_text", "memcell_text", "fact_text", "entity_text", "foresight_
 
 async def _indexes(driver):
     async with driver.session() as s:
-        res = await s.run("SHOW INDEXES YIELD name, type, state, options")
+        res = await s.run("SHOW INDEXES YIELD name, type, state, properties, options")
         return {r["name"]: r.data() async for r in res}
 
 
@@ -25,6 +25,8 @@ async def test_migrations_create_every_vector_and_fulltext_index_online(services
         assert cfg["vector.similarity_function"] == "COSINE"
         # Searched on float vectors (migration 0009 says why).
         assert cfg["vector.quantization.type"] == "NONE", name
+        # What the searches filter on inside the index is in it (migration 0017).
+        assert idx[name]["properties"] == ["embedding", "tenant", *INDEX_SCOPES.get(name, ())], name
     for name in FULLTEXT:
         assert idx[name]["type"] == "FULLTEXT" and idx[name]["state"] == "ONLINE", name
         # Stemmed as the keyword statistics are (app/store/term_stats.py, migration 0008).

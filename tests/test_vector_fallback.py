@@ -41,15 +41,20 @@ async def test_each_vector_query_finds_the_same_through_its_fallback(services, g
     # A search's vector query (channels/nearest.py), with every channel's part in it, and with
     # the foresight part in its other form (a query without words).
     monkeypatch.setattr(graph_channel, "HUB_DEGREE", 0)
-    for text in (req.query, "?"):
-        ctx = search_context(services, graph, SearchRequest(query=text).validated(100, 4), embedding)
+    # And of one conversation: its indexes filter on it too (app/store/vector.py INDEX_SCOPES).
+    for text, conversation in ((req.query, None), ("?", None), (req.query, "c1")):
+        ctx = search_context(services, graph, SearchRequest(query=text, conversation_id=conversation)
+                             .validated(100, 4), embedding)
         spec, params = await nearest.plan(ctx)
         columns = {part[0] for part in spec}
         # Every entity is a hub here, so "Maya" brings every part; "?" names nothing.
         assert columns == ({"around", "byMeaning", "facts", "foresight", "hubCells", "scenes", "turns"} if text != "?"
                            else {"facts", "foresight", "scenes", "turns"})
-        cases[f"search vector query for {text!r}"] = (
-            VectorQuery(nearest.combined(spec), nearest.combined(spec, frozenset(columns))), params)
+        scope = nearest.scope_of(spec, params)
+        assert scope == (frozenset({"conversationId"}) if conversation else frozenset())
+        cases[f"search vector query for {text!r} in {conversation}"] = (
+            VectorQuery(nearest.combined(spec, scope=scope), nearest.combined(spec, frozenset(columns), scope)),
+            params)
     for name, (query, params) in cases.items():
         rows = await graph.read(query.primary, **params)
         primary = found(rows)

@@ -81,15 +81,16 @@ class TenantGraph:
         return await self._vector(self.read, query, params)
 
     async def _vector(self, run: Callable[..., Awaitable[T]], query: "VectorQuery", params: dict) -> T:
+        primary, fallback = query.texts(query.scope(params))
         try:
-            return await run(query.primary, **params)
+            return await run(primary, **params)
         except DatabaseError as e:
             if not is_filtered_search_bug(e):
                 raise
             # Exact, but a scan of the tenant's nodes: worth knowing when it happens.
             log.warning("filtered vector search failed (Neo4j bug); scanning tenant %s instead",
                         self.tenant)
-            return await run(query.fallback, **params)
+            return await run(fallback, **params)
 
     async def read(self, query: str, **params: Any) -> list[dict]:
         # An auto-commit read: one round trip (RUN + PULL) instead of BEGIN/RUN/PULL/COMMIT,

@@ -19,15 +19,46 @@ data layer logs each use of a fallback.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 from neo4j import AsyncDriver
 from neo4j.vector import Vector
 
+# What each vector index holds beside the tenant to filter on (cypher/migrations/0017): a
+# request's filter on one of those (a conversation, a group, a user; a scene's group) is applied
+# inside the index, so the neighbours fetched are all of that scope. Applied after the index, a
+# filter kept only those of the tenant's nearest $fetch that fell in the scope: in a tenant of
+# many conversations a search of one of them found nothing by vector. Each property is filtered
+# by the parameter of its name, where the query has one that is not null.
+INDEX_SCOPES: dict[str, tuple[str, ...]] = {
+    "turn_embedding": ("groupId", "userId", "conversationId"),
+    "fact_embedding": ("groupId", "conversationId"),
+    "foresight_embedding": ("groupId", "conversationId"),
+    "scene_embedding": ("groupId", "groupKey"),
+}
+
+
 @dataclass(frozen=True)
 class VectorQuery:
     primary: str
     fallback: str
+    scoped: tuple[str, ...] = ()  # properties (= parameters) the index also filters on
+    var: str = "n"
+
+    def scope(self, params: Mapping) -> frozenset[str]:
+        """Those of `scoped` the parameters give a value."""
+        return frozenset(p for p in self.scoped if params.get(p) is not None)
+
+    def texts(self, scope: frozenset[str] = frozenset()) -> tuple[str, str]:
+        """The primary and the fallback form, filtering on `scope` beside the tenant (in the
+        index, or in the exact scan's match). One text per scope: the index takes only plain
+        property predicates joined by AND, no `$x IS NULL OR ...`."""
+        extra = "".join(f" AND {self.var}.{p} = ${p}" for p in self.scoped if p in scope)
+        if not extra:
+            return self.primary, self.fallback
+        tenant = f"{self.var}.tenant = $tenant"  # the first in either form is the search's own
+        return self.primary.replace(tenant, tenant + extra, 1), self.fallback.replace(tenant, tenant + extra, 1)
 
 
 def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: str = "n",
@@ -39,7 +70,7 @@ def vector_query(label: str, index: str, rest: str, limit: str = "$fetch", var: 
     fallback = (f"MATCH ({var}:{label}) WHERE {var}.tenant = $tenant AND {var}.embedding IS NOT NULL\n"
                 f"WITH {var}, vector.similarity.cosine({var}.embedding, {probe}) AS score\n"
                 f"ORDER BY score DESC LIMIT toInteger({limit})\n{rest}")
-    return VectorQuery(primary, fallback)
+    return VectorQuery(primary, fallback, INDEX_SCOPES.get(index, ()), var)
 
 
 def is_filtered_search_bug(exc: Exception) -> bool:

@@ -43,8 +43,10 @@ log = logging.getLogger(__name__)
 
 CYPHER_25 = "CYPHER 25 "
 EXACT_FOR_S = 300.0
-# (database, tenant, column) -> until when that column runs in its exact form
-_exact_until: dict[tuple[str, str, str], float] = {}
+# (database, tenant, column, where) -> until when that column runs in its exact form. `where`:
+# the scope the index was asked for (a conversation, say: the bug depends on which nodes the
+# filter keeps), so one conversation's failing search leaves the tenant's others on the index.
+_exact_until: dict[tuple[str, str, str, tuple], float] = {}
 
 # (column, query, own parameter names, columns it reads), in the order they run
 Spec = tuple[tuple[str, VectorQuery, frozenset[str], tuple[str, ...]], ...]
@@ -54,23 +56,25 @@ def _renamed(text: str, column: str, names: frozenset[str]) -> str:
     return PARAM.sub(lambda m: f"${column}_{m[1]}" if m[1] in names else m[0], text)
 
 
-@lru_cache(maxsize=128)
-def combined(spec: Spec, exact: frozenset[str] = frozenset()) -> str:
+@lru_cache(maxsize=256)
+def combined(spec: Spec, exact: frozenset[str] = frozenset(), scope: frozenset[str] = frozenset()) -> str:
     """The parts as one query returning one record, a column per part; the parts in `exact` in
-    their exact (fallback) form."""
+    their exact (fallback) form; each index filtering on those of `scope` (the request's
+    filters that have a value) it holds (app/store/vector.py)."""
     calls = []
     for column, query, names, uses in spec:
         # Each part must filter by tenant itself: TenantGraph's check of the whole text would be
         # satisfied by any one of them.
-        form = query.fallback if column in exact else query.primary
+        primary, fallback = query.texts(scope)
+        form = fallback if column in exact else primary
         text = require_tenant_filter(form).removeprefix(CYPHER_25)
         calls.append(f"CALL ({', '.join(uses)}) {{\n{_renamed(text, column, names)}\n}}")
     return f"{CYPHER_25}\n" + "\n".join(calls) + f"\nRETURN {', '.join(s[0] for s in spec)}"
 
 
-def exact_columns(graph: TenantGraph, spec: Spec) -> frozenset[str]:
+def exact_columns(graph: TenantGraph, spec: Spec, where: tuple = ()) -> frozenset[str]:
     now = time.monotonic()
-    return frozenset(c for c, *_ in spec if _exact_until.get((graph.database, graph.tenant, c), 0.0) > now)
+    return frozenset(c for c, *_ in spec if _exact_until.get((graph.database, graph.tenant, c, where), 0.0) > now)
 
 
 async def run(ctx: "SearchContext") -> dict:
@@ -78,26 +82,33 @@ async def run(ctx: "SearchContext") -> dict:
     if not spec:
         return {}
     graph = ctx.graph
-    exact = exact_columns(graph, spec)
+    scope = scope_of(spec, params)
+    where = tuple(sorted((name, params[name]) for name in scope))
+    exact = exact_columns(graph, spec, where)
     try:
-        return await graph.read_one(combined(spec, exact), **params) or {}
+        return await graph.read_one(combined(spec, exact, scope), **params) or {}
     except DatabaseError as e:
         if not is_filtered_search_bug(e):
             raise
-    exact = await _failing(graph, spec, params, exact)
+    exact = await _failing(graph, spec, params, exact, scope)
     now = time.monotonic()
     for key in [k for k, t in _exact_until.items() if t <= now]:
         del _exact_until[key]
     until = now + EXACT_FOR_S
     for column in exact:
-        _exact_until[(graph.database, graph.tenant, column)] = until
+        _exact_until[(graph.database, graph.tenant, column, where)] = until
     # Exact, but a scan of the tenant's nodes of those labels: worth knowing when it happens.
     log.warning("filtered vector search failed (Neo4j bug) for tenant %s: %s run exact for %.0f s",
                 graph.tenant, ", ".join(sorted(exact)), EXACT_FOR_S)
-    return await graph.read_one(combined(spec, exact), **params) or {}
+    return await graph.read_one(combined(spec, exact, scope), **params) or {}
 
 
-async def _failing(graph: TenantGraph, spec: Spec, params: dict, exact: frozenset[str]) -> frozenset[str]:
+def scope_of(spec: Spec, params: dict) -> frozenset[str]:
+    return frozenset().union(*(query.scope(params) for _, query, _, _ in spec))
+
+
+async def _failing(graph: TenantGraph, spec: Spec, params: dict, exact: frozenset[str],
+                   scope: frozenset[str]) -> frozenset[str]:
     """`exact` and the parts whose primary form fails, each tried with the parts it reads (spec
     puts a part after those; their forms are settled by then)."""
     out = set(exact)
@@ -107,7 +118,8 @@ async def _failing(graph: TenantGraph, spec: Spec, params: dict, exact: frozense
         if column in out:
             continue
         try:
-            await graph.read_one(combined(tuple(by_column[u] for u in uses) + (part,), frozenset(out)), **params)
+            await graph.read_one(combined(tuple(by_column[u] for u in uses) + (part,), frozenset(out), scope),
+                                 **params)
         except DatabaseError as e:
             if not is_filtered_search_bug(e):
                 raise

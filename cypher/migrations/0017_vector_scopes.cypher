@@ -1,0 +1,14 @@
+// The vector indexes of turns, facts, foresight and scenes hold the properties a search is
+// scoped by (app/store/vector.py INDEX_SCOPES), so a search of one conversation, group or user
+// filters inside the index and fetches its neighbours from that scope. Filtered after the index,
+// a search of one of a tenant's many conversations kept only what of the tenant's nearest
+// 40 fell in it, often nothing. Dropped first: an index's properties cannot change; it is
+// built again from the stored vectors (start-up waits for it, as for every migration).
+DROP INDEX fact_embedding IF EXISTS;
+DROP INDEX scene_embedding IF EXISTS;
+DROP INDEX foresight_embedding IF EXISTS;
+DROP INDEX turn_embedding IF EXISTS;
+CYPHER 25 CREATE VECTOR INDEX fact_embedding IF NOT EXISTS FOR (n:Fact) ON n.embedding WITH [n.tenant, n.groupId, n.conversationId] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine', `vector.quantization.type`: 'NONE'}};
+CYPHER 25 CREATE VECTOR INDEX scene_embedding IF NOT EXISTS FOR (n:MemScene) ON n.embedding WITH [n.tenant, n.groupId, n.groupKey] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine', `vector.quantization.type`: 'NONE'}};
+CYPHER 25 CREATE VECTOR INDEX foresight_embedding IF NOT EXISTS FOR (n:Foresight) ON n.embedding WITH [n.tenant, n.groupId, n.conversationId] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine', `vector.quantization.type`: 'NONE'}};
+CYPHER 25 CREATE VECTOR INDEX turn_embedding IF NOT EXISTS FOR (n:Turn) ON n.embedding WITH [n.tenant, n.groupId, n.userId, n.conversationId] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, `vector.similarity_function`: 'cosine', `vector.quantization.type`: 'NONE'}};
