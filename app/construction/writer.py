@@ -76,10 +76,22 @@ MATCH (m:MemCell {tenant: $tenant, id: x.cellId}), (e:Entity {tenant: $tenant, k
 MERGE (m)-[r:MENTIONS]->(e) ON CREATE SET r.count = x.count
 """
 
-FACTS = """
+# A fact or foresight is the user's whose turns say it: the one user among its evidence turns
+# (none when turns of two users prove it). The vector indexes filter on it (app/store/vector.py),
+# so a search of one user's memory fetches that user's neighbours; the search's own filter reads
+# the evidence turns, which stay the rule.
+EVIDENCE = """CALL (n, f) {
+  UNWIND f.turnIds AS tid
+  MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
+  CREATE (n)-[:EVIDENCED_BY]->(t)
+  RETURN collect(DISTINCT t.userId) AS users
+}
+SET n.userId = CASE WHEN size(users) = 1 THEN users[0] END"""
+
+FACTS = f"""
 UNWIND $facts AS f
-MATCH (m:MemCell {tenant: $tenant, id: f.cellId})
-CREATE (n:Fact {id: f.id, tenant: $tenant})
+MATCH (m:MemCell {{tenant: $tenant, id: f.cellId}})
+CREATE (n:Fact {{id: f.id, tenant: $tenant}})
 SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.text = f.text,
     n.subjectKey = f.subjectKey, n.objectKey = f.objectKey, n.singleValued = f.singleValued,
     n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
@@ -89,16 +101,13 @@ SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.tex
     n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:HAS_FACT]->(n)
 WITH n, f
-CALL (n, f) {
-  UNWIND f.turnIds AS tid
-  MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
-  CREATE (n)-[:EVIDENCED_BY]->(t)
-}
-CALL (n, f) {
+{EVIDENCE}
+WITH n, f
+CALL (n, f) {{
   UNWIND f.about AS a
-  MATCH (e:Entity {tenant: $tenant, key: a.key})
+  MATCH (e:Entity {{tenant: $tenant, key: a.key}})
   MERGE (n)-[r:ABOUT]->(e) ON CREATE SET r.role = a.role
-}
+}}
 """
 
 RELATED = """
@@ -123,23 +132,21 @@ OPTIONAL MATCH (:Entity {tenant: $tenant})-[r:RELATED {factId: old.id}]->(:Entit
 SET r.validTo = s.at
 """
 
-FORESIGHTS = """
+FORESIGHTS = f"""
 UNWIND $foresights AS f
-MATCH (m:MemCell {tenant: $tenant, id: f.cellId})
-CREATE (n:Foresight {id: f.id, tenant: $tenant})
+MATCH (m:MemCell {{tenant: $tenant, id: f.cellId}})
+CREATE (n:Foresight {{id: f.id, tenant: $tenant}})
 SET n.text = f.text, n.trigger = f.trigger, n.kind = f.kind, n.validFrom = f.validFrom,
     n.validTo = f.validTo, n.embedding = f.embedding, n.status = 'active',
     n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime(),
     n.terms = f.terms, n.termFreqs = f.termFreqs, n.termCount = f.termCount
 CREATE (m)-[:PREDICTS]->(n)
 WITH n, f
-CALL (n, f) {
-  MATCH (e:Entity {tenant: $tenant, key: f.concernsKey})
+CALL (n, f) {{
+  MATCH (e:Entity {{tenant: $tenant, key: f.concernsKey}})
   CREATE (n)-[:CONCERNS]->(e)
-}
-UNWIND f.turnIds AS tid
-MATCH (t:Turn {tenant: $tenant, conversationId: f.conversationId, id: tid})
-CREATE (n)-[:EVIDENCED_BY]->(t)
+}}
+{EVIDENCE}
 """
 
 MARK_FAILED = """

@@ -33,8 +33,8 @@ from neo4j.vector import Vector
 # by the parameter of its name, where the query has one that is not null.
 INDEX_SCOPES: dict[str, tuple[str, ...]] = {
     "turn_embedding": ("groupId", "userId", "conversationId"),
-    "fact_embedding": ("groupId", "conversationId"),
-    "foresight_embedding": ("groupId", "conversationId"),
+    "fact_embedding": ("groupId", "userId", "conversationId"),  # userId: its turns' one user (writer.EVIDENCE)
+    "foresight_embedding": ("groupId", "userId", "conversationId"),
     "scene_embedding": ("groupId", "groupKey"),
 }
 
