@@ -81,6 +81,13 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("And the boiler at Elm Road has broken again.", ("Elm Road", "boiler is", "broken")),
     ("Chris Walsh fixed the extractor fan in Flat 5.", ("Flat 5", "extractor fan is", "fixed")),
     ("I had a wild week, my car broke down last Fri on the way to work.", ("Nadia", "car is", "broken")),
+    # A value of the speaker's home is the speaker's; of another thing of theirs, that thing's.
+    ("The rent for my flat is £950 a month, paid on the 1st.", ("Nadia", "rent is", "£950")),
+    ("The rent for my flat went up, it's £1,050 now.", ("Nadia", "rent is", "£1,050")),
+    ("The cost of my phone plan is £25 a month.", ("Nadia", "phone plan is", "£25")),  # as "my phone plan is"
+    ("The price of my car is £5,000.", ("Nadia", "car price is", "£5,000")),
+    ("And my gym membership costs £35 a month.", ("Nadia", "gym membership is", "£35")),
+    ("The levy for the roof is £220 per flat.", ("roof levy", "is", "£220")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     assert value in _values([said])
@@ -201,6 +208,22 @@ def test_his_or_her_value_is_the_person_named_before_and_a_correction_replaces_i
                   turn("Gareth came round. The boiler is working again now.", speaker="Owen", i=1)])
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "boiler is"] == [
         ("Elm Road", "broken"), ("Elm Road", "working")]
+
+
+async def test_a_homes_rent_and_a_things_cost_said_in_other_words_replace_the_old(services, graph):
+    await _tell(services, graph, [
+        (0, "Ruth", "The rent for my flat is £950 a month, paid on the 1st."),
+        (0, "Ruth", "And my gym membership costs £35 a month."),
+        (190, "Ruth", "The rent for my flat went up, it's £1,050 now."),
+        (190, "Ruth", "The gym membership is £40 a month now.")])
+    assert await _timeline(graph, "rent is") == [("£950", "superseded"), ("£1,050", "current")]
+    assert await _timeline(graph, "gym membership is") == [("£35", "superseded"), ("£40", "current")]
+    for query in ("What is the rent for the flat?", "How much is Ruth's rent?"):
+        res = await SearchService(services).search(graph.tenant, SearchRequest(query=query, top_k=5),
+                                                   record_access=False)
+        said = [h.node.get("text") or h.node.get("content") or "" for h in res.hits]
+        new = next(i for i, t in enumerate(said) if "1,050" in t)
+        assert new == 0 and not [t for t in said[:new] if "950" in t], (query, said)
 
 
 async def test_a_value_said_of_no_one_is_its_groups_one_owners(services, graph):

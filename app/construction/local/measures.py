@@ -32,7 +32,8 @@ _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
 _ATTR = (r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
-         rf"(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?")  # ("the rent for Flat 2 is now ...")
+         rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
+         r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
@@ -40,6 +41,10 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
          r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"
+         # "The rent for my flat went up, it's £1,050 now"
+         r"|(?:went|has\s+gone|have\s+gone)\s+(?:up|down)(?:\s+again)?\s*[,;:-]\s*(?:it's|it\s+is)"
+         # "my gym membership costs £35 a month"
+         r"|(?:now\s+)?(?:costs|cost|is\s+costing)"
          # ("to" may be a day's: \x00)
          r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
@@ -235,6 +240,7 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
 _LEAD = frozenset("new current latest daily my our their the his her its".split())
+_HOMES = frozenset("flat apartment house home place room studio".split())
 
 
 def attribute_key(words: str) -> str:
@@ -372,11 +378,17 @@ def _said_is(v: _Values) -> None:
     text, reg = v.text, v.reg
     for m in _IS_VALUE.finditer(text):
         det, said_owner = m.group("det"), m.group("owner") or m.group("owner2")
+        if (det2 := m.group("det2")) and det2.lower() != "the":
+            det = det or det2  # "the rent for my flat": the speaker's
         if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
             continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
         if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
             continue  # "the Shrike at Sammy's Point": the name goes on
-        attr = _attribute(m.group("attr"))
+        thing = m.group("thing2")
+        # "the rent for my flat" is the speaker's rent (a home's values are its dweller's);
+        # "the cost of my phone plan" the plan's cost, not every cost of the speaker's.
+        attr = _attribute(m.group("attr") if thing is None or thing.lower() in _HOMES
+                          else f"{thing} {m.group('attr')}")
         words = [m.group("attr"), *m.group("attr").split()]
         if attr is None or re.search(_TICKET, m.group("attr")) or any(
                 (e := reg.get(w)) is not None and e.type != "thing" for w in words):
