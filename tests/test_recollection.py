@@ -394,6 +394,32 @@ async def test_a_search_of_one_conversation_group_or_user_finds_by_vector_what_i
         assert not any(i.startswith("o") for i in evidence_ids(res)), (scope, kinds)
 
 
+async def test_a_search_of_one_conversation_group_or_user_finds_by_its_words_what_is_in_it(services, graph,
+                                                                                         searcher):
+    # 160 turns of other students say "homework": more than the fulltext index proposes for a word.
+    ingest = Ingestor(services)
+    for kid in range(8):
+        await ingest.memorize(graph.tenant, f"other{kid}", [
+            {"id": f"o{kid}-{i}", "speaker": f"Kid{kid}", "user_id": f"kid{kid}",
+             "timestamp": DAY1 + timedelta(days=kid, minutes=i),
+             "content": f"I finished my maths homework number {i} and the homework was long."} for i in range(20)],
+            group_id=f"family{kid}", flush=True)
+    await ingest.memorize(graph.tenant, "mine", [
+        {"id": i, "speaker": "Ana", "user_id": "ana", "timestamp": DAY2 + timedelta(minutes=k), "content": c}
+        for k, (i, c) in enumerate([("a1", "The kids started at a new school this week."),
+                                    ("a2", "My homework is an essay about volcanoes."),
+                                    ("a3", "My sister is visiting from Porto in July.")])], group_id="family-ana", flush=True)
+    scopes = ({"conversation_id": "mine"}, {"group_id": "family-ana"}, {"user_id": "ana"})
+    for scope, kinds in itertools.product(scopes, [("turn",), ("fact",)]):
+        res = await search(searcher, graph, "homework", Method.KEYWORD, top_k=3, kinds=kinds, **scope)
+        # (the turn after it comes along, as the reply to a matching turn)
+        assert "a2" in evidence_ids(res)[:2] and set(evidence_ids(res)) <= {"a2", "a3"}, (scope, kinds)
+    # An episode is a conversation's and a group's.
+    for scope in scopes[:2]:
+        res = await search(searcher, graph, "homework", Method.KEYWORD, top_k=3, kinds=("memcell",), **scope)
+        assert "a2" in evidence_ids(res), scope
+
+
 async def test_access_updates_the_count_of_returned_cells(memory, searcher):
     res = await search(searcher, memory, "Zorblax", Method.KEYWORD, top_k=3)
     await searcher.settle()

@@ -17,15 +17,30 @@ K1 = 1.2
 B = 0.75
 
 
-def proposals(index: str, queries: str, node: str = "n", carry: str = "") -> str:
+def proposals(index: str, queries: str, node: str = "n", carry: str = "", scope: str = "") -> str:
     """Cypher proposing the candidates of `index`: one fulltext search per word of the query
     (`queries`: the parameter listing them, from lucene.word_queries), each bounded by $perWord.
     One search OR-ing the words would let Lucene choose which of the tenant's texts make the
     bound by its whole-index statistics: another tenant writing one of the words often made the
-    texts holding it fall out of a tenant's results (and showed how often others wrote it)."""
+    texts holding it fall out of a tenant's results (and showed how often others wrote it).
+
+    `scope`: a pattern matching the nodes of the search's scope (a conversation, group or user)
+    by a range index: those of its first $scopeScan holding a word of $terms are proposed too.
+    The index's bound is over the whole tenant: when more of its texts than that hold a word, a
+    scope's own could all fall out (a student's one "homework" among 160 of other students')."""
     keep = f", {carry}" if carry else ""
-    return f"""UNWIND ${queries} AS q
-  CALL db.index.fulltext.queryNodes('{index}', q, {{limit: $perWord}}) YIELD node AS {node}
+    lucene = f"""UNWIND ${queries} AS q
+  CALL db.index.fulltext.queryNodes('{index}', q, {{limit: $perWord}}) YIELD node AS {node}"""
+    if not scope:
+        return f"{lucene}\n  WITH DISTINCT {node}{keep}"
+    return f"""CALL () {{
+  {lucene}
+  RETURN {node}
+  UNION
+  MATCH {scope} WITH {node} LIMIT $scopeScan
+  WHERE any(w IN coalesce({node}.terms, []) WHERE w IN $terms)
+  RETURN {node}
+  }}
   WITH DISTINCT {node}{keep}"""
 
 

@@ -30,34 +30,56 @@ PRIOR_WEIGHT = 0.5
 # text moves a ranking or a score, nor weighs one word against another in choosing candidates
 # (what is left: among more texts holding one word than the bound, Lucene proposes first by
 # their lengths against the whole index's average).
-SUBQUERY = {
-    "turn": f"""
-  {bm25.proposals("turn_text", "lucene_turn", carry="turn_idf, turn_avglen")}
+# What a kind's nodes say of the scopes a search may ask for, each served by a range index
+# (bm25.proposals' `scope`; migration 0017). An episode is a user's by a list (userIds): only
+# the fulltext index proposes episodes for a user.
+SCOPES = {"turn": ("conversationId", "groupId", "userId"), "fact": ("conversationId", "groupId", "userId"),
+          "memcell": ("conversationId", "groupId")}
+LABEL = {"turn": "Turn", "fact": "Fact", "memcell": "MemCell"}
+# Nodes of a scope read for the query's words, at most: a conversation's, a family's, a user's
+# texts are often all of them; a scope larger than that mostly fills the fulltext index's bound.
+SCOPE_SCAN = 3000
+
+
+def _scope_pattern(kind: str, scope: frozenset[str]) -> str:
+    props = [p for p in SCOPES[kind] if p in scope]
+    if not props:
+        return ""
+    return f"(n:{LABEL[kind]} {{tenant: $tenant, {', '.join(f'{p}: ${p}' for p in props)}}})"
+
+
+def _subquery(kind: str, scope: frozenset[str]) -> str:
+    carry = f"{kind}_idf, {kind}_avglen"
+    found = bm25.proposals(INDEX[kind][0], f"lucene_{kind}", carry=carry, scope=_scope_pattern(kind, scope))
+    if kind == "turn":
+        return f"""
+  {found}
   WHERE n.tenant = $tenant AND {filters.TURN}
-  {bm25.score("turn", carry="turn_idf, turn_avglen", held=True)}
+  {bm25.score("turn", carry=carry, held=True)}
   WHERE bm25 > 0
   WITH n AS t, bm25, held
   OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) WHERE n.tenant = $tenant AND {filters.TURN}
   WITH t, bm25, held, n ORDER BY bm25 DESC, t.conversationId, t.seq
   RETURN collect({{key: elementId(t), score: bm25, by: t.speaker, holds: held, reply: elementId(n),
-                   replyBy: n.speaker, replyHolds: {holds('n')}}}) AS turn""",
-}
+                   replyBy: n.speaker, replyHolds: {holds('n')}}}) AS turn"""
+    return f"""
+  {found}
+  WHERE n.tenant = $tenant AND {filters.BY_KIND[kind]}
+  {bm25.score(kind, carry=carry)}
+  WHERE bm25 > 0
+  WITH n, bm25 ORDER BY bm25 DESC, {TIE[kind]}, elementId(n) LIMIT $limit
+  RETURN collect({{key: elementId(n), score: bm25, evidence: {EVIDENCE[kind]}}}) AS {kind}"""
+
+
 # Equal scores are ordered by what a restored copy keeps too (element ids are not kept).
 TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
-for _kind in ("fact", "memcell"):
-    SUBQUERY[_kind] = f"""
-  {bm25.proposals(INDEX[_kind][0], f"lucene_{_kind}", carry=f"{_kind}_idf, {_kind}_avglen")}
-  WHERE n.tenant = $tenant AND {filters.BY_KIND[_kind]}
-  {bm25.score(_kind, carry=f"{_kind}_idf, {_kind}_avglen")}
-  WHERE bm25 > 0
-  WITH n, bm25 ORDER BY bm25 DESC, {TIE[_kind]}, elementId(n) LIMIT $limit
-  RETURN collect({{key: elementId(n), score: bm25, evidence: {EVIDENCE[_kind]}}}) AS {_kind}"""
 
 
-@lru_cache(maxsize=8)
-def query_for(kinds: tuple[str, ...]) -> str:
+@lru_cache(maxsize=64)
+def query_for(kinds: tuple[str, ...], scope: frozenset[str] = frozenset()) -> str:
+    """`scope`: the request's scope filters that have a value (conversationId, groupId, userId)."""
     stats = "\n".join(bm25.statistics(k) for k in kinds)
-    calls = "\n".join(f"CALL ({k}_idf, {k}_avglen) {{{SUBQUERY[k]}\n}}" for k in kinds)
+    calls = "\n".join(f"CALL ({k}_idf, {k}_avglen) {{{_subquery(k, scope)}\n}}" for k in kinds)
     # The turns' idf of the query's words also weighs them in the ranker's coverage column.
     idf = ", turn_idf" if "turn" in kinds else ""
     return f"{stats}\n{calls}\nRETURN {', '.join(kinds)}{idf}"
@@ -103,8 +125,10 @@ class KeywordChannel:
         kinds = tuple(k for k in INDEX if k in ctx.request.kinds)
         if not kinds:
             return []
+        scope = frozenset(p for p in ("conversationId", "groupId", "userId") if ctx.filters.get(p) is not None)
         record = await ctx.graph.read_one(
-            query_for(kinds), perWord=bm25.per_word(ctx.depth * 3, len(terms)), limit=ctx.depth, terms=words,
+            query_for(kinds, scope), perWord=bm25.per_word(ctx.depth * 3, len(terms)), limit=ctx.depth,
+            terms=words, scopeScan=SCOPE_SCAN,
             adapted=await ctx.adapted() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
         if "turn" in kinds:
