@@ -1,5 +1,6 @@
 """Deletion leaves nothing behind: not in the graph, not in any fulltext or vector index."""
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -11,7 +12,7 @@ from app.lifecycle.forget import (
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store.vector import vector_query
-from tests.conversation import maya_and_sam
+from tests.conversation import DAY1, maya_and_sam
 from tests.interrupt import Killed, kill_at
 
 LABELS = ("Turn", "MemCell", "Fact", "Entity", "Foresight", "Conversation")
@@ -175,6 +176,33 @@ async def test_an_interrupted_forget_of_cells_is_finished_by_running_it_again(se
     await forget(graph, ForgetSelection(cell_ids=[day2["id"]]))
     left = {r["id"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")}
     assert left == {f"m{i}" for i in range(1, 7)}
+
+
+async def test_forgetting_a_user_forgets_what_the_assistant_said_to_them(services, graph, searcher):
+    """A tutor's replies carry no userId: each is the user's whom it answers (the last user who
+    spoke before it in the conversation), so a search of that user has them and forgetting the
+    user forgets them; a reply to another user in the same conversation is that user's."""
+    said = [("s1", "Sofia", "u-sofia", "user", "Just so you know, I'm allergic to nuts."),
+            ("t1", "Tutor", None, "assistant", "Thanks for telling me, I'll note your nut allergy for the trip."),
+            ("p1", "Maria", "u-maria", "user", "Sofia's mum here, can we move Thursday's session?"),
+            ("t2", "Tutor", None, "assistant", "Of course, Thursday's session moves to Friday at 4pm.")]
+    msgs = [{"id": i, "speaker": who, "user_id": user, "role": role, "content": text,
+             "timestamp": DAY1 + timedelta(minutes=k)} for k, (i, who, user, role, text) in enumerate(said)]
+    ingestor = Ingestor(services)
+    await ingestor.memorize(graph.tenant, "c1", msgs[:1], flush=False)  # the user said first, in another call
+    await ingestor.memorize(graph.tenant, "c1", msgs[1:], flush=True)
+    users = {r["id"]: r["u"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.userId AS u")}
+    assert users == {"s1": "u-sofia", "t1": "u-sofia", "p1": "u-maria", "t2": "u-maria"}
+    res = await searcher.search(graph.tenant, SearchRequest(query="note the allergy for the trip", user_id="u-sofia",
+                                                            kinds=("turn",)))
+    assert "t1" in [e["id"] for h in res.hits for e in h.evidence]
+    await forget(graph, ForgetSelection(user_id="u-sofia"))
+    left = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN collect(t.id) AS ids")
+    assert sorted(left[0]["ids"]) == ["p1", "t2"]
+    await ingestor.retry_failed_everywhere()
+    texts = await graph.read("MATCH (n {tenant: $tenant}) WHERE n:Fact OR n:Foresight OR n:MemCell "
+                             "RETURN collect(coalesce(n.text, n.summary, '')) AS t")
+    assert not [t for t in texts[0]["t"] if "nut" in t.lower()], texts
 
 
 async def test_the_other_speakers_turns_of_a_forgotten_users_episodes_are_made_again(services, graph):

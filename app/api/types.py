@@ -69,7 +69,9 @@ class Turn:
     content: str
     timestamp: datetime
     conversation_id: strawberry.ID
-    user_id: Optional[strawberry.ID] = None
+    user_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "the user's whose memory it is: its speaker's, or for an assistant's message sent "
+        "without one, the user's it answers"))
     mem_cell_id: Optional[strawberry.ID] = None
 
     @classmethod
@@ -500,7 +502,10 @@ class MessageInput:
     speaker: str
     content: str
     timestamp: datetime
-    user_id: Optional[strawberry.ID] = None
+    user_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "whose memory this message is (search's and forget's userId); an ASSISTANT, SYSTEM or TOOL "
+        "message without one is the user's it answers: the last user who spoke before it in the "
+        "conversation"))
     role: Optional[Role] = Role.USER
 
 

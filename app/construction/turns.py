@@ -12,7 +12,7 @@ import numpy as np
 from neo4j.exceptions import ConstraintError
 from pydantic import ValidationError
 
-from app.domain.models import Message, TurnRecord
+from app.domain.models import ASSISTANT_ROLES, Message, TurnRecord
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 
@@ -44,7 +44,7 @@ CALL (c) {
   WITH c WHERE c.lastSeq = -1
   MERGE (l:WriteLock {tenant: $tenant}) SET l.at = datetime()
 }
-RETURN c.lastSeq AS lastSeq, c.groupId AS groupId,
+RETURN c.lastSeq AS lastSeq, c.groupId AS groupId, c.lastUserId AS lastUserId,
        EXISTS { MATCH (r:ImportRun {tenant: $tenant}) } AS importing,
        EXISTS { MATCH (p:TenantPurge {tenant: $tenant}) } AS purging
 """
@@ -59,7 +59,7 @@ SET n.groupId = c.groupId, n.speaker = t.speaker,
     n.terms = t.terms, n.termFreqs = t.termFreqs, n.termCount = t.termCount
 CREATE (c)-[:HAS_TURN]->(n)
 WITH c, max(t.seq) AS last
-SET c.lastSeq = last
+SET c.lastSeq = last, c.lastUserId = $lastUserId
 """
 
 LINK_CHAIN = """
@@ -183,8 +183,13 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
             refuse_while_replaced(head)
             last = head["lastSeq"]
             prev = await tx.run(LAST_TURN, conversationId=conversation_id) if last >= 0 else []
-            rows = [_turn_row(m, last + 1 + k) for k, m in enumerate(part)]
-            await tx.run(WRITE_TURNS, conversationId=conversation_id, turns=rows)
+            user = head["lastUserId"]
+            rows = []
+            for k, m in enumerate(part):
+                if m.user_id is not None and m.role.value not in ASSISTANT_ROLES:
+                    user = m.user_id
+                rows.append(_turn_row(m, last + 1 + k, user))
+            await tx.run(WRITE_TURNS, conversationId=conversation_id, turns=rows, lastUserId=user)
             await tx.run(term_stats.ADD, **term_stats.additions("turn", rows))
             seqs.append(rows[-1]["seq"])
             chain = [r["id"] for r in prev] + [r["id"] for r in rows]
@@ -208,8 +213,14 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
                         last_seq=last_seq)
 
 
-def _turn_row(m: Message, seq: int) -> dict:
-    row = {"id": m.id, "speaker": m.speaker, "userId": m.user_id, "role": m.role.value,
+def _turn_row(m: Message, seq: int, user: str | None) -> dict:
+    """`user`: whose the conversation is at this turn (the last user who said something before
+    it, or said it): an assistant's message without a userId is that user's, said to them. So
+    a search of one user's memory has the assistant's side of their sessions ("we're on
+    simultaneous equations now", said by the tutor), and forgetting a user forgets it (a tutor's
+    "I'll note that you're allergic to nuts" had stayed, and been made into memory again)."""
+    inherited = user if m.user_id is None and m.role.value in ASSISTANT_ROLES else m.user_id
+    row = {"id": m.id, "speaker": m.speaker, "userId": inherited, "role": m.role.value,
            "content": m.content, "at": m.timestamp, "seq": seq}
     return {**row, **term_stats.node_terms("turn", row)}
 
