@@ -170,9 +170,10 @@ def test_related_to_entity_mem_cell_and_foresights(api, tenants):
                        'path { text } } }', key=key))["relatedTo"]
     names = {r["entity"]["name"] for r in rel}
     assert "Melanie Hart" in names
-    ent = data(api.gql('{ entity(name: "mel") { name aliases merges { surface method } facts { text } } }',
+    ent = data(api.gql('{ entity(name: "mel") { name aliases merges { surface method } facts { text memCellId } } }',
                        key=key))["entity"]
     assert ent["name"] == "Melanie Hart" and "Mel" in ent["aliases"]
+    assert ent["facts"] and all(f["memCellId"] for f in ent["facts"])
     hit = data(api.gql(SEARCH, {"input": {"query": "Tokyo conference", "topK": 3}}, key=key))
     cell_id = next(h["memCell"]["id"] for h in hit["search"]["hits"] if h["memCell"]) if any(
         h["memCell"] for h in hit["search"]["hits"]) else None
@@ -560,7 +561,7 @@ def test_entity_and_related_to_answer_as_of_a_moment(api, tenants):
 
 HISTORY = ('query($n: String!, $f: Int, $a: String) { entity(name: $n) { history(first: $f, after: $a) { '
            'totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id text predicate object '
-           'status validFrom } } } } }')
+           'status validFrom memCellId } } } } }')
 
 
 def test_an_entity_history_lists_every_fact_in_the_order_they_began_a_page_at_a_time(api, tenants):
@@ -572,6 +573,7 @@ def test_an_entity_history_lists_every_fact_in_the_order_they_began_a_page_at_a_
     homes = [(f["object"], f["status"]) for f in facts if f["predicate"] == "lives in"]
     assert homes == [("Berlin", "superseded"), ("Lisbon", "current")]
     assert [f["validFrom"] for f in facts] == sorted(f["validFrom"] for f in facts)
+    assert all(f["memCellId"] for f in facts)  # the episode each was said in
     seen, after = [], None  # pages of two walk the same list, each fact once
     while True:
         page = data(api.gql(HISTORY, {"n": "Maya", "f": 2, "a": after}, key=a))["entity"]["history"]

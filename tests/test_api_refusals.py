@@ -130,7 +130,7 @@ def test_search_with_an_empty_kinds_list_is_refused(api, tenant_key):
     assert "errors" not in r.json(), r.text
 
 
-@pytest.mark.parametrize("group", ["", "   "])
+@pytest.mark.parametrize("group", ["", "   ", "fam\x00ily", "fam\nily"])
 @pytest.mark.parametrize("document", [
     MEMORIZE, "query($in: SearchInput!) { search(input: $in) { tookMs } }",
     'query($g: ID) { foresights(groupId: $g) { id } }', 'query($g: ID) { scenes(groupId: $g) { totalCount } }',
@@ -146,6 +146,28 @@ def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, docume
     r = api.gql(document, variables, key=key)
     assert error_code(r) == "BAD_USER_INPUT", r.text
     assert "groupId must be 1-256" in r.json()["errors"][0]["message"], r.text
+    assert _counts(api.settings, tenant).get("Turn", 0) == before
+
+
+@pytest.mark.parametrize("bad", ["  ", "a\x00b", "a\tb"])
+@pytest.mark.parametrize("document, variables", [
+    (MEMORIZE, lambda x: {"input": {"conversationId": x, "messages": [_message(1)]}}),
+    (MEMORIZE, lambda x: {"input": {"conversationId": "c-ids", "messages": [{**_message(1), "id": x}]}}),
+    (MEMORIZE, lambda x: {"input": {"conversationId": "c-ids", "messages": [{**_message(1), "userId": x}]}}),
+    ("query($in: SearchInput!) { search(input: $in) { tookMs } }", lambda x: {"in": {"query": "note", "userId": x}}),
+    ("query($in: SearchInput!) { search(input: $in) { tookMs } }",
+     lambda x: {"in": {"query": "note", "conversationId": x}}),
+    ("query($x: ID!) { conversation(id: $x) { id } }", lambda x: {"x": x}),
+    ("query($x: ID!) { memCell(id: $x) { id } }", lambda x: {"x": x}),
+    ("query($x: String!) { entity(name: $x) { name } }", lambda x: {"x": x}),
+    ("query($x: String!) { relatedTo(entity: $x) { hops } }", lambda x: {"x": x}),
+    ("mutation($x: ID) { forget(input: {userId: $x}) { deletedNodes } }", lambda x: {"x": x})])
+def test_a_blank_id_or_one_holding_a_control_character_is_refused(api, tenant_key, bad, document, variables):
+    # ("a\x00b" was stored as a userId, and matched by it: a client's bug kept out of sight.)
+    tenant, key = tenant_key
+    before = _counts(api.settings, tenant).get("Turn", 0)
+    r = api.gql(document, variables(bad), key=key)
+    assert error_code(r) == "BAD_USER_INPUT", r.text
     assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 

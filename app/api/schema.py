@@ -26,7 +26,7 @@ from app.construction.entity_merge import merge_entities
 from app.construction.entity_split import split_entity
 from app.construction.status import conversation_status
 from app.construction.turns import InputError
-from app.domain.models import names_something
+from app.domain.models import ID_RULE, names_something
 from app.lifecycle.forget import ForgetSelection, SelectionError, forget_counted
 from app.recollection.foresight_lookup import (FORESIGHT_KINDS, active_foresights, entities_foresights,
                                                foresight_page)
@@ -35,8 +35,6 @@ from app.recollection.cursors import CursorError
 from app.recollection.scene_lookup import scenes_page
 from app.recollection.request import KINDS, Method, SearchInputError, SearchRequest, moment
 from app.recollection.search import SearchTimeout
-
-MAX_ID = 256
 
 
 def _hit(h, at: datetime) -> SearchHit:
@@ -118,8 +116,8 @@ class Query:
                                   "`asOf`); with `groupId`, the facts said in that group only.")
     async def entity(self, info: Info, name: str, as_of: Optional[datetime] = None,
                      group_id: Optional[strawberry.ID] = None) -> Optional[Entity]:
-        if not name.strip() or len(name) > MAX_ID:
-            raise bad_input("name must be 1-256 characters", "name")
+        if not names_something(name):
+            raise bad_input(f"name must be {ID_RULE}", "name")
         _check_group(group_id)
         try:
             at = moment(as_of)
@@ -136,16 +134,16 @@ class Query:
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
     async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:
-        if not id or len(id) > MAX_ID:
-            raise bad_input("id must be 1-256 characters", "id")
+        if not names_something(id):
+            raise bad_input(f"id must be {ID_RULE}", "id")
         row = await memcell_by_id(info.context.graph, str(id))
         return MemCell.of(row["cell"], row["turns"], row["facts"]) if row else None
 
     @strawberry.field(description="Where a conversation's turns stand (null when this tenant has no such "
                                   "conversation): poll `pending` after `memorize` with `wait: false`.")
     async def conversation(self, info: Info, id: strawberry.ID) -> Optional[ConversationStatus]:
-        if not id or len(id) > MAX_ID:
-            raise bad_input("id must be 1-256 characters", "id")
+        if not names_something(id):
+            raise bad_input(f"id must be {ID_RULE}", "id")
         row = await conversation_status(info.context.graph, str(id))
         return ConversationStatus.of(row) if row else None
 
@@ -196,7 +194,7 @@ class Query:
 def _check_group(group_id: Optional[strawberry.ID]) -> None:
     """A group named is 1-256 characters, as memorize's (an empty one names no group)."""
     if group_id is not None and not names_something(group_id):
-        raise bad_input(f"groupId must be 1-{MAX_ID} characters", "groupId")
+        raise bad_input(f"groupId must be {ID_RULE}", "groupId")
 
 
 def _active_at(active_at: Optional[datetime], group_id: Optional[strawberry.ID]) -> datetime:

@@ -21,7 +21,7 @@ from app.construction.turns import (
     write_turns,
 )
 from app.construction.vectors import TextVectors, settle
-from app.domain.models import Message, names_something
+from app.domain.models import ID_RULE, Message, names_something
 from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
 from app.store.admin import FLUSH_UPTO, conversations_with_failed_turns
@@ -83,9 +83,9 @@ class Ingestor:
         conversation's worker processes them; see app/construction/queue.py)."""
         t0 = time.perf_counter()
         if not names_something(conversation_id):
-            raise InputError("conversationId must be 1-256 characters", "conversationId")
+            raise InputError(f"conversationId must be {ID_RULE}", "conversationId")
         if group_id is not None and not names_something(group_id):
-            raise InputError("groupId must be 1-256 characters", "groupId")
+            raise InputError(f"groupId must be {ID_RULE}", "groupId")
         if not messages and not flush:
             raise InputError("messages is empty (send at least one, or flush: true)", "messages")
         if len(messages) > self.settings.max_messages_per_call:

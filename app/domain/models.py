@@ -56,6 +56,8 @@ class Message(BaseModel):
         # "  " names no one a filter or a forget could find again (forget refuses a blank id).
         if v is not None and not v.strip():
             raise ValueError("is blank (spaces only)")
+        if v is not None and _CONTROL.search(v):
+            raise ValueError("holds a control character")
         return v
 
     @field_validator("id", "speaker", "user_id", "content")
@@ -104,10 +106,16 @@ MAX_ID = 256  # ids, names and groups a client gives
 EARLIEST_YEAR = 1900  # a turn's timestamp: older ones are a client's placeholder, not a saying
 
 
+# What names_something asks, for the errors that refuse a value.
+ID_RULE = f"1-{MAX_ID} characters, not blank, without control characters"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def names_something(value: str) -> bool:
     """A client's id, group or name: 1-256 characters, not all blank ("" or "  " names nothing
-    a filter could find again)."""
-    return bool(value.strip()) and len(value) <= MAX_ID
+    a filter could find again), no control character (a NUL or a newline in an id is a client's
+    bug, and would be stored, matched and logged as if it were not there)."""
+    return bool(value.strip()) and len(value) <= MAX_ID and not _CONTROL.search(value)
 
 
 # A timestamp that is a date alone ("2026-11-20"): midnight, in UTC when no offset is given,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.construction.timelines import replan_timelines
-from app.domain.models import names_something
+from app.domain.models import ID_RULE, names_something
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 from app.store.locking import TENANT_WRITE_LOCK, still_there
@@ -239,9 +239,9 @@ async def forget_counted(graph: TenantGraph, sel: ForgetSelection) -> tuple[int,
     such leftovers: a client asking to forget another tenant's id, or nothing, is told 0."""
     for name, v in (("conversationId", sel.conversation_id), ("groupId", sel.group_id), ("userId", sel.user_id)):
         if v is not None and not names_something(v):  # said, but empty: not a selection left out
-            raise SelectionError(f"{name} must be 1-256 characters")
+            raise SelectionError(f"{name} must be {ID_RULE}")
     if sel.cell_ids is not None and any(not names_something(i) for i in sel.cell_ids):
-        raise SelectionError("memCellIds must each be 1-256 characters")  # ([""] read as a selection of none)
+        raise SelectionError(f"memCellIds must each be {ID_RULE}")  # ([""] read as a selection of none)
     chosen = sel.chosen()
     if len(chosen) != 1:
         raise SelectionError("choose exactly one of memCellIds, conversationId, groupId, userId, everything")

@@ -16,7 +16,7 @@ WITH DISTINCT f"""
 PAGE = _ABOUT + """, coalesce(f.validFrom.epochMillis, 0) AS at
 WHERE $afterAt IS NULL OR at > $afterAt OR (at = $afterAt AND f.id > $afterId)
 RETURN f {.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo, .status,
-          .eventDate} AS fact, at
+          .eventDate, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]} AS fact, at
 ORDER BY at, f.id LIMIT $limit
 """
 

@@ -54,7 +54,7 @@ CALL (e) {{
     AND coalesce(f.forgotten, false) = false AND ($groupId IS NULL OR f.groupId = $groupId)
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {{.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
-                    .status, .eventDate}}) AS facts
+                    .status, .eventDate, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]}}) AS facts
 }}"""
 
 ENTITY = f"""

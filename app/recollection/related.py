@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.domain.models import names_something
+from app.domain.models import ID_RULE, names_something
 from app.recollection.filters import holds
 from app.recollection.lookup import ASKED_ENTITY, asked_params
 from app.store.graph import TenantGraph
@@ -85,14 +85,14 @@ class RelatedService:
         is the tenant's, whichever group names it)."""
         from app.recollection.request import SearchInputError, moment
 
-        if not entity or not entity.strip() or len(entity) > 256:
-            raise SearchInputError("entity must be 1-256 characters", "entity")
+        if not entity or not names_something(entity):
+            raise SearchInputError(f"entity must be {ID_RULE}", "entity")
         if not 1 <= hops <= self.max_hops:
             raise SearchInputError(f"hops must be between 1 and {self.max_hops}", "hops")
         if not 1 <= limit <= 200:
             raise SearchInputError("limit must be between 1 and 200", "limit")
         if group_id is not None and not names_something(group_id):
-            raise SearchInputError("groupId must be 1-256 characters", "groupId")
+            raise SearchInputError(f"groupId must be {ID_RULE}", "groupId")
         rows = await graph.read(self._queries[hops], **asked_params(entity), at=moment(as_of),
                                 maxPaths=MAX_PATHS, limit=limit, groupId=group_id)
         ids = sorted({i for r in rows for i in r["factIds"] if i})

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from enum import Enum
 
-from app.domain.models import names_something
+from app.domain.models import ID_RULE, names_something
 
 
 class Method(str, Enum):
@@ -91,7 +91,7 @@ class SearchRequest:
         for name, v in (("groupId", self.group_id), ("userId", self.user_id),
                         ("conversationId", self.conversation_id)):
             if v is not None and not names_something(v):  # as memorize takes them
-                raise SearchInputError(f"{name} must be 1-256 characters", name)
+                raise SearchInputError(f"{name} must be {ID_RULE}", name)
         bad = [k for k in self.kinds if k not in KINDS]
         if not self.kinds:  # as the API names them: the enum's values
             raise SearchInputError(f"kinds is empty: name at least one of {', '.join(KINDS).upper()}, "
