@@ -205,6 +205,18 @@ async def test_forgetting_a_user_forgets_what_the_assistant_said_to_them(service
     assert not [t for t in texts[0]["t"] if "nut" in t.lower()], texts
 
 
+async def test_an_entity_named_in_passing_is_mentioned_and_outlives_a_forget_of_something_else(services, graph):
+    said = [("Tutor", "How are things at Lincoln High so far?"), ("Sofia", "Fine, I guess.")]
+    await Ingestor(services).memorize(graph.tenant, "c1", [
+        {"id": f"m{k}", "speaker": who, "content": text, "timestamp": DAY1 + timedelta(minutes=k)}
+        for k, (who, text) in enumerate(said)], flush=True)
+    rows = await graph.read("MATCH (e:Entity {tenant: $tenant, name: 'Lincoln High'}) "
+                            "RETURN COUNT { (e)<-[:MENTIONS]-(:MemCell) } AS cells")
+    assert rows == [{"cells": 1}]
+    await forget(graph, ForgetSelection(user_id="no-such-user"))
+    assert await graph.read("MATCH (e:Entity {tenant: $tenant, name: 'Lincoln High'}) RETURN e.id AS id")
+
+
 async def test_the_other_speakers_turns_of_a_forgotten_users_episodes_are_made_again(services, graph):
     msgs = [{**m, "user_id": "u-maya" if m["speaker"] == "Maya" else "u-sam"} for m in maya_and_sam()]
     ingestor = Ingestor(services)

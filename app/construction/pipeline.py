@@ -318,6 +318,11 @@ class Pipeline:
             k = res.key_of(s)
             if k:
                 counts.setdefault(k, 1)
+        # Every entity the episode names is mentioned by it, in a fact or not: one written with
+        # no edge ("Lincoln High", named in passing) was found by entity() and deleted by the
+        # next forget's clean-up of what nothing refers to.
+        for row in ent_rows:
+            counts.setdefault(row["key"], 1)
         batch.mentions = [{"cellId": cell_id, "key": k, "count": n} for k, n in sorted(counts.items())]
 
         for f in ex.facts:
