@@ -163,6 +163,10 @@ def test_a_day_open_in_its_year_or_week_is_read_by_the_sentence(said, day):
     ("Flat 2's rent goes up to £1,150 from December.", [date(2023, 12, 1)]),
     ("We moved Tom's onsite from 5 May to 16 May.", [date(2023, 5, 5), date(2023, 5, 16)]),
     ("I went to Lisbon on 3 June and it was lovely.", [date(2022, 6, 3)]),
+    # What is called off was ahead; a timetable's month too.
+    ("The test centre cancelled the 14 November session, so my exam is now on 12 December.",
+     [date(2023, 11, 14), date(2023, 12, 12)]),
+    ("My real A-level exams start in April, so we have time.", [date(2024, 4, 1)]),
 ])
 def test_a_day_is_read_in_the_tense_of_its_clause(said, days):
     assert [m.start for m in find_dates(said, REF, prefer=tense_at(said))] == days

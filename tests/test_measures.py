@@ -88,6 +88,11 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("The price of my car is £5,000.", ("Nadia", "car price is", "£5,000")),
     ("And my gym membership costs £35 a month.", ("Nadia", "gym membership is", "£35")),
     ("The levy for the roof is £220 per flat.", ("roof levy", "is", "£220")),
+    # A value in a clause after a conjunction; a band's number; a target is a goal.
+    ("The centre cancelled it, so my IELTS exam is now on 12 December.", ("Nadia", "ielts exam is", "2023-12-12")),
+    ("For now my goal is band 6 overall.", ("Nadia", "goal is", "6")),
+    ("So my goal score changed from 6 to 7.", ("Nadia", "goal is", "7")),
+    ("My target is now 7.", ("Nadia", "goal is", "7")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     assert value in _values([said])

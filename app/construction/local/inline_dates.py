@@ -36,7 +36,10 @@ _BY_DATE_HINT = re.compile(
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
-    r"bought tickets|got tickets|enrolled)\b", re.IGNORECASE)
+    r"bought tickets|got tickets|enrolled)\b|"
+    # "The test centre cancelled the 14 November session": what is called off was ahead
+    r"\b(?:cancell?ed|called\s+off|postponed|scrapped)\s+(?:the|our|my|his|her|their|your)\s+"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 # Getting ready for something: it lies ahead, though the sentence is in the past ("I just
 # started training for the Berlin marathon in September", said in March: this September).
 _AHEAD_HINT = re.compile(
@@ -48,6 +51,8 @@ _AHEAD_HINT = re.compile(
 _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
     r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b|"
+    # "My real A-level exams start in June": a month of a timetable, ahead
+    r"\b(?:starts?|begins?|opens?|arrives?)\s+in\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead
     r"\b(?:is|are|'s)\s+(?:now\s+|still\s+)?(?:(?:on|set\s+for|scheduled\s+for|booked\s+for|planned\s+for)\s+)?"
     r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"

@@ -21,7 +21,8 @@ from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
-_START = r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|(?<=\s)(?=(?i:my|our|their|its|his|her)\s))"
+_START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also)\s+)?|\b(?:and|so|but)\s+|"  # (", so my exam is")
+          r"(?<=\s)(?=(?i:my|our|their|its|his|her)\s))")
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
@@ -31,7 +32,7 @@ _NAME = r"(?:\d{1,4}[A-Za-z]?\s+(?=[A-Z]))?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
-_ATTR = (r"(?P<attr>(?:[\w-]+\s+){0,3}?[\w-]+)"
+_ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+)"  # ("For now my goal is")
          rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
@@ -46,10 +47,12 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
          # "my gym membership costs £35 a month"
          r"|(?:now\s+)?(?:costs|cost|is\s+costing)"
          # ("to" may be a day's: \x00)
+         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?\s+from\s+\S+\s+to"  # "goal score changed from 6 to 7"
          r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
-        r"holding(?:\s+steady)?\s+at|steady\s+at|like))?")
+        r"holding(?:\s+steady)?\s+at|steady\s+at|like))?"
+        r"(?:\s+(?i:band|grade|level))?")  # "my goal is band 6": the 6
 _WEIGHT_UNITS = r"kg|kgs|kilos?|lbs?|pounds|stone"
 _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
           r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?")
@@ -65,7 +68,7 @@ _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<sta
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks)\b)")
+        r"please|pls|thanks|overall|total)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
@@ -235,7 +238,8 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("salary expectation", "expectation"), ("salary expectations", "expectation"),
          ("expected salary", "expectation"), ("stage", "status"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
-         ("renewal date date", "renewal date"), ("tier", "plan"))
+         ("renewal date date", "renewal date"), ("tier", "plan"),
+         ("goal score", "goal"), ("target score", "goal"), ("target", "goal"))
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
