@@ -39,8 +39,11 @@ async def test_each_foresight_concerns_the_entity_its_text_begins_with(services,
         ("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
         ("m2", "Sam", "I'm vegan these days.", 0),
         ("m3", "Maya", "My son Leo has asthma.", 0),
-        ("m4", "Maya", "We're flying to Tokyo in May for the cherry blossoms!", 0)])
+        ("m4", "Maya", "We're flying to Tokyo in May for the cherry blossoms!", 0),
+        ("m5", "Leo", "My IELTS exam is on 14 June, at the British Council.", 1)])
     concerns = await _concerns(graph)
+    # A thing of his ("Leo's IELTS exam is on ...") is his; a person of hers is not hers.
+    assert [w for t, w in concerns.items() if "IELTS" in t] == ["Leo"]
     assert concerns["Maya is allergic to peanuts."] == "Maya"
     assert concerns["Sam is vegan."] == "Sam"
     assert concerns["Leo has asthma."] == "Leo"  # her son's, not hers
@@ -49,7 +52,7 @@ async def test_each_foresight_concerns_the_entity_its_text_begins_with(services,
     rows = await graph.read("""MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity)
                                RETURN count(*) AS n, count(DISTINCT f) AS f,
                                       collect(DISTINCT e.tenant) AS t""")
-    assert rows[0]["n"] == rows[0]["f"] == 4 and rows[0]["t"] == [graph.tenant]
+    assert rows[0]["n"] == rows[0]["f"] == 5 and rows[0]["t"] == [graph.tenant]
 
 
 async def test_a_merge_carries_the_foresight_and_a_split_takes_it_back(services, graph):

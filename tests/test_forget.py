@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 
 from app.construction.ingest import Ingestor
+from app.construction.status import conversation_status
 from app.construction.turns import InputError
 from app.lifecycle.forget import (
     DELETE_KEYS, ORPHAN_ENTITIES, PURGE_LABEL, STALE_RELATED, ForgetSelection, forget,
@@ -227,6 +228,9 @@ async def test_the_other_speakers_turns_of_a_forgotten_users_episodes_are_made_a
                             "t.memCellId AS cell, t.error AS error")
     assert {r["id"] for r in rows} == {"m2", "m5", "m8"}
     assert all(r["status"] == "pending" and r["cell"] is None and r["error"] for r in rows), rows
+    # They wait; none failed (a client polling the conversation was told 3 failed).
+    status = await conversation_status(graph, "c1")
+    assert (status["pending"], status["failed"], status["lastError"]) == (3, 0, None)
     await ingestor.retry_failed_everywhere()
     made = await graph.read("""MATCH (m:MemCell {tenant: $tenant})-[:EVIDENCED_BY]->(t:Turn)
                                RETURN m.id AS cell, collect(t.id) AS turns""")

@@ -121,6 +121,11 @@ class Resolution:
         names = sorted(((n, e.key) for e in self.entities.values() for n in {e.name, *e.aliases} if n),
                        key=lambda x: -len(x[0]))
         first = next(((n, k) for n, k in names if text.startswith(n + " ")), None)
+        if first is None:
+            # "Leo's IELTS exam is on 14 November", "Sofia's class trip": a thing of theirs is
+            # theirs to be reminded of; a person of theirs ("Maya's son") is not them.
+            first = next(((n, k) for n, k in names if (m := re.match(rf"{re.escape(n)}['’]s (\w+)", text))
+                          and m.group(1).lower() not in lx.KIN | lx.ORG_ROLES | lx.PROFESSIONS | lx.PETS), None)
         if first is not None and text.startswith(first[0] + " asked "):
             # "Hannah asked not to contact Ana's current employer": an instruction about Ana,
             # asked after by her name ("Can I call Ana's employer?"), not about who gave it.

@@ -6,8 +6,9 @@ from app.store.graph import TenantGraph
 
 # Waiting: not yet in an episode ('pending', or 'claimed' by a run writing it now). A waiting
 # turn with an error failed its last attempt and waits for the retry (writer.MARK_FAILED); the
-# error said is the latest. What was forgotten (lifecycle/retention.py) is no longer counted,
-# though it waits for its purge. The episodes are counted from the same turns (each done turn
+# error said is the latest; one reopened by a forget of another user's turns (its episode went)
+# did not fail: it waits for the retry, which its error names it for. What was forgotten
+# (lifecycle/retention.py) is no longer counted, though it waits for its purge. The episodes are counted from the same turns (each done turn
 # names its cell), not by a second look-up: Neo4j reads committed data without a snapshot, and a
 # second read could miss a cell whose turns the first read saw done (a client was told "nothing
 # pending" with one of two episodes).
@@ -17,7 +18,8 @@ OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn) WHERE coalesce(t.forgotten, false) = fa
 WITH c, count(t) AS turns, max(t.at) AS lastTurnAt,
      collect(CASE WHEN t.status IN ['pending', 'claimed'] THEN t END) AS waiting,
      count(DISTINCT CASE WHEN t.status = 'done' THEN t.memCellId END) AS memCells
-WITH c, turns, lastTurnAt, waiting, memCells, [w IN waiting WHERE w.error IS NOT NULL] AS failed
+WITH c, turns, lastTurnAt, waiting, memCells,
+     [w IN waiting WHERE w.error IS NOT NULL AND w.reopened IS NULL] AS failed
 RETURN c.id AS id, c.groupId AS groupId, turns, lastTurnAt, size(waiting) AS pending, size(failed) AS failed,
        reduce(last = null, w IN failed |
               CASE WHEN last IS NULL OR w.failedAt > last.failedAt THEN w ELSE last END).error AS lastError,

@@ -37,7 +37,7 @@ SET m.conversationId = c.conversationId, m.groupId = c.groupId, m.userIds = c.us
 WITH m, c
 UNWIND c.turns AS tv
 MATCH (t:Turn {tenant: $tenant, conversationId: c.conversationId, id: tv.id})
-SET t.status = 'done', t.memCellId = m.id, t.embedding = tv.embedding, t.error = null,
+SET t.status = 'done', t.memCellId = m.id, t.embedding = tv.embedding, t.error = null, t.reopened = null,
     t.sentenceSpans = null, t.sentenceVectors = null  // only kept while the turn waits for its cell
 CREATE (m)-[:EVIDENCED_BY]->(t)
 """
@@ -152,7 +152,7 @@ CALL (n, f) {{
 MARK_FAILED = """
 UNWIND $turnIds AS tid
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId, id: tid})
-SET t.attempts = coalesce(t.attempts, 0) + 1, t.error = $error, t.failedAt = datetime()
+SET t.attempts = coalesce(t.attempts, 0) + 1, t.error = $error, t.failedAt = datetime(), t.reopened = null
 """
 
 

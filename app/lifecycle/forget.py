@@ -109,7 +109,7 @@ LEFT_BEHIND = """
 UNWIND $keys AS k
 MATCH (m:MemCell)-[:EVIDENCED_BY]->(t:Turn) WHERE elementId(m) = k AND m.tenant = $tenant
   AND t.tenant = $tenant AND t.memCellId = m.id AND NOT elementId(t) IN $turns
-SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(),
+SET t.status = 'pending', t.memCellId = null, t.failedAt = datetime(), t.reopened = true,
     t.error = 'its episode was deleted with turns of a forgotten user; waiting to be made again without them'
 """
 
