@@ -170,8 +170,8 @@ def test_related_to_entity_mem_cell_and_foresights(api, tenants):
                        'path { text } } }', key=key))["relatedTo"]
     names = {r["entity"]["name"] for r in rel}
     assert "Melanie Hart" in names
-    ent = data(api.gql('{ entity(name: "mel") { name aliases merges { surface method } facts { text memCellId } } }',
-                       key=key))["entity"]
+    ent = data(api.gql('{ entity(name: "mel") { name aliases merges { surface method } '
+                       'facts { text memCellId } } }', key=key))["entity"]
     assert ent["name"] == "Melanie Hart" and "Mel" in ent["aliases"]
     assert ent["facts"] and all(f["memCellId"] for f in ent["facts"])
     hit = data(api.gql(SEARCH, {"input": {"query": "Tokyo conference", "topK": 3}}, key=key))

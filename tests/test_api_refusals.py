@@ -149,14 +149,16 @@ def test_an_empty_group_is_refused_and_nothing_is_stored(api, tenant_key, docume
     assert _counts(api.settings, tenant).get("Turn", 0) == before
 
 
+SEARCH_TOOK = "query($in: SearchInput!) { search(input: $in) { tookMs } }"
+
+
 @pytest.mark.parametrize("bad", ["  ", "a\x00b", "a\tb"])
 @pytest.mark.parametrize("document, variables", [
     (MEMORIZE, lambda x: {"input": {"conversationId": x, "messages": [_message(1)]}}),
     (MEMORIZE, lambda x: {"input": {"conversationId": "c-ids", "messages": [{**_message(1), "id": x}]}}),
     (MEMORIZE, lambda x: {"input": {"conversationId": "c-ids", "messages": [{**_message(1), "userId": x}]}}),
-    ("query($in: SearchInput!) { search(input: $in) { tookMs } }", lambda x: {"in": {"query": "note", "userId": x}}),
-    ("query($in: SearchInput!) { search(input: $in) { tookMs } }",
-     lambda x: {"in": {"query": "note", "conversationId": x}}),
+    (SEARCH_TOOK, lambda x: {"in": {"query": "note", "userId": x}}),
+    (SEARCH_TOOK, lambda x: {"in": {"query": "note", "conversationId": x}}),
     ("query($x: ID!) { conversation(id: $x) { id } }", lambda x: {"x": x}),
     ("query($x: ID!) { memCell(id: $x) { id } }", lambda x: {"x": x}),
     ("query($x: String!) { entity(name: $x) { name } }", lambda x: {"x": x}),

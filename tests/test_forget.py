@@ -192,10 +192,11 @@ async def test_forgetting_a_user_forgets_what_the_assistant_said_to_them(service
     ingestor = Ingestor(services)
     await ingestor.memorize(graph.tenant, "c1", msgs[:1], flush=False)  # the user said first, in another call
     await ingestor.memorize(graph.tenant, "c1", msgs[1:], flush=True)
-    users = {r["id"]: r["u"] for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.userId AS u")}
+    users = {r["id"]: r["u"]
+             for r in await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, t.userId AS u")}
     assert users == {"s1": "u-sofia", "t1": "u-sofia", "p1": "u-maria", "t2": "u-maria"}
-    res = await searcher.search(graph.tenant, SearchRequest(query="note the allergy for the trip", user_id="u-sofia",
-                                                            kinds=("turn",)))
+    res = await searcher.search(graph.tenant, SearchRequest(query="note the allergy for the trip",
+                                                            user_id="u-sofia", kinds=("turn",)))
     assert "t1" in [e["id"] for h in res.hits for e in h.evidence]
     await forget(graph, ForgetSelection(user_id="u-sofia"))
     left = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN collect(t.id) AS ids")

@@ -408,7 +408,8 @@ async def test_a_search_of_one_conversation_group_or_user_finds_by_its_words_wha
         {"id": i, "speaker": "Ana", "user_id": "ana", "timestamp": DAY2 + timedelta(minutes=k), "content": c}
         for k, (i, c) in enumerate([("a1", "The kids started at a new school this week."),
                                     ("a2", "My homework is an essay about volcanoes."),
-                                    ("a3", "My sister is visiting from Porto in July.")])], group_id="family-ana", flush=True)
+                                    ("a3", "My sister is visiting from Porto in July.")])],
+        group_id="family-ana", flush=True)
     scopes = ({"conversation_id": "mine"}, {"group_id": "family-ana"}, {"user_id": "ana"})
     for scope, kinds in itertools.product(scopes, [("turn",), ("fact",)]):
         res = await search(searcher, graph, "homework", Method.KEYWORD, top_k=3, kinds=kinds, **scope)

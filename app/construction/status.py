@@ -8,10 +8,10 @@ from app.store.graph import TenantGraph
 # turn with an error failed its last attempt and waits for the retry (writer.MARK_FAILED); the
 # error said is the latest; one reopened by a forget of another user's turns (its episode went)
 # did not fail: it waits for the retry, which its error names it for. What was forgotten
-# (lifecycle/retention.py) is no longer counted, though it waits for its purge. The episodes are counted from the same turns (each done turn
-# names its cell), not by a second look-up: Neo4j reads committed data without a snapshot, and a
-# second read could miss a cell whose turns the first read saw done (a client was told "nothing
-# pending" with one of two episodes).
+# (lifecycle/retention.py) is no longer counted, though it waits for its purge. The episodes are
+# counted from the same turns (each done turn names its cell), not by a second look-up: Neo4j
+# reads committed data without a snapshot, and a second read could miss a cell whose turns the
+# first read saw done (a client was told "nothing pending" with one of two episodes).
 STATUS = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
 OPTIONAL MATCH (c)-[:HAS_TURN]->(t:Turn) WHERE coalesce(t.forgotten, false) = false
