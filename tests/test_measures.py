@@ -93,9 +93,25 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("For now my goal is band 6 overall.", ("Nadia", "goal is", "6")),
     ("So my goal score changed from 6 to 7.", ("Nadia", "goal is", "7")),
     ("My target is now 7.", ("Nadia", "goal is", "7")),
+    ("I train Wednesdays and Saturdays.", ("Nadia", "train schedule is", "Wednesdays and Saturdays")),
+    ("Her lessons will be on Mondays at 4pm now.", None),
 ])
 def test_a_value_and_whose_it_is(said, value):
+    if value is None:  # ("her": no one named before it)
+        said_of = [v for v in _values([said]) if v[0] == "lessons schedule"]
+        assert said_of == [("lessons schedule", "is", "Mondays at 4pm")]
+        return
     assert value in _values([said])
+
+
+def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
+    # "Our sessions", said by the tutor, are the student's it speaks to.
+    ex = extract([turn("Hi Samuel! Our sessions are Tuesdays at 5pm from next week.", speaker="Tutor",
+                       role="assistant"),
+                  turn("A schedule change: Samuel's sessions need to move from Tuesdays to Wednesdays at 5pm.",
+                       speaker="David", i=1)])
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "sessions schedule is"] == [
+        ("Samuel", "Tuesdays at 5pm"), ("Samuel", "Wednesdays at 5pm")]
 
 
 @pytest.mark.parametrize("said", [

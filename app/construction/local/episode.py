@@ -280,7 +280,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
-            if s.t.assistant and not foresaw and (assistant_chatter(
+            # (an assistant setting someone's value, "Our sessions are Tuesdays at 5pm" to Samuel,
+            # is no chatter; a sum it suggests, "venue and catering: £8,500", no one's, is)
+            owned = assigned or any(p.predicate != "is" for p in valued)
+            if s.t.assistant and not foresaw and (not owned and assistant_chatter(
                     parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}")
                     or _restates(s, told)):
                 continue

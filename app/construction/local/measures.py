@@ -117,7 +117,7 @@ _VERSION = re.compile(
     r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
 # When someone does a thing of their week ("I train Mon/Wed/Fri mornings", then "I'll train
 # Mon/Wed/Fri evenings from now on"): one schedule at a time.
-_DAY = rf"(?:{'|'.join(sorted(lx.WEEKDAYS_SHORT, key=len, reverse=True))})(?:day)?s?"
+_DAY = rf"(?:{'|'.join(sorted(lx.WEEKDAYS | lx.WEEKDAYS_SHORT, key=len, reverse=True))})s?"  # ("Wednesdays")
 _SCHEDULE = re.compile(
     r"(?<![\w'])(?P<who>I|we)(?:'ll|\s+will|\s+now|\s+usually|\s+normally|\s+still|\s+can|\s+only)*\s+"
     r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym)\s+"
@@ -145,6 +145,17 @@ _SCHEDULE_MOVED = re.compile(
     r"\b(?:moving|moved|switching|switched|changing|changed|shifting|shifted)\s+(?:my|our)\s+"
     rf"(?P<v>lifting|training|runs|running|workouts|sessions|gym\s+sessions|swims|swimming)\s+to\s+"
     rf"(?P<when>{_WHEN})\b", re.I)
+# Appointments that recur on days of the week, whoever's they are: "Our sessions are Tuesdays at
+# 5pm", "Samuel's sessions need to move from Tuesdays to Wednesdays at 5pm", "Her lessons will be
+# on Mondays now": one slot at a time.
+_MEETS = r"(?P<what>sessions|lessons|classes|appointments|tutorials|check-ins|calls)"
+_SLOT = rf"(?P<when>(?i:{_WHEN}))(?P<hour>\s+at\s+\d{{1,2}}(?::\d\d)?\s*(?i:am|pm|a\.m\.|p\.m\.)?)?\b"
+_SLOT_OWNER = rf"(?P<owner>(?P<name>{_NAME})['’]s|(?i:my|our|his|her|their))\s+(?:[\w-]+\s+)?"
+_SLOT_IS = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:are|will\s+be|'ll\s+be|are\s+going\s+to\s+be)"
+                      r"(?:\s+(?i:now|still|usually))?\s+(?:(?i:on)\s+)?" + _SLOT)
+_SLOT_MOVED = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:need\s+to\s+|have\s+to\s+|will\s+|are\s+going\s+to\s+)?"
+                         r"(?i:move|moved|moving|switch|switched|change|changed|shift|shifted)\s+"
+                         rf"(?:(?i:from)\s+(?i:{_WHEN})\s+)?(?i:to)\s+(?:(?i:on)\s+)?" + _SLOT)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # "Tidewater now renews on April 30, 2027".
@@ -285,7 +296,8 @@ def _value(m: re.Match, sent: _Sentence) -> str | None:
         return day.group() if day else None
     for g in ("num", "ver", "status", "name"):
         if m.groupdict().get(g):
-            return " ".join(m.group(g).split())
+            # ("their warehouse is Snowflake." ends its sentence; "Node.js" keeps its dot)
+            return " ".join(m.group(g).split()).rstrip(".") if g == "name" else " ".join(m.group(g).split())
     return None
 
 
@@ -481,6 +493,16 @@ def _schedules(v: _Values) -> None:
         v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
 
 
+def _slots(v: _Values) -> None:
+    """When someone's sessions are, said or moved; "our" said by an assistant is the person it
+    speaks to (the one named last: "Hi Samuel! ... Our sessions are Tuesdays at 5pm")."""
+    for m in [*_SLOT_IS.finditer(v.text), *_SLOT_MOVED.finditer(v.text)]:
+        word = m.group("name") or m.group("owner")
+        whose = v.recent if word.lower() == "our" and v.sent.t.assistant else v.owner(word, m.start())
+        slot = " ".join((m.group("when") + (m.group("hour") or "")).split())
+        v.add(whose, f"{m.group('what').lower()} schedule", slot, m.start(), end=m.end())
+
+
 def _tickets(v: _Values) -> None:
     """A ticket's status, said of it or done to it ("LUM-4821 is reopened", "I've opened QL-118")."""
     for m in _TICKET_IS.finditer(v.text):
@@ -536,7 +558,7 @@ def _asks(v: _Values) -> None:
             v.add(whose, "expectation", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _account, _changed, _schedules, _tickets, _repairs, _steps, _asks)
+_READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
