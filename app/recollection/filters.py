@@ -81,6 +81,16 @@ FORESIGHT = """
 
 BY_KIND = {"turn": TURN, "memcell": MEMCELL, "fact": FACT, "foresight": FORESIGHT}
 
+# The filters that scope a search to part of the tenant: the indexes hold them, so a scoped
+# search reads its scope's nodes, not the tenant's nearest or best matching then filtered
+# (app/store/vector.py INDEX_SCOPES, channels/keyword.py SCOPES).
+SCOPES = ("conversationId", "groupId", "userId")
+
+
+def scoped(params: dict) -> frozenset[str]:
+    """The scope filters `params` (from params() below) give a value."""
+    return frozenset(p for p in SCOPES if params.get(p) is not None)
+
 
 def params(req: SearchRequest) -> dict:
     return {

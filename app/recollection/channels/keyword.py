@@ -33,8 +33,7 @@ PRIOR_WEIGHT = 0.5
 # What a kind's nodes say of the scopes a search may ask for, each served by a range index
 # (bm25.proposals' `scope`; migration 0017). An episode is a user's by a list (userIds): only
 # the fulltext index proposes episodes for a user.
-SCOPES = {"turn": ("conversationId", "groupId", "userId"), "fact": ("conversationId", "groupId", "userId"),
-          "memcell": ("conversationId", "groupId")}
+SCOPES = {"turn": filters.SCOPES, "fact": filters.SCOPES, "memcell": ("conversationId", "groupId")}
 LABEL = {"turn": "Turn", "fact": "Fact", "memcell": "MemCell"}
 # Nodes of a scope read for the query's words, at most: a conversation's, a family's, a user's
 # texts are often all of them; a scope larger than that mostly fills the fulltext index's bound.
@@ -77,7 +76,7 @@ TIE = {"fact": "n.validFrom, n.text", "memcell": "n.startedAt, n.title"}
 
 @lru_cache(maxsize=64)
 def query_for(kinds: tuple[str, ...], scope: frozenset[str] = frozenset()) -> str:
-    """`scope`: the request's scope filters that have a value (conversationId, groupId, userId)."""
+    """`scope`: the request's scope filters that have a value (filters.scoped)."""
     stats = "\n".join(bm25.statistics(k) for k in kinds)
     calls = "\n".join(f"CALL ({k}_idf, {k}_avglen) {{{_subquery(k, scope)}\n}}" for k in kinds)
     # The turns' idf of the query's words also weighs them in the ranker's coverage column.
@@ -125,9 +124,8 @@ class KeywordChannel:
         kinds = tuple(k for k in INDEX if k in ctx.request.kinds)
         if not kinds:
             return []
-        scope = frozenset(p for p in ("conversationId", "groupId", "userId") if ctx.filters.get(p) is not None)
         record = await ctx.graph.read_one(
-            query_for(kinds, scope), perWord=bm25.per_word(ctx.depth * 3, len(terms)), limit=ctx.depth,
+            query_for(kinds, filters.scoped(ctx.filters)), perWord=bm25.per_word(ctx.depth * 3, len(terms)), limit=ctx.depth,
             terms=words, scopeScan=SCOPE_SCAN,
             adapted=await ctx.adapted() if "memcell" in kinds else None,
             **{f"lucene_{k}": lucene_for(k, terms, ctx.graph.tenant) for k in kinds}, **ctx.filters)
