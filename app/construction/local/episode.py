@@ -282,8 +282,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 continue
             # (an assistant setting someone's value, "Our sessions are Tuesdays at 5pm" to Samuel,
             # is no chatter; a sum it suggests, "venue and catering: £8,500", no one's, is)
-            owned = assigned or any(p.predicate != "is" for p in valued)
-            if s.t.assistant and not foresaw and (not owned and assistant_chatter(
+            if s.t.assistant and not foresaw and (not _owned(valued, assigned) and assistant_chatter(
                     parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}")
                     or _restates(s, told)):
                 continue
@@ -347,6 +346,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         foresight_ends=ends[:MAX_FORESIGHTS],
         tokens_used=0,
     )
+
+
+def _owned(valued: list, assigned: list) -> bool:
+    """Whether a sentence gives someone's or something's value (not only one said of no one)."""
+    return bool(assigned) or any(p.predicate != "is" for p in valued)
 
 
 def _best(facts: list[FactDraft], scores: list[float], n: int) -> list[int]:

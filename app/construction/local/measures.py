@@ -296,8 +296,9 @@ def _value(m: re.Match, sent: _Sentence) -> str | None:
         return day.group() if day else None
     for g in ("num", "ver", "status", "name"):
         if m.groupdict().get(g):
+            value = " ".join(m.group(g).split())
             # ("their warehouse is Snowflake." ends its sentence; "Node.js" keeps its dot)
-            return " ".join(m.group(g).split()).rstrip(".") if g == "name" else " ".join(m.group(g).split())
+            return value.rstrip(".") if g == "name" else value
     return None
 
 
