@@ -136,7 +136,7 @@ async def _role_holders(graph) -> dict[str, list[str]]:
 
 
 async def _named(graph, name: str) -> str | None:
-    rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key(name))
+    rows = await graph.read(NAMED_ENTITY + " RETURN e.name AS name", key=normalize_key(name), groupId=None)
     return rows[0]["name"] if rows else None
 
 

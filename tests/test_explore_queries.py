@@ -27,7 +27,7 @@ async def memory(services, graph):
 async def _params(graph) -> dict:
     [fact] = await graph.read("MATCH (f:Fact {tenant: $tenant})-[:ABOUT]->(:Entity {name: 'Maya'}) "
                               "RETURN f.id AS id ORDER BY f.id LIMIT 1")
-    return {"name": "Maya", "conversationId": "c1", "at": None, "factId": fact["id"]}
+    return {"name": "Maya", "conversationId": "c1", "at": None, "factId": fact["id"], "group": None}
 
 
 def test_every_saved_query_declares_the_tenant_it_reads():

@@ -836,13 +836,14 @@ async def test_related_to_in_one_group_follows_that_groups_relations_only(servic
              for g in ("atlas", "orion", None)}
     assert "Chloe Martin" in names["atlas"] and "Omar Haddad" not in names["atlas"]
     assert "Omar Haddad" in names["orion"] and "Chloe Martin" not in names["orion"]
-    assert {"Chloe Martin", "Omar Haddad"} <= names[None]
+    # Each channel's Ben is its group's: without a group, one of the two, with his relations only.
+    assert names[None] in (names["atlas"], names["orion"])
     with pytest.raises(SearchInputError):
         await RelatedService().related_to(graph, "Ben", group_id="")
-    # An entity is the tenant's; asked in one group, its facts are that group's.
+    # An entity is its group's, and so are its facts.
     facts = {g: [f["text"] for f in (await entity_by_name(graph, "Ben", DAY3 + timedelta(hours=1),
                                                           group_id=g))["facts"]]
              for g in ("atlas", "orion", None)}
     assert [t for t in facts["atlas"] if "Chloe" in t] and not [t for t in facts["atlas"] if "Omar" in t]
     assert [t for t in facts["orion"] if "Omar" in t] and not [t for t in facts["orion"] if "Chloe" in t]
-    assert set(facts["atlas"]) | set(facts["orion"]) == set(facts[None])
+    assert set(facts[None]) in (set(facts["atlas"]), set(facts["orion"]))

@@ -243,7 +243,9 @@ class Mutation:
     async def split_entity(self, info: Info, input: SplitEntityInput) -> SplitEntityResult:
         ctx = info.context
         with _entity_edit():
-            rep = await split_entity(ctx.graph, ctx.services.require_embedder(), input.entity, input.surface)
+            _check_group(input.group_id)
+            rep = await split_entity(ctx.graph, ctx.services.require_embedder(), input.entity, input.surface,
+                                     group_id=None if input.group_id is None else str(input.group_id))
         new, old = await _entities_now(ctx.graph, [rep.entity_id, rep.from_id])
         return SplitEntityResult(entity=new, split_from=old, facts=rep.facts, episodes=rep.episodes,
                                  reopened=rep.reopened, resuperseded=rep.resuperseded)
@@ -254,7 +256,9 @@ class Mutation:
     async def merge_entities(self, info: Info, input: MergeEntitiesInput) -> MergeEntitiesResult:
         ctx = info.context
         with _entity_edit():
-            rep = await merge_entities(ctx.graph, input.entity, input.into)
+            _check_group(input.group_id)
+            rep = await merge_entities(ctx.graph, input.entity, input.into,
+                                       group_id=None if input.group_id is None else str(input.group_id))
         [kept] = await _entities_now(ctx.graph, [rep.entity_id])
         return MergeEntitiesResult(entity=kept, facts=rep.facts, episodes=rep.episodes, reopened=rep.reopened,
                                    resuperseded=rep.resuperseded)

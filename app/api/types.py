@@ -199,6 +199,9 @@ class Entity:
     type: str
     aliases: list[str]
     merges: list[EntityMerge]
+    group_id: Optional[strawberry.ID] = strawberry.field(description=(
+        "the group whose conversations know it (null: conversations without a group). An entity is "
+        "its group's: one name in two groups is two entities, each with its own facts and aliases"))
     # The moment its facts are true at (the parent's asOf, else now). Read with the entity by
     # entity(name); under relatedTo None, read when a client asks.
     at: strawberry.Private[datetime]
@@ -247,8 +250,8 @@ class Entity:
             except (ValueError, TypeError):
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
-                   aliases=list(d.get("aliases") or []), merges=merges, known_facts=facts,
-                   known_foresights=foresights, at=at)
+                   aliases=list(d.get("aliases") or []), merges=merges, group_id=d.get("groupId"),
+                   known_facts=facts, known_foresights=foresights, at=at)
 
 
 @strawberry.type(description=(
@@ -466,12 +469,17 @@ class ForgetResult:
 class SplitEntityInput:
     entity: str = strawberry.field(description="the entity's name or one of its aliases")
     surface: str = strawberry.field(description="the alias to split off (one of the entity's aliases)")
+    group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "the group whose entity it is (entities are a group's); without it, as entity(name) finds it"))
 
 
 @strawberry.input(description="Two entities that are one, to be merged into the one kept.")
 class MergeEntitiesInput:
     entity: str = strawberry.field(description="the entity merged away (its name or an alias)")
     into: str = strawberry.field(description="the entity kept (its name or an alias)")
+    group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "the group of both (entities of two groups are never one); without it, as entity(name) finds "
+        "each"))
 
 
 @strawberry.type

@@ -3,14 +3,14 @@ an entity as the API names it, refusals and moving relations (the timelines whos
 are planned again by timelines.py)."""
 from __future__ import annotations
 
-from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key, timeline_key
 from app.store.graph import TenantTx
 from app.store.locking import TENANT_WRITE_LOCK
 
 MAX_NAME = 256
 
 NAMED = NAMED_ENTITY + """
-RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges, .splitKeys} AS entity
+RETURN e {.id, .key, .name, .type, .aliases, .aliasKeys, .merges, .splitKeys, .groupId, .groupKey} AS entity
 """
 
 # Relations move with what moved: the new end where the old entity was; those of the facts
@@ -55,8 +55,16 @@ async def locked(tx: TenantTx) -> None:
         raise EntityEditError("the tenant's memory is being deleted", "entity", missing=True)
 
 
-async def named(tx: TenantTx, name: str, field: str) -> dict:
-    rows = await tx.run(NAMED, key=normalize_key(name))
+async def named(tx: TenantTx, name: str, field: str, group_id: str | None = None) -> dict:
+    """The entity `name` names in the group `group_id` (entities are a group's); without one,
+    as entity(name) picks among the groups that know the name."""
+    rows = await tx.run(NAMED, key=normalize_key(name), groupId=group_id)
     if not rows:
-        raise EntityEditError(f"no entity is named {name!r}", field, missing=True)
+        where = f" in group {group_id!r}" if group_id is not None else ""
+        raise EntityEditError(f"no entity is named {name!r}{where}", field, missing=True)
     return rows[0]["entity"]
+
+
+def timeline(e: dict, key: str | None = None) -> str:
+    """The timeline key of what is said of entity `e` (or of the entity of `key` in its group)."""
+    return timeline_key(key or e["key"], e["groupId"])

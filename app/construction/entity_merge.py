@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from app.construction.entity_edits import MOVE_RELATED, EntityEditError, check_name, locked, named
+from app.construction.entity_edits import MOVE_RELATED, EntityEditError, check_name, locked, named, timeline
 from app.construction.entity_resolution import normalize_key
 from app.construction.timelines import replan_timelines
 from app.store import term_stats
@@ -92,23 +92,29 @@ class MergeReport:
     resuperseded: int = 0  # values closed anew now that both entities' values are one timeline
 
 
-async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeReport:
+async def merge_entities(graph: TenantGraph, entity: str, into: str, group_id: str | None = None) -> MergeReport:
     """Merge the entity named `entity` into the one named `into` (see the module's docstring).
     Raises EntityEditError, with nothing changed, when either is not found or both name one
-    entity. One transaction under the tenant's write lock."""
+    entity, or when they are of two groups (an entity is its group's: `group_id` names the group
+    of both; without it, each is found as entity(name) finds it). One transaction under the
+    tenant's write lock."""
     check_name(entity, "entity")
     check_name(into, "into")
 
     async def work(tx: TenantTx) -> MergeReport:
         await locked(tx)
-        x = await named(tx, entity, "entity")
-        e = await named(tx, into, "into")
+        x = await named(tx, entity, "entity", group_id)
+        e = await named(tx, into, "into", group_id)
         if x["id"] == e["id"]:
             raise EntityEditError(f"{entity!r} and {into!r} are already one entity ({e['name']!r})", "into")
-        preds = {r["predicate"] for r in await tx.run(TIMELINES_OF, key=x["key"])}
+        if x["groupKey"] != e["groupKey"]:
+            raise EntityEditError(f"{entity!r} and {into!r} are entities of two groups ({x['groupId']!r} and "
+                                  f"{e['groupId']!r}), which are never one; give groupId to merge within one",
+                                  "into")
+        preds = {r["predicate"] for r in await tx.run(TIMELINES_OF, key=timeline(x))}
         ids = {"from": x["id"], "to": e["id"]}
         [moved] = await tx.run(MOVE_ABOUT, **ids)
-        await tx.run(RESUBJECT, **{"from": x["key"], "to": e["key"]})
+        await tx.run(RESUBJECT, **{"from": timeline(x), "to": timeline(e)})
         await tx.run(MOVE_RELATED, factIds=None, **ids)
         [mentions] = await tx.run(MOVE_MENTIONS, **ids)
         await tx.run(MOVE_CONCERNS, **ids)
@@ -122,7 +128,7 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str) -> MergeRep
                               records=[*(x["merges"] or []), json.dumps(record, sort_keys=True)])
         await tx.run(DELETE_MERGED, id=x["id"])
         await term_stats.recount_nodes(tx, "entity", [kept])
-        reopened, resuperseded = await replan_timelines(tx, {(e["key"], p) for p in preds})
+        reopened, resuperseded = await replan_timelines(tx, {(timeline(e), p) for p in preds})
         return MergeReport(entity_id=e["id"], facts=moved["facts"], episodes=mentions["episodes"],
                            reopened=reopened, resuperseded=resuperseded)
 

@@ -1,5 +1,10 @@
-"""Entity resolution within a tenant: the same person, place or thing under several names
+"""Entity resolution within a group: the same person, place or thing under several names
 becomes one node, and every merge is recorded so it can be audited (and undone by hand).
+
+An entity is its group's (`Entity.groupKey`: the group's id, '' for conversations without one):
+three families' "Anna" are three people, and one family's "Anna lives in York" closes nothing of
+another's. Every query here reads the entities of the group the graph is bound to
+(TenantGraph.in_group); a group's conversations and users share its entities.
 
 Order of evidence, strongest first:
   key      the normalised name equals an entity's key or one of its alias keys;
@@ -34,32 +39,36 @@ _SPACES = re.compile(r"\s+")
 VECTOR_MERGE_THRESHOLD = 0.95
 
 BY_KEYS = """
-MATCH (e:Entity {tenant: $tenant}) WHERE e.key IN $keys
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey}) WHERE e.key IN $keys
 RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys,
        coalesce(e.splitKeys, []) AS splitKeys
 UNION
-MATCH (e:Entity {tenant: $tenant}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey}) WHERE any(k IN e.aliasKeys WHERE k IN $keys)
 RETURN e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliasKeys AS aliasKeys,
        coalesce(e.splitKeys, []) AS splitKeys
 """
 
 # An entity by its name or one of its aliases, its own name first (one entity's name may be
 # another's alias): `e` bound to at most one; $key from normalize_key. What the API's
-# entity(name) reads and what entity edits act on (entity_edits.py).
-NAMED_ENTITY = """MATCH (e:Entity {tenant: $tenant}) WHERE e.key = $key OR $key IN e.aliasKeys
-WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END LIMIT 1"""
+# entity(name) reads and what entity edits act on (entity_edits.py). In the group $groupId;
+# without one, of all groups knowing the name, the entity of no group, else the one most
+# episodes mention (a client of several groups names the group to choose).
+NAMED_ENTITY = """MATCH (e:Entity {tenant: $tenant}) WHERE (e.key = $key OR $key IN e.aliasKeys)
+  AND ($groupId IS NULL OR e.groupId = $groupId)
+WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END, CASE WHEN e.groupId IS NULL THEN 0 ELSE 1 END,
+     COUNT { (e)<-[:MENTIONS]-() } DESC, e.id LIMIT 1"""
 
 # `splitKeys`: names a client split off the entity (entity_split.py), never merged into it
 # again by a guess, even once the entity they became is forgotten.
 PERSON_PREFIX = """
-MATCH (e:Entity {tenant: $tenant, type: 'person'}) WHERE e.key STARTS WITH $prefix
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'}) WHERE e.key STARTS WITH $prefix
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
 # An organisation called by its first words ("Acme" for "Acme Logistics"): those whose key goes on
 # from $prefix, and those whose key is one of $heads, the first words of a longer name said now.
 ORG_PREFIX = """
-MATCH (e:Entity {tenant: $tenant, type: 'organization'})
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'organization'})
 WHERE e.key STARTS WITH $prefix OR e.key IN $heads
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
@@ -67,7 +76,7 @@ RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMI
 # A street said without a house's number ("Elm Road") is the one address known on it ("14 Elm
 # Road"): places whose key is a number and then the street's.
 ADDRESS_ON = """
-MATCH (e:Entity {tenant: $tenant, type: 'place'})
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'place'})
 WHERE e.key ENDS WITH $street AND e.key =~ '[0-9]{1,4}[a-z]? .*'
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
@@ -78,10 +87,20 @@ RETURN n.key AS key, n.name AS name, n.type AS type, coalesce(n.splitKeys, []) A
 
 
 def thing_key(name: str, group_id: str | None) -> str:
-    """The timeline key of a subject no entity names: its words, in its group ("billing@atlas";
-    a key's words hold no "@")."""
-    key = normalize_key(name)
+    """The timeline key of a subject no entity names: its words, in its group ("billing@atlas")."""
+    return timeline_key(normalize_key(name), group_id)
+
+
+def timeline_key(key: str, group_id: str | None) -> str:
+    """The timeline key (`Fact.subjectKey`) of what is said of the entity or thing of `key` in
+    a group: "anna@family-2", as entities and timelines are a group's; a key alone without
+    one. A key's words hold no "@" (normalize_key), so the first "@" ends it (timeline_of)."""
     return f"{key}@{group_id}" if group_id else key
+
+
+def timeline_of(subject_key: str) -> str:
+    """The entity or thing key a timeline key is of (timeline_key)."""
+    return subject_key.partition("@")[0]
 
 
 def normalize_key(name: str) -> str:

@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from app.construction.entity_edits import MOVE_RELATED, EntityEditError, check_name, locked, named
+from app.construction.entity_edits import MOVE_RELATED, EntityEditError, check_name, locked, named, timeline
 from app.construction.entity_resolution import normalize_key
 from app.construction.timelines import replan_timelines
 from app.domain.models import new_id
@@ -31,7 +31,7 @@ from app.store.graph import TenantGraph, TenantTx
 
 # An entity already of the alias's name, which the split-off facts join instead of a new one.
 EXISTING = """
-MATCH (x:Entity {tenant: $tenant, key: $key}) RETURN x.id AS id
+MATCH (x:Entity {tenant: $tenant, groupKey: $groupKey, key: $key}) RETURN x.id AS id
 """
 
 FACTS_ABOUT = """
@@ -41,9 +41,10 @@ RETURN f.id AS id, r.role AS role, f.subject AS subject, f.object AS object, f.t
 """
 
 SPLIT_OFF = """
-MERGE (n:Entity {tenant: $tenant, key: $key})
-  ON CREATE SET n.id = $id, n.name = $name, n.type = $type, n.aliases = [], n.aliasKeys = [],
-                n.merges = [], n.aliasText = '', n.embedding = $embedding, n.createdAt = datetime()
+MERGE (n:Entity {tenant: $tenant, groupKey: $groupKey, key: $key})
+  ON CREATE SET n.id = $id, n.groupId = CASE WHEN $groupKey = '' THEN null ELSE $groupKey END,
+                n.name = $name, n.type = $type, n.aliases = [], n.aliasKeys = [], n.merges = [], n.aliasText = '',
+                n.embedding = $embedding, n.createdAt = datetime()
 RETURN n.id AS id, n.key AS entityKey, """ + term_stats.RECOUNT_COLUMNS["entity"]
 
 # A fact's role moves with its ABOUT edge; the subject's key with it, so the fact leaves the
@@ -55,7 +56,7 @@ MATCH (f:Fact {tenant: $tenant, id: mv.id})-[r:ABOUT]->(e)
 DELETE r
 MERGE (f)-[a:ABOUT]->(n) ON CREATE SET a.role = mv.role
 FOREACH (_ IN CASE WHEN mv.keep THEN [1] ELSE [] END | MERGE (f)-[k:ABOUT]->(e) ON CREATE SET k.role = 'mentioned')
-FOREACH (_ IN CASE WHEN mv.role = 'subject' THEN [1] ELSE [] END | SET f.subjectKey = n.key)
+FOREACH (_ IN CASE WHEN mv.role = 'subject' THEN [1] ELSE [] END | SET f.subjectKey = $subjectKey)
 """
 
 
@@ -128,11 +129,13 @@ def _written(fact: dict, role: str) -> str:
     return {"subject": fact["subject"], "object": fact["object"]}.get(role) or fact["text"] or ""
 
 
-async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) -> SplitReport:
+async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str,
+                       group_id: str | None = None) -> SplitReport:
     """Make `surface`, an alias of the entity named `entity`, an entity of its own (see the
     module's docstring). Raises EntityEditError, with nothing changed, when there is no such entity
     or the surface is not one of its aliases. All in one transaction under the tenant's write
-    lock, so no ingestion writes between what it reads and what it changes."""
+    lock, so no ingestion writes between what it reads and what it changes. The new entity is
+    of the entity's group (`group_id`: whose entity it is; without it, as entity(name) finds it)."""
     check_name(entity, "entity")
     surface_key = check_name(surface, "surface")
     # The vector of the name, only used when the entity is new; computed outside the transaction.
@@ -140,13 +143,14 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
 
     async def work(tx: TenantTx) -> SplitReport:
         await locked(tx)
-        e = await named(tx, entity, "entity")
+        e = await named(tx, entity, "entity", group_id)
+        group = {"groupKey": e["groupKey"]}
         if surface_key == e["key"]:
             raise EntityEditError(f"{surface!r} is the entity's own name; split off one of its aliases",
                                   "surface")
         if surface_key not in (e["aliasKeys"] or []):
             raise EntityEditError(f"{surface!r} is not an alias of {e['name']!r}", "surface")
-        existing = await tx.run(EXISTING, key=surface_key)
+        existing = await tx.run(EXISTING, key=surface_key, **group)
         spelled = [a for a in e["aliases"] or [] if normalize_key(a) == surface_key]
         remaining = [e["name"], *(a for a in e["aliases"] or [] if normalize_key(a) != surface_key)]
 
@@ -159,11 +163,11 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
 
         [n] = await tx.run(SPLIT_OFF, key=surface_key, id=existing[0]["id"] if existing else new_id("ent"),
                            name=spelled[0] if spelled else surface.strip(), type=e["type"],
-                           embedding=[float(x) for x in vector])
+                           embedding=[float(x) for x in vector], **group)
         ids = {"from": e["id"], "to": n["id"]}
         if moves:
             await tx.run(MOVE_ABOUT, moves=[{"id": m["id"], "role": m["role"], "keep": m["keep"]} for m in moves],
-                         **ids)
+                         subjectKey=timeline(e, n["entityKey"]), **ids)
             await tx.run(MOVE_RELATED, factIds=[m["id"] for m in moves], **ids)
 
         written = spelled or [surface.strip()]
@@ -189,7 +193,7 @@ async def split_entity(graph: TenantGraph, embedder, entity: str, surface: str) 
         preds = {m["ends"] or m["predicate"] for m in moves
                  if m["role"] == "subject" and (m["singleValued"] or m["ends"])}
         reopened, resuperseded = await replan_timelines(
-            tx, {(k, p) for p in preds for k in (e["key"], n["entityKey"])})
+            tx, {(k, p) for p in preds for k in (timeline(e), timeline(e, n["entityKey"]))})
         return SplitReport(entity_id=n["id"], from_id=e["id"], facts=len(moves),
                            episodes=sum(ep["add"] for ep in episodes), reopened=reopened,
                            resuperseded=resuperseded)

@@ -20,7 +20,7 @@ WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
   AND (f.text STARTS WITH x.who + ' ' OR toLower(f.text) STARTS WITH 'the ' + toLower(x.who) + ' '  // "The QBR is"
-       OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, key: x.whoKey}) }
+       OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, groupKey: $groupKey, key: x.whoKey}) }
        // "Sophie and Daniel are planning a trip": theirs together, called off by either.
        OR (f.text CONTAINS ' and ' + x.who + ' '
            AND size(split(split(f.text, ' and ' + x.who + ' ')[0], ' ')) <= 3
@@ -50,12 +50,12 @@ RETURN count(DISTINCT f) AS ended
 END_FACTS = """
 UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
-WHERE old.tenant = $tenant AND (old.subject = e.who OR old.subjectKey = e.whoKey)
+WHERE old.tenant = $tenant AND (old.subject = e.who OR old.subjectKey = e.whoTimeline)
   AND NOT coalesce(old.singleValued, false)
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
-WHERE new.tenant = $tenant AND (new.subject = e.who OR new.subjectKey = e.whoKey) AND new <> old
+WHERE new.tenant = $tenant AND (new.subject = e.who OR new.subjectKey = e.whoTimeline) AND new <> old
   AND any(w IN e.terms WHERE w IN new.terms)
 WITH old, e, min(new.id) AS newId
 RETURN DISTINCT old.id AS oldId, newId, e.at AS at
@@ -72,7 +72,7 @@ def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
         if (c["id"] not in out and set(x["terms"]) & said and (not x.get("done") or x["done"] in said)
                 and all(w in said for w in x.get("needs") or ())):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
-                            "whoKey": x.get("whoKey"),
+                            "whoKey": x.get("whoKey"), "whoTimeline": x.get("whoTimeline"),
                             "terms": x["terms"], "conversationId": x["conversationId"]}
     return list(out.values())
 

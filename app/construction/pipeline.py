@@ -20,7 +20,7 @@ import numpy as np
 
 from app.construction.boundaries import BoundaryRules, cut, unit
 from app.construction.entity_resolution import (
-    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities, surface_rows, thing_key,
+    Resolution, entity_rows, names_to_embed, normalize_key, resolve_entities, surface_rows, thing_key, timeline_key,
 )
 from app.construction.extractor import ExtractionError, Extractor
 from app.construction.sentences import best_span
@@ -131,6 +131,8 @@ class Pipeline:
         rep.add_time("read", time.perf_counter() - t0)
         if not turns:
             return rep
+        # The conversation's group's entities: resolution and the write read and make those only.
+        group = graph.in_group(turns[0].group_id)
         t0 = time.perf_counter()
         cache = vectors or TextVectors(self.embedder)
         texts, heads = turn_texts([(t.speaker, t.at, t.content) for t in turns])
@@ -183,7 +185,7 @@ class Pipeline:
         big = None
         try:
             t0 = time.perf_counter()
-            names = await names_to_embed(graph, [d for w in work for d in w.drafts])
+            names = await names_to_embed(group, [d for w in work for d in w.drafts])
             rep.add_time("resolve", time.perf_counter() - t0)
             t0 = time.perf_counter()
             await cache.fill(names)
@@ -194,7 +196,7 @@ class Pipeline:
             rep.add_time("embed", time.perf_counter() - t0)
             for w in work:
                 try:
-                    await self._write_cell(graph, w, vec_of, sentences_of, cache, big, saving, rep)
+                    await self._write_cell(group, w, vec_of, sentences_of, cache, big, saving, rep)
                 except TurnsTaken as e:
                     # Forgotten or processed elsewhere meanwhile: this cell is not written; each
                     # later one is claimed on its own (forgetting a user leaves the others' turns).
@@ -333,12 +335,14 @@ class Pipeline:
                 k = res.key_of(name)
                 if k and all(a["key"] != k for a in about):
                     about.append({"key": k, "role": role})
-            # A subject no entity names ("billing", "launch") is a thing of the group it was said
-            # in: its timeline is that group's ("Chloe owns billing" in another team's channel
-            # ends nothing here). An entity's is the tenant's, whichever group names it.
-            subject_key = res.key_of(f.subject) or thing_key(f.subject, first.group_id)
-            if subject_key in res.entities and all(a["key"] != subject_key for a in about):
-                about.insert(0, {"key": subject_key, "role": "subject"})
+            # What is said of an entity or a thing no entity names ("billing", "launch") is on a
+            # timeline of the group it was said in, as the entity is the group's: "Chloe owns
+            # billing" in another team's channel ends nothing here.
+            entity_key = res.key_of(f.subject)
+            subject_key = (timeline_key(entity_key, first.group_id) if entity_key
+                           else thing_key(f.subject, first.group_id))
+            if entity_key in res.entities and all(a["key"] != entity_key for a in about):
+                about.insert(0, {"key": entity_key, "role": "subject"})
             stated_at = next(t.at for t in cell.turns if t.id == tids[0])
             valid_from = f.valid_from or stated_at
             row = {
@@ -385,6 +389,7 @@ class Pipeline:
             if terms:
                 batch.ends.append({
                     "who": end.who, "whoKey": res.key_of(end.who), "terms": terms, "turnId": tid,
+                    "whoTimeline": timeline_key(k, first.group_id) if (k := res.key_of(end.who)) else None,
                     "done": (term_stats.query_terms(end.done) or [None])[0] if end.done else None,
                     "needs": term_stats.query_terms(" ".join(end.needs)) if end.needs else [],
                     "kinds": ["constraint"] if end.kind == "constraint" else ["plan", "deadline"],

@@ -19,7 +19,7 @@ UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, predicate: a.predicate})
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false
   AND coalesce(f.groupId, '') = coalesce(a.groupId, '')
-WITH a, f, EXISTS { MATCH (:Entity {tenant: $tenant, key: f.subjectKey}) } AS entity
+WITH a, f, [(f)-[:ABOUT {role: 'subject'}]->(e:Entity) | e.key][0] AS entity
 RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, entity: entity}) AS owners
 """
 
@@ -27,7 +27,8 @@ RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, entity: e
 def _ownerless(f: dict) -> bool:
     """A value of the group's thing: "<attribute> | is | <value>", its subject no entity."""
     return (f["predicate"] == "is" and f["singleValued"] and not f.get("ends")
-            and f["subjectKey"] == thing_key(f["subject"], f.get("groupId")))
+            and f["subjectKey"] == thing_key(f["subject"], f.get("groupId"))
+            and not any(a["role"] == "subject" for a in f["about"]))
 
 
 async def adopt_owners(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> int:
@@ -45,7 +46,8 @@ async def adopt_owners(read: Callable[..., Awaitable[list[dict]]], facts: list[d
         f, owner = facts[row["i"]], owners[0]
         f["predicate"] = f"{f['subject']} is"
         f["subject"], f["subjectKey"] = owner["name"], owner["key"]
-        if owner["entity"] and all(a["key"] != owner["key"] for a in f["about"]):
-            f["about"].insert(0, {"key": owner["key"], "role": "subject"})
+        # The owner's timeline key is its group's ("elm road@lettings"); its ABOUT edge, its entity.
+        if owner["entity"] and all(a["key"] != owner["entity"] for a in f["about"]):
+            f["about"].insert(0, {"key": owner["entity"], "role": "subject"})
         adopted += 1
     return adopted

@@ -44,8 +44,9 @@ CREATE (m)-[:EVIDENCED_BY]->(t)
 
 ENTITIES = """
 UNWIND $entities AS e
-MERGE (n:Entity {tenant: $tenant, key: e.key})
-  ON CREATE SET n.id = e.id, n.name = e.name, n.type = e.type, n.aliases = [], n.aliasKeys = [],
+MERGE (n:Entity {tenant: $tenant, groupKey: $groupKey, key: e.key})
+  ON CREATE SET n.id = e.id, n.groupId = CASE WHEN $groupKey = '' THEN null ELSE $groupKey END,
+                n.name = e.name, n.type = e.type, n.aliases = [], n.aliasKeys = [],
                 n.merges = [], n.embedding = e.embedding, n.createdAt = datetime()
 WITH n, e
 SET n.aliases = reduce(acc = n.aliases, a IN e.aliases | CASE WHEN a IN acc THEN acc ELSE acc + a END),
@@ -58,21 +59,22 @@ RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 # they keep. The tenant's entities are few and the lookup is under the batch's lock.
 ROLE_HOLDERS = """
 UNWIND $entities AS e
-MATCH (o:Entity {tenant: $tenant}) WHERE o.key <> e.key AND any(k IN o.aliasKeys WHERE k IN e.takes)
+MATCH (o:Entity {tenant: $tenant, groupKey: $groupKey})
+WHERE o.key <> e.key AND any(k IN o.aliasKeys WHERE k IN e.takes)
 WITH o, reduce(acc = [], t IN collect(e.takes) | acc + t) AS taken
 RETURN o.key AS key, o.aliases AS aliases, o.aliasKeys AS aliasKeys, taken
 """
 
 KEEP_ALIASES = """
 UNWIND $holders AS h
-MATCH (n:Entity {tenant: $tenant, key: h.key})
+MATCH (n:Entity {tenant: $tenant, groupKey: $groupKey, key: h.key})
 SET n.aliases = h.aliases, n.aliasKeys = h.aliasKeys,
     n.aliasText = reduce(s = '', a IN h.aliases | s + ' ' + a)
 RETURN """ + term_stats.RECOUNT_COLUMNS["entity"]
 
 MENTIONS = """
 UNWIND $mentions AS x
-MATCH (m:MemCell {tenant: $tenant, id: x.cellId}), (e:Entity {tenant: $tenant, key: x.key})
+MATCH (m:MemCell {tenant: $tenant, id: x.cellId}), (e:Entity {tenant: $tenant, groupKey: $groupKey, key: x.key})
 MERGE (m)-[r:MENTIONS]->(e) ON CREATE SET r.count = x.count
 """
 
@@ -105,14 +107,15 @@ WITH n, f
 WITH n, f
 CALL (n, f) {{
   UNWIND f.about AS a
-  MATCH (e:Entity {{tenant: $tenant, key: a.key}})
+  MATCH (e:Entity {{tenant: $tenant, groupKey: $groupKey, key: a.key}})
   MERGE (n)-[r:ABOUT]->(e) ON CREATE SET r.role = a.role
 }}
 """
 
 RELATED = """
 UNWIND $related AS r
-MATCH (a:Entity {tenant: $tenant, key: r.fromKey}), (b:Entity {tenant: $tenant, key: r.toKey})
+MATCH (a:Entity {tenant: $tenant, groupKey: $groupKey, key: r.fromKey}),
+      (b:Entity {tenant: $tenant, groupKey: $groupKey, key: r.toKey})
 CREATE (a)-[:RELATED {predicate: r.predicate, factId: r.factId, validFrom: r.validFrom,
                       validTo: r.validTo, weight: r.weight, tenant: $tenant, groupId: r.groupId}]->(b)
 """
@@ -143,7 +146,7 @@ SET n.text = f.text, n.trigger = f.trigger, n.kind = f.kind, n.validFrom = f.val
 CREATE (m)-[:PREDICTS]->(n)
 WITH n, f
 CALL (n, f) {{
-  MATCH (e:Entity {{tenant: $tenant, key: f.concernsKey}})
+  MATCH (e:Entity {{tenant: $tenant, groupKey: $groupKey, key: f.concernsKey}})
   CREATE (n)-[:CONCERNS]->(e)
 }}
 {EVIDENCE}
@@ -201,7 +204,10 @@ async def _take_roles(tx: TenantTx, entities: list[dict]) -> None:
 
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
     """Raises TurnsTaken, with nothing written, when the cells' turns are no longer waiting, and
-    ResolutionStale when its names' entities changed since they were resolved."""
+    ResolutionStale when its names' entities changed since they were resolved. `graph`: bound
+    to the batch's group (TenantGraph.in_group), whose entities it writes."""
+    if graph.group_key is None:
+        raise ValueError("write_batch needs the graph of the batch's group (TenantGraph.in_group)")
     # Order matters: entities before the facts ABOUT them, facts before their supersession.
     steps = ((CELLS, "cells"), (ENTITIES, "entities"), (MENTIONS, "mentions"), (FACTS, "facts"),
              (RELATED, "related"), (SUPERSEDE, "supersede"), (FORESIGHTS, "foresights"))

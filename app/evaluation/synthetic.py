@@ -47,8 +47,8 @@ CREATE (m)-[:HAS_FACT]->(f)
 CREATE (f)-[:EVIDENCED_BY]->(t)
 SET m += r.cellTerms, t += r.turnTerms, f += r.factTerms
 WITH m, f, r
-MATCH (e:Entity {tenant: $tenant, key: toLower(r.speaker)})
-MATCH (o:Entity {tenant: $tenant, key: r.topic})
+MATCH (e:Entity {tenant: $tenant, groupKey: '', key: toLower(r.speaker)})
+MATCH (o:Entity {tenant: $tenant, groupKey: '', key: r.topic})
 CREATE (f)-[:ABOUT {role: 'subject'}]->(e)
 CREATE (f)-[:ABOUT {role: 'object'}]->(o)
 CREATE (m)-[:MENTIONS]->(e)
@@ -57,7 +57,7 @@ CREATE (e)-[:RELATED {predicate: 'likes', factId: f.id, validFrom: r.at, weight:
 
 SEED_ENTITIES = """
 UNWIND $rows AS r
-MERGE (e:Entity {tenant: $tenant, key: r.key})
+MERGE (e:Entity {tenant: $tenant, groupKey: '', key: r.key})  // conversations of no group
 ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], e.aliasKeys = [],
               e.aliasText = '', e.merges = [], e.embedding = r.vec
 WITH e AS n

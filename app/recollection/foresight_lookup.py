@@ -27,7 +27,7 @@ _END = f"coalesce(n.validTo.epochMillis, {NO_END})"
 # Whom a foresight is about (app/construction/entity_resolution.py Resolution.concerned), as the
 # API's Entity reads it; null for one about nobody named.
 CONCERNS = ("COLLECT { MATCH (n)-[:CONCERNS]->(e:Entity) WHERE e.tenant = $tenant "
-            "RETURN e {.id, .name, .type, .aliases, .merges} }[0]")
+            "RETURN e {.id, .name, .type, .aliases, .merges, .groupId} }[0]")
 
 # Its episode and the turns that said it, once the page is cut (`n` bound; `m` and `evidence` after).
 _EVIDENCE = f"""

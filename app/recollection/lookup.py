@@ -13,6 +13,12 @@ from app.store.graph import TenantGraph
 # The entity a reader asks for (entity(name), relatedTo): its own name before another's alias,
 # as resolution finds it (entity_resolution.NAMED_ENTITY), else the one person whose name the
 # word begins ("Sofia" for Sofia Rossi; two Sofias, neither). Edits name entities exactly.
+# Of the group $groupId; without one, of any group (the same name known in several groups: the
+# one NAMED_ENTITY picks, or of one full name, the one most episodes mention).
+_KNOWN_IN_GROUP = "($groupId IS NULL OR x.groupId = $groupId)"
+_ONE_PERSON = """WITH x ORDER BY COUNT { (x)<-[:MENTIONS]-() } DESC, x.id LIMIT 20
+  WITH collect(x) AS xs, collect(DISTINCT x.key) AS keys
+  RETURN CASE WHEN size(keys) = 1 THEN xs[..1] ELSE [] END AS """
 ASKED_ENTITY = f"""CALL () {{
   {NAMED_ENTITY}
   RETURN collect(e) AS exact
@@ -20,16 +26,15 @@ ASKED_ENTITY = f"""CALL () {{
 CALL (exact) {{
   WITH exact WHERE size(exact) = 0
   MATCH (x:Entity {{tenant: $tenant, type: 'person'}}) WHERE x.key STARTS WITH $key + ' ' AND NOT $key CONTAINS ' '
-  WITH x LIMIT 2
-  RETURN collect(x) AS first
+    AND {_KNOWN_IN_GROUP}
+  {_ONE_PERSON}first
 }}
 CALL (exact, first) {{
   // "Dad", asked by a client who does not say whose: the one person who is someone's dad.
   WITH exact, first WHERE size(exact) = 0 AND size(first) = 0 AND size($kin) > 0
   MATCH (x:Entity {{tenant: $tenant, type: 'person'}})
-  WHERE any(k IN x.aliasKeys + [x.key] WHERE any(w IN $kin WHERE k ENDS WITH w))
-  WITH x LIMIT 2
-  RETURN collect(x) AS kin
+  WHERE any(k IN x.aliasKeys + [x.key] WHERE any(w IN $kin WHERE k ENDS WITH w)) AND {_KNOWN_IN_GROUP}
+  {_ONE_PERSON}kin
 }}
 WITH CASE WHEN size(exact) = 1 THEN exact[0] WHEN size(first) = 1 THEN first[0] WHEN size(kin) = 1 THEN kin[0]
      END AS e
@@ -46,7 +51,7 @@ def asked_params(name: str) -> dict:
     return {"key": key, "kin": sorted(f"'s {w}" for w in words)}
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it); with
-# $groupId, those said in that group (an entity is the tenant's, its facts each a group's).
+# $groupId, those said in that group (an entity's are all its group's: a safeguard).
 _ENTITY_FACTS = f"""
 CALL (e) {{
   MATCH (f:Fact {{tenant: $tenant}})-[:ABOUT]->(e)
@@ -60,14 +65,14 @@ CALL (e) {{
 ENTITY = f"""
 {ASKED_ENTITY}
 {_ENTITY_FACTS}
-RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
+RETURN e {{.id, .name, .type, .aliases, .merges, .groupId}} AS entity, facts
 """
 
 ENTITIES_BY_ID = f"""
 UNWIND $ids AS id
 MATCH (e:Entity {{tenant: $tenant, id: id}})
 {_ENTITY_FACTS}
-RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, facts
+RETURN e {{.id, .name, .type, .aliases, .merges, .groupId}} AS entity, facts
 """
 
 ENTITIES_FACTS = f"""

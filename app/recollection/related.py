@@ -47,7 +47,7 @@ ORDER BY route.hops ASC, route.strength DESC
 WITH e, collect(route) AS paths
 WITH e, paths[0] AS best, size(paths) AS n,
      reduce(acc = 0.0, x IN paths | acc + x.strength / x.hops) AS score
-RETURN e {{.id, .name, .type, .aliases, .merges}} AS entity, best.hops AS hops, score,
+RETURN e {{.id, .name, .type, .aliases, .merges, .groupId}} AS entity, best.hops AS hops, score,
        [r IN relationships(best.p) | r.factId] AS factIds
 ORDER BY score DESC, entity.name LIMIT $limit
 """
@@ -81,8 +81,8 @@ class RelatedService:
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
                          as_of: datetime | None = None, limit: int = 25,
                          group_id: str | None = None) -> list[Relation]:
-        """`group_id`: over the relations stated in that group's conversations only (an entity
-        is the tenant's, whichever group names it)."""
+        """`group_id`: the entity of that group (entities are a group's; without one, as
+        lookup.ASKED_ENTITY picks), over the relations stated in its conversations."""
         from app.recollection.request import SearchInputError, moment
 
         if not entity or not names_something(entity):

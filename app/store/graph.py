@@ -50,37 +50,50 @@ def _names(query: str) -> frozenset[str]:
     return frozenset(PARAM.findall(require_tenant_filter(query)))
 
 
-def _bound(query: str, params: dict[str, Any], tenant: str) -> dict[str, Any]:
-    """The parameters the query uses, the tenant among them. Callers pass a request's whole
+def _bound(query: str, params: dict[str, Any], tenant: str, group_key: str | None = None) -> dict[str, Any]:
+    """The parameters the query uses, the tenant among them (and the group whose entities a
+    graph bound to one reads: `$groupKey`, unless given). Callers pass a request's whole
     filter set to every query; sending only what a query names spares the driver packing the
     rest (a datetime parameter costs ~0.25 ms of CPU to pack: 13 of them were ~3.5 ms per search,
     profiled)."""
     names = _names(query)
     out = {k: v for k, v in params.items() if k in names}
     out["tenant"] = tenant
+    if group_key is not None and "groupKey" in names:
+        out.setdefault("groupKey", group_key)
     return out
 
 
 class TenantTx:
     """A transaction handle that keeps the tenant binding (for multi-statement writes)."""
 
-    def __init__(self, tx: AsyncManagedTransaction, tenant: str):
-        self._tx, self.tenant = tx, tenant
+    def __init__(self, tx: AsyncManagedTransaction, tenant: str, group_key: str | None = None):
+        self._tx, self.tenant, self.group_key = tx, tenant, group_key
 
     async def run(self, query: str, **params: Any) -> list[dict]:
-        result = await self._tx.run(query, _bound(query, params, self.tenant))
+        result = await self._tx.run(query, _bound(query, params, self.tenant, self.group_key))
         return [r.data() async for r in result]
 
 
 class TenantGraph:
-    def __init__(self, driver: AsyncDriver, tenant: str, database: str = "neo4j"):
+    def __init__(self, driver: AsyncDriver, tenant: str, database: str = "neo4j", group_key: str | None = None):
         self.driver, self.tenant, self.database = driver, check_tenant(tenant), database
+        # Entities are a group's (`Entity.groupKey`: its id, '' for conversations without one):
+        # construction, which works in one conversation's group, reads and writes them through
+        # a graph bound to it (in_group), so no query of it can name another group's.
+        self.group_key = group_key
+
+    def in_group(self, group_id: str | None) -> "TenantGraph":
+        """The same tenant's graph, its entity queries (`$groupKey`) bound to `group_id`'s."""
+        return TenantGraph(self.driver, self.tenant, self.database, group_key=group_id or "")
 
     async def read_vector(self, query: "VectorQuery", **params: Any) -> list[dict]:
         """A vector query; on Neo4j's filtered-search bug, the same through its fallback."""
         return await self._vector(self.read, query, params)
 
     async def _vector(self, run: Callable[..., Awaitable[T]], query: "VectorQuery", params: dict) -> T:
+        if self.group_key is not None:
+            params = {"groupKey": self.group_key, **params}
         primary, fallback = query.texts(query.scope(params))
         try:
             return await run(primary, **params)
@@ -97,7 +110,7 @@ class TenantGraph:
         # which matters when one search makes a dozen of them.
         async with self.driver.session(database=self.database,
                                        default_access_mode=READ_ACCESS) as s:
-            result = await s.run(query, _bound(query, params, self.tenant))
+            result = await s.run(query, _bound(query, params, self.tenant, self.group_key))
             return [r.data() async for r in result]
 
     async def read_rows(self, query: str, columns: tuple[str, ...], **params: Any) -> list[dict]:
@@ -124,7 +137,7 @@ class TenantGraph:
         ~9 ms of CPU per HYBRID search (profiled)."""
         async with self.driver.session(database=self.database,
                                        default_access_mode=READ_ACCESS) as s:
-            result = await s.run(query, _bound(query, params, self.tenant))
+            result = await s.run(query, _bound(query, params, self.tenant, self.group_key))
             return await result.single()
 
     async def stream(self, query: str, fetch_size: int = 500, **params: Any) -> AsyncIterator[dict]:
@@ -133,13 +146,13 @@ class TenantGraph:
         inside `contextlib.aclosing` so the session closes even when the caller stops early."""
         async with self.driver.session(database=self.database, default_access_mode=READ_ACCESS,
                                        fetch_size=fetch_size) as s:
-            result = await s.run(query, _bound(query, params, self.tenant))
+            result = await s.run(query, _bound(query, params, self.tenant, self.group_key))
             async for r in result:
                 yield r.data()
 
     async def write(self, query: str, **params: Any) -> list[dict]:
         async def work(tx: AsyncManagedTransaction) -> list[dict]:
-            return await TenantTx(tx, self.tenant).run(query, **params)
+            return await TenantTx(tx, self.tenant, self.group_key).run(query, **params)
 
         async with self.driver.session(database=self.database) as s:
             return await s.execute_write(work)
@@ -148,7 +161,7 @@ class TenantGraph:
         """Run several statements in one all-or-nothing transaction (retried on transient errors)."""
 
         async def work(tx: AsyncManagedTransaction) -> T:
-            return await fn(TenantTx(tx, self.tenant))
+            return await fn(TenantTx(tx, self.tenant, self.group_key))
 
         async with self.driver.session(database=self.database) as s:
             return await s.execute_write(work)
@@ -158,7 +171,7 @@ class TenantGraph:
         the query's `deleted` column when it returns one (the memory it deleted, without the
         keyword statistics that went with it), else the server's count."""
         async with self.driver.session(database=self.database) as s:
-            result = await s.run(query, _bound(query, params, self.tenant))
+            result = await s.run(query, _bound(query, params, self.tenant, self.group_key))
             counted = [r["deleted"] async for r in result if "deleted" in r.keys()]
             summary = await result.consume()
             return sum(counted) if counted else summary.counters.nodes_deleted

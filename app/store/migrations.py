@@ -68,12 +68,20 @@ async def apply_migrations(driver: AsyncDriver, dimensions: int, database: str =
                     )
                 continue
             for stmt in mig.statements():
-                await (await s.run(stmt, dimensions=dimensions)).consume()
+                # $tenant: null, every tenant's (a statement an import reruns for one: 0018)
+                await (await s.run(stmt, dimensions=dimensions, tenant=None)).consume()
             await (await s.run(RECORD, name=mig.name, checksum=mig.checksum,
                                dimensions=dimensions)).consume()
             applied_now.append(mig.name)
         await (await s.run("CALL db.awaitIndexes(300)")).consume()
     return applied_now
+
+
+def tenant_statements(prefix: str, directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """The statements of the migration named `prefix`... that can run for one tenant ($tenant):
+    for data that arrives in an older shape after the migration ran (an import)."""
+    [mig] = [m for m in load_migrations(directory) if m.name.startswith(prefix)]
+    return [s for s in mig.statements() if "$tenant" in s]
 
 
 async def pending_migrations(driver: AsyncDriver, database: str = "neo4j") -> list[str]:

@@ -25,7 +25,7 @@ import numpy as np
 from neo4j import AsyncDriver
 from neo4j.vector import Vector
 
-# What each vector index holds beside the tenant to filter on (cypher/migrations/0017): a
+# What each vector index holds beside the tenant to filter on (cypher/migrations/0017, 0018): a
 # request's filter on one of those (a conversation, a group, a user; a scene's group) is applied
 # inside the index, so the neighbours fetched are all of that scope. Applied after the index, a
 # filter kept only those of the tenant's nearest $fetch that fell in the scope: in a tenant of
@@ -36,6 +36,9 @@ INDEX_SCOPES: dict[str, tuple[str, ...]] = {
     "fact_embedding": ("groupId", "userId", "conversationId"),  # userId: its turns' one user (writer.EVIDENCE)
     "foresight_embedding": ("groupId", "userId", "conversationId"),
     "scene_embedding": ("groupId", "groupKey"),
+    # An entity is its group's (migration 0018): resolution looks among its group's (groupKey, ''
+    # for no group), a search of a group among that group's.
+    "entity_embedding": ("groupId", "groupKey"),
 }
 
 

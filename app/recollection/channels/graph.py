@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Awaitable
 
+from app.construction.entity_resolution import timeline_of
 from app.recollection import bm25, filters
 from app.recollection.asked_attribute import asked_predicates, asked_value, asked_work
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidates
@@ -47,7 +48,7 @@ ENTITY_PROPOSALS = 50  # entities the name search proposes (at most per word; bm
 # by Lucene's, which count every tenant's entity names.
 NEIGHBOURHOOD = bm25.statistics("entity") + """
 """ + bm25.proposals("entity_text", "lucene", node="s", carry="entity_idf, entity_avglen") + """
-WHERE s.tenant = $tenant
+WHERE s.tenant = $tenant AND ($groupId IS NULL OR s.groupId = $groupId)  // entities are a group's
 """ + bm25.score("entity", node="s", carry="entity_idf, entity_avglen") + """
 WITH s, bm25 ORDER BY bm25 DESC, s.name, elementId(s) LIMIT $maxEntities
 WITH collect(s) AS seeds
@@ -157,19 +158,22 @@ RETURN collect({{key: elementId(n), sim: sim, via: via, confidence: n.confidence
 # A piece of work's value asked after ("Who owns billing?": asked_attribute.asked_work), or a
 # value that changes ("What plan is Harbor on?": asked_value): its timeline's facts, by the
 # (tenant, subjectKey, predicate) index, newest first (those of a period the query names first).
-# A thing no entity names is its group's (entity_resolution.thing_key): "billing@atlas", or any
-# group's when none is asked.
+# A thing's or an entity's timeline is its group's (entity_resolution.timeline_key): "billing@atlas",
+# or any group's when none is asked.
 # A person asked by a given name alone ("What stage is Priya at?") is the one person whose full
 # name begins with it ("Priya Sharma"), as entity resolution reads it (PERSON_PREFIX).
 WORK_FACTS = f"""
 UNWIND $pairs AS p
 CALL (p) {{
   OPTIONAL MATCH (e:Entity {{tenant: $tenant}}) WHERE e.key STARTS WITH p.work + ' ' AND e.type = 'person'
-  WITH collect(e.key)[..2] AS full
+    AND ($groupId IS NULL OR e.groupId = $groupId)
+  WITH collect(DISTINCT e.key)[..2] AS full
   RETURN CASE WHEN size(full) = 1 THEN full[0] ELSE p.work END AS whole
 }}
 MATCH (n:Fact {{tenant: $tenant}})
-WHERE (n.subjectKey IN [p.work, whole] OR n.subjectKey STARTS WITH p.work + '@') AND n.predicate = p.predicate
+WHERE (n.subjectKey IN [p.work, whole] OR n.subjectKey STARTS WITH p.work + '@'
+       OR n.subjectKey STARTS WITH whole + '@')
+  AND n.predicate = p.predicate
   AND {filters.FACT}
 // "What did Nadia weigh in early November?": the values of that time before the value of now
 WITH n ORDER BY CASE WHEN {filters.held_during("n")} THEN 0 ELSE 1 END, n.validFrom DESC, elementId(n)
@@ -307,7 +311,7 @@ class GraphChannel:
         asked = asked_predicates(ctx.request.query)
         named = {h["entity"] for h in hood if h["dist"] == 0}
         answers = [c.key for c in out if rows.get(c.key, {}).get("predicate") in asked
-                   and rows[c.key].get("subjectKey") in named][:ASKED_PINS] if asked else []
+                   and timeline_of(rows[c.key].get("subjectKey") or "") in named][:ASKED_PINS] if asked else []
         return [replace(c, pin=True, note=f"{c.note}; what was asked") if c.key in answers else c for c in out]
 
     @staticmethod
