@@ -404,3 +404,26 @@ def test_cli_export_and_import(memory, settings, tmp_path, monkeypatch):
     res = runner.invoke(app, ["import", str(not_export), "--tenant", memory.tenant + "_x"])
     assert res.exit_code == 1 and "not an Engram export" in out(res)
     get_settings.cache_clear()
+
+
+async def test_an_export_made_before_entities_were_a_groups_is_imported_as_its_groups(services, memory, other,
+                                                                                      tmp_path):
+    path = tmp_path / "a.jsonl"
+    await export_tenant(services, memory.tenant, path)
+    old = tmp_path / "old.jsonl"
+    with old.open("w") as out:  # as an Engram before migration 0018 wrote it: no entity is a group's
+        for line in path.read_text().splitlines(keepends=True):
+            row = json.loads(line)
+            if row.get("labels") == ["Entity"]:
+                row["props"] = {k: v for k, v in row["props"].items() if k not in ("groupKey", "groupId")}
+                line = json.dumps(row) + "\n"
+            out.write(line)
+    await import_tenant(services, old, other.tenant)
+    rows = await other.read("MATCH (e:Entity {tenant: $tenant}) RETURN e.groupKey AS g, count(*) AS n")
+    assert rows and all(r["g"] == "" for r in rows)  # its conversations have no group
+    assert await _counts(other) == await _counts(memory)
+    # Resolution finds the imported entities: a later mention of Maya is the same Maya.
+    await Ingestor(services).memorize(other.tenant, "c9", _messages([("z1", "Sam", "Maya called me today.")],
+                                                                    DAY2 + timedelta(days=20)), flush=True)
+    mayas = await other.read("MATCH (e:Entity {tenant: $tenant, key: 'maya'}) RETURN e.id AS id")
+    assert len(mayas) == 1
