@@ -637,3 +637,36 @@ def test_an_entity_asked_in_a_group_brings_that_groups_facts_and_foresight_only(
     # An entity is its group's: two Bens; without a group, one of them, which says whose it is.
     assert ids["g1"][1] == "g1" and ids["g2"][1] == "g2" and ids["g1"][0] != ids["g2"][0]
     assert ids[None] in (ids["g1"], ids["g2"]) and seen[None] == seen[ids[None][1]]
+
+
+def test_an_entity_its_relations_and_foresight_asked_of_one_user_are_what_that_users_turns_said(api):
+    # One family: two students talk about their brother Ben in their own sessions.
+    tenant = f"api_users_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+    for user, text in (("leo", "Ben is allergic to peanuts. Ben works with Chloe Martin."),
+                       ("mia", "Ben is vegan. Ben works with Omar Haddad.")):
+        said = {"id": "m1", "speaker": user.title(), "userId": user, "content": text,
+                "timestamp": "2024-04-01T10:00:00+00:00"}
+        r = api.gql(MEMORIZE, {"input": {"conversationId": f"c-{user}", "groupId": "fam", "flush": True,
+                                         "messages": [said]}}, key=key)
+        assert "errors" not in r.json(), r.text
+    query = """query($u: ID) { entity(name: "Ben", groupId: "fam", userId: $u) {
+                                 id facts { text } foresights { text } }
+                               relatedTo(entity: "Ben", groupId: "fam", userId: $u) { entity { name } }
+                               foresights(groupId: "fam", userId: $u) { text } }"""
+    seen = {}
+    for user in ("leo", "mia", None):
+        out = data(api.gql(query, {"u": user}, key=key))
+        ent = out["entity"]
+        seen[user] = (ent["id"], " ".join(x["text"] for x in ent["facts"] + ent["foresights"]),
+                      {r["entity"]["name"] for r in out["relatedTo"]},
+                      " ".join(f["text"] for f in out["foresights"]))
+    assert seen["leo"][0] == seen["mia"][0] == seen[None][0]  # one Ben: the family's
+    assert "peanuts" in seen["leo"][1] and "vegan" not in seen["leo"][1] and "Omar" not in seen["leo"][1]
+    assert "vegan" in seen["mia"][1] and "peanuts" not in seen["mia"][1]
+    assert "Chloe Martin" in seen["leo"][2] and "Omar Haddad" not in seen["leo"][2]
+    assert "Omar Haddad" in seen["mia"][2] and "Chloe Martin" not in seen["mia"][2]
+    assert {"Chloe Martin", "Omar Haddad"} <= seen[None][2]
+    assert "peanut" in seen["leo"][3] and "peanut" not in seen["mia"][3] and "peanut" in seen[None][3]
+    bad = api.gql('{ entity(name: "Ben", userId: "") { id } }', key=key).json()
+    assert bad["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"

@@ -96,40 +96,47 @@ class Query:
         return SearchResult(hits=[_hit(h, req.at) for h in res.hits], context=res.context, took_ms=res.took_ms)
 
     @strawberry.field(description="Entities reachable from `entity` within `hops`, with the facts on the way; "
-                                  "with `groupId`, over the relations said in that group only.")
+                                  "with `groupId`, that group's entity, over the relations said in that group; "
+                                  "with `userId`, over the relations of facts that user's turns prove.")
     async def related_to(self, info: Info, entity: str, hops: Optional[int] = 2,
                          as_of: Optional[datetime] = None, limit: Optional[int] = 25,
-                         group_id: Optional[strawberry.ID] = None) -> list[Relation]:
+                         group_id: Optional[strawberry.ID] = None,
+                         user_id: Optional[strawberry.ID] = None) -> list[Relation]:
         ctx = info.context
         hops = 2 if hops is None else hops
         limit = 25 if limit is None else limit
         try:
             at = moment(as_of)
             rels = await ctx.state.related.related_to(ctx.graph, entity, hops, at, limit,
-                                                      None if group_id is None else str(group_id))
+                                                      None if group_id is None else str(group_id),
+                                                      None if user_id is None else str(user_id))
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         return [Relation(entity=Entity.of(r.entity, at=at), hops=r.hops, score=r.score,
                          path=[Fact.of(f) for f in r.path]) for r in rels]
 
     @strawberry.field(description="An entity by name or alias, with its facts true now (or as of "
-                                  "`asOf`); with `groupId`, the facts said in that group only.")
+                                  "`asOf`); with `groupId`, that group's entity; with `userId`, the facts and "
+                                  "foresight that user's turns say.")
     async def entity(self, info: Info, name: str, as_of: Optional[datetime] = None,
-                     group_id: Optional[strawberry.ID] = None) -> Optional[Entity]:
+                     group_id: Optional[strawberry.ID] = None,
+                     user_id: Optional[strawberry.ID] = None) -> Optional[Entity]:
         if not names_something(name):
             raise bad_input(f"name must be {ID_RULE}", "name")
         _check_group(group_id)
+        _check_user(user_id)
         try:
             at = moment(as_of)
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         group = None if group_id is None else str(group_id)
-        found = await entity_by_name(info.context.graph, name, at, group_id=group)
+        user = None if user_id is None else str(user_id)
+        found = await entity_by_name(info.context.graph, name, at, group_id=group, user_id=user)
         if not found:
             return None
-        # In a group, its foresight said there too (without one, read when asked for).
-        plans = (await entities_foresights(info.context.graph, [found["id"]], at, group_id=group))[0] \
-            if group else None
+        # In a group or of a user, its foresight said there too (without either, read when asked for).
+        plans = (await entities_foresights(info.context.graph, [found["id"]], at, group_id=group,
+                                           user_id=user))[0] if group or user else None
         return Entity.of(found, at=at, facts=found["facts"], foresights=plans)
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
@@ -164,11 +171,14 @@ class Query:
             has_next_page=more, end_cursor=edges[-1].cursor if edges else None))
 
     @strawberry.field(description="Foresight active at a moment (default now), the soonest to end first: "
-                                  "the first 200 (foresightPage pages through all).")
+                                  "the first 200 (foresightPage pages through all); with `userId`, those that "
+                                  "user's turns said.")
     async def foresights(self, info: Info, active_at: Optional[datetime] = None,
-                         group_id: Optional[strawberry.ID] = None) -> list[Foresight]:
+                         group_id: Optional[strawberry.ID] = None,
+                         user_id: Optional[strawberry.ID] = None) -> list[Foresight]:
         at = _active_at(active_at, group_id)
-        rows = await active_foresights(info.context.graph, at, group_id)
+        _check_user(user_id)
+        rows = await active_foresights(info.context.graph, at, group_id, user_id=user_id)
         return [Foresight.of(r["foresight"], r["evidence"], at=at) for r in rows]
 
     @strawberry.field(name="foresightPage",
@@ -176,13 +186,16 @@ class Query:
                                   "at a time; kind: constraint, plan or deadline.")
     async def foresight_page(self, info: Info, active_at: Optional[datetime] = None,
                              group_id: Optional[strawberry.ID] = None, kind: Optional[str] = None,
-                             first: Optional[int] = 20, after: Optional[str] = None) -> ForesightConnection:
+                             first: Optional[int] = 20, after: Optional[str] = None,
+                             user_id: Optional[strawberry.ID] = None) -> ForesightConnection:
         at = _active_at(active_at, group_id)
+        _check_user(user_id)
         first = page_size(first, default=20)
         if kind is not None and kind not in FORESIGHT_KINDS:
             raise bad_input(f"kind must be one of {', '.join(FORESIGHT_KINDS)}", "kind")
         try:
-            rows, more, total = await foresight_page(info.context.graph, at, group_id, kind, first, after)
+            rows, more, total = await foresight_page(info.context.graph, at, group_id, kind, first, after,
+                                                     user_id=user_id)
         except CursorError as e:
             raise bad_input(str(e), "after") from None
         edges = [ForesightEdge(cursor=r["cursor"], node=Foresight.of(r["foresight"], r["evidence"], at=at))
@@ -195,6 +208,11 @@ def _check_group(group_id: Optional[strawberry.ID]) -> None:
     """A group named is 1-256 characters, as memorize's (an empty one names no group)."""
     if group_id is not None and not names_something(group_id):
         raise bad_input(f"groupId must be {ID_RULE}", "groupId")
+
+
+def _check_user(user_id: Optional[strawberry.ID]) -> None:
+    if user_id is not None and not names_something(user_id):
+        raise bad_input(f"userId must be {ID_RULE}", "userId")
 
 
 def _active_at(active_at: Optional[datetime], group_id: Optional[strawberry.ID]) -> datetime:

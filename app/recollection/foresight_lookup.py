@@ -75,31 +75,34 @@ FORESIGHT_KINDS = ("constraint", "plan", "deadline")
 
 
 async def active_foresights(graph: TenantGraph, at: datetime, group_id: str | None,
-                            limit: int = 200) -> list[dict]:
+                            limit: int = 200, user_id: str | None = None) -> list[dict]:
     """The first `limit` active at `at` (Query.foresights, a plain list by the contract)."""
-    return await graph.read(PAGE, **_filter(at, group_id, None), afterEnd=None, afterId=None, limit=limit)
+    return await graph.read(PAGE, **_filter(at, group_id, None, user_id), afterEnd=None, afterId=None, limit=limit)
 
 
 async def entities_foresights(graph: TenantGraph, ids: list[str], at: datetime,
-                              limit: int = 50, group_id: str | None = None) -> list[list[dict]]:
+                              limit: int = 50, group_id: str | None = None,
+                              user_id: str | None = None) -> list[list[dict]]:
     """Those active at `at` about each entity (Entity.foresights; rows as active_foresights'), in
-    the order of `ids`, at most `limit` each, said in `group_id` when given; none for one not
-    found."""
+    the order of `ids`, at most `limit` each, said in `group_id` and by `user_id` when given;
+    none for one not found."""
     rows = {r["id"]: r["foresights"] for r in await graph.read(
-        ENTITIES_FORESIGHTS, **_filter(at, group_id, None), ids=list(dict.fromkeys(ids)), limit=limit)}
+        ENTITIES_FORESIGHTS, **_filter(at, group_id, None, user_id), ids=list(dict.fromkeys(ids)), limit=limit)}
     return [rows.get(i, []) for i in ids]
 
 
 async def foresight_page(graph: TenantGraph, at: datetime, group_id: str | None, kind: str | None,
-                         first: int, after: str | None) -> tuple[list[dict], bool, int]:
+                         first: int, after: str | None, user_id: str | None = None) -> tuple[list[dict], bool, int]:
     """(foresight with its evidence and cursor, whether more follow, how many in all)."""
     after_end, after_id = decode_cursor(after) if after else (None, None)
-    where = _filter(at, group_id, kind)
+    where = _filter(at, group_id, kind, user_id)
     rows = await graph.read(PAGE, **where, afterEnd=after_end, afterId=after_id, limit=first + 1)
     total = (await graph.read(COUNT, **where))[0]["n"]
     page = [{**r, "cursor": encode_cursor(r["end"], r["foresight"]["id"])} for r in rows[:first]]
     return page, len(rows) > first, total
 
 
-def _filter(at: datetime, group_id: str | None, kind: str | None) -> dict:
-    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=None, **{"from": None, "to": None})
+def _filter(at: datetime, group_id: str | None, kind: str | None, user_id: str | None = None) -> dict:
+    """The search's foresight filter (filters.FORESIGHT): of a user, said by them."""
+    return dict(at=at, groupId=group_id, kind=kind, conversationId=None, userId=user_id,
+                **{"from": None, "to": None})

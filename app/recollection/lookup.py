@@ -51,12 +51,14 @@ def asked_params(name: str) -> dict:
     return {"key": key, "kin": sorted(f"'s {w}" for w in words)}
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it); with
-# $groupId, those said in that group (an entity's are all its group's: a safeguard).
+# $groupId, those said in that group (an entity's are all its group's: a safeguard); with
+# $userId, those a turn of that user proves (as search reads a user's facts).
 _ENTITY_FACTS = f"""
 CALL (e) {{
   MATCH (f:Fact {{tenant: $tenant}})-[:ABOUT]->(e)
   WHERE f.status IN ['current', 'superseded'] AND {filters.holds("f")}
     AND coalesce(f.forgotten, false) = false AND ($groupId IS NULL OR f.groupId = $groupId)
+    AND ($userId IS NULL OR EXISTS {{ (f)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId }})
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {{.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
                     .status, .eventDate, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]}}) AS facts
@@ -114,8 +116,8 @@ RETURN id, turns, facts
 """
 
 async def entity_by_name(graph: TenantGraph, name: str, at: datetime, facts: int = 50,
-                         group_id: str | None = None) -> dict | None:
-    rows = await graph.read(ENTITY, **asked_params(name), at=at, facts=facts, groupId=group_id)
+                         group_id: str | None = None, user_id: str | None = None) -> dict | None:
+    rows = await graph.read(ENTITY, **asked_params(name), at=at, facts=facts, groupId=group_id, userId=user_id)
     return {**rows[0]["entity"], "facts": rows[0]["facts"]} if rows else None
 
 
@@ -123,7 +125,7 @@ async def entities_by_id(graph: TenantGraph, ids: list[str], at: datetime, facts
     """Entities with their facts true at `at`, in the order of `ids` (those found)."""
     rows = {r["entity"]["id"]: {**r["entity"], "facts": r["facts"]}
             for r in await graph.read(ENTITIES_BY_ID, ids=list(dict.fromkeys(ids)), at=at, facts=facts,
-                                     groupId=None)}
+                                     groupId=None, userId=None)}
     return [rows[i] for i in ids if i in rows]
 
 
@@ -131,7 +133,7 @@ async def entities_facts(graph: TenantGraph, ids: list[str], at: datetime,
                          facts: int = 50) -> list[list[dict]]:
     """The facts true at `at` of each entity, in the order of `ids` (none for one not found)."""
     rows = {r["id"]: r["facts"] for r in await graph.read(ENTITIES_FACTS, ids=list(dict.fromkeys(ids)),
-                                                          at=at, facts=facts, groupId=None)}
+                                                          at=at, facts=facts, groupId=None, userId=None)}
     return [rows.get(i, []) for i in ids]
 
 

@@ -21,7 +21,10 @@ _PATHS = """
   MATCH p = (s)-[rels:RELATED*{h}..{h}]-(e:Entity)
   WHERE e <> s AND e.tenant = $tenant
     AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds}
-            AND ($groupId IS NULL OR r.groupId = $groupId))
+            AND ($groupId IS NULL OR r.groupId = $groupId)
+            AND ($userId IS NULL OR EXISTS {{
+                  MATCH (f:Fact {{tenant: $tenant, id: r.factId}})-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId
+                }}))
   RETURN e, p, rels LIMIT $maxPaths"""
 
 # The entity named, as entity(name) finds it (lookup.ASKED_ENTITY).
@@ -80,9 +83,10 @@ class RelatedService:
 
     async def related_to(self, graph: TenantGraph, entity: str, hops: int = 2,
                          as_of: datetime | None = None, limit: int = 25,
-                         group_id: str | None = None) -> list[Relation]:
+                         group_id: str | None = None, user_id: str | None = None) -> list[Relation]:
         """`group_id`: the entity of that group (entities are a group's; without one, as
-        lookup.ASKED_ENTITY picks), over the relations stated in its conversations."""
+        lookup.ASKED_ENTITY picks), over the relations stated in its conversations. `user_id`:
+        over the relations of facts that user's turns prove (as search reads a user's facts)."""
         from app.recollection.request import SearchInputError, moment
 
         if not entity or not names_something(entity):
@@ -93,8 +97,10 @@ class RelatedService:
             raise SearchInputError("limit must be between 1 and 200", "limit")
         if group_id is not None and not names_something(group_id):
             raise SearchInputError(f"groupId must be {ID_RULE}", "groupId")
+        if user_id is not None and not names_something(user_id):
+            raise SearchInputError(f"userId must be {ID_RULE}", "userId")
         rows = await graph.read(self._queries[hops], **asked_params(entity), at=moment(as_of),
-                                maxPaths=MAX_PATHS, limit=limit, groupId=group_id)
+                                maxPaths=MAX_PATHS, limit=limit, groupId=group_id, userId=user_id)
         ids = sorted({i for r in rows for i in r["factIds"] if i})
         facts = {r["fact"]["id"]: r["fact"] for r in await graph.read(FACTS, ids=ids)} if ids else {}
         return [Relation(r["entity"], r["hops"], float(r["score"]),
