@@ -55,6 +55,15 @@ def test_tense_decides_a_bare_weekday():
     assert one("I'll be there on Saturday").start == date(2023, 5, 13)
 
 
+def test_todays_weekday_in_a_sentence_about_today_is_today():
+    # Said on a Monday: "Monday" beside "today" is this one; alone, it is next week's.
+    assert [m.start for m in find_dates("First Monday session today!", REF) if m.granularity == "day"] \
+        == [date(2023, 5, 8), date(2023, 5, 8)]
+    assert one("See you on Monday.").start == date(2023, 5, 15)
+    assert [m.start for m in find_dates("See you on Tuesday, today was long.", REF)] \
+        == [date(2023, 5, 9), date(2023, 5, 8)]
+
+
 def test_this_weekend_in_the_past_tense_is_the_one_just_gone():
     # Said on a Monday: this week's weekend is still to come, so "we moved this weekend" is
     # the weekend just before.

@@ -385,6 +385,8 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 _DATE_AFTER = re.compile(rf",?\s+(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
 _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each)\s+$", _I)
+# A sentence about the day it is said on.
+_TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
 _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b", _I)
 
@@ -408,6 +410,8 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
             d += timedelta(days=7)
     elif mod == "next":
         d = _week_monday(ref) + timedelta(days=7 + wd)
+    elif not mod and wd == ref.weekday() and _TODAY.search(m.string):
+        d = ref  # "First Wednesday session today!", said on a Wednesday: this one
     else:  # coming, or bare without a past-tense hint: the upcoming one
         delta = (wd - ref.weekday()) % 7 or 7
         d = ref + timedelta(days=delta)
