@@ -18,7 +18,7 @@ from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from app.store import term_stats
 from app.store.graph import TenantGraph
-from tests.conversation import maya_and_sam
+from tests.conversation import DAY1 as DAY, maya_and_sam
 
 TEXTS = {"turn": "MATCH (n:Turn {tenant: $tenant}) RETURN elementId(n) AS key, n.speaker AS speaker, "
                  "n.content AS content",
@@ -287,3 +287,22 @@ def test_engram_recount_repairs_a_tenants_statistics(remembered, settings, monke
     assert res.exit_code == 0, res.output
     assert "counted again" in " ".join(res.output.split())
     assert asyncio.run(with_graph(exact))
+
+
+async def test_a_word_longer_than_any_index_key_is_stored_and_found_in_pieces(services, graph):
+    # A pasted firmware dump or base64 blob: one "word" of thousands of characters. Its keyword
+    # statistics (a TermStat per word, in a unique index whose keys hold at most ~8 KB) failed
+    # the whole write; Lucene cuts such a word into pieces of 255 characters, and so do we.
+    blob = "".join("0123456789abcdef"[(i * 7) % 16] for i in range(9200))
+    said = [{"id": "w1", "speaker": "Ana", "content": f"the firmware dump is {blob}", "timestamp": DAY},
+            {"id": "w2", "speaker": "Ana", "content": "Q" + blob.upper() + " was the key, Zed said.",
+             "timestamp": DAY + timedelta(minutes=1)}]
+    rep = await Ingestor(services).memorize(graph.tenant, "c1", said, flush=True)
+    assert rep.accepted == 2 and not rep.process.errors and rep.process.failed_cells == 0
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.status AS s, t.terms AS terms")
+    assert [r["s"] for r in rows] == ["done", "done"]
+    assert max(len(w) for r in rows for w in r["terms"]) <= term_stats.MAX_WORD
+    assert term_stats.words(blob) == [blob[i:i + 255] for i in range(0, 9200, 255)]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(query="firmware dump",
+                                                                           method=Method.KEYWORD))
+    assert any("firmware" in t["content"] for h in res.hits for t in h.evidence)

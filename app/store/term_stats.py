@@ -67,10 +67,20 @@ _UNASKED = STOP | LUCENE_STOP
 _local = threading.local()
 
 
+# Lucene's standard tokenizer cuts a longer word into pieces of this many characters; so do we.
+# A pasted firmware dump or base64 blob, one word of thousands of characters, made a TermStat
+# whose key the unique index (migration 0007, at most ~8 KB a key) refused: the write failed.
+MAX_WORD = 255
+
+
 def words(text: str | None) -> list[str]:
     if not text:
         return []
-    return [_POSSESSIVE.sub("", w) for w in _WORD.findall(text.lower())]
+    out = []
+    for w in _WORD.findall(text.lower()):
+        w = _POSSESSIVE.sub("", w)
+        out.extend([w] if len(w) <= MAX_WORD else (w[i:i + MAX_WORD] for i in range(0, len(w), MAX_WORD)))
+    return out
 
 
 def stem(word: str) -> str:
