@@ -85,6 +85,7 @@ def test_several_operations_without_an_operation_name_run_none(api, tenant_key):
     (b'[{"query": "{ __typename }"}]', "application/json", "Batching"),
     (b'{"query": ', "application/json", "JSON"),
     (b'"{ __typename }"', "application/json", "JSON object"),
+    (b'{"query": "{ __typename }", "x": "\xff"}', "application/json", "UTF-8"),  # was a bare 500
     (b'{"query": "{ __typename }"}', "text/plain", "content type"),
     (b'{"variables": {}}', "application/json", "query"),
     (b'{"query": "query A { __typename }", "operationName": "B"}', "application/json", "B"),

@@ -7,7 +7,9 @@ import time
 import uuid
 
 import pytest
+from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
+from app.store.driver import UNREACHABLE, error_text
 from tests.api_server import KEY_CACHE_SECONDS, free_port, running_api
 from tests.test_api import SEARCH, _new_key
 
@@ -122,3 +124,12 @@ def test_neo4j_unreachable_is_unavailable_and_the_server_recovers(relayed, setti
     # What was refused was not stored: sent again, it is new.
     r = api.gql(memorize, {"m": note}, key=key)
     assert r.json()["data"]["memorize"]["accepted"] == 1, r.text
+
+
+def test_an_unreachable_database_is_said_so_without_its_address():
+    # A turn's lastError is the client's to read: "Couldn't connect to 127.0.0.1:7691" named the
+    # server's address; a query while the database shut down (DatabaseUnavailable) answered INTERNAL.
+    for e in (ServiceUnavailable("Couldn't connect to 127.0.0.1:7691 (resolved to ('127.0.0.1:7691',))"),
+              DatabaseUnavailable(), SessionExpired("session expired at 10.0.0.7:7687")):
+        assert error_text(e) == "the graph database was unreachable" and isinstance(e, UNREACHABLE)
+    assert error_text(ValueError("bad row")) == "ValueError: bad row"

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fastapi.requests import HTTPConnection
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from strawberry.fastapi import BaseContext
 
 from app.api.errors import UNAUTHENTICATED, UNAVAILABLE_MESSAGE, ApiError
 from app.api.loaders import Loaders
 from app.runtime.services import Services
+from app.store.driver import UNREACHABLE
 from app.store.graph import TenantGraph
 
 LOCAL_TENANT = "default"
@@ -53,7 +53,7 @@ class EngramContext(BaseContext):
 async def authenticate(request: HTTPConnection) -> Auth:
     try:
         return await _authenticate(request)
-    except (ServiceUnavailable, SessionExpired):
+    except UNREACHABLE:
         # Raised here it was a 500 before any GraphQL error could be made of it.
         return Auth(None, UNAVAILABLE_MESSAGE, unavailable=True)
 

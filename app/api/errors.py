@@ -5,8 +5,9 @@ import logging
 
 import strawberry
 from graphql import GraphQLError
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
 from strawberry.extensions import SchemaExtension
+
+from app.store.driver import UNREACHABLE
 
 log = logging.getLogger("engram.api")
 
@@ -52,7 +53,7 @@ class StableErrorCodes(SchemaExtension):
                 code = (err.extensions or {}).get("code") or BAD_USER_INPUT
                 fixed.append(GraphQLError(err.message, nodes=err.nodes, path=err.path,
                                           extensions={"code": code}))
-            elif isinstance(original, (ServiceUnavailable, SessionExpired)):
+            elif isinstance(original, UNREACHABLE):
                 log.warning("Neo4j unreachable in %s: %s", err.path, original)
                 fixed.append(GraphQLError(UNAVAILABLE_MESSAGE, nodes=err.nodes, path=err.path,
                                           extensions={"code": UNAVAILABLE}))

@@ -39,7 +39,10 @@ class EngramRouter(GraphQLRouter):
             return refusal(e.reason, BAD_USER_INPUT, e.status_code)
 
     def decode_json(self, data: str | bytes) -> object:
-        body = json.loads(data)
+        try:
+            body = json.loads(data)
+        except UnicodeDecodeError:  # a ValueError, but no JSONDecodeError: strawberry answered 500
+            raise HTTPException(400, "the request body is not valid UTF-8") from None
         # strawberry reads fields of anything that is not a list (a batch): a JSON string or
         # number as the body failed as a 500.
         if not isinstance(body, (dict, list)):

@@ -32,6 +32,7 @@ from app.domain.models import ASSISTANT_ROLES, CellDraft, EntityDraft, Extractio
 from app.embeddings import Embedder
 from app.settings import Settings
 from app.store import term_stats
+from app.store.driver import error_text
 from app.store.graph import TenantGraph
 
 
@@ -175,7 +176,7 @@ class Pipeline:
                 # An unexpected error too (a reply the extractor could not take apart): left
                 # unrecorded, the turns would wait with nothing for the retry to find.
                 rep.add_time("extract", time.perf_counter() - t0)
-                failed = (i, str(e) if isinstance(e, ExtractionError) else f"{type(e).__name__}: {e}")
+                failed = (i, str(e) if isinstance(e, ExtractionError) else error_text(e))
                 break
             rep.add_time("extract", time.perf_counter() - t0)
             rep.tokens_used += ex.tokens_used
@@ -205,7 +206,7 @@ class Pipeline:
                     # Not written (its transaction went back whole): it and the later cells wait
                     # for the retry, in order, as after a failed extraction.
                     failed = (next(i for i, (c, _) in enumerate(cells) if c is w.cell),
-                              f"writing the episode failed: {type(e).__name__}: {e}")
+                              f"writing the episode failed: {error_text(e)}")
                     break
         finally:
             await settle(big)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from neo4j import AsyncDriver, AsyncGraphDatabase
+from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
 from app.settings import Settings
 
@@ -19,3 +20,16 @@ def make_driver(settings: Settings) -> AsyncDriver:
         # Schema-less warnings ("property does not exist yet") on an empty database are noise.
         notifications_min_severity="OFF",
     )
+
+
+# The errors of a database that is down or going down (DatabaseUnavailable: a query while it
+# shuts down answered INTERNAL, so a client never retried).
+UNREACHABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable)
+
+
+def error_text(e: Exception) -> str:
+    """An error as a client may read it (a turn's `lastError`): an unreachable database said so,
+    without the driver's message, which names the server's address."""
+    if isinstance(e, UNREACHABLE):
+        return "the graph database was unreachable"
+    return f"{type(e).__name__}: {e}"
