@@ -670,3 +670,22 @@ def test_an_entity_its_relations_and_foresight_asked_of_one_user_are_what_that_u
     assert "peanut" in seen["leo"][3] and "peanut" not in seen["mia"][3] and "peanut" in seen[None][3]
     bad = api.gql('{ entity(name: "Ben", userId: "") { id } }', key=key).json()
     assert bad["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+
+
+def test_the_others_turns_of_a_forgotten_users_episodes_are_made_again_at_once(api):
+    # Forgetting Maya deletes the episodes she shared with Sam; Sam's turns wait to be made into
+    # episodes again. That waited for the periodic retry (5 minutes): Sam's memory was gone meanwhile.
+    tenant = f"api_forget_user_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+    msgs = [{**m, "timestamp": m["timestamp"].isoformat(), "userId": "u-maya" if m["speaker"] == "Maya" else "u-sam"}
+            for m in maya_and_sam()]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "flush": True, "messages": msgs}}, key=key)
+    assert "errors" not in r.json(), r.text
+    out = data(api.gql('mutation { forget(input: {userId: "u-maya"}) { deletedNodes } }', key=key))
+    assert out["forget"]["deletedNodes"] > 0
+    status = 'query { conversation(id: "c1") { turns pending memCells } }'
+    deadline = time.monotonic() + 60
+    while (now := data(api.gql(status, key=key))["conversation"])["pending"]:
+        assert time.monotonic() < deadline, now
+        time.sleep(0.5)
+    assert now["turns"] == 3 and now["memCells"] >= 1

@@ -253,6 +253,9 @@ class Mutation:
             n, leftovers = await forget_counted(info.context.graph, sel)
         except SelectionError as e:
             raise bad_input(str(e)) from None
+        if sel.user_id is not None and n:
+            # The others' turns of the episodes it deleted wait to be made into episodes again.
+            info.context.state.ingestor.remake_reopened(info.context.graph.tenant)
         return ForgetResult(deleted_nodes=n, cleaned_up=leftovers)
 
     @strawberry.mutation(name="splitEntity", description=(

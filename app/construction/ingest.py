@@ -44,6 +44,12 @@ RELEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = $token
 REMOVE c.leaseUntil, c.leaseBy
 """
+# Conversations whose turns a forget of another user reopened (app/lifecycle/forget.py LEFT_BEHIND).
+REOPENED_CONVERSATIONS = f"""
+MATCH (c:Conversation {{tenant: $tenant}})
+WHERE EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending', reopened: true}}) }}
+RETURN c.id AS id, {FLUSH_UPTO}
+"""
 PENDING_CONVERSATIONS = f"""
 MATCH (c:Conversation {{tenant: $tenant}}) WHERE EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
 RETURN c.id AS id, {FLUSH_UPTO}
@@ -71,6 +77,7 @@ class Ingestor:
         self.pipeline = pipeline or Pipeline(services.settings, services.require_embedder())
         self.scenes = SceneService(services.settings, services.require_embedder())
         self.queue = ProcessingQueue(self.process, lambda: TextVectors(self.pipeline.embedder))
+        self._background: set[asyncio.Task] = set()
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
@@ -127,6 +134,23 @@ class Ingestor:
     async def drain(self) -> None:
         """Wait for the background processing of every call handed over (shutdown, benchmarks)."""
         await self.queue.drain()
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    def remake_reopened(self, tenant: str) -> None:
+        """In the background, now: the episodes of the turns a forget of a user reopened (the
+        others' turns of the episodes it deleted). Left to the periodic retry, the other users'
+        facts and foresight were gone from every answer for up to its interval (5 minutes)."""
+        async def run() -> None:
+            for r in await self.graph(tenant).read(REOPENED_CONVERSATIONS):
+                try:
+                    await self.process(tenant, r["id"], flush=r["flushUpto"] is not None, upto_seq=r["flushUpto"])
+                except Exception as e:  # noqa: BLE001 - the periodic retry takes it up again
+                    log.warning("remaking %s/%s after a forget failed: %s", tenant, r["id"], e)
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def process(self, tenant: str, conversation_id: str, flush: bool,
                       vectors: TextVectors | None = None, upto_seq: int | None = None,
