@@ -7,6 +7,7 @@ import pytest
 from app.construction import ingest
 from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
 from app.construction.ingest import LEASE, Ingestor
+from app.construction.status import conversation_status
 from app.construction.role_aliases import canonical_role, role_keys
 from app.construction.turns import EXISTING, InputError, parse_messages, write_turns
 from app.domain.models import new_id
@@ -14,8 +15,10 @@ from tests.conversation import DAY1, maya_and_sam
 
 
 @pytest.fixture
-def ingestor(services):
-    return Ingestor(services)
+async def ingestor(services):
+    ing = Ingestor(services)
+    yield ing
+    await ing.drain()  # nothing of a test's left running into the next
 
 
 async def _count(graph, label: str) -> int:
@@ -712,3 +715,22 @@ async def test_a_post_held_at_a_named_place_is_a_job_there_and_a_new_one_begins_
     assert rows["nurse"]["p"] == "job is" and rows["nurse"]["until"] is None  # still a nurse
     assert rows["St. Mary's Hospital"]["until"] is not None  # ended by the notice
     assert rows["Edison Family Clinic"]["since"].to_native().date() == datetime(2027, 1, 4).date()
+
+
+async def test_a_conversation_a_dead_run_holds_is_taken_over_when_its_lease_runs_out(graph, ingestor):
+    # A server killed mid-run leaves its lease: the conversation waits until it runs out (it
+    # waited for the next periodic retry after that, 5 minutes), and says a run holds it.
+    said = maya_and_sam()
+    await ingestor.memorize(graph.tenant, "c1", said[:1])  # waits for more
+    await graph.write(LEASE, conversationId="c1", token="a run that died", seconds=3)
+    report = await ingestor.memorize(graph.tenant, "c1", said[1:], flush=True)
+    assert report.accepted == len(said) - 1 and report.process.cells == 0
+    assert any("processed elsewhere" in e for e in report.process.errors)
+    held = await conversation_status(graph, "c1")
+    assert held["pending"] == len(said) and held["processingUntil"] is not None
+    for _ in range(40):
+        await asyncio.sleep(0.5)
+        if (await conversation_status(graph, "c1"))["pending"] == 0:
+            break
+    now = await conversation_status(graph, "c1")
+    assert (now["pending"], now["memCells"], now["processingUntil"]) == (0, 2, None)

@@ -427,12 +427,15 @@ class ConversationStatus:
     last_error: Optional[str] = strawberry.field(description="the error of the latest failed attempt, if any")
     mem_cells: int = strawberry.field(description="episodes made from its turns, not counting forgotten ones")
     last_turn_at: Optional[datetime] = strawberry.field(description="the time of its latest turn")
+    processing_until: Optional[datetime] = strawberry.field(description=(
+        "while a run holds the conversation (processing its pending turns), until when: renewed while "
+        "it works, so a time that stops moving is a run that died (another takes over after it)"))
 
     @classmethod
     def of(cls, d: dict) -> "ConversationStatus":
         return cls(id=d["id"], group_id=d.get("groupId"), turns=d["turns"], pending=d["pending"],
                    failed=d["failed"], last_error=d.get("lastError"), mem_cells=d["memCells"],
-                   last_turn_at=_dt(d.get("lastTurnAt")))
+                   last_turn_at=_dt(d.get("lastTurnAt")), processing_until=_dt(d.get("processingUntil")))
 
 
 @strawberry.type

@@ -13,6 +13,7 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
 from app.construction.queue import ProcessingQueue
@@ -29,11 +30,20 @@ from app.store.graph import TenantGraph
 
 log = logging.getLogger("engram.ingest")
 
-# How long a run holds its conversation (LEASE), renewed every third of it while the run works;
-# turns stored longer ago that no run looked at are taken up by the periodic retry
-# (retry_failed_everywhere).
-RUN_LEASE_S = 600
+# How long a run holds its conversation (LEASE), renewed every third of it while the run works:
+# a run that died (a server killed) holds it this long at most. It was 10 minutes: after a
+# kill -9 and a restart, the conversation took nothing for that long. A run that overstays its
+# lease writes nothing twice (the writer claims its turns), it only works for nothing.
+RUN_LEASE_S = 90
+# Turns stored longer ago than this that no run looked at (a server stopped right after a
+# `wait: false` call stored them) are taken up by the periodic retry (retry_failed_everywhere);
+# a call's own run embeds them first, which for thousands of turns takes minutes.
+UNSEEN_S = 600
 
+LEASE_HELD_UNTIL = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseUntil > datetime()
+RETURN c.leaseUntil AS until
+"""
 LEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId})
 WHERE c.leaseUntil IS NULL OR c.leaseUntil < datetime() OR c.leaseBy = $token
@@ -78,6 +88,7 @@ class Ingestor:
         self.scenes = SceneService(services.settings, services.require_embedder())
         self.queue = ProcessingQueue(self.process, lambda: TextVectors(self.pipeline.embedder))
         self._background: set[asyncio.Task] = set()
+        self._after_lease: dict[tuple[str, str], asyncio.Task] = {}
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
@@ -136,6 +147,10 @@ class Ingestor:
         await self.queue.drain()
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
+        # Only a quicker take-over than the periodic retry's: not waited for.
+        for task in list(self._after_lease.values()):
+            task.cancel()
+        self._after_lease.clear()
 
     def remake_reopened(self, tenant: str) -> None:
         """In the background, now: the episodes of the turns a forget of a user reopened (the
@@ -158,7 +173,9 @@ class Ingestor:
         graph = self.graph(tenant)
         token = uuid.uuid4().hex
         if not await graph.write(LEASE, conversationId=conversation_id, token=token, seconds=RUN_LEASE_S):
-            return ProcessReport(errors=["conversation is being processed elsewhere; turns stay pending"])
+            await self._when_free(graph, conversation_id, flush, upto_seq)
+            return ProcessReport(errors=["conversation is being processed elsewhere (`processingUntil` says "
+                                         "until when); turns stay pending and are taken up once it is free"])
         holding = asyncio.create_task(self._renew(graph, conversation_id, token))
         try:
             report = await self.pipeline.process(graph, conversation_id, flush, vectors, upto_seq)
@@ -170,6 +187,27 @@ class Ingestor:
             with contextlib.suppress(asyncio.CancelledError):
                 await holding
             await graph.write(RELEASE, conversationId=conversation_id, token=token)
+
+    async def _when_free(self, graph: TenantGraph, conversation_id: str, flush: bool,
+                         upto_seq: int | None) -> None:
+        """The conversation is another run's: try again when its lease runs out. A run alive
+        renews it (this then tries again later, or finds the turns done); one that died (a
+        server killed mid-run) is taken over then, not at the next periodic retry."""
+        key = (graph.tenant, conversation_id)
+        if key in self._after_lease:
+            return
+        rows = await graph.read(LEASE_HELD_UNTIL, conversationId=conversation_id)
+        wait = (rows[0]["until"].to_native() - datetime.now(timezone.utc)).total_seconds() + 1 if rows else 1
+
+        async def later() -> None:
+            await asyncio.sleep(max(wait, 1))
+            del self._after_lease[key]
+            try:
+                await self.process(graph.tenant, conversation_id, flush, upto_seq=upto_seq)
+            except Exception as e:  # noqa: BLE001 - the periodic retry takes it up
+                log.warning("taking over %s/%s failed: %s", graph.tenant, conversation_id, e)
+
+        self._after_lease[key] = asyncio.create_task(later())
 
     async def _renew(self, graph: TenantGraph, conversation_id: str, token: str) -> None:
         """Keep the run's lease while it works: an extraction by an LLM of a long backlog can
@@ -204,7 +242,7 @@ class Ingestor:
         more turns, not broken."""
         done = 0
         for tenant, conversation_id, flush_upto in await conversations_with_failed_turns(
-                self.services.driver, RUN_LEASE_S, self.settings.neo4j_database):
+                self.services.driver, UNSEEN_S, self.settings.neo4j_database):
             try:
                 await self.process(tenant, conversation_id, flush=flush_upto is not None, upto_seq=flush_upto)
             except Exception as e:  # noqa: BLE001 - one conversation's failure must not stop the others'

@@ -21,6 +21,7 @@ WITH c, count(t) AS turns, max(t.at) AS lastTurnAt,
 WITH c, turns, lastTurnAt, waiting, memCells,
      [w IN waiting WHERE w.error IS NOT NULL AND w.reopened IS NULL] AS failed
 RETURN c.id AS id, c.groupId AS groupId, turns, lastTurnAt, size(waiting) AS pending, size(failed) AS failed,
+       CASE WHEN c.leaseUntil > datetime() THEN c.leaseUntil END AS processingUntil,
        reduce(last = null, w IN failed |
               CASE WHEN last IS NULL OR w.failedAt > last.failedAt THEN w ELSE last END).error AS lastError,
        memCells
