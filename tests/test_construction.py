@@ -734,3 +734,22 @@ async def test_a_conversation_a_dead_run_holds_is_taken_over_when_its_lease_runs
             break
     now = await conversation_status(graph, "c1")
     assert (now["pending"], now["memCells"], now["processingUntil"]) == (0, 2, None)
+
+
+async def test_text_is_stored_in_one_spelling_so_a_name_with_a_combining_mark_is_that_name(graph, ingestor):
+    # "Zoe" and a combining diaeresis, or "Zoë" and a zero-width space, is Zoë: the allergy went
+    # to the speaker, José, when the name was not read as one.
+    await ingestor.memorize(graph.tenant, "c1", [
+        {"id": "z1", "speaker": "Jose\u0301", "content": "Zoe\u0308 is allergic to peanuts.", "timestamp": DAY1},
+        {"id": "z2", "speaker": "José", "content": "Zoë\u200b is vegan too.",
+         "timestamp": DAY1 + timedelta(minutes=1)},
+    ], flush=True)
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.speaker AS s, t.content AS c ORDER BY t.id")
+    assert [(r["s"], r["c"]) for r in rows] == [("José", "Zoë is allergic to peanuts."),
+                                                ("José", "Zoë is vegan too.")]
+    concerns = await graph.read("MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) "
+                                "RETURN f.text AS text, e.name AS who")
+    assert concerns and all(r["who"] == "Zoë" for r in concerns), concerns
+    with pytest.raises(InputError):
+        await ingestor.memorize(graph.tenant, "c1", [{"id": "z3", "speaker": "\u200b", "content": "hi",
+                                                       "timestamp": DAY1 + timedelta(minutes=2)}])

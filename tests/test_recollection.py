@@ -847,3 +847,8 @@ async def test_related_to_in_one_group_follows_that_groups_relations_only(servic
     assert [t for t in facts["atlas"] if "Chloe" in t] and not [t for t in facts["atlas"] if "Omar" in t]
     assert [t for t in facts["orion"] if "Omar" in t] and not [t for t in facts["orion"] if "Chloe" in t]
     assert set(facts[None]) in (set(facts["atlas"]), set(facts["orion"]))
+
+
+def test_a_query_is_read_in_the_spelling_memory_is_stored_in():
+    # "Zoe" and a combining diaeresis (a keyboard's dead key) is the "Zoë" stored (models.plain_text).
+    assert SearchRequest(query=" Zoe\u0308\u200b's allergy ").validated(100, 4).query == "Zoë's allergy"

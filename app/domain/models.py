@@ -6,6 +6,7 @@ Input (Message) is validated with pydantic; the construction pipeline passes pla
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -42,6 +43,11 @@ class Message(BaseModel):
     role: Role = Role.USER
     content: str
     timestamp: datetime
+
+    @field_validator("speaker", "content", mode="before")
+    @classmethod
+    def _one_spelling(cls, v):
+        return plain_text(v) if isinstance(v, str) else v
 
     @field_validator("content")
     @classmethod
@@ -109,6 +115,19 @@ EARLIEST_YEAR = 1900  # a turn's timestamp: older ones are a client's placeholde
 # What names_something asks, for the errors that refuse a value.
 ID_RULE = f"1-{MAX_ID} characters, not blank, without control characters"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+# Invisible characters that join nothing: a zero-width space, a word joiner, a byte-order mark
+# ("Zoë\u200b" is Zoë). The zero-width joiner and non-joiner stay: emoji and scripts need them.
+_INVISIBLE = re.compile("[\u200b\u2060\ufeff]")
+
+
+def plain_text(text: str) -> str:
+    """Text as one spelling: composed (NFC: "Zoe" + a combining diaeresis is "Zoë", as the
+    extractor's names, the keyword index and a query typed on a keyboard spell it) and without
+    invisible characters. "Zoe\u0308 is allergic to peanuts" was no sentence about Zoë: the
+    allergy went to the speaker."""
+    return _INVISIBLE.sub("", unicodedata.normalize("NFC", text))
 
 
 def names_something(value: str) -> bool:

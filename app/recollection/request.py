@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from enum import Enum
 
-from app.domain.models import ID_RULE, names_something
+from app.domain.models import ID_RULE, names_something, plain_text
 
 
 class Method(str, Enum):
@@ -75,7 +75,7 @@ class SearchRequest:
     as_of_day: date | None = None
 
     def validated(self, max_top_k: int, max_hops: int) -> "SearchRequest":
-        q = (self.query or "").strip()
+        q = plain_text(self.query or "").strip()
         if not q:
             raise SearchInputError("query is empty", "query")
         if len(q) > MAX_QUERY_CHARS:
