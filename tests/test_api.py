@@ -488,9 +488,20 @@ def test_health_and_metrics(api, tenants):
     m = httpx.get(f"{api.url}/metrics", timeout=10).text
     assert 'engram_requests_total{operation="search",status="ok"}' in m
     assert "engram_request_seconds_bucket" in m and "engram_pending_turns" in m
+    assert "engram_neo4j_up 1" in m and "engram_failed_turns " in m and "engram_oldest_pending_turn_seconds " in m
+
+    def count(text: str, series: str) -> int:  # other tests on this server count there too
+        return next((int(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(series + " ")), 0)
+
+    # A request refused before any operation runs (no key, a wrong one) is counted too, by its code.
+    refused = 'engram_requests_total{operation="none",status="UNAUTHENTICATED"}'
+    before = count(m, refused)
+    api.gql("{ __typename }")
+    api.gql("{ __typename }", key="not-a-key")
+    assert count(httpx.get(f"{api.url}/metrics", timeout=10).text, refused) == before + 2
     # Root fields the schema does not have are counted under one label: a client inventing
     # names must not grow the server's metrics (and every scrape) without bound.
-    unknown = 'engram_requests_total{operation="unknown",status="error"} '
+    unknown = 'engram_requests_total{operation="unknown",status="BAD_USER_INPUT"} '
 
     def unknown_errors(text: str) -> int:  # other tests on this server count there too
         return next((int(line.rsplit(" ", 1)[1]) for line in text.splitlines()

@@ -6,6 +6,7 @@ import threading
 import time
 import uuid
 
+import httpx
 import pytest
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
@@ -112,6 +113,10 @@ def test_neo4j_unreachable_is_unavailable_and_the_server_recovers(relayed, setti
         for query, variables in ((SEARCH, ask), (memorize, {"m": note})):
             r = api.gql(query, variables, key=key)
             assert r.status_code == 503 and _codes(r) == ["UNAVAILABLE"] and r.json()["data"] is None, r.text
+        # An operator sees it: the database down, and the requests it refused counted by their code.
+        m = httpx.get(f"{api.url}/metrics", timeout=30).text
+        assert "engram_neo4j_up 0" in m and "engram_pending_turns" not in m
+        assert 'engram_requests_total{operation="none",status="UNAVAILABLE"} 2' in m, m
     finally:
         relay.restore()
     deadline = time.monotonic() + 60

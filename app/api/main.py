@@ -7,6 +7,7 @@ import ipaddress
 import logging
 import time
 from contextlib import asynccontextmanager
+from datetime import datetime, timezone
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -15,7 +16,7 @@ from strawberry.extensions import SchemaExtension
 from app.api.body_limit import BodyLimit
 from app.api.context import get_context
 from app.api.key_cache import KeyCache
-from app.api.metrics import Metrics
+from app.api.metrics import Backlog, Metrics, outcome
 from app.api.router import EngramRouter
 from app.api.schema import build_schema
 from app.construction.ingest import Ingestor
@@ -30,7 +31,13 @@ from app.store.migrations import pending_migrations
 
 log = logging.getLogger("engram.api")
 MAX_BODY_BYTES = 4 * 1024 * 1024
-PENDING_TURNS = "MATCH (t:Turn) WHERE t.status = 'pending' RETURN count(t) AS n"
+# The backlog, all tenants: turns waiting, those of them whose last attempt failed (a forget's
+# reopened ones did not fail), and how long the oldest has waited.
+PENDING_TURNS = """
+MATCH (t:Turn) WHERE t.status = 'pending'
+RETURN count(t) AS n, count(CASE WHEN t.error IS NOT NULL AND t.reopened IS NULL THEN 1 END) AS failed,
+       min(t.receivedAt) AS oldest
+"""
 
 
 class NoKeysOnPublicInterface(RuntimeError):
@@ -92,7 +99,7 @@ class OperationMetrics(SchemaExtension):
         if name not in _root_fields(ec.schema):
             # A label per invented name would let any client grow the metrics without bound.
             name = "unknown"
-        status = "error" if ec.result and ec.result.errors else "ok"
+        status = outcome(ec.result.errors if ec.result else None)
         metrics: Metrics = ec.context.state.metrics
         metrics.observe(name, status, time.perf_counter() - start)
 
@@ -182,10 +189,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         svc = app.state.services
         try:
             async with svc.driver.session(database=settings.neo4j_database) as s:
-                pending = (await (await s.run(PENDING_TURNS)).single())["n"]
-        except Exception:  # metrics must answer even when Neo4j does not
-            pending = None
-        return PlainTextResponse(app.state.metrics.render(pending, app.state.ingestor.queue.depth),
+                row = await (await s.run(PENDING_TURNS)).single()
+            backlog = Backlog(row["n"], row["failed"],
+                              (datetime.now(timezone.utc) - row["oldest"].to_native()).total_seconds()
+                              if row["oldest"] is not None else 0.0)
+        except Exception:  # metrics must answer even when Neo4j does not: then it says it is down
+            backlog = None
+        return PlainTextResponse(app.state.metrics.render(backlog, app.state.ingestor.queue.depth),
                                  media_type="text/plain; version=0.0.4")
 
     return app

@@ -4,6 +4,7 @@ operationName, a query sent by GET) answered as GraphQL errors with a code inste
 from __future__ import annotations
 
 import json
+import time
 
 from cross_web import HTTPException  # what strawberry's views raise for a request they refuse
 from fastapi.responses import JSONResponse
@@ -24,10 +25,17 @@ class EngramRouter(GraphQLRouter):
             return await super().run(request, context=context, root_value=root_value)
         # Checked before the document is even parsed: without a key, introspection and
         # `{ __typename }` answered too (only resolvers asked for the tenant).
+        start = time.perf_counter()
         ide = self.should_render_graphql_ide(self.request_adapter_class(request))
+
+        def refused(code: str) -> None:  # counted, as no operation runs to count it (main.OperationMetrics)
+            context.state.metrics.observe("none", code, time.perf_counter() - start)
+
         if not ide and context.auth.unavailable:
+            refused(UNAVAILABLE)
             return refusal(context.auth.error, UNAVAILABLE, 503, data=None)
         if not ide and context.auth.tenant is None:
+            refused(UNAUTHENTICATED)
             # Status 200 and data null, as an operation refused for want of a key always was.
             response = refusal(context.auth.error or "missing API key", UNAUTHENTICATED, 200,
                                data=None)
@@ -36,6 +44,7 @@ class EngramRouter(GraphQLRouter):
         try:
             return await super().run(request, context=context, root_value=root_value)
         except HTTPException as e:
+            refused(BAD_USER_INPUT)
             return refusal(e.reason, BAD_USER_INPUT, e.status_code)
 
     def decode_json(self, data: str | bytes) -> object:
