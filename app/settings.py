@@ -155,6 +155,10 @@ class Settings(BaseSettings):
     retry_interval_s: float = Field(300.0, ge=0)  # turns left pending by a failed or lost run (app/store/admin.py)
     gc_interval_s: float = Field(6 * 3600.0, ge=0)  # forgetting, purging, retiring foresight
     lease_ttl_s: float = Field(120.0, gt=0)  # renewed every third of it while a task runs
+    # Shutdown: how long the server goes on processing the calls handed over before it stops
+    # anyway (their turns are stored; the next start takes them up). Under an orchestrator's
+    # grace period (Kubernetes: 30 s), or the server is killed mid-run.
+    shutdown_drain_s: float = Field(20.0, ge=0)
 
     # --- API
     host: str = "127.0.0.1"

@@ -335,6 +335,9 @@ def test_scenes_and_consolidate_over_http(api, tenants):
     out = data(api.gql("mutation { consolidate { groups cells scenes created moved dropped tookMs } }", key=a))
     rep = out["consolidate"]
     assert rep["scenes"] == first["totalCount"] and rep["created"] == 0 and rep["moved"] == 0
+    # A group the tenant never had is none (it answered groups: 1).
+    nope = data(api.gql('mutation { consolidate(groupId: "nope") { groups cells scenes } }', key=a))["consolidate"]
+    assert nope == {"groups": 0, "cells": 0, "scenes": 0}
     assert error_code(api.gql(SCENES, {"first": 0}, key=a)) == "BAD_USER_INPUT"
     assert error_code(api.gql(SCENES, {"first": 1, "after": "not-a-cursor"}, key=a)) == "BAD_USER_INPUT"
 

@@ -1,16 +1,24 @@
-"""Neo4j unreachable under a running server: requests are answered with the code UNAVAILABLE
+"""Neo4j unreachable under a running server (and under a call storing messages): requests are answered with the code UNAVAILABLE
 (nothing was done, retry later), not INTERNAL or a 500, and are served again once it is back.
 The server reaches the test Neo4j through a TCP relay that the test cuts and restores."""
+import asyncio
+import dataclasses
 import socket
 import threading
 import time
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
+from neo4j import AsyncGraphDatabase
 from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
-from app.store.driver import UNREACHABLE, error_text
+from app.construction.ingest import Ingestor
+from app.construction.turns import write_turns
+from app.domain.models import Message
+from app.store.driver import UNREACHABLE, UnreachableMidway, error_text
+from app.store.graph import TenantGraph
 from tests.api_server import KEY_CACHE_SECONDS, free_port, running_api
 from tests.test_api import SEARCH, _new_key
 
@@ -138,3 +146,57 @@ def test_an_unreachable_database_is_said_so_without_its_address():
               DatabaseUnavailable(), SessionExpired("session expired at 10.0.0.7:7687")):
         assert error_text(e) == "the graph database was unreachable" and isinstance(e, UNREACHABLE)
     assert error_text(ValueError("bad row")) == "ValueError: bad row"
+
+
+async def test_unreachable_after_a_chunk_says_which_messages_were_stored(settings, graph):
+    # A call's messages are stored in chunks, one transaction each: the database going away
+    # after the first had committed was answered "nothing was done", and the first were kept.
+    relay = Relay(int(settings.neo4j_uri.rsplit(":", 1)[1]))
+    driver = AsyncGraphDatabase.driver(f"bolt://127.0.0.1:{relay.port}", max_transaction_retry_time=1.0)
+
+    class CutAfterOneChunk(TenantGraph):
+        async def write_tx(self, fn):
+            done = await super().write_tx(fn)
+            relay.cut()
+            return done
+
+    at = datetime(2024, 5, 1, 10, tzinfo=timezone.utc)
+    messages = [Message.model_validate({"id": f"m{k}", "speaker": "Maya", "content": f"note {k}",
+                                        "timestamp": at + timedelta(minutes=k)}) for k in range(3)]
+    try:
+        with pytest.raises(UnreachableMidway, match=r"the first 1 of 3 new ones .* were stored, the rest not"):
+            await write_turns(CutAfterOneChunk(driver, graph.tenant, graph.database), "c1", None, messages,
+                              chunk=1)
+    finally:
+        relay.restore()
+        await driver.close()
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id")
+    assert [r["id"] for r in rows] == ["m0"]
+
+
+async def test_a_run_that_met_neo4j_unreachable_is_tried_again_once_it_is_back(settings, services, graph):
+    # A `wait: false` call's turns, stored as the database went away: their run failed, and
+    # they waited for the periodic retry (minutes) although the database was back in a second.
+    relay = Relay(int(settings.neo4j_uri.rsplit(":", 1)[1]))
+    driver = AsyncGraphDatabase.driver(f"bolt://127.0.0.1:{relay.port}", max_transaction_retry_time=1.0)
+    ingestor = Ingestor(dataclasses.replace(services, driver=driver))
+    note = {"id": "m1", "speaker": "Maya", "content": "I am allergic to peanuts.",
+            "timestamp": datetime(2024, 5, 1, 10, tzinfo=timezone.utc)}
+    pending = "MATCH (t:Turn {tenant: $tenant, status: 'pending'}) RETURN count(t) AS n"
+    try:
+        await ingestor.memorize(graph.tenant, "c1", [note], flush=True, wait=False)
+        relay.cut()  # before its run's first query: the worker has not started yet
+        await asyncio.sleep(1.5)
+        assert (await graph.read(pending))[0]["n"] == 1
+        relay.restore()
+        deadline = time.monotonic() + 60
+        while (await graph.read(pending))[0]["n"]:
+            assert time.monotonic() < deadline, "the turn stayed pending"
+            await asyncio.sleep(0.5)
+        facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) RETURN f.text AS text")
+        assert any("peanut" in r["text"] for r in facts), facts
+    finally:
+        if not relay.open:
+            relay.restore()
+        await ingestor.drain()
+        await driver.close()

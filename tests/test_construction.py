@@ -461,6 +461,19 @@ async def test_a_duplicate_id_with_different_content_is_refused(graph, ingestor)
         await ingestor.memorize(graph.tenant, "c2", [GOOD, {**GOOD, "content": "other"}])
 
 
+
+@pytest.mark.parametrize("change", [{"timestamp": GOOD["timestamp"] + timedelta(hours=1)}, {"role": "assistant"},
+                                    {"user_id": "u-other"}])
+async def test_a_duplicate_id_with_another_time_role_or_user_is_refused(graph, ingestor, change):
+    # It was counted a duplicate and the stored one kept, silently.
+    await ingestor.memorize(graph.tenant, "c1", [{**GOOD, "user_id": "u-1"}])
+    with pytest.raises(InputError, match="different timestamp, role or userId"):
+        await ingestor.memorize(graph.tenant, "c1", [{**GOOD, "user_id": "u-1", **change}])
+    # The same message again, or without its user, is the duplicate it is.
+    for same in ({**GOOD, "user_id": "u-1"}, GOOD):
+        assert (await ingestor.memorize(graph.tenant, "c1", [same])).duplicates == 1
+
+
 @pytest.mark.parametrize("first_group", [None, "g1"])
 async def test_a_conversation_keeps_its_group_and_a_call_naming_another_writes_nothing(graph, ingestor,
                                                                                        first_group):
@@ -553,6 +566,31 @@ async def test_turns_stored_but_never_processed_are_taken_up_by_the_retry(graph,
     assert {i for i, s in status.items() if s == "done"} == {f"m{i}" for i in range(1, 7)}
     assert {i for i, s in status.items() if s == "pending"} == {"m7", "m8", "m9"}
     assert await _count(graph, "MemCell") == 1
+
+
+async def test_a_shutdown_past_its_deadline_leaves_the_rest_to_the_next_start(graph, services):
+    # A long backlog took 50 s to drain at shutdown, past an orchestrator's grace period; cut
+    # short, the turns only stored would have waited for the retry until 10 minutes old.
+    from app.store.admin import conversations_with_failed_turns
+
+    ing = Ingestor(services)
+    for c in ("c1", "c2"):
+        msgs = [{**GOOD, "id": f"{c}-{k}", "content": f"I moved to Porto in {2000 + k}.",
+                 "timestamp": GOOD["timestamp"] + timedelta(minutes=k)} for k in range(5)]
+        await ing.memorize(graph.tenant, c, msgs, flush=True, wait=False)
+    await ing.shut_down(0)
+    assert not ing.queue.conversations() and not ing._later
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant, status: 'pending'}) "
+                            "RETURN DISTINCT t.conversationId AS c")
+    left = {r["c"] for r in rows}
+    assert "c2" in left  # its run had not begun
+    found = {c for t, c, _ in await conversations_with_failed_turns(services.driver, ingest.UNSEEN_S)
+             if t == graph.tenant}
+    assert left <= found
+    # The next start's retry (the same query) takes them up: here, that tenant's.
+    for c in sorted(left):
+        await Ingestor(services).process(graph.tenant, c, flush=True)
+    assert not await graph.read("MATCH (t:Turn {tenant: $tenant, status: 'pending'}) RETURN t.id")
 
 
 async def test_the_retry_takes_tenants_in_turn_and_past_a_conversation_that_fails(services, ingestor):

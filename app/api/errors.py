@@ -55,7 +55,8 @@ class StableErrorCodes(SchemaExtension):
                                           extensions={"code": code}))
             elif isinstance(original, UNREACHABLE):
                 log.warning("Neo4j unreachable in %s: %s", err.path, original)
-                fixed.append(GraphQLError(UNAVAILABLE_MESSAGE, nodes=err.nodes, path=err.path,
+                message = getattr(original, "client_message", UNAVAILABLE_MESSAGE)
+                fixed.append(GraphQLError(message, nodes=err.nodes, path=err.path,
                                           extensions={"code": UNAVAILABLE}))
             else:
                 log.exception("internal error in %s", err.path, exc_info=original)

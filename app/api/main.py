@@ -148,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 yield
             finally:
                 await periodic.stop()
-                await app.state.ingestor.drain()
+                await app.state.ingestor.shut_down(settings.shutdown_drain_s)
                 await app.state.searcher.settle()
 
     app = FastAPI(title="Engram", version="0.1.0", lifespan=lifespan)

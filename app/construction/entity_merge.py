@@ -108,8 +108,8 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str, group_id: s
         if x["id"] == e["id"]:
             raise EntityEditError(f"{entity!r} and {into!r} are already one entity ({e['name']!r})", "into")
         if x["groupKey"] != e["groupKey"]:
-            raise EntityEditError(f"{entity!r} and {into!r} are entities of two groups ({x['groupId']!r} and "
-                                  f"{e['groupId']!r}), which are never one; give groupId to merge within one",
+            raise EntityEditError(f"{entity!r} and {into!r} are entities of two groups ({_group(x)} and "
+                                  f"{_group(e)}), which are never one; give groupId to merge within one",
                                   "into")
         preds = {r["predicate"] for r in await tx.run(TIMELINES_OF, key=timeline(x))}
         ids = {"from": x["id"], "to": e["id"]}
@@ -133,3 +133,8 @@ async def merge_entities(graph: TenantGraph, entity: str, into: str, group_id: s
                            reopened=reopened, resuperseded=resuperseded)
 
     return await graph.write_tx(work)
+
+
+def _group(entity) -> str:
+    """How a message names an entity's group: the entities of no group are not group None."""
+    return "no group" if entity["groupId"] is None else f"group {entity['groupId']!r}"

@@ -26,6 +26,7 @@ from app.domain.models import ID_RULE, Message, names_something
 from app.lifecycle.scenes import SceneService
 from app.runtime.services import Services
 from app.store.admin import FLUSH_UPTO, conversations_with_failed_turns
+from app.store.driver import UNREACHABLE, UnreachableMidway, error_text
 from app.store.graph import TenantGraph
 
 log = logging.getLogger("engram.ingest")
@@ -39,6 +40,10 @@ RUN_LEASE_S = 90
 # `wait: false` call stored them) are taken up by the periodic retry (retry_failed_everywhere);
 # a call's own run embeds them first, which for thousands of turns takes minutes.
 UNSEEN_S = 600
+# A run that failed because Neo4j was unreachable is tried again after these many seconds (then
+# the periodic retry's turn): a `wait: false` call's turns waited for the periodic retry, minutes
+# after the database was back.
+RECONNECT_RETRIES_S = (2, 5, 10, 20, 40, 60)
 
 LEASE_HELD_UNTIL = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseUntil > datetime()
@@ -64,6 +69,13 @@ PENDING_CONVERSATIONS = f"""
 MATCH (c:Conversation {{tenant: $tenant}}) WHERE EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
 RETURN c.id AS id, {FLUSH_UPTO}
 """
+# Conversations a shutdown left unfinished: as a dead run's, its lease expired, which the retry
+# at start-up looks for (app/store/admin.py). One a live run holds (another replica's) is its.
+ABANDONED = """
+UNWIND $ids AS id
+MATCH (c:Conversation {tenant: $tenant, id: id}) WHERE c.leaseUntil IS NULL OR c.leaseUntil < datetime()
+SET c.leaseUntil = datetime() - duration({seconds: 1})
+"""
 # A flush asked for is remembered, so a retry of a run that failed or died flushes it too.
 FLUSH_ASKED = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) SET c.flushUpto = c.lastSeq
@@ -88,7 +100,10 @@ class Ingestor:
         self.scenes = SceneService(services.settings, services.require_embedder())
         self.queue = ProcessingQueue(self.process, lambda: TextVectors(self.pipeline.embedder))
         self._background: set[asyncio.Task] = set()
-        self._after_lease: dict[tuple[str, str], asyncio.Task] = {}
+        # Runs to try again later, one per conversation: a take-over when another run's lease
+        # runs out, a retry after Neo4j was unreachable.
+        self._later: dict[tuple[str, str], asyncio.Task] = {}
+        self.queue.on_failure = self._after_failure
 
     def graph(self, tenant: str) -> TenantGraph:
         return TenantGraph(self.services.driver, tenant, self.settings.neo4j_database)
@@ -136,7 +151,14 @@ class Ingestor:
         processed = self.queue.submit(tenant, conversation_id, flush, written.last_seq, len(parsed),
                                       embedding)
         if wait:
-            report = await processed
+            try:
+                report = await processed
+            except UNREACHABLE:
+                # The turns are stored: UNAVAILABLE's "nothing was done" would be untrue.
+                raise UnreachableMidway(
+                    f"the messages were stored ({len(written.new)} new), but the graph database became "
+                    "unreachable while they were being made into memories: they are once it is back (or "
+                    "send the call again: messages already stored are skipped)") from None
         else:
             report = ProcessReport(pending=len(written.new), queued=True)
         return MemorizeReport(conversation_id, len(written.new), len(written.skipped), report,
@@ -148,9 +170,37 @@ class Ingestor:
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
         # Only a quicker take-over than the periodic retry's: not waited for.
-        for task in list(self._after_lease.values()):
+        for task in list(self._later.values()):
             task.cancel()
-        self._after_lease.clear()
+        self._later.clear()
+
+    async def shut_down(self, within_s: float) -> None:
+        """Shutdown: process what was handed over for up to `within_s`, then stop. The runs cut
+        short leave their turns pending, and their conversations as a dead run's (an expired
+        lease), so the next start's retry takes them up at once (turns only stored would wait
+        for it until UNSEEN_S old). A long backlog took 50 s to drain, in silence: past an
+        orchestrator's grace period the server was killed mid-run."""
+        busy = self.queue.conversations()
+        if busy:
+            log.info("finishing the calls of %d conversations before stopping (up to %.0f s)", len(busy),
+                     within_s)
+        draining = asyncio.ensure_future(self.drain())
+        done, _ = await asyncio.wait({draining}, timeout=within_s)
+        if done:
+            return
+        left = self.queue.conversations()
+        # Cancelling the drain cancels the workers it waits for; their runs release their leases.
+        draining.cancel()
+        for task in [*self._background, *self._later.values()]:
+            task.cancel()
+        await asyncio.gather(draining, *self._background, return_exceptions=True)
+        for tenant in {t for t, _ in left}:
+            try:
+                await self.graph(tenant).write(ABANDONED, ids=[c for t, c in left if t == tenant])
+            except Exception as e:  # noqa: BLE001 - their turns still wait for the periodic retry
+                log.warning("could not mark tenant %s's unfinished conversations: %s", tenant, error_text(e))
+        log.warning("stopped with the calls of %d conversations unprocessed: their turns are stored, and "
+                    "taken up at the next start", len(left))
 
     def remake_reopened(self, tenant: str) -> None:
         """In the background, now: the episodes of the turns a forget of a user reopened (the
@@ -194,20 +244,41 @@ class Ingestor:
         renews it (this then tries again later, or finds the turns done); one that died (a
         server killed mid-run) is taken over then, not at the next periodic retry."""
         key = (graph.tenant, conversation_id)
-        if key in self._after_lease:
+        if key in self._later:
             return
         rows = await graph.read(LEASE_HELD_UNTIL, conversationId=conversation_id)
         wait = (rows[0]["until"].to_native() - datetime.now(timezone.utc)).total_seconds() + 1 if rows else 1
 
         async def later() -> None:
             await asyncio.sleep(max(wait, 1))
-            del self._after_lease[key]
+            del self._later[key]
             try:
                 await self.process(graph.tenant, conversation_id, flush, upto_seq=upto_seq)
             except Exception as e:  # noqa: BLE001 - the periodic retry takes it up
                 log.warning("taking over %s/%s failed: %s", graph.tenant, conversation_id, e)
 
-        self._after_lease[key] = asyncio.create_task(later())
+        self._later[key] = asyncio.create_task(later())
+
+    def _after_failure(self, tenant: str, conversation_id: str, flush: bool, upto_seq: int | None,
+                       error: Exception, attempt: int = 0) -> None:
+        """A run failed: when Neo4j was unreachable, try again soon, until it is back, rather than
+        at the periodic retry (its turns are pending and lose nothing meanwhile). The failed run
+        could not release its lease: a retry that finds it held takes over when it runs out."""
+        key = (tenant, conversation_id)
+        if not isinstance(error, UNREACHABLE) or key in self._later or attempt >= len(RECONNECT_RETRIES_S):
+            return
+
+        async def again() -> None:
+            await asyncio.sleep(RECONNECT_RETRIES_S[attempt])
+            del self._later[key]
+            try:
+                await self.process(tenant, conversation_id, flush, upto_seq=upto_seq)
+            except Exception as e:  # noqa: BLE001 - else the periodic retry takes it up
+                log.warning("retrying %s/%s after Neo4j was unreachable failed: %s", tenant, conversation_id,
+                            error_text(e))
+                self._after_failure(tenant, conversation_id, flush, upto_seq, e, attempt + 1)
+
+        self._later[key] = asyncio.create_task(again())
 
     async def _renew(self, graph: TenantGraph, conversation_id: str, token: str) -> None:
         """Keep the run's lease while it works: an extraction by an LLM of a long backlog can

@@ -60,6 +60,8 @@ class ProcessingQueue:
         self._make_vectors = make_vectors
         self._busy: dict[tuple[str, str], _Conversation] = {}
         self.on_report: Callable[[ProcessReport], None] | None = None  # every run's report
+        # A run that failed: (tenant, conversation, flush, up to turn position, its error).
+        self.on_failure: Callable[[str, str, bool, int | None, Exception], None] | None = None
 
     def open(self, tenant: str, conversation_id: str) -> TextVectors:
         """A call begins: where it embeds its turns, so the run that processes them finds their
@@ -98,6 +100,10 @@ class ProcessingQueue:
             if not tasks:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def conversations(self) -> list[tuple[str, str]]:
+        """The (tenant, conversation) pairs with calls handed over and not yet processed."""
+        return [key for key, c in self._busy.items() if c.done < c.submitted]
 
     @property
     def depth(self) -> int:
@@ -138,6 +144,8 @@ class ProcessingQueue:
                     log.warning("processing %s/%s failed; its turns stay pending: %s",
                                 tenant, conversation_id, e)
                     outcome = e
+                    if self.on_failure is not None:
+                        self.on_failure(tenant, conversation_id, flush, None if upto_seq < 0 else upto_seq, e)
                 c.done = upto
                 keep = []
                 for n, fut in c.waiters:

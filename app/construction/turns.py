@@ -12,8 +12,9 @@ import numpy as np
 from neo4j.exceptions import ConstraintError
 from pydantic import ValidationError
 
-from app.domain.models import ASSISTANT_ROLES, Message, TurnRecord
+from app.domain.models import ASSISTANT_ROLES, Message, TurnRecord, plain_text
 from app.store import term_stats
+from app.store.driver import UNREACHABLE, UnreachableMidway
 from app.store.graph import TenantGraph, TenantTx
 
 
@@ -27,7 +28,8 @@ class InputError(ValueError):
 
 EXISTING = """
 MATCH (t:Turn {tenant: $tenant, conversationId: $conversationId}) WHERE t.id IN $ids
-RETURN t.id AS id, t.content AS content, t.speaker AS speaker, t.seq AS seq
+RETURN t.id AS id, t.content AS content, t.speaker AS speaker, t.seq AS seq, t.at AS at, t.role AS role,
+       t.userId AS userId
 """
 
 CONVERSATION_TAIL = """
@@ -156,8 +158,14 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
         old = existing.get(m.id)
         if old is None:
             continue
-        if old["content"] != m.content or old["speaker"] != m.speaker:
+        if plain_text(old["content"]) != m.content or plain_text(old["speaker"]) != m.speaker:
             raise InputError(f"message id {m.id!r} was already stored with different content", m.id)
+        # Sent again with another time, role or user, it was counted a duplicate and the stored
+        # one kept, silently. (An assistant's message sent without a user has the user it answers.)
+        if (old["at"].to_native() != m.timestamp or old["role"] != m.role.value
+                or (m.user_id is not None and old["userId"] != m.user_id)):
+            raise InputError(f"message id {m.id!r} was already stored with a different timestamp, role or "
+                             "userId; a stored message is not changed: forget it first, or send a new id", m.id)
     new = [m for m in messages if m.id not in existing]
     if not new and messages:
         # Nothing to write, so no transaction below checks the group or an import: a resend
@@ -208,6 +216,14 @@ async def write_turns(graph: TenantGraph, conversation_id: str, group_id: str | 
                 f"some of these messages were stored meanwhile by another call to conversation "
                 f"{conversation_id!r} ({start} of {len(new)} new ones stored by this call); send "
                 "the call again: messages already stored are skipped", "messages") from None
+        except UNREACHABLE:
+            if not start:
+                raise
+            # The chunks before this one are stored: "nothing was done" would be untrue.
+            raise UnreachableMidway(
+                f"the graph database became unreachable while storing the messages: the first {start} of "
+                f"{len(new)} new ones to conversation {conversation_id!r} were stored, the rest not; send the "
+                "call again later: messages already stored are skipped") from None
         last_seq = max(last_seq, seqs[-1])
     return TurnsWritten(new=[m.id for m in new], skipped=[m.id for m in messages if m.id in existing],
                         last_seq=last_seq)

@@ -105,8 +105,9 @@ class SceneService:
         """Re-cluster one group (or every group of the tenant when `group_id` is None)."""
         key = None if group_id is None else group_id
         groups = [r["groupKey"] for r in await graph.read(q.GROUP_KEYS, groupKey=key)]
-        # Groups whose cells were all deleted still have scenes to drop.
-        if key is not None and key not in groups:
+        # Groups whose cells were all deleted still have scenes to drop; a group that never had
+        # any is none (consolidate(groupId: "nope") answered groups: 1).
+        if key is not None and key not in groups and await graph.read(q.SCENE_IDS_OF_GROUP, groupKey=key):
             groups.append(key)
         report = ConsolidateReport()
         for g in groups:

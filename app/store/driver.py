@@ -27,6 +27,15 @@ def make_driver(settings: Settings) -> AsyncDriver:
 UNREACHABLE = (ServiceUnavailable, SessionExpired, DatabaseUnavailable)
 
 
+class UnreachableMidway(ServiceUnavailable):
+    """The database went away after part of a call had committed: what a client is told says
+    what was kept (UNAVAILABLE's "nothing was done" would have it think otherwise)."""
+
+    def __init__(self, client_message: str):
+        super().__init__(client_message)
+        self.client_message = client_message
+
+
 def error_text(e: Exception) -> str:
     """An error as a client may read it (a turn's `lastError`): an unreachable database said so,
     without the driver's message, which names the server's address."""
