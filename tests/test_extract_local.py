@@ -1311,3 +1311,17 @@ def test_a_duty_within_a_time_is_a_deadline_that_long_after_its_saying():
     # "We agreed £1,100": a past in -eed is no present ("Owen agreeds £1,100")
     ex = extract([turn("We agreed £1,100 instead of £1,150.", speaker="Owen")])
     assert all("agreeds" not in f.text for f in ex.facts) and any("Owen agreed" in f.text for f in ex.facts)
+
+
+def test_keys_hashes_and_links_pasted_in_a_message_name_no_entity():
+    # Each capitalised piece of a base64 blob became an entity ("T1BWummoyP4Bpv...").
+    ex = extract(episode(
+        ("Maya", "Here is the key: T1BWummoyP4BpvHtgBvOW6HVEO0NH/0L9Xm7uZtJzVtDd2adDHPD5UaQx42Zm6Ct+NvzBFya "
+                 "please keep it for Priya."),
+        ("Maya", "My token is eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
+        ("Maya", "The doc is at https://docs.example.com/d/1AbCdEfGhIjKlMnOp/Edit and Sam from McDonald's "
+                 "has the PlayStation."),
+    ))
+    names = {e.name for e in ex.entities}
+    assert {"Maya", "Priya", "Sam"} <= names
+    assert not [n for n in names if any(c.isdigit() for c in n) or n in ("Edit", "AbCdEfGhIjKlMnOp")], names

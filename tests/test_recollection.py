@@ -852,3 +852,22 @@ async def test_related_to_in_one_group_follows_that_groups_relations_only(servic
 def test_a_query_is_read_in_the_spelling_memory_is_stored_in():
     # "Zoe" and a combining diaeresis (a keyboard's dead key) is the "Zoë" stored (models.plain_text).
     assert SearchRequest(query=" Zoe\u0308\u200b's allergy ").validated(100, 4).query == "Zoë's allergy"
+
+
+async def test_a_fact_said_in_several_conversations_is_one_hit_proved_by_each(services, graph, searcher):
+    # Said in eight conversations, it was eight facts filling the first eight places.
+    ing = Ingestor(services)
+    for k in range(4):
+        await ing.memorize(graph.tenant, f"s{k}", [
+            {"id": f"v{k}", "speaker": "Maya", "content": "I'm vegetarian.", "timestamp": DAY3 + timedelta(days=k)},
+            {"id": f"o{k}", "speaker": "Maya", "content": f"My sister Ana visited on day {k}.",
+             "timestamp": DAY3 + timedelta(days=k, minutes=1)}], flush=True)
+    stored = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'vegetarian' "
+                              "RETURN count(f) AS n")
+    assert stored[0]["n"] == 4  # each conversation's own, with its own evidence
+    res = await search(searcher, graph, "is Maya vegetarian?", top_k=5, kinds=("fact",))
+    veg = [h for h in res.hits if "vegetarian" in h.node["text"]]
+    assert len(veg) == 1, [h.node["text"] for h in res.hits]
+    assert {e["id"] for e in veg[0].evidence} == {f"v{k}" for k in range(4)}
+    # The places it left are the next candidates'.
+    assert len(res.hits) == 5 and [h.rank for h in res.hits] == [1, 2, 3, 4, 5]

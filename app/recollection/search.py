@@ -92,6 +92,52 @@ WARM_UP_QUERIES = ("What did Maya say about Lisbon?", "the", "When is the next t
                    "What did Maya say on 4 March 2024?")
 
 
+# Rounds of hydration a search makes at most to fill its topK (a hit deleted meanwhile, or one
+# that restates a hit before it, leaves a place for the next candidate).
+HYDRATE_ROUNDS = 3
+
+
+async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int) -> list[Hit]:
+    """The first `top_k` fused candidates as hits, read from the graph. A fact or foresight that
+    says what a hit before it says (the same text, the same status) joins that hit as more
+    evidence: a user who said "I'm vegetarian" in eight conversations had eight facts fill the
+    first eight places, each proving the same thing."""
+    hits: list[Hit] = []
+    said: dict[tuple, Hit] = {}
+    rest = fused
+    for _ in range(HYDRATE_ROUNDS):
+        if len(hits) >= top_k or not rest:
+            break
+        batch, rest = rest[: top_k - len(hits)], rest[top_k - len(hits):]
+        keys: dict[str, list[str]] = {}
+        for f in batch:
+            keys.setdefault(f.kind, []).append(f.key)
+        turns = keys.get("turn", [])
+        keys["turn"] = turns + sorted({t for f in batch for t in f.evidence} - set(turns))
+        found = await hydrate(graph, keys)
+        for f in batch:
+            if f.key not in found:  # deleted between retrieval and hydration
+                continue
+            evidence = [found[t] for t in f.evidence if t in found]
+            statement = _statement(f.kind, found[f.key])
+            if statement in said:
+                first = said[statement]
+                known = {e["id"] for e in first.evidence}
+                first.evidence += [e for e in evidence if e["id"] not in known]
+                continue
+            hits.append(Hit(len(hits) + 1, f.score, f.kind, found[f.key], evidence, f.channels))
+            if statement is not None:
+                said[statement] = hits[-1]
+    return hits
+
+
+def _statement(kind: str, node: dict) -> tuple | None:
+    """What a fact or foresight says, as one restating it says it; None for other kinds."""
+    if kind not in ("fact", "foresight") or not node.get("text"):
+        return None
+    return kind, " ".join(node["text"].casefold().split()), node.get("status")
+
+
 class SearchService:
     def __init__(self, services: Services):
         self.services = services
@@ -174,21 +220,9 @@ class SearchService:
             # Fusion gives an episode's or a fact's further turns places of their own as turn
             # hits; a request without turns gets its kinds only (each hit keeps its best turns).
             fused = [f for f in fused if f.kind in req.kinds]
-        top = fused[: req.top_k]
-        keys: dict[str, list[str]] = {}
-        for f in top:
-            keys.setdefault(f.kind, []).append(f.key)
-        turn_keys = sorted({t for f in top for t in f.evidence} - set(keys.get("turn", [])))
-        keys["turn"] = keys.get("turn", []) + turn_keys
         s = time.perf_counter()
-        found = await hydrate(graph, keys)
+        hits = await _hits(graph, fused, req.top_k)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
-        hits = []
-        for f in top:
-            if f.key not in found:  # deleted between retrieval and hydration
-                continue
-            evidence = [found[t] for t in f.evidence if t in found]
-            hits.append(Hit(len(hits) + 1, f.score, f.kind, found[f.key], evidence, f.channels))
         if record_access:
             self._record_access(graph, hits)
         return SearchResult(hits, build_context(hits, req.token_budget),

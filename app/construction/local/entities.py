@@ -301,6 +301,21 @@ def _cap(tok: str) -> bool:
     return tok[:1].isupper()
 
 
+def _machine_made(text: str, tok: re.Match) -> bool:
+    """A piece of a key, hash, token, id or link pasted into a message (base64, hex, a JWT, a
+    URL's path): no name. Each capitalised piece of a base64 blob became an entity. Told by
+    the run of text without spaces it is in: long, with several digits or changes of case
+    inside words (names have few: McDonald, iPhone, PlayStation)."""
+    start = text.rfind(" ", 0, tok.start()) + 1
+    end = text.find(" ", tok.end())
+    run = text[start:len(text) if end < 0 else end].strip(".,;:!?()[]{}\"'")
+    if len(run) < 16:
+        return False
+    digits = sum(c.isdigit() for c in run)
+    humps = sum(a.islower() and b.isupper() for a, b in zip(run, run[1:]))
+    return digits >= 3 or humps >= 3
+
+
 _KNOWN_TYPES = frozenset({"person", "place", "organization"})
 
 
@@ -390,7 +405,7 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
             reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (owner, kin)
             mentions.append(_Mention(m.start(), m.end(), text[m.start():m.end()], k))
 
-    toks = list(_TOKEN.finditer(text))
+    toks = [t for t in _TOKEN.finditer(text) if not _machine_made(text, t)]
     i = 0
     while i < len(toks):
         if not _cap(toks[i].group()):
