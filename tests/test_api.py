@@ -691,8 +691,8 @@ def test_the_others_turns_of_a_forgotten_users_episodes_are_made_again_at_once(a
     # episodes again. That waited for the periodic retry (5 minutes): Sam's memory was gone meanwhile.
     tenant = f"api_forget_user_{uuid.uuid4().hex[:8]}"
     key = _new_key(api.settings, tenant)
-    msgs = [{**m, "timestamp": m["timestamp"].isoformat(), "userId": "u-maya" if m["speaker"] == "Maya" else "u-sam"}
-            for m in maya_and_sam()]
+    msgs = [{**m, "timestamp": m["timestamp"].isoformat(),
+             "userId": "u-maya" if m["speaker"] == "Maya" else "u-sam"} for m in maya_and_sam()]
     r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "flush": True, "messages": msgs}}, key=key)
     assert "errors" not in r.json(), r.text
     out = data(api.gql('mutation { forget(input: {userId: "u-maya"}) { deletedNodes } }', key=key))

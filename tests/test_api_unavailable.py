@@ -1,6 +1,8 @@
-"""Neo4j unreachable under a running server (and under a call storing messages): requests are answered with the code UNAVAILABLE
-(nothing was done, retry later), not INTERNAL or a 500, and are served again once it is back.
-The server reaches the test Neo4j through a TCP relay that the test cuts and restores."""
+"""Neo4j unreachable under a running server: requests are answered with the code UNAVAILABLE
+(nothing was done, retry later), not INTERNAL or a 500, and are served again once it is back; a
+call that had stored part of its messages says which, and a run that failed is tried again
+soon. The server (or driver) reaches the test Neo4j through a TCP relay that the test cuts and
+restores."""
 import asyncio
 import dataclasses
 import socket

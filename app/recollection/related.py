@@ -23,7 +23,8 @@ _PATHS = """
     AND all(r IN rels WHERE r.tenant = $tenant AND coalesce(r.forgotten, false) = false AND {holds}
             AND ($groupId IS NULL OR r.groupId = $groupId)
             AND ($userId IS NULL OR EXISTS {{
-                  MATCH (f:Fact {{tenant: $tenant, id: r.factId}})-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId
+                  MATCH (f:Fact {{tenant: $tenant, id: r.factId}})-[:EVIDENCED_BY]->(t:Turn)
+                  WHERE t.userId = $userId
                 }}))
   RETURN e, p, rels LIMIT $maxPaths"""
 
