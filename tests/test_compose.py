@@ -37,3 +37,12 @@ def test_compose_runs_neo4j_with_the_local_servers_tuning(tmp_path):
     assert settings[key] == local[key] == str(Settings().neo4j_vector_merge_factor)
     key = "server.bolt.connection_keep_alive_for_requests"
     assert settings[key] == local[key] == "STREAMING"
+
+
+def test_compose_gives_the_api_longer_to_stop_than_it_drains():
+    # Docker's default 10 s would kill the server before its shutdown drain and marking ended.
+    import re
+
+    text = (ROOT / "docker-compose.yml").read_text()
+    grace = re.search(r"stop_grace_period:\s*(\d+)s", text)
+    assert grace and int(grace.group(1)) > Settings().shutdown_drain_s + 5
