@@ -97,7 +97,10 @@ def serve(host: str = typer.Option(None, help="bind address (default ENGRAM_HOST
     os.environ["ENGRAM_HOST"], os.environ["ENGRAM_PORT"] = host, str(port)
     get_settings.cache_clear()
     _echo(f"Engram API on http://{host}:{port}/graphql")
-    uvicorn.run("app.api.main:create_app", factory=True, host=host, port=port, log_level="info")
+    # On SIGTERM a request still running gets 5 s (a memorize waiting for its run: its turns are
+    # stored, the drain that follows processes them), then the server drains (ENGRAM_SHUTDOWN_DRAIN_S).
+    uvicorn.run("app.api.main:create_app", factory=True, host=host, port=port, log_level="info",
+                timeout_graceful_shutdown=5)
 
 
 def _run_with_services(fn):

@@ -64,6 +64,20 @@ def start_serve(settings: Settings, port: int, env: dict | None = None,
     return proc, log_path, log
 
 
+def wait_healthy(proc: subprocess.Popen, url: str, log_path: str) -> None:
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"engram serve exited: {open(log_path).read()[-3000:]}")
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"engram serve did not become healthy: {open(log_path).read()[-3000:]}")
+
+
 @contextlib.contextmanager
 def running_api(settings: Settings, env: dict | None = None) -> Iterator[Api]:
     """`env`: ENGRAM_* settings of this server only."""
@@ -71,18 +85,7 @@ def running_api(settings: Settings, env: dict | None = None) -> Iterator[Api]:
     proc, log_path, log = start_serve(settings, port, env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"engram serve exited: {open(log_path).read()[-3000:]}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        else:
-            raise RuntimeError(f"engram serve did not become healthy: {open(log_path).read()[-3000:]}")
+        wait_healthy(proc, url, log_path)
         yield Api(url, settings, log_path)
     finally:
         proc.terminate()

@@ -182,8 +182,8 @@ class Ingestor:
         orchestrator's grace period the server was killed mid-run."""
         busy = self.queue.conversations()
         if busy:
-            log.info("finishing the calls of %d conversations before stopping (up to %.0f s)", len(busy),
-                     within_s)
+            log.warning("finishing the calls of %d conversations before stopping (up to %.0f s)", len(busy),
+                        within_s)
         draining = asyncio.ensure_future(self.drain())
         done, _ = await asyncio.wait({draining}, timeout=within_s)
         if done:
