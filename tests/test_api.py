@@ -665,14 +665,19 @@ def test_an_entity_its_relations_and_foresight_asked_of_one_user_are_what_that_u
                                          "messages": [said]}}, key=key)
         assert "errors" not in r.json(), r.text
     query = """query($u: ID) { entity(name: "Ben", groupId: "fam", userId: $u) {
-                                 id facts { text } foresights { text } }
+                                 id facts { text } foresights { text }
+                                 history(first: 100) { totalCount edges { node { text } } } }
                                relatedTo(entity: "Ben", groupId: "fam", userId: $u) { entity { name } }
                                foresights(groupId: "fam", userId: $u) { text } }"""
     seen = {}
     for user in ("leo", "mia", None):
         out = data(api.gql(query, {"u": user}, key=key))
         ent = out["entity"]
-        seen[user] = (ent["id"], " ".join(x["text"] for x in ent["facts"] + ent["foresights"]),
+        # Its history too (it listed every user's facts under entity(userId)).
+        told = [e["node"] for e in ent["history"]["edges"]]
+        assert ent["history"]["totalCount"] == len(told) and (user is None or told)
+        assert {x["text"] for x in ent["facts"]} <= {x["text"] for x in told}
+        seen[user] = (ent["id"], " ".join(x["text"] for x in ent["facts"] + ent["foresights"] + told),
                       {r["entity"]["name"] for r in out["relatedTo"]},
                       " ".join(f["text"] for f in out["foresights"]))
     assert seen["leo"][0] == seen["mia"][0] == seen[None][0]  # one Ben: the family's

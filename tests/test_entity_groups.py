@@ -2,6 +2,7 @@
 "Anna") is two entities, each with its own facts, aliases, timelines and relations; and the
 migration that made the tenant's entities their groups' (0018) splits one named in two groups."""
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -68,6 +69,29 @@ async def test_relations_of_one_groups_entity_never_reach_another_group(graph, i
     rows = await graph.read("MATCH (a:Entity {tenant: $tenant})-[:RELATED]-(b:Entity) "
                             "WHERE a.groupKey <> b.groupKey RETURN count(*) AS n")
     assert rows[0]["n"] == 0
+
+
+async def test_the_saved_browser_queries_read_one_entity_as_the_api_does(graph, ingestor):
+    # Without a group, entity_timeline.cypher listed both Annas' facts interleaved as one timeline.
+    await _two_annas(ingestor, graph.tenant)
+    explore = Path(__file__).resolve().parents[1] / "cypher" / "explore"
+    timeline = (explore / "entity_timeline.cypher").read_text().strip().rstrip(";")
+    for group in ("okafor", "silva", None):
+        rows = await graph.read(timeline, name="Anna", group=group)
+        assert rows and len({r["group"] for r in rows}) == 1, rows
+        picked = await entity_by_name(graph, "Anna", NOW, group_id=group)
+        assert rows[0]["group"] == picked["groupId"] and (group is None or rows[0]["group"] == group)
+    related = (explore / "related_to.cypher").read_text().strip().rstrip(";")
+    starts = {await _start_group(graph, related, group) for group in ("okafor", "silva", None)}
+    assert starts == {"okafor", "silva"}  # each group's own Anna; without a group, one of them
+
+
+async def _start_group(graph, query: str, group) -> str:
+    """The group of the entity a related_to.cypher run starts from (every path's first node)."""
+    rows = await graph.read(f"CALL () {{ {query} }} RETURN DISTINCT nodes(p)[0].groupId AS g", name="Anna",
+                            group=group)
+    assert len(rows) == 1, rows
+    return rows[0]["g"]
 
 
 async def test_two_groups_entities_are_never_merged_by_hand(graph, ingestor):

@@ -137,7 +137,7 @@ class Query:
         # In a group or of a user, its foresight said there too (without either, read when asked for).
         plans = (await entities_foresights(info.context.graph, [found["id"]], at, group_id=group,
                                            user_id=user))[0] if group or user else None
-        return Entity.of(found, at=at, facts=found["facts"], foresights=plans)
+        return Entity.of(found, at=at, facts=found["facts"], foresights=plans, user_id=user)
 
     @strawberry.field(name="memCell", description="One episode with all its turns and facts.")
     async def mem_cell(self, info: Info, id: strawberry.ID) -> Optional[MemCell]:

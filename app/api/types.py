@@ -207,6 +207,8 @@ class Entity:
     at: strawberry.Private[datetime]
     known_facts: strawberry.Private[Optional[list]] = None
     known_foresights: strawberry.Private[Optional[list]] = None  # read with it (entity(groupId))
+    # entity(userId): its facts, foresight and history are those that user's turns say.
+    user_id: strawberry.Private[Optional[str]] = None
 
     @strawberry.field(description="facts about it true now (or at the asOf asked), newest first; "
                                   "at most 50")
@@ -224,14 +226,15 @@ class Entity:
         return [Foresight.of(r["foresight"], r["evidence"], at=self.at) for r in rows]
 
     @strawberry.field(description="every fact about it, current, replaced, ended or yet to begin, in "
-                                  "the order they began (validFrom), a page at a time (first: 1-100)")
+                                  "the order they began (validFrom), a page at a time (first: 1-100); "
+                                  "under entity(userId), those that user's turns say")
     async def history(self, info: Info, first: Optional[int] = 50, after: Optional[str] = None) -> FactConnection:
         from app.recollection.cursors import CursorError
         from app.recollection.entity_history import history_page
 
         first = page_size(first)
         try:
-            rows, more, total = await history_page(info.context.graph, self.id, first, after)
+            rows, more, total = await history_page(info.context.graph, self.id, first, after, self.user_id)
         except CursorError as e:
             raise bad_input(str(e), "after") from None
         edges = [FactEdge(cursor=r["cursor"], node=Fact.of(r)) for r in rows]
@@ -240,7 +243,7 @@ class Entity:
 
     @classmethod
     def of(cls, d: dict, *, at: datetime, facts: list[dict] | None = None,
-           foresights: list[dict] | None = None) -> "Entity":
+           foresights: list[dict] | None = None, user_id: str | None = None) -> "Entity":
         merges = []
         for m in d.get("merges") or []:
             try:
@@ -251,7 +254,7 @@ class Entity:
                 continue
         return cls(id=d["id"], name=d.get("name") or "", type=d.get("type") or "thing",
                    aliases=list(d.get("aliases") or []), merges=merges, group_id=d.get("groupId"),
-                   known_facts=facts, known_foresights=foresights, at=at)
+                   known_facts=facts, known_foresights=foresights, at=at, user_id=user_id)
 
 
 @strawberry.type(description=(
