@@ -213,3 +213,19 @@ def test_an_ordinal_that_names_no_day_is_no_date():
     "Got it, no Northwind activity in December.", "Nothing can be signed in December."])
 def test_a_state_or_an_acknowledgement_in_ed_is_no_past(said):
     assert tense_of(said) is None
+
+
+@pytest.mark.parametrize("said_on, said, day", [
+    # A sales rep's notes (session 42's walkthrough): each was read as last year's.
+    ("2026-12-02", "Priya asked to move the kickoff to December 10.", date(2026, 12, 10)),
+    ("2026-09-29", "Rahul Menon confirmed the pilot starts October 6 with five agents.", date(2026, 10, 6)),
+    ("2026-09-10", "Harbor is in a procurement freeze until March.", date(2027, 3, 1)),
+    ("2026-10-02", "If you hold the price, I can get budget approved for March.", date(2027, 3, 1)),
+    # ... and what stays in the past
+    ("2026-10-02", "I lived in Leeds until March.", date(2026, 3, 1)),
+    ("2026-10-02", "The course started October 6.", date(2025, 10, 6)),
+])
+def test_a_day_ahead_in_a_reported_or_lasting_sentence_is_ahead(said_on, said, day):
+    ref = datetime.fromisoformat(said_on + "T10:00:00+00:00")
+    [m] = find_dates(said, ref, prefer=tense_at(said))
+    assert m.start == day, (said, m)

@@ -246,7 +246,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     found.extend(draft(s, *told) for told in instructions(s, recent_before, reg) + preferences(s))
                 elif helped:  # "Mrs Patel is hard of hearing, text don't call": how to reach her too
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
-                plan = _plan(s, reg, recent_before) if reminded is None else None
+                # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
+                # December": the constraint ends then).
+                plan = (_plan(s, reg, recent_before)
+                        if reminded is None and not any(f.kind == "constraint" for f in found) else None)
                 if plan is not None:
                     found.append(plan)
                 for fs in found:

@@ -59,7 +59,16 @@ _SCHEDULE_HINT = re.compile(
     # "asked to stay until 5 December", "still starting in March": ahead
     r"\bto\s+(?:stay|remain|wait|keep\s+it|be\s+there)\b[^.;!?]{0,20}?\b(?:until|till)\s|"
     r"\b(?:starting|beginning|effective)\s+(?:in|on|from)\s|"
-    r"\b(?:has|have|'s\s+got|got)\s+until\s", re.IGNORECASE)  # ("she has until Tuesday 1 December to decide")
+    r"\b(?:has|have|'s\s+got|got)\s+until\s|"  # ("she has until Tuesday 1 December to decide")
+    # "Rahul confirmed the pilot starts October 6": a timetable's present before its day
+    r"\b(?:starts|begins|opens|arrives|lands|launches|kicks\s+off|goes\s+live)\s+(?:on\s+)?(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # "Harbor is in a procurement freeze until March": a state now that lasts until a day ahead
+    r"\b(?:is|are|am|'s|'re|'m|stays|remains|runs|lasts|holds)\s[^.;!?]{0,40}?\b(?:until|till)\s+(?:the\s+)?"
+    r"(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # "I can get budget approved for March": what can be done is ahead
+    r"\b(?:can|cannot|can't)\s+(?!be\b)(?:\w+\s+){1,6}?(?:for|in|on|by)\s+(?:the\s+)?"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 # A day with its hour and no verb ("onsite on 6 October at 3pm"): an appointment, ahead.
 _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 # A value's change from a day, told in the present: "Flat 2's rent goes up to £1,150 from
@@ -78,7 +87,8 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # A date something was moved to ("launch slipped to November 2nd", "the demo was moved to
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
-    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled)\s+"
+    # (a verb's plain form too: "Priya asked to move the kickoff to December 10")
+    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|bring|pull)\s+"
     # "moved the demo to", "moved Tom's onsite to"
     r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
