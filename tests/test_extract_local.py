@@ -692,6 +692,16 @@ def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own()
                 ("assistant", "assistant", "Updated: the Globex demo is on May 21."))
     by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t1", "t3")}
     assert by_turn["t1"] == [] and by_turn["t3"] and "05-21" in by_turn["t3"][0], by_turn
+    # With a number: the user's own, said again, is no fact (under a predicate of its own the
+    # echo stayed current once the amount changed); a sum it worked out is one.
+    ex = _asked(("Jordan", "user", "The deal amount for Northwind is now $150k, they added 20 seats."),
+                ("assistant", "assistant", "Updated: Northwind deal at $150k."),
+                ("Jordan", "user", "Laura Chen is the CFO and she signs off on anything above $100k."),
+                ("assistant", "assistant", "Noted: Laura Chen is the CFO and signs off above $100k."),
+                ("Jordan", "user", "Seats are $40 each for the 20 new ones."),
+                ("assistant", "assistant", "The Northwind invoice will go up by $800 a month."))
+    by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t1", "t3", "t5")}
+    assert by_turn["t1"] == [] and by_turn["t3"] == [] and "$800" in " ".join(by_turn["t5"]), by_turn
 
 
 def test_a_standing_preference_told_to_an_assistant_is_a_constraint():

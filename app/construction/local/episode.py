@@ -106,10 +106,15 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
         return False
     if any(w[0].isdigit() for w in mine):
         # A number or a day ("= £835", "the demo is on October 21"): what it worked out, or
-        # says more plainly than the user did ("It's now the 21st instead"), is kept.
+        # says more plainly than the user did ("It's now the 21st instead"), is kept; the
+        # user's own numbers echoed ("Updated: Northwind deal at $150k.") are not: under a
+        # predicate of its own, the echo stayed current once the value changed.
         words = {w for w in mine if not w[0].isdigit()} - _MONTH_AND_DAY_WORDS
-        same_day = bool(s.dates) and {d.start for d in s.dates} <= before[1]
-        return same_day and len(words) >= 2 and len(words & before[0]) >= 0.5 * len(words)
+        if s.dates:
+            same = {d.start for d in s.dates} <= before[1]
+        else:
+            same = {w for w in mine if w[0].isdigit()} <= before[0]
+        return same and len(words) >= 2 and len(words & before[0]) >= 0.5 * len(words)
     return len(mine & before[0]) >= 0.75 * len(mine)
 
 
