@@ -95,6 +95,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("My target is now 7.", ("Nadia", "goal is", "7")),
     ("I train Wednesdays and Saturdays.", ("Nadia", "train schedule is", "Wednesdays and Saturdays")),
     ("Her lessons will be on Mondays at 4pm now.", None),
+    # A deal's amount in a sales rep's words (it was no value: the first amount stayed current).
+    ("The deal amount for Northwind is $120k ARR.", ("Northwind", "deal amount is", "$120k ARR")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

@@ -55,7 +55,8 @@ _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:band|grade|level))?")  # "my goal is band 6": the 6
 _WEIGHT_UNITS = r"kg|kgs|kilos?|lbs?|pounds|stone"
 _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
-          r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?")
+          r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?|"
+          r"arr|mrr|acv|tcv")  # a deal's "$120k ARR" (it was no value, so the amount never changed)
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
@@ -68,7 +69,7 @@ _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<sta
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks|overall|total)\b)")
+        r"please|pls|thanks|overall|total|annually|yearly|monthly)\b|\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
