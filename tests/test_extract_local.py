@@ -1335,3 +1335,20 @@ def test_keys_hashes_and_links_pasted_in_a_message_name_no_entity():
     names = {e.name for e in ex.entities}
     assert {"Maya", "Priya", "Sam"} <= names
     assert not [n for n in names if any(c.isdigit() for c in n) or n in ("Edit", "AbCdEfGhIjKlMnOp")], names
+
+
+@pytest.mark.parametrize("rows, person, nick", [
+    ((("Aisha", "My contact at Harbor is Elizabeth Moreno. Everyone calls her Liz."),
+      ("Aisha", "Liz wants the renewal quote by Friday.")), "Elizabeth Moreno", "Liz"),
+    ((("Aisha", "I met Robert Jones, aka Bob, at the conference."), ("Aisha", "Bob works at Tidewater.")),
+     "Robert Jones", "Bob"),
+    ((("Aisha", "Catherine Hall (Kate) runs procurement there."), ("Aisha", "Kate is away until May.")),
+     "Catherine Hall", "Kate"),
+    ((("Aisha", "Hi, please call me Ash."), ("Aisha", "I live in Leeds.")), "Aisha", "Ash"),
+])
+def test_a_nickname_someone_is_said_to_go_by_is_their_alias(rows, person, nick):
+    # "Liz" was a person of her own, with her own facts.
+    ex = extract(episode(*rows))
+    by_name = {e.name: e for e in ex.entities}
+    assert nick not in by_name and nick in by_name[person].aliases, [(e.name, e.aliases) for e in ex.entities]
+    assert all(nick not in (f.subject, f.object) for f in ex.facts), [(f.subject, f.object) for f in ex.facts]

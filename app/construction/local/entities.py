@@ -157,6 +157,8 @@ class _Registry:
         self.by_key: dict[str, _Ent] = {}
         self.alias_of: dict[str, str] = {}  # key -> key of the entity it was merged into
         self._order = 0
+        # (nickname, person) keys said to be one ("everyone calls her Liz": nicknames.py)
+        self.nicknames: list[tuple[str, str]] = []
 
     def add(self, name: str, votes: dict[str, float] | None = None, *, speaker: bool = False,
             titled: bool = False) -> str | None:
@@ -207,7 +209,13 @@ class _Registry:
 
     def merge(self) -> None:
         """Short person names into the one longer name they start ("Mel" -> "Melanie Hart"),
-        a surname into its titled or full name, and "Maya's sister" into the one named sister."""
+        a surname into its titled or full name, and "Maya's sister" into the one named sister;
+        first, a nickname into the person said to go by it."""
+        for nick, full in self.nicknames:
+            small, big = self.by_key.get(self.root(nick)), self.by_key.get(self.root(full))
+            if small is not None and big is not None and small is not big and not small.speaker:
+                small.votes.pop("organization", None)  # "Rahul" was typed an organisation
+                self._absorb(small, big)
         ents = sorted(self.by_key.values(), key=lambda e: e.order)
         persons = [e for e in ents if e.type == "person"]
         for small in ents:

@@ -18,6 +18,7 @@ from app.construction.local.entities import (
     _APPOS, _Registry, _caps_after_first, find_entities, kin_gender, known_words, vote_known)
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
+from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments
 from app.construction.local.measures import measures
@@ -180,6 +181,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         if in_lowercase:
             s.mentions = _known_in_lowercase(s, in_lowercase, reg)
     vote_known(reg, known)
+    reg.nicknames = find_nicknames(sents, reg)
     reg.merge()
 
     facts: list[FactDraft] = []
