@@ -1352,3 +1352,17 @@ def test_a_nickname_someone_is_said_to_go_by_is_their_alias(rows, person, nick):
     by_name = {e.name: e for e in ex.entities}
     assert nick not in by_name and nick in by_name[person].aliases, [(e.name, e.aliases) for e in ex.entities]
     assert all(nick not in (f.subject, f.object) for f in ex.facts), [(f.subject, f.object) for f in ex.facts]
+
+
+@pytest.mark.parametrize("said, person, org", [
+    # A post with capitals, as business notes write it: "Director" was an entity, and the
+    # sentence no fact at all.
+    ("Priya Nair is the Director of IT at Northwind.", "Priya Nair", "Northwind"),
+    ("Elizabeth Moreno is Head of Operations at Harbor.", "Elizabeth Moreno", "Harbor"),
+    ("Daniel Ortiz is the new Chief Financial Officer at Northwind.", "Daniel Ortiz", "Northwind"),
+])
+def test_a_post_written_with_capitals_names_no_one(said, person, org):
+    ex = extract([turn(said, speaker="Aisha")])
+    assert {e.name for e in ex.entities} == {"Aisha", person, org}
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts] == [(person, "works at", org)]
+    assert said.rstrip(".") in ex.facts[0].text  # the post kept in its words

@@ -309,6 +309,20 @@ def _cap(tok: str) -> bool:
     return tok[:1].isupper()
 
 
+# A post written with capitals, as business notes write it ("Priya Nair is the Director of IT at
+# Northwind", "promoted to VP of Engineering"): no name. "Director" became an entity, and the
+# sentence no fact at all.
+_DEPARTMENTS = (r"Engineering|IT|Operations|Ops|Sales|Marketing|Finance|Product|Support|Customer\s+Success|HR|"
+                r"People|Procurement|Legal|Security|Data|Design|Research|Technology|Infrastructure|Platform|"
+                r"Partnerships|Growth|Revenue|Business\s+Development|Strategy|Communications|Talent|Learning")
+_POST = re.compile(
+    r"(?<![\w'])(?:(?i:is|was|'s|as|the|a|an|new|our|their|his|her|its|now|to|became|becomes|named|appointed)\s+)"
+    r"(?P<post>(?:(?:Senior|Junior|Deputy|Assistant|Associate|Interim|Acting|Executive|Global|Regional|Group)\s+)*"
+    r"(?:Vice\s+President|VP|SVP|EVP|Head|Chief\s+[A-Z]\w+\s+Officer|Director|Manager|Lead|Engineer|Officer|"
+    r"Partner|Architect|Analyst|Consultant|Specialist|Coordinator|Administrator|Controller)"
+    r"(?:\s+(?:of|for)\s+(?:" + _DEPARTMENTS + r")(?:\s+(?:and|&)\s+(?:" + _DEPARTMENTS + r"))?)?)(?![\w'])")
+
+
 def _machine_made(text: str, tok: re.Match) -> bool:
     """A piece of a key, hash, token, id or link pasted into a message (base64, hex, a JWT, a
     URL's path): no name. Each capitalised piece of a base64 blob became an entity. Told by
@@ -413,7 +427,9 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
             reg.by_key[k].kin_unnamed = reg.by_key[k].kin_unnamed or (owner, kin)
             mentions.append(_Mention(m.start(), m.end(), text[m.start():m.end()], k))
 
-    toks = [t for t in _TOKEN.finditer(text) if not _machine_made(text, t)]
+    posts = [(m.start("post"), m.end("post")) for m in _POST.finditer(text)]
+    toks = [t for t in _TOKEN.finditer(text) if not _machine_made(text, t)
+            and not any(a <= t.start() < b for a, b in posts)]
     i = 0
     while i < len(toks):
         if not _cap(toks[i].group()):
