@@ -88,7 +88,8 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     # (a verb's plain form too: "Priya asked to move the kickoff to December 10")
-    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|bring|pull)\s+"
+    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|"
+    r"bring|pull)\s+"
     # "moved the demo to", "moved Tom's onsite to"
     r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
