@@ -305,3 +305,13 @@ async def test_where_a_candidate_is_and_what_she_asks_are_one_at_a_time(services
         hits = [h.node.get("text", "") for h in res.hits[:3]]  # pinned: among the first three at worst
         assert any(said in t for t in hits), (query, hits)
         assert not [t for t in facts if "120k" in t or "passed the tech screen" in t]  # history now
+
+
+def test_a_name_before_the_attribute_is_its_owner():
+    # "Northwind deal amount is $135k" was a statement of the speaker's: the amount before it
+    # stayed current.
+    told = _values(["We had a call with Northwind and Harbor today.", "Northwind deal amount is $135k.",
+                    "The Harbor renewal date is April 30.", "Tom renewal is fine."])
+    assert ("Northwind", "deal amount is", "$135k") in told
+    assert any(s == "Harbor" and p == "renewal date is" for s, p, _ in told), told
+    assert not any(s == "Tom" for s, _, _ in told)  # "fine" is no value

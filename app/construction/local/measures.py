@@ -403,11 +403,16 @@ def _said_is(v: _Values) -> None:
         if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
             continue  # "the Shrike at Sammy's Point": the name goes on
         thing = m.group("thing2")
+        said_attr = m.group("attr")
+        if not (det or said_owner):
+            # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
+            # the attribute is its owner, as "Northwind's" is.
+            said_owner, said_attr = _org_first(said_attr, reg)
         # "the rent for my flat" is the speaker's rent (a home's values are its dweller's);
         # "the cost of my phone plan" the plan's cost, not every cost of the speaker's.
-        attr = _attribute(m.group("attr") if thing is None or thing.lower() in _HOMES
-                          else f"{thing} {m.group('attr')}")
-        words = [m.group("attr"), *m.group("attr").split()]
+        attr = _attribute(said_attr if thing is None or thing.lower() in _HOMES
+                          else f"{thing} {said_attr}")
+        words = [said_attr, *said_attr.split()]
         if attr is None or re.search(_TICKET, m.group("attr")) or any(
                 (e := reg.get(w)) is not None and e.type != "thing" for w in words):
             continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
@@ -425,6 +430,16 @@ def _said_is(v: _Values) -> None:
         if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
             whose = lead = tickets[-1]  # "Ticket is LUM-4821, status is open"
         v.add(whose, attr, _value(m, v.sent), m.start(), lead, m.end())
+
+
+def _org_first(attr: str, reg) -> tuple[str | None, str]:
+    """(the entity named by the attribute's first words, the rest), or (None, attr)."""
+    words = attr.split()
+    for k in (2, 1):
+        # (of any type: "Northwind", named in "a call with Northwind", may be typed a person)
+        if len(words) > k and (e := reg.get(" ".join(words[:k]))) is not None:
+            return e.name, " ".join(words[k:])
+    return None, attr
 
 
 def _body(v: _Values) -> None:
