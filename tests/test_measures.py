@@ -311,7 +311,9 @@ def test_a_name_before_the_attribute_is_its_owner():
     # "Northwind deal amount is $135k" was a statement of the speaker's: the amount before it
     # stayed current.
     told = _values(["We had a call with Northwind and Harbor today.", "Northwind deal amount is $135k.",
-                    "The Harbor renewal date is April 30.", "Tom renewal is fine."])
+                    "The Harbor renewal date is April 30.", "Tom renewal is fine.",
+                    "The Northwind deal stage is Proposal."])
     assert ("Northwind", "deal amount is", "$135k") in told
+    assert ("Northwind", "deal status is", "Proposal") in told  # as "Northwind's deal stage is" says it
     assert any(s == "Harbor" and p == "renewal date is" for s, p, _ in told), told
     assert not any(s == "Tom" for s, _, _ in told)  # "fine" is no value

@@ -398,16 +398,16 @@ def _said_is(v: _Values) -> None:
         det, said_owner = m.group("det"), m.group("owner") or m.group("owner2")
         if (det2 := m.group("det2")) and det2.lower() != "the":
             det = det or det2  # "the rent for my flat": the speaker's
-        if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
-            continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
-        if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
-            continue  # "the Shrike at Sammy's Point": the name goes on
-        thing = m.group("thing2")
         said_attr = m.group("attr")
         if not (det or said_owner):
             # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
             # the attribute is its owner, as "Northwind's" is.
             said_owner, said_attr = _org_first(said_attr, reg)
+        if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
+            continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
+        if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
+            continue  # "the Shrike at Sammy's Point": the name goes on
+        thing = m.group("thing2")
         # "the rent for my flat" is the speaker's rent (a home's values are its dweller's);
         # "the cost of my phone plan" the plan's cost, not every cost of the speaker's.
         attr = _attribute(said_attr if thing is None or thing.lower() in _HOMES
