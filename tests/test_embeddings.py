@@ -171,3 +171,21 @@ def test_a_gil_switch_interval_out_of_range_is_refused():
     for bad in (0, -1, 1000):
         with pytest.raises(ValidationError, match="gil_switch_interval_ms"):
             Settings(gil_switch_interval_ms=bad)
+
+
+async def test_a_fill_waiting_for_another_can_be_cancelled_without_breaking_it(services):
+    # Cancelling a fill that waited for another's texts cancelled the other's future too, whose
+    # own end then failed ("InvalidStateError: invalid state"), losing its vectors' hand-over.
+    from app.construction.vectors import TextVectors
+
+    vectors = TextVectors(services.embedder)
+    texts = [f"Maya said thing number {k} about the garden and the bikes." for k in range(64)]
+    owner = vectors.start(texts, bulk=True)
+    await asyncio.sleep(0)  # the owner has registered its texts as in flight
+    waiter = asyncio.create_task(vectors.fill(texts))
+    await asyncio.sleep(0.01)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    await owner  # raised InvalidStateError before
+    assert all(t in vectors for t in texts)

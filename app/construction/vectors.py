@@ -58,7 +58,9 @@ class TextVectors:
         # Texts another fill is embedding right now are waited for (only those fills).
         waits = {id(f): f for t in missing_now() if (f := self._inflight.get(t)) is not None}
         for f in waits.values():
-            await settle(f)
+            # Shielded: a waiter cancelled (a shutdown, a client gone) cancelled the other
+            # fill's future with it, whose own end then failed to set it.
+            await settle(asyncio.shield(f))
         missing = list(dict.fromkeys(missing_now()))
         if not missing:
             return
@@ -78,7 +80,8 @@ class TextVectors:
                 self._vec[t] = v
                 self._sent[t] = [(a, z, x) for (a, z), x in zip(sp, sv)]
         finally:
-            mine.set_result(None)
+            if not mine.done():
+                mine.set_result(None)
             for t in missing:
                 if self._inflight.get(t) is mine:
                     del self._inflight[t]
