@@ -93,6 +93,12 @@ class Coalescer:
                 if not batch:
                     self._draining = False
                     return
+            # A caller gone (its task cancelled: a shutdown, a client that left) cancelled its
+            # future; setting it raised, this thread ended with `_draining` still set, and every
+            # later request waited forever. Running, a future can no longer be cancelled.
+            batch = [(texts, done) for texts, done in batch if done.set_running_or_notify_cancel()]
+            if not batch:
+                continue
             try:
                 vectors = self._embed([t for texts, _ in batch for t in texts])
             except BaseException as e:  # every caller of the batch gets the error

@@ -40,6 +40,27 @@ def test_requests_made_while_a_batch_runs_go_together_in_the_next():
     assert c.submit(["ok"]).result(5)[:, 0].tolist() == [2.0]
 
 
+
+def test_a_request_its_caller_gave_up_stops_none_after_it():
+    # A caller's task cancelled (a shutdown, a timeout) cancelled its future; setting it raised
+    # in the drain thread, which ended marked as draining: every later request waited forever.
+    started, release = threading.Event(), threading.Event()
+
+    def embed(texts):
+        started.set()
+        release.wait(5)
+        return np.array([[float(len(t))] for t in texts])
+
+    c = Coalescer(embed, ThreadPoolExecutor(max_workers=1))
+    first = c.submit(["a"])
+    assert started.wait(5)
+    gone = c.submit(["bb"])
+    assert gone.cancel()
+    release.set()
+    assert first.result(5).tolist() == [[1.0]]
+    assert c.submit(["ccc"]).result(5).tolist() == [[3.0]]
+
+
 async def test_concurrent_queries_get_the_vectors_they_would_get_alone(services):
     emb = services.require_embedder()
     queries = [f"What did Maya say about topic number {i}?" for i in range(12)] + ["peanuts"]
