@@ -81,3 +81,36 @@ async def test_a_failing_llm_returns_the_first_round(services, graph, stub):
 async def test_agentic_without_an_llm_is_a_clear_error(services, tenant):
     with pytest.raises(SearchInputError, match="needs an LLM"):
         await SearchService(services).search(tenant, SearchRequest(query="x", method=Method.AGENTIC))
+
+
+async def test_an_llm_that_does_not_answer_ends_the_rounds_within_the_search_time(services, graph, stub):
+    # A hung endpoint held a search for 120 s (two attempts of the LLM timeout) and said 27 ms.
+    import time
+
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    searcher = SearchService(services)
+    searcher.settings = services.settings.model_copy(update={
+        "llm_base_url": stub.base_url, "llm_model": stub.model, "llm_api_key": "k", "search_timeout_s": 2.0})
+    stub.delay_next(3, seconds=30)
+    t0 = time.perf_counter()
+    res = await searcher.search(graph.tenant, SearchRequest(query="Where does Maya live?",
+                                                            method=Method.AGENTIC, top_k=5))
+    took = (time.perf_counter() - t0) * 1000
+    assert took < 6000 and res.took_ms >= 1900 and abs(res.took_ms - took) < 500, (took, res.took_ms)
+    assert res.hits and res.channel_ms == {"rounds": 1.0}  # the first round, kept
+
+
+async def test_each_sub_query_line_is_given_once(services, graph, stub):
+    # fuse() ran after each round and at the end, writing its lines into the same hits each time.
+    await Ingestor(services).memorize(graph.tenant, "c1", maya_and_sam(), flush=True)
+    searcher = SearchService(services)
+    searcher.settings = services.settings.model_copy(update={"llm_base_url": stub.base_url,
+                                                             "llm_model": stub.model, "llm_api_key": "k"})
+    stub.respond_with({"sufficient": False, "queries": ["peanut allergy"]})
+    stub.respond_with({"sufficient": True, "queries": []})
+    res = await searcher.search(graph.tenant, SearchRequest(query="What should Sam cook for Maya?",
+                                                            method=Method.AGENTIC, top_k=20))
+    for h in res.hits:
+        notes = [c.note for c in h.channels if c.channel == "agentic"]
+        assert len(notes) == len(set(notes)), notes
+    assert any(c.channel == "agentic" for h in res.hits for c in h.channels)

@@ -46,3 +46,17 @@ def test_without_a_budget_every_hit_comes_with_its_turns():
     block = build_context([VISIT, EPISODE, DIET], None)
     assert [line[:3] for line in block.splitlines() if not line.startswith("   ")] == ["1. ", "2. ", "3. "]
     assert block.count("   - ") == 2
+
+
+def test_a_standing_constraint_keeps_its_line_under_a_small_budget():
+    # At 64 tokens the block was the assistant's own earlier suggestion, and no allergy.
+    chat = hit(1, "turn", {"at": AT, "speaker": "Pip", "content": "How about Green Fig in Hackney? " * 6})
+    tip = hit(2, "fact", {"text": "Maya likes Green Fig in Hackney, a lovely place for dinner.", "validFrom": AT})
+    nuts = hit(3, "foresight", {"kind": "constraint", "text": "Maya is allergic to peanuts.", "validTo": None})
+    block = build_context([chat, tip, nuts], 64)
+    lines = block.splitlines()
+    assert lines[0].startswith("1. [message") and lines[-1].endswith("Maya is allergic to peanuts.")
+    assert not any(line.startswith("2. ") for line in lines)  # its room went to the constraint
+    assert len(block) <= 64 * 4
+    # With room for everything, everything in rank order, as before.
+    assert [line[:3] for line in build_context([chat, tip, nuts], 400).splitlines()] == ["1. ", "2. ", "3. "]

@@ -871,3 +871,22 @@ async def test_a_fact_said_in_several_conversations_is_one_hit_proved_by_each(se
     assert {e["id"] for e in veg[0].evidence} == {f"v{k}" for k in range(4)}
     # The places it left are the next candidates'.
     assert len(res.hits) == 5 and [h.rank for h in res.hits] == [1, 2, 3, 4, 5]
+
+
+async def test_every_food_constraint_surfaces_for_a_restaurant(services, graph, searcher):
+    # Three: one came among the first hits, the others below the answers (or not at all).
+    said = [("f1", "Maya", "First important thing: I'm allergic to peanuts, a proper allergy, I carry an EpiPen."),
+            ("f2", "Maya", "I'm also allergic to shellfish, prawns especially."),
+            ("f3", "Maya", "I'm vegetarian most of the time anyway, but I do eat fish now and then."),
+            ("f4", "Maya", "My favourite restaurant is Green Fig in Hackney, it does great dinners."),
+            ("f5", "Sam", "Green Fig is lovely, we should go there for dinner again."),
+            ("f6", "Maya", "Luigi's on Mare Street is another good restaurant for a Friday dinner."),
+            ("f7", "Sam", "We had dinner at Osteria Verde last Friday, a great restaurant."),
+            ("f8", "Maya", "Dishoom is the restaurant I suggest to friends for dinner."),
+            ("f9", "Sam", "Any restaurant with a garden is good for dinner on a Friday.")]
+    await said_on_day3(services, graph, said)
+    res = await search(searcher, graph, "Pip, can you suggest a restaurant for Friday dinner?", top_k=5,
+                       now=DAY3 + timedelta(days=1))
+    first = " ".join(h.node.get("text", "") for h in res.hits[:5] if h.kind == "foresight").lower()
+    assert all(w in first for w in ("peanut", "shellfish", "vegetarian")), \
+        [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]

@@ -4,8 +4,10 @@ Needs an LLM (ENGRAM_LLM_BASE_URL / ENGRAM_LLM_MODEL); if it fails mid-way, the 
 are returned, never an error."""
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from dataclasses import replace
 
 from openai import AsyncOpenAI
@@ -61,13 +63,23 @@ class AgenticSearch:
         return None
 
     async def search(self, tenant: str, req: SearchRequest):
+        t0 = time.perf_counter()
         base = replace(req, method=Method.HYBRID)
         first = await self.searcher.search(tenant, base)
         rounds = [("query", first)]
         asked: set[str] = {req.query.lower()}
         query_context = first.context
+        # The whole search within ENGRAM_SEARCH_TIMEOUT_S: an LLM that does not answer ends the
+        # rounds with what was found (a hung endpoint held a search for 120 s: two attempts of
+        # ENGRAM_LLM_TIMEOUT_S each).
+        deadline = t0 + self.settings.search_timeout_s
         for _ in range(MAX_ROUNDS):
-            v = await self.verdict(req.query, query_context)
+            left = deadline - time.perf_counter()
+            try:
+                v = await asyncio.wait_for(self.verdict(req.query, query_context), max(left, 0.0))
+            except TimeoutError:
+                log.warning("agentic: the LLM did not answer within the search's time; keeping what was found")
+                break
             if v is None or v.sufficient or not v.queries:
                 break
             new = [q for q in v.queries if q.lower() not in asked]
@@ -82,7 +94,8 @@ class AgenticSearch:
                     log.warning("agentic: sub-query refused (%s)", e)
             query_context = build_context(fuse(rounds, req.top_k, self.settings.rrf_k), None)
         hits = fuse(rounds, req.top_k, self.settings.rrf_k)
-        took = sum(r.took_ms for _, r in rounds)
+        # The search's own time, the LLM's included (the sub-searches' alone said 27 ms of 120 s).
+        took = (time.perf_counter() - t0) * 1000
         return type(first)(hits, build_context(hits, req.token_budget), took,
                            {"rounds": float(len(rounds))})
 
@@ -98,7 +111,9 @@ def fuse(rounds, top_k: int, k: int):
             key = (h.kind, h.node.get("id"))
             scores[key] = scores.get(key, 0.0) + 1.0 / (k + h.rank)
             if key not in first_seen:
-                first_seen[key] = h
+                # A copy: fuse runs after each round and at the end, and wrote its sub-query
+                # lines into the rounds' own hits each time (each line came twice).
+                first_seen[key] = replace(h, channels=list(h.channels))
             if label != "query":
                 # The sub-query ranked the hit itself: its line goes with the hit's own, before
                 # those of candidates folded into it.

@@ -40,27 +40,40 @@ def build_context(hits: list, token_budget: int | None) -> str:
     """Each hit with its source turns, in rank order. Within `token_budget`: a hit whose turns
     do not fit comes without them, and one that does not fit even so is left out while the
     later ones are still tried; a one-line constraint ranked after a long episode must not be
-    lost to it. The best hit is always given, cut at a word to fit."""
+    lost to it, so the standing constraints' lines are kept room for first (at 64 tokens the
+    block was the assistant's own earlier suggestion, and no allergy). The best hit is always
+    given, cut at a word to fit."""
     lines: list[str] = []
     used = 0
-    for i, hit in enumerate(hits, start=1):
-        head = f"{i}. {headline(hit)}"
+    heads = [f"{i}. {headline(hit)}" for i, hit in enumerate(hits, start=1)]
+    standing = [i for i, hit in enumerate(hits) if _standing(hit)]
+    held = sum(_tokens(heads[i]) for i in standing) if token_budget is not None else 0
+    if token_budget is not None and held > token_budget // 2:
+        held = 0  # more than half the budget: they compete with the rest, in rank order
+    for i, hit in enumerate(hits):
+        head = heads[i]
+        if i in standing and held:
+            held -= _tokens(head)
         block = [head]
         if hit.kind != "turn":
             block += [f"   - {_when(t.get('at'))} {t.get('speaker')}: {t.get('content')}"
                       for t in hit.evidence]
         for text in dict.fromkeys(("\n".join(block), head)):
             cost = _tokens(text)
-            if token_budget is None or used + cost <= token_budget:
+            if token_budget is None or used + cost + held <= token_budget:
                 lines.append(text)
                 used += cost
                 break
         else:
             if not lines:
-                text = _cut(head, token_budget)
+                text = _cut(head, token_budget - held)
                 lines.append(text)
                 used += _tokens(text)
     return "\n".join(lines)
+
+
+def _standing(hit) -> bool:
+    return hit.kind == "foresight" and hit.node.get("kind") == "constraint"
 
 
 def _tokens(line: str) -> int:

@@ -18,6 +18,7 @@ from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
 AGENDA_PINS = 3  # plans pinned among the first hits when asked what is coming up (AGENDA)
+MORE_CONSTRAINTS = 2  # standing constraints pinned besides the first, when their triggers match
 PERSON_SIMILARITY = 0.05  # ... unless the query names whom the constraint concerns (PEOPLE)
 MAX_PEOPLE = 24  # names looked up from a query's words and word pairs
 
@@ -202,6 +203,14 @@ class ForesightChannel:
             if c.key in standing and others:
                 ranked[i] = replace(c, pin=True)
                 break
+        # Every standing constraint whose trigger matches (by meaning or by its words), up to
+        # MORE_CONSTRAINTS after the first: "suggest a restaurant" brought one of Maya's peanut
+        # allergy, shellfish allergy and vegetarian diet, the others below the answers (or not
+        # at all under a small tokenBudget).
+        more = [i for i, c in enumerate(strong[1:], start=1)
+                if c.key in standing and not ranked[i].pin][:MORE_CONSTRAINTS]
+        for i in more:
+            ranked[i] = replace(ranked[i], pin=True)
         query = ctx.request.query
         if not (asks_ahead(query) or situation(query)):
             # A question after a fact ("Who is Raj's doctor?"): what matches is a hit like any
