@@ -159,6 +159,9 @@ class Settings(BaseSettings):
     # anyway (their turns are stored; the next start takes them up). Under an orchestrator's
     # grace period (Kubernetes: 30 s), or the server is killed mid-run.
     shutdown_drain_s: float = Field(20.0, ge=0)
+    # A conversation with no new turn for this long has its pending turns flushed by the
+    # periodic retry (retry_interval_s): its session is over (0: only a call's `flush` does).
+    idle_flush_s: float = Field(1800.0, ge=0)
 
     # --- API
     host: str = "127.0.0.1"

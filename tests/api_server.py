@@ -49,6 +49,8 @@ def server_env(settings: Settings, port: int) -> dict:
         "ENGRAM_NEO4J_URI": settings.neo4j_uri, "ENGRAM_NEO4J_USER": settings.neo4j_user,
         "ENGRAM_NEO4J_PASSWORD": settings.neo4j_password, "ENGRAM_HOST": "127.0.0.1",
         "ENGRAM_PORT": str(port), "ENGRAM_KEY_CACHE_SECONDS": str(KEY_CACHE_SECONDS),
+        # (its start-up retry would process every other test's open conversations: conftest.py)
+        "ENGRAM_IDLE_FLUSH_S": str(settings.idle_flush_s),
     })
     return env
 

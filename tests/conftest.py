@@ -14,8 +14,10 @@ from app.store.graph import TenantGraph
 
 @pytest.fixture(scope="session")
 def settings():
+    # No idle flush: a retry in one test would otherwise process every other test's open
+    # conversations in the shared database (tests/test_construction.py tests it on its own).
     with neo4j_for_tests() as s:
-        yield s
+        yield s.model_copy(update={"idle_flush_s": 0.0})
 
 
 @pytest_asyncio.fixture(scope="session")

@@ -593,6 +593,30 @@ async def test_a_shutdown_past_its_deadline_leaves_the_rest_to_the_next_start(gr
     assert not await graph.read("MATCH (t:Turn {tenant: $tenant, status: 'pending'}) RETURN t.id")
 
 
+async def test_a_conversation_idle_for_its_time_has_its_pending_turns_flushed(graph, ingestor, services):
+    # An agent sending each turn alone, without flush: the rest of a session waited for a next
+    # turn that never came, and nothing of it became a fact or a constraint.
+    from app.store.admin import conversations_with_failed_turns
+
+    said = [{**GOOD, "id": f"i{k}", "content": text, "timestamp": GOOD["timestamp"] + timedelta(minutes=k)}
+            for k, text in enumerate(["I'm allergic to peanuts.", "Never book me flights before 9am."])]
+    for m in said:
+        await ingestor.memorize(graph.tenant, "idle", [m])  # one turn a call, no flush
+    await ingestor.memorize(graph.tenant, "busy", [{**GOOD, "id": "b1", "content": "I moved to Leeds."}])
+    assert await _count(graph, "MemCell") == 0
+    await graph.write("MATCH (t:Turn {tenant: $tenant, conversationId: 'idle'}) "
+                      "SET t.receivedAt = datetime() - duration('PT1H')")
+    found = {c: upto for t, c, upto in await conversations_with_failed_turns(
+        services.driver, ingest.UNSEEN_S, idle_for_s=1800) if t == graph.tenant}
+    assert found == {"idle": 1}  # flushed to its last turn; "busy" had a turn a moment ago
+    assert not [c for t, c, _ in await conversations_with_failed_turns(services.driver, ingest.UNSEEN_S)
+                if t == graph.tenant]  # idle_for_s 0: no idle flush
+    await ingestor.process(graph.tenant, "idle", flush=True, upto_seq=found["idle"])
+    assert await _count(graph, "MemCell") == 1
+    kinds = {r["k"] for r in await graph.read("MATCH (f:Foresight {tenant: $tenant}) RETURN f.kind AS k")}
+    assert "constraint" in kinds
+
+
 async def test_the_retry_takes_tenants_in_turn_and_past_a_conversation_that_fails(services, ingestor):
     from app.store.admin import conversations_with_failed_turns
     from app.store.graph import TenantGraph

@@ -309,11 +309,13 @@ class Ingestor:
     async def retry_failed_everywhere(self) -> int:
         """At start-up and periodically: process again every conversation whose extraction failed,
         whose stored turns no run ever looked at, or whose run died (app/store/admin.py), in any
-        tenant. Open cells stay open unless a call asked to flush them: they are waiting for
-        more turns, not broken."""
+        tenant. Open cells stay open unless a call asked to flush them (they are waiting for
+        more turns, not broken) or the conversation has had no new turn for
+        `Settings.idle_flush_s`: its session is over."""
         done = 0
         for tenant, conversation_id, flush_upto in await conversations_with_failed_turns(
-                self.services.driver, UNSEEN_S, self.settings.neo4j_database):
+                self.services.driver, UNSEEN_S, self.settings.neo4j_database,
+                idle_for_s=self.settings.idle_flush_s):
             try:
                 await self.process(tenant, conversation_id, flush=flush_upto is not None, upto_seq=flush_upto)
             except Exception as e:  # noqa: BLE001 - one conversation's failure must not stop the others'

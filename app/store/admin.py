@@ -15,22 +15,35 @@ from neo4j import AsyncDriver
 FLUSH_UPTO = """CASE WHEN EXISTS { (c)-[:HAS_TURN]->(p:Turn {status: 'pending'}) WHERE p.seq <= c.flushUpto }
             THEN c.flushUpto END AS flushUpto"""
 
+# And the pending turns of a conversation that has been idle for `$idleFor` seconds (none
+# received since): its session is over, so its open episode is cut (flushed to its last turn).
+# An agent that sends each turn alone, without `flush`, had the rest of a session wait for a
+# next turn that never came: nothing of it became a fact or a constraint.
 FAILED_CONVERSATIONS = f"""
 CALL () {{
   MATCH (t:Turn) WHERE t.status = 'pending'
-    AND (t.error IS NOT NULL
-         OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({{seconds: $unseenFor}})))
-  RETURN DISTINCT t.tenant AS tenant, t.conversationId AS conversationId
+  WITH t.tenant AS tenant, t.conversationId AS conversationId,
+       max(CASE WHEN t.error IS NOT NULL
+                  OR (t.embedding IS NULL AND t.receivedAt < datetime() - duration({{seconds: $unseenFor}}))
+                THEN 1 ELSE 0 END) AS failed,
+       max(t.receivedAt) AS last
+  WITH tenant, conversationId, failed,
+       $idleFor > 0 AND last < datetime() - duration({{seconds: $idleFor}}) AS idle
+  WHERE failed = 1 OR idle
+  RETURN tenant, conversationId, idle
   UNION
   MATCH (c:Conversation) WHERE c.leaseUntil < datetime()
     AND EXISTS {{ (c)-[:HAS_TURN]->(:Turn {{status: 'pending'}}) }}
-  RETURN c.tenant AS tenant, c.id AS conversationId
+  RETURN c.tenant AS tenant, c.id AS conversationId, false AS idle
 }}
-WITH tenant, conversationId WHERE NOT EXISTS {{ MATCH (r:ImportRun {{tenant: tenant}}) }}
+WITH tenant, conversationId, true IN collect(idle) AS idle
+WHERE NOT EXISTS {{ MATCH (r:ImportRun {{tenant: tenant}}) }}
 MATCH (c:Conversation {{tenant: tenant, id: conversationId}})
 // Tenants take turns (each one's first conversation, then each one's second...), so one
 // tenant's thousands of failing conversations do not push the others' out of the bound.
-WITH tenant, conversationId, {FLUSH_UPTO} ORDER BY tenant, conversationId
+WITH tenant, conversationId, c, idle, {FLUSH_UPTO}
+WITH tenant, conversationId, CASE WHEN idle THEN c.lastSeq ELSE flushUpto END AS flushUpto
+ORDER BY tenant, conversationId
 WITH tenant, collect({{id: conversationId, flushUpto: flushUpto}}) AS conversations
 UNWIND range(0, size(conversations) - 1) AS turn
 RETURN tenant, conversations[turn].id AS conversationId, conversations[turn].flushUpto AS flushUpto
@@ -40,13 +53,14 @@ LIMIT $limit
 
 
 async def conversations_with_failed_turns(driver: AsyncDriver, unseen_for_s: float,
-                                          database: str = "neo4j", limit: int = 10_000
-                                          ) -> list[tuple[str, str, int | None]]:
+                                          database: str = "neo4j", limit: int = 10_000,
+                                          idle_for_s: float = 0.0) -> list[tuple[str, str, int | None]]:
     """(tenant, conversation, the last turn to flush or None). `unseen_for_s`: how long stored
     turns no run looked at wait before they count (a run's lease: their own run may still be
-    on its way)."""
+    on its way); `idle_for_s`: after how long without a new turn a conversation's pending turns
+    are flushed (0: never)."""
     async with driver.session(database=database) as s:
-        result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=unseen_for_s)
+        result = await s.run(FAILED_CONVERSATIONS, limit=limit, unseenFor=unseen_for_s, idleFor=idle_for_s)
         return [(r["tenant"], r["conversationId"], r["flushUpto"]) async for r in result]
 
 
