@@ -1366,3 +1366,21 @@ def test_a_post_written_with_capitals_names_no_one(said, person, org):
     assert {e.name for e in ex.entities} == {"Aisha", person, org}
     assert [(f.subject, f.predicate, f.object) for f in ex.facts] == [(person, "works at", org)]
     assert said.rstrip(".") in ex.facts[0].text  # the post kept in its words
+
+
+def test_an_agents_chatter_errands_and_confirmations_make_no_facts():
+    # An assistant app's session, a turn a call: 11 of 79 facts were its courtesies, 4 the
+    # weather, 8 errands said again ("Maya said suggest a restaurant ..." ranked first).
+    ex = _asked(("Maya", "user", "First important thing: I'm allergic to peanuts, a proper allergy, I carry an EpiPen."),
+                ("Pip", "assistant", "Got it, a peanut allergy with an EpiPen. I'll keep that in mind for food."),
+                ("Maya", "user", "Ugh, the weather is grim today, it hasn't stopped raining since Saturday."),
+                ("Pip", "assistant", "Sorry to hear that, a grey Monday. At least it's a good day for a hot drink."),
+                ("Maya", "user", "It's cold again this morning, I need more coffee."),
+                ("Maya", "user", "Can you find me a hotel near the venue, something quiet?"),
+                ("Maya", "user", "Pip, suggest somewhere for dinner near the new flat tonight."),
+                ("Maya", "user", "My manager there is Sofia Rossi, she's very sharp."),
+                ("Pip", "assistant", "Sofia Rossi, your manager, noted."),
+                ("Maya", "user", "It's cold in Lisbon in winter, so I moved my trip to May."))
+    by_turn = sorted({t for f in ex.facts for t in f.turn_ids})
+    assert by_turn == ["t0", "t7", "t9"], [(f.turn_ids, f.text) for f in ex.facts]
+    assert [f.kind for f in ex.foresights] == ["constraint"]

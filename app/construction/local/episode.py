@@ -100,11 +100,13 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
     last user turn's: a confirmation, whose memory is the user's own sentence. With a day, the
     same day the user named and half its other words ("QBR with Brightwave on Thursday November
     12 at 3pm CET, noted." after "QBR with Brightwave is scheduled for next Thursday at 3pm")."""
-    mine = _content_words(s.text)
+    mine = _content_words(s.text) - _ACKNOWLEDGED
     before = next(((words, days) for i in range(s.t.index - 1, -1, -1) if i in told
                    for assistant, words, days in [told[i]] if not assistant), None)
     if len(mine) < 3 or before is None:
         return False
+    # One word in two forms is one ("a peanut allergy" after "allergic to peanuts").
+    mine, before = {_one_form(w) for w in mine}, ({_one_form(w) for w in before[0]}, before[1])
     if any(w[0].isdigit() for w in mine):
         # A number or a day ("= £835", "the demo is on October 21"): what it worked out, or
         # says more plainly than the user did ("It's now the 21st instead"), is kept; the
@@ -116,7 +118,45 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
         else:
             same = {w for w in mine if w[0].isdigit()} <= before[0]
         return same and len(words) >= 2 and len(words & before[0]) >= 0.5 * len(words)
-    return len(mine & before[0]) >= 0.75 * len(mine)
+    # Marked as a confirmation ("Got it, ...", "..., noted."), half the user's words will do.
+    return len(mine & before[0]) >= (0.5 if _CONFIRMS.search(s.text) else 0.75) * len(mine)
+
+
+# What an assistant's confirmation says besides the user's words ("Got it, a peanut allergy
+# with an EpiPen", "Noted: ..."): no content of its own.
+_ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perfect great thanks will do "
+                          "keep mind".split())
+
+
+_CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will\s+do)\b|\bnoted[.!]*$", re.I)
+
+
+def _one_form(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+# A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant
+# for Friday", "Please cancel the hotel search too"): a task, no memory of them (its plan or rule,
+# when it has one, is foresight, found before). "Maya said suggest a restaurant ..." ranked first.
+_ERRAND = re.compile(
+    r"^(?:(?:hey|hi|ok|okay|so|and|also|oh)[,!]?\s+)*(?:[A-Z][\w-]*,\s+)?(?:(?i:please|pls)\s+)?"
+    r"(?:(?i:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"(?i:find|book|suggest|recommend|search|look\s+up|look\s+for|check|cancel|show|send|order|get|"
+    r"reserve|compare|plan|draft|write|translate|summari[sz]e)\b")
+# An assistant's sympathy or cheer ("Sorry to hear that, a grey Monday", "Sounds like you deserve
+# a rest this evening"): no memory of anyone's.
+_SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
+                       r"that\s+sounds|what\s+a|good\s+luck|enjoy|congrat)", re.I)
+# Weather and tiredness, said in passing ("It's cold again this morning, I need more coffee",
+# "Weather's finally nice today", "So tired today, long day"): no memory, unless more is said.
+_PASSING = re.compile(
+    r"^(?:(?:ugh|oh|well|so|and|wow|man)[,!]?\s+)*(?:(?:the\s+)?weather(?:'s|\s+is)|it's\s+(?:so\s+|really\s+|"
+    r"freezing|boiling|pouring|raining|snowing|cold|hot|warm|grey|gray|sunny|windy|chilly|muggy|humid)|"
+    r"(?:i'm|i\s+am|so)\s+(?:so\s+|really\s+|totally\s+)?(?:tired|exhausted|knackered|sleepy|wiped))", re.I)
+_PASSING_WORDS = frozenset("""weather grim nice lovely finally cold hot warm grey gray sunny rain raining rained
+stopped since today morning tonight evening afternoon again need needs more coffee tea tired exhausted knackered
+sleepy long day week monday tuesday wednesday thursday friday saturday sunday snow snowing windy freezing
+boiling pouring chilly really so wiped""".split())
 
 
 # A speaker giving their full name: "Hi, this is Marta Silva from Harbor", said by "Marta".
@@ -276,6 +316,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
                 continue
+            if s.t.assistant and not foresaw and not valued_or_assigned and _SYMPATHY.match(s.raw):
+                continue  # "Sorry to hear that, a grey Monday": courtesy
+            if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):
+                continue  # an errand for the assistant: a task, no memory
+            if not foresaw and not valued_or_assigned and _PASSING.match(s.raw) and not (
+                    {w for w in _content_words(s.raw) if not w[0].isdigit()} - _PASSING_WORDS):
+                continue  # the weather, a long day
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
             if any(_APPOS.match(s.text, m.end) for m in s.mentions):
