@@ -1371,10 +1371,12 @@ def test_a_post_written_with_capitals_names_no_one(said, person, org):
 def test_an_agents_chatter_errands_and_confirmations_make_no_facts():
     # An assistant app's session, a turn a call: 11 of 79 facts were its courtesies, 4 the
     # weather, 8 errands said again ("Maya said suggest a restaurant ..." ranked first).
-    ex = _asked(("Maya", "user", "First important thing: I'm allergic to peanuts, a proper allergy, I carry an EpiPen."),
+    ex = _asked(("Maya", "user", "First important thing: I'm allergic to peanuts, a proper allergy, "
+                                 "I carry an EpiPen."),
                 ("Pip", "assistant", "Got it, a peanut allergy with an EpiPen. I'll keep that in mind for food."),
                 ("Maya", "user", "Ugh, the weather is grim today, it hasn't stopped raining since Saturday."),
-                ("Pip", "assistant", "Sorry to hear that, a grey Monday. At least it's a good day for a hot drink."),
+                ("Pip", "assistant", "Sorry to hear that, a grey Monday. At least it's a good day for a "
+                                     "hot drink."),
                 ("Maya", "user", "It's cold again this morning, I need more coffee."),
                 ("Maya", "user", "Can you find me a hotel near the venue, something quiet?"),
                 ("Maya", "user", "Pip, suggest somewhere for dinner near the new flat tonight."),
