@@ -13,6 +13,7 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Callable
 from datetime import datetime, timezone
 
 from app.construction.pipeline import Pipeline, ProcessReport, turn_texts
@@ -248,16 +249,7 @@ class Ingestor:
             return
         rows = await graph.read(LEASE_HELD_UNTIL, conversationId=conversation_id)
         wait = (rows[0]["until"].to_native() - datetime.now(timezone.utc)).total_seconds() + 1 if rows else 1
-
-        async def later() -> None:
-            await asyncio.sleep(max(wait, 1))
-            del self._later[key]
-            try:
-                await self.process(graph.tenant, conversation_id, flush, upto_seq=upto_seq)
-            except Exception as e:  # noqa: BLE001 - the periodic retry takes it up
-                log.warning("taking over %s/%s failed: %s", graph.tenant, conversation_id, e)
-
-        self._later[key] = asyncio.create_task(later())
+        self._run_later(key, max(wait, 1), flush, upto_seq, "taking over")
 
     def _after_failure(self, tenant: str, conversation_id: str, flush: bool, upto_seq: int | None,
                        error: Exception, attempt: int = 0) -> None:
@@ -267,18 +259,27 @@ class Ingestor:
         key = (tenant, conversation_id)
         if not isinstance(error, UNREACHABLE) or key in self._later or attempt >= len(RECONNECT_RETRIES_S):
             return
+        self._run_later(key, RECONNECT_RETRIES_S[attempt], flush, upto_seq, "retrying after Neo4j was unreachable",
+                        lambda e: self._after_failure(tenant, conversation_id, flush, upto_seq, e, attempt + 1))
 
-        async def again() -> None:
-            await asyncio.sleep(RECONNECT_RETRIES_S[attempt])
+    def _run_later(self, key: tuple[str, str], delay: float, flush: bool, upto_seq: int | None, why: str,
+                   on_error: Callable[[Exception], None] | None = None) -> None:
+        """Process the conversation `key` after `delay` seconds, in the background (one such run
+        per conversation: `_later`); a failure is logged and handed to `on_error`, else left to
+        the periodic retry."""
+        tenant, conversation_id = key
+
+        async def run() -> None:
+            await asyncio.sleep(delay)
             del self._later[key]
             try:
                 await self.process(tenant, conversation_id, flush, upto_seq=upto_seq)
-            except Exception as e:  # noqa: BLE001 - else the periodic retry takes it up
-                log.warning("retrying %s/%s after Neo4j was unreachable failed: %s", tenant, conversation_id,
-                            error_text(e))
-                self._after_failure(tenant, conversation_id, flush, upto_seq, e, attempt + 1)
+            except Exception as e:  # noqa: BLE001 - the periodic retry takes it up
+                log.warning("%s %s/%s failed: %s", why, tenant, conversation_id, error_text(e))
+                if on_error is not None:
+                    on_error(e)
 
-        self._later[key] = asyncio.create_task(again())
+        self._later[key] = asyncio.create_task(run())
 
     async def _renew(self, graph: TenantGraph, conversation_id: str, token: str) -> None:
         """Keep the run's lease while it works: an extraction by an LLM of a long backlog can

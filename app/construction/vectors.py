@@ -80,8 +80,7 @@ class TextVectors:
                 self._vec[t] = v
                 self._sent[t] = [(a, z, x) for (a, z), x in zip(sp, sv)]
         finally:
-            if not mine.done():
-                mine.set_result(None)
+            mine.set_result(None)  # (its waiters shield it: none can cancel it)
             for t in missing:
                 if self._inflight.get(t) is mine:
                     del self._inflight[t]

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from app.construction import lexicon as lx
+from app.store.term_stats import stem
 from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft, ForesightEndDraft, TurnRecord
 from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
@@ -105,8 +106,9 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
                    for assistant, words, days in [told[i]] if not assistant), None)
     if len(mine) < 3 or before is None:
         return False
-    # One word in two forms is one ("a peanut allergy" after "allergic to peanuts").
-    mine, before = {_one_form(w) for w in mine}, ({_one_form(w) for w in before[0]}, before[1])
+    # One word in two forms is one ("a peanut allergy" after "allergic to peanuts"): stemmed as
+    # the keyword channel stems them.
+    mine, before = {stem(w) for w in mine}, ({stem(w) for w in before[0]}, before[1])
     if any(w[0].isdigit() for w in mine):
         # A number or a day ("= £835", "the demo is on October 21"): what it worked out, or
         # says more plainly than the user did ("It's now the 21st instead"), is kept; the
@@ -129,10 +131,6 @@ _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perf
 
 
 _CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will\s+do)\b|\bnoted[.!]*$", re.I)
-
-
-def _one_form(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 # A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant
