@@ -118,3 +118,15 @@ async def test_a_handover_and_a_switch_end_the_old_values_whoever_said_them(grap
     res = await SearchService(services).search(graph.tenant, SearchRequest(
         query="Who owns billing?", method=Method.HYBRID, top_k=5, kinds=("fact",), group_id="orion"))
     assert [h.node["text"] for h in res.hits][:1] == ["Chloe owns billing."]
+
+
+def test_a_clause_of_the_speakers_own_before_an_owner_is_a_fact_of_its_own():
+    # "I work on payments now, Marco owns billing": the first clause was dropped with the
+    # owner's beside it (Jun's work lost), or kept whole with Marco's words in Jun's object.
+    ex = extract([turn("I work on the payments service now, Marco owns the billing service.", speaker="Jun"),
+                  turn("I love the new office but Dev is taking over search.", speaker="Ana", i=1)])
+    texts = {f.text: (f.subject, f.object) for f in ex.facts}
+    assert texts["Jun works on the payments service now."] == ("Jun", "the payments service now")
+    assert texts["Marco owns the billing service."] == ("billing", "Marco")
+    assert texts["Ana loves the new office."] == ("Ana", "the new office")
+    assert ("search", "Dev") in texts.values()

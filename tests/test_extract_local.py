@@ -1386,3 +1386,20 @@ def test_an_agents_chatter_errands_and_confirmations_make_no_facts():
     by_turn = sorted({t for f in ex.facts for t in f.turn_ids})
     assert by_turn == ["t0", "t7", "t9"], [(f.turn_ids, f.text) for f in ex.facts]
     assert [f.kind for f in ex.foresights] == ["constraint"]
+
+
+def test_a_greeting_with_a_name_is_no_fact_and_an_emphatic_myself_no_object():
+    ex = extract(episode(("Priya", "Welcome to Berlin Jun! I'm still in the London office myself."),
+                         ("Priya", "Hey Jun, that offsite in Porto last weekend was insane."),
+                         ("Jun", "Congratulations on Priya's win in the chess tournament."),
+                         ("Jun", "I'm trying to accept myself."),
+                         ("Jun", "I'm proud of myself.")))
+    texts = [f.text for f in ex.facts]
+    assert not [t for t in texts if "welcome" in t.lower()], texts
+    office = [f for f in ex.facts if "London office" in f.text]
+    assert [f.text for f in office] == ["Priya is still in the London office."]
+    assert "themself" not in office[0].object
+    # a greeting with news after it, and congratulations (what happened to whom), stay; a
+    # "myself" a verb or a preposition takes stays its object
+    assert any("Porto" in t for t in texts) and any("tournament" in t for t in texts), texts
+    assert "Jun is trying to accept themself." in texts and "Jun is proud of themself." in texts

@@ -1,7 +1,7 @@
 """MemScenes against the real Neo4j: topics gathered, state taken over, incremental placement,
 interrupted consolidation repaired, deletion leaving nothing in a scene."""
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -13,6 +13,7 @@ from app.lifecycle.scenes import SceneService
 from app.recollection.request import Method, SearchRequest
 from app.recollection.scene_lookup import scene_conflicts, scenes_page
 from app.recollection.search import SearchService
+from tests.conversation import _msgs
 from tests.scene_conversation import ATHENA_1, ATHENA_2, GARDEN, NEW_JOB
 
 SCENE_OF_TURN = """
@@ -270,3 +271,31 @@ async def test_a_scene_without_current_facts_is_still_summarised(services, graph
     await SceneService(services.settings, services.embedder).consolidate(graph)
     scene = {s["id"]: s for s in await _scenes(graph)}[garden]
     assert scene["consensus"] == "" and scene["topic"]
+
+
+TEAM = _msgs(datetime(2024, 3, 4, 9, 0, tzinfo=timezone.utc), [
+    ("p1", "Jun", "Quick personal update: I moved to the Berlin office last week."),
+    ("p2", "Marco", "I work at the Lisbon office, for anyone wondering about timezones."),
+    ("p3", "Jun", "I work on the payments service now."),
+    ("p4", "Priya", "I'm still in the London office, and I lead the platform team."),
+])
+
+
+async def test_a_scene_asked_for_by_one_user_holds_that_users_facts_only(services, graph):
+    # A team channel: one conversation, one scene, three people. Jun's search must not answer
+    # with Marco's office and Priya's team in the scene's consensus.
+    team = [dict(m, user_id=m["speaker"].lower()) for m in TEAM]
+    await Ingestor(services).memorize(graph.tenant, "platform", team, flush=True)
+    stored = (await graph.read("MATCH (s:MemScene {tenant: $tenant}) "
+                               "RETURN s.consensus AS consensus, elementId(s) AS key"))
+    assert len(stored) == 1 and "Lisbon" in stored[0]["consensus"] and "Berlin" in stored[0]["consensus"]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="which office do I work in", user_id="jun", kinds=("scene",)))
+    assert [h.node["id"] for h in res.hits if h.kind == "scene"], res.rankings
+    mine = res.hits[0].node["consensus"]
+    assert "Berlin" in mine and "payments" in mine, mine
+    assert "Lisbon" not in mine and "London" not in mine, mine
+    # Unscoped, the stored consensus, everyone's.
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="which office do I work in", kinds=("scene",)))
+    assert res.hits[0].node["consensus"] == stored[0]["consensus"]

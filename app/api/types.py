@@ -297,7 +297,8 @@ def page_size(first: int | None, default: int = 50) -> int:
 class MemScene:
     id: strawberry.ID
     topic: str
-    consensus: str = strawberry.field(description="what is currently true in this scene, one fact per line")
+    consensus: str = strawberry.field(description=("what is currently true in this scene, one fact per line; "
+                                                   "in a search with userId, that user's facts only"))
     status: str = strawberry.field(description="active, or archived when its state was taken over by another scene")
     updated_at: Optional[datetime]
     created_at: Optional[datetime] = None

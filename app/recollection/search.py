@@ -97,7 +97,7 @@ WARM_UP_QUERIES = ("What did Maya say about Lisbon?", "the", "When is the next t
 HYDRATE_ROUNDS = 3
 
 
-async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int) -> list[Hit]:
+async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int, user_id: str | None = None) -> list[Hit]:
     """The first `top_k` fused candidates as hits, read from the graph. A fact or foresight that
     says what a hit before it says (the same text, the same status) joins that hit as more
     evidence: a user who said "I'm vegetarian" in eight conversations had eight facts fill the
@@ -114,7 +114,7 @@ async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int) -> list[Hit]
             keys.setdefault(f.kind, []).append(f.key)
         turns = keys.get("turn", [])
         keys["turn"] = turns + sorted({t for f in batch for t in f.evidence} - set(turns))
-        found = await hydrate(graph, keys)
+        found = await hydrate(graph, keys, user_id)
         for f in batch:
             if f.key not in found:  # deleted between retrieval and hydration
                 continue
@@ -221,7 +221,7 @@ class SearchService:
             # hits; a request without turns gets its kinds only (each hit keeps its best turns).
             fused = [f for f in fused if f.kind in req.kinds]
         s = time.perf_counter()
-        hits = await _hits(graph, fused, req.top_k)
+        hits = await _hits(graph, fused, req.top_k, req.user_id)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)

@@ -33,7 +33,7 @@ from app.construction.local.foresight_end import foresight_ends
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
     assistant_chatter)
-from app.construction.local.facts import _companion, _fact, _fact_score
+from app.construction.local.facts import _CLAUSE_JOIN, _companion, _fact, _fact_score
 
 # "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
 _ROLE_IS = re.compile(r"(?:(?i:my|our)|[A-Z][\w-]*['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?i:is|was)\s+")
@@ -332,7 +332,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             s.companion = _companion(s, reg)
             parse = parse_sentence(s, reg, recent_before)
             if parse.kind == "reported" and not foresaw and not valued_or_assigned and (
-                    (_REACTION.match(s.text) and content < 3.0)
+                    _greeting_alone(s.raw)
+                    or (_REACTION.match(s.text) and content < 3.0)
                     or (not (named or s.dates) and content < 2.0)):
                 continue
             # (an assistant setting someone's value, "Our sessions are Tuesdays at 5pm" to Samuel,
@@ -363,8 +364,19 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                           and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
             if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
-                parses = [p for p in parses if p.single and p.kind != "reported"
-                          and p.subject not in {a.obj for a in assigned}] + assigned
+                kept = [p for p in parses if p.single and p.kind != "reported"
+                        and p.subject not in {a.obj for a in assigned}]
+                # ... and a clause of the speaker's own before every assignment ("I work on the
+                # payments service now, Marco owns billing"), told up to where they begin.
+                first = min(a.clause for a in assigned)
+                if (first > 0 and parse.kind in ("speaker", "other") and parse.clause == 0
+                        and parse not in kept and parse.subject not in {a.obj for a in assigned}):
+                    obj = parse.obj
+                    head = " ".join(s.s1[first:].split()[:2])
+                    if head and obj.find(head) > 0:
+                        obj = _CLAUSE_JOIN.sub("", obj[:obj.find(head)])
+                    kept.insert(0, replace(parse, until=first, obj=obj))
+                parses = kept + assigned
             if valued:  # the values, and what else the sentence says of one value at a time
                 parses = [p for p in parses if p.single and p.kind != "reported"
                           and all(p.predicate != v.predicate for v in valued)] + valued
@@ -401,6 +413,14 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         foresight_ends=ends[:MAX_FORESIGHTS],
         tokens_used=0,
     )
+
+
+def _greeting_alone(raw: str) -> bool:
+    """A greeting with at most a few words after it: "Welcome to Berlin Jun!", "Thanks for the
+    advice" (no one's news), not "Hey Caroline, that roadtrip last weekend was insane", nor
+    congratulations, which say what happened to whom ("congrats on Nate's win")."""
+    return (bool(_GREETING.match(raw)) and not raw.lower().startswith("congrat")
+            and len(raw.partition(",")[2].split()) <= 4)
 
 
 def _owned(valued: list, assigned: list) -> bool:

@@ -14,6 +14,7 @@ from app.construction.local.inline_dates import tense_at
 from app.construction.local.entities import _Mention
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
+from app.construction.local.voice import without_emphatic
 
 
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
@@ -120,7 +121,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         for raw in split_sentences(content, MAX_SENTENCES_PER_TURN):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
-            text = _clean_sentence(raw)
+            text = without_emphatic(_clean_sentence(raw))
             if not text or not any(ch.isalnum() for ch in text):
                 continue
             question = text.rstrip().endswith("?") and not _FIRST.match(text) \

@@ -104,6 +104,28 @@ def rewrite(s: str, voice: _Voice) -> str:
     return "".join(out)
 
 
+# An emphatic "myself" ends a clause that says what the speaker is ("I'm still in the London
+# office myself", "I'm vegetarian myself"): after a form of "be" in that clause, with no verb or
+# preposition right before it that would take it as an object ("I'm proud of myself", "I'm
+# going to treat myself", "I'm teaching myself").
+_EMPHATIC = re.compile(
+    r"\b(?:I'm|I\s+am|I\s+was|I've\s+been)\s[^,;:.!?]*?(?<![\w'])(?!(?:by|for|to|with|about|of|on|from|at|in|"
+    r"into|onto|against|like|than|as|behind|before|after|between|among|around|near|over|under|upon|without|"
+    r"within|toward|towards|me|you|be|been|being|myself|help|keep|make|let|get|find|see|treat|enjoy|remind|"
+    r"push|force|allow|hurt|blame|consider|call)\s+$)(?![a-z']*(?:ing|ed)\s+$)(?<!\bto\s)(?<!\bto\s\s)"
+    r"(?!I'm\s+$)[A-Za-z][a-z']*\s+$", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s*(?:[,.;!?)]|$|\s(?:and|but|so|too|as\s+well)\b)")
+_MYSELF = re.compile(r"\s+myself\b", re.IGNORECASE)
+
+
+def without_emphatic(text: str) -> str:
+    """`text` without an emphatic "myself", which would be the object of what it says."""
+    for m in reversed(list(_MYSELF.finditer(text))):
+        if _EMPHATIC.search(text, 0, m.start() + 1) and _CLAUSE_END.match(text, m.end()):
+            text = text[:m.start()] + text[m.end():]
+    return text
+
+
 def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str, int]:
     end = m.end()
     base, _, tail = low.partition("'")
