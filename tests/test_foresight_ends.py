@@ -382,3 +382,16 @@ async def test_a_rule_said_to_the_assistant_ends_when_said_fine_again(graph, ing
     assert report.process.foresights_ended == 1
     assert [r["endedBy"] for t, r in fs.items() if "noon" in t] == [["m5"]]
     assert all(r["endedAt"] is None for t, r in fs.items() if "Patel" in t) and any("by text" in t for t in fs)
+
+
+async def test_a_plan_taken_back_in_the_imperative_ends_that_plan_only(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "dinners", [
+        ("m1", "Maya", "I'm booking dinner at Luigi's for Friday.", 0),
+        ("m2", "Maya", "And I'm booking a table at Nopi for Saturday lunch.", 0)])
+    report = await _tell(ingestor, graph.tenant, "dinners", [
+        ("m3", "Maya", "Forget booking Luigi's, we'll eat at home.", 1)])
+    assert report.process.foresights_ended == 1
+    fs = await _foresight(graph)
+    [luigi] = [r for t, r in fs.items() if "Luigi" in t]
+    [nopi] = [r for t, r in fs.items() if "Nopi" in t]
+    assert luigi["endedBy"] == ["m3"] and nopi["endedBy"] == [] and nopi["endedAt"] is None

@@ -69,6 +69,13 @@ _FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)"
 _INSTEAD = re.compile(
     r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"
     r"[^.;:!?]{0,60}?\binstead\s+of\s+(?P<x>[^.;:!?(),]+)", _I)
+# A plan taken back by the one who made it, in the imperative: "Forget booking Luigi's, we'll
+# eat at home", "never mind the Porto trip", "don't bother with the hotel", "cancel the table at
+# Nopi". ("Forget what I said about ..." takes back a rule: _TAKEN_BACK.)
+_NEVER_MIND = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:so|but|and)\s+)(?:(?:actually|ok|okay|oh|please|just)[,]?\s+)*"
+    r"(?:forget(?:\s+about)?|never\s*mind(?:\s+about)?|don't\s+bother(?:\s+with)?|cancel)\s+"
+    r"(?!(?:what|it|that|this|about|everything|all)\b)(?P<x>[^.;:!?(),]+)", _I)
 _NOT_AFTER_ALL = re.compile(
     rf"{_NO}(?:going|flying|moving|travell?ing|heading|driving)\s+(?:back\s+)?(?:to\s+)?"
     r"(?P<x>[^.;:!?(),]+?)\s+(?:after\s+all|any\s*more)\b", _I)
@@ -165,6 +172,10 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED):
         for m in rx.finditer(text):
             add(m.start(), _which(m.group("x")), "plan")
+    for m in _NEVER_MIND.finditer(text):
+        # by its names when it has some: "cancel the table at Nopi" is not every table booked
+        which = _which(m.group("x"))
+        add(m.start(), [w for w in which if w[:1].isupper()] or which, "plan")
     for m in _TAKEN_BACK.finditer(text):
         # what the errand was about, not the errand ("book" is in every booking rule); whose it
         # is, when said, its foresight must name too ("no need to chase Tom's references any
