@@ -16,6 +16,7 @@ from app.recollection.search import SearchService
     ("Where does Dad live now?", ("lives in",)), ("Who does Tom work for?", ("works at",)),
     ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
     ("How much insulin does Dad take?", ("insulin dose is",)),
+    ("Where does Jun work now?", ("works at", "office is")), ("Which office is Jun in?", ("office is",)),
     ("What's Mum's dose of statins?", ("statin dose is",)), ("Who is Acme's CFO now?", ("cfo is",)),
     # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
     ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()),
@@ -69,3 +70,27 @@ async def test_the_value_asked_after_is_among_the_first_hits(services, graph):
     ("Who is Raj's doctor?", None), ("What did we do for her birthday?", None)])
 def test_which_questions_ask_after_a_piece_of_work(query, work):
     assert asked_work(query) == work
+
+
+async def test_an_office_is_where_someone_works_one_at_a_time_and_no_home(services, graph):
+    # "I moved to the Berlin office" was "Jun lives in Berlin": a home, which "Where does Jun
+    # work?" never found, and which would have ended where Jun lives.
+    first = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+    said = [(0, "Jun", "I live in Leeds, and I work at Acme."),
+            (0, "Jun", "I'm in the London office most days."),
+            (0, "Marco", "I work out of the Lisbon office."),
+            (14, "Jun", "Also, I moved to the Berlin office last week, so I'm on CET now.")]
+    ingestor = Ingestor(services)
+    for day in (0, 14):
+        await ingestor.memorize(graph.tenant, "c1", [
+            {"id": f"p{i}", "speaker": who, "content": text, "timestamp": first + timedelta(days=d, minutes=i)}
+            for i, (d, who, text) in enumerate(said) if d == day], flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.subject = 'Jun' "
+                            "RETURN f.predicate AS p, f.object AS o, f.status AS s ORDER BY f.validFrom")
+    jun = {(r["p"], r["o"], r["s"]) for r in rows}
+    assert {("office is", "London office", "superseded"), ("office is", "Berlin office", "current"),
+            ("lives in", "Leeds", "current"), ("works at", "Acme", "current")} <= jun, jun
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Where does Jun work now?", top_k=5), record_access=False)
+    assert any("Berlin office" in h.node.get("text", "") for h in res.hits[:3] if h.kind == "fact"), \
+        [h.node.get("text") for h in res.hits]

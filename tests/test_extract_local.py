@@ -1403,3 +1403,34 @@ def test_a_greeting_with_a_name_is_no_fact_and_an_emphatic_myself_no_object():
     # "myself" a verb or a preposition takes stays its object
     assert any("Porto" in t for t in texts) and any("tournament" in t for t in texts), texts
     assert "Jun is trying to accept themself." in texts and "Jun is proud of themself." in texts
+
+
+def test_a_team_chats_words_addresses_asides_confirmations_and_on_call():
+    said = [("Orbit", "Happy to help with the dinner."),
+            ("Priya", "@Orbit please never schedule team meetings before 10am."),
+            ("Sofia", "Also, between us, I'm interviewing with Globex next week."),
+            ("Marco", "I'm allergic to shellfish, by the way, keep that in mind for team dinners."),
+            ("Marco", "Marco takes on-call this week."),
+            ("Orbit", "Got it, aisle seats from now on."),
+            ("Orbit", "Noted: Sofia is vegetarian and Marco doesn't drink."),
+            ("Orbit", "Done, I booked a table at Nopi for 8pm.")]
+    ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, "assistant" if who == "Orbit" else "user")
+                  for i, (who, text) in enumerate(said)])
+    texts = [f.text for f in ex.facts]
+    # an @address is whom it is said to: the instruction is Priya's rule
+    assert any(f.kind == "constraint" and "10am" in f.text for f in ex.foresights), ex.foresights
+    assert not [t for t in texts if "@" in t or "Between" in t], texts
+    allergy = [f for f in ex.foresights if "shellfish" in f.text]
+    assert allergy and "by the way" not in allergy[0].text
+    assert [(f.predicate, f.object) for f in ex.facts if "on-call" in f.text] == [("takes", "on-call")]
+    # what the assistant confirms is the users' own words; what it did stays
+    assert not [t for t in texts if t.startswith("Orbit got") or "doesn't drink" in t], texts
+    assert any("Nopi" in t for t in texts), texts
+
+
+def test_what_someone_owns_in_their_own_words():
+    ex = extract(episode(("Priya", "I own the deploy pipeline myself until we hire someone."),
+                         ("Priya", "Good. Aisha owns the auth gateway then, Jun stays as backup."),
+                         ("Priya", "I'll own the release train from now on.")))
+    owners = {(f.subject, f.object) for f in ex.facts if f.predicate == "owner is"}
+    assert owners == {("deploy pipeline", "Priya"), ("auth gateway", "Aisha"), ("release train", "Priya")}

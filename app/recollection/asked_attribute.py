@@ -22,8 +22,10 @@ _ROLE = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?:the\s+)?\S.*?['’]s\s+(?:new
 _ASKED = (
     (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:live|living|stay|staying|reside|residing)\b",
                 _I), ("lives in",)),
-    (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:work|working)\b|"
-                r"\bwho\s+does\s+\S.*?\s+work\s+for\b", _I), ("works at",)),
+    # (where: the employer, or the office, "the Berlin office")
+    (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:work|working)\b", _I), ("works at", "office is")),
+    (re.compile(r"\bwho\s+does\s+\S.*?\s+work\s+for\b", _I), ("works at",)),
+    (re.compile(r"\b(?:which|what)\s+office\b|\bwhere(?:'s|\s+is)\s+\S.*?['’]s\s+office\b", _I), ("office is",)),
     (re.compile(r"\bwhat\s+(?:medications?|medicines?|meds|drugs|pills|tablets)\b|"
                 r"\bwhat\s+(?:does|is)\s+\S.*?\s+(?:taking|take)\b"
                 r"(?!\s+(?:to|for|with|on|in|at|part|place|up|off))", _I), ("takes",)),

@@ -133,6 +133,16 @@ _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perf
 _CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will\s+do)\b|\bnoted[.!]*$", re.I)
 
 
+# An assistant's sentence that opens by confirming: what follows is what it was told ("Noted:
+# Sofia is vegetarian and Marco doesn't drink"), whose memory is the users' turns, unless it says
+# what it did ("Done, I booked Nopi for 8pm") or names a day, which it may have worked out
+# ("Updated: the Globex demo is on May 21" after "It's now the 21st instead"; _restates).
+_CONFIRMED = re.compile(
+    r"^(?:got\s+it|noted|understood|will\s+do|all\s+set|done|okay|ok|perfect)\s*[,.:;!\-]+\s*(?=\S)"
+    r"(?!(?:I|I've|I\s+have|we|we've)\s+(?:just\s+|also\s+)?(?:booked|found|sent|made|set\s+up|added|scheduled|"
+    r"cancell?ed|moved|ordered|paid|reserved|created|emailed|called|rebooked|changed)\b)", re.I)
+
+
 # A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant
 # for Friday", "Please cancel the hotel search too"): a task, no memory of them (its plan or rule,
 # when it has one, is foresight, found before). "Maya said suggest a restaurant ..." ranked first.
@@ -316,6 +326,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 continue
             if s.t.assistant and not foresaw and not valued_or_assigned and _SYMPATHY.match(s.raw):
                 continue  # "Sorry to hear that, a grey Monday": courtesy
+            if s.t.assistant and _CONFIRMED.match(s.raw) and not s.dates:
+                continue  # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again
             if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):
                 continue  # an errand for the assistant: a task, no memory
             if not foresaw and not valued_or_assigned and _PASSING.match(s.raw) and not (
@@ -369,7 +381,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # ... and a clause of the speaker's own before every assignment ("I work on the
                 # payments service now, Marco owns billing"), told up to where they begin.
                 first = min(a.clause for a in assigned)
-                if (first > 0 and parse.kind in ("speaker", "other") and parse.clause == 0
+                if (first > 0 and parse.kind in ("speaker", "other", "name", "kin", "possession") and parse.clause == 0
                         and parse not in kept and parse.subject not in {a.obj for a in assigned}):
                     obj = parse.obj
                     head = " ".join(s.s1[first:].split()[:2])
@@ -416,11 +428,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
 
 def _greeting_alone(raw: str) -> bool:
-    """A greeting with at most a few words after it: "Welcome to Berlin Jun!", "Thanks for the
+    """A greeting with at most a name after it: "Welcome to Berlin Jun!", "Thanks for the
     advice" (no one's news), not "Hey Caroline, that roadtrip last weekend was insane", nor
     congratulations, which say what happened to whom ("congrats on Nate's win")."""
     return (bool(_GREETING.match(raw)) and not raw.lower().startswith("congrat")
-            and len(raw.partition(",")[2].split()) <= 4)
+            and len(raw.partition(",")[2].split()) <= 2)
 
 
 def _owned(valued: list, assigned: list) -> bool:

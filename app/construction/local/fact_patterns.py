@@ -35,6 +35,8 @@ _HOMES = frozenset("flat apartment house home place condo".split())
 # where the home is.
 _A_HOME = (r"(?:(?:a|an|our|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
            r"(?:flat|apartment|house|home|place|condo|studio|bungalow|cottage)\s+(?:in|near|on)\s+)?")
+OFFICE_WORDS = ("office", "branch", "site", "campus", "hq", "headquarters")
+_OFFICE_AHEAD = rf"(?=(?:[\w-]+\s+){{0,2}}(?i:{'|'.join(OFFICE_WORDS)})\b)"
 _MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
 _CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
 _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
@@ -59,6 +61,13 @@ _RULE_SPECS: list[tuple[str, str, str, bool]] = [
     (rf"^{_A}no\s+longer\s+{_A}(?:work|works|working)\s+(?:at|for)\s+(?:the\s+)?", "left job at", "ends_job", False),
     (rf"^{_A}no\s+longer\s+{_A}(?:live|lives|living)\s+(?:in|at)\s+(?:the\s+)?", "moved out of", "ends_place",
      False),
+    # "I moved to the Berlin office", "I'm still in the London office", "I work out of the Lisbon
+    # office": where someone works, one office at a time, not a home nor an employer (the Berlin
+    # office is no company that would end Acme).
+    (rf"^{_A}(?:(?:have|has|had|am|is|are|was|were)\s+{_A})?(?:(?:moved|moving|relocated|relocating|transferred|"
+     rf"transferring|switched|switching|gone|going|went|back)\s+{_A}(?:back\s+)?(?:to|into)|(?:work|works|working|"
+     rf"based|sitting|sit|sits)\s+{_A}(?:at|in|from|out\s+of)|in|at)\s+the\s+{_OFFICE_AHEAD}",
+     "office is", "office", True),
     (rf"^{_A}(?:(?:have|has|had)\s+{_A})?(?:moved|relocated)\s+{_A}(?:back\s+)?(?:to|into)\s+{_A_HOME}(?:the\s+)?",
      "lives in", "place", True),
     # "he lives with me in Edison", "Dad is settled in at Sunrise Gardens now": where, beside whom.
@@ -129,7 +138,7 @@ _GENERIC = re.compile(rf"^(?P<aux>(?:(?:{_AUX_ALT}|{_ADV_ALT}|{LY_ADVERB.pattern
                       rf"(?P<verb>{LETTER}(?:{LETTER}|['-])*)", _I)
 _TO_INF = re.compile(rf"\s+(?i:to)\s+(?P<inf>[a-z](?:{LETTER}|['-])*)")
 _PREP = re.compile(r"\s+(?P<prep>to|in|at|for|with|on|about|from|into|by|up|out|off|over|along|through|"
-                   r"around|back|down|of|across|away)\b(?!\s*[.,!?]?$)", _I)
+                   r"around|back|down|of|across|away)\b(?!-)(?!\s*[.,!?]?$)", _I)  # ("on-call": a word)
 _TO_VERBS = frozenset("""
 going want wants wanted need needs needed plan plans planning planned hope hopes hoping hoped try
 tries trying tried decided decide decides started start starts began begin love loves loved like

@@ -116,6 +116,15 @@ _MOVED_OURS = re.compile(
     r"(?:the|our|my|[A-Z][\w-]*['’]s)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
+# Someone's own time away moved ("I moved my PTO to December 28", "My leave got pushed to
+# March"): their plan for the old days is over (the new days are a plan of their own). Not an
+# event of the team's (_MOVED): one person's PTO is not another's.
+_AWAY = r"pto|vacation|holidays?|leave|annual\s+leave|time\s+off|days?\s+off"
+_MOVED_MINE = re.compile(
+    rf"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?(?:{lx.MOVED_VERBS})\s+(?:my|our)\s+(?P<x>{_AWAY})"
+    rf"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:my|our)\s+(?P<y>{_AWAY})\s+(?:(?:has|have|was|got)\s+(?:been\s+)?)?"
+    rf"(?:{lx.MOVED_VERBS}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
+
 # A dated thing's new day ("With Enterprise their renewal date is now November 12, 2027", "the
 # launch is now on the 9th"): its plan or deadline for the old day is over, as a moved event's.
 _NOW_ON = re.compile(
@@ -210,6 +219,10 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if place and events and events[-1] != first.lower():
             out.append(ForesightEndDraft(who=events[-1].capitalize(), words=events, kind="plan",
                                          turn_ids=[sent.t.turn.id], needs=place))
+    for m in _MOVED_MINE.finditer(text):
+        out.append(ForesightEndDraft(who=sent.t.speaker, words=[w for w in (m.group("x") or m.group("y")).lower().split()
+                                                         if w not in ("off", "annual")],
+                                     kind="plan", turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])

@@ -12,7 +12,7 @@ from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
     _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
-    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
+    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, OFFICE_WORDS, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
 
@@ -366,6 +366,12 @@ def _verb_phrase(phrase: str, sent: _Sentence, reg: _Registry, voice: _Voice,
             if predicate == "job is" and words:
                 return predicate, " ".join(words[:3]).lower(), single
             continue
+        if mode == "office":  # "the Berlin office": to its office word
+            words = _chunk(_unplace(after), max_words=4).split()
+            ends = [i for i, w in enumerate(words) if w.lower().strip(".,!;") in OFFICE_WORDS]
+            if not ends:
+                continue
+            return predicate, " ".join(words[: ends[0] + 1]).strip(".,!;"), single
         if mode == "dating":
             ent = _entity_at(after, sent, reg)
             obj = ent[0] if ent else _chunk(_unplace(rewrite(after, voice)), max_words=4)

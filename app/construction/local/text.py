@@ -48,7 +48,9 @@ def _clip(text: str, limit: int) -> str:
 _OPENER_WORDS = _alt(w for w in lx.INTERJECTIONS if w not in lx.DATE_WORDS)
 _OPENER = re.compile(
     rf"^(?:(?:{_OPENER_WORDS})(?:\s+(?:{_OPENER_WORDS}))*(?:\s*[,!.:;\-]+\s*|\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|my|our)\b))"
-    r"|(?:by the way|to be honest|tbh|fun fact|guess what|big news|good news|bad news|great news|"
+    r"|@[\w.-]+[,:]?\s+(?=[a-z]|please\b|can\b|could\b)"  # "@Orbit please never ...": whom it is said to
+    r"|(?:by the way|between us|between you and me|to be honest|tbh|fun fact|guess what|big news|good news|"
+    r"bad news|great news|"
     r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+)",
     re.IGNORECASE,
 )
@@ -58,6 +60,12 @@ _CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetaria
 _LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
 # The same said last: "Sam is vegan, by the way." is "Sam is vegan."
 _CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though)\s*(?=[.!?]*$)", re.IGNORECASE)
+# ... and said between commas: "I'm allergic to shellfish, by the way, keep that in mind",
+# "Also, between us, I'm interviewing" ("us" was the speaker: "Between Sofia, ...").
+_ASIDE = re.compile(r"\s*,\s*(?:by the way|btw|between us|between you and me|to be honest|tbh|honestly)\s*,",
+                    re.IGNORECASE)
+# "@Jun": Jun, as a name said ("thanks @Jun"; not an address, "ana@acme.com").
+_AT_NAME = re.compile(r"(?<![\w.@])@(?=[A-Za-z])")
 
 
 def _clean_sentence(s: str) -> str:
@@ -71,7 +79,8 @@ def _clean_sentence(s: str) -> str:
     if m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
-    s = _CLOSER.sub("", s)
+    s = _CLOSER.sub("", _ASIDE.sub(",", s))
+    s = _AT_NAME.sub("", s)
     s = s.strip(" -*\u2022\"'")
     if s[:1].islower() and not re.match(r"i\b|i'", s):
         s = s[0].upper() + s[1:]

@@ -39,7 +39,9 @@ _REACTION = re.compile(
 # ("I can look for shows", "I'm sorry to hear that", "I'll keep that in mind") are not so of
 # anyone. Said of nothing and no one it names ("Sounds like a full house"), nor is the rest.
 _ASSISTANT_DID = re.compile(
-    r"^(?:(?:has|had|just|already|also)\s+)*(?:[a-z]+ed|[a-z]+ent|found|made|set|put|got|bought|sent|took|"
+    r"^(?:(?:has|had|just|already|also)\s+)*"
+    # what it keeps of what it was told is a confirmation ("I've noted that Marco is on call")
+    r"(?!(?:noted|understood|logged|saved|remembered|memori[sz]ed|recorded|updated\s+my\s+notes)\b)(?:[a-z]+ed|[a-z]+ent|found|made|set|put|got|bought|sent|took|"
     r"wrote|paid|chose|moved|ran|gave|told|left|booked|(?:would\s+|could\s+)?(?:recommends?|suggests?))\b", _I)
 
 

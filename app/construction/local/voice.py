@@ -36,7 +36,7 @@ gotten said say says see seem seems need let make go going don't doesn't didn't 
 """.split())
 
 
-_VERB_STOPS = frozenset("need get say see seem seems let".split())
+_VERB_STOPS = frozenset("need get say see seem seems let own".split())
 
 
 def conjugate(word: str) -> str:
