@@ -121,3 +121,14 @@ async def test_the_local_extractor_dates_a_job_starting_next_week_and_the_old_on
     assert {f["object"] for f in now["facts"] if f["predicate"] == "works at"} == {"Siemens"}
     later = await entity_by_name(graph, "Maya", since["Volta Labs"] + timedelta(hours=1))
     assert {f["object"] for f in later["facts"] if f["predicate"] == "works at"} == {"Volta Labs"}
+
+
+async def test_the_api_labels_a_value_replaced_from_a_day_ahead_as_it_stands_now(memory):
+    # Stored, Acme is superseded from the day Globex begins; until then the API says Acme is
+    # current and Globex upcoming (the walkthrough's client read "superseded" for the job held).
+    from app.api.types import Fact
+
+    rows = await memory.read("""MATCH (f:Fact {tenant: $tenant, predicate: 'works at'})
+                                RETURN f {.id, .object, .status, .validFrom, .validTo} AS f""")
+    labels = {r["f"]["object"]: Fact.of(r["f"]).status for r in rows}
+    assert labels == {"Acme": "current", "Globex": "upcoming"}

@@ -91,17 +91,32 @@ class Fact:
     confidence: float
     valid_from: Optional[datetime]
     valid_to: Optional[datetime]
-    status: str
+    status: str = strawberry.field(description=(
+        "now: current, superseded (a later value replaced it), upcoming (true from validFrom, ahead: "
+        "\"I start at Globex on 1 June\"), retracted; a value replaced from a day ahead is current until then"))
     event_date: Optional[date] = None
     mem_cell_id: Optional[strawberry.ID] = None
 
     @classmethod
     def of(cls, d: dict) -> "Fact":
+        valid_from, valid_to = _dt(d.get("validFrom")), _dt(d.get("validTo"))
         return cls(id=d["id"], subject=d.get("subject") or "", predicate=d.get("predicate") or "",
                    object=d.get("object") or "", text=d.get("text") or "",
-                   confidence=float(d.get("confidence") or 0.0), valid_from=_dt(d.get("validFrom")),
-                   valid_to=_dt(d.get("validTo")), status=d.get("status") or "current",
+                   confidence=float(d.get("confidence") or 0.0), valid_from=valid_from,
+                   valid_to=valid_to, status=_status_now(d.get("status") or "current", valid_from, valid_to),
                    event_date=_date(d.get("eventDate")), mem_cell_id=d.get("memCellId"))
+
+
+def _status_now(stored: str, valid_from: Optional[datetime], valid_to: Optional[datetime]) -> str:
+    """A fact's status as of now. The graph marks a value replaced when the replacing one is
+    said, also when it takes over on a day ahead ("Aisha takes the auth gateway from Monday"):
+    until that day the old value is what holds, and the new one is still to come."""
+    now = datetime.now(timezone.utc)
+    if stored == "superseded" and valid_to is not None and valid_to > now:
+        return "current"
+    if stored == "current" and valid_from is not None and valid_from > now:
+        return "upcoming"
+    return stored
 
 
 @strawberry.type(description="One episode: a run of turns on one topic.")
