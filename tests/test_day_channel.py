@@ -118,3 +118,24 @@ async def test_yesterday_is_counted_where_the_client_is(memory, searcher):
     assert asked.astimezone(timezone.utc).date() == DAY2.date() + timedelta(days=2)
     assert set(await day_turns(searcher, memory, "What did Maya tell me yesterday?", as_of=asked)) \
         == said_on(DAY2)
+
+
+async def test_words_that_name_a_relative_period_match_no_text_by_its_words(services, graph, searcher):
+    # "next week" in a text said two weeks ago is another week: the keyword channel ranked
+    # "Yep, I'm on call next week." first for "What is coming up next week?".
+    start = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+    said = [(0, "Sofia", "Yep, I'm on call next week."), (0, "Jun", "The billing migration starts next week."),
+            (12, "Priya", "The retro is on Tuesday December 8 at 11am.")]
+    await Ingestor(services).memorize(graph.tenant, "c1", [
+        {"id": f"m{i}", "speaker": who, "content": text, "timestamp": start + timedelta(days=d, minutes=i)}
+        for i, (d, who, text) in enumerate(said)], flush=True)
+    now = datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc)
+
+    async def keyword_texts(query: str) -> list[str]:
+        res = await searcher.search(graph.tenant, SearchRequest(query=query, now=now, method=Method.KEYWORD))
+        return [h.node.get("content") or h.node.get("text") or "" for h in res.hits]
+
+    assert not [t for t in await keyword_texts("What is coming up next week?") if "next week" in t]
+    # the query's other words still match ("billing"), as does a date's word said as a word
+    assert any("billing" in t for t in await keyword_texts("What happens with billing next week?"))
+    assert any("on call" in t for t in await keyword_texts("Who is on call?"))

@@ -10,7 +10,8 @@ import numpy as np
 
 from app.recollection.channels import nearest
 from app.recollection.lucene import safe_terms
-from app.recollection.named_dates import Period, asks_ahead, named_period
+from app.construction.dates import find_dates
+from app.recollection.named_dates import RELATIVE, Period, asks_ahead, named_period
 from app.recollection.query_adapter import QueryAdapter
 from app.recollection.request import SearchRequest
 from app.store import term_stats
@@ -100,6 +101,22 @@ class SearchContext:
         day the question is asked about; once per search."""
         query = self.request.query
         return named_period(query, self.request.day, prefer="future" if asks_ahead(query) else "past")
+
+    @cached_property
+    def keyword_terms(self) -> tuple[list[str], list[str]]:
+        """(lucene_terms, words) for matching texts by their words: without the words of a
+        relative period the query names ("What is coming up next week?"), which the day and
+        foresight channels read as days; in a text, "next week" is the week after its saying
+        ("Marco takes on-call next week", said a week ago, ranked first)."""
+        query = self.request.query
+        if self.named_period is None:
+            return self.lucene_terms, self.words
+        cut = query
+        for m in sorted(find_dates(query, self.request.day), key=lambda m: -m.pos):
+            if m.relative and m.granularity in RELATIVE:
+                cut = cut[:m.pos] + " " + cut[m.end_pos:]
+        terms, words = safe_terms(cut), term_stats.query_terms(cut)
+        return (terms, words) if terms and words else (self.lucene_terms, self.words)
 
     @cached_property
     def words(self) -> list[str]:

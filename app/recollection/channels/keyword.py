@@ -118,7 +118,7 @@ class KeywordChannel:
         return []
 
     async def search(self, ctx: SearchContext) -> list[Candidate]:
-        terms, words = ctx.lucene_terms, ctx.words
+        terms, words = ctx.keyword_terms
         if not terms or not words:
             return []
         kinds = tuple(k for k in INDEX if k in ctx.request.kinds)
