@@ -145,7 +145,8 @@ class Resolution:
             # theirs to be reminded of; a person of theirs ("Maya's son") is not them.
             first = next(((n, k) for n, k in names if (m := re.match(rf"{re.escape(n)}['’]s (\w+)", text))
                           and m.group(1).lower() not in lx.KIN | lx.ORG_ROLES | lx.PROFESSIONS | lx.PETS), None)
-        if first is not None and text.startswith(first[0] + " asked "):
+        if first is not None and text.startswith(first[0] + " asked ") and not text.startswith(
+                first[0] + " asked to be reminded"):  # (a reminder is the asker's: "... to book the Porto flights")
             # "Hannah asked not to contact Ana's current employer": an instruction about Ana,
             # asked after by her name ("Can I call Ana's employer?"), not about who gave it.
             rest = text[len(first[0]):]
