@@ -2,12 +2,13 @@
 account's seats, plan and version, a ticket's status. The new value ends the old, and a question
 after it ("What does Nadia weigh now?") has the value of now pinned among the first hits. Local
 extractor; the timelines and searches on the real Neo4j."""
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from app.construction.ingest import Ingestor
 from app.recollection.asked_attribute import asked_value
+from app.recollection.lookup import entity_by_name
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from tests.conversation import DAY1
@@ -204,6 +205,12 @@ async def test_a_tickets_status_in_its_group_is_the_answer_there(services, graph
         record_access=False)
     facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
     assert facts and "reopened" in facts[0], facts
+    # A ticket is an entity of its group, its status among its facts; another number is
+    # another ticket (entity("PLAT-4821") was null: a long word in capitals read as shouting).
+    ticket = await entity_by_name(graph, "LUM-4821", datetime.now(timezone.utc), group_id="acct-brightwave")
+    assert ticket is not None and ticket["type"] == "thing", ticket
+    assert [f["object"] for f in ticket["facts"] if f["predicate"] == "status is"] == ["reopened"]
+    assert await entity_by_name(graph, "LUM-4821", datetime.now(timezone.utc), group_id="acct-harbor") is None
 
 
 def test_a_value_said_to_begin_on_a_day_holds_from_that_day():
