@@ -94,3 +94,22 @@ async def test_an_office_is_where_someone_works_one_at_a_time_and_no_home(servic
         query="Where does Jun work now?", top_k=5), record_access=False)
     assert any("Berlin office" in h.node.get("text", "") for h in res.hits[:3] if h.kind == "fact"), \
         [h.node.get("text") for h in res.hits]
+
+
+async def test_the_current_value_asked_after_is_the_first_hit(services, graph):
+    first = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
+    said = [(0, "Priya", "Let's talk about the event bus, it keeps falling over under load."),
+            (0, "Marco", "Kafka handled 5x the throughput in my event bus benchmark."),
+            (1, "Priya", "Decision: we're going with Kafka for the event bus."),
+            (1, "Marco", "I'll have the Kafka migration plan for the event bus ready by Wednesday."),
+            (10, "Priya", "Scratch that on Kafka: finance won't approve the budget, so we're staying on "
+                          "RabbitMQ for the event bus.")]
+    ingestor = Ingestor(services)
+    for day in (0, 1, 10):
+        await ingestor.memorize(graph.tenant, "c1", [
+            {"id": f"p{i}", "speaker": who, "content": text, "timestamp": first + timedelta(days=d, minutes=i)}
+            for i, (d, who, text) in enumerate(said) if d == day], flush=True)
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What are we using for the event bus?", top_k=5), record_access=False)
+    assert res.hits[0].kind == "fact" and "RabbitMQ" in res.hits[0].node["text"], \
+        [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]

@@ -41,6 +41,9 @@ class Candidate:
     # Pinned among the first hits (fusion.ranked) besides its channel's first candidate: a
     # second person's standing constraint ("a restaurant for Ines, booked by Callum").
     pin: bool = False
+    # ... and first: the current value of the one thing the query asks after ("Where does Jun
+    # work?", "What are we using for the event bus?"; channels/graph.py), which is the answer.
+    answer: bool = False
     # Found below its channel's bar (a named person's constraint, channels/foresight.py): ranked
     # after those that clear it, never pinned, and no rank the learned ranker reads (ranker.py,
     # source_lists): a hit for what the other channels make of its turn.

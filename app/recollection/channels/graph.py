@@ -258,7 +258,7 @@ class GraphChannel:
         # Its values true now first, pinned; the graph's own finds after them.
         rows = await ctx.graph.read(WORK_FACTS, pairs=[{"work": w, "predicate": p} for w, p in pairs],
                                     pins=ASKED_PINS, **ctx.filters)
-        pinned = [replace(c, pin=True)
+        pinned = [replace(c, pin=True, answer=True)
                   for c in candidates("fact", rows, lambda r: f"{pairs[0][0]}: what was asked")]
         return pinned + [c for c in await self._search(ctx) if c.key not in {p.key for p in pinned}]
 
@@ -312,7 +312,8 @@ class GraphChannel:
         named = {h["entity"] for h in hood if h["dist"] == 0}
         answers = [c.key for c in out if rows.get(c.key, {}).get("predicate") in asked
                    and timeline_of(rows[c.key].get("subjectKey") or "") in named][:ASKED_PINS] if asked else []
-        return [replace(c, pin=True, note=f"{c.note}; what was asked") if c.key in answers else c for c in out]
+        return [replace(c, pin=True, answer=True, note=f"{c.note}; what was asked") if c.key in answers else c
+                for c in out]
 
     @staticmethod
     def cells(ctx: SearchContext, rows: list[dict]) -> list[Candidate]:
