@@ -347,7 +347,8 @@ async def test_asked_what_is_coming_up_the_plans_ahead_come_soonest_first(memory
         ("p4", "Sam", "I'm allergic to shellfish, by the way.")])
     now = DAY3 + timedelta(days=1)
     kinds = ("foresight",)
-    for query in ("What is coming up for Maya?", "Any plans for Maya?"):
+    for query in ("What is coming up for Maya?", "Any plans for Maya?", "What did Maya promise to do?",
+                  "What's on Maya's plate?"):
         res = await search(searcher, memory, query, top_k=10, kinds=kinds, now=now)
         said = [h.evidence[0]["id"] for h in res.hits]
         assert said[:3] == ["p3", "p2", "p1"], (query, said)  # by their days; Tokyo in April is past

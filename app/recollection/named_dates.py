@@ -56,13 +56,16 @@ def named_period(text: str, today: date, prefer: str = "past") -> Period | None:
 
 
 # What is ahead, asked as such: "What is coming up for Daniel?", "Any plans this weekend?",
-# "What should I remind Maya about this week?", "What's next on my schedule?".
+# "What should I remind Maya about this week?", "What's next on my schedule?", "What did I
+# promise to do?", "What's on my plate?", "Any action items for Jun?".
 # Not a request that names a plan ("Plan dinner for my sister's visit", "Remind me to call Tom"):
 # there the foresight a trigger matches is the point.
 _AGENDA = re.compile(
     r"\b(?:coming\s+up|upcoming|planned|plans|agenda|reminders?|deadlines?|what'?s\s+next|"
     r"(?:lies|what'?s|is)\s+ahead|(?:is|are|what'?s|anything)\s+(?:\w+\s+)?due(?!\s+to\b)|"
-    r"on\s+(?:my|his|her|their|our|the)\s+(?:schedule|calendar)|remind\s+\w+\s+(?:about|of))\b", re.IGNORECASE)
+    r"on\s+(?:my|his|her|their|our|the|\w+['’]s)\s+(?:schedule|calendar|plate|list)|remind\s+\w+\s+(?:about|of)|"
+    r"promised?|committed\s+to|to-?dos?|action\s+items?|(?:what|anything)\s+(?:do|does|did)\s+\w+\s+(?:still\s+)?"
+    r"(?:have|need)\s+to\s+do)\b", re.IGNORECASE)
 
 
 def asks_ahead(query: str) -> bool:
