@@ -541,9 +541,20 @@ def plan_until(at: datetime, ahead: list) -> datetime:
     return at + timedelta(days=PLAN_DEFAULT_DAYS)
 
 
+# A move at work is no move of house: "I'm moving to the identity project" (its trigger was
+# "moving, housing, packing, new home").
+_WORK_MOVE = re.compile(r"\b(?:move|moves|moved|moving|relocat\w*|transferr?\w*)\s+(?:over\s+)?(?:on)?to\s+"
+                        r"(?:the\s+|a\s+|an\s+|another\s+|our\s+)?(?:[\w-]+\s+){0,2}?(?:project|team|role|office|"
+                        r"department|squad|org|group|position|job|branch)\b", re.IGNORECASE)
+
+
+def _cue_text(said: str) -> str:
+    return _WORK_MOVE.sub(" work ", said)
+
+
 def situation_cues(said: str) -> tuple[list[str], list[str]]:
     """The situations (lexicon.SITUATION_CUES) and the first trigger words of what was said."""
-    words = [w for w in _WORD.findall(said.lower())
+    words = [w for w in _WORD.findall(_cue_text(said).lower())
              if w not in lx.STOPWORDS and w not in lx.PRONOUNS and len(w) > 2]
     return list(dict.fromkeys(k for w in words for k in lx.SITUATION_CUES.get(w, ()))), words[:6]
 
@@ -695,7 +706,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     # was open until the end of next year).
     valid_to = plan_until(at, [due_day] if due_day else ahead)
     keys = []
-    for w in _WORD.findall(text.lower()):
+    for w in _WORD.findall(_cue_text(text).lower()):
         for k in lx.SITUATION_CUES.get(w, ()):
             if k not in keys:
                 keys.append(k)
