@@ -1437,7 +1437,8 @@ def test_what_someone_owns_in_their_own_words():
 
 
 def test_a_move_at_work_is_no_move_of_house():
-    ex = extract(episode(("Jun", "I'm handing the auth gateway over to Aisha next week, I'm moving to the identity project."),
+    ex = extract(episode(("Jun", "I'm handing the auth gateway over to Aisha next week, "
+                                 "I'm moving to the identity project."),
                          ("Maya", "We're moving to a new flat in Leeds next month.")))
     triggers = {f.text.split()[0]: f.trigger for f in ex.foresights}
     assert "housing" not in triggers["Jun"] and "work" in triggers["Jun"], triggers

@@ -20,10 +20,12 @@ _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 # The thing: a few words, without its article or "new" ("the new checkout design").
 _THING = r"(?:(?:the|our|my|this)\s+)?(?:new\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)"
 # Where the thing's words stop: a clause's end, or what is said of the handover.
-_END = (r"(?=\s*[,;.!?:\x00]|\s+(?:and|but|so|from|now|then|too|myself|ourselves|going\s+forward|for\s+now|this\s+(?:sprint|week|"
+_END = (r"(?=\s*[,;.!?:\x00]|\s+(?:and|but|so|from|now|then|too|myself|ourselves|"
+        r"going\s+forward|for\s+now|this\s+(?:sprint|week|"
         r"quarter)|starting|until|while|since|because)\b|\s*$)")  # (\x00: a date's place, local/inline_dates.py)
 _OWNS = re.compile(
-    rf"(?<![\w']){_WHO}\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|(?:will|'ll|is\s+going\s+to)\s+own|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|"
+    rf"(?<![\w']){_WHO}\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|"
+    rf"(?:will|'ll|is\s+going\s+to)\s+own|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|"
     rf"leading|running|on)|(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)"
     rf"\s+{_THING}{_END}")
 _HANDED = re.compile(

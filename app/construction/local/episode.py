@@ -381,7 +381,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # ... and a clause of the speaker's own before every assignment ("I work on the
                 # payments service now, Marco owns billing"), told up to where they begin.
                 first = min(a.clause for a in assigned)
-                if (first > 0 and parse.kind in ("speaker", "other", "name", "kin", "possession") and parse.clause == 0
+                if (first > 0 and parse.clause == 0
+                        and parse.kind in ("speaker", "other", "name", "kin", "possession")
                         and parse not in kept and parse.subject not in {a.obj for a in assigned}):
                     obj = parse.obj
                     head = " ".join(s.s1[first:].split()[:2])

@@ -220,8 +220,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             out.append(ForesightEndDraft(who=events[-1].capitalize(), words=events, kind="plan",
                                          turn_ids=[sent.t.turn.id], needs=place))
     for m in _MOVED_MINE.finditer(text):
-        out.append(ForesightEndDraft(who=sent.t.speaker, words=[w for w in (m.group("x") or m.group("y")).lower().split()
-                                                         if w not in ("off", "annual")],
+        away = (m.group("x") or m.group("y")).lower().split()
+        out.append(ForesightEndDraft(who=sent.t.speaker, words=[w for w in away if w not in ("off", "annual")],
                                      kind="plan", turn_ids=[sent.t.turn.id]))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books

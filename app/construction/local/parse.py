@@ -12,7 +12,8 @@ from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
     _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
-    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, OFFICE_WORDS, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk, _third)
+    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, OFFICE_WORDS, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk,
+    _third)
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
 

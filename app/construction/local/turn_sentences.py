@@ -41,7 +41,8 @@ _REACTION = re.compile(
 _ASSISTANT_DID = re.compile(
     r"^(?:(?:has|had|just|already|also)\s+)*"
     # what it keeps of what it was told is a confirmation ("I've noted that Marco is on call")
-    r"(?!(?:noted|understood|logged|saved|remembered|memori[sz]ed|recorded|updated\s+my\s+notes)\b)(?:[a-z]+ed|[a-z]+ent|found|made|set|put|got|bought|sent|took|"
+    r"(?!(?:noted|understood|logged|saved|remembered|memori[sz]ed|recorded|updated\s+my\s+notes)\b)"
+    r"(?:[a-z]+ed|[a-z]+ent|found|made|set|put|got|bought|sent|took|"
     r"wrote|paid|chose|moved|ran|gave|told|left|booked|(?:would\s+|could\s+)?(?:recommends?|suggests?))\b", _I)
 
 
