@@ -162,6 +162,9 @@ class Settings(BaseSettings):
     # A conversation with no new turn for this long has its pending turns flushed by the
     # periodic retry (retry_interval_s): its session is over (0: only a call's `flush` does).
     idle_flush_s: float = Field(1800.0, ge=0)
+    # After start-up, in the background: the search warm-up in each scope (a conversation, a
+    # group, a user), whose queries Neo4j would otherwise plan at a user's first scoped search.
+    warm_up_scopes: bool = True
 
     # --- API
     host: str = "127.0.0.1"

@@ -51,6 +51,8 @@ def server_env(settings: Settings, port: int) -> dict:
         "ENGRAM_PORT": str(port), "ENGRAM_KEY_CACHE_SECONDS": str(KEY_CACHE_SECONDS),
         # (its start-up retry would process every other test's open conversations: conftest.py)
         "ENGRAM_IDLE_FLUSH_S": str(settings.idle_flush_s),
+        # (seconds of searches beside the tests at each start: tests/test_warm_up.py runs them)
+        "ENGRAM_WARM_UP_SCOPES": "0",
     })
     return env
 

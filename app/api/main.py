@@ -1,6 +1,7 @@
 """The FastAPI application: GraphQL at /graphql (GraphiQL in a browser), /health and /metrics."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import hmac
 import ipaddress
@@ -105,6 +106,16 @@ class OperationMetrics(SchemaExtension):
 
 
 @functools.cache
+async def _warm_scopes(searcher: SearchService) -> None:
+    """The scoped warm-up, while the server already answers (a few seconds of queries)."""
+    try:
+        await searcher.warm_up_scopes()
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # noqa: BLE001 - warming up is best effort
+        log.warning("scoped search warm-up failed", exc_info=True)
+
+
 def _root_fields(schema) -> frozenset[str]:
     roots = (schema._schema.query_type, schema._schema.mutation_type)  # graphql-core's schema
     return frozenset(name for root in roots if root is not None for name in root.fields)
@@ -141,12 +152,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await app.state.searcher.warm_up()
             except Exception:  # noqa: BLE001 - a slow first search is no reason not to start
                 log.warning("search warm-up failed", exc_info=True)
+            scoped = asyncio.create_task(_warm_scopes(app.state.searcher) if settings.warm_up_scopes
+                                         else asyncio.sleep(0))
             periodic = PeriodicRunner(svc)
             periodic.start()
             freeze_startup_heap()
             try:
                 yield
             finally:
+                scoped.cancel()
                 await periodic.stop()
                 await app.state.ingestor.shut_down(settings.shutdown_drain_s)
                 await app.state.searcher.settle()

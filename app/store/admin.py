@@ -107,3 +107,26 @@ async def data_migrated(driver: AsyncDriver, name: str, database: str = "neo4j")
 async def record_data_migration(driver: AsyncDriver, name: str, database: str = "neo4j") -> None:
     async with driver.session(database=database) as s:
         await (await s.run(RECORD_MIGRATION, name=name)).consume()
+
+
+# A conversation whose turns are in episodes, with its group and a user when it has them: where
+# the search warm-up runs its queries (app/recollection/search.py), so that they plan and run
+# with rows, as a user's first search will. Ids only; the first found, not the tenants scanned.
+WARM_UP_SAMPLE = """
+CALL () {
+  MATCH (t:Turn) WHERE t.memCellId IS NOT NULL AND t.userId IS NOT NULL AND t.groupId IS NOT NULL
+    AND t.tenant IS NOT NULL AND coalesce(t.forgotten, false) = false
+  RETURN t LIMIT 1
+  UNION
+  MATCH (t:Turn) WHERE t.memCellId IS NOT NULL AND t.tenant IS NOT NULL AND coalesce(t.forgotten, false) = false
+  RETURN t LIMIT 1
+}
+RETURN t.tenant AS tenant, t.conversationId AS conversationId, t.groupId AS groupId, t.userId AS userId
+ORDER BY t.groupId IS NULL, t.userId IS NULL LIMIT 1
+"""
+
+
+async def warm_up_sample(driver: AsyncDriver, database: str = "neo4j") -> dict | None:
+    async with driver.session(database=database) as s:
+        row = await (await s.run(WARM_UP_SAMPLE)).single()
+        return dict(row) if row else None
