@@ -107,12 +107,15 @@ class SearchContext:
 
     @cached_property
     def keyword_terms(self) -> tuple[list[str], list[str]]:
-        """(lucene_terms, words) for matching texts by their words: without the words of a
-        relative period the query names ("What is coming up next week?"), which the day and
-        foresight channels read as days; in a text, "next week" is the week after its saying
-        ("Marco takes on-call next week", said a week ago, ranked first)."""
+        """(lucene_terms, words) for matching texts by their words. Asked what is ahead, without
+        the words of a relative period the query names ("What is coming up next week?"): the
+        foresight channel lists the plans of those days by date, and in a text "next week" is
+        the week after its saying ("Marco takes on-call next week", said a week ago, ranked
+        first). Asked about the past, the words stay: "What event did John volunteer at last
+        weekend?" is answered by "I volunteered at ... last weekend" (LoCoMo dev: two questions
+        lost without them)."""
         query = self.request.query
-        if self.named_period is None:
+        if self.named_period is None or not asks_ahead(query):
             return self.lucene_terms, self.words
         cut = query
         for m in sorted(find_dates(query, self.request.day), key=lambda m: -m.pos):
