@@ -1443,3 +1443,20 @@ def test_a_move_at_work_is_no_move_of_house():
     triggers = {f.text.split()[0]: f.trigger for f in ex.foresights}
     assert "housing" not in triggers["Jun"] and "work" in triggers["Jun"], triggers
     assert "housing" in triggers["Maya"], triggers
+
+
+def test_a_support_desks_customers_in_their_words():
+    day = datetime(2026, 11, 15, 7, 50, tzinfo=timezone.utc)
+    said = [("Chen Wei", "user", "The crackers are good. I'm also lactose intolerant."),
+            ("Sam", "assistant", "I've escalated your complaint to my supervisor, Karen Diaz. She will email you."),
+            ("Fay Morgan", "user", "Email, yes. Remember, no calls."),
+            ("Ben Carter", "user", "I'd like to upgrade to Premium."),
+            ("Sam", "assistant", "Done, I upgraded your subscription from Snack Box Basic to Snack Box Premium.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    constraints = [f.text for f in ex.foresights if f.kind == "constraint"]
+    assert "Chen Wei is lactose intolerant." in constraints, constraints  # ("also" hid it)
+    # a rule said by the customer after the assistant named someone is the customer's own
+    assert [t for t in constraints if "contacted" in t] == ["Fay Morgan prefers to be contacted another way, "
+                                                           "not by phone."], constraints
+    # what the assistant did, announced with "Done", stays
+    assert any("upgraded" in f.text for f in ex.facts), [f.text for f in ex.facts]

@@ -324,3 +324,34 @@ def test_a_name_before_the_attribute_is_its_owner():
     assert ("Northwind", "deal status is", "Proposal") in told  # as "Northwind's deal stage is" says it
     assert any(s == "Harbor" and p == "renewal date is" for s, p, _ in told), told
     assert not any(s == "Tom" for s, _, _ in told)  # "fine" is no value
+
+
+def test_a_shops_order_and_complaint_by_their_numbers():
+    day = datetime(2026, 11, 4, 10, 0, tzinfo=timezone.utc)  # a Wednesday
+    said = [("Ana Lima", "user", "Olá Sam, any news on #A-10293?"),
+            ("Sam", "assistant", "Yes, order #A-10293 shipped this morning with DHL."),
+            ("Dina Haddad", "user", "The large print invoice for #A-10711 arrived, finally readable."),
+            ("Sam", "assistant", "Thanks Dina, I've closed complaint C-3391."),
+            ("Sam", "assistant", "Order #A-10711 shipped yesterday and should be delivered on Thursday.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    statuses = {(f.subject, f.object) for f in ex.facts if f.predicate == "status is"}
+    assert statuses == {("A-10293", "shipped"), ("C-3391", "closed"), ("A-10711", "shipped")}, statuses
+    names = {e.name for e in ex.entities}
+    assert {"A-10293", "A-10711", "C-3391"} <= names and not [n for n in names if n.startswith("Olá")], names
+    # "should be delivered on Thursday", said on a Wednesday, is tomorrow (it was last week's)
+    kettle = next(f.text for f in ex.facts if f.subject == "A-10711")
+    assert "2026-11-05 (Thursday)" in kettle, kettle
+
+
+async def test_an_orders_status_is_one_at_a_time(services, graph):
+    await _tell(services, graph, [
+        (0, "Ana", "Hi Sam, I just placed order #A-10293 for the coffee grinder."),
+        (3, "Ana", "Order #A-10293 shipped this morning, great."),
+        (6, "Ana", "Sam, my order #A-10293 is delayed at the hub in Madrid."),
+        (9, "Ana", "Order #A-10293 was delivered today in Lyon, the grinder works great.")], group="cust-ana")
+    assert await _timeline(graph, "status is") == [("shipped", "superseded"), ("delayed", "superseded"),
+                                                   ("delivered", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What is the status of order #A-10293?", top_k=5, group_id="cust-ana"), record_access=False)
+    assert res.hits[0].kind == "fact" and "delivered" in res.hits[0].node["text"], \
+        [h.node.get("text") or h.node.get("content") for h in res.hits]

@@ -54,7 +54,8 @@ sad ugh yikes oops hooray yay woah honestly actually basically literally serious
 anyhow besides meanwhile however still then now today tonight yesterday tomorrow recently lately
 finally luckily unfortunately fortunately hopefully apparently obviously clearly sadly
 personally speaking guess wait look listen see maybe perhaps probably just really not
-""")
+olá oi bonjour salut hola buenas ciao hallo merci obrigado obrigada gracias danke grazie
+""")  # (greetings of other languages too: "Olá Sam" is no one)
 
 WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday")
 WEEKDAYS_SHORT = _words("mon tue tues wed thu thur thurs fri sat sun")  # "Mon/Wed/Fri"
@@ -636,3 +637,9 @@ moved to, moved in, relocated, new job, got a job, hired, fired, laid off, quit,
 diagnosed, graduated, graduation, adopted, promotion, promoted, surgery, accident, bought a house,
 broke up, new home, baby, cancer, hospital
 """)
+
+
+# An issue tracker's or a shop's key: a project's capitals, a hyphen, a number ("PLAT-4821",
+# "QL-118"); one capital takes three digits or more ("order #A-10293", not "B-52"). A "#"
+# before it is no part of it.
+TICKET_ID = r"(?:[A-Z][A-Z0-9]{1,9}-\d{1,7}|[A-Z]-\d{3,9})"

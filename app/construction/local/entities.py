@@ -554,7 +554,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
     low = [w.lower() for w in words]
     if not name or len(name) < 2 or all(w in lx.DEMONYMS for w in low):
         return None
-    if len(words) == 1 and _TICKET.fullmatch(name):  # "PLAT-4821": a ticket, a thing a team asks after
+    if len(words) == 1 and _TICKET.fullmatch(name):  # "PLAT-4821", "#A-10293": a ticket, an order
         k = reg.add(name, {"thing": 9.0})
         return _Mention(start, end, name, k) if k else None
     if all(_shouted(w, known_caps, speakers) for w in words):
@@ -605,8 +605,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
     return _Mention(start, end, name, k)
 
 
-# An issue tracker's key: a project's capitals, a hyphen, a number ("PLAT-4821", "QL-118").
-_TICKET = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")
+_TICKET = re.compile(lx.TICKET_ID)
 
 
 # What a name is, said right after it: "Gareth Price the plumber", "TalentBridge, the agency Megan

@@ -135,10 +135,11 @@ _CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will
 
 # An assistant's sentence that opens by confirming: what follows is what it was told ("Noted:
 # Sofia is vegetarian and Marco doesn't drink"), whose memory is the users' turns, unless it says
-# what it did ("Done, I booked Nopi for 8pm") or names a day, which it may have worked out
+# what it did ("Done, I booked Nopi for 8pm", "Done, your subscription is cancelled": "done"
+# announces a deed, never confirms) or names a day, which it may have worked out
 # ("Updated: the Globex demo is on May 21" after "It's now the 21st instead"; _restates).
 _CONFIRMED = re.compile(
-    r"^(?:got\s+it|noted|understood|will\s+do|all\s+set|done|okay|ok|perfect)\s*[,.:;!\-]+\s*(?=\S)"
+    r"^(?:got\s+it|noted|understood|will\s+do|okay|ok|perfect)\s*[,.:;!\-]+\s*(?=\S)"
     r"(?!(?:I|I've|I\s+have|we|we've)\s+(?:just\s+|also\s+)?(?:booked|found|sent|made|set\s+up|added|scheduled|"
     r"cancell?ed|moved|ordered|paid|reserved|created|emailed|called|rebooked|changed)\b)", re.I)
 

@@ -37,7 +37,7 @@ _DIET = re.compile(
     r"(?:\b(?:am|is|are|been|became|become|becoming|went|gone|going|keep|keeps|kept|eat|eats|eating|"
     r"follow|follows|following|stay|stays|now|on\s+a|being|as\s+an?)|'m|'re|"
     r"(?<!\bit)(?<!\bthat)(?<!\bwhat)(?<!\bthere)(?<!\bwhich)(?<!\bhere)(?<!\bwho)(?<!\bthis)(?<!\beverything)'s)\s+"
-    r"(?:(?:a|an|strictly|mostly|fully|strict|completely|totally|100%)\s+)*"
+    r"(?:(?:a|an|strictly|mostly|fully|strict|completely|totally|100%|also|still|now)\s+)*"  # ("I'm also vegan")
     rf"(?P<d>{_DIET_ALT})\b(?!-?\s*(?:restaurant|place|recipe|recipes|option|options|food|"
     r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
     r"meal|meals|spot|joint|diet\s+is))", _I)

@@ -35,6 +35,8 @@ _BY_DATE_HINT = re.compile(
     re.IGNORECASE)
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
+    # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
+    r"should\s+(?!have\b)be|(?:is|are)\s+expected\s+to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
     r"bought tickets|got tickets|enrolled)\b|"
     # "The test centre cancelled the 14 November session": what is called off was ahead
@@ -133,7 +135,9 @@ def tense_of(s: str) -> str | None:
 
 # Where a sentence's clauses part: each may be told in a tense of its own.
 _CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+|"
-                         r"\s+and\s+(?=(?:her|his|their|the|my|our|its|your)\s)", re.IGNORECASE)
+                         r"\s+and\s+(?=(?:her|his|their|the|my|our|its|your)\s)|"
+                         # "shipped yesterday and should be delivered on Thursday"
+                         r"\s+and\s+(?=(?:should|will|would|shall|is\s+expected|is\s+due)\b)", re.IGNORECASE)
 
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?$", re.IGNORECASE)

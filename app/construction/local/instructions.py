@@ -111,8 +111,10 @@ def contact_by(sent: _Sentence, recent: str | None,
     named = sent.named_before(reg, sent.s1_pos(said[0].start()), ("person",)) if reg is not None else []
     if named:
         who = named[-1].name
-    elif recent and recent != sent.t.speaker and (_THIRD.search(sent.text) or not _FIRST.search(sent.text)):
-        who = recent  # "Marta said never call her. Email only.": hers
+    elif recent and recent != sent.t.speaker and (_THIRD.search(sent.text) or (
+            not _FIRST.search(sent.text) and _named_in_turn(recent, sent))):
+        who = recent  # "Marta said never call her. Email only.": hers (not "Remember, no calls."
+        # after the assistant named its supervisor: the customer's own)
     else:
         who = sent.t.speaker
     ways, nots = [], []
@@ -138,6 +140,11 @@ def contact_by(sent: _Sentence, recent: str | None,
     text = (f"{who} prefers to be contacted {' and '.join(ways) or 'another way'}"
             + (f", not {' or '.join(nots)}" if nots else ""))
     return [(text, ["contact"], ["call", "phone", "text", "email", "contact", "message", "reach"])]
+
+
+def _named_in_turn(who: str, sent: _Sentence) -> bool:
+    content = sent.t.turn.content if isinstance(sent.t.turn.content, str) else ""
+    return any(re.search(rf"\b{re.escape(w)}\b", content) for w in who.split()[:1])
 
 
 _THIRD = re.compile(r"\b(?:she|he|her|him|they|them)\b", _I)

@@ -61,7 +61,8 @@ _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
-                 r"repaired|paid|unpaid|overdue")
+                 r"repaired|paid|unpaid|overdue|delivered|delayed|dispatched|arrived|returned|refunded|lost|"
+                 r"in\s+transit|out\s+for\s+delivery|back-?ordered")
 _VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
@@ -163,13 +164,16 @@ _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run
 _RENEWS = re.compile(_WHO + r"\s+(?:now\s+)?renews?\s+"
                      r"(?:on\s+)?\x00(?P<d>\d+)\x00")
 # A ticket's status: "LUM-4821 is reopened", "I've marked LUM-4907 as fixed in 3.14.2".
-_TICKET = r"(?P<id>\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b)"
+_TICKET = rf"(?P<id>\b{lx.TICKET_ID}\b)"
 _STATUS_TAIL = rf"(?P<status>(?i:{_STATUS_WORDS}))(?P<tail>\s+in\s+v?\d+(?:\.\d+){{1,3}})?\b"
+# ("Order #A-10293 shipped this morning": a shipment's news said as a deed)
 _TICKET_IS = re.compile(
-    rf"{_TICKET}\s+(?:is|was|has\s+been|got|looks|is\s+now|'s)\s+(?:now\s+|marked\s+(?:as\s+)?)?{_STATUS_TAIL}")
+    rf"{_TICKET}\s+(?:(?:is|was|has\s+been|got|looks|is\s+now|'s)\s+(?:now\s+|marked\s+(?:as\s+)?)?"
+    rf"|(?:has\s+|just\s+)?(?=(?i:shipped|delivered|arrived|dispatched)\b)){_STATUS_TAIL}")
 _TICKET_DONE = re.compile(
-    rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:just\s+)?(?:(?P<verb>reopened|closed|"
-    rf"resolved|fixed|opened|logged|filed|raised|created)\s+{_TICKET}|"
+    rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:(?:has|have)\s+)?(?:just\s+)?"
+    rf"(?:(?P<verb>reopened|closed|resolved|fixed|opened|logged|filed|raised|created)\s+"
+    rf"(?:(?i:the\s+)?(?i:ticket|complaint|case|issue|bug|request|order|return)\s+)?#?{_TICKET}|"
     rf"marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
 # A thing that breaks and is mended: "the boiler at Elm Road has broken again", "the extractor
 # fan has stopped working", "Gareth fixed the boiler at Elm Road", "the boiler is working again".
@@ -520,9 +524,14 @@ def _slots(v: _Values) -> None:
         v.add(whose, f"{m.group('what').lower()} schedule", slot, m.start(), end=m.end())
 
 
+_OF_TICKET = re.compile(r"\b(?i:for|of|about|on|with|from|in|re|regarding)\s+#?$")
+
+
 def _tickets(v: _Values) -> None:
     """A ticket's status, said of it or done to it ("LUM-4821 is reopened", "I've opened QL-118")."""
     for m in _TICKET_IS.finditer(v.text):
+        if _OF_TICKET.search(v.text, 0, m.start()):
+            continue  # "the invoice for #A-10711 arrived": the invoice did
         v.add(m.group("id"), "status", m.group("status").lower() + (m.group("tail") or ""), m.start(), end=m.end())
     for m in _TICKET_DONE.finditer(v.text):
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
