@@ -17,6 +17,7 @@ from app.recollection.search import SearchService
     ("What medication does Raj take now?", ("takes",)), ("What is Priya's job?", ("job is", "works at")),
     ("How much insulin does Dad take?", ("insulin dose is",)),
     ("Where does Jun work now?", ("works at", "office is")), ("Which office is Jun in?", ("office is",)),
+    ("What's Ana's address?", ("address is",)), ("Where should Ana's parcel go?", ("address is",)),
     ("What's Mum's dose of statins?", ("statin dose is",)), ("Who is Acme's CFO now?", ("cfo is",)),
     # Not one thing's value: a sister may be one of several; a past event; a thing taken along.
     ("Who is Raj's sister?", ()), ("Where did Caroline go on holiday?", ()),
@@ -113,3 +114,28 @@ async def test_the_current_value_asked_after_is_the_first_hit(services, graph):
         query="What are we using for the event bus?", top_k=5), record_access=False)
     assert res.hits[0].kind == "fact" and "RabbitMQ" in res.hits[0].node["text"], \
         [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]
+
+
+async def test_a_users_own_question_is_asked_of_them_by_name(services, graph):
+    # "Where do I live now?", asked with Jun's userId, is "Where does Jun live now?": his home
+    # of now first (before, his turn "I live in Leeds" came first and the move was not pinned).
+    first = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+    said = [(0, "Jun", "jun", "I live in Leeds, it's cheap and I like it."),
+            (0, "Marco", "marco", "I live in York with my partner."),
+            (0, "Marco", "marco", "I'm allergic to shellfish by the way."),
+            (9, "Jun", "jun", "Big news: I moved to Berlin last week, new flat in Kreuzberg.")]
+    ingestor = Ingestor(services)
+    for day in (0, 9):
+        await ingestor.memorize(graph.tenant, "team", [
+            {"id": f"p{i}", "speaker": who, "user_id": uid, "content": text,
+             "timestamp": first + timedelta(days=d, minutes=i)}
+            for i, (d, who, uid, text) in enumerate(said) if d == day], flush=True)
+
+    async def first_hit(query: str, user: str) -> str:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, user_id=user, top_k=5), record_access=False)
+        return res.hits[0].kind + ": " + (res.hits[0].node.get("text") or res.hits[0].node.get("content") or "")
+
+    assert "Berlin" in await first_hit("Where do I live now?", "jun")
+    assert "York" in await first_hit("Where do I live now?", "marco")
+    assert "shellfish" in await first_hit("What am I allergic to?", "marco")

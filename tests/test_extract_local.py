@@ -1460,3 +1460,14 @@ def test_a_support_desks_customers_in_their_words():
                                                            "not by phone."], constraints
     # what the assistant did, announced with "Done", stays
     assert any("upgraded" in f.text for f in ex.facts), [f.text for f in ex.facts]
+
+
+def test_what_the_assistant_promises_for_a_day_is_its_plan():
+    day = datetime(2026, 11, 2, 15, 6, tzinfo=timezone.utc)  # a Monday
+    said = [("Ben", "user", "Do I need to return the broken one?"),
+            ("Sam", "assistant", "No need, please recycle it. I'll follow up by Friday with the tracking number."),
+            ("Sam", "assistant", "I'll keep that in mind for next time."),
+            ("Sam", "assistant", "I'll look into it.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    plans = [f.text for f in ex.foresights]
+    assert plans == ["Sam will follow up by 2026-11-06 (Friday) with the tracking number."], plans

@@ -355,3 +355,20 @@ async def test_an_orders_status_is_one_at_a_time(services, graph):
         query="What is the status of order #A-10293?", top_k=5, group_id="cust-ana"), record_access=False)
     assert res.hits[0].kind == "fact" and "delivered" in res.hits[0].node["text"], \
         [h.node.get("text") or h.node.get("content") for h in res.hits]
+
+
+async def test_where_a_customers_things_go_is_one_address_at_a_time(services, graph):
+    ingestor = Ingestor(services)
+    said = [(0, "Please send my orders to 4 Elm Road, Leeds LS6 2AB."),
+            (10, "Another thing, I moved! Please send everything to 12 Rue des Lilas, 69003 Lyon, France "
+                 "from now on.")]
+    for d, text in said:
+        await ingestor.memorize(graph.tenant, f"c{d}", [
+            {"id": f"a{d}", "speaker": "Ana Lima", "user_id": "ana", "content": text,
+             "timestamp": DAY1 + timedelta(days=d)}], group_id="cust-ana", flush=True)
+    assert await _timeline(graph, "address is") == [("4 Elm Road, Leeds LS6 2AB", "superseded"),
+                                                    ("12 Rue des Lilas, 69003 Lyon, France", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Where should my parcel go?", user_id="ana", top_k=5), record_access=False)
+    assert res.hits[0].kind == "fact" and "Rue des Lilas" in res.hits[0].node["text"], \
+        [h.node.get("text") or h.node.get("content") for h in res.hits]

@@ -25,6 +25,12 @@ _ASKED = (
     # (where: the employer, or the office, "the Berlin office")
     (re.compile(r"\bwhere\s+(?:does|did|do|is|are)\s+\S.*?\s+(?:work|working)\b", _I), ("works at", "office is")),
     (re.compile(r"\bwho\s+does\s+\S.*?\s+work\s+for\b", _I), ("works at",)),
+    # an address, or where someone's things go ("Where should Ana's parcel go?": measures.py)
+    (re.compile(r"\b(?:what|where)(?:'s|\s+is|\s+was)\s+\S.*?['’]s\s+(?:(?:new|current|delivery|shipping|home|"
+                r"postal|mailing)\s+)?address\b|\bwhere\s+(?:should|do|does|will|shall|can)\s+\S.*?\s+(?:parcels?|"
+                r"packages?|orders?|deliveries|things|post|mail)\s+(?:go|be\s+sent|be\s+delivered|be\s+shipped)\b",
+                _I),
+     ("address is",)),
     (re.compile(r"\b(?:which|what)\s+office\b|\bwhere(?:'s|\s+is)\s+\S.*?['’]s\s+office\b", _I), ("office is",)),
     (re.compile(r"\bwhat\s+(?:medications?|medicines?|meds|drugs|pills|tablets)\b|"
                 r"\bwhat\s+(?:does|is)\s+\S.*?\s+(?:taking|take)\b"

@@ -20,6 +20,7 @@ from app.recollection.channels.vector import VectorChannel
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
+from app.recollection.first_person import FIRST_PERSON, UserNames, as_named
 from app.recollection.hydrate import hydrate
 from app.recollection.query_adapter import DEFAULT_PATH as ADAPTER_PATH, QueryAdapter
 from app.recollection.ranker import DEFAULT_PATH, Ranker
@@ -154,6 +155,7 @@ class SearchService:
                                    SceneChannel(), DayChannel())
         }
         self.access = AccessLog()
+        self.user_names = UserNames()
         self._agentic = None
         self.ranker = (Ranker.load(self.settings.ranker_path or DEFAULT_PATH)
                        if self.settings.fusion == "learned" else None)
@@ -205,7 +207,12 @@ class SearchService:
 
         # Entity linking (lexical) starts while the query is being embedded; the keyword query
         # waits for the vector only when episodes are asked for (their evidence turns).
-        ctx = self.context(graph, req, asyncio.ensure_future(embed_query()))
+        vector_task = asyncio.ensure_future(embed_query())
+        named = ""
+        if req.user_id is not None and FIRST_PERSON.search(req.query):
+            name = await self.user_names.of(graph, req.user_id)
+            named = as_named(req.query, name) if name else ""
+        ctx = self.context(graph, req, vector_task, named)
         names = METHOD_CHANNELS[req.method]
         timings: dict[str, float] = {"queued": queued_ms}
 
@@ -220,7 +227,7 @@ class SearchService:
         timings["embed"] = ctx_embed_ms[0]
         rankings = dict(zip(names, results))
         s = time.perf_counter()
-        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, req.query,
+        fused = fuse_channels(rankings, req.method, self.settings, self.ranker, ctx.depth, ctx.text,
                               ctx.word_idf)
         timings["fuse"] = (time.perf_counter() - s) * 1000
         if "turn" not in req.kinds:
@@ -235,11 +242,13 @@ class SearchService:
         return SearchResult(hits, build_context(hits, req.token_budget),
                             (time.perf_counter() - t0) * 1000, timings, rankings, ctx.word_idf)
 
-    def context(self, graph: TenantGraph, req: SearchRequest, vector_task) -> SearchContext:
-        """A search's context, with the vector parts of its method's channels."""
+    def context(self, graph: TenantGraph, req: SearchRequest, vector_task,
+                named_query: str = "") -> SearchContext:
+        """A search's context, with the vector parts of its method's channels (`named_query`:
+        the query with the user's first person as their name, first_person.py)."""
         ctx = SearchContext(graph, req, vector_task, depth=max(2 * req.top_k, 20),
                             filters=filters.params(req), vector_param=self.services.vector_param,
-                            adapter=self.adapter)
+                            adapter=self.adapter, named_query=named_query)
         ctx.filters.update(filters.held_params(ctx.named_period))
         for name in METHOD_CHANNELS[req.method]:
             for part in self.channels[name].vector_parts(ctx):

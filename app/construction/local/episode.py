@@ -144,6 +144,13 @@ _CONFIRMED = re.compile(
     r"cancell?ed|moved|ordered|paid|reserved|created|emailed|called|rebooked|changed)\b)", re.I)
 
 
+# An assistant's promise: "I'll follow up by Friday", "We will send the refund on Monday"
+# (not "I'll keep that in mind", "I'll let you know if ...": no day of its own; nor "I will
+# remind you about the dentist tomorrow": the user's appointment, the user's plan).
+_PROMISED = re.compile(r"^(?:(?:and|also|so|then)\s+)?(?:I'll|I\s+will|I'm\s+going\s+to|we'll|we\s+will)\s+"
+                       r"(?!(?:keep|note|remember|bear|remind|let\s+you\s+know\s+if)\b)", re.I)
+
+
 # A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant
 # for Friday", "Please cancel the hotel search too"): a task, no memory of them (its plan or rule,
 # when it has one, is foresight, found before). "Maya said suggest a restaurant ..." ranked first.
@@ -315,6 +322,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     if fs.kind == "constraint":
                         constrained, constraint = True, constraint or fs
                 foresights = foresights[:MAX_FORESIGHTS]
+            elif (s.t.assistant and len(foresights) < MAX_FORESIGHTS and _PROMISED.match(s.text)
+                  and any(d.direction == "future" for d in s.dates)):
+                # What the assistant promised for a day ("I'll follow up by Friday with the
+                # tracking number"): its own plan, which the user will hold it to.
+                plan = _plan(s, reg, recent_before)
+                foresaw = plan is not None and keep(plan, s.t.index)
             if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                 continue
             # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.

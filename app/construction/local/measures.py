@@ -524,6 +524,31 @@ def _slots(v: _Values) -> None:
         v.add(whose, f"{m.group('what').lower()} schedule", slot, m.start(), end=m.end())
 
 
+# Where someone's things go, one address at a time: "Please send everything to 12 Rue des Lilas,
+# 69003 Lyon, France from now on", "my new address is 4 Elm Road, Leeds", "I moved to 7 Quay
+# Street". An address: a house number, then its capitalised words, their particles and numbers.
+_ADDRESS = (r"(?P<addr>\d{1,5}[A-Za-z]?,?\s+(?:[A-ZÀ-Ý][\w'’.-]*)(?:(?:\s+|,\s*)"
+            r"(?:[A-ZÀ-Ý][\w'’.-]*|\d[A-Z\d]{1,5}|de|des|du|da|do|dos|das|di|del|della|la|le|les|van|von|der|den|am|an|im|y|e|of|on|upon)"
+            r"(?![\w'’])){0,10})")
+_ADDRESS_SAID = re.compile(
+    r"(?:(?P<mine>\b(?i:my|our))\s+(?i:new\s+)?(?i:(?:delivery|shipping|home|postal|billing|mailing)\s+)?"
+    r"(?i:address)\s+(?i:is|will\s+be|'s)(?:\s+(?i:now))?\s*:?"
+    r"|\b(?i:send|ship|deliver|post|mail|forward)\s+(?:(?i:everything|it|them|all|orders?|parcels?|packages?|"
+    r"(?:my|the|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+)?(?i:to)"
+    r"|\b(?i:I|we)(?:'ve|\s+have)?\s+(?i:moved|relocated|now\s+live|live\s+now)\s+(?i:to|at|in))\s+" + _ADDRESS)
+
+
+def _addresses(v: _Values) -> None:
+    """Where the speaker's things are sent: their address, one at a time."""
+    if v.sent.t.assistant or v.sent.question:
+        return
+    for m in _ADDRESS_SAID.finditer(v.text):
+        # ("Please send everything to ...": whose, said before the request's words)
+        lead = None if m.group("mine") or re.match(r"(?i)I|we", m.group(0)) else f"{v.speaker} said"
+        v.add(v.speaker, "address", m.group("addr").rstrip(" ,."), 0 if lead else m.start(), lead=lead,
+              end=m.end())
+
+
 _OF_TICKET = re.compile(r"\b(?i:for|of|about|on|with|from|in|re|regarding)\s+#?$")
 
 
@@ -584,7 +609,8 @@ def _asks(v: _Values) -> None:
             v.add(whose, "expectation", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks)
+_READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
+            _addresses)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,

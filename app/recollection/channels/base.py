@@ -89,14 +89,23 @@ class SearchContext:
     # The query's words' idf over the tenant's turns (keyword channel, when it runs): how much
     # each word a turn holds counts in the ranker's coverage column.
     word_idf: dict[str, float] = field(default_factory=dict)
+    # The query with the user's first person as their name (first_person.py), for what reads a
+    # query's names and words; "" when it says no "I" or names no user.
+    named_query: str = ""
     _vector: Any = None
     _adapted: Any = None
     _shared: dict = field(default_factory=dict)
 
+    @property
+    def text(self) -> str:
+        """The query as its names and words are read: "Where does Jun work?" for Jun's "Where
+        do I work?" (named_query)."""
+        return self.named_query or self.request.query
+
     @cached_property
     def lucene_terms(self) -> list[str]:
         """The query's words as safe Lucene terms (lucene.safe_terms), once per search."""
-        return safe_terms(self.request.query)
+        return safe_terms(self.text)
 
     @cached_property
     def named_period(self) -> Period | None:
@@ -114,7 +123,7 @@ class SearchContext:
         first). Asked about the past, the words stay: "What event did John volunteer at last
         weekend?" is answered by "I volunteered at ... last weekend" (LoCoMo dev: two questions
         lost without them)."""
-        query = self.request.query
+        query = self.text
         if self.named_period is None or not asks_ahead(query):
             return self.lucene_terms, self.words
         cut = query
@@ -127,7 +136,7 @@ class SearchContext:
     @cached_property
     def words(self) -> list[str]:
         """The query's words that BM25 scores (term_stats.query_terms), once per search."""
-        return term_stats.query_terms(self.request.query)
+        return term_stats.query_terms(self.text)
 
     async def vector(self) -> Any:
         """The query's embedding, as a query parameter."""

@@ -140,7 +140,7 @@ class ForesightChannel:
         if "foresight" not in ctx.request.kinds:
             return []
         # Cosine of a score: the index reports (1 + cos) / 2 for cosine indexes.
-        query = ctx.request.query
+        query = ctx.text
         ahead = asks_ahead(query)
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
                       people=named_keys(query) if ahead or situation(query) else [],
@@ -183,7 +183,7 @@ class ForesightChannel:
         rows = {r["key"]: r for r in [*record["byVector"], *record["byWords"], *(record.get("byDate") or ())]}
         about = {c.key: {who for _, who in c.speakers} | _subject(rows[c.key].get("text"))
                  for c in [*seen.values(), *dated]}
-        named = names_in(set().union(*about.values()), ctx.request.query)
+        named = names_in(set().union(*about.values()), ctx.text)
         standing = {k for k, r in rows.items() if r.get("standing")}
 
         def order(c: Candidate):
@@ -211,7 +211,7 @@ class ForesightChannel:
                 if c.key in standing and not ranked[i].pin][:MORE_CONSTRAINTS]
         for i in more:
             ranked[i] = replace(ranked[i], pin=True)
-        query = ctx.request.query
+        query = ctx.text
         if not (asks_ahead(query) or situation(query)):
             # A question after a fact ("Who is Raj's doctor?"): what matches is a hit like any
             # other, by its turns, not pinned over the answer ("Raj has diabetes": its trigger

@@ -250,9 +250,9 @@ class GraphChannel:
             return []
         pairs = []
         if "fact" in ctx.request.kinds:
-            work = asked_work(ctx.request.query)
+            work = asked_work(ctx.text)
             pairs = ([(work[0], p) for p in work[1]] if work else
-                     asked_value(ctx.request.query, in_group=ctx.request.group_id is not None))
+                     asked_value(ctx.text, in_group=ctx.request.group_id is not None))
         if not pairs:
             return await self._search(ctx)
         # Its values true now first, pinned; the graph's own finds after them.
@@ -308,7 +308,7 @@ class GraphChannel:
         out = candidates("fact", ranked[:ctx.depth], lambda r: r["note"])
         # Asked after one thing of a person the query names ("Who is Raj's doctor?"): its
         # values true now are pinned among the first hits, the best ASKED_PINS (asked_attribute.py).
-        asked = asked_predicates(ctx.request.query)
+        asked = asked_predicates(ctx.text)
         named = {h["entity"] for h in hood if h["dist"] == 0}
         answers = [c.key for c in out if rows.get(c.key, {}).get("predicate") in asked
                    and timeline_of(rows[c.key].get("subjectKey") or "") in named][:ASKED_PINS] if asked else []
