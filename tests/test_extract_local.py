@@ -1471,3 +1471,13 @@ def test_what_the_assistant_promises_for_a_day_is_its_plan():
     ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     plans = [f.text for f in ex.foresights]
     assert plans == ["Sam will follow up by 2026-11-06 (Friday) with the tracking number."], plans
+
+
+def test_a_customers_texted_errand_is_no_fact_and_a_carrier_no_person():
+    day = datetime(2026, 11, 10, 22, 40, tzinfo=timezone.utc)
+    said = [("Sam", "assistant", "Hi Eli, how can I help?"),
+            ("eli", "user", "ugh ok. also can u upgrade my gamer pass to plus"),
+            ("Sam", "assistant", "Order #A-10293 shipped this morning with DHL.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    assert not [f.text for f in ex.facts if "gamer pass" in f.text.lower()], [f.text for f in ex.facts]
+    assert {e.name: e.type for e in ex.entities}.get("DHL") == "organization", ex.entities

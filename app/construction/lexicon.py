@@ -643,3 +643,10 @@ broke up, new home, baby, cancer, hospital
 # "QL-118"); one capital takes three digits or more ("order #A-10293", not "B-52"). A "#"
 # before it is no part of it.
 TICKET_ID = r"(?:[A-Z][A-Z0-9]{1,9}-\d{1,7}|[A-Z]-\d{3,9})"
+
+# Organisations every customer names, which the words around them would make people ("shipped
+# with DHL", "I told UPS").
+KNOWN_ORGS = _words("""
+dhl ups fedex usps dpd tnt gls hermes evri parcelforce amazon ebay etsy paypal stripe klarna visa
+mastercard amex google apple microsoft netflix spotify uber airbnb ikea
+""")

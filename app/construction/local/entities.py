@@ -693,6 +693,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
     name_low = " ".join(low)
     if is_speaker:
         vote("person", 20.0)
+    if name_low in lx.KNOWN_ORGS:  # "shipped with DHL": a carrier, not whom it went with
+        vote("organization", 12.0)
     if low[0].rstrip(".") in lx.TITLES and len(low) > 1:
         vote("person", 9.0)
     if low[0] in lx.KIN_TITLES and len(low) > 1:

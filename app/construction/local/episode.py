@@ -155,10 +155,10 @@ _PROMISED = re.compile(r"^(?:(?:and|also|so|then)\s+)?(?:I'll|I\s+will|I'm\s+goi
 # for Friday", "Please cancel the hotel search too"): a task, no memory of them (its plan or rule,
 # when it has one, is foresight, found before). "Maya said suggest a restaurant ..." ranked first.
 _ERRAND = re.compile(
-    r"^(?:(?:hey|hi|ok|okay|so|and|also|oh)[,!]?\s+)*(?:[A-Z][\w-]*,\s+)?(?:(?i:please|pls)\s+)?"
-    r"(?:(?i:can|could|would|will)\s+you\s+(?:please\s+)?)?"
+    r"^(?:(?i:hey|hi|ok|okay|so|and|also|oh|ugh|um|hmm)[,!]?\s+)*(?:[A-Z][\w-]*,\s+)?(?:(?i:please|pls|plz)\s+)?"
+    r"(?:(?i:can|could|would|will)\s+(?i:you|u|ya)\s+(?:(?i:please|pls|plz)\s+)?)?"
     r"(?i:find|book|suggest|recommend|search|look\s+up|look\s+for|check|cancel|show|send|order|get|"
-    r"reserve|compare|plan|draft|write|translate|summari[sz]e)\b")
+    r"reserve|compare|plan|draft|write|translate|summari[sz]e|upgrade|downgrade|renew|resend|refund|track)\b")
 # An assistant's sympathy or cheer ("Sorry to hear that, a grey Monday", "Sounds like you deserve
 # a rest this evening"): no memory of anyone's.
 _SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
