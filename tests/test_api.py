@@ -687,6 +687,12 @@ def test_an_entity_its_relations_and_foresight_asked_of_one_user_are_what_that_u
     assert "Omar Haddad" in seen["mia"][2] and "Chloe Martin" not in seen["mia"][2]
     assert {"Chloe Martin", "Omar Haddad"} <= seen[None][2]
     assert "peanut" in seen["leo"][3] and "peanut" not in seen["mia"][3] and "peanut" in seen[None][3]
+    # Someone only another user's sessions name is no one a search of this user is told of
+    # (asked as Leo, "Omar Haddad" was an entity with no facts: Mia's acquaintance, disclosed).
+    assert data(api.gql('{ entity(name: "Omar Haddad", groupId: "fam", userId: "leo") { id } }', key=key)) \
+        == {"entity": None}
+    assert data(api.gql('{ entity(name: "Omar Haddad", groupId: "fam", userId: "mia") { id } }',
+                        key=key))["entity"] is not None
     bad = api.gql('{ entity(name: "Ben", userId: "") { id } }', key=key).json()
     assert bad["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
 

@@ -64,8 +64,11 @@ CALL (e) {{
                     .status, .eventDate, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]}}) AS facts
 }}"""
 
+# With $userId, an entity none of that user's episodes names is none of theirs to be told of:
+# a support agent scoped to Chen asking for "Fay Morgan" learnt that she was a customer.
 ENTITY = f"""
 {ASKED_ENTITY}
+  AND ($userId IS NULL OR EXISTS {{ (m:MemCell)-[:MENTIONS]->(e) WHERE $userId IN m.userIds }})
 {_ENTITY_FACTS}
 RETURN e {{.id, .name, .type, .aliases, .merges, .groupId}} AS entity, facts
 """
