@@ -1481,3 +1481,11 @@ def test_a_customers_texted_errand_is_no_fact_and_a_carrier_no_person():
     ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     assert not [f.text for f in ex.facts if "gamer pass" in f.text.lower()], [f.text for f in ex.facts]
     assert {e.name: e.type for e in ex.entities}.get("DHL") == "organization", ex.entities
+
+
+def test_a_promise_told_back_as_broken_is_no_plan_and_its_day_is_gone():
+    monday = datetime(2026, 11, 9, 10, 0, tzinfo=timezone.utc)
+    ex = extract([turn("Hi Sam, it's Ben again. You said you'd follow up by Friday about the replacement but "
+                       "I heard nothing.", "Ben", monday)])
+    assert ex.foresights == [], ex.foresights  # (a deadline on the Friday after)
+    assert any("2026-11-06 (Friday)" in f.text for f in ex.facts), [f.text for f in ex.facts]

@@ -541,6 +541,13 @@ def plan_until(at: datetime, ahead: list) -> datetime:
     return at + timedelta(days=PLAN_DEFAULT_DAYS)
 
 
+# A promise someone made, told back to them: "You said you'd follow up by Friday but I heard
+# nothing", "he promised he would call". Its day has passed, or is theirs to keep, not a plan of
+# whoever says it (it was a deadline on the Friday after).
+_BROKEN_PROMISE = re.compile(r"\b(?:you|he|she|they)\s+(?:said|promised|told\s+(?:me|us))\s+(?:that\s+)?"
+                             r"(?:you|he|she|they)(?:['’]d|\s+would|\s+will|['’]ll)\b", re.IGNORECASE)
+
+
 # A move at work is no move of house: "I'm moving to the identity project" (its trigger was
 # "moving, housing, packing, new home").
 _WORK_MOVE = re.compile(r"\b(?:move|moves|moved|moving|relocat\w*|transferr?\w*)\s+(?:over\s+)?(?:on)?to\s+"
@@ -645,6 +652,8 @@ def _within(sent: _Sentence) -> ForesightDraft | None:
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
+    if _BROKEN_PROMISE.search(text):
+        return None  # "You said you'd follow up by Friday but I heard nothing": a day gone by
     if (within := _within(sent)) is not None:
         return within
     low_words = set(_WORD.findall(text.lower()))

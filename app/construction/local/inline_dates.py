@@ -113,8 +113,18 @@ _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+bee
                            r"brought|pulled)\b)", re.IGNORECASE)
 
 
+# A promise told back as broken: "You said you'd follow up by Friday but I heard nothing" (said
+# on the Monday after: last Friday).
+_PROMISE_MISSED = re.compile(
+    r"\b(?:you|he|she|they)\s+(?:said|promised|told\s+(?:me|us))\s+(?:that\s+)?(?:you|he|she|they)"
+    r"(?:['’]d|\s+would)\b[^.;!?]*\b(?:heard\s+nothing|nothing\s+(?:came|arrived|happened)|never|still\s+(?:no|nothing|haven't|hasn't)|"
+    r"didn't|did\s+not|no\s+(?:word|news|call|email|reply))", re.IGNORECASE)
+
+
 def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
+    if _PROMISE_MISSED.search(s):
+        return "past"
     if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s):
         return "future"
     if _MOVED_TO_HINT.search(s):
@@ -149,6 +159,8 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
     the first date is past, the second ahead)."""
     whole = tense_of(s)
+    if _PROMISE_MISSED.search(s):
+        return whole  # (its day is the broken promise's, whatever the clause's own words)
     cuts = [m.end() for m in _CLAUSE_CUT.finditer(s)]
     if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)):
         return whole
