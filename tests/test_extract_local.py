@@ -1481,6 +1481,11 @@ def test_a_customers_texted_errand_is_no_fact_and_a_carrier_no_person():
     ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     assert not [f.text for f in ex.facts if "gamer pass" in f.text.lower()], [f.text for f in ex.facts]
     assert {e.name: e.type for e in ex.entities}.get("DHL") == "organization", ex.entities
+    # the errand done is the memory: the assistant saying so restates no fact of the user's
+    done = [("eli", "user", "and cancel that gamer pass plus thing i dont use it"),
+            ("Sam", "assistant", "Done, your Gamer Pass Plus subscription is cancelled as of today.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(done)])
+    assert [f.text for f in ex.facts if "cancelled" in f.text], [f.text for f in ex.facts]
 
 
 def test_a_promise_told_back_as_broken_is_no_plan_and_its_day_is_gone():

@@ -231,6 +231,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # 2pm, noted." only says again what the user just said (_restates).
     told: dict[int, tuple[bool, frozenset[str], frozenset]] = {}
     for s in sents if any(s.t.assistant for s in sents) else ():  # (nothing to compare without one)
+        if not s.t.assistant and _ERRAND.match(s.raw):
+            continue  # "cancel that gamer pass": no memory, so "Done, your subscription is cancelled" is one
         was = told.get(s.t.index, (False, frozenset(), frozenset()))
         told[s.t.index] = (s.t.assistant, was[1] | _content_words(s.text), was[2] | {d.start for d in s.dates})
     for s in lowercase:
