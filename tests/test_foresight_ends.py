@@ -400,7 +400,8 @@ async def test_a_plan_taken_back_in_the_imperative_ends_that_plan_only(graph, in
 async def test_someones_time_off_moved_ends_their_plan_for_the_old_days_only(graph, ingestor):
     await _tell(ingestor, graph.tenant, "team", [
         ("m1", "Sofia", "I'm taking PTO from December 21 to January 2.", 0),
-        ("m2", "Marco", "I'm taking PTO from December 22 to December 30.", 0)])
+        ("m2", "Marco", "I'm taking PTO from December 22 to December 30.", 0),
+        ("m4", "Sofia", "I'll write the runbook for the search indexer before my PTO.", 0)])
     report = await _tell(ingestor, graph.tenant, "team", [
         ("m3", "Sofia", "Change of plan: I moved my PTO to December 28 through January 8.", 3)])
     assert report.process.foresights_ended == 1
@@ -410,3 +411,5 @@ async def test_someones_time_off_moved_ends_their_plan_for_the_old_days_only(gra
     moved = [r for t, r in fs.items() if t.startswith("Sofia moved")]
     assert [r["endedBy"] for r in old] == [["m3"]], fs
     assert [r["endedBy"] for r in marco] == [[]] and [r["endedBy"] for r in moved] == [[]], fs
+    # a plan made before the PTO is no plan of taking it (it ended with the move)
+    assert [r["endedBy"] for t, r in fs.items() if "runbook" in t] == [[]], fs

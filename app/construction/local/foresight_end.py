@@ -221,8 +221,10 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
                                          turn_ids=[sent.t.turn.id], needs=place))
     for m in _MOVED_MINE.finditer(text):
         away = (m.group("x") or m.group("y")).lower().split()
+        # The plan of taking it ("I'm taking PTO from December 21"), not one made before it ("I'll
+        # write the runbook before my PTO", which ended with it): taking is the doing it needs.
         out.append(ForesightEndDraft(who=sent.t.speaker, words=[w for w in away if w not in ("off", "annual")],
-                                     kind="plan", turn_ids=[sent.t.turn.id]))
+                                     kind="plan", turn_ids=[sent.t.turn.id], done="take"))
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])
