@@ -1451,7 +1451,9 @@ def test_a_support_desks_customers_in_their_words():
             ("Sam", "assistant", "I've escalated your complaint to my supervisor, Karen Diaz. She will email you."),
             ("Fay Morgan", "user", "Email, yes. Remember, no calls."),
             ("Ben Carter", "user", "I'd like to upgrade to Premium."),
-            ("Sam", "assistant", "Done, I upgraded your subscription from Snack Box Basic to Snack Box Premium.")]
+            ("Sam", "assistant", "Done, I upgraded your subscription from Snack Box Basic to Snack Box Premium."),
+            ("Ana Lima", "user", "And please write to me in Portuguese when you can, my English is so-so."),
+            ("Sam", "assistant", "Claro, Ana! I'll answer in Portuguese whenever possible.")]
     ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     constraints = [f.text for f in ex.foresights if f.kind == "constraint"]
     assert "Chen Wei is lactose intolerant." in constraints, constraints  # ("also" hid it)
@@ -1460,6 +1462,8 @@ def test_a_support_desks_customers_in_their_words():
                                                            "not by phone."], constraints
     # what the assistant did, announced with "Done", stays
     assert any("upgraded" in f.text for f in ex.facts), [f.text for f in ex.facts]
+    # how a customer is to be written to is no errand
+    assert any("Portuguese" in f.text for f in ex.facts), [f.text for f in ex.facts]
 
 
 def test_what_the_assistant_promises_for_a_day_is_its_plan():

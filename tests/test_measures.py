@@ -332,10 +332,12 @@ def test_a_shops_order_and_complaint_by_their_numbers():
             ("Sam", "assistant", "Yes, order #A-10293 shipped this morning with DHL."),
             ("Dina Haddad", "user", "The large print invoice for #A-10711 arrived, finally readable."),
             ("Sam", "assistant", "Thanks Dina, I've closed complaint C-3391."),
-            ("Sam", "assistant", "Order #A-10711 shipped yesterday and should be delivered on Thursday.")]
+            ("Sam", "assistant", "Order #A-10711 shipped yesterday and should be delivered on Thursday."),
+            ("Sam", "assistant", "DHL marked order #A-10377 as delayed at the Madrid hub.")]
     ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     statuses = {(f.subject, f.object) for f in ex.facts if f.predicate == "status is"}
-    assert statuses == {("A-10293", "shipped"), ("C-3391", "closed"), ("A-10711", "shipped")}, statuses
+    assert statuses == {("A-10293", "shipped"), ("C-3391", "closed"), ("A-10711", "shipped"),
+                        ("A-10377", "delayed")}, statuses
     names = {e.name for e in ex.entities}
     assert {"A-10293", "A-10711", "C-3391"} <= names and not [n for n in names if n.startswith("Olá")], names
     # "should be delivered on Thursday", said on a Wednesday, is tomorrow (it was last week's)

@@ -158,7 +158,8 @@ _ERRAND = re.compile(
     r"^(?:(?i:hey|hi|ok|okay|so|and|also|oh|ugh|um|hmm)[,!]?\s+)*(?:[A-Z][\w-]*,\s+)?(?:(?i:please|pls|plz)\s+)?"
     r"(?:(?i:can|could|would|will)\s+(?i:you|u|ya)\s+(?:(?i:please|pls|plz)\s+)?)?"
     r"(?i:find|book|suggest|recommend|search|look\s+up|look\s+for|check|cancel|show|send|order|get|"
-    r"reserve|compare|plan|draft|write|translate|summari[sz]e|upgrade|downgrade|renew|resend|refund|track)\b")
+    r"reserve|compare|plan|draft|write(?!\s+(?:to\s+)?(?:me|us)\b)|translate|summari[sz]e|upgrade|downgrade|renew|"
+    r"resend|refund|track)\b")  # ("please write to me in Portuguese": how to be written to, no errand)
 # An assistant's sympathy or cheer ("Sorry to hear that, a grey Monday", "Sounds like you deserve
 # a rest this evening"): no memory of anyone's.
 _SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"

@@ -174,7 +174,8 @@ _TICKET_DONE = re.compile(
     rf"\b(?:I've|I\s+have|we've|we\s+have|I|we|they|[A-Z][\w-]+)\s+(?:(?:has|have)\s+)?(?:just\s+)?"
     rf"(?:(?P<verb>reopened|closed|resolved|fixed|opened|logged|filed|raised|created)\s+"
     rf"(?:(?i:the\s+)?(?i:ticket|complaint|case|issue|bug|request|order|return)\s+)?#?{_TICKET}|"
-    rf"marked\s+{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
+    rf"marked\s+(?:(?i:the\s+)?(?i:ticket|complaint|case|issue|bug|request|order|return|parcel|package)\s+)?#?"
+    rf"{_TICKET.replace('id', 'id2')}\s+as\s+{_STATUS_TAIL})")
 # A thing that breaks and is mended: "the boiler at Elm Road has broken again", "the extractor
 # fan has stopped working", "Gareth fixed the boiler at Elm Road", "the boiler is working again".
 _NOT_THING_WORD = r"(?!(?i:at|in|on|for|again|now|today|yesterday|has|have|is|was|just|this|last)\b)"
