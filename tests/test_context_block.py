@@ -60,3 +60,13 @@ def test_a_standing_constraint_keeps_its_line_under_a_small_budget():
     assert len(block) <= 64 * 4
     # With room for everything, everything in rank order, as before.
     assert [line[:3] for line in build_context([chat, tip, nuts], 400).splitlines()] == ["1. ", "2. ", "3. "]
+
+
+def test_hits_of_several_groups_say_whose_they_are():
+    berlin = hit(1, "fact", {"text": "Jun moved to the Berlin office.", "validFrom": AT, "groupId": "platform"})
+    lisbon = hit(2, "fact", {"text": "Jun moved to the Lisbon office.", "validFrom": AT, "groupId": "data"})
+    assert build_context([berlin, lisbon], None).splitlines() == [
+        "1. (group platform) [fact, valid 2026-11-28 to now] Jun moved to the Berlin office.",
+        "2. (group data) [fact, valid 2026-11-28 to now] Jun moved to the Lisbon office."]
+    # one group (or none): nothing to tell apart
+    assert build_context([berlin], None) == "1. [fact, valid 2026-11-28 to now] Jun moved to the Berlin office."

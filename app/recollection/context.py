@@ -45,7 +45,11 @@ def build_context(hits: list, token_budget: int | None) -> str:
     given, cut at a word to fit."""
     lines: list[str] = []
     used = 0
-    heads = [f"{i}. {headline(hit)}" for i, hit in enumerate(hits, start=1)]
+    # A search of several groups (none given) says whose each hit is: two teams' Jun, each
+    # "moved to the ... office", were one Jun in two places.
+    groups = {hit.node.get("groupId") for hit in hits} - {None}
+    heads = [f"{i}. " + (f"(group {hit.node.get('groupId')}) " if len(groups) > 1 and hit.node.get("groupId")
+                         else "") + headline(hit) for i, hit in enumerate(hits, start=1)]
     standing = [i for i, hit in enumerate(hits) if _standing(hit)]
     held = sum(_tokens(heads[i]) for i in standing) if token_budget is not None else 0
     if token_budget is not None and held > token_budget // 2:

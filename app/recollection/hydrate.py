@@ -18,7 +18,7 @@ TIMES = ("at", "startedAt", "endedAt", "lastAccessedAt", "validFrom", "validTo",
 TURNS = """
 UNWIND $keys AS k
 MATCH (n:Turn) WHERE elementId(n) = k AND n.tenant = $tenant
-RETURN k AS key, n {.id, .conversationId, .speaker, .content, .userId, .memCellId, .role,
+RETURN k AS key, n {.id, .conversationId, .groupId, .speaker, .content, .userId, .memCellId, .role,
                     at: toString(n.at)} AS node
 """
 
