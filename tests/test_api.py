@@ -714,3 +714,23 @@ def test_the_others_turns_of_a_forgotten_users_episodes_are_made_again_at_once(a
         assert time.monotonic() < deadline, now
         time.sleep(0.5)
     assert now["turns"] == 3 and now["memCells"] >= 1
+
+
+def test_a_search_of_no_group_says_whose_group_each_hit_and_turn_is(api):
+    tenant = f"api_groups_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+    for group, city in (("platform", "Berlin"), ("data", "Lisbon")):
+        said = {"id": "m1", "speaker": "Jun", "content": f"Quick update: I moved to the {city} office last week.",
+                "timestamp": "2026-11-20T10:00:00+00:00"}
+        r = api.gql(MEMORIZE, {"input": {"conversationId": f"c-{group}", "groupId": group, "flush": True,
+                                         "messages": [said]}}, key=key)
+        assert "errors" not in r.json(), r.text
+    query = """query($input: SearchInput!) { search(input: $input) { context
+                 hits { kind fact { text groupId } turn { content groupId } evidence { content groupId } } } }"""
+    out = data(api.gql(query, {"input": {"query": "Where does Jun work?", "kinds": ["FACT", "TURN"]}}, key=key))
+    hits = out["search"]["hits"]
+    facts = {h["fact"]["text"]: h["fact"]["groupId"] for h in hits if h["fact"]}
+    assert {g for t, g in facts.items() if "Berlin" in t} == {"platform"}, facts
+    assert {g for t, g in facts.items() if "Lisbon" in t} == {"data"}, facts
+    assert all(e["groupId"] in ("platform", "data") for h in hits for e in h["evidence"])
+    assert "(group platform)" in out["search"]["context"] and "(group data)" in out["search"]["context"]

@@ -1498,3 +1498,12 @@ def test_a_promise_told_back_as_broken_is_no_plan_and_its_day_is_gone():
                        "I heard nothing.", "Ben", monday)])
     assert ex.foresights == [], ex.foresights  # (a deadline on the Friday after)
     assert any("2026-11-06 (Friday)" in f.text for f in ex.facts), [f.text for f in ex.facts]
+
+
+def test_a_wish_asked_of_the_assistant_is_no_plan_to_remind_of():
+    said = [("Sam", "assistant", "How can I help?"),
+            ("Dina", "user", "I'd like to file a complaint about it, this is the second time."),
+            ("Fay", "user", "I want to speak to a supervisor."),
+            ("Maya", "user", "I want to visit Lisbon in May.")]
+    ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    assert [f.text.split()[0] for f in ex.foresights] == ["Maya"], ex.foresights

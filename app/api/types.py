@@ -73,12 +73,14 @@ class Turn:
         "the user's whose memory it is: its speaker's, or for an assistant's message sent "
         "without one, the user's it answers"))
     mem_cell_id: Optional[strawberry.ID] = None
+    group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "its conversation's group: in a search of no group, whose memory it is"))
 
     @classmethod
     def of(cls, d: dict) -> "Turn":
         return cls(id=d["id"], speaker=d.get("speaker") or "", content=d.get("content") or "",
                    timestamp=_dt(d.get("at")), conversation_id=d.get("conversationId") or "",
-                   user_id=d.get("userId"), mem_cell_id=d.get("memCellId"))
+                   user_id=d.get("userId"), mem_cell_id=d.get("memCellId"), group_id=d.get("groupId"))
 
 
 @strawberry.type(description="An atomic fact with its validity in time.")
@@ -96,6 +98,8 @@ class Fact:
         "\"I start at Globex on 1 June\"), retracted; a value replaced from a day ahead is current until then"))
     event_date: Optional[date] = None
     mem_cell_id: Optional[strawberry.ID] = None
+    group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
+        "the group it was said in: in a search of no group, two groups' namesakes told apart"))
 
     @classmethod
     def of(cls, d: dict) -> "Fact":
@@ -104,7 +108,8 @@ class Fact:
                    object=d.get("object") or "", text=d.get("text") or "",
                    confidence=float(d.get("confidence") or 0.0), valid_from=valid_from,
                    valid_to=valid_to, status=_status_now(d.get("status") or "current", valid_from, valid_to),
-                   event_date=_date(d.get("eventDate")), mem_cell_id=d.get("memCellId"))
+                   event_date=_date(d.get("eventDate")), mem_cell_id=d.get("memCellId"),
+                   group_id=d.get("groupId"))
 
 
 def _status_now(stored: str, valid_from: Optional[datetime], valid_to: Optional[datetime]) -> str:

@@ -61,7 +61,7 @@ CALL (e) {{
     AND ($userId IS NULL OR EXISTS {{ (f)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId }})
   WITH f ORDER BY f.validFrom DESC LIMIT $facts
   RETURN collect(f {{.id, .subject, .predicate, .object, .text, .confidence, .validFrom, .validTo,
-                    .status, .eventDate, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]}}) AS facts
+                    .status, .eventDate, .groupId, memCellId: [(m:MemCell)-[:HAS_FACT]->(f) | m.id][0]}}) AS facts
 }}"""
 
 # With $userId, an entity none of that user's episodes names is none of theirs to be told of:
@@ -88,7 +88,7 @@ RETURN id, facts
 """
 
 # What the API's Turn is read from, for a map projection: `t {TURN_FIELDS}`.
-TURN_FIELDS = "{.id, .conversationId, .speaker, .content, .at, .userId, .memCellId}"
+TURN_FIELDS = "{.id, .conversationId, .groupId, .speaker, .content, .at, .userId, .memCellId}"
 
 # A forgotten cell comes back when asked for by id (memcell_by_id revives it first); one being
 # purged is already gone.

@@ -151,6 +151,15 @@ _PROMISED = re.compile(r"^(?:(?:and|also|so|then)\s+)?(?:I'll|I\s+will|I'm\s+goi
                        r"(?!(?:keep|note|remember|bear|remind|let\s+you\s+know\s+if)\b)", re.I)
 
 
+# A wish a user tells the assistant it is there to carry out, now: "I'd like to file a complaint",
+# "I want to speak to a supervisor", "I want to cancel my Premium box". No plan to remind of
+# (they stayed open for weeks and filled every "what is coming up").
+_ASKED_OF_HELP = re.compile(
+    r"\b(?:I['’]d|I\s+would|I)\s+(?:really\s+)?(?:like|want|wish|need)\s+to\s+"
+    r"(?:(?:file|make|lodge|raise|submit)\s+a\s+(?:formal\s+)?complaint|complain|speak\s+to|talk\s+to|cancel|return|get\s+a\s+refund|upgrade|downgrade|"
+    r"unsubscribe|close\s+my)\b", re.I)
+
+
 # A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant
 # for Friday", "Please cancel the hotel search too"): a task, no memory of them (its plan or rule,
 # when it has one, is foresight, found before). "Maya said suggest a restaurant ..." ranked first.
@@ -316,6 +325,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before)
                         if reminded is None and not any(f.kind == "constraint" for f in found) else None)
+                if plan is not None and helped and _ASKED_OF_HELP.search(s.text):
+                    plan = None  # "I'd like to file a complaint": asked of the assistant, done there
                 if plan is not None:
                     found.append(plan)
                 for fs in found:
