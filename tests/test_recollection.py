@@ -358,7 +358,9 @@ async def test_asked_what_is_coming_up_the_plans_ahead_come_soonest_first(memory
     assert [h.evidence[0]["id"] for h in res.hits][:1] == ["p3"]
     assert not {"p1", "p2"} & {h.evidence[0]["id"] for h in res.hits if "ahead" in h.channels[0].note}
     res = await search(searcher, memory, "What is coming up for Maya?", top_k=5, now=now)
-    assert "p3" in evidence_ids(res)[:3]
+    # the plans are the answer: first, soonest first (they were pinned among the first three)
+    assert [h.kind for h in res.hits[:3]] == ["foresight"] * 3 and evidence_ids(res)[:3] == ["p3", "p2", "p1"], \
+        [(h.kind, h.evidence[0]["id"] if h.evidence else None) for h in res.hits]
     # A question after a fact or a request naming a plan is no such question.
     res = await search(searcher, memory, "Where does Maya live?", top_k=10, kinds=kinds, now=now)
     assert not any("ahead" in c.note for h in res.hits for c in h.channels)

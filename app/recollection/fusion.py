@@ -193,8 +193,8 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     # her allergy first. They still surface, at WEAK_SLOT at worst: "a carol service at 7pm in
     # December: can Walter come along?" needs his "no driving after dark".
     weak = {c.key for ch in pinned for c in rankings.get(ch, ()) if c.weak} - keys
-    out = _answers_first(_package(items, T, proof.__contains__, keys, score_order=True, later=weak),
-                         {c.key for cands in rankings.values() for c in cands if c.answer})
+    answers = list(dict.fromkeys(c.key for cands in rankings.values() for c in cands if c.answer))
+    out = _answers_first(_package(items, T, proof.__contains__, keys, score_order=True, later=weak), answers)
     for hit in out if shares else ():
         share = shares.get(hit.evidence[0], {}) if hit.evidence else {}
         for c in hit.channels:
@@ -203,15 +203,17 @@ def ranked(rankings: dict[str, list[Candidate]], weights: dict[str, float], k: i
     return out
 
 
-def _answers_first(out: list[Fused], answers: set[str]) -> list[Fused]:
-    """The current value asked after, first ("What are we using for the event bus?": pinned
-    third, below "let's talk about the event bus" and the scene of the old decision)."""
-    first = [f for f in out if f.key in answers]
-    if not first or out[0].key in answers:
+def _answers_first(out: list[Fused], answers: list[str]) -> list[Fused]:
+    """The answers first, in their channels' order: the current value asked after ("What are
+    we using for the event bus?": pinned third, below "let's talk about the event bus" and the
+    scene of the old decision), the plans ahead soonest first ("What is coming up next week?")."""
+    order = {k: i for i, k in enumerate(answers)}
+    first = sorted((f for f in out if f.key in order), key=lambda f: order[f.key])
+    if not first or [f.key for f in out[:len(first)]] == [f.key for f in first]:
         return out
     for f in first:
         f.score = max(f.score, out[0].score)
-    return first + [f for f in out if f.key not in answers]
+    return first + [f for f in out if f.key not in order]
 
 
 def _context_hit(turn: str, score: float, why: str = "reply to a retrieved turn") -> Fused:

@@ -162,7 +162,9 @@ class ForesightChannel:
         # ranker, fitted on questions about the past, would not know.
         dated = [candidate("foresight", r, 1.0 - rank * 1e-3, "ahead, the soonest first")
                  for rank, r in enumerate(record.get("byDate") or ())]
-        dated = [replace(c, pin=True) if i < AGENDA_PINS else c for i, c in enumerate(dated)]
+        # They are the answer, first (fusion._answers_first): "What is coming up next week?" had a
+        # turn of last week's on-call ahead of them.
+        dated = [replace(c, pin=True, answer=True) if i < AGENDA_PINS else c for i, c in enumerate(dated)]
         for r in record["byVector"]:
             seen[r["key"]] = candidate("foresight", r, float(r["score"]), "trigger matches")
         for rank, r in enumerate(record["byWords"]):
