@@ -3,7 +3,7 @@ from datetime import date
 
 import pytest
 
-from app.recollection.named_dates import MAX_DAYS, Period, named_period
+from app.recollection.named_dates import MAX_DAYS, Period, asks_ahead, named_period
 
 TODAY = date(2024, 3, 6)  # a Wednesday
 
@@ -60,3 +60,14 @@ def test_no_period_without_a_day_week_or_month(query):
 def test_a_span_is_kept_up_to_the_limit():
     assert named_period("1 March 2024 and 1 May 2024", TODAY).days == 62 == MAX_DAYS
     assert named_period("1 March 2024 and 2 May 2024", TODAY) is None
+
+
+@pytest.mark.parametrize("query, ahead", [
+    ("What did I promise to do?", True), ("What did Sam promise me?", True), ("What's on Jun's plate?", True),
+    ("Any reminders for me?", True), ("What should I remind Maya about this week?", True),
+    # the past, asked after: a thing promised or a reminder of something
+    ("What did Joanna plan to do with the recipe Nate promised to share?", False),
+    ("What is Melanie's hand-painted bowl a reminder of?", False),
+    ("What did Maria make for her home to remind her of a trip to England?", False)])
+def test_what_is_asked_as_ahead(query, ahead):
+    assert asks_ahead(query) is ahead

@@ -61,10 +61,13 @@ def named_period(text: str, today: date, prefer: str = "past") -> Period | None:
 # Not a request that names a plan ("Plan dinner for my sister's visit", "Remind me to call Tom"):
 # there the foresight a trigger matches is the point.
 _AGENDA = re.compile(
-    r"\b(?:coming\s+up|upcoming|planned|plans|agenda|reminders?|deadlines?|what'?s\s+next|"
+    r"\b(?:coming\s+up|upcoming|planned|plans|agenda|reminders?(?!\s+of\b)|deadlines?|what'?s\s+next|"
     r"(?:lies|what'?s|is)\s+ahead|(?:is|are|what'?s|anything)\s+(?:\w+\s+)?due(?!\s+to\b)|"
-    r"on\s+(?:my|his|her|their|our|the|\w+['’]s)\s+(?:schedule|calendar|plate|list)|remind\s+\w+\s+(?:about|of)|"
-    r"promised?|committed\s+to|to-?dos?|action\s+items?|(?:what|anything)\s+(?:do|does|did)\s+\w+\s+(?:still\s+)?"
+    r"on\s+(?:my|his|her|their|our|the|\w+['’]s)\s+(?:schedule|calendar|plate|list)|remind\s+\w+\s+about|"
+    # what someone promised, asked as such ("What did I promise to do?"; not "the recipe Nate
+    # promised to share", a thing of the past)
+    r"(?:what|anything)\s+(?:did|do|does|have|has)\s+\S+(?:\s+\S+)?\s+(?:promised?|committed\s+to)|"
+    r"to-?dos?|action\s+items?|(?:what|anything)\s+(?:do|does|did)\s+\w+\s+(?:still\s+)?"
     r"(?:have|need)\s+to\s+do)\b", re.IGNORECASE)
 
 
