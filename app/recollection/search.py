@@ -156,6 +156,7 @@ class SearchService:
         }
         self.access = AccessLog()
         self.user_names = UserNames()
+        self._warm_sample: dict | None = None  # where the warm-up runs (admin.warm_up_sample)
         self._agentic = None
         self.ranker = (Ranker.load(self.settings.ranker_path or DEFAULT_PATH)
                        if self.settings.fusion == "learned" else None)
@@ -267,15 +268,15 @@ class SearchService:
         after a Neo4j start: the first search took 4.6 s; after a warm-up on no data, the first
         user's search of each scope took 1.4-2.8 s (the same query texts, run with rows for
         the first time) and the next ones 40-130 ms; warmed up on data, ~70 ms."""
-        sample = await warm_up_sample(self.services.driver, self.settings.neo4j_database)
+        sample = self._warm_sample = await warm_up_sample(self.services.driver, self.settings.neo4j_database)
         tenant = sample["tenant"] if sample else WARM_UP_TENANT
         for query in WARM_UP_QUERIES:
             await self._warm(tenant, SearchRequest(query=query))
 
     async def warm_up_scopes(self) -> None:
         """The warm-up's searches scoped to a conversation, a group, a user, a group's user
-        (each its own query texts): run after start-up, in the background."""
-        sample = await warm_up_sample(self.services.driver, self.settings.neo4j_database)
+        (each its own query texts), in warm_up's conversation: run after it, in the background."""
+        sample = self._warm_sample  # (warm_up's: read once)
         if sample is None:
             return
         scopes = [{"conversation_id": sample["conversationId"]}]

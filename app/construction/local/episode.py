@@ -156,8 +156,8 @@ _PROMISED = re.compile(r"^(?:(?:and|also|so|then)\s+)?(?:I'll|I\s+will|I'm\s+goi
 # (they stayed open for weeks and filled every "what is coming up").
 _ASKED_OF_HELP = re.compile(
     r"\b(?:I['’]d|I\s+would|I)\s+(?:really\s+)?(?:like|want|wish|need)\s+to\s+"
-    r"(?:(?:file|make|lodge|raise|submit)\s+a\s+(?:formal\s+)?complaint|complain|speak\s+to|talk\s+to|cancel|return|get\s+a\s+refund|upgrade|downgrade|"
-    r"unsubscribe|close\s+my)\b", re.I)
+    r"(?:(?:file|make|lodge|raise|submit)\s+a\s+(?:formal\s+)?complaint|complain|speak\s+to|talk\s+to|cancel|"
+    r"return|get\s+a\s+refund|upgrade|downgrade|unsubscribe|close\s+my)\b", re.I)
 
 
 # A user's errand for the assistant ("Find me a hotel near the venue", "Pip, suggest a restaurant

@@ -11,7 +11,7 @@ from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
-from app.construction.local.inline_dates import _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace
+from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace
 from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
@@ -541,11 +541,10 @@ def plan_until(at: datetime, ahead: list) -> datetime:
     return at + timedelta(days=PLAN_DEFAULT_DAYS)
 
 
-# A promise someone made, told back to them: "You said you'd follow up by Friday but I heard
-# nothing", "he promised he would call". Its day has passed, or is theirs to keep, not a plan of
-# whoever says it (it was a deadline on the Friday after).
-_BROKEN_PROMISE = re.compile(r"\b(?:you|he|she|they)\s+(?:said|promised|told\s+(?:me|us))\s+(?:that\s+)?"
-                             r"(?:you|he|she|they)(?:['’]d|\s+would|\s+will|['’]ll)\b", re.IGNORECASE)
+# A promise told back (inline_dates.TOLD_BACK: "You said you'd follow up by Friday but I heard
+# nothing"): its day has passed, or is theirs to keep, not a plan of whoever says it (it was a
+# deadline on the Friday after).
+_BROKEN_PROMISE = re.compile(TOLD_BACK, re.IGNORECASE)
 
 
 # A move at work is no move of house: "I'm moving to the identity project" (its trigger was

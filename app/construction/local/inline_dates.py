@@ -113,12 +113,15 @@ _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+bee
                            r"brought|pulled)\b)", re.IGNORECASE)
 
 
-# A promise told back as broken: "You said you'd follow up by Friday but I heard nothing" (said
-# on the Monday after: last Friday).
+# A promise someone made, told back to them: "You said you'd follow up by Friday", "he promised
+# he would call" (foresight.py makes no plan of it).
+TOLD_BACK = (r"\b(?:you|he|she|they)\s+(?:said|promised|told\s+(?:me|us))\s+(?:that\s+)?"
+             r"(?:you|he|she|they)(?:['’]d|\s+would|\s+will|['’]ll)\b")
+# ... told back as broken: "You said you'd follow up by Friday but I heard nothing" (said on the
+# Monday after: last Friday).
 _PROMISE_MISSED = re.compile(
-    r"\b(?:you|he|she|they)\s+(?:said|promised|told\s+(?:me|us))\s+(?:that\s+)?(?:you|he|she|they)"
-    r"(?:['’]d|\s+would)\b[^.;!?]*\b(?:heard\s+nothing|nothing\s+(?:came|arrived|happened)|never|still\s+(?:no|nothing|haven't|hasn't)|"
-    r"didn't|did\s+not|no\s+(?:word|news|call|email|reply))", re.IGNORECASE)
+    TOLD_BACK + r"[^.;!?]*\b(?:heard\s+nothing|nothing\s+(?:came|arrived|happened)|never|"
+    r"still\s+(?:no|nothing|haven't|hasn't)|didn't|did\s+not|no\s+(?:word|news|call|email|reply))", re.IGNORECASE)
 
 
 def tense_of(s: str) -> str | None:

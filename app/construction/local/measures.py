@@ -529,7 +529,8 @@ def _slots(v: _Values) -> None:
 # 69003 Lyon, France from now on", "my new address is 4 Elm Road, Leeds", "I moved to 7 Quay
 # Street". An address: a house number, then its capitalised words, their particles and numbers.
 _ADDRESS = (r"(?P<addr>\d{1,5}[A-Za-z]?,?\s+(?:[A-ZÀ-Ý][\w'’.-]*)(?:(?:\s+|,\s*)"
-            r"(?:[A-ZÀ-Ý][\w'’.-]*|\d[A-Z\d]{1,5}|de|des|du|da|do|dos|das|di|del|della|la|le|les|van|von|der|den|am|an|im|y|e|of|on|upon)"
+            r"(?:[A-ZÀ-Ý][\w'’.-]*|\d[A-Z\d]{1,5}|de|des|du|da|do|dos|das|di|del|della|la|le|les|van|von|der|den|"
+            r"am|an|im|y|e|of|on|upon)"
             r"(?![\w'’])){0,10})")
 _ADDRESS_SAID = re.compile(
     r"(?:(?P<mine>\b(?i:my|our))\s+(?i:new\s+)?(?i:(?:delivery|shipping|home|postal|billing|mailing)\s+)?"
