@@ -641,6 +641,11 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
      ["Mrs Patel prefers to be contacted by text, not by phone.", "Mrs Patel is hard of hearing."]),
     ([("Owen", "No phone calls please, email only.")], ["Owen prefers to be contacted by email only, not by phone."]),
     ([("Owen", "Jess Byrne moved in. She prefers WhatsApp only.")], ["Jess Byrne prefers to be contacted on WhatsApp only."]),
+    # the way asked for from now on
+    ([("Ben Okafor", "Next time please call me instead, my number is +44 7700 900123.")],
+     ["Ben Okafor prefers to be contacted by phone."]),
+    ([("Ben", "From now on just text me.")], ["Ben prefers to be contacted by text."]),
+    ([("Ben", "Can you call me back?")], []),
     # a standing rule said as "no <things> <where or when>", told with its reason
     ([("Owen", "The Flat 4 tenant works nights, no visits before noon.")],
      ["Owen set a rule: The Flat 4 tenant works nights, no visits before noon."]),

@@ -144,6 +144,9 @@ def test_a_correction_gives_the_value_said_before_anew():
     ("What plan is Harbor on?", [("harbor", "plan is")]),
     ("How many seats does Brightwave have?", [("brightwave", "seats is")]),
     ("What is the status of LUM-4821?", [("lum 4821", "status is")]),
+    # an order asked by its number, with the word for it and whose it is
+    ("What's the status of my order #A-10293?", [("a 10293", "status is")]),
+    ("What's the status of Ana Lima's order #A-10293 now?", [("a 10293", "status is")]),
     ("What's the renewal date?", [("renewal date", "is")]),
     ("What's the rent for Flat 2 now?", [("flat 2", "rent is")]),
     ("What's the key safe code at Maple Court now?", [("maple court", "key safe code is")]),
@@ -343,6 +346,20 @@ def test_a_shops_order_and_complaint_by_their_numbers():
     # "should be delivered on Thursday", said on a Wednesday, is tomorrow (it was last week's)
     kettle = next(f.text for f in ex.facts if f.subject == "A-10711")
     assert "2026-11-05 (Thursday)" in kettle, kettle
+
+
+def test_a_subscription_cancelled_by_the_assistant_is_a_status_of_its_own():
+    day = datetime(2026, 11, 19, 23, 0, tzinfo=timezone.utc)
+    said = [("Ben", "user", "I want to cancel my Snack Box Premium subscription."),
+            ("Sam", "assistant", "Understood. I cancelled your Snack Box Premium subscription; you will not be "
+                                 "charged again."),
+            ("eli", "user", "and cancel that gamer pass plus thing i dont use it"),
+            ("Sam", "assistant", "Done, your Gamer Pass Plus subscription is cancelled as of today.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    statuses = {(f.subject, f.object): f.text for f in ex.facts if f.predicate == "status is"}
+    # The deed was taken for the user's wish said again, and "Done, ..." cut at "as of".
+    assert set(statuses) == {("Snack Box Premium", "cancelled"), ("Gamer Pass Plus", "cancelled")}, statuses
+    assert statuses[("Gamer Pass Plus", "cancelled")].startswith("eli's Gamer Pass Plus subscription is cancelled")
 
 
 async def test_an_orders_status_is_one_at_a_time(services, graph):

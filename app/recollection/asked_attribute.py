@@ -95,8 +95,11 @@ def asked_work(query: str) -> tuple[str, tuple[str, ...]] | None:
 # "What is the status of LUM-4821?", "What plan is Harbor on?", "How many seats does Brightwave
 # have?", "What does Nadia weigh now?", "What's the renewal date?" (its group's).
 _NOW = r"\s*(?:(?i:now|these\s+days|currently|at\s+the\s+moment|today)\s*)?[?.!]*$"
-_X = (r"(?P<x>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}"
-      r"|(?-i:[A-Z]{2,})-\d+)")  # ("Flat 2", "14 Elm Road", "LUM-4821")
+# A ticket or order asked by its number, with the word for it: "my order #A-10293", "ticket QL-118".
+_TICKET_SAID = (rf"(?:(?:(?:my|our|your|the|this|that|(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?['’]s)\s+)?(?:order|ticket|case|complaint|issue|request|return|bug|"
+                rf"parcel|package)\s+#?|#)(?=(?-i:{lx.TICKET_ID})\b)")
+_X = (rf"(?:{_TICKET_SAID})?(?P<x>(?-i:{lx.TICKET_ID})\b|(?:\d{{1,4}}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
+      r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2})")  # ("Flat 2", "14 Elm Road", "LUM-4821")
 _A = r"(?P<a>[\w-]+(?:\s+[\w-]+){0,3}?)"
 _VALUE_ASKED = (
     re.compile(rf"\bwhat(?:'s|\s+is|\s+was|\s+are)\s+{_X}['’]s\s+(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I),

@@ -101,6 +101,8 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
     last user turn's: a confirmation, whose memory is the user's own sentence. With a day, the
     same day the user named and half its other words ("QBR with Brightwave on Thursday November
     12 at 3pm CET, noted." after "QBR with Brightwave is scheduled for next Thursday at 3pm")."""
+    if _DEED_DONE.search(s.text):
+        return False  # "I cancelled your Premium subscription" after "I want to cancel it": done now
     mine = _content_words(s.text) - _ACKNOWLEDGED
     before = next(((words, days) for i in range(s.t.index - 1, -1, -1) if i in told
                    for assistant, words, days in [told[i]] if not assistant), None)
@@ -130,6 +132,14 @@ _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perf
                           "keep mind".split())
 
 
+# What the assistant did that the user asked for, told as done: the wish was the user's words, the
+# deed is news ("I want to cancel my Snack Box Premium subscription." "I cancelled your Snack Box
+# Premium subscription"; it was taken for a confirmation and nothing said it was cancelled).
+_DEED_DONE = re.compile(
+    r"(?:^|[,.;:!]\s+)(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|now\s+|already\s+)?(?:cancell?ed|upgraded|downgraded|"
+    r"refunded|booked|reserved|rebooked|ordered|reordered|shipped|dispatched|sent|resent|scheduled|rescheduled|"
+    r"closed|reopened|paused|renewed|applied|issued|escalated|processed|returned|moved|changed|unsubscribed|"
+    r"credited|replaced|waived)\b", re.I)
 _CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will\s+do)\b|\bnoted[.!]*$", re.I)
 
 
@@ -219,8 +229,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         name = " ".join(str(r.speaker or "").split())[:80] or "someone"
         name = full.get(name, name)
         others = [s for s in speakers if s != name]
-        turns.append(_Turn(turn=r, index=i, speaker=name, other=others[0] if len(others) == 1 else None,
-                           at=_aware(r.at), assistant=str(r.role or "").lower() in _ASSISTANT_ROLES))
+        other = others[0] if len(others) == 1 else None
+        assistant = str(r.role or "").lower() in _ASSISTANT_ROLES
+        if other is None and assistant and turns and not turns[-1].assistant and turns[-1].speaker != name:
+            other = turns[-1].speaker  # among several users, "your" is the one it answers
+        turns.append(_Turn(turn=r, index=i, speaker=name, other=other, at=_aware(r.at), assistant=assistant))
     sents = _sentences(turns)
     known_caps: set[str] = set()
     for s in sents:

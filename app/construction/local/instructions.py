@@ -84,7 +84,7 @@ def preferences(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
 # How someone is to be reached: "text don't call", "email only", "only by text", "no phone calls".
 _MODES = {"text": "by text", "texts": "by text", "sms": "by text", "email": "by email", "emails": "by email",
           "e-mail": "by email", "whatsapp": "on WhatsApp", "message": "by message", "messages": "by message",
-          "phone": "by phone", "call": "by phone", "calls": "by phone", "post": "by post", "letter": "by post"}
+          "phone": "by phone", "call": "by phone", "calls": "by phone", "ring": "by phone", "post": "by post", "letter": "by post"}
 _MODE = r"(?P<mode>texts?|sms|e-?mails?|whatsapp|messages?|phone|calls?|post|letter)"
 _CONTACT_BY = re.compile(
     rf"\b{_MODE}(?:\s+(?:her|him|them|me))?\s*,?\s*(?:(?P<not>don't|do\s+not|never|not)\s+"
@@ -94,7 +94,11 @@ _CONTACT_BY = re.compile(
     rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:by|on|via|over)\s+)?{_MODE.replace('mode', 'mode4')}\b"
     r"(?:\s*,?\s*(?:don't|do\s+not|never|not)\s+(?P<no2>call|phone|ring|email|text|visit)\b)?|"
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
-    r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?", _I)
+    r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?|"
+    # The way asked for from now on: "Next time please call me instead", "From now on just text me".
+    r"(?:\b(?:next\s+time|in\s+(?:the\s+)?future|from\s+now\s+on|going\s+forward)\s*,?\s+(?:please\s+)?(?:just\s+)?"
+    r"(?P<mode5>call|ring|phone|text|e-?mail|message|whatsapp)\s+me\b|"
+    r"\b(?P<mode6>call|ring|phone|text|e-?mail|message|whatsapp)\s+me\s+instead\b)", _I)
 # The way to reach them instead, said after "no calls": "No calls during work hours, email her".
 _INSTEAD_WAY = re.compile(rf"\b{_MODE.replace('mode', 'mode3')}\s+(?:her|him|them|me)\b", _I)
 _NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email": "by email", "text": "by text",
@@ -126,12 +130,13 @@ def contact_by(sent: _Sentence, recent: str | None,
             if way and way.group("mode3").lower() not in ("call", "calls"):
                 ways.append(_MODES[way.group("mode3").lower()])
             continue
-        way = _MODES[(m.group("mode") or m.group("mode2") or m.group("mode4")).lower()]
+        way = _MODES[(m.group("mode") or m.group("mode2") or m.group("mode4") or m.group("mode5")
+                      or m.group("mode6")).lower()]
         if m.group("not"):
             ways.append(way)
             nots.append(_NO_WAY[m.group("no").lower()])
         else:  # "email only"; "prefers WhatsApp": that way first ("prefers WhatsApp only": only)
-            only = not m.group("mode4") or re.match(r"\s+only\b", sent.text[m.end():], _I)
+            only = not (m.group("mode4") or m.group("mode5") or m.group("mode6")) or re.match(r"\s+only\b", sent.text[m.end():], _I)
             ways.append(f"{way} only" if only else way)
             if m.group("no2"):  # "She prefers email, don't call her"
                 nots.append(_NO_WAY[m.group("no2").lower()])

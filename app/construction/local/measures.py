@@ -552,6 +552,17 @@ def _addresses(v: _Values) -> None:
 
 
 _OF_TICKET = re.compile(r"\b(?i:for|of|about|on|with|from|in|re|regarding)\s+#?$")
+# A subscription's status, said of it or done to it: "your Gamer Pass Plus subscription is
+# cancelled as of today", "I cancelled your Snack Box Premium subscription". (It was "Sam said
+# done, ...", its object cut at "as", and "Am I still on Gamer Pass Plus?" found the upgrade.)
+_SUB_STATUS = r"cancell?ed|paused|renewed|suspended|expired|reactivated|terminated|ended|active|on\s+hold"
+_SUB = (r"(?i:my|your|his|her|their|our|the)\s+(?P<sub>(?-i:[A-Z])[\w+&-]*(?:\s+(?-i:[A-Z])[\w+&-]*){0,3})\s+"
+        r"(?i:subscription|membership|plan|contract)\b")
+_SUB_IS = re.compile(rf"\b{_SUB}\s+(?i:is|was|has\s+been|got)\s+(?:(?i:now|also|just)\s+)?"
+                     rf"(?P<status>(?i:{_SUB_STATUS}))\b")
+_SUB_DONE = re.compile(rf"\b(?i:I've|I\s+have|I|we've|we\s+have|we)\s+(?:(?i:just|now)\s+)?"
+                       rf"(?P<verb>(?i:cancell?ed|paused|renewed|suspended|reactivated|terminated|ended))\s+"
+                       rf"{_SUB.replace('sub>', 'sub2>')}")
 
 
 def _tickets(v: _Values) -> None:
@@ -564,6 +575,10 @@ def _tickets(v: _Values) -> None:
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
         status = "open" if status in ("opened", "logged", "filed", "raised", "created") else status
         v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+    for m in [*_SUB_IS.finditer(v.text), *_SUB_DONE.finditer(v.text)]:
+        status = " ".join((m.groupdict().get("status") or m.group("verb")).lower().split())
+        v.add(m.groupdict().get("sub") or m.group("sub2"), "status", status.replace("canceled", "cancelled"),
+              m.start(), end=m.end())
 
 
 def _repairs(v: _Values) -> None:

@@ -51,7 +51,8 @@ _OPENER = re.compile(
     r"|@[\w.-]+[,:]?\s+(?=[a-z]|please\b|can\b|could\b)"  # "@Orbit please never ...": whom it is said to
     r"|(?:by the way|between us|between you and me|to be honest|tbh|fun fact|guess what|big news|good news|"
     r"bad news|great news|"
-    r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+)",
+    r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+"
+    r"|(?:done|all\s+done|all\s+set)\s*[,!:]\s+)",  # an assistant's "Done, I upgraded your plan to ..."
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
