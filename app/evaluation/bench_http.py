@@ -25,6 +25,7 @@ import httpx
 
 from app.evaluation.bench import (WARM_UP_BLOCK, WARM_UP_BLOCKS, WarmUpCurve, cpu_seconds, machine,
                                   shared_cpu_note, write_result)
+from app.evaluation.http_client import HttpError, LeanClient
 from app.evaluation.metrics import percentiles
 from app.evaluation.synthetic import COUNT_CELLS, NAMES, WORDS, tenant_mix
 from app.runtime import neo4j_local
@@ -121,42 +122,43 @@ def questions(n: int) -> list[str]:
     return [f"What does {NAMES[i % len(NAMES)]} think about {WORDS[(i * 5) % len(WORDS)]}?" for i in range(n)]
 
 
-async def _one(client: httpx.AsyncClient, query: str) -> tuple[float, float | None, str | None]:
+async def _one(client: LeanClient, query: str) -> tuple[float, float | None, str | None]:
     """(whole request ms, server tookMs, error or None)."""
     t0 = time.perf_counter()
     try:
-        r = await client.post("/graphql", json={"query": SEARCH,
-                                                "variables": {"input": {"query": query, "method": "HYBRID"}}})
+        status, body = await client.post_json({"query": SEARCH,
+                                               "variables": {"input": {"query": query, "method": "HYBRID"}}})
         ms = (time.perf_counter() - t0) * 1000
-        body = r.json()
-    except (httpx.HTTPError, ValueError) as e:
+    except (HttpError, ValueError) as e:
         return (time.perf_counter() - t0) * 1000, None, f"{type(e).__name__}: {e}"
-    if r.status_code != 200 or body.get("errors") or not body.get("data"):
-        return ms, None, f"HTTP {r.status_code}: {str(body.get('errors'))[:200]}"
+    if status != 200 or not isinstance(body, dict) or body.get("errors") or not body.get("data"):
+        return ms, None, f"HTTP {status}: {str(body.get('errors') if isinstance(body, dict) else body)[:200]}"
     return ms, float(body["data"]["search"]["tookMs"]), None
 
 
 async def _load(url: str, key: str, texts: list[str], clients: int) -> tuple[list, float]:
-    """`clients` workers sharing one queue of query texts; returns the results and wall seconds."""
+    """`clients` workers, each on its own connection, sharing one queue of query texts; returns
+    the results and wall seconds."""
     queue: asyncio.Queue[str] = asyncio.Queue()
     for t in texts:
         queue.put_nowait(t)
     results: list[tuple[float, float | None, str | None]] = []
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
 
-    async def worker(client: httpx.AsyncClient) -> None:
-        while True:
-            try:
-                text = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            results.append(await _one(client, text))
+    async def worker() -> None:
+        client = LeanClient(url, "/graphql", {"Authorization": f"Bearer {key}"})
+        try:
+            while True:
+                try:
+                    text = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                results.append(await _one(client, text))
+        finally:
+            await client.close()
 
-    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"},
-                                 timeout=120, limits=limits) as client:
-        t0 = time.perf_counter()
-        await asyncio.gather(*(worker(client) for _ in range(clients)))
-        return results, time.perf_counter() - t0
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    return results, time.perf_counter() - t0
 
 
 def _summary(results: list, wall_s: float) -> dict:
@@ -200,7 +202,9 @@ async def bench_http(services: Services, size: int = 100_000, tenants: int = 20,
         key = await keys.create(mix.big.tenant, "bench http")
         texts = questions(WARMUP + requests)
         with running_server(settings, log_path) as (url, server_pid):
-            meter = CpuMeter({"server": server_pid, "neo4j": neo4j_local.serving_pid(settings)})
+            # The clients' own CPU too: they run on the two cores the server and Neo4j need.
+            meter = CpuMeter({"server": server_pid, "neo4j": neo4j_local.serving_pid(settings),
+                              "clients": os.getpid()})
             # Warm-up: one client (the model, plans and pages), then all of them (connections,
             # and Neo4j's JIT: see WARMUP).
             warm, _ = await _load(url, key, texts[:FIRST], 1)
