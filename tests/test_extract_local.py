@@ -646,6 +646,9 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
      ["Ben Okafor prefers to be contacted by phone."]),
     ([("Ben", "From now on just text me.")], ["Ben prefers to be contacted by text."]),
     ([("Ben", "Can you call me back?")], []),
+    ([("Ana Lima", "Perfeito. And please write to me in Portuguese when you can, my English is so-so.")],
+     ["Ana Lima prefers to be written to in Portuguese."]),
+    ([("Ana Lima", "Please write to me at my work address.")], []),
     # a standing rule said as "no <things> <where or when>", told with its reason
     ([("Owen", "The Flat 4 tenant works nights, no visits before noon.")],
      ["Owen set a rule: The Flat 4 tenant works nights, no visits before noon."]),

@@ -362,6 +362,22 @@ def test_a_subscription_cancelled_by_the_assistant_is_a_status_of_its_own():
     assert statuses[("Gamer Pass Plus", "cancelled")].startswith("eli's Gamer Pass Plus subscription is cancelled")
 
 
+def test_a_spent_code_and_a_refund_paid_are_statuses():
+    day = datetime(2026, 11, 18, 10, 0, tzinfo=timezone.utc)
+    said = [("Ana Lima", "user", "Can I use WELCOME15 again?"),
+            ("Sam", "assistant", "Sorry, WELCOME15 was single-use and is already redeemed. I issued you code "
+                                 "BEANS10 for 10% off instead."),
+            ("Ana Lima", "user", "Vale, use BEANS10 then."),
+            ("Sam", "assistant", "Done, BEANS10 is applied to order #A-10377."),
+            ("Chen Wei", "user", "I sent back the granola bars from order #A-10620 on Monday."),
+            ("Sam", "assistant", "We received the return for order #A-10620. The refund of $24.90 was issued to "
+                                 "your Visa today.")]
+    ex = extract([turn(text, who, day + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    statuses = {(f.subject, f.object) for f in ex.facts if f.predicate == "status is"}
+    # (the refund's sentence names no order: the one its turn is about)
+    assert statuses == {("WELCOME15", "redeemed"), ("BEANS10", "applied"), ("A-10620", "refunded")}, statuses
+
+
 async def test_an_orders_status_is_one_at_a_time(services, graph):
     await _tell(services, graph, [
         (0, "Ana", "Hi Sam, I just placed order #A-10293 for the coffee grinder."),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
 from app.construction.local.foresight import situation_cues
 from app.construction.local.entities import _Registry
@@ -33,7 +34,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
     person named last before it, whom "her" or "him" in it stands for ("never call her")."""
     told = [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
-    told += contact_by(sent, recent, reg)
+    told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
         told += _rules(sent)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
@@ -103,6 +104,25 @@ _CONTACT_BY = re.compile(
 _INSTEAD_WAY = re.compile(rf"\b{_MODE.replace('mode', 'mode3')}\s+(?:her|him|them|me)\b", _I)
 _NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email": "by email", "text": "by text",
            "visit": "in person"}
+
+
+# The language to be written or spoken to in: "please write to me in Portuguese when you can",
+# "answer me in Spanish", "I'd rather you speak German with me". (It was the fact "Ana said
+# please write to Ana in Portuguese ...", which "In which language should we answer Ana?" missed.)
+_IN_LANGUAGE = re.compile(
+    r"\b(?:write|speak|talk|answer|reply|respond|email|text|message)\s+(?:to\s+|with\s+)?(?:me|us)\s+"
+    r"(?:only\s+)?in\s+(?P<lang>[A-Z][a-z]+)\b"
+    r"|\b(?:write|speak|talk|answer|reply|respond)\s+in\s+(?P<lang2>[A-Z][a-z]+)\s+(?:to|with)\s+(?:me|us)\b")
+
+
+def in_language(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
+    """The language the speaker asks to be written to in, as a standing wish of theirs."""
+    for m in _IN_LANGUAGE.finditer(sent.text):
+        lang = m.group("lang") or m.group("lang2")
+        if lang.lower() in lx.DEMONYMS:
+            return [(f"{sent.t.speaker} prefers to be written to in {lang}", ["contact"],
+                     ["write", "reply", "answer", "message", "email", "language", lang.lower()])]
+    return []
 
 
 def contact_by(sent: _Sentence, recent: str | None,

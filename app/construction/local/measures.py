@@ -565,6 +565,21 @@ _SUB_DONE = re.compile(rf"\b(?i:I've|I\s+have|I|we've|we\s+have|we)\s+(?:(?i:jus
                        rf"{_SUB.replace('sub>', 'sub2>')}")
 
 
+# A discount or gift code's state: "WELCOME15 was single-use and is already redeemed", "Done,
+# BEANS10 is applied to order #A-10377" ("Which discount code can I use?" found the spent one).
+_CODE_IS = re.compile(
+    r"\b(?P<code>(?-i:[A-Z]{3,}\d{1,4}))\b(?:\s+[^.;!?]{0,30}?)?\s+(?i:is|was|has\s+been)\s+"
+    r"(?:(?i:already|now|just|also|no\s+longer)\s+)?(?P<status>(?i:redeemed|used|expired|applied|invalid|valid|"
+    r"active))\b")
+# A refund paid, of the order the turn is about: "We received the return for order #A-10620. The
+# refund of $24.90 was issued to your Visa today." (the order's status stayed "returned").
+_REFUND_DONE = re.compile(
+    r"\b(?i:the|your|a|his|her)\s+(?i:full\s+|partial\s+)?(?i:refund)\b(?:\s+(?i:of|for)\s+(?:[^.;!?]|\.\d){1,40}?)?\s+"
+    r"(?i:was|has\s+been|is|got|have\s+been)\s+(?:(?i:now|just|already)\s+)?"
+    r"(?i:issued|processed|sent|approved|completed|paid|credited)\b")
+_TICKET_ANY = re.compile(rf"\b{lx.TICKET_ID}\b")
+
+
 def _tickets(v: _Values) -> None:
     """A ticket's status, said of it or done to it ("LUM-4821 is reopened", "I've opened QL-118")."""
     for m in _TICKET_IS.finditer(v.text):
@@ -575,6 +590,16 @@ def _tickets(v: _Values) -> None:
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
         status = "open" if status in ("opened", "logged", "filed", "raised", "created") else status
         v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+    for m in _CODE_IS.finditer(v.text):
+        v.add(m.group("code"), "status", m.group("status").lower(), m.start(), end=m.end())
+    for m in _REFUND_DONE.finditer(v.text):
+        named = _TICKET_ANY.findall(v.text)
+        if not named:  # the order the turn named before this sentence
+            content = v.sent.t.turn.content if isinstance(v.sent.t.turn.content, str) else ""
+            at = content.find(v.sent.raw.strip()[:24])
+            named = _TICKET_ANY.findall(content[:at]) if at > 0 else []
+        if len(set(named)) == 1:
+            v.add(named[0], "status", "refunded", m.start(), end=m.end())
     for m in [*_SUB_IS.finditer(v.text), *_SUB_DONE.finditer(v.text)]:
         status = " ".join((m.groupdict().get("status") or m.group("verb")).lower().split())
         v.add(m.groupdict().get("sub") or m.group("sub2"), "status", status.replace("canceled", "cancelled"),
