@@ -79,3 +79,28 @@ async def test_a_switch_ends_the_old_medication_and_keeps_the_others(graph, inge
     assert insulin["since"].to_native().date() == (first + timedelta(days=7)).date()  # no day without either
     await ingestor.memorize(graph.tenant, "c1", msgs[3:], flush=True)
     assert await taking() == {"statin": "superseded", "metformin": "superseded", "insulin": "current"}
+
+
+async def test_no_current_fact_keeps_an_old_dose_or_a_stopped_medication(graph, ingestor):
+    first = datetime(2026, 9, 20, 8, 0, tzinfo=timezone.utc)
+    said = [("Tomás", "I have high blood pressure and I take lisinopril 10 mg every morning.", 0),
+            ("Mei", "I take ibuprofen 400 mg after training when it aches.", 1),
+            ("Tomás", "Back from Dr. Carvalho. My blood pressure is still a bit high, 142/90, so she raised my "
+                      "lisinopril to 20 mg.", 24),
+            ("Mei", "My GP told me to stop ibuprofen completely.", 11),
+            ("Mei", "For the knee I'm switching to paracetamol 500 mg when needed.", 11)]
+    for i, (who, text, day) in enumerate(sorted(said, key=lambda s: s[2])):
+        await ingestor.memorize(graph.tenant, f"c-{who}", [
+            {"id": f"m{i}", "speaker": who, "role": "user", "content": text,
+             "timestamp": first + timedelta(days=day, minutes=i)}], flush=True)
+    rows = await graph.read("""
+        MATCH (f:Fact {tenant: $tenant}) WHERE f.status = 'current'
+        RETURN f.subject AS who, f.predicate AS predicate, toLower(f.object) AS what, f.text AS text""")
+    current = {(r["who"], r["predicate"], r["what"]) for r in rows}
+    # The dose that went up ends the old one, and no "takes" fact says 10 mg any more (its twin
+    # with the whole sentence stayed current); the stop and the switch each read.
+    assert {("Tomás", "takes", "lisinopril"), ("Tomás", "lisinopril dose is", "20 mg"),
+            ("Mei", "stopped taking", "ibuprofen"), ("Mei", "takes", "paracetamol"),
+            ("Mei", "paracetamol dose is", "500 mg")} <= current, current
+    assert not [r["text"] for r in rows if "10 mg" in r["text"] or "400 mg" in r["text"]], rows
+    assert ("Mei", "takes", "ibuprofen") not in current

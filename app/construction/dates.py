@@ -301,7 +301,20 @@ def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     d = _safe_date(year, month, day)
     if d is None:
         return None
+    if not m.group(3) and (to := _DAY_RANGE_END.match(m.string, m.end())):
+        # "from November 10 to 14": the days between (a trip that ended after its first day)
+        last = _safe_date(year, month, int(to.group("d2")))
+        if last is not None and last > d:
+            return m.start(), to.end(), d, last, "span", True
     return m.start(), m.end(), d, d, "day", m.group(3) is None
+
+
+# The last day of a range in the month just named: "November 10 to 14", "Dec 10-13" (not "10 to
+# 4 people", "10 to 12 kg", an hour "10 to 11:30").
+_DAY_RANGE_END = re.compile(
+    r"\s*(?:to|until|till|through|thru|-|–)\s*(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|h|hrs?|hours?|mins?|minutes|%|percent|kg|km|mi|miles|people|"
+    r"guests|persons|euros?|dollars|pounds|[$£€])\b|\s*[$£€%])", re.IGNORECASE)
 
 
 @_pattern(rf"\b({_M_ANY})\.?,?\s+(?:of\s+)?(\d{{4}})\b", needs=(_DIGITS, _MONTH_WORDS))

@@ -641,8 +641,9 @@ broke up, new home, baby, cancer, hospital
 
 # An issue tracker's or a shop's key: a project's capitals, a hyphen, a number ("PLAT-4821",
 # "QL-118"); one capital takes three digits or more ("order #A-10293", not "B-52"). A "#"
-# before it is no part of it.
-TICKET_ID = r"(?:[A-Z][A-Z0-9]{1,9}-\d{1,7}|[A-Z]-\d{3,9})"
+# before it is no part of it. An invoice's year and number are one key: "INV-2026-014" (it was
+# "INV-2026", one entity for every invoice of the year).
+TICKET_ID = r"(?:[A-Z][A-Z0-9]{1,9}-\d{1,7}(?:-\d{1,7})?|[A-Z]-\d{3,9})"
 
 # Organisations every customer names, which the words around them would make people ("shipped
 # with DHL", "I told UPS").

@@ -27,6 +27,12 @@ _WEAK_PAST_HINT = re.compile(
 # questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
 _COMMITTED = re.compile(r"\b(?:promised|agreed|committed|asked|wanted|needed|expected|said|told|emailed|texted|"
                         r"offered|quoted|proposed)\b", re.IGNORECASE)
+# What was promised for a day: "Halden promised the remaining €1,800 for early December" (said in
+# November: this December, not the last).
+_PROMISED_FOR_HINT = re.compile(
+    r"\b(?:promised|agreed|committed|pledged|guaranteed)\b[^.;!?]{0,60}?\b(?:for|by|before|on|in)\s+(?:the\s+)?"
+    r"(?:(?:early|mid|late|end\s+of|start\s+of|beginning\s+of)[\s-]+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next|tomorrow)", re.IGNORECASE)
 # A day something is due by ("the questionnaire by Friday", said on a Tuesday): ahead, unless the
 # sentence is plainly in the past ("I had it done by Friday").
 _BY_DATE_HINT = re.compile(
@@ -128,7 +134,7 @@ def tense_of(s: str) -> str | None:
     """'future', 'past' or None: how to read a date phrase whose year or week is open."""
     if _PROMISE_MISSED.search(s):
         return "past"
-    if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s):
+    if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s) or _PROMISED_FOR_HINT.search(s):
         return "future"
     if _MOVED_TO_HINT.search(s):
         # "The demo was moved to Friday": ahead, unless the rest is told in the past ("the scan

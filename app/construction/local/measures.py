@@ -26,6 +26,7 @@ _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also)\s+)?|\b(?:and|so|
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
+_LEAD_DAY = re.compile(r"^\s*\x00(?P<d>\d+)\x00\s*,?\s")  # the sentence begun by its day
 _FROM_DAY = re.compile(rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
 # A name a value may be of: "Brightwave", "Harbor Logistics", "Flat 2" (a place by its number).
 _NAME = r"(?:\d{1,4}[A-Za-z]?\s+(?=[A-Z]))?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b))?"
@@ -374,6 +375,8 @@ class _Values:
         if end is not None and (day := _FROM_DAY.match(self.text, end)) and (
                 day.group("from") or _FROM_WORD.match(self.sent.rendered[int(day.group("d"))])):
             parse.said_now, parse.from_day = False, True  # "rent goes up to £1,150 from December": from then
+        elif (day := _LEAD_DAY.match(self.text)) and _FROM_WORD.match(self.sent.rendered[int(day.group("d"))]):
+            parse.said_now, parse.from_day = False, True  # "From November 1 my day rate goes up to €520"
         same = next((p for p in self.out if p.subject == parse.subject and p.predicate == parse.predicate), None)
         if same is not None and attr == "status" and at > same.clause:
             self.out.remove(same)  # "offered Priya 125k and she accepted": where she is now
@@ -578,6 +581,13 @@ _REFUND_DONE = re.compile(
     r"(?i:was|has\s+been|is|got|have\s+been)\s+(?:(?i:now|just|already)\s+)?"
     r"(?i:issued|processed|sent|approved|completed|paid|credited)\b")
 _TICKET_ANY = re.compile(rf"\b{lx.TICKET_ID}\b")
+# An invoice paid, in whole or part, or sent: "Brightwave paid INV-2026-014 today", "Halden paid
+# half of INV-2026-015", "I sent invoice INV-2026-016 to Nudge" (the overdue one stayed current).
+_INVOICE_DONE = re.compile(
+    r"\b(?P<verb>paid|settled|sent|issued|resent|voided|cancell?ed)\s+(?:(?P<part>half|part|some|a\s+third|"
+    r"a\s+quarter|\d{1,2}\s*%)\s+of\s+)?(?:(?i:the|my|our|their|your)\s+)?(?:(?i:invoice|bill)\s+)?#?"
+    rf"(?P<id>\b{lx.TICKET_ID})\b", re.IGNORECASE)
+_INVOICE_STATUS = {"settled": "paid", "issued": "sent", "resent": "sent", "canceled": "cancelled"}
 
 
 def _tickets(v: _Values) -> None:
@@ -590,6 +600,10 @@ def _tickets(v: _Values) -> None:
         status = (m.group("verb") or m.group("status")).lower() + (m.group("tail") or "")
         status = "open" if status in ("opened", "logged", "filed", "raised", "created") else status
         v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
+    for m in _INVOICE_DONE.finditer(v.text):
+        verb = m.group("verb").lower()
+        status = _INVOICE_STATUS.get(verb, verb)
+        v.add(m.group("id"), "status", f"partly {status}" if m.group("part") else status, m.start(), end=m.end())
     for m in _CODE_IS.finditer(v.text):
         v.add(m.group("code"), "status", m.group("status").lower(), m.start(), end=m.end())
     for m in _REFUND_DONE.finditer(v.text):

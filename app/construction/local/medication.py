@@ -51,6 +51,13 @@ _TAKES = re.compile(rf"{_WHO}(?:\s+(?:is|am|are)|'s|'m|'re)?\s+(?:now\s+|still\s
 # "she prescribed iron supplements" (for the speaker), "Dr. Lee prescribed Dad metformin".
 _PRESCRIBED = re.compile(rf"\b(?:prescribed|prescribes|prescribing)\s+(?:{_WHOM}\s+)?{_DOSE}{_MED}", _I)
 _TOOK_OFF = re.compile(rf"\b(?:took|taken|takes|taking)\s+{_WHOM}\s+off\s+{_MED}", _I)
+# A stop told by whoever prescribes ("My GP told me to stop ibuprofen completely"), and a switch
+# said without what it was from ("I'm switching to paracetamol 500 mg"): the old value ended,
+# the new one taken.
+_TOLD_TO_STOP = re.compile(rf"\b(?:told|asked|advised|wants|instructed|said\s+for)\s+{_WHOM}\s+to\s+(?:stop|quit|"
+                           rf"come\s+off|get\s+off)\s+(?:taking\s+)?{_MED}", _I)
+_SWITCHING_TO = re.compile(rf"{_WHO}(?:\s+(?:is|am|are|have|has)|'s|'m|'re|'ve)?\s+(?:now\s+)?(?:switching|switched|"
+                           rf"changing|changed|moving|moved)\s+(?:over\s+)?to\s+{_DOSE}{_MED}", _I)
 _STOPPED = re.compile(rf"{_WHO}(?:\s+(?:is|am|are|has|have)|'s|'m|'re|'ve)?\s+(?:stopped\s+taking|stopped|finished|"
                       rf"came\s+off|come\s+off|off|no\s+longer\s+(?:on|taking|takes))\s+{_MED}", _I)
 
@@ -71,9 +78,17 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         med = one_medication(med)
         kind = "pronoun" if word.lower() in _PRONOUN else "name"  # "He takes": "Raj takes"
         if who and all((p.subject, p.predicate, p.obj.lower()) != (who, predicate, med.lower()) for p in out):
-            out.append(_Parse(who, kind, predicate, med, False, False))
+            taken = _Parse(who, kind, predicate, med, False, False)
+            if dose and predicate == "takes":
+                # The dose is its own value, which a new dose ends; the sentence with it is the
+                # dose's fact. Taking it stays true at every dose ("takes lisinopril 10 mg" stayed
+                # current, with its old dose, when the dose went up).
+                taken.text = f"{who} takes {med}"
+            out.append(taken)
         if who and dose and predicate == "takes":
             out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(dose), True, False))
+        if who and predicate == "stopped taking":  # no dose of it any more either
+            out.append(_Parse(who, kind, f"{med.lower()} dose is", "none", True, False))
 
     def dose_of(m: re.Match, med_group: int) -> str | None:
         """The dose said just before or after the medication `m` names."""
@@ -100,7 +115,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
     if out:
         return out
     for rx, predicate in ((_PUT_ON, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
-                          (_TAKES, "takes")):
+                          (_TOLD_TO_STOP, "stopped taking"), (_SWITCHING_TO, "takes"), (_TAKES, "takes")):
         for m in rx.finditer(text):
             add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
     for m in _PRESCRIBED.finditer(text):  # for whom it says, else for the speaker ("she prescribed me ...")
