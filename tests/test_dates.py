@@ -34,6 +34,10 @@ def one(text: str, prefer: str | None = None) -> DateMention:
     ("See you in two days.", date(2023, 5, 10), date(2023, 5, 10), "day"),
     ("two days from now", date(2023, 5, 10), date(2023, 5, 10), "day"),
     ("in a couple of days", date(2023, 5, 10), date(2023, 5, 10), "day"),
+    # a range of days in the month named: the trip lasts to its last day (it ended after the first)
+    ("I'm in Lisbon from June 10 to 14.", date(2023, 6, 10), date(2023, 6, 14), "span"),
+    ("The workshop is on Jun 10-11.", date(2023, 6, 10), date(2023, 6, 11), "span"),
+    ("Dinner on June 10 to 4 people max.", date(2023, 6, 10), date(2023, 6, 10), "day"),
 ])
 def test_resolution(text, start, end, granularity):
     m = one(text)
@@ -48,6 +52,14 @@ def test_a_weekday_beside_a_date_or_of_a_routine_is_no_date_of_its_own():
     assert find_dates("Mark cut my Sunday long run to 24 km.", REF) == []
     assert find_dates("We meet every Sunday at the club.", REF) == []
     assert one("See you on Sunday.").start == date(2023, 5, 14)
+
+
+def test_what_was_promised_for_a_month_is_ahead():
+    # Said in May, in the past tense: the promise is for this December, not the last.
+    said = "Halden promised the remaining €1,800 for early December."
+    assert tense_of(said) == "future"
+    [m] = find_dates(said, REF, prefer=tense_at(said))
+    assert (m.start, m.end) == (date(2023, 12, 1), date(2023, 12, 10))
 
 
 def test_tense_decides_a_bare_weekday():

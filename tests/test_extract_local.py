@@ -649,6 +649,10 @@ def test_a_wish_about_being_reached_reported_is_that_persons_constraint():
     ([("Ana Lima", "Perfeito. And please write to me in Portuguese when you can, my English is so-so.")],
      ["Ana Lima prefers to be written to in Portuguese."]),
     ([("Ana Lima", "Please write to me at my work address.")], []),
+    # an organisation's way, said by whom deals with it
+    ([("Lena", "Brightwave asked that all communication goes through their Slack workspace, no email please.")],
+     ["Brightwave prefers to be contacted on Slack only, not by email."]),
+    ([("Lena", "No emails yet from Halden.")], []),
     # a standing rule said as "no <things> <where or when>", told with its reason
     ([("Owen", "The Flat 4 tenant works nights, no visits before noon.")],
      ["Owen set a rule: The Flat 4 tenant works nights, no visits before noon."]),
@@ -1515,3 +1519,14 @@ def test_a_wish_asked_of_the_assistant_is_no_plan_to_remind_of():
             ("Maya", "user", "I want to visit Lisbon in May.")]
     ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
     assert [f.text.split()[0] for f in ex.foresights] == ["Maya"], ex.foresights
+
+
+def test_an_assistant_hailing_whom_it_speaks_to_is_no_fact():
+    # Said on a Sunday: it was "Vita said on <next Sunday> check-in, Mei."
+    sunday = datetime(2026, 11, 22, 9, 0, tzinfo=timezone.utc)
+    ex = extract([turn("Sunday check-in, Mei! How was your week?", "Vita", sunday, 0, role="assistant"),
+                  turn("Good, I trained three times.", "Mei", sunday + timedelta(minutes=5), 1),
+                  turn("Your physio moved to Thursday, Mei.", "Vita", sunday + timedelta(minutes=6), 2,
+                       role="assistant")])
+    assert not [f.text for f in ex.facts if "check-in" in f.text], [f.text for f in ex.facts]
+    assert [f for f in ex.facts if "physio" in f.text.lower()], [f.text for f in ex.facts]

@@ -378,6 +378,34 @@ def test_a_spent_code_and_a_refund_paid_are_statuses():
     assert statuses == {("WELCOME15", "redeemed"), ("BEANS10", "applied"), ("A-10620", "refunded")}, statuses
 
 
+def test_everyday_words_of_a_value_that_changes_put_it_on_one_timeline():
+    said = [("2026-09-20", "Mei", "My goal is to lose weight, about 5 kg by Christmas."),
+            ("2026-10-20", "Mei", "My new goal is to deadlift 80 kg."),
+            ("2026-09-20", "Tomás", "Physio is every Tuesday at 18:00 with Ana Sousa at the clinic in Boavista."),
+            ("2026-10-21", "Tomás", "And the clinic moved my physio: from now on it's Thursdays at 18:00, "
+                                    "not Tuesdays."),
+            ("2026-10-01", "Lena", "We use Figma for Brightwave."),
+            ("2026-10-21", "Lena", "For Brightwave we're switching from Figma to Penpot."),
+            ("2026-10-05", "Lena", "My contact at Brightwave is Tom Becker."),
+            ("2026-10-05", "Lena", "My contact at Nudge is Dev Patel."),
+            ("2026-10-01", "Lena", "My day rate is €450."),
+            ("2026-10-27", "Lena", "From November 1 my day rate goes up to €520.")]
+    ex = extract([turn(text, who, datetime.fromisoformat(day).replace(tzinfo=timezone.utc) + timedelta(minutes=i),
+                       i) for i, (day, who, text) in enumerate(said)])
+    told = {(f.subject, f.predicate, f.object): f for f in ex.facts}
+    # "new goal is" was a timeline of its own; "Physio is ..." and the switch were "said" facts
+    assert {("Mei", "goal is", "to lose weight, about 5 kg by Christmas"), ("Mei", "goal is", "to deadlift 80 kg"),
+            ("Tomás", "physio schedule is", "Tuesday at 18:00"),
+            ("Tomás", "physio schedule is", "Thursdays at 18:00"),
+            ("Brightwave", "uses", "Figma"), ("Brightwave", "uses", "Penpot")} <= set(told), sorted(told)
+    assert all(told[k].single_valued for k in told if k[1] in ("goal is", "physio schedule is", "uses"))
+    # one contact per organisation: no "contact is" of the speaker's that the next one would end
+    assert not [k for k in told if k[1] == "contact is"], sorted(told)
+    # the rate goes up from the day it names, not from when it was said
+    rate = told[("Lena", "day rate is", "€520")]
+    assert rate.valid_from.date().isoformat() == "2026-11-01", rate
+
+
 async def test_an_orders_status_is_one_at_a_time(services, graph):
     await _tell(services, graph, [
         (0, "Ana", "Hi Sam, I just placed order #A-10293 for the coffee grinder."),
@@ -407,3 +435,19 @@ async def test_where_a_customers_things_go_is_one_address_at_a_time(services, gr
         query="Where should my parcel go?", user_id="ana", top_k=5), record_access=False)
     assert res.hits[0].kind == "fact" and "Rue des Lilas" in res.hits[0].node["text"], \
         [h.node.get("text") or h.node.get("content") for h in res.hits]
+
+
+async def test_a_deadline_moved_twice_is_one_day_at_a_time_and_its_old_days_end(services, graph):
+    # DAY1 + 0, 14, 29 days; each day named ahead of when it is said
+    await _tell(services, graph, [
+        (0, "Lena Park", "The Halden brand guidelines are due on October 23."),
+        (14, "Lena Park", "The Halden deadline moved to November 6."),
+        (29, "Lena Park", "Halden moved the deadline again, it's now November 27.")])
+    days = await _timeline(graph, "deadline is")
+    assert [s for _, s in days] == ["superseded", "superseded", "current"], days
+    assert days[-1][0].endswith("-11-27"), days
+    rows = await graph.read("""
+        MATCH (f:Foresight {tenant: $tenant}) WHERE f.kind IN ['plan', 'deadline']
+        RETURN f.text AS text, f.validTo AS until, f.endedAt AS ended ORDER BY f.validFrom""")
+    # Each old day's foresight ended when the next was said; the last one holds.
+    assert [r["ended"] is not None for r in rows] == [True, True, False], rows

@@ -62,6 +62,27 @@ RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 """
 
 
+# A day that changed on its timeline ("The Halden deadline moved to November 6" after "The Halden
+# brand guidelines are due on October 23": "Halden | deadline is" superseded) ends the plan or
+# deadline told with the old day, from the same turn and naming it: the new day is a foresight
+# of its own. (The moved-event rules of local/foresight_end.py read the event's name; here the
+# timeline says which it was, whatever the words.) Kept as END_FORESIGHT keeps it (plannedTo,
+# ENDED_BY), so forgetting the turn that moved it restores it.
+DAY_MOVED = """
+UNWIND $supersede AS s
+MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
+WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object <> old.object
+MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(fs:Foresight {tenant: $tenant})
+WHERE fs.kind IN ['plan', 'deadline'] AND coalesce(fs.forgotten, false) = false AND fs.text CONTAINS old.object
+  AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at)
+MATCH (new)-[:EVIDENCED_BY]->(t:Turn)
+WITH fs, s, head(collect(t)) AS t
+SET fs.plannedTo = fs.validTo, fs.validTo = s.at, fs.endedAt = s.at
+MERGE (fs)-[:ENDED_BY]->(t)
+RETURN count(DISTINCT fs) AS ended
+"""
+
+
 def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
     """END_FORESIGHT's rows: each candidate whose text names a word of its end (and, for a plan
     carried out, the doing: "renew" for "I renewed my passport"; and every word it needs)."""

@@ -651,3 +651,9 @@ KNOWN_ORGS = _words("""
 dhl ups fedex usps dpd tnt gls hermes evri parcelforce amazon ebay etsy paypal stripe klarna visa
 mastercard amex google apple microsoft netflix spotify uber airbnb ikea
 """)
+
+# What someone has one of at a time, said as "my <noun> is ...": a new one ends the old ("My new
+# goal is to deadlift 80 kg" after "My goal is to lose weight").
+ONE_AT_A_TIME = _words("""
+goal goals target aim budget rate limit deadline salary rent address password pin username handle
+""")

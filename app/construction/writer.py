@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
-from app.construction.foresight_ends import end_foresight
+from app.construction.foresight_ends import DAY_MOVED, end_foresight
 from app.construction.supersession import plan_supersession
 from app.construction.value_owner import adopt_owners
 from app.store import term_stats
@@ -254,12 +254,18 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
                 elif name == "entities":
                     await term_stats.recount_nodes(tx, "entity", written)
                     await _take_roles(tx, rows)
+        ended = 0  # (set on the batch once: the transaction may be run again)
+        if batch.supersede:  # a day moved on its timeline: the foresight of the old day
+            [moved] = await tx.run(DAY_MOVED, supersede=batch.supersede)
+            ended = moved["ended"]
         # After the batch's own foresight: "Tom is vegan ... he isn't any more" in one episode.
         if batch.ends:
-            batch.ended, closed = await end_foresight(tx, batch.ends)
+            told, closed = await end_foresight(tx, batch.ends)
+            ended += told
             if closed:
                 await tx.run(SUPERSEDE, supersede=closed)
                 batch.supersede += closed
+        batch.ended = ended
 
     await graph.write_tx(work)
 

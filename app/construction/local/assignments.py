@@ -42,6 +42,17 @@ _USES = re.compile(
     rf"\b(?:going|gonna\s+go|sticking|staying|went|go|chose|picked|settled\s+on|decided\s+on|switched|"
     rf"switching|moved|moving|migrated|migrating|changed|changing)\s+(?:over\s+)?(?:with|to|on)?\s*(?:from\s+"
     rf"[A-Z][\w.+#-]*\s+to\s+)?{_PRODUCT}\s+for\s+{_THING}{_END}")
+# ... said with the thing first ("For Brightwave we're switching from Figma to Penpot", "For
+# Fernweh I'll use Figma too") or used now ("We use Figma for Brightwave"): the thing's, one at a
+# time (they were "said" facts, and "Lena uses Figma for Brightwave" stayed current after it).
+_FOR_USES = re.compile(
+    rf"^(?i:for)\s+{_THING}\s*,?\s+(?i:we|I)(?:'re|'m|'ll|\s+are|\s+am|\s+will|\s+have|'ve)?\s+"
+    r"(?:(?i:now|also|just)\s+)?"
+    rf"(?i:switching|switched|moving|moved|going|changing|changed|migrating|migrated|use|using|stick|sticking)\s+"
+    rf"(?:(?i:over)\s+)?(?:(?i:with|to|on)\s+)?(?:(?i:from)\s+[A-Z][\w.+#-]*\s+(?i:to)\s+)?{_PRODUCT}(?![\w'-])")
+_USE_FOR = re.compile(
+    rf"(?<![\w'])(?i:we|I)(?:'re|'m|\s+are|\s+am)?\s+(?:(?i:now|still|always|mostly)\s+)?(?i:use|using|work\s+in|"
+    rf"design\s+in|build\s+with)\s+{_PRODUCT}\s+for\s+{_THING}{_END}")
 _MOVED_ONTO = re.compile(
     rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+"
     r"(?:(?:off|away\s+from)\s+"
@@ -57,7 +68,9 @@ _EVENT_DAY = re.compile(
     r"[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned)"
-    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?\x00(?P<d>\d+)\x00")
+    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
+    rf"(?:(?i:on\s+)?(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("is on Thursday, November 26")
+    r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
@@ -104,7 +117,8 @@ _REPLACES = re.compile(
 # (the first word), "Jonas is on paternity leave", "Dad is on insulin" (any word).
 _NOT_WORK = frozenset("""call calls phone way road train plane bus team list line it this that them him her me
 us time board track mend fire shift duty site both all everything one two""".split())
-_NOT_WORK_ANY = frozenset("holiday holidays vacation leave sick notice resignation list".split()) | lx.MEDICATIONS
+_NOT_WORK_ANY = (frozenset("holiday holidays vacation leave sick notice resignation list".split()) | lx.MEDICATIONS
+                 | lx.WEEKDAYS | lx.MONTHS | lx.DATE_WORDS)  # ("Sofia is on Thursday": no one's work)
 # Words after a piece of work's name that say what kind of work it is: "the billing migration"
 # is billing's, as "Dev is taking over billing" says.
 _KIND_OF_WORK = frozenset("""migration project work workstream stream service services feature epic initiative
@@ -220,6 +234,14 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             continue  # "moving my lifting to Mon/Wed/Fri mornings": a time, not a thing used
         if reg.get(m.group("x")) is None and (product is None or product.type in ("thing", "organization")):
             add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
+    for m in [*_FOR_USES.finditer(text), *_USE_FOR.finditer(text)]:
+        product = reg.get(m.group("v"))
+        thing = reg.get(m.group("x"))
+        if thing is not None and thing.type == "person":
+            continue  # "for Sofia I'll use ...": for whom, not a thing's tool
+        if product is None or not product.speaker:
+            add(thing.name if thing is not None else m.group("x"), "uses",
+                product.name if product is not None else m.group("v"), 0, named=thing is not None)
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person

@@ -183,6 +183,9 @@ _ERRAND = re.compile(
 # a rest this evening"): no memory of anyone's.
 _SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
                        r"that\s+sounds|what\s+a|good\s+luck|enjoy|congrat)", re.I)
+# An assistant hailing whom it speaks to, a word or two and the name: "Sunday check-in, Mei!"
+# (it was the fact "Vita said on <next Sunday> check-in, Mei").
+_SALUTE = re.compile(r"^[\w'-]+(?:\s+[\w'-]+)?,\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*!+$")
 # Weather and tiredness, said in passing ("It's cold again this morning, I need more coffee",
 # "Weather's finally nice today", "So tired today, long day"): no memory, unless more is said.
 _PASSING = re.compile(
@@ -365,8 +368,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
                 continue
-            if s.t.assistant and not foresaw and not valued_or_assigned and _SYMPATHY.match(s.raw):
-                continue  # "Sorry to hear that, a grey Monday": courtesy
+            if s.t.assistant and not foresaw and not valued_or_assigned and (
+                    _SYMPATHY.match(s.raw) or _SALUTE.match(s.raw.strip())):
+                continue  # "Sorry to hear that, a grey Monday", "Sunday check-in, Mei!": courtesy
             if s.t.assistant and _CONFIRMED.match(s.raw) and not s.dates:
                 continue  # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again
             if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):

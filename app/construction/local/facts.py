@@ -94,7 +94,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         began = None  # "LUM-4821 is reopened, the fix is due by December 10": reopened now
     return FactDraft(
         subject=parse.subject,
-        predicate=parse.predicate,
+        predicate=_RENEWED.sub("", parse.predicate),
         object=_clip(parse.obj, MAX_OBJECT_CHARS),
         text=text,
         turn_ids=[t.turn.id],
@@ -106,6 +106,11 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         single_valued=parse.single,
         ends=_ENDS.get(parse.predicate),
     )
+
+
+# "My new goal is to deadlift 80 kg": the goal's timeline, whose old value it ends (it was "new
+# goal is", a timeline of its own, and "lose weight" stayed current).
+_RENEWED = re.compile(r"^(?:new|current|latest|updated|revised|actual|real|present)\s+(?=\S+.*\sis$)")
 
 
 def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datetime] | None:

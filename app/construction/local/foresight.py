@@ -197,8 +197,8 @@ _WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "
                         "considering", "thinking about", "thinking of"})
 _WILL_FILLER = frozenset("""
 let see check think tell say keep talk try be get do take make bet admit miss never always
-probably definitely just send find figure give love like
-""".split())
+probably definitely just send find figure give love like use stick stay
+""".split())  # ("For Fernweh I'll use Figma too": a choice of tool, no plan to remind of)
 _DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "hope to", "hoping to",
                           "would love to", "'d love to"})
 # A verb that puts a dated event ahead: "I'm flying ... next month", "Emma starts school in May".

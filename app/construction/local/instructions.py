@@ -94,6 +94,10 @@ _CONTACT_BY = re.compile(
     rf"\bonly\s+(?:by|via|on|over)\s+{_MODE.replace('mode', 'mode2')}\b|"
     rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:by|on|via|over)\s+)?{_MODE.replace('mode', 'mode4')}\b"
     r"(?:\s*,?\s*(?:don't|do\s+not|never|not)\s+(?P<no2>call|phone|ring|email|text|visit)\b)?|"
+    r"\bno\s+(?P<noemail>e-?mails?|emailing)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)|"
+    # "all communication goes through their Slack workspace": that way only
+    r"\b(?:all\s+)?(?:communication|communications|messages|everything)\s+(?:goes|go|should\s+go|must\s+go|to\s+go|"
+    r"has\s+to\s+go|going)\s+(?:through|via|over|on)\s+(?:their|our|the|his|her|my)?\s*(?P<chan>[A-Z][\w-]+)|"
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
     r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?|"
     # The way asked for from now on: "Next time please call me instead", "From now on just text me".
@@ -132,7 +136,9 @@ def contact_by(sent: _Sentence, recent: str | None,
     said = list(_CONTACT_BY.finditer(sent.text))
     if not said:
         return []
-    named = sent.named_before(reg, sent.s1_pos(said[0].start()), ("person",)) if reg is not None else []
+    # (an organisation's way too: "Brightwave asked that all communication goes through Slack")
+    named = (sent.named_before(reg, sent.s1_pos(said[0].start()), ("person", "organization"))
+             if reg is not None else [])
     if named:
         who = named[-1].name
     elif recent and recent != sent.t.speaker and (_THIRD.search(sent.text) or (
@@ -143,6 +149,12 @@ def contact_by(sent: _Sentence, recent: str | None,
         who = sent.t.speaker
     ways, nots = [], []
     for m in said:
+        if m.group("noemail"):
+            nots.append("by email")
+            continue
+        if m.group("chan"):
+            ways.append(f"on {m.group('chan')} only")
+            continue
         if m.group("nocalls"):
             when = " ".join(m.group("when").split()) if m.group("when") else ""
             nots.append(f"by phone {when}".strip())

@@ -159,6 +159,20 @@ _SLOT_IS = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:are|will\s+be|'ll\s+be|are
 _SLOT_MOVED = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:need\s+to\s+|have\s+to\s+|will\s+|are\s+going\s+to\s+)?"
                          r"(?i:move|moved|moving|switch|switched|change|changed|shift|shifted)\s+"
                          rf"(?:(?i:from)\s+(?i:{_WHEN})\s+)?(?i:to)\s+(?:(?i:on)\s+)?" + _SLOT)
+# ... said of an appointment without whose ("Physio is every Tuesday at 18:00 with Ana", the
+# speaker's), or moved with its new slot after ("the clinic moved my physio: from now on it's
+# Thursdays at 18:00, not Tuesdays"). (Both were "said" facts, the old day current.)
+_APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseling|rehab|tutoring|practice|"
+                r"rehearsals?|"
+                r"sessions?|lessons?|classes|class|appointments?|check-ins?|calls?|training|standup|stand-up))")
+_EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
+_SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
+                       r"(?i:the)\s+)?" + _APPOINTMENT
+                       + r"\s+(?i:is|are|'s)(?:\s+(?i:now|still|usually|always))?\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
+_SLOT_NOW = re.compile(r"\b(?i:moved|changed|switched|shifted|rescheduled)\s+"
+                       r"(?P<owner>(?i:my|our|his|her|their))\s+"
+                       + _APPOINTMENT + r"\s*[:,;-]\s*(?:(?i:from\s+now\s+on|now|so)\s*,?\s+)?(?i:it's|it\s+is|"
+                       r"they're|they\s+are)\s+(?:(?i:now)\s+)?(?:(?i:on)\s+)?" + _EVERY_SLOT)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # "Tidewater now renews on April 30, 2027".
@@ -411,8 +425,11 @@ def _said_is(v: _Values) -> None:
             # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
             # the attribute is its owner, as "Northwind's" is.
             said_owner, said_attr = _org_first(said_attr, reg)
-        if m.group("name") and (not (det or said_owner) or ":" in m.group(0)):
-            continue  # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value
+        if m.group("name") and (not (det or said_owner) or ":" in m.group(0) or m.group("owner2")):
+            # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value; "my
+            # contact at Nudge is Dev Patel": a holder there (parse.py), not "contact is" of mine
+            # (which Brightwave's contact ended)
+            continue
         if m.group("owner2") and re.match(r"['’]s\b", text[m.end("owner2"):]):
             continue  # "the Shrike at Sammy's Point": the name goes on
         thing = m.group("thing2")
@@ -518,9 +535,25 @@ def _schedules(v: _Values) -> None:
         v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
 
 
+_SAME_APPOINTMENT = {"physiotherapy": "physio", "session": "sessions", "lesson": "lessons", "class": "classes",
+                     "appointment": "appointments", "check-in": "check-ins", "call": "calls",
+                     "rehearsal": "rehearsals",
+                     "stand-up": "standup", "counseling": "counselling"}
+
+
 def _slots(v: _Values) -> None:
     """When someone's sessions are, said or moved; "our" said by an assistant is the person it
     speaks to (the one named last: "Hi Samuel! ... Our sessions are Tuesdays at 5pm")."""
+    for m in [*_SLOT_ONE.finditer(v.text), *_SLOT_NOW.finditer(v.text)]:
+        if v.sent.t.assistant:
+            continue  # (whose, said by an assistant, the rules below read when it says)
+        word = m.groupdict().get("owner")
+        whose = v.owner(word, m.start()) if word else v.speaker
+        what = m.group("what").lower()
+        when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", m.group("when"))  # "every Tuesday": Tuesday
+        slot = " ".join((when + (m.group("hour") or "")).split())
+        lead = None if word or m.start() > 0 else f"{whose}'s"  # "Physio is ...": "Tomás's physio is ..."
+        v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
     for m in [*_SLOT_IS.finditer(v.text), *_SLOT_MOVED.finditer(v.text)]:
         word = m.group("name") or m.group("owner")
         whose = v.recent if word.lower() == "our" and v.sent.t.assistant else v.owner(word, m.start())
@@ -665,8 +698,35 @@ def _asks(v: _Values) -> None:
             v.add(whose, "expectation", m.group("num"), m.start(), end=m.end())
 
 
+# A client's or a project's deadline, said as what is due or as the deadline moved by whose it is:
+# "The Halden brand guidelines are due on October 23", "Halden moved the deadline again, it's now
+# November 27" (one was a fact "Halden | brand | guidelines are due", the other "Halden | moved",
+# and the first deadline stayed current beside the moved ones).
+_DUE_ON = re.compile(
+    r"(?:^|[,;:]\s+)(?:(?i:the|our|my|their)\s+)?(?P<x>(?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?i:is|are)\s+"
+    r"(?:(?i:now)\s+)?"
+    r"(?i:due)\s+(?:(?i:on|by)\s+)?\x00(?P<d>\d+)\x00")
+_DEADLINE_MOVED = re.compile(
+    rf"(?P<who>{_NAME})\s+(?:(?i:has|have)\s+)?(?i:moved|pushed|extended|changed|shifted|brought\s+forward)\s+"
+    r"(?i:the|our|my|their|its)\s+(?i:deadline|due\s+date)\s+(?:(?i:again|back|out)\s*)?"
+    r"(?:[,;:]\s*(?:(?i:it's|it\s+is)\s+)?(?:(?i:now)\s+)?|(?i:to)\s+)\x00(?P<d>\d+)\x00")
+
+
+def _deadlines(v: _Values) -> None:
+    """Whose deadline a day is: the first organisation or person the thing due names ("the
+    Halden brand guidelines": Halden's), else the thing's own."""
+    for m in _DUE_ON.finditer(v.text):
+        names = [e for w in re.findall(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?", m.group("x"))
+                 if (e := v.reg.get(w)) is not None and e.type in ("organization", "person", "thing")
+                 and not e.speaker]
+        if names:
+            v.add(names[0].name, "deadline", _value(m, v.sent), m.start(), end=m.end())
+    for m in _DEADLINE_MOVED.finditer(v.text):
+        v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
+
+
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses)
+            _addresses, _deadlines)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,

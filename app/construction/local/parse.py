@@ -17,6 +17,9 @@ from app.construction.local.fact_patterns import (
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
 
 
+_RENEWED_NOUN = re.compile(r"^(?:new|current|latest|updated|revised|present)\s+(?=\S+.*\sis$)")
+
+
 def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -> _Parse:
     s1 = sent.s1
     t = sent.t
@@ -46,7 +49,10 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
         obj = _clip(_unplace(rewrite(rest, voice)).rstrip(" .!?"), MAX_OBJECT_CHARS)
         if not obj:
             obj = " ".join(sent.rendered)
-        return _Parse(subject, "speaker", kind[5:], obj, False, True)
+        # (a goal, a budget, a rate or a limit is one at a time: "My new goal is to deadlift 80 kg"
+        # ends "My goal is to lose weight")
+        noun = _RENEWED_NOUN.sub("", kind[5:])
+        return _Parse(subject, "speaker", noun, obj, (noun.split()[-2:-1] or [""])[0] in lx.ONE_AT_A_TIME, True)
     phrase = f"{aux} {rest}" if aux else rest
     parsed = _verb_phrase(phrase, sent, reg, voice, first)
     if parsed is None:
