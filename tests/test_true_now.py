@@ -132,3 +132,18 @@ async def test_the_api_labels_a_value_replaced_from_a_day_ahead_as_it_stands_now
                                 RETURN f {.id, .object, .status, .validFrom, .validTo} AS f""")
     labels = {r["f"]["object"]: Fact.of(r["f"]).status for r in rows}
     assert labels == {"Acme": "current", "Globex": "upcoming"}
+
+
+async def test_the_api_labels_each_value_as_it_stood_at_the_moment_asked(memory):
+    # As of a moment after Globex begins, Acme was replaced and Globex current; as of a moment
+    # before either was said, Acme would have been upcoming. (A search with asOf labelled the
+    # value it found by today's status.)
+    from app.api.types import Fact
+
+    rows = await memory.read("""MATCH (f:Fact {tenant: $tenant, predicate: 'works at'})
+                                RETURN f {.id, .object, .status, .validFrom, .validTo} AS f""")
+    after = STARTS + timedelta(days=2)
+    assert {r["f"]["object"]: Fact.of(r["f"], at=after).status for r in rows} == {
+        "Acme": "superseded", "Globex": "current"}
+    before = NOW - timedelta(days=2)  # Acme said, Globex not yet
+    assert Fact.of(next(r["f"] for r in rows if r["f"]["object"] == "Acme"), at=before).status == "current"

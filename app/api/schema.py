@@ -46,7 +46,7 @@ def _hit(h, at: datetime) -> SearchHit:
                                            note=c.note)
                               for c in h.channels])
     if kind is HitKind.FACT:
-        hit.fact = Fact.of(h.node)
+        hit.fact = Fact.of(h.node, at=at)
     elif kind is HitKind.MEMCELL:
         hit.mem_cell = MemCell.of(h.node)
     elif kind is HitKind.FORESIGHT:
@@ -113,7 +113,7 @@ class Query:
         except SearchInputError as e:
             raise bad_input(str(e), e.field) from None
         return [Relation(entity=Entity.of(r.entity, at=at), hops=r.hops, score=r.score,
-                         path=[Fact.of(f) for f in r.path]) for r in rels]
+                         path=[Fact.of(f, at=at) for f in r.path]) for r in rels]
 
     @strawberry.field(description="An entity by name or alias, with its facts true now (or as of "
                                   "`asOf`); with `groupId`, that group's entity; with `userId`, the facts and "

@@ -94,33 +94,40 @@ class Fact:
     valid_from: Optional[datetime]
     valid_to: Optional[datetime]
     status: str = strawberry.field(description=(
-        "now: current, superseded (a later value replaced it), upcoming (true from validFrom, ahead: "
-        "\"I start at Globex on 1 June\"), retracted; a value replaced from a day ahead is current until then"))
+        "now (in a search, relatedTo or entity with asOf: at that moment): current, superseded (a later "
+        "value replaced it), upcoming (true from validFrom, ahead: \"I start at Globex on 1 June\"), "
+        "retracted; a value replaced from a day ahead is current until then"))
     event_date: Optional[date] = None
     mem_cell_id: Optional[strawberry.ID] = None
     group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(
         "the group it was said in: in a search of no group, two groups' namesakes told apart"))
 
     @classmethod
-    def of(cls, d: dict) -> "Fact":
+    def of(cls, d: dict, at: Optional[datetime] = None) -> "Fact":
+        """`at`: the moment its status is told at (an asOf asked), else now."""
         valid_from, valid_to = _dt(d.get("validFrom")), _dt(d.get("validTo"))
         return cls(id=d["id"], subject=d.get("subject") or "", predicate=d.get("predicate") or "",
                    object=d.get("object") or "", text=d.get("text") or "",
                    confidence=float(d.get("confidence") or 0.0), valid_from=valid_from,
-                   valid_to=valid_to, status=_status_now(d.get("status") or "current", valid_from, valid_to),
+                   valid_to=valid_to, status=_status_at(d.get("status") or "current", valid_from, valid_to, at),
                    event_date=_date(d.get("eventDate")), mem_cell_id=d.get("memCellId"),
                    group_id=d.get("groupId"))
 
 
-def _status_now(stored: str, valid_from: Optional[datetime], valid_to: Optional[datetime]) -> str:
-    """A fact's status as of now. The graph marks a value replaced when the replacing one is
-    said, also when it takes over on a day ahead ("Aisha takes the auth gateway from Monday"):
-    until that day the old value is what holds, and the new one is still to come."""
-    now = datetime.now(timezone.utc)
+def _status_at(stored: str, valid_from: Optional[datetime], valid_to: Optional[datetime],
+               at: Optional[datetime] = None) -> str:
+    """A fact's status at `at` (now by default). The graph marks a value replaced when the
+    replacing one is said, also when it takes over on a day ahead ("Aisha takes the auth gateway
+    from Monday"): until that day the old value is what holds, and the new one is still to come.
+    Asked as of a past moment, the value true then is current, though replaced since (a search
+    with asOf labelled the answer it found "superseded", and an agent would drop it)."""
+    now = at or datetime.now(timezone.utc)
+    if stored == "retracted":
+        return stored
+    if valid_from is not None and valid_from > now:
+        return "upcoming"
     if stored == "superseded" and valid_to is not None and valid_to > now:
         return "current"
-    if stored == "current" and valid_from is not None and valid_from > now:
-        return "upcoming"
     return stored
 
 
@@ -235,7 +242,7 @@ class Entity:
     async def facts(self, info: Info) -> list[Fact]:
         if self.known_facts is None:
             self.known_facts = await info.context.loaders.entity_facts.load((self.id, self.at))
-        return [Fact.of(f) for f in self.known_facts]
+        return [Fact.of(f, at=self.at) for f in self.known_facts]
 
     @strawberry.field(description="its plans, constraints and deadlines active now (or at the asOf "
                                   "asked), the soonest to end first; at most 50")
