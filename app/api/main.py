@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import hmac
 import ipaddress
 import logging
@@ -105,11 +104,11 @@ class OperationMetrics(SchemaExtension):
         metrics.observe(name, status, time.perf_counter() - start)
 
 
-@functools.cache
 async def _warm_scopes(searcher: SearchService) -> None:
-    """The scoped warm-up, while the server already answers (a few seconds of queries)."""
+    """The scoped warm-up, while the server already answers (a few seconds of queries); on a
+    new install, the whole warm-up once the first conversation is stored."""
     try:
-        await searcher.warm_up_scopes()
+        await searcher.warm_up_when_stored()
     except asyncio.CancelledError:
         raise
     except Exception:  # noqa: BLE001 - warming up is best effort
