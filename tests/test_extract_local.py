@@ -361,6 +361,10 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("You know what I'm like with heights, I'll wait at the bottom.", "Maya is afraid of heights.", "climbing"),
     ("I'm not good with boats at all.", "Maya is afraid of boats.", "ferry"),
     ("Mum had her hip replaced in May, so no long walks yet.", "Maya's mum has had a hip replacement.", "walking"),
+    # a sore part of the body (a coach's leg workout did not bring it)
+    ("My right knee hurts when I go down stairs.",
+     "Maya has a sore right knee: it hurts when Maya goes down stairs.", "workout"),
+    ("My back is killing me after the deadlifts.", "Maya has a sore back: it hurts after the deadlifts.", "gym"),
 ])
 def test_constraints(text, expected, situation):
     ex = extract([turn(text)])

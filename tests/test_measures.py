@@ -139,6 +139,7 @@ def test_a_correction_gives_the_value_said_before_anew():
 
 @pytest.mark.parametrize("query, pairs", [
     ("What does Nadia weigh now?", [("nadia", "weight is")]),
+    ("How much can Mei deadlift now?", [("mei", "deadlift pr is")]),
     ("What's Nadia's squat PR?", [("nadia", "squat pr is")]),
     ("What's Nadia's resting HR these days?", [("nadia", "resting heart rate is")]),
     ("What plan is Harbor on?", [("harbor", "plan is")]),

@@ -120,6 +120,10 @@ _OF_A_PERSON = (
      "expectation is"),
 )
 _WEIGH_ASKED = re.compile(rf"\b(?:what|how\s+much)\s+(?i:does|did)\s+{_X}\s+weigh\b", _I)
+# A lift's best, asked as what can be lifted: "How much can Mei deadlift now?" (the day's lift
+# said in passing, "Deadlifted 70 kg this morning!", ranked above the best, 75 kg).
+_LIFT_ASKED = re.compile(rf"\bhow\s+(?:much|heavy)\s+(?i:can|could|does|do)\s+{_X}\s+"
+                         r"(?P<lift>squat|bench(?:\s+press)?|deadlift|overhead\s+press|press|clean|snatch)\b", _I)
 _GROUP_VALUE = re.compile(rf"^\s*(?:what(?:'s|\s+is|\s+was)|when(?:'s|\s+is))\s+(?i:the|our)\s+"
                           rf"(?:(?i:current|new|latest)\s+)?{_A}{_NOW}", _I)
 
@@ -143,6 +147,9 @@ def asked_value(query: str, in_group: bool = False) -> list[tuple[str, str]]:
     m = _WEIGH_ASKED.search(query)
     if m:
         return [(normalize_key(m.group("x")), "weight is")]
+    m = _LIFT_ASKED.search(query)
+    if m:
+        return [(normalize_key(m.group("x")), f"{attribute_key(m.group('lift') + ' pr')} is")]
     for rx, predicate in _OF_A_PERSON:
         if m := rx.search(query):
             return [(normalize_key(m.group("x")), predicate)]
