@@ -389,6 +389,8 @@ def test_everyday_words_of_a_value_that_changes_put_it_on_one_timeline():
             ("2026-10-21", "Lena", "For Brightwave we're switching from Figma to Penpot."),
             ("2026-10-05", "Lena", "My contact at Brightwave is Tom Becker."),
             ("2026-10-05", "Lena", "My contact at Nudge is Dev Patel."),
+            ("2026-10-01", "Lena", "I keep all my client files in Dropbox."),
+            ("2026-10-20", "Lena", "I moved all my client files from Dropbox to Nextcloud over the weekend."),
             ("2026-10-01", "Lena", "My day rate is €450."),
             ("2026-10-27", "Lena", "From November 1 my day rate goes up to €520.")]
     ex = extract([turn(text, who, datetime.fromisoformat(day).replace(tzinfo=timezone.utc) + timedelta(minutes=i),
@@ -398,7 +400,9 @@ def test_everyday_words_of_a_value_that_changes_put_it_on_one_timeline():
     assert {("Mei", "goal is", "to lose weight, about 5 kg by Christmas"), ("Mei", "goal is", "to deadlift 80 kg"),
             ("Tomás", "physio schedule is", "Tuesday at 18:00"),
             ("Tomás", "physio schedule is", "Thursdays at 18:00"),
-            ("Brightwave", "uses", "Figma"), ("Brightwave", "uses", "Penpot")} <= set(told), sorted(told)
+            ("Brightwave", "uses", "Figma"), ("Brightwave", "uses", "Penpot"),
+            ("client files", "uses", "Dropbox"), ("client files", "uses", "Nextcloud")} <= set(told), sorted(told)
+    assert {e.name: e.type for e in ex.entities}["Nextcloud"] == "thing"  # a tool, not a town
     assert all(told[k].single_valued for k in told if k[1] in ("goal is", "physio schedule is", "uses"))
     # one contact per organisation: no "contact is" of the speaker's that the next one would end
     assert not [k for k in told if k[1] == "contact is"], sorted(told)

@@ -50,12 +50,17 @@ _FOR_USES = re.compile(
     r"(?:(?i:now|also|just)\s+)?"
     rf"(?i:switching|switched|moving|moved|going|changing|changed|migrating|migrated|use|using|stick|sticking)\s+"
     rf"(?:(?i:over)\s+)?(?:(?i:with|to|on)\s+)?(?:(?i:from)\s+[A-Z][\w.+#-]*\s+(?i:to)\s+)?{_PRODUCT}(?![\w'-])")
+# Where things are kept: "I keep all my client files in Dropbox" (moved later: "I moved all my
+# client files from Dropbox to Nextcloud", _MOVED_ONTO), the things' one place at a time.
+_KEPT_IN = re.compile(
+    rf"(?<![\w'])(?i:I|we)\s+(?:(?i:now|still|always)\s+)?(?i:keep|store|save|back\s+up)\s+(?:(?i:all)\s+)?"
+    rf"(?:(?i:my|our)\s+)(?P<x>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s+(?i:in|on)\s+{_PRODUCT}(?![\w'-])")
 _USE_FOR = re.compile(
     rf"(?<![\w'])(?i:we|I)(?:'re|'m|\s+are|\s+am)?\s+(?:(?i:now|still|always|mostly)\s+)?(?i:use|using|work\s+in|"
     rf"design\s+in|build\s+with)\s+{_PRODUCT}\s+for\s+{_THING}{_END}")
 _MOVED_ONTO = re.compile(
-    rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+{_THING}\s+"
-    r"(?:(?:off|away\s+from)\s+"
+    rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+(?:(?i:all)\s+)?{_THING}\s+"
+    r"(?:(?:off|away\s+from|from)\s+"
     rf"(?:of\s+)?[A-Z][\w.+#-]*\s+)?(?:on)?to\s+{_PRODUCT}(?![\w'-])")
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
@@ -232,13 +237,18 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         product = reg.get(m.group("v"))
         if m.group("v").split()[0].lower() in _WHEN_WORDS:
             continue  # "moving my lifting to Mon/Wed/Fri mornings": a time, not a thing used
+        came_off = re.search(r"\s(?:off|from)\s+[A-Z]", m.group(0))
+        if product is not None and product.type == "place" and came_off and not product.speaker:
+            product.settle("thing")  # "from Dropbox to Nextcloud": a tool moved off, not a town
         if reg.get(m.group("x")) is None and (product is None or product.type in ("thing", "organization")):
             add(m.group("x"), "uses", product.name if product is not None else m.group("v"), 0)
-    for m in [*_FOR_USES.finditer(text), *_USE_FOR.finditer(text)]:
+    for m in [*_FOR_USES.finditer(text), *_USE_FOR.finditer(text), *_KEPT_IN.finditer(text)]:
         product = reg.get(m.group("v"))
         thing = reg.get(m.group("x"))
         if thing is not None and thing.type == "person":
             continue  # "for Sofia I'll use ...": for whom, not a thing's tool
+        if product is not None and product.type == "place" and product.name.lower() not in lx.PLACES:
+            product.settle("thing")  # "we use Figma for Brightwave": a tool (a capital, read as a town)
         if product is None or not product.speaker:
             add(thing.name if thing is not None else m.group("x"), "uses",
                 product.name if product is not None else m.group("v"), 0, named=thing is not None)
