@@ -104,3 +104,8 @@ async def test_no_current_fact_keeps_an_old_dose_or_a_stopped_medication(graph, 
             ("Mei", "paracetamol dose is", "500 mg")} <= current, current
     assert not [r["text"] for r in rows if "10 mg" in r["text"] or "400 mg" in r["text"]], rows
     assert ("Mei", "takes", "ibuprofen") not in current
+    # the medication is a thing of its own, which its facts name
+    [med] = await graph.read("""
+        MATCH (e:Entity {tenant: $tenant, key: 'lisinopril'})<-[:ABOUT]-(f:Fact {status: 'current'})
+        RETURN e.type AS type, collect(f.predicate) AS predicates""")
+    assert med["type"] == "thing" and {"takes", "lisinopril dose is"} <= set(med["predicates"]), med

@@ -458,6 +458,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             log.warning("local extractor skipped a sentence of turn %s", s.t.turn.id, exc_info=True)
 
     used = {reg.root(mm.key) for s in sents for mm in s.mentions}
+    # and what a fact names besides ("Tomás takes lisinopril": the medication, said in lower case)
+    used |= {e.key for f in facts for name, _ in f.entities if (e := reg.get(name)) is not None}
     entities = reg.drafts(used)
     keywords = _keywords(sents, reg)
     return Extraction(

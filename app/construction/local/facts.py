@@ -70,6 +70,10 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         add(parse.subject.rsplit("'s ", 1)[0], ROLE_SUBJECT)
     else:
         add(parse.subject, ROLE_SUBJECT)
+    if parse.predicate in ("takes", "stopped taking"):  # the medication (medication.py)
+        add(parse.obj, ROLE_OBJECT)
+    elif parse.predicate.endswith(" dose is"):
+        add(parse.predicate[:-len(" dose is")], ROLE_OBJECT)
     obj_low = parse.obj.casefold()
     for mm in sent.mentions:
         ent = reg.get(mm.key)

@@ -76,6 +76,10 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         word = word or m.group(1)
         who = _whom(word, m.start(1), sent, reg, recent)
         med = one_medication(med)
+        if who:
+            # A thing of its own, which its facts name: entity("lisinopril") was null, and "who
+            # takes lisinopril?" could not be asked of the graph.
+            reg.add(med, {"thing": 9.0})
         kind = "pronoun" if word.lower() in _PRONOUN else "name"  # "He takes": "Raj takes"
         if who and all((p.subject, p.predicate, p.obj.lower()) != (who, predicate, med.lower()) for p in out):
             taken = _Parse(who, kind, predicate, med, False, False)
@@ -110,6 +114,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         who = _whom(said, m.start(), sent, reg, recent)
         med = one_medication(med)
         if who:
+            reg.add(med, {"thing": 9.0})
             kind = "pronoun" if said.lower() in _PRONOUN else "name"
             out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(5)), True, False))
     if out:
