@@ -413,3 +413,19 @@ async def test_someones_time_off_moved_ends_their_plan_for_the_old_days_only(gra
     assert [r["endedBy"] for r in marco] == [[]] and [r["endedBy"] for r in moved] == [[]], fs
     # a plan made before the PTO is no plan of taking it (it ended with the move)
     assert [r["endedBy"] for t, r in fs.items() if "runbook" in t] == [[]], fs
+
+
+async def test_a_plan_the_team_called_off_ends_whoever_made_it_and_no_other(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Marco", "I'll draft the Kafka migration plan by Friday.", 0),
+        ("m2", "Jun", "I'll benchmark Kafka next week.", 0),
+        ("m3", "Priya", "I'll book the Lisbon offsite for December.", 0),
+        ("m4", "Sofia", "I'll book my flights to Lisbon for Christmas.", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m5", "Priya", "We decided not to migrate to Kafka after all, we're staying on RabbitMQ.", 2),
+        ("m6", "Priya", "And we called off the Lisbon offsite.", 2)])
+    ended = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is not None}
+    # Marco's plan ended by Priya's "we"; Jun's benchmark names no migration, Sofia's flights no
+    # offsite: theirs hold.
+    assert any(t.startswith("Marco") for t in ended) and any("offsite" in t for t in ended), ended
+    assert not any(t.startswith(("Jun", "Sofia")) for t in ended), ended

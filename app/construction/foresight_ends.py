@@ -19,7 +19,13 @@ UNWIND range(0, size($ends) - 1) AS i
 WITH i, $ends[i] AS x
 MATCH (f:Foresight {tenant: $tenant})
 WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false) = false
-  AND (f.text STARTS WITH x.who + ' ' OR toLower(f.text) STARTS WITH 'the ' + toLower(x.who) + ' '  // "The QBR is"
+  // the team's, whoever of it planned it (ended_foresight: every word it needs): a plan its maker
+  // said, not a third party's told by another ("Tom and Sophie are planning a trip to Oslo"); in
+  // the group, or without one in the same conversation (not another user's trip of the tenant)
+  AND ((coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
+        AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant}) WHERE f.text STARTS WITH t.speaker + ' ' })
+       OR f.text STARTS WITH x.who + ' '
+       OR toLower(f.text) STARTS WITH 'the ' + toLower(x.who) + ' '  // "The QBR is"
        OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, groupKey: $groupKey, key: x.whoKey}) }
        // "Sophie and Daniel are planning a trip": theirs together, called off by either.
        OR (f.text CONTAINS ' and ' + x.who + ' '

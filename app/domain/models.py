@@ -217,6 +217,10 @@ class ForesightEndDraft:
     # Words its text must all hold besides: where a moved event is ("Flat", "5": the gas check at
     # Flat 5 moved, not Flat 6's), whose a taken-back errand is ("Tom": his references).
     needs: list[str] = field(default_factory=list)
+    # Called off by "we", for all who said it ("We decided not to migrate to Kafka after all",
+    # "we're not doing the Kafka migration"): whoever's plan it was in the group ends, when its
+    # text holds every word of `needs` (Marco's "I'll draft the Kafka migration plan" had stayed).
+    anyone: bool = False
 
 
 @dataclass

@@ -131,6 +131,19 @@ _NOW_ON = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|their|our|my|the|its)\s+)(?P<x>(?:[\w'-]+\s+){0,2}?"
     rf"(?i:{lx.SCHEDULED_ALT}|renewal|deadline|due\s+date))(?:\s+date)?\s+(?:is|'s)\s+now\b", _I)
 
+# Said by the team ("we", "our"), just before what is called off: "we called off the offsite",
+# "We're not doing the Kafka migration", "our Lisbon offsite is off".
+_BY_US = re.compile(r"(?:\b(?:we|we've|we're|we\s+have|we\s+are|we\s+had|we\s+decided\s+to)\s+(?:\w+\s+){0,2}"
+                    r"|\bour\s+(?:\w+\s+){0,2})$", _I)
+# ... or a doing given up: "We decided not to migrate to Kafka after all", "we won't be moving
+# the billing service to AWS".
+_NOT_ANY_MORE_US = re.compile(
+    r"\bwe(?:'ve|\s+have)?\s+(?:(?:decided|agreed|chose)\s+not\s+to|(?:are|'re)\s+not\s+going\s+to|won't|"
+    r"will\s+not)\s+(?:be\s+)?(?P<v>migrate|migrating|move|moving|switch|switching|launch|launching|hire|hiring|"
+    r"build|building|go|going|run|running|hold|holding|do|doing)\s+(?P<x>[^.;:!?(),]+)", _I)
+_VERB_WORDS = {"migrating": "migration", "migrate": "migration", "moving": "move", "switching": "switch",
+               "launching": "launch", "hiring": "hire", "building": "build", "going": "go", "running": "run",
+               "holding": "hold", "doing": "do"}
 # Words of a plan that say what it was, not which one: alone, they end nothing.
 _GENERIC = frozenset("""trip trips plan plans flight flights visit holiday holidays vacation booking
 reservation thing things going travel""".split())
@@ -180,7 +193,21 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
                                          turn_ids=[sent.t.turn.id]))
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED):
         for m in rx.finditer(text):
-            add(m.start(), _which(m.group("x")), "plan")
+            which = _which(m.group("x"))
+            add(m.start(), which, "plan")
+            if _BY_US.search(text, 0, m.start()) and not sent.t.assistant:
+                # the team's, whoever planned it: every word of what was called off must be in
+                # the plan's text (the words themselves, not "trip")
+                named = [w for w in which if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]
+                if named:
+                    out.append(ForesightEndDraft(who=sent.t.speaker, words=named, kind="plan",
+                                                 turn_ids=[sent.t.turn.id], needs=named, anyone=True))
+    for m in _NOT_ANY_MORE_US.finditer(text):  # "We decided not to migrate to Kafka after all"
+        named = [w for w in _which(m.group("x")) if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]
+        doing = _VERB_WORDS.get(m.group("v").lower(), m.group("v").lower())
+        if named and not sent.t.assistant:
+            out.append(ForesightEndDraft(who=sent.t.speaker, words=named + [doing], kind="plan",
+                                         turn_ids=[sent.t.turn.id], needs=named + [doing], anyone=True))
     for m in _NEVER_MIND.finditer(text):
         # by its names when it has some: "cancel the table at Nopi" is not every table booked
         which = _which(m.group("x"))
