@@ -1534,3 +1534,12 @@ def test_an_assistant_hailing_whom_it_speaks_to_is_no_fact():
                        role="assistant")])
     assert not [f.text for f in ex.facts if "check-in" in f.text], [f.text for f in ex.facts]
     assert [f for f in ex.facts if "physio" in f.text.lower()], [f.text for f in ex.facts]
+
+
+def test_an_assistants_summary_after_a_colon_is_no_fact_though_it_names_a_month():
+    day = datetime(2026, 10, 27, 10, 51, tzinfo=timezone.utc)
+    ex = extract([turn("From November 1 my day rate goes up to €520.", "Lena", day, 0),
+                  turn("Brightwave keeps the old rate of €450 though.", "Lena", day + timedelta(minutes=1), 1),
+                  turn("Understood: €520 from November, Brightwave stays at €450.", "Ori",
+                       day + timedelta(minutes=2), 2, role="assistant")])
+    assert not [f.text for f in ex.facts if f.turn_ids == ["t2"]], [f.text for f in ex.facts]

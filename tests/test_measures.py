@@ -456,3 +456,14 @@ async def test_a_deadline_moved_twice_is_one_day_at_a_time_and_its_old_days_end(
         RETURN f.text AS text, f.validTo AS until, f.endedAt AS ended ORDER BY f.validFrom""")
     # Each old day's foresight ended when the next was said; the last one holds.
     assert [r["ended"] is not None for r in rows] == [True, True, False], rows
+
+
+async def test_a_contact_at_an_organisation_is_related_to_it(services, graph):
+    from app.recollection.related import RelatedService
+
+    await _tell(services, graph, [(0, "Lena", "My contact at Nudge is Dev Patel, the CEO."),
+                                  (0, "Lena", "My contact at Brightwave is Tom Becker.")])
+    related = await RelatedService().related_to(graph, "Nudge", hops=1)
+    # Dev is Nudge's, one hop away (only through Lena before, as far as Brightwave); Tom is not
+    names = {r.entity["name"]: r.hops for r in related}
+    assert names.get("Dev Patel") == 1 and "Tom Becker" not in names, names

@@ -366,14 +366,20 @@ class Pipeline:
             batch.facts.append(row)
             subj = [a["key"] for a in about if a["role"] == "subject"]
             others = [a["key"] for a in about if a["role"] != "subject"]
-            for s in subj[:1]:
-                for o in others:
-                    if o != s and not {s, o} & assistants:
-                        batch.related.append({
-                            "fromKey": s, "toKey": o, "predicate": f.predicate, "factId": fid,
-                            "validFrom": valid_from, "validTo": f.valid_to,
-                            "weight": float(f.confidence), "groupId": first.group_id,
-                        })
+            pairs = [(s, o, f.predicate) for s in subj[:1] for o in others]
+            if f.predicate.startswith("contact at ") and f.predicate.endswith(" is"):
+                # "My contact at Nudge is Dev Patel": Dev is Nudge's too (relatedTo("Nudge") reached
+                # him only through the speaker, as far as every other thing she named)
+                org, person = res.key_of(f.predicate[len("contact at "):-len(" is")]), res.key_of(f.object)
+                if org and person and org in res.entities and person in res.entities:
+                    pairs.append((person, org, "contact at"))
+            for s, o, predicate in pairs:
+                if o != s and not {s, o} & assistants:
+                    batch.related.append({
+                        "fromKey": s, "toKey": o, "predicate": predicate, "factId": fid,
+                        "validFrom": valid_from, "validTo": f.valid_to,
+                        "weight": float(f.confidence), "groupId": first.group_id,
+                    })
         for fs in ex.foresights:
             tids = [t for t in fs.turn_ids if t in turn_ids] or [cell.turns[-1].id]
             row = {

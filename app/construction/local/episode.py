@@ -371,8 +371,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if s.t.assistant and not foresaw and not valued_or_assigned and (
                     _SYMPATHY.match(s.raw) or _SALUTE.match(s.raw.strip())):
                 continue  # "Sorry to hear that, a grey Monday", "Sunday check-in, Mei!": courtesy
-            if s.t.assistant and _CONFIRMED.match(s.raw) and not s.dates:
-                continue  # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again
+            if s.t.assistant and (ok := _CONFIRMED.match(s.raw)) and (not s.dates or ":" in ok.group(0)):
+                # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again;
+                # a summary after a colon with its days too ("Understood: €520 from November,
+                # Brightwave stays at €450" was a fact "brightwave is €450")
+                continue
             if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):
                 continue  # an errand for the assistant: a task, no memory
             if not foresaw and not valued_or_assigned and _PASSING.match(s.raw) and not (
