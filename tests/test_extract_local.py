@@ -1543,3 +1543,9 @@ def test_an_assistants_summary_after_a_colon_is_no_fact_though_it_names_a_month(
                   turn("Understood: €520 from November, Brightwave stays at €450.", "Ori",
                        day + timedelta(minutes=2), 2, role="assistant")])
     assert not [f.text for f in ex.facts if f.turn_ids == ["t2"]], [f.text for f in ex.facts]
+
+
+def test_a_firm_named_by_its_trade_is_an_organisation():
+    ex = extract([turn("Halden Architects want the brand guidelines, and Okafor Engineers the site plan.")])
+    types = {e.name: e.type for e in ex.entities}
+    assert types.get("Halden Architects") == "organization" and types.get("Okafor Engineers") == "organization", types

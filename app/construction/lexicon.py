@@ -310,7 +310,8 @@ organization organisation bureau committee charity trust church
 logistics foods solutions holdings industries enterprises ventures consulting consultancy analytics
 robotics pharma pharmaceuticals insurance motors brands telecom communications associates
 lettings estates properties homes roofing plumbing builders construction services electrical cleaning
-recruitment staffing surveyors solicitors accountants dental removals
+recruitment staffing surveyors solicitors accountants dental removals architects architecture
+engineers engineering lawyers consultants contractors designers roasters brewery bakery
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")
