@@ -429,3 +429,9 @@ async def test_a_plan_the_team_called_off_ends_whoever_made_it_and_no_other(grap
     # offsite: theirs hold.
     assert any(t.startswith("Marco") for t in ended) and any("offsite" in t for t in ended), ended
     assert not any(t.startswith(("Jun", "Sofia")) for t in ended), ended
+
+
+def test_a_rule_lifted_by_whoever_made_it_ends_it():
+    ex = extract(episode(("Tomás", "I sprained my ankle, the physio says no running for three weeks."),
+                         ("Tomás", "Good news, the physio cleared me to run again from Monday.")))
+    assert [(e.who, e.words, e.kind) for e in ex.foresight_ends] == [("Tomás", ["run"], "constraint")]

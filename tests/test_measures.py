@@ -363,6 +363,15 @@ def test_a_subscription_cancelled_by_the_assistant_is_a_status_of_its_own():
     assert statuses[("Gamer Pass Plus", "cancelled")].startswith("eli's Gamer Pass Plus subscription is cancelled")
 
 
+def test_an_invoice_not_paid_is_unpaid_and_one_to_be_paid_no_news():
+    day = datetime(2026, 11, 20, 10, 0, tzinfo=timezone.utc)
+    said = ["Nudge still hasn't paid INV-2026-016, it's overdue now.", "Halden will pay INV-2026-015 next week.",
+            "Brightwave paid INV-2026-014 today."]
+    ex = extract([turn(text, "Lena", day + timedelta(minutes=i), i) for i, text in enumerate(said)])
+    statuses = {(f.subject, f.object) for f in ex.facts if f.predicate == "status is"}
+    assert statuses == {("INV-2026-016", "unpaid"), ("INV-2026-014", "paid")}, statuses
+
+
 def test_a_spent_code_and_a_refund_paid_are_statuses():
     day = datetime(2026, 11, 18, 10, 0, tzinfo=timezone.utc)
     said = [("Ana Lima", "user", "Can I use WELCOME15 again?"),
@@ -404,6 +413,9 @@ def test_everyday_words_of_a_value_that_changes_put_it_on_one_timeline():
             ("client files", "uses", "Dropbox"), ("client files", "uses", "Nextcloud")} <= set(told), sorted(told)
     assert {e.name: e.type for e in ex.entities}["Nextcloud"] == "thing"  # a tool, not a town
     assert all(told[k].single_valued for k in told if k[1] in ("goal is", "physio schedule is", "uses"))
+    # whom the physio is with outlives the slot, told without it (Ana went with the Tuesday before)
+    assert [f.text for f in ex.facts if "Ana Sousa" in f.text and f.predicate == "said"] == [
+        "Tomás said physio is with Ana Sousa at the clinic in Boavista."], [f.text for f in ex.facts]
     # one contact per organisation: no "contact is" of the speaker's that the next one would end
     assert not [k for k in told if k[1] == "contact is"], sorted(told)
     # the rate goes up from the day it names, not from when it was said

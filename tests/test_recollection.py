@@ -893,3 +893,18 @@ async def test_every_food_constraint_surfaces_for_a_restaurant(services, graph, 
     first = " ".join(h.node.get("text", "") for h in res.hits[:5] if h.kind == "foresight").lower()
     assert all(w in first for w in ("peanut", "shellfish", "vegetarian")), \
         [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]
+
+
+async def test_a_request_for_one_person_pins_no_one_elses_standing_constraints(services, graph, searcher):
+    # A household: Mei's sore knee and back match "a run" too, but the run is Tomás's.
+    said = [("h1", "Mei", "My right knee hurts when I go down stairs."),
+            ("h2", "Mei", "My back is killing me after the deadlifts."),
+            ("h3", "Tomás", "I sprained my ankle, the physio says no running for three weeks."),
+            ("h5", "Tomás", "I'd like an easy 5 km on the river path, maybe Saturday."),
+            ("h6", "Mei", "Tomás loves running by the river in the morning.")]
+    await said_on_day3(services, graph, said)
+    res = await search(searcher, graph, "Plan a run for Tomás", top_k=5, now=DAY3 + timedelta(days=1))
+    mei = [h.node.get("text") for h in res.hits[:3]
+           if h.kind == "foresight" and h.node.get("text", "").startswith("Mei")]
+    assert not mei, [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]
+    assert res.hits[0].kind == "foresight" and res.hits[0].node["text"] == "Tomás must avoid running."

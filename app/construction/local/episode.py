@@ -439,10 +439,22 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     kept.insert(0, replace(parse, until=first, obj=obj))
                 parses = kept + assigned
             if valued:  # the values, and what else the sentence says of one value at a time
-                parses = [p for p in parses if p.single and p.kind != "reported"
+                # (an appointment's slot told with whom, "Physio is every Tuesday at 18:00 with Ana
+                # Sousa": the sentence stays a fact of its own, or Ana went with the old slot)
+                with_whom = any(v.predicate.endswith(" schedule is") for v in valued) and any(
+                    (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker
+                    for mm in s.mentions)
+                parses = [p for p in parses if (p.single and p.kind != "reported" or with_whom)
                           and all(p.predicate != v.predicate for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
+                if valued and with_whom and not p.predicate.endswith(" schedule is"):
+                    # ... told without the slot, which its own timeline holds ("Tomás said physio is
+                    # with Ana Sousa at the clinic in Boavista": no Tuesday current beside Thursday)
+                    for v in valued:
+                        if v.predicate.endswith(" schedule is"):
+                            slot = re.compile(rf"\s*(?:(?:every|each|on)\s+)?{re.escape(v.obj)}", re.I)
+                            f = replace(f, text=slot.sub("", f.text), object=slot.sub("", f.object))
                 if constraint is not None and (answer or (p.kind == "reported" and len(s.text.split()) <= 2)):
                     # A constraint said alone ("vegetarian." in a request) was the fact "Agata
                     # said vegetarian.": the constraint says it better ("Agata is vegetarian."),

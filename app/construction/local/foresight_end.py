@@ -35,6 +35,12 @@ _DOING_AGAIN = re.compile(
     r"(?:(?:finally|now|actually)\s+)?(?P<v>drink|drinking|drive|driving|fly|flying|lift|lifting|jump|jumping|"
     r"run|running|swim|swimming|cycle|cycling|train|training|lunge|lunges|squat|squats|climb|climbing)"
     r"\s+again\b", _I)
+# Cleared by whoever had ruled it out: "the physio cleared me to run again" (the rule "must avoid
+# running" stayed active, and came first for "Plan a run for Tomás").
+_CLEARED = re.compile(
+    r"\b(?:cleared|allowed|okayed|ok'd|signed\s+off)\s+(?P<whom>me|him|her)\s+(?:to|for)\s+"
+    r"(?P<v>drink|drive|fly|lift|jump|run|swim|cycle|train|climb|squat|lunge|play|exercise|work\s+out|running|training|lifting|driving|"
+    r"flying|swimming|cycling|climbing|jumping)\b", _I)
 # A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
 _CALLED_OFF = re.compile(
@@ -182,6 +188,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         add(m.start(), content(m.group("x")), "constraint")
     for m in _DOING_AGAIN.finditer(text):
         add(m.start(), [m.group("v").lower()], "constraint")
+    for m in _CLEARED.finditer(text):  # "the physio cleared me to run again": whom it cleared
+        whom = m.group("whom").lower()
+        who = sent.t.speaker if whom == "me" else (recent if whom in ("him", "her") else None)
+        if who and not sent.t.assistant:
+            out.append(ForesightEndDraft(who=who, words=[m.group("v").lower()], kind="constraint",
+                                         turn_ids=[sent.t.turn.id]))
     for m in _BACK_TO_EATING.finditer(text):
         if m.group(0).lower().startswith(("back", "started")) or m.group(0).lower().endswith("again"):
             add(m.start(), _DIETS_WITHOUT[m.group("food").lower()], "constraint")

@@ -620,6 +620,8 @@ _INVOICE_DONE = re.compile(
     r"\b(?P<verb>paid|settled|sent|issued|resent|voided|cancell?ed)\s+(?:(?P<part>half|part|some|a\s+third|"
     r"a\s+quarter|\d{1,2}\s*%)\s+of\s+)?(?:(?i:the|my|our|their|your)\s+)?(?:(?i:invoice|bill)\s+)?#?"
     rf"(?P<id>\b{lx.TICKET_ID})\b", re.IGNORECASE)
+_NOT_DONE = re.compile(r"(?:\bnot|n't|\bnever|\byet\s+to|\bstill\s+to|\bto|\bwill|'ll|\bshould|\bmust|"
+                       r"\bplease)\s+(?:(?:have|has|been|be|ever|yet|actually|even)\s+)*$", re.I)
 _INVOICE_STATUS = {"settled": "paid", "issued": "sent", "resent": "sent", "canceled": "cancelled"}
 
 
@@ -635,6 +637,12 @@ def _tickets(v: _Values) -> None:
         v.add(m.group("id") or m.group("id2"), "status", status, m.start(), end=m.end())
     for m in _INVOICE_DONE.finditer(v.text):
         verb = m.group("verb").lower()
+        if _NOT_DONE.search(v.text, max(0, m.start() - 24), m.start()):
+            # "Nudge still hasn't paid INV-2026-016": unpaid (it was stored as paid); "will pay": no news
+            if verb in ("paid", "settled") and re.search(r"(?:not|n't|never)\s+(?:\w+\s+)*$",
+                                                        v.text[max(0, m.start() - 24):m.start()]):
+                v.add(m.group("id"), "status", "unpaid", m.start(), end=m.end())
+            continue
         status = _INVOICE_STATUS.get(verb, verb)
         v.add(m.group("id"), "status", f"partly {status}" if m.group("part") else status, m.start(), end=m.end())
     for m in _CODE_IS.finditer(v.text):

@@ -209,8 +209,11 @@ class ForesightChannel:
         # MORE_CONSTRAINTS after the first: "suggest a restaurant" brought one of Maya's peanut
         # allergy, shellfish allergy and vegetarian diet, the others below the answers (or not
         # at all under a small tokenBudget).
+        # Of whom the query names, when it names someone ("Plan a run for Tomás": Mei's sore knee,
+        # pinned, pushed his clearance to run out of the first five).
         more = [i for i, c in enumerate(strong[1:], start=1)
-                if c.key in standing and not ranked[i].pin][:MORE_CONSTRAINTS]
+                if c.key in standing and not ranked[i].pin
+                and (not named or about[c.key] & named)][:MORE_CONSTRAINTS]
         for i in more:
             ranked[i] = replace(ranked[i], pin=True)
         query = ctx.text
