@@ -39,7 +39,8 @@ _DOING_AGAIN = re.compile(
 # running" stayed active, and came first for "Plan a run for Tomás").
 _CLEARED = re.compile(
     r"\b(?:cleared|allowed|okayed|ok'd|signed\s+off)\s+(?P<whom>me|him|her)\s+(?:to|for)\s+"
-    r"(?P<v>drink|drive|fly|lift|jump|run|swim|cycle|train|climb|squat|lunge|play|exercise|work\s+out|running|training|lifting|driving|"
+    r"(?P<v>drink|drive|fly|lift|jump|run|swim|cycle|train|climb|squat|lunge|play|exercise|work\s+out|running|"
+    r"training|lifting|driving|"
     r"flying|swimming|cycling|climbing|jumping)\b", _I)
 # A plan called off: "we cancelled our trip to Tokyo", "the Lisbon trip is off", "I'm not going
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
