@@ -67,7 +67,9 @@ def asked_predicates(query: str) -> tuple[str, ...]:
 _OWNER = re.compile(r"\bwho(?:'s|\s+is)?\s+(?:owns|owning|(?:on|in\s+charge\s+of|leading|running|handling|"
                     r"working\s+on)\b)\s+(?P<x>[\w' -]{1,60}?)\s*(?:now|these\s+days|currently|at\s+the\s+moment)?"
                     r"\s*[?.!]*$", _I)
-_USED_FOR = re.compile(r"\bwhat\s+(?:[\w-]+\s+){0,2}?(?:are\s+we|is\s+\S+|do\s+we|does\s+\S+|did\s+we)\s+"
+# ("Which design tool do I use for Brightwave?", "... does Lena Park use for ...": a client's tool)
+_USED_FOR = re.compile(r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:(?:are|do|did)\s+(?:we|I|you)|is\s+\S+|"
+                       r"(?:does|did)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+"
                        r"(?:using|use|built\s+on|running\s+on|going\s+with)\s+for\s+(?P<x>[\w' -]{1,60}?)"
                        r"\s*(?:now|these\s+days|currently)?\s*[?.!]*$", _I)
 
