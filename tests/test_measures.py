@@ -482,11 +482,12 @@ async def test_a_contact_at_an_organisation_is_related_to_it(services, graph):
 
 
 async def test_a_clients_tool_switched_is_the_answer_to_which_tool_is_used(services, graph):
-    await _tell(services, graph, [(0, "Lena", "We use Figma for Brightwave."),
-                                  (0, "Lena", "The Brightwave team loves the Figma prototypes, the design tool works well."),
-                                  (20, "Lena", "For Brightwave we're switching from Figma to Penpot."),
-                                  (21, "Lena", "For Fernweh I'll use Figma too, it is the design tool I know best."),
-                                  (22, "Lena", "Brightwave asked which design tool I use for the packaging.")])
+    await _tell(services, graph, [
+        (0, "Lena", "We use Figma for Brightwave."),
+        (0, "Lena", "The Brightwave team loves the Figma prototypes, the design tool works well."),
+        (20, "Lena", "For Brightwave we're switching from Figma to Penpot."),
+        (21, "Lena", "For Fernweh I'll use Figma too, it is the design tool I know best."),
+        (22, "Lena", "Brightwave asked which design tool I use for the packaging.")])
     uses = await _timeline(graph, "uses")
     assert ("Figma", "superseded") in uses and ("Penpot", "current") in uses, uses
     res = await SearchService(services).search(graph.tenant, SearchRequest(
