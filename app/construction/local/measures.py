@@ -725,8 +725,7 @@ def _deadlines(v: _Values) -> None:
     Halden brand guidelines": Halden's), else the thing's own."""
     for m in _DUE_ON.finditer(v.text):
         names = [e for w in re.findall(r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?", m.group("x"))
-                 if (e := v.reg.get(w)) is not None and e.type in ("organization", "person", "thing")
-                 and not e.speaker]
+                 if (e := v.reg.get(w)) is not None and not e.speaker]  # (a client read as a town too)
         if names:
             v.add(names[0].name, "deadline", _value(m, v.sent), m.start(), end=m.end())
     for m in _DEADLINE_MOVED.finditer(v.text):
