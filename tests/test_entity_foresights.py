@@ -24,7 +24,7 @@ SAID = [("m1", "Maya", "I'm allergic to peanuts, so no satay for me.", 0),
         ("m5", "Sam", "I'm flying to Tokyo next week for a conference.", 0),
         ("m6", "Maya", "Big news: I'm not allergic to peanuts anymore, I outgrew it.", 20)]
 THEN = DAY1 + timedelta(days=10)  # the trip ahead, the allergy not yet outgrown
-TRIP = "Sam is flying to Tokyo in the week of 2024-03-11 (next week) for a conference."
+TRIP = "Sam is flying to Tokyo in the week of 2024-03-11 for a conference."
 
 RELATED = """query($at: DateTime) { relatedTo(entity: "Pixel", hops: 2, asOf: $at) {
   entity { name foresights { text concerns { name } } } } }"""

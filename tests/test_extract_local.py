@@ -55,7 +55,7 @@ def test_yesterday_becomes_an_absolute_date_and_i_becomes_the_speaker():
     assert f.object == "the support group"
     assert f.event_date == date(2023, 5, 7)
     assert "Maya" in f.text and "2023-05-07" in f.text
-    assert f.text == "Maya went to the support group on 2023-05-07 (yesterday)."
+    assert f.text == "Maya went to the support group on 2023-05-07."
     assert f.turn_ids == ["t0"]
     assert f.valid_from == T0
     assert f.confidence == pytest.approx(0.9)
@@ -210,7 +210,7 @@ def test_at_most_twelve_facts_per_turn():
 def test_chat_that_drops_the_i_still_has_a_subject():
     ex = extract([turn("Just got back from Hawaii!"), turn("Went hiking with Jake yesterday.", i=1)])
     assert [f.text for f in ex.facts] == [
-        "Maya just got back from Hawaii.", "Maya went hiking with Jake on 2023-05-07 (yesterday)."]
+        "Maya just got back from Hawaii.", "Maya went hiking with Jake on 2023-05-07."]
     assert all(f.subject == "Maya" for f in ex.facts)
 
 
@@ -477,7 +477,7 @@ def test_a_trip_next_month_is_a_plan_until_the_end_of_that_month():
     assert p.valid_to == datetime(2023, 7, 1, tzinfo=timezone.utc)
     assert p.valid_to.tzinfo is not None
     assert "travel" in p.trigger and "Tokyo" in p.trigger
-    assert p.text == "Maya is flying to Tokyo in June 2023 (next month)."
+    assert p.text == "Maya is flying to Tokyo in June 2023."
     assert entity(ex, "Tokyo").type == "place"
 
 
@@ -501,7 +501,7 @@ def test_a_plan_without_a_date_holds_for_thirty_days():
 def test_a_contracted_will_with_a_date_is_a_plan():
     ex = extract([turn("Thanks for the recipe, I'll try it tonight!")])
     [p] = ex.foresights
-    assert p.text == "Maya will try it on 2023-05-08 (tonight)."
+    assert p.text == "Maya will try it on 2023-05-08."
     assert p.valid_to == datetime(2023, 5, 9, tzinfo=timezone.utc)
     assert "recipe" in p.trigger
 
@@ -761,7 +761,7 @@ def test_what_is_no_instruction_to_an_assistant_makes_no_constraint(rows):
 
 @pytest.mark.parametrize("said, expected, until", [
     ("Remind me to call the dentist tomorrow.",
-     "Lea asked to be reminded to call the dentist on 2023-05-09 (tomorrow).", date(2023, 5, 10)),
+     "Lea asked to be reminded to call the dentist on 2023-05-09.", date(2023, 5, 10)),
     # asked as a question, which the plan rules skip
     ("Can you remind me that my mom's birthday is on June 3rd?",
      "Lea asked to be reminded that Lea's mom's birthday is on 2023-06-03 (June 3rd).", date(2023, 6, 4)),

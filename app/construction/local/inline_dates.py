@@ -195,9 +195,18 @@ def _inline(m: DateMention, has_prep: bool) -> str:
     text = inline_text(m, has_preposition=has_prep)
     phrase = " ".join(m.phrase.split())
     absolute = absolute_text(m)
-    if absolute.casefold().startswith(phrase.casefold()) and text.endswith(f" ({m.phrase})"):
-        text = text[: -len(m.phrase) - 3]  # "in May 2024 (May)" -> "in May 2024"
+    if (absolute.casefold().startswith(phrase.casefold()) or _DEICTIC.fullmatch(phrase)) \
+            and text.endswith(f" ({m.phrase})"):
+        # "in May 2024 (May)" -> "in May 2024"; "on 2026-10-16 (today)" -> "on 2026-10-16": read
+        # weeks later, "today" is no longer that day (a weekday or a month's name stays)
+        text = text[: -len(m.phrase) - 3]
     return text
+
+
+# Words whose day is the day they are said.
+_DEICTIC = re.compile(r"(?:today|tonight|yesterday|tomorrow|this\s+(?:morning|afternoon|evening)|last\s+night|"
+                      r"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)|(?:next|last|this)\s+"
+                      r"(?:week|month|year|weekend)|(?:this|next|last)\s+(?:coming\s+)?(?:week)?end)", re.IGNORECASE)
 
 
 def _with_placeholders(s: str, mentions: list[DateMention],
