@@ -435,3 +435,16 @@ def test_a_rule_lifted_by_whoever_made_it_ends_it():
     ex = extract(episode(("Tomás", "I sprained my ankle, the physio says no running for three weeks."),
                          ("Tomás", "Good news, the physio cleared me to run again from Monday.")))
     assert [(e.who, e.words, e.kind) for e in ex.foresight_ends] == [("Tomás", ["run"], "constraint")]
+
+
+async def test_a_deadline_handed_in_ends_it_and_makes_no_plan(graph, ingestor):
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Lena", "The Halden brand guidelines are due on October 23.", 0),
+        ("m2", "Lena", "The Nudge sketches are due on October 30.", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m3", "Lena", "I delivered the Halden brand guidelines today, right on the new deadline.", 2)])
+    rows = await _foresight(graph)
+    # the Halden deadline ended by its delivery, the Nudge one holds; the delivery is no plan
+    assert [t for t, r in rows.items() if r["endedAt"] is not None] == [
+        next(t for t in rows if t.startswith("The Halden"))], rows
+    assert not [t for t in rows if t.startswith("Lena delivered")], rows

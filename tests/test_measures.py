@@ -366,10 +366,10 @@ def test_a_subscription_cancelled_by_the_assistant_is_a_status_of_its_own():
 def test_an_invoice_not_paid_is_unpaid_and_one_to_be_paid_no_news():
     day = datetime(2026, 11, 20, 10, 0, tzinfo=timezone.utc)
     said = ["Nudge still hasn't paid INV-2026-016, it's overdue now.", "Halden will pay INV-2026-015 next week.",
-            "Brightwave paid INV-2026-014 today."]
+            "Brightwave paid INV-2026-014 today.", "I invoiced Fernweh for the kickoff: INV-2026-018, €900."]
     ex = extract([turn(text, "Lena", day + timedelta(minutes=i), i) for i, text in enumerate(said)])
     statuses = {(f.subject, f.object) for f in ex.facts if f.predicate == "status is"}
-    assert statuses == {("INV-2026-016", "unpaid"), ("INV-2026-014", "paid")}, statuses
+    assert statuses == {("INV-2026-016", "unpaid"), ("INV-2026-014", "paid"), ("INV-2026-018", "sent")}, statuses
 
 
 def test_a_spent_code_and_a_refund_paid_are_statuses():

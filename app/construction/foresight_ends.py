@@ -25,6 +25,10 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
   AND ((coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
         AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant}) WHERE f.text STARTS WITH t.speaker + ' ' })
        OR f.text STARTS WITH x.who + ' '
+       // a to-do done by whoever said it was due ("The Halden brand guidelines are due on October
+       // 23", then "I delivered the Halden brand guidelines", both Lena's)
+       OR (x.done IS NOT NULL
+           AND EXISTS { (f)-[:EVIDENCED_BY]->(t2:Turn {tenant: $tenant}) WHERE t2.speaker = x.who })
        OR toLower(f.text) STARTS WITH 'the ' + toLower(x.who) + ' '  // "The QBR is"
        OR EXISTS { (f)-[:CONCERNS]->(:Entity {tenant: $tenant, groupKey: $groupKey, key: x.whoKey}) }
        // "Sophie and Daniel are planning a trip": theirs together, called off by either.
@@ -89,6 +93,10 @@ RETURN count(DISTINCT fs) AS ended
 """
 
 
+_HANDED_IN = frozenset(term_stats.query_terms("deliver submit send finish complete file hand publish", 16))
+_DUE_WORDS = frozenset(term_stats.query_terms("due deadline", 4))
+
+
 def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
     """END_FORESIGHT's rows: each candidate whose text names a word of its end (and, for a plan
     carried out, the doing: "renew" for "I renewed my passport"; and every word it needs)."""
@@ -96,7 +104,10 @@ def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
     for c in sorted(candidates, key=lambda c: c["i"]):  # the first said ends it
         x = ends[c["i"]]
         said = set(term_stats.query_terms(c["text"], 64))
-        if (c["id"] not in out and set(x["terms"]) & said and (not x.get("done") or x["done"] in said)
+        # (a deadline is done by handing in what was due: "I delivered the Halden brand guidelines"
+        # ends "The Halden brand guidelines are due on October 23", whose text names no delivering)
+        done = not x.get("done") or x["done"] in said or (x["done"] in _HANDED_IN and said & _DUE_WORDS)
+        if (c["id"] not in out and set(x["terms"]) & said and done
                 and all(w in said for w in x.get("needs") or ())):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
                             "whoKey": x.get("whoKey"), "whoTimeline": x.get("whoTimeline"),

@@ -671,11 +671,19 @@ def _within(sent: _Sentence) -> ForesightDraft | None:
                           valid_to=t.at + timedelta(days=n * _SPAN_DAYS[m.group("unit").lower()]), kind="deadline")
 
 
+# A to-do done, told as done: "I delivered the guidelines today", "I submitted the tax return".
+_DONE_TODAY = re.compile(
+    r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now)\s+)*(?:delivered|submitted|sent\s+off|"
+    r"finished|completed|filed|handed\s+in|published|released|shipped|launched|renewed|paid|returned)\b", re.I)
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
     if _BROKEN_PROMISE.search(text):
         return None  # "You said you'd follow up by Friday but I heard nothing": a day gone by
+    if _DONE_TODAY.search(text) and not any(d.direction == "future" for d in sent.dates):
+        return None  # "I delivered the Halden brand guidelines today": done, no plan (it was a deadline)
     if (within := _within(sent)) is not None:
         return within
     low_words = set(_WORD.findall(text.lower()))

@@ -95,7 +95,8 @@ _DONE_VERBS = {"booked": "book", "submitted": "submit", "finished": "finish", "s
                "chased": "chase", "emailed": "email", "called": "call", "rang": "ring", "cancelled": "cancel",
                "canceled": "cancel", "confirmed": "confirm", "arranged": "arrange", "collected": "collect",
                "replaced": "replace", "uploaded": "upload", "contacted": "contact", "wrote": "write",
-               "written": "write", "updated": "update", "printed": "print", "shared": "share"}
+               "written": "write", "updated": "update", "printed": "print", "shared": "share",
+               "delivered": "deliver", "handed in": "hand", "published": "publish"}
 _DONE = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now|actually|officially|eventually)\s+)*"
     rf"(?P<v>{'|'.join(_DONE_VERBS)})\s+(?P<x>[^.;:!?(),]+)", _I)

@@ -622,6 +622,8 @@ _INVOICE_DONE = re.compile(
     rf"(?P<id>\b{lx.TICKET_ID})\b", re.IGNORECASE)
 _NOT_DONE = re.compile(r"(?:\bnot|n't|\bnever|\byet\s+to|\bstill\s+to|\bto|\bwill|'ll|\bshould|\bmust|"
                        r"\bplease)\s+(?:(?:have|has|been|be|ever|yet|actually|even)\s+)*$", re.I)
+# "I invoiced Nudge for the sketch work: INV-2026-016, €1,350": sent (it had no status).
+_INVOICED = re.compile(rf"\b(?i:invoiced|billed)\s+[^.;!?]{{0,60}}?\b#?(?P<id>{lx.TICKET_ID})\b")
 _INVOICE_STATUS = {"settled": "paid", "issued": "sent", "resent": "sent", "canceled": "cancelled"}
 
 
@@ -645,6 +647,9 @@ def _tickets(v: _Values) -> None:
             continue
         status = _INVOICE_STATUS.get(verb, verb)
         v.add(m.group("id"), "status", f"partly {status}" if m.group("part") else status, m.start(), end=m.end())
+    for m in _INVOICED.finditer(v.text):
+        if not _NOT_DONE.search(v.text, max(0, m.start() - 24), m.start()):
+            v.add(m.group("id"), "status", "sent", m.start(), end=m.end())
     for m in _CODE_IS.finditer(v.text):
         v.add(m.group("code"), "status", m.group("status").lower(), m.start(), end=m.end())
     for m in _REFUND_DONE.finditer(v.text):
