@@ -1,5 +1,6 @@
 """The write path against the real Neo4j: turns -> MemCells -> facts, entities, foresight."""
 import asyncio
+import contextlib
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -815,3 +816,30 @@ async def test_text_is_stored_in_one_spelling_so_a_name_with_a_combining_mark_is
     with pytest.raises(InputError):
         await ingestor.memorize(graph.tenant, "c1", [{"id": "z3", "speaker": "\u200b", "content": "hi",
                                                        "timestamp": DAY1 + timedelta(minutes=2)}])
+
+
+async def test_a_run_cancelled_midway_leaves_its_conversation_to_the_retry_at_once(graph, services):
+    # Cancelled (a shutdown's drain cut short), the run removed its lease as a finished run does:
+    # its turns then waited UNSEEN_S (10 minutes) for the retry, when the shutdown's own marking
+    # of the conversation came first.
+    from app.store.admin import conversations_with_failed_turns
+
+    ing = Ingestor(services)
+    msgs = [{**GOOD, "id": f"x-{k}", "content": f"I moved to Porto in {2000 + k}.",
+             "timestamp": GOOD["timestamp"] + timedelta(minutes=k)} for k in range(5)]
+    await ing.memorize(graph.tenant, "cx", msgs, wait=False)
+    await ing.drain()  # stored and maybe processed up to the open end; the flush is what runs now
+    run = asyncio.create_task(ing.process(graph.tenant, "cx", flush=True))
+    for _ in range(400):  # until the run holds its lease
+        if await graph.read("MATCH (c:Conversation {tenant: $tenant, id: 'cx'}) WHERE c.leaseUntil > datetime() "
+                            "RETURN c.id"):
+            break
+        await asyncio.sleep(0.005)
+    run.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await run
+    pending = await graph.read(
+        "MATCH (t:Turn {tenant: $tenant, conversationId: 'cx', status: 'pending'}) RETURN t.id")
+    found = {c for t, c, _ in await conversations_with_failed_turns(services.driver, ingest.UNSEEN_S)
+             if t == graph.tenant}
+    assert not pending or "cx" in found, (pending, found)

@@ -60,6 +60,14 @@ RELEASE = """
 MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = $token
 REMOVE c.leaseUntil, c.leaseBy
 """
+# A run stopped before it finished (cancelled at shutdown, or failed) leaves its conversation as
+# a dead run's: its lease expired, which the retry looks for at once. Removed, as a finished
+# run's is, its turns waited UNSEEN_S for the retry, when this came after the shutdown's
+# ABANDONED (seen in CI: a conversation left out of the retry's list).
+EXPIRE = """
+MATCH (c:Conversation {tenant: $tenant, id: $conversationId}) WHERE c.leaseBy = $token
+SET c.leaseUntil = datetime() - duration({seconds: 1}) REMOVE c.leaseBy
+"""
 # Conversations whose turns a forget of another user reopened (app/lifecycle/forget.py LEFT_BEHIND).
 REOPENED_CONVERSATIONS = f"""
 MATCH (c:Conversation {{tenant: $tenant}})
@@ -195,6 +203,14 @@ class Ingestor:
         for task in [*self._background, *self._later.values()]:
             task.cancel()
         await asyncio.gather(draining, *self._background, return_exceptions=True)
+        # ... and for the workers themselves, whose runs release their leases as they stop: marked
+        # abandoned before that, a run's lease was then removed, and its turns waited UNSEEN_S
+        # for the retry (seen in CI as a conversation left out of the retry's list).
+        workers = self.queue.tasks()
+        for task in workers:
+            task.cancel()
+        if workers:
+            await asyncio.wait(workers, timeout=10)
         for tenant in {t for t, _ in left}:
             try:
                 await self.graph(tenant).write(ABANDONED, ids=[c for t, c in left if t == tenant])
@@ -228,16 +244,18 @@ class Ingestor:
             return ProcessReport(errors=["conversation is being processed elsewhere (`processingUntil` says "
                                          "until when); turns stay pending and are taken up once it is free"])
         holding = asyncio.create_task(self._renew(graph, conversation_id, token))
+        finished = False
         try:
             report = await self.pipeline.process(graph, conversation_id, flush, vectors, upto_seq)
             if place_scenes:
                 await self._place_in_scenes(graph, conversation_id, report)
+            finished = True
             return report
         finally:
             holding.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await holding
-            await graph.write(RELEASE, conversationId=conversation_id, token=token)
+            await graph.write(RELEASE if finished else EXPIRE, conversationId=conversation_id, token=token)
 
     async def _when_free(self, graph: TenantGraph, conversation_id: str, flush: bool,
                          upto_seq: int | None) -> None:

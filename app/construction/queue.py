@@ -101,6 +101,10 @@ class ProcessingQueue:
                 return
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    def tasks(self) -> list[asyncio.Task]:
+        """The conversations' workers still running (a shutdown waits for the cancelled ones)."""
+        return [c.task for c in self._busy.values() if c.task is not None and not c.task.done()]
+
     def conversations(self) -> list[tuple[str, str]]:
         """The (tenant, conversation) pairs with calls handed over and not yet processed."""
         return [key for key, c in self._busy.items() if c.done < c.submitted]
