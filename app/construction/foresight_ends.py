@@ -4,6 +4,8 @@ tenant's write lock (writer.write_batch). Undone by forgetting the turn that sai
 (app/lifecycle/forget.py UNEND_FORESIGHT, and restitch for the facts)."""
 from __future__ import annotations
 
+import re
+
 from app.store import term_stats
 from app.store.graph import TenantTx
 
@@ -78,6 +80,7 @@ RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 # of its own. (The moved-event rules of local/foresight_end.py read the event's name; here the
 # timeline says which it was, whatever the words.) Kept as END_FORESIGHT keeps it (plannedTo,
 # ENDED_BY), so forgetting the turn that moved it restores it.
+DAY_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a value that is a day, as DAY_MOVED's =~ reads it
 DAY_MOVED = """
 UNWIND $supersede AS s
 MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})

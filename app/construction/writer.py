@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
-from app.construction.foresight_ends import DAY_MOVED, end_foresight
+from app.construction.foresight_ends import DAY_MOVED, DAY_VALUE, end_foresight
 from app.construction.supersession import plan_supersession
 from app.construction.value_owner import adopt_owners
 from app.store import term_stats
@@ -255,8 +255,12 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
                     await term_stats.recount_nodes(tx, "entity", written)
                     await _take_roles(tx, rows)
         ended = 0  # (set on the batch once: the transaction may be run again)
-        if batch.supersede:  # a day moved on its timeline: the foresight of the old day
-            [moved] = await tx.run(DAY_MOVED, supersede=batch.supersede)
+        # A day moved on its timeline: the foresight of the old day. Every closing has a fact of
+        # the batch on one side and DAY_MOVED wants days on both: none, no query.
+        days = {f["id"] for f in batch.facts if DAY_VALUE.fullmatch(str(f.get("object") or ""))}
+        moved_days = [s for s in batch.supersede if s["oldId"] in days or s["newId"] in days]
+        if moved_days:
+            [moved] = await tx.run(DAY_MOVED, supersede=moved_days)
             ended = moved["ended"]
         # After the batch's own foresight: "Tom is vegan ... he isn't any more" in one episode.
         if batch.ends:

@@ -45,6 +45,10 @@ _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're"
 _PROF_ALT = _alt(lx.PROFESSIONS)
 
 # Facts that end a single-valued one with no new value, and the predicate they end.
+# A value's adjective of its being the latest, no part of what it is of: "My new goal is to
+# deadlift 80 kg" is the goal's timeline, whose old value it ends (it was "new goal is", a
+# timeline of its own, and "lose weight" stayed current).
+RENEWED = re.compile(r"^(?:new|current|latest|updated|revised|actual|real|present)\s+(?=\S+.*\sis$)")
 _ENDS = {"left job at": "works at", "moved out of": "lives in", "stopped taking": "takes"}
 _LEAVE = r"(?:quit|left|resigned\s+from)"
 

@@ -15,7 +15,7 @@ from app.construction.local.voice import OBJECT_PRONOUN, _Voice, rewrite
 from app.construction.local.inline_dates import _fill, tense_of
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
-from app.construction.local.fact_patterns import _ENDS, _THIRD
+from app.construction.local.fact_patterns import _ENDS, _THIRD, RENEWED
 from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
@@ -98,7 +98,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         began = None  # "LUM-4821 is reopened, the fix is due by December 10": reopened now
     return FactDraft(
         subject=parse.subject,
-        predicate=_RENEWED.sub("", parse.predicate),
+        predicate=RENEWED.sub("", parse.predicate),
         object=_clip(parse.obj, MAX_OBJECT_CHARS),
         text=text,
         turn_ids=[t.turn.id],
@@ -110,11 +110,6 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         single_valued=parse.single,
         ends=_ENDS.get(parse.predicate),
     )
-
-
-# "My new goal is to deadlift 80 kg": the goal's timeline, whose old value it ends (it was "new
-# goal is", a timeline of its own, and "lose weight" stayed current).
-_RENEWED = re.compile(r"^(?:new|current|latest|updated|revised|actual|real|present)\s+(?=\S+.*\sis$)")
 
 
 def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datetime] | None:

@@ -172,6 +172,15 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if who and words:
             out.append(ForesightEndDraft(who=who, words=words, kind=kind, turn_ids=[sent.t.turn.id], done=done))
 
+    def by_us(which: list[str], doing: str | None = None) -> None:
+        # The team's, whoever of it planned it: every word of what was called off (the words
+        # themselves, not "trip"), and the doing given up, must be in the plan's text.
+        named = [w for w in which if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]
+        if named and not sent.t.assistant:
+            needs = named + ([doing] if doing else [])
+            out.append(ForesightEndDraft(who=sent.t.speaker, words=needs, kind="plan",
+                                         turn_ids=[sent.t.turn.id], needs=needs, anyone=True))
+
     def content(x: str) -> list[str]:
         words = _WORD.findall(_chunk(x, _LIST_END, 6).lower())
         # "peanuts any more, I outgrew it": what ended stops where someone is said to do more
@@ -209,19 +218,10 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         for m in rx.finditer(text):
             which = _which(m.group("x"))
             add(m.start(), which, "plan")
-            if _BY_US.search(text, 0, m.start()) and not sent.t.assistant:
-                # the team's, whoever planned it: every word of what was called off must be in
-                # the plan's text (the words themselves, not "trip")
-                named = [w for w in which if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]
-                if named:
-                    out.append(ForesightEndDraft(who=sent.t.speaker, words=named, kind="plan",
-                                                 turn_ids=[sent.t.turn.id], needs=named, anyone=True))
+            if _BY_US.search(text, 0, m.start()):
+                by_us(which)
     for m in _NOT_ANY_MORE_US.finditer(text):  # "We decided not to migrate to Kafka after all"
-        named = [w for w in _which(m.group("x")) if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]
-        doing = _VERB_WORDS.get(m.group("v").lower(), m.group("v").lower())
-        if named and not sent.t.assistant:
-            out.append(ForesightEndDraft(who=sent.t.speaker, words=named + [doing], kind="plan",
-                                         turn_ids=[sent.t.turn.id], needs=named + [doing], anyone=True))
+        by_us(_which(m.group("x")), _VERB_WORDS.get(m.group("v").lower(), m.group("v").lower()))
     for m in _NEVER_MIND.finditer(text):
         # by its names when it has some: "cancel the table at Nopi" is not every table booked
         which = _which(m.group("x"))

@@ -613,7 +613,7 @@ _REFUND_DONE = re.compile(
     r"\b(?i:the|your|a|his|her)\s+(?i:full\s+|partial\s+)?(?i:refund)\b(?:\s+(?i:of|for)\s+(?:[^.;!?]|\.\d){1,40}?)?\s+"
     r"(?i:was|has\s+been|is|got|have\s+been)\s+(?:(?i:now|just|already)\s+)?"
     r"(?i:issued|processed|sent|approved|completed|paid|credited)\b")
-_TICKET_ANY = re.compile(rf"\b{lx.TICKET_ID}\b")
+_TICKET_ANY = re.compile(_TICKET)  # (any, wherever in the turn)
 # An invoice paid, in whole or part, or sent: "Brightwave paid INV-2026-014 today", "Halden paid
 # half of INV-2026-015", "I sent invoice INV-2026-016 to Nudge" (the overdue one stayed current).
 _INVOICE_DONE = re.compile(

@@ -12,12 +12,9 @@ from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import (
     _CLAUSE_FIRST, _COMPOUND, _FAV_IS, _FAV_MY, _FIRST, _GENERIC, _HOMES, _I, _IMPLIED, _LEAD, _LIST_END,
-    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, OFFICE_WORDS, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS, _chunk,
-    _third)
+    _MY_KIN, _MY_NOUN, _MY_NOUN_BE, OFFICE_WORDS, RENEWED, _PREP, _RULES, _SECOND, _THIRD, _TO_INF, _TO_VERBS,
+    _chunk, _third)
 from app.construction.local.lowercase import _THE_END, _entity_and_rest, _entity_at, _entity_in, _lowercase_name
-
-
-_RENEWED_NOUN = re.compile(r"^(?:new|current|latest|updated|revised|present)\s+(?=\S+.*\sis$)")
 
 
 def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -> _Parse:
@@ -51,7 +48,7 @@ def parse_sentence(sent: _Sentence, reg: _Registry, recent_person: str | None) -
             obj = " ".join(sent.rendered)
         # (a goal, a budget, a rate or a limit is one at a time: "My new goal is to deadlift 80 kg"
         # ends "My goal is to lose weight")
-        noun = _RENEWED_NOUN.sub("", kind[5:])
+        noun = RENEWED.sub("", kind[5:])
         return _Parse(subject, "speaker", noun, obj, (noun.split()[-2:-1] or [""])[0] in lx.ONE_AT_A_TIME, True)
     phrase = f"{aux} {rest}" if aux else rest
     parsed = _verb_phrase(phrase, sent, reg, voice, first)
