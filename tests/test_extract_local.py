@@ -1267,6 +1267,22 @@ def test_us_is_the_speaker_and_who_is_with_them_not_who_acts_on_them(said, text)
     assert text in [f.text for f in extract([turn(said)]).facts]
 
 
+@pytest.mark.parametrize("said, text", [
+    # "us both" is not one person (walk-through 46: "signed Tomás both up").
+    ("Dr. Lee told us both to rest.", "Dr. Lee told Maya and another to rest."),
+    # ... and a partner acting on "us both" is one of them
+    ("My partner Tom signed us both up for the Lisbon half marathon in March.",
+     "Maya's partner Tom signed Maya and Tom both up for the Lisbon half marathon in March 2024."),
+])
+def test_us_both_is_the_speaker_and_another(said, text):
+    assert text in [f.text for f in extract([turn(said)]).facts]
+
+
+def test_signed_someone_up_for_an_event_puts_it_ahead_and_is_a_plan():
+    ex = extract([turn("Tom signed me up for the Lisbon half marathon in March.")])
+    assert [f.text for f in ex.foresights] == ["Tom signed Maya up for the Lisbon half marathon in March 2024."]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

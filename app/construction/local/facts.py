@@ -145,7 +145,8 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
             if _OBJECT_BEFORE.search(sent.text, 0, mm.start) or OBJECT_PRONOUN.search(after) or re.search(
                     rf"\b{re.escape(sent.text[mm.start:mm.end].split()[0])}\b", after):
                 continue  # "For Priya we're going with 125k", "... any room we book for him", "we moved Tom's"
-            if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()):
+            if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()) and not (
+                    _US_ALL.match(sent.text, wm.end()) and _MY_PARTNER.search(sent.text, 0, mm.start)):
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             return ent.name
     return None
@@ -160,6 +161,10 @@ _OBJECT_BEFORE = re.compile(r"\b(?:for|about|from|of|on|by|than|against|re|regar
 # Between a person and "us", a few words: the person does something to us ("told us", "will
 # visit us"), where "Tom and I ... us" has Tom with us.
 _ACTS_ON_US = re.compile(r"\s+(?:[\w'-]+\s+){1,3}$")
+# ... unless "us" is all of them and the person one of the speaker's household: "My partner Mei
+# signed us both up" has Mei among "us".
+_US_ALL = re.compile(r"\s+(?:both|all)\b", re.I)
+_MY_PARTNER = re.compile(r"\bmy\s+(?:partner|wife|husband|boyfriend|girlfriend|fianc[ée]e?|spouse)\s+$", re.I)
 
 
 def _fact_score(f: FactDraft, constrained: bool) -> float:

@@ -202,6 +202,7 @@ _PLAN_CUE = re.compile(
     r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
     r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
+    r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up\s+for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "got to", "gotta", "supposed to",
                         "considering", "thinking about", "thinking of"})
@@ -401,7 +402,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     for m in _ALLERGY_TO.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
             continue
-        x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other))), _LIST_END, 8)
+        x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other, sent.companion))), _LIST_END, 8)
         if x:
             add(subject_at(m.start()), *_allergic_to(x))
     if not found:
@@ -494,7 +495,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     for m in _SORE.finditer(text):
         whose = t.speaker if m.group("whose").lower() == "my" else subject_at(m.start())
         part = f"{(m.group('side') or '').lower()}{m.group('part').lower()}"
-        rest = rewrite(m.group("rest"), _Voice(t.speaker, t.other)) if m.group("rest") else ""
+        rest = rewrite(m.group("rest"), _Voice(t.speaker, t.other, sent.companion)) if m.group("rest") else ""
         hurts = "hurt" if part.endswith(("s", "feet")) and not part.endswith("achilles") else "hurts"
         add(whose, f"has a sore {part}: it {hurts}{rest}" if rest.strip() else f"has a sore {part}",
             ["mobility", "health"], [m.group("part").lower(), "exercise", "workout", "training", "walking",
@@ -529,7 +530,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     if m and not sent.question and not found:
         d = m.group("d").lower()
         add(t.speaker, lx.DIETS.get(d, "is " + d), ["food"], [d, "diet"])
-    voice = _Voice(t.speaker, t.other)
+    voice = _Voice(t.speaker, t.other, sent.companion)
     for m in _ONLY_WHEN.finditer(text) if not sent.question else ():
         who = m.group("who")
         if who.lower() in ("she", "he"):  # "Priya wants 120k. Also she can only interview after 4pm"
@@ -663,8 +664,8 @@ def _within(sent: _Sentence) -> ForesightDraft | None:
     if not n or sent.question:
         return None
     t = sent.t
-    ftext = _clip(_fill(rewrite(sent.s1, _Voice(t.speaker, t.other)), sent.rendered).strip().rstrip(" .!?"),
-                  MAX_TEXT_CHARS) + "."
+    said = rewrite(sent.s1, _Voice(t.speaker, t.other, sent.companion))
+    ftext = _clip(_fill(said, sent.rendered).strip().rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     keys, words = situation_cues(sent.text)
     return ForesightDraft(text=ftext[:1].upper() + ftext[1:], trigger=_trigger(["schedule", *keys], words),
                           turn_ids=[t.turn.id], valid_from=t.at,
@@ -730,7 +731,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         if not (scheduled or deadline or (due and w is not None)):  # "Rachel wants a quote by Friday"
             return None
         who = w or _Who(t.speaker, 0, 0, True)
-    voice = _Voice(t.speaker, t.other)
+    voice = _Voice(t.speaker, t.other, sent.companion)
     clause = max(text.rfind(", ", 0, who.start), text.rfind("; ", 0, who.start))
     start = sent.s1_pos(clause + 2) if clause >= 0 else 0
     clause = sent.s1[start:]

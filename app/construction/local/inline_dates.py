@@ -44,6 +44,8 @@ _FUTURE_HINT = re.compile(
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     r"should\s+(?!have\b)be|(?:is|are)\s+expected\s+to|"
     r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
+    # ("Mei signed us both up for the half marathon in March")
+    r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
     r"bought tickets|got tickets|enrolled)\b|"
     # "The test centre cancelled the 14 November session": what is called off was ahead
     r"\b(?:cancell?ed|called\s+off|postponed|scrapped)\s+(?:the|our|my|his|her|their|your)\s+"
