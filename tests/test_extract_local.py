@@ -1283,6 +1283,22 @@ def test_signed_someone_up_for_an_event_puts_it_ahead_and_is_a_plan():
     assert [f.text for f in ex.foresights] == ["Tom signed Maya up for the Lisbon half marathon in March 2024."]
 
 
+def test_a_firm_called_without_its_trade_is_that_firm_and_its_ask_a_deadline():
+    # Walk-throughs 45/46: "Brightwave Coffee" typed a person, "Halden" a person beside "Halden
+    # Architects", and a client's "wants ... by Friday" no deadline once the client was a firm.
+    ex = extract(episode(("Maya", "Brightwave Coffee is my biggest client."),
+                         ("Maya", "Brightwave wants the labels by Friday."),
+                         ("Maya", "Halden Architects sent the brief, and Halden needs the plans by Monday.")))
+    assert {e.name: e.type for e in ex.entities} == {
+        "Maya": "person", "Brightwave Coffee": "organization", "Halden Architects": "organization"}
+    assert entity(ex, "Brightwave Coffee").aliases == ["Brightwave"]
+    assert {(f.kind, f.valid_to.date()) for f in ex.foresights} == {
+        ("deadline", date(2023, 5, 13)), ("deadline", date(2023, 5, 16))}
+    # A place is no firm's short name.
+    ex = extract([turn("Lisbon Bakery makes the best pastries in Lisbon.")])
+    assert {e.name for e in ex.entities} >= {"Lisbon Bakery", "Lisbon"}
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -236,6 +236,7 @@ class _Registry:
                     targets.append(big)
             if len({t.key for t in targets}) == 1:
                 self._absorb(small, targets[0])
+        self._merge_trade_names(ents)
         # "my father Raj" and "Dad" are one: the kin compared by the role they name (SAME_ROLE).
         def role(kin: tuple[str, str]) -> tuple[str, str]:
             return kin[0], lx.SAME_ROLE.get(kin[1], kin[1])
@@ -247,6 +248,22 @@ class _Registry:
                      and n.key not in self.alias_of]
             if len(named) == 1:
                 self._absorb(e, named[0])
+
+    def _merge_trade_names(self, ents: list[_Ent]) -> None:
+        """A firm's name without its trade into the one firm it names ("Halden" -> "Halden
+        Architects", "Brightwave" -> "Brightwave Coffee"), unless it is a place ("Lisbon")."""
+        firms: dict[str, list[_Ent]] = {}
+        for big in ents:
+            head, _, trade = big.key.rpartition(" ")
+            if head and trade in lx.ORG_SUFFIXES and big.type == "organization" and big.key not in self.alias_of:
+                firms.setdefault(head, []).append(big)
+        for small in ents:
+            targets = firms.get(small.key, [])
+            if small.speaker or small.key in self.alias_of or len(targets) != 1 or small.key in lx.PLACES \
+                    or small.votes.get("place", 0.0) >= 4:
+                continue
+            small.votes.pop("person", None)  # "Halden" alone was typed a person
+            self._absorb(small, targets[0])
 
     def drafts(self, used: set[str]) -> list[EntityDraft]:
         out: list[EntityDraft] = []

@@ -227,6 +227,15 @@ class _Who:
     person: bool  # a first person / a named person (not "you" unresolved)
 
 
+_ASKS = re.compile(r"\s+(?:wants|needs|expects|requires|requested|asked\s+for|asks\s+for)\b", _I)
+
+
+def _firm_asks(sent: _Sentence, pos: int, reg: _Registry) -> bool:
+    """An organisation before `pos` asks for something ("Halden needs the plans by Monday")."""
+    return any(mm.start < pos and (e := reg.get(mm.key)) is not None and e.type == "organization"
+               and _ASKS.match(sent.text, mm.end) for mm in sent.mentions)
+
+
 def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -> _Who | None:
     """The nearest subject-like marker before `pos`: a pronoun or a person mentioned."""
     t = sent.t
@@ -725,6 +734,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         w = _who_before(sent, pos, reg, recent)
         # "Launch is October 15th", "launch slipped to November 2nd": the speaker's, by its words.
         event = bool(set(_WORD.findall(text[:pos].lower())) & lx.SCHEDULED_EVENTS)
+        if w is None and due and _firm_asks(sent, pos, reg):
+            w = _Who(t.speaker, 0, 0, True)  # "Brightwave wants the labels by Friday": the speaker's to meet
         if w is None and not (deadline or event):
             return None
         scheduled = _SCHEDULED.search(text, 0, pos) is not None or _MOVED_TO_HINT.search(text) is not None
