@@ -1299,6 +1299,13 @@ def test_a_firm_called_without_its_trade_is_that_firm_and_its_ask_a_deadline():
     assert {e.name for e in ex.entities} >= {"Lisbon Bakery", "Lisbon"}
 
 
+def test_how_it_went_said_in_a_word_is_no_fact_but_what_came_with_it_is():
+    # Walk-through 46: "Tomás said fine so far." crowded a person's facts.
+    ex = extract(episode(("Vita", "How did the run go?"), ("Maya", "Fine so far."),
+                         ("Maya", "Not bad, thanks."), ("Maya", "Okay, my knee hurts after 5 km though.")))
+    assert [f.text for f in ex.facts] == ["Maya's knee hurts after 5 km though."]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -33,7 +33,9 @@ SMALL_TALK = re.compile(
 _REACTION = re.compile(
     r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
     r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|"
-    r"definitely|absolutely|exactly|agreed|looks|seems|hope|can't wait|you)\b", _I)
+    r"definitely|absolutely|exactly|agreed|looks|seems|hope|can't wait|you|"
+    # "Fine so far.", "Not bad, thanks": how it went, said to "how did it go?"
+    r"fine|okay|ok|alright|all\s+good|not\s+(?:bad|great|too\s+bad)|pretty\s+(?:good|well|bad)|going\s+well)\b", _I)
 # What an assistant says of itself is a fact only when it did something or recommends something
 # ("I booked a table", "I'd recommend the Infante Sagres"): its offers, promises and courtesies
 # ("I can look for shows", "I'm sorry to hear that", "I'll keep that in mind") are not so of
