@@ -1306,6 +1306,19 @@ def test_how_it_went_said_in_a_word_is_no_fact_but_what_came_with_it_is():
     assert [f.text for f in ex.facts] == ["Maya's knee hurts after 5 km though."]
 
 
+@pytest.mark.parametrize("said, constraint", [
+    # Walk-through 48: each was "Aisha has ..." / "Dmitri is vegetarian".
+    ("Mr Okafor, one of our regulars, has a severe sesame allergy.", "Mr Okafor has a sesame allergy."),
+    ("The Patel booking is for 12, one of their guests is coeliac.", "One of their guests has coeliac disease."),
+    ("The bride is vegan.", "The bride is vegan."),
+    ("The pumpkin risotto is vegetarian and gluten-free.", None),
+    ("I'm vegan.", "Maya is vegan."),
+])
+def test_a_constraint_is_whose_its_subject_names(said, constraint):
+    texts = [f.text for f in extract([turn(said)]).foresights if f.kind == "constraint"]
+    assert texts == ([constraint] if constraint else [])
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -369,18 +369,48 @@ _TO_THE_LISTENER = re.compile(r"^(?:(?:and|but|so|oh|also|now)\s*,?\s+)?(?:remem
                               r"just a reminder|reminder)\b", _I)
 
 
+_APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
+# A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
+_NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?(?:the|this|that|these|those|their|"
+                 r"his|her|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))", _I)
+_NP_AT_END = re.compile(f"{_NP.pattern}(?:{_COPULA_GAP.pattern})$", _I)
+_PERSON_NOUNS = lx.KIN | lx.PROFESSIONS | frozenset("""
+guest bride groom client customer visitor patient host diner person people man woman boy girl lady gentleman
+attendee member regular child kid baby toddler
+""".split())
+
+
+def _np_subject(text: str, pos: int) -> re.Match | None:
+    """The noun phrase that is the subject of what is said at `pos`, when it is one."""
+    m = _NP_AT_END.search(text, 0, pos)
+    return m if m is not None and m.group("head").lower() not in lx.STOPWORDS else None
+
+
 def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
-                said_only: bool = False) -> str | None:
+                said_only: bool = False, dish: bool = False) -> str | None:
     """Whom a constraint said at `pos` is about; `said_only`: only when the sentence says whom
-    before it (no one else's advice to the speaker, no speaker when no one is said)."""
+    before it (no one else's advice to the speaker, no speaker when no one is said); `dish`:
+    what is said may be said of a thing ("vegetarian"), which is then no one."""
     text = sent.text
     # The name just before: "Pim is allergic to tree nuts" is Pim's, whether or not Pim was
     # met as a person before (a constraint is someone's).
     for mm in reversed(sent.mentions):
-        if mm.end <= pos and _COPULA_GAP.fullmatch(text, mm.end, pos):
+        if mm.end > pos:
+            continue
+        appos = _APPOSITIVE.match(text, mm.end, pos)  # "Mr Okafor, one of our regulars, has ..."
+        if _COPULA_GAP.fullmatch(text, appos.end() if appos else mm.end, pos):
             ent = reg.get(mm.key)
             if ent is not None and ent.type not in ("place", "organization", "project"):
                 return ent.name
+    if (np := _np_subject(text, pos)) is not None:
+        # "One of their guests is coeliac": that guest's; "The pumpkin risotto is vegetarian":
+        # a dish's, no one's constraint ("the left ear is the bad one" is the speaker's, below)
+        head = np.group("head").lower()
+        if head in _PERSON_NOUNS or head.rstrip("s") in _PERSON_NOUNS:
+            said = rewrite(np.group("np"), _Voice(sent.t.speaker, sent.t.other, sent.companion))
+            return said[:1].upper() + said[1:]
+        if dish:
+            return None
     who = _who_before(sent, pos, reg, recent)
     if said_only:
         return who.name if who is not None and who.person else None
@@ -405,8 +435,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         if subject:
             found.append((f"{subject} {predicate}", keys, words))
 
-    def subject_at(pos: int) -> str | None:
-        return _subject_at(sent, reg, recent, pos)
+    def subject_at(pos: int, dish: bool = False) -> str | None:
+        return _subject_at(sent, reg, recent, pos, dish=dish)
 
     for m in _ALLERGY_TO.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
@@ -430,7 +460,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         if _NEGATED.search(text, max(0, m.start() - 12), m.start() + 4):
             continue
         d = m.group("d").lower()
-        add(subject_at(m.start()), f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
+        add(subject_at(m.start(), dish=True), f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
     for m in _NO_EAT.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 6)
         first = x.split(" ", 1)[0].lower() if x else ""
