@@ -371,8 +371,8 @@ _TO_THE_LISTENER = re.compile(r"^(?:(?:and|but|so|oh|also|now)\s*,?\s+)?(?:remem
 
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
-_NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?(?:the|this|that|these|those|their|"
-                 r"his|her|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))", _I)
+_NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
+                 r"(?:the|this|that|these|those|their|his|her|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))", _I)
 _NP_AT_END = re.compile(f"{_NP.pattern}(?:{_COPULA_GAP.pattern})$", _I)
 _PERSON_NOUNS = lx.KIN | lx.PROFESSIONS | frozenset("""
 guest bride groom client customer visitor patient host diner person people man woman boy girl lady gentleman
