@@ -448,3 +448,25 @@ async def test_a_deadline_handed_in_ends_it_and_makes_no_plan(graph, ingestor):
     assert [t for t, r in rows.items() if r["endedAt"] is not None] == [
         next(t for t in rows if t.startswith("The Halden"))], rows
     assert not [t for t in rows if t.startswith("Lena delivered")], rows
+
+
+async def test_a_day_moved_or_corrected_ends_the_plans_that_gave_the_old_day(graph, ingestor):
+    # Walk-through 48: both plans stayed active, and the old day came first for "When is the oven
+    # technician coming?" and "When is Mr Okafor's table booked?".
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Dmitri", "Tomasz from CoolTech is coming for the annual service on Wednesday 20 March at 9am.", 0),
+        ("m2", "Aisha", "Mr Okafor called, he booked a table for four on Saturday 23 March.", 0),
+        ("m3", "Aisha", "The Patel lunch is on Wednesday 20 March.", 0)], group="lume")
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m4", "Dmitri", "Tomasz is ill, so the oven service is moved from 20 March to Friday 22 March, same time.", 3),
+        ("m5", "Aisha", "Sorry, I got it wrong: the Okafor booking is on Sunday 24 March, not Saturday 23.", 3)],
+        group="lume")
+    rows = await _foresight(graph)
+    ended = {t: r["endedBy"] for t, r in rows.items() if r["endedAt"] is not None}
+    assert sorted(ended.values()) == [["m4"], ["m5"]], rows
+    assert any(t.startswith("Tomasz from CoolTech") for t in ended) and any("table for four" in t for t in ended)
+    # the lunch on the old day names nothing that moved; the new days' plans hold
+    assert not any("Patel" in t or "moved from" in t or "not Saturday" in t for t in ended), ended
+    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'table for four' "
+                             "RETURN f.status AS status")
+    assert [r["status"] for r in facts] == ["superseded"]

@@ -24,7 +24,10 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
   // the team's, whoever of it planned it (ended_foresight: every word it needs): a plan its maker
   // said, not a third party's told by another ("Tom and Sophie are planning a trip to Oslo"); in
   // the group, or without one in the same conversation (not another user's trip of the tenant)
-  AND ((coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
+  // a day moved or corrected, whoever said it: a plan or deadline its text gives the old day
+  AND ((x.day IS NOT NULL AND f.text CONTAINS x.day
+        AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId))
+       OR (coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
         AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant}) WHERE f.text STARTS WITH t.speaker + ' ' })
        OR f.text STARTS WITH x.who + ' '
        // a to-do done by whoever said it was due ("The Halden brand guidelines are due on October
@@ -62,12 +65,14 @@ RETURN count(DISTINCT f) AS ended
 END_FACTS = """
 UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
-WHERE old.tenant = $tenant AND (old.subject = e.who OR old.subjectKey = e.whoTimeline)
+WHERE old.tenant = $tenant
+  AND (old.subject = e.who OR old.subjectKey = e.whoTimeline OR (e.day IS NOT NULL AND old.text CONTAINS e.day))
   AND NOT coalesce(old.singleValued, false)
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
-WHERE new.tenant = $tenant AND (new.subject = e.who OR new.subjectKey = e.whoTimeline) AND new <> old
+WHERE new.tenant = $tenant AND new <> old
+  AND (new.subject = e.who OR new.subjectKey = e.whoTimeline OR e.day IS NOT NULL)
   AND any(w IN e.terms WHERE w IN new.terms)
 WITH old, e, min(new.id) AS newId
 RETURN DISTINCT old.id AS oldId, newId, e.at AS at
@@ -114,7 +119,7 @@ def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
                 and all(w in said for w in x.get("needs") or ())):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],
                             "whoKey": x.get("whoKey"), "whoTimeline": x.get("whoTimeline"),
-                            "terms": x["terms"], "conversationId": x["conversationId"]}
+                            "terms": x["terms"], "conversationId": x["conversationId"], "day": x.get("day")}
     return list(out.values())
 
 

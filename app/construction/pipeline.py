@@ -399,7 +399,7 @@ class Pipeline:
                     "whoTimeline": timeline_key(k, first.group_id) if (k := res.key_of(end.who)) else None,
                     "done": (term_stats.query_terms(end.done) or [None])[0] if end.done else None,
                     "needs": term_stats.query_terms(" ".join(end.needs)) if end.needs else [],
-                    "anyone": end.anyone,
+                    "anyone": end.anyone, "day": end.day,
                     "kinds": ["constraint"] if end.kind == "constraint" else ["plan", "deadline"],
                     "at": next(t.at for t in cell.turns if t.id == tid),
                     "conversationId": first.conversation_id, "groupId": first.group_id,

@@ -221,6 +221,10 @@ class ForesightEndDraft:
     # "we're not doing the Kafka migration"): whoever's plan it was in the group ends, when its
     # text holds every word of `needs` (Marco's "I'll draft the Kafka migration plan" had stayed).
     anyone: bool = False
+    # A day moved or corrected ("the oven service is moved from 9 December to Friday 11
+    # December", "the Okafor booking is on Sunday 13 December, not Saturday 12"): the old day,
+    # ISO, which the text of the plan it ends holds, whoever in the group said it.
+    day: str | None = None
 
 
 @dataclass

@@ -6,6 +6,7 @@ foresight holding one of the words (app/construction/foresight_ends.py)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from app.construction import lexicon as lx
 from app.construction.local.bounds import LETTER
@@ -238,6 +239,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             for kind in ("constraint", "plan") if names else ("constraint",):
                 out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind=kind,
                                              turn_ids=[sent.t.turn.id], needs=names))
+    if (moved := _day_moved(sent)) is not None:
+        out.append(moved)
     m = _MOVED.search(text) or _NOW_ON.search(text)
     mine = None if m else _MOVED_OURS.search(text)
     if m or mine:
@@ -270,6 +273,47 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])
     return out
+
+
+# A day moved from another ("the oven service is moved from 9 December to Friday 11 December") or
+# corrected ("the Okafor booking is on Sunday 13 December, not Saturday 12", "exchange is 10
+# December, not 11"): the plans of the group that gave the old day, and hold a word of what moved.
+_FROM_DAY = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward|switched)\s+(?:back\s+)?from\s+$", _I)
+_NOT_DAY = re.compile(r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
+                      r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%|am\b|pm\b|[a-z]))", _I)
+_MOVED_WORDS = frozenset({"sorry", "correction", "got", "wrong", "earlier", "moved", "now", "again", "date", "day",
+                          "ill", "sick", "same", "time"} | set(lx.MOVED_VERBS.split("|")))
+
+
+def _day_moved(sent: _Sentence) -> ForesightEndDraft | None:
+    text = sent.text
+    days = [d for d in sent.dates if d.granularity == "day"]
+    old = new = None
+    for i, d in enumerate(days):
+        if _FROM_DAY.search(text, 0, d.pos) and i + 1 < len(days):
+            old, new = d, days[i + 1]
+            break
+        said = _NOT_DAY.match(text, d.pos + len(d.phrase))
+        if said is not None:
+            try:
+                old, new = d.start.replace(day=int(said.group("d"))), d
+            except ValueError:
+                return None
+            break
+        if i + 1 < len(days) and re.fullmatch(r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?", text[d.pos + len(d.phrase):days[i + 1].pos]):
+            old, new = days[i + 1], d
+            break
+    if old is None:
+        return None
+    old_day = old if isinstance(old, date) else old.start
+    # what moved: the words before the new day, but who said so and why
+    words = [w for w in _WORD.findall(text[:new.pos].lower())
+             if len(w) > 2 and w not in lx.STOPWORDS | lx.DATE_WORDS | _MOVED_WORDS | _SAID_OF_EVERY
+             and not w.isdigit()]
+    if not words or old_day == new.start:
+        return None
+    return ForesightEndDraft(who=sent.t.speaker, words=words[-4:], kind="plan", turn_ids=[sent.t.turn.id],
+                             day=old_day.isoformat())
 
 
 def _which(x: str, keep_generic: bool = False) -> list[str]:
