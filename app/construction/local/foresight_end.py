@@ -279,7 +279,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
 # corrected ("the Okafor booking is on Sunday 13 December, not Saturday 12", "exchange is 10
 # December, not 11"): the plans of the group that gave the old day, and hold a word of what moved.
 _FROM_DAY = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward|switched)\s+(?:back\s+)?from\s+$", _I)
-_NOT_DAY = re.compile(r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
+_NOT = r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?"
+_NOT_DAY = re.compile(rf"{_NOT}(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
                       r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%|am\b|pm\b|[a-z]))", _I)
 _MOVED_WORDS = frozenset({"sorry", "correction", "got", "wrong", "earlier", "moved", "now", "again", "date", "day",
                           "ill", "sick", "same", "time"} | set(lx.MOVED_VERBS.split("|")))
@@ -300,7 +301,7 @@ def _day_moved(sent: _Sentence) -> ForesightEndDraft | None:
             except ValueError:
                 return None
             break
-        if i + 1 < len(days) and re.fullmatch(r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?", text[d.pos + len(d.phrase):days[i + 1].pos]):
+        if i + 1 < len(days) and re.fullmatch(_NOT, text[d.pos + len(d.phrase):days[i + 1].pos], _I):
             old, new = days[i + 1], d
             break
     if old is None:
