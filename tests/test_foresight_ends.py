@@ -470,3 +470,17 @@ async def test_a_day_moved_or_corrected_ends_the_plans_that_gave_the_old_day(gra
     facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'table for four' "
                              "RETURN f.status AS status")
     assert [r["status"] for r in facts] == ["superseded"]
+
+
+async def test_a_deadline_moved_ends_the_one_its_name_gave_and_a_day_said_anew_the_old_plan(graph, ingestor):
+    # Walk-throughs 47 and 48: the old deadline and the old completion day stayed active.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Carla", "Our alcohol licence renewal is due by 15 April.", 0),
+        ("m2", "Carla", "The fire safety certificate is due by 20 April.", 0),
+        ("m3", "Priya", "Completion is on 4 April.", 0)], group="lume")
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m4", "Carla", "The licence renewal deadline has been moved to 20 May.", 5),
+        ("m5", "Priya", "Completion is now on 18 April.", 5)], group="lume")
+    rows = await _foresight(graph)
+    ended = sorted(t for t, r in rows.items() if r["endedAt"] is not None)
+    assert [t[:30] for t in ended] == ["Carla's alcohol licence renewa", "Completion is on 2024-04-04 (4"], rows

@@ -28,7 +28,8 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
   AND ((x.day IS NOT NULL AND f.text CONTAINS x.day
         AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId))
        OR (coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
-        AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant}) WHERE f.text STARTS WITH t.speaker + ' ' })
+        AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant})
+                     WHERE f.text STARTS WITH t.speaker + ' ' OR f.text STARTS WITH t.speaker + "'s " })
        OR f.text STARTS WITH x.who + ' '
        // a to-do done by whoever said it was due ("The Halden brand guidelines are due on October
        // 23", then "I delivered the Halden brand guidelines", both Lena's)

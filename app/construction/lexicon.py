@@ -622,7 +622,7 @@ launch release demo freeze kickoff kick-off offsite off-site meeting review pres
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
 standup sync all-hands townhall qbr inspection viewing appointment survey valuation check-in check-out
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
-fitting visit check service final screen
+fitting visit check service final screen completion exchange closing signing party booking reservation
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

@@ -116,7 +116,7 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 # local/foresight.py). Said of the event, as its plan's text begins ("Launch is on ...").
 _MOVED = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT})){lx.EVENT_PARTY}"
+    rf"(?i:{lx.SCHEDULED_ALT}|renewal|deadline|due\s+date)){lx.EVENT_PARTY}"
     rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
     r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
@@ -260,6 +260,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             place.remove(party.split()[0])  # a house's number, said or not ("22 Oak Street")
         out.append(ForesightEndDraft(who=first[:1].upper() + first[1:], words=events, kind="plan",
                                      turn_ids=[sent.t.turn.id], needs=place))
+        named = [w for w in _WORD.findall(m.group("x")) if w.lower() not in _MOVED_WORDS | {"deadline", "due"}
+                 and w.lower() not in lx.STOPWORDS] if m else []
+        if len(named) > 1:
+            # whoever in the group gave its day, by every word of its name ("The licence renewal
+            # deadline has been moved" ends "Carla's alcohol licence renewal is due by ...")
+            by_us(named)
         if place and events and events[-1] != first.lower():
             out.append(ForesightEndDraft(who=events[-1].capitalize(), words=events, kind="plan",
                                          turn_ids=[sent.t.turn.id], needs=place))
