@@ -1319,6 +1319,20 @@ def test_a_constraint_is_whose_its_subject_names(said, constraint):
     assert texts == ([constraint] if constraint else [])
 
 
+def test_a_household_s_solicitor_is_one_at_a_time_and_a_firm_with_an_ampersand_one_name():
+    # Walk-through 47: the old solicitor stayed current; "Harper & Lowe" was a place and a thing.
+    ex = extract(episode(("Jonas", "Our solicitor is Claire Dunn at Harper & Lowe."),
+                         ("Jonas", "Our new solicitor is Marcus Bell at Fenwick Legal."),
+                         ("Jonas", "Tom is our mortgage broker.")))
+    assert [(f.subject, f.predicate, f.object, f.single_valued) for f in ex.facts if f.single_valued] == [
+        ("Jonas", "solicitor is", "Claire Dunn", True), ("Jonas", "solicitor is", "Marcus Bell", True),
+        ("Jonas", "broker is", "Tom", True)]
+    assert entity(ex, "Harper & Lowe").type == "organization"
+    # two given names stay two people
+    ex = extract([turn("We had dinner with Tom & Lena at Marks & Spencer.")])
+    assert {"Tom", "Lena"} <= {e.name for e in ex.entities} and entity(ex, "Marks & Spencer").type == "organization"
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -84,13 +84,16 @@ grandfather grandparents grandson granddaughter grandkids grandchildren aunt aun
 cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter stepbrother
 stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
+solicitor lawyer attorney accountant broker dentist vet physio physiotherapist surveyor advisor adviser
+hairdresser nanny
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
-father-in-law landlord landlady therapist doctor gp
+father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney accountant broker dentist vet
+physio physiotherapist surveyor advisor adviser hairdresser nanny
 """)
 # An organisation's roles with one holder at a time ("Acme's CFO is Laura Chen": local/parse.py);
 # as a capitalised word alone ("the CFO"), no name.

@@ -459,8 +459,11 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
             gap = text[toks[j - 1].end():toks[j].start()]
             prev = toks[j - 1].group().lower()
             # "Crumb & Co", "Dean & Sons": a firm's name; "Tom & Lena" stays two people.
+            # "Harper & Lowe", "Marks & Spencer": with "&", one firm unless both are given names.
             if (gap in (" & ", " and ") and _cap(toks[j].group())
-                    and toks[j].group().lower() in lx.ORG_SUFFIXES | {"sons", "daughters"}):
+                    and (toks[j].group().lower() in lx.ORG_SUFFIXES | {"sons", "daughters"}
+                         or (gap == " & " and not (prev in lx.GIVEN_NAMES
+                                                   and toks[j].group().lower() in lx.GIVEN_NAMES)))):
                 group.append(j)
                 j += 1
                 continue
@@ -717,7 +720,7 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
     if low[0] in lx.KIN_TITLES and len(low) > 1:
         vote("person", 9.0)
     last = low[-1]
-    if last in lx.ORG_SUFFIXES or any(w in lx.ORG_HEADS for w in low):
+    if last in lx.ORG_SUFFIXES or any(w in lx.ORG_HEADS for w in low) or " & " in text[start:end]:
         vote("organization", 9.0)
     elif (last in lx.PLACE_SUFFIXES or last in lx.STREETS) and len(low) > 1:
         vote("place", 8.0)

@@ -126,13 +126,15 @@ _CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s
                          r"(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
                          r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
+# (a trade's kind before the role: "our mortgage broker", "my personal trainer")
+_KIND = r"(?:(?:mortgage|estate|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
-                          r"(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
+                          rf"{_KIND}(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
 
 
 _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
                            r"(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
-                           r"(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
+                           rf"{_KIND}(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?$")
 # "Mum's GP is Dr. Shah and she sees her every month": the holder's name ends with its clause.
 _CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
 _HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?:is|'s|became|has\s+become|"
@@ -144,7 +146,7 @@ _HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?
                         r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
-_WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*(?:\s+(?:clinic|"
+_WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:&\s+)?[A-Z][\w'-]*)*(?:\s+(?:clinic|"
                          r"practice|surgery|hospital|club|office))?$")
 
 
