@@ -1333,6 +1333,17 @@ def test_a_household_s_solicitor_is_one_at_a_time_and_a_firm_with_an_ampersand_o
     assert {"Tom", "Lena"} <= {e.name for e in ex.entities} and entity(ex, "Marks & Spencer").type == "organization"
 
 
+def test_our_budget_is_one_value_of_the_group_whoever_of_it_says_it():
+    # Walk-through 47: "Jonas | budget is | £420,000 for now, and ..." stayed current beside the
+    # group's "budget | is" that the partner's "we've cut our budget" replaced ("jonas's" too).
+    ex = extract(episode(("Jonas", "Our budget is £420,000 for now, and we've saved £48,000 for the deposit."),
+                         ("Priya", "So we've cut our budget to £440,000.")))
+    assert [(f.subject, f.predicate, f.object, f.text) for f in ex.facts] == [
+        ("budget", "is", "£420,000",
+         "Jonas said Jonas's budget is £420,000 for now, and Jonas has saved £48,000 for the deposit."),
+        ("budget", "is", "£440,000", "Priya has cut Priya's budget to £440,000.")]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

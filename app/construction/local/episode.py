@@ -444,8 +444,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 with_whom = any(v.predicate.endswith(" schedule is") for v in valued) and any(
                     (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker
                     for mm in s.mentions)
+                # ("Our budget is £420,000": the group's "budget | is", not also the speaker's)
                 parses = [p for p in parses if (p.single and p.kind != "reported" or with_whom)
-                          and all(p.predicate != v.predicate for v in valued)] + valued
+                          and all(p.predicate not in (v.predicate, f"{v.subject} is") for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):

@@ -31,7 +31,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         said = _CLAUSE_JOIN.sub("", said)
     text = _fill(rewrite(said, voice), sent.rendered).strip()
     if parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
-        first = text.split(" ", 1)[0].strip(",.:;!?")
+        first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         named = text[:2].isupper() or (reg.get(first) is not None and first[:1].isupper())
         text = f"{parse.lead} {text if named else text[:1].lower() + text[1:]}"
     if parse.text:
