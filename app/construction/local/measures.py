@@ -737,8 +737,29 @@ def _deadlines(v: _Values) -> None:
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
 
 
+# How many a booking or a party is for, one number at a time: "The Henderson party is 30 people",
+# then "Update on the Henderson booking: they're now 24 people, not 30" (a fact "Henderson | party"
+# and a reported one, both current; 30 came first for "How many guests are coming?").
+_GATHERING = r"(?i:party|booking|table|group|reservation|event|dinner|lunch|wedding)"
+_PEOPLE = r"(?P<num>\d{1,4})\s+(?i:people|guests|persons|pax|covers|adults|diners)\b"
+_HEAD_COUNT = re.compile(
+    rf"(?:(?i:the)\s+)?(?P<who>{_NAME})\s+{_GATHERING}\s+(?i:is|are|was|has\s+been)\s+(?:(?i:now|still)\s+)?"
+    rf"(?:(?i:for|down\s+to|up\s+to)\s+)?{_PEOPLE}"
+    rf"|(?P<who2>{_NAME})\s+{_GATHERING}\b[^.;!?]{{0,30}}?\b(?i:they're|they\s+are|it's|it\s+is)\s+"
+    rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}})\s+(?i:people|guests|persons|pax|covers)\b")
+
+
+def _head_counts(v: _Values) -> None:
+    for m in _HEAD_COUNT.finditer(v.text):
+        who = m.group("who") or m.group("who2")
+        if who.split()[0].lower() in lx.STOPWORDS:
+            continue
+        v.add(v.owner(who, m.start()), "head count", f"{m.group('num') or m.group('num2')} people", m.start(),
+              end=m.end())
+
+
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines)
+            _addresses, _deadlines, _head_counts)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
