@@ -100,7 +100,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("The deal amount for Northwind is $120k ARR.", ("Northwind", "deal amount is", "$120k ARR")),
     # How many a booking is for (walk-through 48: "30 people" stayed current beside "now 24").
     ("The Henderson party is 30 people, on Saturday 19 December.", ("Henderson", "head count is", "30 people")),
-    ("Update on the Henderson booking: they're now 24 people, not 30.", ("Henderson", "head count is", "24 people")),
+    ("Update on the Henderson booking: they're now 24 people, not 30.",
+     ("Henderson", "head count is", "24 people")),
     ("The Patel table is for 6 guests.", ("Patel", "head count is", "6 people")),
 ])
 def test_a_value_and_whose_it_is(said, value):

@@ -741,12 +741,13 @@ def _deadlines(v: _Values) -> None:
 # then "Update on the Henderson booking: they're now 24 people, not 30" (a fact "Henderson | party"
 # and a reported one, both current; 30 came first for "How many guests are coming?").
 _GATHERING = r"(?i:party|booking|table|group|reservation|event|dinner|lunch|wedding)"
-_PEOPLE = r"(?P<num>\d{1,4})\s+(?i:people|guests|persons|pax|covers|adults|diners)\b"
+_HEADS = r"\s+(?i:people|guests|persons|pax|covers|adults|diners)\b"
+_PEOPLE = rf"(?P<num>\d{{1,4}}){_HEADS}"
 _HEAD_COUNT = re.compile(
     rf"(?:(?i:the)\s+)?(?P<who>{_NAME})\s+{_GATHERING}\s+(?i:is|are|was|has\s+been)\s+(?:(?i:now|still)\s+)?"
     rf"(?:(?i:for|down\s+to|up\s+to)\s+)?{_PEOPLE}"
     rf"|(?P<who2>{_NAME})\s+{_GATHERING}\b[^.;!?]{{0,30}}?\b(?i:they're|they\s+are|it's|it\s+is)\s+"
-    rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}})\s+(?i:people|guests|persons|pax|covers)\b")
+    rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}}){_HEADS}")
 
 
 def _head_counts(v: _Values) -> None:
