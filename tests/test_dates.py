@@ -241,3 +241,12 @@ def test_a_day_ahead_in_a_reported_or_lasting_sentence_is_ahead(said_on, said, d
     ref = datetime.fromisoformat(said_on + "T10:00:00+00:00")
     [m] = find_dates(said, ref, prefer=tense_at(said))
     assert m.start == day, (said, m)
+
+
+def test_a_weeks_routine_has_no_dates_and_a_range_of_weekdays_runs_forward():
+    # Walk-through 48: "Dmitri works on 2026-10-06 (Tuesday) to 2026-10-04 (Sunday)".
+    wed = date(2026, 9, 30)
+    assert find_dates("I work Tuesday to Sunday.", wed) == []
+    assert find_dates("Her day off is Monday.", wed) == []
+    days = find_dates("I'm in Berlin from Monday to Friday.", wed)
+    assert [(d.start, d.direction) for d in days] == [(date(2026, 10, 5), "future"), (date(2026, 10, 9), "future")]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Callable
 
@@ -404,13 +404,32 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b", _I)
 
 
+# "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.
+_WEEK_RANGE = re.compile(rf"(?:{_WD})\s*(?:to|through|till|until|-|–)\s*(?:{_WD})\b", _I)
+_ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|rota|off|on\s+duty|"
+                           r"days?\s+off\s+(?:is|are))\b"
+                           r"(?:\s+(?:from|on|every|usually|normally))?\s*$", _I)
+
+
+_DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$", _I)  # "her day off is Monday"
+
+
+def _week_routine(text: str, start: int) -> bool:
+    """Whether the weekday at `start` begins or ends a week's routine range."""
+    for m in _WEEK_RANGE.finditer(text, max(0, start - 30), start + 40):
+        if m.start() <= start < m.end() and _ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start()):
+            return not _DATE_AFTER.match(text, m.end())
+    return False
+
+
 @_pattern(rf"\b(?:(last|this\s+past|past|previous|this|next|coming|this\s+coming)\s+)?({_WD})(?!s\b)\b",
           needs=(tuple(_WEEKDAYS),))
 def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     # "Sunday 13 December", "Sunday, December 13": the date says the day. "my Sunday long run",
     # "every Sunday": a day of a routine, no date.
     if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
-            or _ROUTINE_AFTER.match(m.string, m.end()):
+            or _ROUTINE_AFTER.match(m.string, m.end()) or (not m.group(1) and _week_routine(m.string, m.start(2))) \
+            or (not m.group(1) and _DAY_OFF_IS.search(m.string, 0, m.start())):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
     mod = " ".join((m.group(1) or "").lower().split())
@@ -700,7 +719,19 @@ def find_dates(
         last_end = e_pos
         if len(out) >= limit:
             break
+    # "from Monday to Friday": the second day is the first one's or after it, never before
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if (a.granularity == b.granularity == "day" and b.relative and b.start < a.start
+                and _WEEKDAY_ONLY.fullmatch(b.phrase) and _RANGE_GAP.fullmatch(text, a.pos + len(a.phrase), b.pos)):
+            shift = timedelta(days=7 * -(-(a.start - b.start).days // 7))
+            start, end = b.start + shift, b.end + shift
+            out[i] = replace(b, start=start, end=end, direction=_direction(start, end, ref_day))
     return out
+
+
+_WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{_WD})", _I)
+_RANGE_GAP = re.compile(r"\s*(?:to|through|till|until|-|–)\s*", _I)
 
 
 def resolve_date(phrase: str, ref: datetime | date, prefer: str | None = None) -> DateMention | None:

@@ -524,6 +524,37 @@ def _changed(v: _Values) -> None:
         v.add(v.speaker, "protein" if protein else "calories", value, m.start(), end=m.end())
 
 
+# Days off and working days, one set at a time: "I'm off on Mondays", then "I'll be off on
+# Tuesdays instead of Mondays" (both stayed current, Mondays first for "Which day is Dmitri off?");
+# "Marta works Wednesday to Sunday".
+_DAYS = rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*)\b"
+_DAYS_OFF = re.compile(
+    rf"(?<![\w'])(?P<who>I|we|[A-Z][\w-]+)(?:'m|'re|'s|'ll\s+be|\s+am|\s+is|\s+are|\s+will\s+be)\s+"
+    rf"(?:(?:now|usually|always|normally|only)\s+)?off\s+(?:on\s+)?{_DAYS}", re.I)
+_DAY_OFF_IS = re.compile(
+    rf"(?P<whose>my|our|his|her|[A-Z][\w-]+['’]s)\s+(?:new\s+)?days?\s+off\s+(?:is|are|will\s+be)\s+"
+    rf"(?:now\s+)?{_DAYS}",
+    re.I)
+_WORK_DAYS = re.compile(
+    rf"(?<![\w'])(?P<who>I|we|[A-Z][\w-]+)(?:\s+(?:now|usually|normally|only))?\s+work(?:s)?\s+(?:on\s+)?"
+    rf"(?:from\s+)?{_DAYS}(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
+
+
+def _rota(v: _Values) -> None:
+    for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
+        for m in rx.finditer(v.sent.text):
+            said = m.groupdict().get("who") or re.sub(r"['’]s$", "", m.groupdict().get("whose") or "")
+            if said.lower() in lx.STOPWORDS - {"i", "we", "my", "our", "his", "her"} | {"he", "she", "they"}:
+                continue
+            if said.lower() in ("his", "her"):  # "Marta works ... and her day off is Monday"
+                whose = v.named_first(m.start()) or v.recent
+            else:
+                whose = v.owner(said, m.start()) if said.lower() not in ("we", "our") else v.speaker
+            if whose:
+                when = " ".join(m.group("when").split())
+                v.add(whose, attr, when[:1].upper() + when[1:], m.start(), end=m.end())
+
+
 def _schedules(v: _Values) -> None:
     """The days of the week the speaker does a thing on, said or moved (the words as said: a
     day is no date here)."""
@@ -760,7 +791,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts)
+            _addresses, _deadlines, _head_counts, _rota)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
