@@ -109,6 +109,11 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("Nadia", "days off is", "Tuesdays")),
     ("Marta works Wednesday to Sunday and her day off is Monday.", ("Marta", "days off is", "Monday")),
     ("Marta works Wednesday to Sunday.", ("Marta", "work days is", "Wednesday to Sunday")),
+    # Who supplies what, the group's (walk-through 48: "comes from" and "uses" both stayed current).
+    ("Our fish comes from Porto Fresco Seafood.", ("fish supplier", "is", "Porto Fresco Seafood")),
+    ("We're switching our fish supplier to Blue Harbour Fish Co. starting next week.",
+     ("fish supplier", "is", "Blue Harbour Fish Co")),
+    ("We get our vegetables from Orto Verde.", ("vegetables supplier", "is", "Orto Verde")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

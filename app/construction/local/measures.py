@@ -540,6 +540,32 @@ _WORK_DAYS = re.compile(
     rf"(?:from\s+)?{_DAYS}(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
 
 
+# Who supplies what, one firm at a time: "Our fish comes from Porto Fresco Seafood", then "We're
+# switching our fish supplier to Blue Harbour Fish Co." (both stayed current: "comes from" and
+# "uses"). The group's, as a shop's stock is.
+_FIRM = r"(?P<firm>[A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:Co\.|[A-Z][\w'’-]*))*)"
+_GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_SUPPLIED = [
+    re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?(?i:comes?|is\s+coming|are\s+coming)"
+               rf"\s+(?i:now\s+)?from\s+{_FIRM}"),
+    re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?(?i:get|buy|order|source)\s+"
+               rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
+    re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?i:our|my|the)\s+{_GOODS}\s+"
+               rf"(?i:supplier|suppliers|supply)\s+(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
+    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_GOODS}\s+(?i:supplier)\s+(?i:is|will\s+be)\s+"
+               rf"(?:(?i:now)\s+)?{_FIRM}"),
+]
+
+
+def _suppliers(v: _Values) -> None:
+    for rx in _SUPPLIED:
+        for m in rx.finditer(v.text):
+            goods, firm = m.group("goods").lower(), m.group("firm").rstrip(" .&")
+            if goods.split()[0] in lx.STOPWORDS or firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
+                continue
+            v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -791,7 +817,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts, _rota)
+            _addresses, _deadlines, _head_counts, _rota, _suppliers)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
