@@ -546,8 +546,8 @@ _WORK_DAYS = re.compile(
 _FIRM = r"(?P<firm>[A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:Co\.|[A-Z][\w'’-]*))*)"
 _GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 _SUPPLIED = [
-    re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?(?i:comes?|is\s+coming|are\s+coming)"
-               rf"\s+(?i:now\s+)?from\s+{_FIRM}"),
+    re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?"
+               rf"(?i:comes?|is\s+coming|are\s+coming)\s+(?i:now\s+)?from\s+{_FIRM}"),
     re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?(?i:get|buy|order|source)\s+"
                rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
     re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?i:our|my|the)\s+{_GOODS}\s+"
