@@ -1344,6 +1344,18 @@ def test_our_budget_is_one_value_of_the_group_whoever_of_it_says_it():
         ("budget", "is", "£440,000", "Priya has cut Priya's budget to £440,000.")]
 
 
+def test_a_contact_at_a_firm_said_first_and_the_firm_by_its_first_words():
+    # Walk-through 48: "At Blue Harbour my contact is Niamh Kelly" was the speaker's "contact is",
+    # "Blue Harbour" a place beside "Blue Harbour Fish Co", and leaving it moving house.
+    ex = extract(episode(("Carla", "We're switching our fish supplier to Blue Harbour Fish Co. next week."),
+                         ("Carla", "At Blue Harbour my contact is Niamh Kelly."),
+                         ("Carla", "Niamh has left Blue Harbour.")))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts[1:]] == [
+        ("Carla", "contact at Blue Harbour Fish Co is", "Niamh Kelly"),
+        ("Niamh Kelly", "left job at", "Blue Harbour Fish Co")]
+    assert entity(ex, "Blue Harbour Fish Co").aliases == ["Blue Harbour"]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

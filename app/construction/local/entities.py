@@ -254,15 +254,18 @@ class _Registry:
         Architects", "Brightwave" -> "Brightwave Coffee"), unless it is a place ("Lisbon")."""
         firms: dict[str, list[_Ent]] = {}
         for big in ents:
+            if big.type != "organization" or big.key in self.alias_of:
+                continue
             head, _, trade = big.key.rpartition(" ")
-            if head and trade in lx.ORG_SUFFIXES and big.type == "organization" and big.key not in self.alias_of:
+            while head and trade in lx.ORG_SUFFIXES:  # "Blue Harbour Fish Co.": "Blue Harbour Fish", "Blue Harbour"
                 firms.setdefault(head, []).append(big)
+                head, _, trade = head.rpartition(" ")
         for small in ents:
             targets = firms.get(small.key, [])
-            if small.speaker or small.key in self.alias_of or len(targets) != 1 or small.key in lx.PLACES \
-                    or small.votes.get("place", 0.0) >= 4:
+            if small.speaker or small.key in self.alias_of or len(targets) != 1 or small.key in lx.PLACES:
                 continue
             small.votes.pop("person", None)  # "Halden" alone was typed a person
+            small.votes.pop("place", None)  # "Blue Harbour" a place, by its last word
             self._absorb(small, targets[0])
 
     def drafts(self, used: set[str]) -> list[EntityDraft]:

@@ -413,6 +413,10 @@ class _Values:
         return out
 
 
+# "At Blue Harbour my contact is Niamh Kelly": the holder there, as "my contact at ..." (parse.py)
+_AT_PLACE_FIRST = re.compile(r"^(?i:at|with|for)\s+(?:(?i:the)\s+)?[A-Z]")
+
+
 def _said_is(v: _Values) -> None:
     """"<attribute> is <value>", its owner said before it or none."""
     text, reg = v.text, v.reg
@@ -425,7 +429,8 @@ def _said_is(v: _Values) -> None:
             # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
             # the attribute is its owner, as "Northwind's" is.
             said_owner, said_attr = _org_first(said_attr, reg)
-        if m.group("name") and (not (det or said_owner) or ":" in m.group(0) or m.group("owner2")):
+        if m.group("name") and (not (det or said_owner) or ":" in m.group(0) or m.group("owner2")
+                                or _AT_PLACE_FIRST.match(text)):
             # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value; "my
             # contact at Nudge is Dev Patel": a holder there (parse.py), not "contact is" of mine
             # (which Brightwave's contact ended)

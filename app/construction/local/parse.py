@@ -109,7 +109,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
 def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
     ("My new contact at Northwind is Priya Nair" ends Tom)."""
-    m = _CONTACT_AT.search(body)
+    m = _CONTACT_AT.search(body) or _CONTACT_AT_FIRST.search(body)
     if m is None:
         return None
     org, ent = reg.get(m.group("org")), reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
@@ -126,6 +126,10 @@ _CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s
                          r"(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
                          r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
+# ... or the place said first: "At Blue Harbour my contact is Niamh Kelly".
+_CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
+                               r"(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+"
+                               r"contact|account\s+manager|rep|liaison)\s+is\s+(?:now\s+)?", _I)
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
