@@ -1356,6 +1356,19 @@ def test_a_contact_at_a_firm_said_first_and_the_firm_by_its_first_words():
     assert entity(ex, "Blue Harbour Fish Co").aliases == ["Blue Harbour"]
 
 
+def test_an_assistants_confirmation_of_the_days_the_user_gave_is_no_fact():
+    # Walk-through 48: "Lume Ops got it, Dmitri works on 2026-10-06 (Tuesday) to ..." and "Lume Ops
+    # said A cake for the Okafor table on 2026-12-12" were current facts.
+    said = ["Please order a birthday cake for the Okafor table on 12 December.",
+            "Got it, Dmitri works Tuesday to Sunday and Marta Wednesday to Sunday.",
+            "Okay, a cake for the Okafor table on 12 December.",
+            "Okay, I booked the cake for 11 December, they can't do the 12th."]
+    ex = extract([turn(text, "Aisha" if i == 0 else "Lume Ops", T0 + timedelta(minutes=i), i,
+                       "user" if i == 0 else "assistant") for i, text in enumerate(said)])
+    assert [f.text for f in ex.facts] == [
+        "Lume Ops booked the cake for 2023-12-11 (11 December), they can't do the 12th."]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

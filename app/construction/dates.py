@@ -415,9 +415,12 @@ _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$",
 
 
 def _week_routine(text: str, start: int) -> bool:
-    """Whether the weekday at `start` begins or ends a week's routine range."""
+    """Whether the weekday at `start` begins or ends a week's routine range (a routine said
+    before it in the sentence: "Dmitri works Tuesday to Sunday and Marta Wednesday to Sunday")."""
     for m in _WEEK_RANGE.finditer(text, max(0, start - 30), start + 40):
-        if m.start() <= start < m.end() and _ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start()):
+        if m.start() <= start < m.end() and (_ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start()) or any(
+                r.end() <= m.start() and _ROUTINE_VERB.search(text, max(0, r.start() - 40), r.start())
+                for r in _WEEK_RANGE.finditer(text, 0, m.start()))):
             return not _DATE_AFTER.match(text, m.end())
     return False
 

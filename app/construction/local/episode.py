@@ -298,6 +298,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
     previous = None  # the sentence before, whatever came of it
     people: list[str] = []  # persons named, the last first
+    user_days: set = set()  # the days the users' sentences said, which an assistant's confirmation may repeat
     for s in sents:
         s_before, previous = previous, s
         try:
@@ -321,6 +322,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # call Mum on Sunday?"); the rules below skip questions.
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
             foresaw = reminded is not None and keep(reminded, s.t.index)
+            if not s.t.assistant:
+                user_days.update(d.start for d in s.dates)
             if s.question:
                 asked = asked_allergy(s, reg) or asked
                 continue
@@ -371,10 +374,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if s.t.assistant and not foresaw and not valued_or_assigned and (
                     _SYMPATHY.match(s.raw) or _SALUTE.match(s.raw.strip())):
                 continue  # "Sorry to hear that, a grey Monday", "Sunday check-in, Mei!": courtesy
-            if s.t.assistant and (ok := _CONFIRMED.match(s.raw)) and (not s.dates or ":" in ok.group(0)):
+            if s.t.assistant and (ok := _CONFIRMED.match(s.raw)) and (
+                    not s.dates or ":" in ok.group(0) or all(d.start in user_days for d in s.dates)):
                 # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again;
                 # a summary after a colon with its days too ("Understood: €520 from November,
-                # Brightwave stays at €450" was a fact "brightwave is €450")
+                # Brightwave stays at €450" was a fact "brightwave is €450"); its days the user's
+                # ("Okay, a cake for the Okafor table on 12 December")
                 continue
             if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):
                 continue  # an errand for the assistant: a task, no memory
