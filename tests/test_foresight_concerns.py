@@ -223,10 +223,14 @@ async def test_an_instruction_about_someone_concerns_them_not_who_gave_it(servic
                 ("a3", "Hannah", "user", "Please don't contact Ana's current employer for references."),
                 ("a4", "Assistant", "assistant", "Understood."),
                 ("a5", "Hannah", "user", "Always book aisle seats for me."),
-                ("a6", "Hannah", "user", "Can you remind me to book the Porto flights on Friday?")])]
+                ("a6", "Hannah", "user", "Can you remind me to book the Porto flights on Friday?"),
+                ("a7", "Hannah", "user",
+                 "Please don't book anything for us on 24 December, we'll be at my parents' in Hamburg.")])]
     await Ingestor(services).memorize(graph.tenant, "c1", msgs, flush=True)
     concerns = await _concerns(graph)
     assert [w for t, w in concerns.items() if "employer" in t] == ["Ana Costa"], concerns
     assert [w for t, w in concerns.items() if "aisle" in t] == ["Hannah"]
     # a reminder is the asker's, whatever it names (it concerned Porto)
     assert [w for t, w in concerns.items() if "Porto" in t] == ["Hannah"], concerns
+    # where the asker will be is no one the instruction is about (walk-through 47: it concerned Hamburg)
+    assert [w for t, w in concerns.items() if "Hamburg" in t] == ["Hannah"], concerns

@@ -149,9 +149,12 @@ class Resolution:
                 first[0] + " asked to be reminded"):  # (a reminder is the asker's: "... to book the Porto flights")
             # "Hannah asked not to contact Ana's current employer": an instruction about Ana,
             # asked after by her name ("Can I call Ana's employer?"), not about who gave it.
+            # Not where ("don't book anything for us on 24 December, we'll be in Hamburg" is the
+            # asker's), nor when the asker is named again in it.
             rest = text[len(first[0]):]
-            others = {k for n, k in names if k != first[1] and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", rest)}
-            if len(others) == 1:
+            others = {k for n, k in names if k != first[1] and self.entities[k].type in ("person", "organization")
+                      and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", rest)}
+            if len(others) == 1 and not re.search(rf"(?<!\w){re.escape(first[0])}(?!\w)", rest):
                 return others.pop()
         return first[1] if first else None
 
