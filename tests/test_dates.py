@@ -250,3 +250,19 @@ def test_a_weeks_routine_has_no_dates_and_a_range_of_weekdays_runs_forward():
     assert find_dates("Her day off is Monday.", wed) == []
     days = find_dates("I'm in Berlin from Monday to Friday.", wed)
     assert [(d.start, d.direction) for d in days] == [(date(2026, 10, 5), "future"), (date(2026, 10, 9), "future")]
+
+
+def test_the_weekend_of_a_day_and_a_full_stop_after_a_month_are_not_the_phrase():
+    # Walk-throughs 47/48: "free over the weekend of 2026-11-14 (on the weekend) of 2027-01-09 (9
+    # January.)", "due by 2026-12-15 (15 December.)".
+    mon = date(2026, 11, 9)
+    [day] = find_dates("She's free on the weekend of 9 January.", mon)
+    assert (day.phrase, day.start) == ("9 January", date(2027, 1, 9))
+    assert find_dates("It's on 9 Jan. 2027.", mon)[0].phrase == "9 Jan. 2027"
+
+
+def test_time_off_asked_for_lies_ahead():
+    # Walk-through 48: said on 27 November, "18 December" was last year's.
+    said = "Marta asked for 18 December off, I said yes."
+    [day] = find_dates(said, date(2026, 11, 27), prefer=tense_at(said))
+    assert day.start == date(2026, 12, 18)

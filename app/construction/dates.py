@@ -283,7 +283,9 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     d = _safe_date(year, month, day)
     if d is None:
         return None
-    return m.start(), m.end(), d, d, "day", m.group(3) is None
+    # "on 9 January.": the sentence's full stop, not an abbreviation's ("9 Jan. 2027")
+    end = m.end(2) if m.group(3) is None and month_word.lower() in _MONTHS_FULL else m.end()
+    return m.start(), end, d, d, "day", m.group(3) is None
 
 
 # The year after a comma with or without a space: "May 8, 2023", "December 1,2023".
@@ -453,7 +455,7 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", True
 
 
-@_pattern(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b", needs=(("weekend",),))
+@_pattern(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b(?!\s+of\b)", needs=(("weekend",),))  # ("... of 9 January")
 def _the_weekend(m: re.Match, ref: date, prefer: str | None) -> _Result:
     monday = _week_monday(ref)
     if prefer == PAST and ref.weekday() < 5:

@@ -47,6 +47,9 @@ _FUTURE_HINT = re.compile(
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
     r"bought tickets|got tickets|enrolled)\b|"
+    # time off asked for ("Marta asked for 18 December off", said in November): ahead
+    r"\b(?:asked|asking|asks|requested|booked|booking|wants|needs|taking|takes)\s+(?:for\s+)?(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[^.;!?,]{0,24}?\boff\b|"
     # "The test centre cancelled the 14 November session": what is called off was ahead
     r"\b(?:cancell?ed|called\s+off|postponed|scrapped)\s+(?:the|our|my|his|her|their|your)\s+"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
