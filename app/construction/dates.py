@@ -455,7 +455,8 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", True
 
 
-@_pattern(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b(?!\s+of\b)", needs=(("weekend",),))  # ("... of 9 January")
+# (not "the weekend of 9 January": that day says which)
+@_pattern(r"\b(?:over|on|at|during|for)\s+the\s+weekend\b(?!\s+of\b)", needs=(("weekend",),))
 def _the_weekend(m: re.Match, ref: date, prefer: str | None) -> _Result:
     monday = _week_monday(ref)
     if prefer == PAST and ref.weekday() < 5:
