@@ -578,6 +578,8 @@ SITUATIONS: dict[str, str] = {
     "work": "work, career, job, schedule, office",
     "study": "studying, exam, school, schedule, availability, calendar",
     "moving": "moving, housing, packing, new home, schedule",
+    "housing": "housing, flat, flats, apartment, house, home, viewing, viewings, property, rent, lease, buying, "
+               "estate agent, listing, moving",
     "event": "events, party, gifts, outfit, schedule, calendar, plans",
     "fitness": "exercise, fitness, gym, training, sports, health, schedule",
     "learning": "learning, lessons, practice, classes, hobbies",
@@ -606,6 +608,8 @@ _cue("work", "interview job work shift meeting presentation promotion project de
 _cue("medical", "doctor surgery checkup check-up hospital therapy physio vaccination")
 _cue("dentist", "dentist dental")
 _cue("moving", "move moving relocate relocating apartment house flat lease")
+_cue("housing", """flat flats apartment apartments house houses property properties viewing viewings lease
+rental rent landlord listing listings commute""")
 _cue("event", """wedding party birthday anniversary concert festival graduation celebration
 ceremony reunion funeral show gig""")
 _cue("fitness", "marathon race gym workout training run running triathlon hike hiking yoga")

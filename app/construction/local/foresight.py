@@ -335,7 +335,7 @@ gluten dairy plant lactose-intolerant veggie booze alcohol sober drive driving l
 told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis rivaroxaban xarelto clopidogrel
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
-allowed says no wheelchair walker stick cane frame zimmer scooter only available
+allowed says no wheelchair walker stick cane frame zimmer scooter only available has have must commute
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -369,6 +369,19 @@ _TO_THE_LISTENER = re.compile(r"^(?:(?:and|but|so|oh|also|now)\s*,?\s+)?(?:remem
                               r"just a reminder|reminder)\b", _I)
 
 
+# What a home, a venue or a trip must be, said as a rule of the speaker's (_constraint).
+_HOMES = frozenset("flat flats apartment apartments house houses home place places property properties rental "
+                   "rentals commute".split())
+_REQUIREMENTS = (
+    re.compile(r"(?:^|[,;:]\s*|\b(?:so|and|but)\s+)(?P<x>(?:the|our|my|any|each|every)\s+(?:new\s+|next\s+)?"
+               r"(?P<thing>flat|apartment|house|home|place|property|rental|venue|room|hotel|car)\s+"
+               r"(?:(?:has|have|needs?|must)\s+to\s+(?:be|have)|must\s+(?:not\s+)?(?:be|have)|can't\s+be|"
+               r"cannot\s+be)\b[^.;!?]{3,80})", _I),
+    re.compile(r"\b(?P<x>no\s+(?P<thing>flats|apartments|houses|places|properties|rentals|venues|hotels)\s+"
+               r"(?:with|without|that|on|in|near|above|over)\b[^.;!?]{3,60})", _I),
+    re.compile(r"(?P<x>\b(?:my|our)\s+(?P<thing>commute|journey\s+to\s+work)\s+(?:can't|cannot|mustn't|shouldn't|"
+               r"must\s+not|should\s+not)\s+be\s+(?:more|longer)\s+than\s+[^.;!?,]{2,40})", _I),
+)
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
 _NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
@@ -565,11 +578,25 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:
         add(subject_at(m.start()), f"has {x}", ["health"],
             [w for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS])
+    voice = _Voice(t.speaker, t.other, sent.companion)
+    for rx in _REQUIREMENTS if not sent.question else ():
+        # "so the flat has to be on the ground floor or have a lift", "no flats with a no pets
+        # lease", "my commute can't be more than 40 minutes": what a home (a venue, a car) must be
+        for m in rx.finditer(text):
+            if any(m.start() <= d.pos < m.end() for d in sent.dates):
+                continue  # "the car must be back by Friday": a deadline (_plan)
+            said = _clip(rewrite(m.group("x"), voice).rstrip(" ,"), 160)
+            if said.lower().startswith(t.speaker.lower()):  # "Priya's commute can't be ..."
+                rule = said[:1].upper() + said[1:]
+            else:
+                rule = f"For {t.speaker}, {said[:1].lower() + said[1:]}"
+            thing = m.group("thing").lower()
+            found.append((rule, ["housing"] if thing in _HOMES else ["schedule"],
+                          [thing, *_content_words(m.group("x"), 4)]))
     m = _BARE_DIET.match(text)
     if m and not sent.question and not found:
         d = m.group("d").lower()
         add(t.speaker, lx.DIETS.get(d, "is " + d), ["food"], [d, "diet"])
-    voice = _Voice(t.speaker, t.other, sent.companion)
     for m in _ONLY_WHEN.finditer(text) if not sent.question else ():
         who = m.group("who")
         if who.lower() in ("she", "he"):  # "Priya wants 120k. Also she can only interview after 4pm"
