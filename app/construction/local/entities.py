@@ -218,6 +218,13 @@ class _Registry:
                 self._absorb(small, big)
         ents = sorted(self.by_key.values(), key=lambda e: e.order)
         persons = [e for e in ents if e.type == "person"]
+        # "Mr Okafor" and "Samuel Okafor": one person, when one full name has that surname
+        for titled in [e for e in persons if e.titled and len(e.key.split()) == 2 and not e.speaker]:
+            full = [e for e in persons if not e.titled and e is not titled and len(e.key.split()) > 1
+                    and e.key.split()[-1] == titled.key.split()[-1] and e.key not in self.alias_of]
+            if len(full) == 1 and titled.key not in self.alias_of:
+                self._absorb(titled, full[0])
+        persons = [e for e in persons if e.key not in self.alias_of]
         for small in ents:
             if small.speaker or " " in small.key or small.key in self.alias_of or small.kin_unnamed:
                 continue
