@@ -114,6 +114,14 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("We're switching our fish supplier to Blue Harbour Fish Co. starting next week.",
      ("fish supplier", "is", "Blue Harbour Fish Co")),
     ("We get our vegetables from Orto Verde.", ("vegetables supplier", "is", "Orto Verde")),
+    # A purchase, the group's (walk-through 47: each stayed current beside the next)
+    ("The seller accepted £437,500 for Flat 12, Canal Wharf.", ("agreed price", "is", "£437,500")),
+    ("The seller agreed to reduce the price to £435,000 because of the damp.",
+     ("agreed price", "is", "£435,000")),
+    ("Nationwide gave us a mortgage offer of £395,000 at 4.45%.", ("mortgage offer", "is", "£395,000 at 4.45%")),
+    ("Tom says the lender reissued the offer: £380,000 at 4.85% now.",
+     ("mortgage offer", "is", "£380,000 at 4.85%")),
+    ("Also, our deposit pot is now £56,200 after my overtime.", ("deposit savings", "is", "£56,200")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

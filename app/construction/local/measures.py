@@ -271,7 +271,9 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("expected salary", "expectation"), ("stage", "status"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
          ("renewal date date", "renewal date"), ("tier", "plan"),
-         ("goal score", "goal"), ("target score", "goal"), ("target", "goal"))
+         ("goal score", "goal"), ("target score", "goal"), ("target", "goal"),
+         ("deposit pot", "deposit savings"), ("deposit fund", "deposit savings"),
+         ("savings for the deposit", "deposit savings"))
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
@@ -571,6 +573,27 @@ def _suppliers(v: _Values) -> None:
             v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
 
 
+# A purchase's agreed price and a mortgage offer, the group's, one at a time: "The seller accepted
+# £437,500 for Flat 12", then "agreed to reduce the price to £435,000"; "Nationwide gave us a
+# mortgage offer of £395,000 at 4.45%", then "the lender reissued the offer: £380,000 at 4.85%".
+_MONEY = r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m)\b)?(?:\s+at\s+\d+(?:\.\d+)?\s?%)?)"
+_DEALS = (
+    (re.compile(rf"\b(?i:seller|sellers|vendor|vendors|owner|owners|they)\s+(?:(?i:has|have)\s+)?(?i:accepted)\s+"
+                rf"(?:(?i:our|my|the)\s+(?i:offer)\s+(?:(?i:of)\s+)?)?{_MONEY}"), "agreed price"),
+    (re.compile(rf"\b(?i:agreed|agree|agreeing)\s+(?:(?i:to)\s+)?(?i:reduce|lower|drop|cut|knock)\s+"
+                rf"(?:(?i:the)\s+)?(?i:price)\s+(?:(?i:down)\s+)?(?i:to)\s+{_MONEY}"), "agreed price"),
+    (re.compile(rf"\b(?i:mortgage)\s+(?i:offer)\s+(?:(?i:of|for)\s+)?{_MONEY}"), "mortgage offer"),
+    (re.compile(rf"\b(?i:lender|bank|broker)\b[^.;!?]{{0,40}}?\b(?i:offer)\s*(?::|(?i:to|is|of)\s)\s*{_MONEY}"),
+     "mortgage offer"),
+)
+
+
+def _deals(v: _Values) -> None:
+    for rx, attr in _DEALS:
+        for m in rx.finditer(v.text):
+            v.add(None, attr, " ".join(m.group("num").split()), m.start(), end=m.end())
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -822,7 +845,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts, _rota, _suppliers)
+            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
