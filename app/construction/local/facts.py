@@ -11,7 +11,7 @@ from app.construction.local.bounds import (
     CONF_ASSISTANT, CONF_HEDGED, CONF_PLAIN, CONF_REPORTED, MAX_OBJECT_CHARS, MAX_TEXT_CHARS, ROLE_MENTIONED,
     ROLE_OBJECT, ROLE_SUBJECT)
 from app.construction.local.text import _clip
-from app.construction.local.voice import OBJECT_PRONOUN, _Voice, rewrite
+from app.construction.local.voice import OBJECT_PRONOUN, US_ALL, _Voice, rewrite
 from app.construction.local.inline_dates import _fill, tense_of
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
@@ -146,7 +146,7 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
                     rf"\b{re.escape(sent.text[mm.start:mm.end].split()[0])}\b", after):
                 continue  # "For Priya we're going with 125k", "... any room we book for him", "we moved Tom's"
             if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()) and not (
-                    _US_ALL.match(sent.text, wm.end()) and _MY_PARTNER.search(sent.text, 0, mm.start)):
+                    US_ALL.match(sent.text, wm.end()) and _MY_PARTNER.search(sent.text, 0, mm.start)):
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             return ent.name
     return None
@@ -163,7 +163,6 @@ _OBJECT_BEFORE = re.compile(r"\b(?:for|about|from|of|on|by|than|against|re|regar
 _ACTS_ON_US = re.compile(r"\s+(?:[\w'-]+\s+){1,3}$")
 # ... unless "us" is all of them and the person one of the speaker's household: "My partner Mei
 # signed us both up" has Mei among "us".
-_US_ALL = re.compile(r"\s+(?:both|all)\b", re.I)
 _MY_PARTNER = re.compile(r"\bmy\s+(?:partner|wife|husband|boyfriend|girlfriend|fianc[ée]e?|spouse)\s+$", re.I)
 
 

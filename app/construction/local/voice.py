@@ -28,7 +28,8 @@ _SUBJECT_BEFORE = re.compile(
 _COMPOUND_BEFORE = re.compile(
     r"(?:^|[,;]\s*|\x00\d+\x00\s*|\b(?:and|but|so|because|when|then|yesterday|today)\s+)"
     r"(?:(?:my|our)\s+\w+(?:\s+[A-Z][\w']*){0,2}|[A-Z][\w']*(?:\s+[A-Z][\w']*)?|me)\s+and\s*$", re.IGNORECASE)
-_US_ALL = re.compile(r"\s+(both|all)\b(?!\s+(?:of|the|my|our|day|week|year)\b)", re.I)
+# "us both", "us all": the speaker and others (not "us all day", "us all the details")
+US_ALL = re.compile(r"\s+(both|all)\b(?!\s+(?:of|the|my|our|day|week|year)\b)", re.I)
 _CONTRACTION = {"'m": "is", "'ve": "has", "'ll": "will", "'d": "would", "'re": "is"}
 _PLURAL_CONTRACTION = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
 _VERBISH = frozenset("""
@@ -146,7 +147,7 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
         return possessive(name), end
     if base in ("myself", "ourselves", "yourself", "yourselves"):
         return "themself" if base != "ourselves" else "themselves", end
-    if base == "us" and not plural and (both := _US_ALL.match(s, end)):
+    if base == "us" and not plural and (both := US_ALL.match(s, end)):
         # "Dr. Lee saw us both": the speaker and someone not named, not "saw Tomás both"
         return f"{name} and {'another' if both.group(1).lower() == 'both' else 'others'}", both.end()
     if base in ("me", "us"):
