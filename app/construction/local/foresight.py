@@ -588,8 +588,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             said = _clip(rewrite(m.group("x"), voice).rstrip(" ,"), 160)
             if said.lower().startswith(t.speaker.lower()):  # "Priya's commute can't be ..."
                 rule = said[:1].upper() + said[1:]
-            else:
-                rule = f"For {t.speaker}, {said[:1].lower() + said[1:]}"
+            else:  # (begun by whose it is, which it concerns: entity_resolution.concerned)
+                rule = f"{t.speaker}'s requirement: {said[:1].lower() + said[1:]}"
             thing = m.group("thing").lower()
             found.append((rule, ["housing"] if thing in _HOMES else ["schedule"],
                           [thing, *_content_words(m.group("x"), 4)]))
