@@ -1355,6 +1355,13 @@ def test_a_contact_at_a_firm_said_first_and_the_firm_by_its_first_words():
         ("Carla", "contact at Blue Harbour Fish Co is", "Niamh Kelly"),
         ("Niamh Kelly", "left job at", "Blue Harbour Fish Co")]
     assert entity(ex, "Blue Harbour Fish Co").aliases == ["Blue Harbour"]
+    # ... and in a later episode, where the group knows the firm by both names (the re-run: the new
+    # contact was "contact at Blue Harbour is", the old one's "contact at Blue Harbour Fish Co is")
+    known = [EntityDraft(name="Blue Harbour Fish Co", type="organization", aliases=["Blue Harbour"])]
+    said = "Niamh has left Blue Harbour. Our new contact at Blue Harbour is Connor Walsh."
+    ex = LocalExtractor().extract_sync([turn(said, speaker="Carla")], known)
+    assert [(f.predicate, f.object) for f in ex.facts][:2] == [
+        ("left job at", "Blue Harbour"), ("contact at Blue Harbour Fish Co is", "Connor Walsh")]
 
 
 def test_an_assistants_confirmation_of_the_days_the_user_gave_is_no_fact():

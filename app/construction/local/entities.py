@@ -159,6 +159,9 @@ class _Registry:
         self._order = 0
         # (nickname, person) keys said to be one ("everyone calls her Liz": nicknames.py)
         self.nicknames: list[tuple[str, str]] = []
+        # an organisation the group knows by another of its names, key -> its name ("Blue Harbour"
+        # -> "Blue Harbour Fish Co"): what a name in a predicate is written as (parse._contact_at)
+        self.known_as: dict[str, str] = {}
 
     def add(self, name: str, votes: dict[str, float] | None = None, *, speaker: bool = False,
             titled: bool = False) -> str | None:
@@ -394,6 +397,8 @@ def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
         if e.type in _KNOWN_TYPES:
             for name in (e.name, *e.aliases):
                 types.setdefault(_key(name), e.type)
+                if e.type == "organization" and name != e.name:
+                    reg.known_as.setdefault(_key(name), e.name)
             if e.type == "person" and " " in e.name:  # "Melanie" of "Melanie Hart"
                 types.setdefault(_key(e.name.split()[0]), "person")
     for ent in reg.by_key.values():
@@ -401,7 +406,8 @@ def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
         if t is None and " " in ent.key and types.get(ent.key.split()[0]) == "person":
             t = "person"  # "Sofia Marques", where Sofia Rossi is known: a first name
         if t is not None and not ent.speaker:
-            ent.votes[t] = ent.votes.get(t, 0.0) + _KNOWN_VOTE
+            # (a firm's other name more: "Blue Harbour" is a place only by its last word)
+            ent.votes[t] = ent.votes.get(t, 0.0) + _KNOWN_VOTE + (6.0 if ent.key in reg.known_as else 0.0)
 
 
 # Weaker than this cell's own cues ("live in" is 4): a type told wrong once is not told again.

@@ -118,7 +118,8 @@ def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     ent.settle("person")
     if org.type in ("person", "thing", "place"):  # whom one deals with there: an organisation
         org.settle("organization")
-    return _Parse(sent.t.speaker, "speaker", f"contact at {org.name} is", ent.name, True, True)
+    name = reg.known_as.get(org.key, org.name)  # ("Blue Harbour", known as "Blue Harbour Fish Co")
+    return _Parse(sent.t.speaker, "speaker", f"contact at {name} is", ent.name, True, True)
 
 
 # At the sentence's start or a clause's ("Tom left Northwind, so my new contact there is ...").
