@@ -1387,6 +1387,15 @@ def test_a_titled_surname_and_the_surname_alone_are_the_one_full_name_with_it():
     assert not [e for e in ex.entities if "Mr Okafor" in e.aliases]
 
 
+def test_a_day_said_by_someone_else_is_the_events_and_an_apology_no_part_of_its_plan():
+    # Re-run of walk-through 47/48: "marcus says the exchange | date is" never met "exchange", and
+    # "Aisha got it wrong earlier: the Okafor booking is on ..." was a plan of Aisha's.
+    ex = extract(episode(("Jonas", "Marcus says the exchange has moved to 11 December."),
+                         ("Aisha", "Sorry, I got it wrong earlier: the Okafor booking is on Sunday 13 December.")))
+    assert [(f.subject, f.predicate) for f in ex.facts] == [("exchange", "date is"), ("okafor booking", "date is")]
+    assert ex.foresights[-1].text == "The Okafor booking is on Sunday on 2023-12-13 (13 December)."
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -143,11 +143,16 @@ def work_key(thing: str) -> str:
     return " ".join(words)
 
 
+_SAYS_LEAD = re.compile(r"^(?:[A-Z][\w'-]*|he|she|they|we)\s+(?:says|said|thinks|reckons|told\s+(?:me|us))\s+"
+                        r"(?:that\s+)?", re.I)
+
+
 def event_key(x: str, said: str, party: str | None) -> str:
     """An event's name with the place it is at, as said before it or after: "the inspection at 22
     Oak Street" and "the Oak Street inspection" are one (a house's number dropped, a flat's
     kept), "the gas safety check at Flat 5" is not Flat 6's. Whom it is with is no part of it
     ("the review with Northpeak" is the review)."""
+    x = _SAYS_LEAD.sub("", x)  # "Marcus says the exchange has moved": the exchange
     if not party or re.search(rf"\s(?i:with)\s+{re.escape(party)}", said):
         return x
     place = re.sub(r"^\d{1,4}[A-Za-z]?\s+", "", party)

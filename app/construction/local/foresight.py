@@ -744,6 +744,10 @@ _DONE_TODAY = re.compile(
     r"finished|completed|filed|handed\s+in|published|released|shipped|launched|renewed|paid|returned)\b", re.I)
 
 
+_APOLOGY = re.compile(r"^(?:(?:sorry|oops|apologies|my\s+bad|correction)\b[^:]{0,50}|[^:]{0,40}\b(?:got\s+it\s+"
+                      r"wrong|made\s+a\s+mistake|mixed\s+(?:it|them)\s+up)\b[^:]{0,20}):\s*", _I)
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
@@ -802,6 +806,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     voice = _Voice(t.speaker, t.other, sent.companion)
     clause = max(text.rfind(", ", 0, who.start), text.rfind("; ", 0, who.start))
     start = sent.s1_pos(clause + 2) if clause >= 0 else 0
+    if (sorry := _APOLOGY.match(sent.s1)) is not None and start < sorry.end():
+        start = sorry.end()  # "Sorry, I got it wrong earlier: the Okafor booking is on ...": the booking's
     clause = sent.s1[start:]
     ftext = _fill(rewrite(clause, voice), sent.rendered).strip()
     if start > 0 and ftext[:1].islower() and not ftext.startswith((t.speaker, who.name)):
