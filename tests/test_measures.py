@@ -103,6 +103,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Update on the Henderson booking: they're now 24 people, not 30.",
      ("Henderson", "head count is", "24 people")),
     ("The Patel table is for 6 guests.", ("Patel", "head count is", "6 people")),
+    ("Big booking! The Henderson party, 30 people, on Saturday 19 December.",
+     ("Henderson", "head count is", "30 people")),
     # A rota, one set of days at a time (walk-through 48: Mondays stayed current beside Tuesdays).
     ("I'm off on Mondays.", ("Nadia", "days off is", "Mondays")),
     ("Rota change from November: I'll be off on Tuesdays instead of Mondays.",

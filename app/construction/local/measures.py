@@ -829,8 +829,8 @@ _GATHERING = r"(?i:party|booking|table|group|reservation|event|dinner|lunch|wedd
 _HEADS = r"\s+(?i:people|guests|persons|pax|covers|adults|diners)\b"
 _PEOPLE = rf"(?P<num>\d{{1,4}}){_HEADS}"
 _HEAD_COUNT = re.compile(
-    rf"(?:(?i:the)\s+)?(?P<who>{_NAME})\s+{_GATHERING}\s+(?i:is|are|was|has\s+been)\s+(?:(?i:now|still)\s+)?"
-    rf"(?:(?i:for|down\s+to|up\s+to)\s+)?{_PEOPLE}"
+    rf"(?:(?i:the)\s+)?(?P<who>{_NAME})\s+{_GATHERING}(?:\s+(?i:is|are|was|has\s+been)\s+(?:(?i:now|still)\s+)?"
+    rf"(?:(?i:for|down\s+to|up\s+to)\s+)?|\s*,\s+(?:(?i:for)\s+)?){_PEOPLE}"
     rf"|(?P<who2>{_NAME})\s+{_GATHERING}\b[^.;!?]{{0,30}}?\b(?i:they're|they\s+are|it's|it\s+is)\s+"
     rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}}){_HEADS}")
 
