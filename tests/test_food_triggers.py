@@ -41,3 +41,16 @@ async def test_a_smoothie_request_brings_the_lactose_intolerance(services, graph
     assert "Daniel is lactose intolerant." in await foresight("Should I get a milkshake or a smoothie?")
     assert "Daniel is lactose intolerant." in await foresight("Fancy an ice cream in the park later?")
     assert "Daniel is lactose intolerant." not in await foresight("Where should I go running this weekend?")
+
+
+async def test_a_menu_for_a_table_named_by_surname_brings_the_titled_guests_allergy(services, graph):
+    # Walk-through 48: "Plan the menu for the Okafor table" brought no sesame ("menu" was no food
+    # situation, and "Okafor" no key of Mr Okafor's).
+    await _tell(services, graph, [
+        ("o1", "Aisha", "Mr Okafor, one of our regulars, has a severe sesame allergy.", 0),
+        ("o2", "Aisha", "Mrs Lindqvist can't eat shellfish.", 0),
+        ("o3", "Dmitri", "The new pesto contains pine nuts.", 1)])
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Plan the menu for the Okafor table", method=Method.HYBRID, top_k=5), record_access=False)
+    found = [h.node["text"] for h in res.hits if h.kind == "foresight"]
+    assert found[:1] == ["Mr Okafor has a sesame allergy."], found

@@ -548,7 +548,8 @@ PHOBIAS = {
 # Situations: what a later request about the same area of life would talk about.
 
 SITUATIONS: dict[str, str] = {
-    "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries",
+    "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries, "
+            "menu, catering",
     "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner, pub, champagne, whisky, gifts",
     "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels",
     "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
@@ -616,7 +617,7 @@ _cue("fitness", "marathon race gym workout training run running triathlon hike h
 _cue("learning", "learn learning lessons course piano guitar language spanish french classes")
 _cue("money", "buy buying save saving budget purchase afford")
 _cue("family", "visit visiting parents family relatives")
-_cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating")
+_cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating menu catering")
 _cue("drinks", "drink drinking alcohol wine beer")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the

@@ -97,6 +97,8 @@ _SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cann
 
 
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_TITLES = ("mr", "mrs", "ms", "dr")
+_NOT_NAMES = frozenset("i i'm i've i'll monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def named_keys(query: str) -> list[str]:
@@ -106,7 +108,12 @@ def named_keys(query: str) -> list[str]:
     words = [re.sub(r"['’]s$", "", w) for w in _NAME_WORD.findall(query)]
     pairs = [f"{a} {b}" for a, b in zip(words, words[1:])]
     ordered = sorted(words + pairs, key=lambda w: (not w[:1].isupper(), " " in w))
-    return list(dict.fromkeys(k for w in ordered if (k := normalize_key(w))))[:MAX_PEOPLE]
+    keys = list(dict.fromkeys(k for w in ordered if (k := normalize_key(w))))
+    # A surname asked after is also whom a title names ("the Okafor table": Mr Okafor), looked up
+    # after every word the query says.
+    titled = [f"{t} {normalize_key(w)}" for w in words[1:] if w[:1].isupper() and w.lower() not in _NOT_NAMES
+              for t in _TITLES]
+    return list(dict.fromkeys(keys[:MAX_PEOPLE] + titled))[:MAX_PEOPLE + 8]
 
 
 # A question after a fact of someone's ("Where does Maya live?", "What does Maya practise every
