@@ -1385,6 +1385,13 @@ def test_a_titled_surname_and_the_surname_alone_are_the_one_full_name_with_it():
     # two of the surname: whom "Mr Okafor" is, not said
     ex = extract(episode(("Aisha", "Samuel Okafor and Mary Okafor came in. Mr Okafor paid.")))
     assert not [e for e in ex.entities if "Mr Okafor" in e.aliases]
+    # a title of the other sex is another person (walk-through 50: Mrs Adeyemi became her son),
+    # a doctor's is either
+    ex = extract(episode(("Hana", "Amir Adeyemi is allergic to shellfish."),
+                         ("Hana", "Mrs Adeyemi prefers phone calls, never email."),
+                         ("Hana", "Dr Sarah Lin is our new head. Dr Lin starts on Monday.")))
+    assert {e.name: e.aliases for e in ex.entities if e.name != "Hana"} == {
+        "Amir Adeyemi": [], "Mrs Adeyemi": [], "Dr Sarah Lin": ["Dr Lin"]}
 
 
 def test_a_day_said_by_someone_else_is_the_events_and_an_apology_no_part_of_its_plan():

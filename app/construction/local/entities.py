@@ -221,11 +221,14 @@ class _Registry:
                 self._absorb(small, big)
         ents = sorted(self.by_key.values(), key=lambda e: e.order)
         persons = [e for e in ents if e.type == "person"]
-        # "Mr Okafor" and "Samuel Okafor": one person, when one full name has that surname
+        # "Mr Okafor" and "Samuel Okafor", "Dr Lin" and "Dr Sarah Lin": one person, when one full
+        # name has that surname, and the title does not say another sex ("Mrs Adeyemi" is not
+        # her son Amir Adeyemi)
         for titled in [e for e in persons if e.titled and len(e.key.split()) == 2 and not e.speaker]:
-            full = [e for e in persons if not e.titled and e is not titled and len(e.key.split()) > 1
+            full = [e for e in persons if e is not titled and len(e.key.split()) > 1 + e.titled
                     and e.key.split()[-1] == titled.key.split()[-1] and e.key not in self.alias_of]
-            if len(full) == 1 and titled.key not in self.alias_of:
+            sex = kin_gender(titled.name)
+            if len(full) == 1 and titled.key not in self.alias_of and sex in (None, kin_gender(full[0].name)):
                 self._absorb(titled, full[0])
         persons = [e for e in persons if e.key not in self.alias_of]
         for small in ents:
