@@ -266,3 +266,15 @@ def test_time_off_asked_for_lies_ahead():
     said = "Marta asked for 18 December off, I said yes."
     [day] = find_dates(said, date(2026, 11, 27), prefer=tense_at(said))
     assert day.start == date(2026, 12, 18)
+
+
+def test_a_day_moved_to_or_asked_for_lies_ahead_and_a_range_shares_its_end_year():
+    # Walk-throughs 49/50: each was last year's ("2025-11-24", "2025-12-10", "2026-06-13").
+    for said, at, day in [("The technician had a clash, so our pH meter booking moved to 24 November.",
+                           date(2026, 11, 16), date(2026, 11, 24)),
+                          ("Dr Lin has asked me to lead the revision evening on 10 December.",
+                           date(2026, 11, 26), date(2026, 12, 10))]:
+        assert find_dates(said, at, prefer=tense_at(said))[0].start == day
+    said = "The wedding moved from June 13 to June 20, 2027."
+    days = find_dates(said, date(2026, 11, 26), prefer=tense_at(said))
+    assert [d.start for d in days] == [date(2027, 6, 13), date(2027, 6, 20)]

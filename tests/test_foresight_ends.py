@@ -484,3 +484,22 @@ async def test_a_deadline_moved_ends_the_one_its_name_gave_and_a_day_said_anew_t
     rows = await _foresight(graph)
     ended = sorted(t for t, r in rows.items() if r["endedAt"] is not None)
     assert [t[:30] for t in ended] == ["Carla's alcohol licence renewa", "Completion is on 2024-04-04 (4"], rows
+
+
+async def test_a_day_moved_from_a_bare_number_or_corrected_ends_the_plan_and_its_day_fact(graph, ingestor):
+    # Walk-through 50: "moved from 14 to 21 December" left the 14th's deadline active, and "now on
+    # the 28th, not the 27th" the 27th's trip and its "date is" fact (another key: "Science
+    # Museum trip", "museum trip").
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Hana", "The chemistry test for 9C is on 24 April.", 0),
+        ("m2", "Hana", "And the Science Museum trip is on the 27th of April.", 0)], group="9c")
+    await _tell(ingestor, graph.tenant, "c2", [  # (in April: "the 28th" is April's)
+        ("m3", "Hana", "The hall is booked for mocks, so the chemistry test is moved from 24 to 30 April.", 30),
+        ("m4", "Hana", "The coach company messed up, the museum trip is now on the 28th, not the 27th.", 30)],
+        group="9c")
+    ended = {t: r["endedBy"] for t, r in (await _foresight(graph)).items() if r["endedAt"] is not None}
+    assert sorted(ended.values()) == [["m3"], ["m4"]], ended
+    facts = {r["text"]: r["status"] for r in await graph.read(
+        "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Science Museum' RETURN f.text AS text, "
+        "f.status AS status")}
+    assert list(facts.values()) == ["superseded"], facts

@@ -725,9 +725,15 @@ def find_dates(
         last_end = e_pos
         if len(out) >= limit:
             break
-    # "from Monday to Friday": the second day is the first one's or after it, never before
+    # "from Monday to Friday": the second day is the first one's or after it, never before; "from
+    # June 13 to June 20, 2027": the first is of the second's year
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
+        if (a.granularity == b.granularity == "day" and a.relative and not b.relative
+                and a.start.year != b.end.year and _RANGE_GAP.fullmatch(text, a.pos + len(a.phrase), b.pos)):
+            start = _safe_date(b.end.year, a.start.month, a.start.day)
+            if start is not None and start <= b.start:
+                out[i - 1] = a = replace(a, start=start, end=start, direction=_direction(start, start, ref_day))
         if (a.granularity == b.granularity == "day" and b.relative and b.start < a.start
                 and _WEEKDAY_ONLY.fullmatch(b.phrase) and _RANGE_GAP.fullmatch(text, a.pos + len(a.phrase), b.pos)):
             shift = timedelta(days=7 * -(-(a.start - b.start).days // 7))

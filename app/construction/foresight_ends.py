@@ -68,7 +68,9 @@ UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
 WHERE old.tenant = $tenant
   AND (old.subject = e.who OR old.subjectKey = e.whoTimeline OR (e.day IS NOT NULL AND old.text CONTAINS e.day))
-  AND NOT coalesce(old.singleValued, false)
+  // (a day's own fact too, when the move names the event otherwise: "the Science Museum trip",
+  // then "the museum trip is now on the 28th, not the 27th")
+  AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL)
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})

@@ -631,12 +631,13 @@ roll-out cutover go-live golive workshop conference summit webinar retro retrosp
 standup sync all-hands townhall qbr inspection viewing appointment survey valuation check-in check-out
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
 fitting visit check service final screen completion exchange closing signing party booking reservation
+test exam trip tasting rehearsal
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))
 # Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the
 # inspection at 22 Oak Street", "the gas safety check at Flat 5" (a regular expression).
-EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?P<party>(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
+EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?P<party>\d{1,2}[A-Z]\b|(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
                r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}))?")
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission

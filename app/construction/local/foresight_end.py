@@ -285,6 +285,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
 # corrected ("the Okafor booking is on Sunday 13 December, not Saturday 12", "exchange is 10
 # December, not 11"): the plans of the group that gave the old day, and hold a word of what moved.
 _FROM_DAY = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward|switched)\s+(?:back\s+)?from\s+$", _I)
+_FROM_NUMBER = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward)\s+from\s+(?:the\s+)?(?P<d>\d{{1,2}})"
+                          r"(?:st|nd|rd|th)?\s+to\s+(?:the\s+)?$", _I)
 _NOT = r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?"
 _NOT_DAY = re.compile(rf"{_NOT}(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
                       r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%|am\b|pm\b|[a-z]))", _I)
@@ -299,6 +301,12 @@ def _day_moved(sent: _Sentence) -> ForesightEndDraft | None:
     for i, d in enumerate(days):
         if _FROM_DAY.search(text, 0, d.pos) and i + 1 < len(days):
             old, new = d, days[i + 1]
+            break
+        if (bare := _FROM_NUMBER.search(text, 0, d.pos)) is not None:  # "moved from 14 to 21 December"
+            try:
+                old, new = d.start.replace(day=int(bare.group("d"))), d
+            except ValueError:
+                return None
             break
         said = _NOT_DAY.match(text, d.pos + len(d.phrase))
         if said is not None:

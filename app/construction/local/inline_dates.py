@@ -47,6 +47,12 @@ _FUTURE_HINT = re.compile(
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
     r"bought tickets|got tickets|enrolled)\b|"
+    # a day something was moved to, a thing someone was asked to do ("our booking moved to 24
+    # November", "Dr Lin has asked me to lead the revision evening on 10 December"): ahead
+    # (a calendar day: "the scan got moved to Friday, then I was wiped out" is last Friday's)
+    r"\b(?:moved|pushed|postponed|rescheduled|shifted|changed|brought\s+forward)\s+(?:back\s+)?(?:to|until)\s+"
+    r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
+    r"\basked\s+(?:me|us|him|her|them)\s+to\b|"
     # time off asked for ("Marta asked for 18 December off", said in November): ahead
     r"\b(?:asked|asking|asks|requested|booked|booking|wants|needs|taking|takes)\s+(?:for\s+)?(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[^.;!?,]{0,24}?\boff\b|"

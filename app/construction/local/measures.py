@@ -451,8 +451,8 @@ def _said_is(v: _Values) -> None:
         loose = re.match(r"'s\b|\s+(?:up|down)\s+to\b", text[m.end("attr"):], re.I)
         if loose and not set(attr.split()) & _OF_A_BODY:
             continue  # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age
-        if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS:
-            continue  # "Launch is Monday": a scheduled event's day (assignments.py)
+        if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS and not (det or said_owner):
+            continue  # "Launch is Monday": a scheduled event's day (assignments.py); "my exam" is mine
         whose = v.owner(det or said_owner, m.start())
         if whose is None and m.group("d") is not None and not set(attr.split()) & _DATED:
             continue  # "first day is 31 July": whose first day? (two people's would end each other)
