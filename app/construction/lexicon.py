@@ -516,7 +516,9 @@ HEALTH = {
     "bad knee": ("mobility", "has a bad knee"), "knee injury": ("mobility", "has a knee injury"),
     "broken leg": ("mobility", "has a broken leg"), "broken arm": ("mobility", "has a broken arm"),
     "broken ankle": ("mobility", "has a broken ankle"), "wheelchair": ("mobility", "uses a wheelchair"),
-    "deaf": ("health", "is deaf"), "blind": ("health", "is blind"), "colorblind": ("health", "is colorblind"),
+    "deaf": ("health", "is deaf"), "blind": ("health", "is blind"), "colorblind": ("colour", "is colour-blind"),
+    "colour-blind": ("colour", "is colour-blind"), "color-blind": ("colour", "is colour-blind"),
+    "colourblind": ("colour", "is colour-blind"),
     "claustrophobic": ("crowds", "is claustrophobic"), "seasick": ("water", "gets seasick"),
     "motion sickness": ("travel", "gets motion sickness"), "celiac disease": ("food", "has celiac disease"),
     "coeliac disease": ("food", "has coeliac disease"), "gluten intolerance": ("food", "has a gluten intolerance"),
@@ -578,6 +580,8 @@ SITUATIONS: dict[str, str] = {
     "schedule": "schedule, availability, calendar, plans",
     "work": "work, career, job, schedule, office",
     "study": "studying, exam, school, schedule, availability, calendar",
+    "tests": "tests, test, exams, exam, quizzes, quiz, assessments, mocks, timed work, seating",
+    "colour": "colours, colour coding, colour changes, charts, diagrams, maps, indicators, litmus, slides",
     "moving": "moving, housing, packing, new home, schedule",
     "housing": "housing, flat, flats, apartment, house, home, viewing, viewings, property, rent, lease, buying, "
                "estate agent, listing, moving",
@@ -605,6 +609,8 @@ _cue("schedule", """exam exams test tests deadline deadlines due appointment app
 meeting meetings presentation surgery class classes shift shifts reservation booked schedule
 scheduled""")
 _cue("study", "exam exams test tests thesis dissertation finals semester homework assignment course study studying")
+_cue("tests", "exam exams test tests quiz quizzes mock mocks assessment assessments")
+_cue("colour", "colour colours color colors chart charts diagram diagrams map maps litmus indicator indicators")
 _cue("work", "interview job work shift meeting presentation promotion project deadline office")
 _cue("medical", "doctor surgery checkup check-up hospital therapy physio vaccination")
 _cue("dentist", "dentist dental")

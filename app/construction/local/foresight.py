@@ -336,6 +336,7 @@ told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis riv
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
 allowed says no wheelchair walker stick cane frame zimmer scooter only available has have must commute
+needs gets extra colour-blind color-blind colourblind
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -382,6 +383,10 @@ _REQUIREMENTS = (
     re.compile(r"(?P<x>\b(?:my|our)\s+(?P<thing>commute|journey\s+to\s+work)\s+(?:can't|cannot|mustn't|shouldn't|"
                r"must\s+not|should\s+not)\s+be\s+(?:more|longer)\s+than\s+[^.;!?,]{2,40})", _I),
 )
+_EXTRA_TIME = re.compile(r"\b(?:needs|need|gets|get|has|have|is\s+entitled\s+to|should\s+get|must\s+get)\s+"
+                         r"(?P<x>\d{1,3}\s?%\s+extra\s+time(?:\s+(?:in|on|for)\s+[^.;:!?,]{2,30})?"
+                         r"|extra\s+time\s+(?:in|on|for)\s+(?:all\s+|every\s+|his\s+|her\s+|their\s+|the\s+)?"
+                         r"(?:tests?|exams?|assessments?|quizzes|mocks?)\b)", _I)
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
 _NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
@@ -573,6 +578,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 ["medicine", "health"] if med else ["mobility", "health"],
                 [v for w in x.split() for v in _variants(w)]
                 + (["painkiller", "medication", "take"] if med else []))
+    for m in _EXTRA_TIME.finditer(text):  # "Amir needs 25% extra time in all tests": an accommodation
+        add(subject_at(m.start()), f"needs {' '.join(m.group('x').split())}", ["tests"],
+            ["extra time", "tests", "exams"])
     m = None if named_condition else _DIAGNOSED.search(text)
     x = _chunk(_DIAGNOSIS_END.split(m.group("x"), 1)[0], _LIST_END, 4) if m else ""
     if x and x.split(" ", 1)[0].lower() not in lx.STOPWORDS:
