@@ -1403,6 +1403,19 @@ def test_a_day_said_by_someone_else_is_the_events_and_an_apology_no_part_of_its_
     assert ex.foresights[-1].text == "The Okafor booking is on Sunday on 2023-12-13 (13 December)."
 
 
+def test_never_call_her_is_whom_the_sentence_or_the_one_before_names_and_came_in_today_no_plan():
+    # Walk-through 50: "Hana asked never to call her during work hours" (hers, the teacher's), a
+    # plan "Mrs Funmi Adeyemi, came in 2026-10-02", and "never call her" after "Mrs Patel prefers
+    # email" given to the person named a turn before.
+    said = ["Amir's mum, Mrs Funmi Adeyemi, came in today. She prefers email, and please never call her during "
+            "work hours.", "Noted.", "Mrs Patel prefers email, never call her."]
+    ex = extract([turn(text, "Tutorly" if i == 1 else "Hana", T0 + timedelta(minutes=i), i,
+                       "assistant" if i == 1 else "user") for i, text in enumerate(said)])
+    assert [fs.text for fs in ex.foresights if fs.text.startswith("Hana asked")] == [
+        "Hana asked never to call Mrs Funmi Adeyemi during work hours.", "Hana asked never to call Mrs Patel."]
+    assert not [fs for fs in ex.foresights if fs.kind == "plan"]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

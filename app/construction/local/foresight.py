@@ -11,7 +11,7 @@ from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
-from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace
+from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace, tense_of
 from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
@@ -797,8 +797,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         who, cue = w, c
         break
     if cue is None:
-        if not ahead:
-            return None
+        if not ahead or (all(d.direction == "present" for d in ahead) and tense_of(text) == "past"):
+            return None  # ("Amir's mum came in today": done, no plan)
         pos = ahead[0].pos
         w = _who_before(sent, pos, reg, recent)
         # "Launch is October 15th", "launch slipped to November 2nd": the speaker's, by its words.

@@ -33,7 +33,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
                  reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
     """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
     person named last before it, whom "her" or "him" in it stands for ("never call her")."""
-    told = [_one(sent, m, recent) for m in _INSTRUCTION.finditer(sent.text.strip())]
+    told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
         told += _rules(sent)
@@ -54,10 +54,15 @@ _WISH = re.compile(rf"(?P<who>[A-Z][\w'-]+)\s+(?:said|says|asked|wants|told\s+(?
 
 
 
-def _one(sent: _Sentence, m: re.Match, recent: str | None) -> tuple[str, list[str], list[str]]:
+def _one(sent: _Sentence, m: re.Match, recent: str | None,
+         reg: _Registry | None) -> tuple[str, list[str], list[str]]:
     rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
-    if recent and recent != sent.t.speaker:
-        rest = OBJECT_PRONOUN.sub(recent, rest)
+    # "her" is whom the sentence named before it ("Mrs Patel prefers email, never call her"), else
+    # whom the turns before named last
+    named = sent.named_before(reg, sent.s1_pos(m.start()), ("person",)) if reg is not None else []
+    whom = named[-1].name if named else recent
+    if whom and whom != sent.t.speaker:
+        rest = OBJECT_PRONOUN.sub(whom, rest)
     what = f"{m.group('v').lower()}{rest}"
     keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
     return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words

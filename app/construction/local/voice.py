@@ -175,5 +175,6 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
 # "him", and "her" where it is no possessive: "call her", "Petra referred her", "any room we book
 # for him", "talking about her" (not "her office", "her latest argument").
 OBJECT_PRONOUN = re.compile(
-    r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:about|on|before|after|at|in|until|again|directly|back|first|tomorrow|"
+    r"\bhim\b|\bher\b(?=\s*(?:$|[,.;!?]|(?:about|on|before|after|at|in|until|during|outside|again|directly|back|"
+    r"first|tomorrow|"
     r"today|tonight|ever|or|and|to|for|with|up|down|out|off|too|instead|now|is|was)\b))", re.IGNORECASE)
