@@ -124,6 +124,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Tom says the lender reissued the offer: £380,000 at 4.85% now.",
      ("mortgage offer", "is", "£380,000 at 4.85%")),
     ("Also, our deposit pot is now £56,200 after my overtime.", ("deposit savings", "is", "£56,200")),
+    # a grade said with its article, and raised "from 6 to 7" (walk-through 50: neither was a value)
+    ("Amir's target grade is a 6.", ("Amir", "goal grade is", "6")),
+    ("Amir has been flying lately, so I've raised his target grade from 6 to 7.", ("Amir", "goal grade is", "7")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

@@ -53,7 +53,7 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?"
-        r"(?:\s+(?i:band|grade|level))?")  # "my goal is band 6": the 6
+        r"(?:\s+(?i:band|grade|level|a(?=\s+\d{1,2}\b)))?")  # "my goal is band 6", "target grade is a 6": the 6
 _WEIGHT_UNITS = r"kg|kgs|kilos?|lbs?|pounds|stone"
 _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
           r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?|"
@@ -136,7 +136,8 @@ _CHANGED = re.compile(
     r"changed|change|moved|move|set|revised|revise|updated|update|put|putting)\s+(?:up\s+|down\s+)?"
     r"(?P<det>my|our|their|his|her|the)\s+"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+{_NUM}" + _END)
+    r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+(?:(?i:a|an)\s+)?{_NUM}" + _END)
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
                         r"grams\s+of\s+protein))\b",
@@ -367,7 +368,8 @@ class _Values:
         if low in ("we", "our", "they", "their", "its"):
             return self.orgs_before(pos) or (self.org if low in ("they", "their", "its") else None)
         if low in ("his", "her"):  # "His callout is £85": the person named last, said before it
-            return self.recent
+            named = self.sent.named_before(self.reg, pos, ("person",))  # ("Amir ..., so I raised his")
+            return next((e.name for e in reversed(named) if not e.speaker), None) or self.recent
         ent = self.reg.get(word)
         if ent is None:
             return None if low in lx.STOPWORDS | lx.PRONOUNS else word
