@@ -127,6 +127,14 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     # a grade said with its article, and raised "from 6 to 7" (walk-through 50: neither was a value)
     ("Amir's target grade is a 6.", ("Amir", "goal grade is", "6")),
     ("Amir has been flying lately, so I've raised his target grade from 6 to 7.", ("Amir", "goal grade is", "7")),
+    # a wedding's vendors, guests and honeymoon, the couple's (walk-through 49: each a fact of its own)
+    ("We're going with Bella Tavola for catering.", ("catering", "is", "Bella Tavola")),
+    ("We switched caterers to Harvest & Vine Catering.", ("catering", "is", "Harvest & Vine Catering")),
+    ("We booked the photographer: Ana Lima Photography.", ("photographer", "is", "Ana Lima Photography")),
+    ("We think about 150 guests, maybe a bit fewer.", ("guest count", "is", "150 guests")),
+    ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
+    ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
+     ("honeymoon destination", "is", "Portugal")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

@@ -453,7 +453,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 parses = [p for p in parses if (p.single and p.kind != "reported" or with_whom)
                           and all(p.predicate not in (v.predicate, f"{v.subject} is")
                                   and (v.predicate != "is" or p.subject != v.subject)
-                                  and v.predicate != f"{p.subject} is" for v in valued)] + valued
+                                  and v.predicate != f"{p.subject} is"
+                                  # ("We switched caterers to Harvest & Vine Catering": one fact)
+                                  and not (p.predicate == "uses" and v.obj.startswith(p.obj))
+                                  for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):

@@ -274,7 +274,8 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("renewal date date", "renewal date"), ("tier", "plan"),
          ("goal score", "goal"), ("target score", "goal"), ("target", "goal"),
          ("deposit pot", "deposit savings"), ("deposit fund", "deposit savings"),
-         ("savings for the deposit", "deposit savings"))
+         ("savings for the deposit", "deposit savings"), ("final numbers", "guest count"),
+         ("final number", "guest count"), ("number of guests", "guest count"))
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
@@ -596,6 +597,46 @@ def _deals(v: _Values) -> None:
             v.add(None, attr, " ".join(m.group("num").split()), m.start(), end=m.end())
 
 
+# An event's vendors, the group's, one each at a time: "We're going with Bella Tavola for
+# catering", then "We switched caterers to Harvest & Vine Catering" (two keys, "catering" and
+# "caterers", both current); "Our photographer is Zed Studio".
+_ROLES = {"caterer": "catering", "caterers": "catering", "catering": "catering", "photographer": "photographer",
+          "photographers": "photographer", "photography": "photographer", "florist": "florist",
+          "florists": "florist", "band": "band", "bands": "band", "dj": "dj", "djs": "dj", "venue": "venue",
+          "venues": "venue", "planner": "planner", "baker": "baker", "videographer": "videographer",
+          "officiant": "officiant"}
+_ROLE = rf"(?P<role>(?i:{'|'.join(sorted(_ROLES, key=len, reverse=True))}))"
+_VENDORS = (
+    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_ROLE}\s+(?i:is|will\s+be)\s+(?:(?i:now)\s+)?{_FIRM}"),
+    re.compile(rf"\b(?i:going|went|go)\s+with\s+{_FIRM}\s+(?i:for|as)\s+(?:(?i:the|our)\s+)?{_ROLE}\b"),
+    re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_ROLE}\s+(?i:to)\s+{_FIRM}"),
+    re.compile(rf"\b(?i:booked|hired|chose|picked)\s+(?:(?i:the|our)\s+)?{_ROLE}\s*:\s*{_FIRM}"),
+)
+# How many guests, the group's: "We think about 150 guests", "we're up to 132 guests" (and "Final
+# numbers: 104", _SAME; each a fact of its own, all current).
+_GUESTS = (
+    re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+think|we\s+expect|we're\s+expecting|we\s+have|"
+               r"we've\s+got)\s+(?:(?i:at|up\s+to|down\s+to|about|around|roughly|expecting|now)\s+)*"
+               r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
+)
+# Where a honeymoon or a holiday goes, one place at a time: "For the honeymoon we're thinking Bali",
+# then "we're going to Portugal instead of Bali".
+_DESTINATION = re.compile(
+    r"\b(?P<trip>(?i:honeymoon|holiday|vacation))\b[^.;!?]{0,30}?\b(?i:going\s+to|thinking|heading\s+to|off\s+to|"
+    r"flying\s+to|booked)\s+(?P<place>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)")
+
+
+def _events(v: _Values) -> None:
+    for rx in _VENDORS:
+        for m in rx.finditer(v.text):
+            v.add(None, _ROLES[m.group("role").lower()], m.group("firm").rstrip(" .&"), m.start(), end=m.end())
+    for rx in _GUESTS:
+        for m in rx.finditer(v.text):
+            v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
+    for m in _DESTINATION.finditer(v.text):
+        v.add(None, f"{m.group('trip').lower()} destination", m.group("place"), m.start(), end=m.end())
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -847,7 +888,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals)
+            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals, _events)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
