@@ -1416,6 +1416,19 @@ def test_never_call_her_is_whom_the_sentence_or_the_one_before_names_and_came_in
     assert not [fs for fs in ex.foresights if fs.kind == "plan"]
 
 
+def test_a_booking_done_is_no_plan_and_an_engagement_holds_from_its_saying():
+    # Walk-through 49: "We booked Satin Strings instead" was a 30-day plan that led "What's due?",
+    # and "engaged" held from next June, the wedding's month.
+    ex = extract(episode(("Daniel", "We booked Satin Strings instead, our contact there is Leo Grant."),
+                         ("Sofia", "Daniel and I just got engaged and we want to get married next June."),
+                         ("Daniel", "I booked flights to Rome for April.")))
+    plans = [fs.text for fs in ex.foresights if fs.kind == "plan"]
+    assert plans[-1:] == ["Daniel booked flights to Rome for April 2024."]
+    assert not [fs for fs in ex.foresights if "Satin" in fs.text]
+    [engaged] = [f for f in ex.facts if f.predicate == "relationship status is"]
+    assert engaged.valid_from == T0 + timedelta(minutes=1)
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -124,7 +124,13 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
         # "I might start at Volta in May": nothing begins; "I quit in June, I work at Wise
         # now": the date is another clause's, the fact is the present's.
         return None
+    head = _FIRST_CLAUSE.split(sent.text[:sent.dates[0].pos])[0]
+    if sent.dates[0].direction == FUTURE and head != sent.text[:sent.dates[0].pos] and tense_of(head) != FUTURE:
+        return None  # "we just got engaged and we want to get married next June": engaged now
     return _span(sent.dates[0], at)
+
+
+_FIRST_CLAUSE = re.compile(r"\s*(?:,\s*|\s)(?:and|but|so)\s+(?=(?:we|I|he|she|they|you)\b)", re.I)
 
 
 def _span(d, at: datetime) -> tuple[datetime, datetime]:

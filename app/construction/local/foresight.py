@@ -205,7 +205,8 @@ _PLAN_CUE = re.compile(
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up\s+for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "got to", "gotta", "supposed to",
-                        "considering", "thinking about", "thinking of"})
+                        "considering", "thinking about", "thinking of",
+                        "booked"})  # ("We booked Satin Strings instead": done, no day ahead)
 _WILL_FILLER = frozenset("""
 let see check think tell say keep talk try be get do take make bet admit miss never always
 probably definitely just send find figure give love like use stick stay
