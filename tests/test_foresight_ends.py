@@ -503,3 +503,16 @@ async def test_a_day_moved_from_a_bare_number_or_corrected_ends_the_plan_and_its
         "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Science Museum' RETURN f.text AS text, "
         "f.status AS status")}
     assert list(facts.values()) == ["superseded"], facts
+
+
+async def test_a_payment_due_anew_ends_the_deadline_of_its_old_day(graph, ingestor):
+    # Walk-through 49: "due May 1, 2027", then "now due May 15, 2027": both deadlines stayed
+    # active, and "What's due?" listed May 1 first.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Sofia", "The venue's final payment is due May 1, 2027.", 0),
+        ("m2", "Sofia", "The florist's balance is due April 20, 2027.", 0)], group="wedding")
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m3", "Daniel", "Good news, the venue's final payment is now due May 15, 2027.", 3)], group="wedding")
+    rows = await _foresight(graph)
+    assert [t for t, r in rows.items() if r["endedAt"] is not None] == [
+        "The venue's final payment is due on 2027-05-01 (May 1, 2027)."], rows

@@ -861,6 +861,9 @@ def _deadlines(v: _Values) -> None:
                  if (e := v.reg.get(w)) is not None and not e.speaker]  # (a client read as a town too)
         if names:
             v.add(names[0].name, "deadline", _value(m, v.sent), m.start(), end=m.end())
+        elif (attr := _attribute(m.group("x"))) is not None:  # "The venue's final payment is now due
+            due = attr if attr.endswith("date") else f"{attr} due date"  # May 15": the group's
+            v.add(None, due, _value(m, v.sent), m.start(), end=m.end())
     for m in _DEADLINE_MOVED.finditer(v.text):
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
 
