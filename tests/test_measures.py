@@ -135,6 +135,11 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
     ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
      ("honeymoon destination", "is", "Portugal")),
+    # the new holder of a post, the speaker's (walk-through 50: the old head of department stayed)
+    ("Dr Sarah Lin is the new head of department from 2 November.",
+     ("Nadia", "head of department is", "Dr Sarah Lin")),
+    ("Mr Tom Fischer is acting head of department from this week.",
+     ("Nadia", "head of department is", "Mr Tom Fischer")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

@@ -637,6 +637,23 @@ def _events(v: _Values) -> None:
         v.add(None, f"{m.group('trip').lower()} destination", m.group("place"), m.start(), end=m.end())
 
 
+# Someone named as the new holder of a post, the speaker's ("My head of department is Mr David
+# Okoro", then "Dr Sarah Lin is the new head of department from 2 November", "Mr Tom Fischer is
+# acting head of department from this week": each stayed current beside the first).
+_NEW_HOLDER = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)"
+    r"(?P<who>(?:(?i:mr|mrs|ms|miss|dr|prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+    r"\s+(?i:is|'s|will\s+be|becomes)\s+(?:(?i:now)\s+)?(?:(?i:the|our|my)\s+)?(?i:new|acting|interim)\s+"
+    r"(?P<role>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:from|starting|as\s+of|now)\b))")
+
+
+def _new_holders(v: _Values) -> None:
+    for m in _NEW_HOLDER.finditer(v.text):
+        who, role = v.reg.get(m.group("who")), m.group("role").lower()
+        if who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS:
+            v.add(v.speaker, role, who.name, m.start(), end=m.end())
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -891,7 +908,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals, _events)
+            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals, _events, _new_holders)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
