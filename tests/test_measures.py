@@ -140,6 +140,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("Nadia", "head of department is", "Dr Sarah Lin")),
     ("Mr Tom Fischer is acting head of department from this week.",
      ("Nadia", "head of department is", "Mr Tom Fischer")),
+    # what a class studies, one topic at a time (walk-through 50: the first topic came first)
+    ("This half term 9C is studying cells and organisation.", ("9C", "topic is", "cells and organisation")),
+    ("We've finished cells; from today 9C is on chemical reactions.", ("9C", "topic is", "chemical reactions")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)

@@ -647,6 +647,21 @@ _NEW_HOLDER = re.compile(
     r"(?P<role>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:from|starting|as\s+of|now)\b))")
 
 
+# What a class is studying, one topic at a time: "This half term 9C is studying cells and
+# organisation", then "from today 9C is on chemical reactions", "now we're covering acids".
+_TOPIC = re.compile(
+    r"(?P<who>\b\d{1,2}[A-Z]\b|(?<![\w'])(?i:we|the\s+class|my\s+class|our\s+class))\s+(?:(?i:is|are)|'re)\s+"
+    r"(?:(?i:now|currently|still)\s+)?(?:(?i:studying|covering|learning|doing|working\s+on)|(?<=\d[A-Z] is )on)\s+"
+    r"(?P<topic>[a-z][a-z -]{2,40}?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:until|till|this|for|from|now|next)\b))")
+
+
+def _topics(v: _Values) -> None:
+    for m in _TOPIC.finditer(v.text):
+        who = m.group("who")
+        whose = who if who[0].isdigit() else v.speaker  # ("we", "my class": the teacher's)
+        v.add(whose, "topic", m.group("topic").strip(), m.start(), end=m.end())
+
+
 def _new_holders(v: _Values) -> None:
     for m in _NEW_HOLDER.finditer(v.text):
         who, role = v.reg.get(m.group("who")), m.group("role").lower()
@@ -908,7 +923,7 @@ def _head_counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals, _events, _new_holders)
+            _addresses, _deadlines, _head_counts, _rota, _suppliers, _deals, _events, _new_holders, _topics)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
