@@ -1429,6 +1429,16 @@ def test_a_booking_done_is_no_plan_and_an_engagement_holds_from_its_saying():
     assert engaged.valid_from == T0 + timedelta(minutes=1)
 
 
+def test_an_assistants_echo_of_a_value_just_told_is_no_fact():
+    # Walk-through 50: "Amir's target is now a 7." (the assistant's) was a current fact of its own,
+    # "Tutorly said brilliant news for Amir" another.
+    said = ["Amir has been flying lately, so I've raised his target grade from 6 to 7.",
+            "Amir's target is now a 7.", "Brilliant news for Amir!"]
+    ex = extract([turn(text, "Tutorly" if i else "Hana", T0 + timedelta(minutes=i), i, "assistant" if i else "user")
+                  for i, text in enumerate(said)])
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts] == [("Amir", "goal grade is", "7")]
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

@@ -219,6 +219,13 @@ def _full_names(records: list[TurnRecord]) -> dict[str, str]:
     return out
 
 
+def _said_before(v, before: list) -> bool:
+    """Whether value `v` was told already: the same subject and value, its attribute's first
+    word the same ("goal is 7" after "goal grade is 7")."""
+    head = v.predicate.split()[0]
+    return any(p.subject == v.subject and p.obj == v.obj and p.predicate.split()[0] == head for p in before)
+
+
 def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
     full = _full_names(records)
     speakers: list[str] = []
@@ -365,6 +372,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 continue
             # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.
             valued = measures(s, reg, measured, last_org, recent_before)
+            if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
+                continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             valued_or_assigned = valued or assigned

@@ -32,7 +32,8 @@ SMALL_TALK = re.compile(
     r"how\s+was\s+your\s+(?:week|day|weekend)\b)", _I)
 _REACTION = re.compile(
     r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
-    r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|"
+    r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|brilliant|"
+    r"fantastic|excellent|perfect|"
     r"definitely|absolutely|exactly|agreed|looks|seems|hope|can't wait|you|"
     # "Fine so far.", "Not bad, thanks": how it went, said to "how did it go?"
     r"fine|okay|ok|alright|all\s+good|not\s+(?:bad|great|too\s+bad)|pretty\s+(?:good|well|bad)|going\s+well)\b", _I)
