@@ -54,3 +54,25 @@ async def test_a_menu_for_a_table_named_by_surname_brings_the_titled_guests_alle
         query="Plan the menu for the Okafor table", method=Method.HYBRID, top_k=5), record_access=False)
     found = [h.node["text"] for h in res.hits if h.kind == "foresight"]
     assert found[:1] == ["Mr Okafor has a sesame allergy."], found
+
+
+async def test_a_menu_brings_the_guests_food_rules_before_a_wish_to_be_phoned(services, graph):
+    # Walk-through 49: "Plan the menu for the reception." pinned a mother's wish to be phoned, a
+    # rule not to text her about the wedding and a seating rule; "a shrimp cocktail starter" no allergy.
+    await _tell(services, graph, [
+        ("w1", "Daniel", "My grandmother Grace is diabetic, so she can't have sugary desserts.", 0),
+        ("w2", "Daniel", "And my mum, Ngozi, prefers phone calls, she ignores texts.", 0),
+        ("w3", "Sofia", "Also my sister Chiara is vegan, so we need a proper vegan main for her.", 1),
+        ("w4", "Daniel", "My groomsman Tunde Bakare has a severe shellfish allergy.", 1),
+        ("w5", "Sofia", "Never put Uncle Paolo at the same table as my dad.", 2)])
+
+    async def rules(query: str) -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+
+    menu = await rules("Plan the menu for the reception.")
+    assert {"Grace is diabetic.", "Chiara is vegan.", "Tunde Bakare has a shellfish allergy."} <= set(menu), menu
+    assert menu[:1] != ["Ngozi prefers to be contacted by phone."], menu
+    assert (await rules("Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
+        "Tunde Bakare has a shellfish allergy."]

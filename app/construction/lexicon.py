@@ -471,7 +471,8 @@ pecan pecans pistachio pistachios""",
           "desserts, cake, cookies, baking, chocolate, granola, snacks, pesto, satay, Thai food, smoothies, "
           "ice cream")
 _found_in("shellfish shrimp prawn prawns crab lobster oyster oysters clam clams mussels fish seafood salmon tuna",
-          "seafood, sushi, paella, fish restaurant, Thai food, Asian food, soup")
+          "seafood, sushi, paella, fish restaurant, Thai food, Asian food, soup, shrimp, prawns, prawn cocktail, "
+          "shrimp cocktail, lobster, crab, mussels, oysters, scallops, calamari, squid, starters")
 _found_in("egg eggs", "baking, cake, breakfast, omelette, mayonnaise, desserts, pasta")
 _found_in("soy soya tofu", "Asian food, sushi, soy sauce, vegan food")
 _found_in("sesame", "hummus, sushi, bread, Asian food")
@@ -567,7 +568,7 @@ SITUATIONS: dict[str, str] = {
     "driving": "travel, car, commute, road trip, transport, public transport, lift, getting around",
     "home": "home, night, evening, activities",
     "events": "events, parties, circus, activities",
-    "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise",
+    "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise, menu",
     "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health",
     "migraine": "screens, light, noise, schedule, health, work",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "

@@ -98,6 +98,7 @@ _SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cann
 
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _TITLES = ("mr", "mrs", "ms", "dr")
+_REQUEST_WORDS = frozenset({"plan", "plans", "planning", "planned"})
 _NOT_NAMES = frozenset("i i'm i've i'll monday tuesday wednesday thursday friday saturday sunday".split())
 
 
@@ -152,7 +153,9 @@ class ForesightChannel:
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
                       people=named_keys(query) if ahead or situation(query) else [],
                       personMin=(1 + PERSON_SIMILARITY) / 2)
-        terms, words = ctx.lucene_terms, ctx.words
+        # (a request's "plan" is no situation: every agenda trigger lists "plans")
+        terms = [t for t in ctx.lucene_terms if t.lower() not in _REQUEST_WORDS]
+        words = [w for w in ctx.words if w not in _REQUEST_WORDS]
         if terms and words:
             return [VectorPart("foresight", AGENDA_BOTH if ahead else BOTH, dict(
                 params, lucene=word_queries(terms, ["trigger"], ctx.graph.tenant),
@@ -195,8 +198,13 @@ class ForesightChannel:
         named = names_in(set().union(*about.values()), ctx.text)
         standing = {k for k, r in rows.items() if r.get("standing")}
 
+        # Of standing constraints, those whose trigger or text hold a word of the query before those
+        # near it by meaning alone ("Plan the menu for the reception": the allergies, whose
+        # triggers list menus, before a mother's wish to be phoned, nearer by the embedding).
+        worded = {r["key"] for r in record["byWords"]}
+
         def order(c: Candidate):
-            return not (about[c.key] & named), c.key not in standing, -c.score, c.key
+            return not (about[c.key] & named), c.key not in standing, c.key not in worded, -c.score, c.key
 
         # A dated plan matched by its trigger too keeps its place by date; the weak are
         # constraints, never dated.
