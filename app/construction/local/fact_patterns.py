@@ -8,6 +8,11 @@ from app.construction.local.bounds import LETTER, _alt
 from app.construction.local.voice import _ADV_ALT, LY_ADVERB
 from app.construction.local.entities import _KIN_ADJ, _KIN_ALT, _PET_ALT
 
+# A name a value may be of: "Brightwave", "Harbor Logistics", "Flat 2" (a place by its number).
+NAME = r"(?:\d{1,4}[A-Za-z]?\s+(?=[A-Z]))?[A-Z][\w-]*(?:\s+(?:[A-Z][\w-]*|\d{1,4}[A-Za-z]?\b))?"
+# A day of the week, or its days ("Wednesdays").
+DAY = rf"(?:{'|'.join(sorted(lx.WEEKDAYS | lx.WEEKDAYS_SHORT, key=len, reverse=True))})s?"
+
 
 _A = rf"(?:(?:{_ADV_ALT})\s+)*"
 _I = re.IGNORECASE

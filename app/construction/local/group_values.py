@@ -1,0 +1,188 @@
+"""Values a group holds one at a time, said by any of its people: who supplies what, a booking's
+head count, a purchase's price, an event's vendors and guest count, a post's new holder, a class's
+topic, a rota (readers of local/measures.py, each given the sentence's values, `_Values`)."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from app.construction import lexicon as lx
+from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
+
+if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
+    from app.construction.local.measures import _Values
+
+
+# Days off and working days, one set at a time: "I'm off on Mondays", then "I'll be off on
+# Tuesdays instead of Mondays" (both stayed current, Mondays first for "Which day is Dmitri off?");
+# "Marta works Wednesday to Sunday".
+_DAYS = rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*)\b"
+_DAYS_OFF = re.compile(
+    rf"(?<![\w'])(?P<who>I|we|[A-Z][\w-]+)(?:'m|'re|'s|'ll\s+be|\s+am|\s+is|\s+are|\s+will\s+be)\s+"
+    rf"(?:(?:now|usually|always|normally|only)\s+)?off\s+(?:on\s+)?{_DAYS}", re.I)
+_DAY_OFF_IS = re.compile(
+    rf"(?P<whose>my|our|his|her|[A-Z][\w-]+['’]s)\s+(?:new\s+)?days?\s+off\s+(?:is|are|will\s+be)\s+"
+    rf"(?:now\s+)?{_DAYS}",
+    re.I)
+_WORK_DAYS = re.compile(
+    rf"(?<![\w'])(?P<who>I|we|[A-Z][\w-]+)(?:\s+(?:now|usually|normally|only))?\s+work(?:s)?\s+(?:on\s+)?"
+    rf"(?:from\s+)?{_DAYS}(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
+
+
+# Who supplies what, one firm at a time: "Our fish comes from Porto Fresco Seafood", then "We're
+# switching our fish supplier to Blue Harbour Fish Co." (both stayed current: "comes from" and
+# "uses"). The group's, as a shop's stock is.
+_FIRM = r"(?P<firm>[A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:Co\.|[A-Z][\w'’-]*))*)"
+_GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_SUPPLIED = [
+    re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?"
+               rf"(?i:comes?|is\s+coming|are\s+coming)\s+(?i:now\s+)?from\s+{_FIRM}"),
+    re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?(?i:get|buy|order|source)\s+"
+               rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
+    re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?i:our|my|the)\s+{_GOODS}\s+"
+               rf"(?i:supplier|suppliers|supply)\s+(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
+    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_GOODS}\s+(?i:supplier)\s+(?i:is|will\s+be)\s+"
+               rf"(?:(?i:now)\s+)?{_FIRM}"),
+]
+
+
+def _suppliers(v: _Values) -> None:
+    for rx in _SUPPLIED:
+        for m in rx.finditer(v.text):
+            goods, firm = m.group("goods").lower(), m.group("firm").rstrip(" .&")
+            if goods.split()[0] in lx.STOPWORDS or firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
+                continue
+            v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
+
+
+# A purchase's agreed price and a mortgage offer, the group's, one at a time: "The seller accepted
+# £437,500 for Flat 12", then "agreed to reduce the price to £435,000"; "Nationwide gave us a
+# mortgage offer of £395,000 at 4.45%", then "the lender reissued the offer: £380,000 at 4.85%".
+_MONEY = r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m)\b)?(?:\s+at\s+\d+(?:\.\d+)?\s?%)?)"
+_DEALS = (
+    (re.compile(rf"\b(?i:seller|sellers|vendor|vendors|owner|owners|they)\s+(?:(?i:has|have)\s+)?(?i:accepted)\s+"
+                rf"(?:(?i:our|my|the)\s+(?i:offer)\s+(?:(?i:of)\s+)?)?{_MONEY}"), "agreed price"),
+    (re.compile(rf"\b(?i:agreed|agree|agreeing)\s+(?:(?i:to)\s+)?(?i:reduce|lower|drop|cut|knock)\s+"
+                rf"(?:(?i:the)\s+)?(?i:price)\s+(?:(?i:down)\s+)?(?i:to)\s+{_MONEY}"), "agreed price"),
+    (re.compile(rf"\b(?i:mortgage)\s+(?i:offer)\s+(?:(?i:of|for)\s+)?{_MONEY}"), "mortgage offer"),
+    (re.compile(rf"\b(?i:lender|bank|broker)\b[^.;!?]{{0,40}}?\b(?i:offer)\s*(?::|(?i:to|is|of)\s)\s*{_MONEY}"),
+     "mortgage offer"),
+)
+
+
+def _deals(v: _Values) -> None:
+    for rx, attr in _DEALS:
+        for m in rx.finditer(v.text):
+            v.add(None, attr, " ".join(m.group("num").split()), m.start(), end=m.end())
+
+
+# An event's vendors, the group's, one each at a time: "We're going with Bella Tavola for
+# catering", then "We switched caterers to Harvest & Vine Catering" (two keys, "catering" and
+# "caterers", both current); "Our photographer is Zed Studio".
+_ROLES = {"caterer": "catering", "caterers": "catering", "catering": "catering", "photographer": "photographer",
+          "photographers": "photographer", "photography": "photographer", "florist": "florist",
+          "florists": "florist", "band": "band", "bands": "band", "dj": "dj", "djs": "dj", "venue": "venue",
+          "venues": "venue", "planner": "planner", "baker": "baker", "videographer": "videographer",
+          "officiant": "officiant"}
+_ROLE = rf"(?P<role>(?i:{'|'.join(sorted(_ROLES, key=len, reverse=True))}))"
+_VENDORS = (
+    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_ROLE}\s+(?i:is|will\s+be)\s+(?:(?i:now)\s+)?{_FIRM}"),
+    re.compile(rf"\b(?i:going|went|go)\s+with\s+{_FIRM}\s+(?i:for|as)\s+(?:(?i:the|our)\s+)?{_ROLE}\b"),
+    re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_ROLE}\s+(?i:to)\s+{_FIRM}"),
+    re.compile(rf"\b(?i:booked|hired|chose|picked)\s+(?:(?i:the|our)\s+)?{_ROLE}\s*:\s*{_FIRM}"),
+)
+# How many guests, the group's: "We think about 150 guests", "we're up to 132 guests" (and "Final
+# numbers: 104", _SAME; each a fact of its own, all current).
+_GUESTS = (
+    re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+think|we\s+expect|we're\s+expecting|we\s+have|"
+               r"we've\s+got)\s+(?:(?i:at|up\s+to|down\s+to|about|around|roughly|expecting|now)\s+)*"
+               r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
+)
+# Where a honeymoon or a holiday goes, one place at a time: "For the honeymoon we're thinking Bali",
+# then "we're going to Portugal instead of Bali".
+_DESTINATION = re.compile(
+    r"\b(?P<trip>(?i:honeymoon|holiday|vacation))\b[^.;!?]{0,30}?\b(?i:going\s+to|thinking|heading\s+to|off\s+to|"
+    r"flying\s+to|booked)\s+(?P<place>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)")
+
+
+def _events(v: _Values) -> None:
+    for rx in _VENDORS:
+        for m in rx.finditer(v.text):
+            v.add(None, _ROLES[m.group("role").lower()], m.group("firm").rstrip(" .&"), m.start(), end=m.end())
+    for rx in _GUESTS:
+        for m in rx.finditer(v.text):
+            v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
+    for m in _DESTINATION.finditer(v.text):
+        v.add(None, f"{m.group('trip').lower()} destination", m.group("place"), m.start(), end=m.end())
+
+
+# Someone named as the new holder of a post, the speaker's ("My head of department is Mr David
+# Okoro", then "Dr Sarah Lin is the new head of department from 2 November", "Mr Tom Fischer is
+# acting head of department from this week": each stayed current beside the first).
+_NEW_HOLDER = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)"
+    r"(?P<who>(?:(?i:mr|mrs|ms|miss|dr|prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})"
+    r"\s+(?i:is|'s|will\s+be|becomes)\s+(?:(?i:now)\s+)?(?:(?i:the|our|my)\s+)?(?i:new|acting|interim)\s+"
+    r"(?P<role>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:from|starting|as\s+of|now)\b))")
+
+
+# What a class is studying, one topic at a time: "This half term 9C is studying cells and
+# organisation", then "from today 9C is on chemical reactions", "now we're covering acids".
+_TOPIC = re.compile(
+    r"(?P<who>\b\d{1,2}[A-Z]\b|(?<![\w'])(?i:we|the\s+class|my\s+class|our\s+class))\s+(?:(?i:is|are)|'re)\s+"
+    r"(?:(?i:now|currently|still)\s+)?(?:(?i:studying|covering|learning|doing|working\s+on)|(?<=\d[A-Z] is )on)\s+"
+    r"(?P<topic>[a-z][a-z -]{2,40}?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:until|till|this|for|from|now|next)\b))")
+
+
+def _topics(v: _Values) -> None:
+    for m in _TOPIC.finditer(v.text):
+        who = m.group("who")
+        whose = who if who[0].isdigit() else v.speaker  # ("we", "my class": the teacher's)
+        v.add(whose, "topic", m.group("topic").strip(), m.start(), end=m.end())
+
+
+def _new_holders(v: _Values) -> None:
+    for m in _NEW_HOLDER.finditer(v.text):
+        who, role = v.reg.get(m.group("who")), m.group("role").lower()
+        if who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS:
+            v.add(v.speaker, role, who.name, m.start(), end=m.end())
+
+
+def _rota(v: _Values) -> None:
+    for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
+        for m in rx.finditer(v.sent.text):
+            said = m.groupdict().get("who") or re.sub(r"['’]s$", "", m.groupdict().get("whose") or "")
+            if said.lower() in lx.STOPWORDS - {"i", "we", "my", "our", "his", "her"} | {"he", "she", "they"}:
+                continue
+            if said.lower() in ("his", "her"):  # "Marta works ... and her day off is Monday"
+                whose = v.named_first(m.start()) or v.recent
+            else:
+                whose = v.owner(said, m.start()) if said.lower() not in ("we", "our") else v.speaker
+            if whose:
+                when = " ".join(m.group("when").split())
+                v.add(whose, attr, when[:1].upper() + when[1:], m.start(), end=m.end())
+
+
+# How many a booking or a party is for, one number at a time: "The Henderson party is 30 people",
+# then "Update on the Henderson booking: they're now 24 people, not 30" (a fact "Henderson | party"
+# and a reported one, both current; 30 came first for "How many guests are coming?").
+_GATHERING = r"(?i:party|booking|table|group|reservation|event|dinner|lunch|wedding)"
+_HEADS = r"\s+(?i:people|guests|persons|pax|covers|adults|diners)\b"
+_PEOPLE = rf"(?P<num>\d{{1,4}}){_HEADS}"
+_HEAD_COUNT = re.compile(
+    rf"(?:(?i:the)\s+)?(?P<who>{_NAME})\s+{_GATHERING}(?:\s+(?i:is|are|was|has\s+been)\s+(?:(?i:now|still)\s+)?"
+    rf"(?:(?i:for|down\s+to|up\s+to)\s+)?|\s*,\s+(?:(?i:for)\s+)?){_PEOPLE}"
+    rf"|(?P<who2>{_NAME})\s+{_GATHERING}\b[^.;!?]{{0,30}}?\b(?i:they're|they\s+are|it's|it\s+is)\s+"
+    rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}}){_HEADS}")
+
+
+def _head_counts(v: _Values) -> None:
+    for m in _HEAD_COUNT.finditer(v.text):
+        who = m.group("who") or m.group("who2")
+        if who.split()[0].lower() in lx.STOPWORDS:
+            continue
+        v.add(v.owner(who, m.start()), "head count", f"{m.group('num') or m.group('num2')} people", m.start(),
+              end=m.end())
+
+
+GROUP_READERS = (_head_counts, _rota, _suppliers, _deals, _events, _new_holders, _topics)
