@@ -1439,6 +1439,13 @@ def test_an_assistants_echo_of_a_value_just_told_is_no_fact():
     assert [(f.subject, f.predicate, f.object) for f in ex.facts] == [("Amir", "goal grade is", "7")]
 
 
+def test_a_groomsman_named_is_a_person_and_his_first_name_him():
+    # Walk-through 49: "Tunde Bakare" was a thing, apart from the person "Tunde" of the suit fitting.
+    ex = extract(episode(("Daniel", "My groomsman Tunde Bakare has a severe shellfish allergy."),
+                         ("Daniel", "Tunde's suit fitting is on Friday.")))
+    assert entity(ex, "Tunde Bakare").type == "person" and "Tunde" not in {e.name for e in ex.entities}
+
+
 def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
     ex = extract([turn("Welcome Dev! He's joining from Stripe and will pair with Ben.", speaker="Ana")])
     assert entity(ex, "Dev").type == "person" and "Welcome Dev" not in {e.name for e in ex.entities}

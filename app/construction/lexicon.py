@@ -85,7 +85,7 @@ cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter 
 stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
 solicitor lawyer attorney accountant broker dentist vet physio physiotherapist surveyor advisor adviser
-hairdresser nanny
+hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather godson goddaughter
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
