@@ -372,8 +372,8 @@ _TO_THE_LISTENER = re.compile(r"^(?:(?:and|but|so|oh|also|now)\s*,?\s+)?(?:remem
 
 
 # What a home, a venue or a trip must be, said as a rule of the speaker's (_constraint).
-_HOMES = frozenset("flat flats apartment apartments house houses home place places property properties rental "
-                   "rentals commute".split())
+_HOME_THINGS = frozenset("flat flats apartment apartments house houses home place places property properties "
+                         "rental rentals commute".split())
 _REQUIREMENTS = (
     re.compile(r"(?:^|[,;:]\s*|\b(?:so|and|but)\s+)(?P<x>(?:the|our|my|any|each|every)\s+(?:new\s+|next\s+)?"
                r"(?P<thing>flat|apartment|house|home|place|property|rental|venue|room|hotel|car)\s+"
@@ -600,7 +600,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             else:  # (begun by whose it is, which it concerns: entity_resolution.concerned)
                 rule = f"{t.speaker}'s requirement: {said[:1].lower() + said[1:]}"
             thing = m.group("thing").lower()
-            found.append((rule, ["housing"] if thing in _HOMES else ["schedule"],
+            found.append((rule, ["housing"] if thing in _HOME_THINGS else ["schedule"],
                           [thing, *_content_words(m.group("x"), 4)]))
     m = _BARE_DIET.match(text)
     if m and not sent.question and not found:
