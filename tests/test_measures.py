@@ -539,3 +539,15 @@ async def test_a_clients_tool_switched_is_the_answer_to_which_tool_is_used(servi
         query="Which design tool do I use for Brightwave?", top_k=5), record_access=False)
     assert res.hits[0].kind == "fact" and "Penpot" in res.hits[0].node["text"], \
         [h.node.get("text") or h.node.get("content") for h in res.hits]
+
+
+async def test_a_new_head_of_department_ends_the_old_and_is_found_without_a_title(services, graph):
+    # Walk-through 50: the old head stayed current, and entity("Sarah Lin") was null for Dr Sarah Lin.
+    await _tell(services, graph, [(0, "Hana", "My head of department is Mr David Okoro."),
+                                  (10, "Hana", "Dr Sarah Lin is the new head of department from next week.")],
+                group="9c")
+    assert await _timeline(graph, "head of department is") == [("Mr David Okoro", "superseded"),
+                                                                ("Dr Sarah Lin", "current")]
+    found = await entity_by_name(graph, "Sarah Lin", datetime.now(timezone.utc), group_id="9c")
+    assert found is not None and found["name"] == "Dr Sarah Lin", found
+    assert await entity_by_name(graph, "Lin", datetime.now(timezone.utc), group_id="9c") is None
