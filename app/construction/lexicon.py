@@ -113,6 +113,9 @@ KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana gran
 KIN_TITLES = _words("uncle aunt auntie grandma grandpa granny nana cousin")
 # A person's title before a name.
 TITLES = _words("mr mrs ms miss mx dr prof professor sir dame lady lord rev father sister brother captain")
+# The titles a surname is said with ("Mr Okafor", "Dr Lin"), the most said first: whom a surname
+# alone may be (recollection/lookup.py, channels/foresight.py).
+SURNAME_TITLES = ("mr", "mrs", "ms", "dr", "miss", "prof")
 
 PETS = _words("""
 dog dogs puppy puppies pup cat cats kitten kittens kitty pet pets hamster rabbit bunny parrot bird

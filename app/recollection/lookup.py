@@ -46,14 +46,12 @@ def asked_params(name: str) -> dict:
     """ASKED_ENTITY's parameters for `name`: its key, and for a parent's word said as a name
     ("Dad", "Mum") the alias endings of every word for that role ("'s dad", "'s father", ...)."""
     key = normalize_key(name)
-    titled = [f"{t} {key}" for t in _TITLES]
+    titled = [f"{t} {key}" for t in lx.SURNAME_TITLES]
     if key not in lx.KIN_AS_NAME:
         return {"key": key, "kin": [], "titled": titled}
     words = {k.partition("'s ")[2] for k in role_keys(f"x's {key}")} or {key}  # grandma: no role's
     return {"key": key, "kin": sorted(f"'s {w}" for w in words), "titled": titled}
 
-
-_TITLES = ("mr", "mrs", "ms", "miss", "dr", "prof")
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it); with
 # $groupId, those said in that group (an entity's are all its group's: a safeguard); with

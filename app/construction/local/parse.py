@@ -123,14 +123,14 @@ def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
 
 
 # At the sentence's start or a clause's ("Tom left Northwind, so my new contact there is ...").
-_CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)(?:my|our)\s+"
-                         r"(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
-                         r"account\s+manager|rep|liaison)\s+(?:at|from|in|with)\s+(?:the\s+)?"
+_CONTACT = (r"(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+contact|"
+            r"account\s+manager|rep|liaison)")
+_CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)" + _CONTACT +
+                         r"\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
 # ... or the place said first: "At Blue Harbour my contact is Niamh Kelly".
 _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
-                               r"(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|point\s+of\s+"
-                               r"contact|account\s+manager|rep|liaison)\s+is\s+(?:now\s+)?", _I)
+                               + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.recollection import bm25, filters
 from app.recollection.lucene import word_queries
@@ -97,7 +98,7 @@ _SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cann
 
 
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_TITLES = ("mr", "mrs", "ms", "dr")
+_TITLES = lx.SURNAME_TITLES[:4]  # (the four most said: each is one more lookup of a request)
 _REQUEST_WORDS = frozenset({"plan", "plans", "planning", "planned"})
 _NOT_NAMES = frozenset("i i'm i've i'll monday tuesday wednesday thursday friday saturday sunday".split())
 
