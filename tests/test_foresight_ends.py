@@ -1,6 +1,7 @@
 """Foresight that a later statement ends: a constraint someone no longer has, a plan called off.
 From then on it does not surface; asked as of before, it does; forgetting the statement brings
 it back. Against the real Neo4j, and over HTTP for what the API shows of an end."""
+import re
 import uuid
 from datetime import timedelta
 
@@ -516,3 +517,26 @@ async def test_a_payment_due_anew_ends_the_deadline_of_its_old_day(graph, ingest
     rows = await _foresight(graph)
     assert [t for t, r in rows.items() if r["endedAt"] is not None] == [
         "The venue's final payment is due on 2027-05-01 (May 1, 2027)."], rows
+
+
+async def test_a_day_said_again_after_sorry_moves_the_days_fact_and_its_plan(graph, ingestor):
+    # "Sorry, I mean 28 January" had been a fact "Priya means on ..." of no event: the 27th
+    # stayed the meeting's day and its plan the one ahead. (A day said again in a later episode
+    # is not read: which day it corrects is this episode's.)
+    await _tell_helped(ingestor, graph.tenant, "c1", [
+        ("m1", "Priya", "The mortgage meeting is on 27 January.", 0),
+        ("m2", "Assistant", "Noted 27 January.", 0),
+        ("m3", "Priya", "Sorry, I mean 28 January.", 0),
+        ("m4", "Priya", "The survey is on 10 February.", 0),
+        ("m5", "Priya", "Oops, make that Tuesday 11 February.", 0),
+        ("m6", "Priya", "Sorry, I'm late with the forms today.", 0)])
+    rows = await _foresight(graph)
+    active = sorted(t for t, r in rows.items() if r["endedAt"] is None)
+    assert [re.sub(r"\d{4}-", "", t) for t in active] == [
+        "The mortgage meeting is on 01-28 (28 January).", "The survey is on 02-11 (11 February)."], rows
+    days = await _days(graph)
+    assert [(d[-5:], s) for d, s in days["mortgage meeting"]] == [("01-27", "superseded"), ("01-28", "current")]
+    assert [(d[-5:], s) for d, s in days["survey"]] == [("02-10", "superseded"), ("02-11", "current")]
+    # the assistant's "Noted 27 January." is the user's day told back, no fact
+    assert not await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text STARTS WITH 'Assistant' "
+                                "RETURN f.text AS text")

@@ -132,6 +132,10 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("We switched caterers to Harvest & Vine Catering.", ("catering", "is", "Harvest & Vine Catering")),
     ("We booked the photographer: Ana Lima Photography.", ("photographer", "is", "Ana Lima Photography")),
     ("We think about 150 guests, maybe a bit fewer.", ("guest count", "is", "150 guests")),
+    # (session 46: a band named after its role, a firm hired "as" one, a count after a label)
+    ("Also I booked a band, The Blue Notes, and paid a $500 deposit.", ("band", "is", "The Blue Notes")),
+    ("We've hired Zed Studio as our photographer.", ("photographer", "is", "Zed Studio")),
+    ("Update on guests: we're at 120 now.", ("guest count", "is", "120 guests")),
     ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
     ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
      ("honeymoon destination", "is", "Portugal")),

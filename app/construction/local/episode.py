@@ -22,14 +22,14 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments
-from app.construction.local.measures import measures
+from app.construction.local.measures import corrected_day, measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
 from app.construction.local.instructions import contact_by, instructions, preferences
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
-from app.construction.local.foresight_end import foresight_ends
+from app.construction.local.foresight_end import foresight_ends, redated
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
     assistant_chatter)
@@ -149,7 +149,8 @@ _CONFIRMS = re.compile(r"^(?:got\s+it|noted|understood|okay|ok|sure|perfect|will
 # announces a deed, never confirms) or names a day, which it may have worked out
 # ("Updated: the Globex demo is on May 21" after "It's now the 21st instead"; _restates).
 _CONFIRMED = re.compile(
-    r"^(?:got\s+it|noted|understood|will\s+do|okay|ok|perfect)\s*[,.:;!\-]+\s*(?=\S)"
+    r"^(?:got\s+it|noted|understood|will\s+do|okay|ok|perfect)(?:\s*[,.:;!\-]+\s*|\s+(?=(?:for\s+|on\s+)?(?:\d|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)))(?=\S)"
     r"(?!(?:I|I've|I\s+have|we|we've)\s+(?:just\s+|also\s+)?(?:booked|found|sent|made|set\s+up|added|scheduled|"
     r"cancell?ed|moved|ordered|paid|reserved|created|emailed|called|rebooked|changed)\b)", re.I)
 
@@ -305,7 +306,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
     previous = None  # the sentence before, whatever came of it
     people: list[str] = []  # persons named, the last first
-    user_days: set = set()  # the days the users' sentences said, which an assistant's confirmation may repeat
+    user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     for s in sents:
         s_before, previous = previous, s
         try:
@@ -330,7 +331,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
             foresaw = reminded is not None and keep(reminded, s.t.index)
             if not s.t.assistant:
-                user_days.update(d.start for d in s.dates)
+                user_days.update((d.start.month, d.start.day) for d in s.dates)  # (its year may be read otherwise)
             if s.question:
                 asked = asked_allergy(s, reg) or asked
                 continue
@@ -374,8 +375,14 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             valued = measures(s, reg, measured, last_org, recent_before)
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
                 continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
+            if not s.t.assistant and (fixed := corrected_day(s, measured)) is not None:
+                end, was, again = redated(s, fixed[0].subject, fixed[1], fixed[0].obj, foresights)
+                ends.append(end)  # "Sorry, I mean 28 January": the plan of the day said before moves
+                if was is not None and again is not None:
+                    foresights[foresights.index(was)] = again
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
+            measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
             valued_or_assigned = valued or assigned
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
@@ -384,7 +391,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     _SYMPATHY.match(s.raw) or _SALUTE.match(s.raw.strip())):
                 continue  # "Sorry to hear that, a grey Monday", "Sunday check-in, Mei!": courtesy
             if s.t.assistant and (ok := _CONFIRMED.match(s.raw)) and (
-                    not s.dates or ":" in ok.group(0) or all(d.start in user_days for d in s.dates)):
+                    not s.dates or ":" in ok.group(0) or all((d.start.month, d.start.day) in user_days
+                                                              for d in s.dates)):
                 # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again;
                 # a summary after a colon with its days too ("Understood: €520 from November,
                 # Brightwave stays at €450" was a fact "brightwave is €450"); its days the user's

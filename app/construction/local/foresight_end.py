@@ -6,7 +6,8 @@ foresight holding one of the words (app/construction/foresight_ends.py)."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from dataclasses import replace
+from datetime import date, datetime, time, timedelta
 
 from app.construction import lexicon as lx
 from app.construction.local.bounds import LETTER
@@ -16,7 +17,7 @@ from app.construction.local.foresight import _DIET_ALT, ALLERGY_GONE, _subject_a
 from app.construction.local.instructions import ERRANDS
 from app.construction.local.sentence import _Sentence
 from app.construction.local.text import _WORD
-from app.domain.models import ForesightEndDraft
+from app.domain.models import ForesightDraft, ForesightEndDraft
 
 _NO = r"(?:\bnot|n't|\bno\s+longer)\s+(?:(?:really|actually|even)\s+)?"
 _ALLERGY_NOT = re.compile(rf"{_NO}allergic\s+to\s+(?P<x>[^.;:!?()]+)", _I)
@@ -329,6 +330,26 @@ def _day_moved(sent: _Sentence) -> ForesightEndDraft | None:
         return None
     return ForesightEndDraft(who=sent.t.speaker, words=words[-4:], kind="plan", turn_ids=[sent.t.turn.id],
                              day=old_day.isoformat())
+
+
+def redated(sent: _Sentence, thing: str, old: str, new: str, plans: list[ForesightDraft]
+            ) -> tuple[ForesightEndDraft, ForesightDraft | None, ForesightDraft | None]:
+    """A day corrected in a sentence of its own ("Sorry, I mean 28 January", measures.corrected_day):
+    the group's plans of `thing` on the `old` day end; this episode's one (of `plans`), if any, and
+    itself on the `new` day, which replaces it (else nothing said that day would stay ahead)."""
+    words = [w for w in _WORD.findall(thing.lower()) if len(w) > 2 and w not in lx.STOPWORDS | lx.DATE_WORDS][-4:]
+    end = ForesightEndDraft(who=sent.t.speaker, words=words or [thing], kind="plan", turn_ids=[sent.t.turn.id],
+                            day=old)
+    said = next((d for d in sent.dates if d.granularity == "day"), None)
+    was = next((f for f in reversed(plans) if f.kind in ("plan", "deadline") and old in f.text
+                and any(w in f.text.lower() for w in end.words)), None)
+    if was is None or said is None or was.valid_from is None:
+        return end, None, None
+    text = re.sub(rf"(?:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:on\s+)?)?{old}(?: \([^)]*\))?",
+                  f"{new} ({said.phrase.strip()})", was.text, count=1, flags=re.I)
+    return end, was, replace(was, text=text, turn_ids=[*was.turn_ids, sent.t.turn.id],
+                             valid_to=datetime.combine(date.fromisoformat(new) + timedelta(days=1), time(0, 0),
+                                                       tzinfo=was.valid_from.tzinfo))
 
 
 def _which(x: str, keep_generic: bool = False) -> list[str]:

@@ -90,6 +90,10 @@ _VENDORS = (
     re.compile(rf"\b(?i:going|went|go)\s+with\s+{_FIRM}\s+(?i:for|as)\s+(?:(?i:the|our)\s+)?{_ROLE}\b"),
     re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_ROLE}\s+(?i:to)\s+{_FIRM}"),
     re.compile(rf"\b(?i:booked|hired|chose|picked)\s+(?:(?i:the|our)\s+)?{_ROLE}\s*:\s*{_FIRM}"),
+    # "I booked a band, The Blue Notes, and paid ...", "We've hired Zed Studio as our photographer"
+    re.compile(rf"\b(?i:booked|hired|chose|picked|found)\s+(?i:a|an|the|our)\s+(?:(?i:new)\s+)?{_ROLE}\s*,\s*"
+               rf"(?:(?i:called|named)\s+)?{_FIRM}"),
+    re.compile(rf"\b(?i:booked|hired|chose|picked)\s+{_FIRM}\s+(?i:as|for)\s+(?:(?i:the|our|my)\s+)?{_ROLE}\b"),
 )
 # How many guests, the group's: "We think about 150 guests", "we're up to 132 guests" (and "Final
 # numbers: 104", _SAME; each a fact of its own, all current).
@@ -98,6 +102,10 @@ _GUESTS = (
                r"we've\s+got)\s+(?:(?i:at|up\s+to|down\s+to|about|around|roughly|expecting|now)\s+)*"
                r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
 )
+# ... and said after a label, which the sentence's text has lost ("Update on guests: we're at 120 now").
+_GUESTS_LABEL = re.compile(r"^(?:(?i:update\s+on|re)\s+)?(?:(?i:the)\s+)?(?i:guests?(?:\s+(?:list|count|numbers?))?)"
+                           r"\s*:\s*(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?(?i:at|up\s+to|down\s+to)\s+"
+                           r"(?P<num>\d{1,4})\b(?!\s*(?:%|(?i:am|pm)\b|[:.]\d))")
 # Where a honeymoon or a holiday goes, one place at a time: "For the honeymoon we're thinking Bali",
 # then "we're going to Portugal instead of Bali".
 _DESTINATION = re.compile(
@@ -112,6 +120,9 @@ def _events(v: _Values) -> None:
     for rx in _GUESTS:
         for m in rx.finditer(v.text):
             v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
+    if (m := _GUESTS_LABEL.match(v.sent.raw.strip())) is not None:
+        v.add(None, "guest count", f"{m.group('num')} guests", 0,  # (its words are the label's too)
+              text=f"{v.speaker} said the guest count is now {m.group('num')} guests")
     for m in _DESTINATION.finditer(v.text):
         v.add(None, f"{m.group('trip').lower()} destination", m.group("place"), m.start(), end=m.end())
 

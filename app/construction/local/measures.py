@@ -12,6 +12,7 @@ heart rate, a lift's record); else the attribute's own in its group ("Renewal da
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
@@ -246,6 +247,13 @@ _CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)k?\s*(?:[a-z]+\s*)?,?\s+(?
                          r"(?:the\s+)?[$£€]?(?P<old>\d[\d,]*(?:\.\d+)?)\b")
 # "Actually no, make that 75": the value said last, anew.
 _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b")
+# A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
+# Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
+# booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
+_MEANT_DAY = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|actually|no|wait)\b[\s,:;!.-]*)+"
+                        r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+)?(?:on\s+)?(?P<day>.+?)"
+                        r"[\s.!]*$", re.I)
+_WEEKDAY_THE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|on)\b")
 
 # Measured of a body or its training: the speaker's when no one else's is said.
 _OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
@@ -376,7 +384,7 @@ class _Values:
         return ent.name
 
     def add(self, whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
-            end: int | None = None) -> None:
+            end: int | None = None, text: str | None = None) -> None:
         if not attr or not value or value.lower() in lx.STOPWORDS:
             return
         speaker = self.speaker
@@ -386,7 +394,7 @@ class _Values:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
             parse = _Parse(attr, "name", "is", value, True, False, clause=at,
-                           lead=f"{speaker} said" if lead is None else lead or None, said_now=True)
+                           lead=f"{speaker} said" if lead is None else lead or None, said_now=True, text=text)
         else:
             parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
                            said_now=True)
@@ -769,7 +777,9 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
 
 def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     """"sorry, 85 not 87": the value said before in the episode with the old number, anew; "make
-    that 75": the value said last."""
+    that 75": the value said last; "Sorry, I mean 28 January": the day said last."""
+    if (day := corrected_day(sent, before)) is not None:
+        return [day[0]]
     m = _CORRECTION.search(sent.s1)
     if m is not None:
         old, new = m.group("old"), m.group("new")
@@ -788,3 +798,34 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
             return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,
                            said_now=True)]
     return []
+
+
+def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] | None:
+    """The day said last in the episode, anew, and the day it replaces, for a sentence that says
+    only a day after "sorry", "I meant" or "make that"."""
+    m = _MEANT_DAY.match(sent.raw.strip())
+    days = [d for d in sent.dates if d.granularity == "day"]
+    if m is None or len(days) != 1 or _WEEKDAY_THE.sub(
+            "", m.group("day").lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
+        return None  # ("Sorry, I'm late today": more than a day)
+    last = next((p for p in reversed(before) if ISO_DAY.fullmatch(p.obj)), None)
+    if last is None:
+        return None
+    phrase, said = days[0].phrase.strip(), days[0].start
+    if not re.search(r"\b\d{4}\b", phrase):  # the year of the day it corrects ("Sorry, I mean 28 January")
+        was = date.fromisoformat(last.obj)
+        try:
+            said = min((said.replace(year=y) for y in (was.year - 1, was.year, was.year + 1)),
+                       key=lambda d: abs((d - was).days))
+        except ValueError:  # (29 February)
+            return None
+    new = said.isoformat()
+    if last.obj == new:
+        return None
+    if last.predicate in ("date is", "is"):  # an event's ("The mortgage meeting is on 2027-01-28 (28 January)")
+        head = last.subject if "'" in last.subject or last.subject[:1].isupper() else f"the {last.subject}"
+        said = f"{head} is on {new} ({phrase})"
+    else:
+        said = f"{last.subject}'s {last.predicate[:-3]} is {new} ({phrase})"
+    return _Parse(last.subject, last.kind, last.predicate, new, True, last.first_person,
+                  text=f"{said[:1].upper()}{said[1:]}", said_now=True), last.obj
