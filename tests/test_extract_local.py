@@ -5,6 +5,7 @@ import asyncio
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import date, datetime, timedelta, timezone
@@ -1326,8 +1327,8 @@ def test_a_household_s_solicitor_is_one_at_a_time_and_a_firm_with_an_ampersand_o
                          ("Jonas", "Our new solicitor is Marcus Bell at Fenwick Legal."),
                          ("Jonas", "Tom is our mortgage broker.")))
     assert [(f.subject, f.predicate, f.object, f.single_valued) for f in ex.facts if f.single_valued] == [
-        ("Jonas", "solicitor is", "Claire Dunn", True), ("Jonas", "solicitor is", "Marcus Bell", True),
-        ("Jonas", "broker is", "Tom", True)]
+        ("solicitor", "is", "Claire Dunn", True), ("solicitor", "is", "Marcus Bell", True),  # (the household's:
+        ("broker", "is", "Tom", True)]  # its other person's "our new solicitor" is the same timeline)
     assert entity(ex, "Harper & Lowe").type == "organization"
     # two given names stay two people
     ex = extract([turn("We had dinner with Tom & Lena at Marks & Spencer.")])
@@ -1400,7 +1401,22 @@ def test_a_day_said_by_someone_else_is_the_events_and_an_apology_no_part_of_its_
     ex = extract(episode(("Jonas", "Marcus says the exchange has moved to 11 December."),
                          ("Aisha", "Sorry, I got it wrong earlier: the Okafor booking is on Sunday 13 December.")))
     assert [(f.subject, f.predicate) for f in ex.facts] == [("exchange", "date is"), ("okafor booking", "date is")]
-    assert ex.foresights[-1].text == "The Okafor booking is on Sunday on 2023-12-13 (13 December)."
+    assert ex.foresights[-1].text == "The Okafor booking is on Sunday 2023-12-13 (13 December)."
+
+
+def test_a_repair_booked_and_moved_is_one_events_days_and_a_plan_names_whom_he_is():
+    # Walk-through 51: "The boiler repair is booked for Thursday 12 November" was no day of the
+    # repair (nor its move), read "for Thursday on 2026-11-12"; "Rafael gave notice, he's moving
+    # out on ..." was a plan "He's moving out".
+    ex = extract(episode(("Aisha", "The boiler repair is booked for Thursday 12 April."),
+                         ("Aisha", "The engineer called, the boiler repair moved to Monday 16 April."),
+                         ("Tom", "Rafael gave notice, he's moving out on 30 April.")))
+    days = [(f.subject, f.predicate, f.object[5:]) for f in ex.facts if f.predicate == "date is"]
+    assert days == [("boiler repair", "date is", "04-12"), ("boiler repair", "date is", "04-16")]
+    assert [re.sub(r"\d{4}-", "", f.text) for f in ex.foresights] == [
+        "The boiler repair is booked for Thursday 04-12 (12 April).",
+        "The engineer called, the boiler repair moved to Monday 04-16 (16 April).",
+        "Rafael is moving out on 04-30 (30 April)."]
 
 
 def test_never_call_her_is_whom_the_sentence_or_the_one_before_names_and_came_in_today_no_plan():

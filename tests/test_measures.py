@@ -136,6 +136,12 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Also I booked a band, The Blue Notes, and paid a $500 deposit.", ("band", "is", "The Blue Notes")),
     ("We've hired Zed Studio as our photographer.", ("photographer", "is", "Zed Studio")),
     ("Update on guests: we're at 120 now.", ("guest count", "is", "120 guests")),
+    # a household's tradespeople, a firm or a person (walk-through 51: the old plumber and agent stayed)
+    ("Our plumber is Quickfix Plumbing, they charge 80 an hour.", ("plumber", "is", "Quickfix Plumbing")),
+    ("We're done with Quickfix Plumbing, Dale's Plumbing does our jobs now.", ("plumber", "is", "Dale's Plumbing")),
+    ("We switched letting agents from Harbour Lettings to Keyhouse Lettings.", ("agent", "is", "Keyhouse Lettings")),
+    ("Our letting agent is Harbour Lettings.", ("agent", "is", "Harbour Lettings")),
+    ("We use Sparks Electrical now.", ("electrician", "is", "Sparks Electrical")),
     ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
     ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
      ("honeymoon destination", "is", "Portugal")),
@@ -555,3 +561,11 @@ async def test_a_new_head_of_department_ends_the_old_and_is_found_without_a_titl
     found = await entity_by_name(graph, "Sarah Lin", datetime.now(timezone.utc), group_id="9c")
     assert found is not None and found["name"] == "Dr Sarah Lin", found
     assert await entity_by_name(graph, "Lin", datetime.now(timezone.utc), group_id="9c") is None
+
+
+def test_a_rent_going_up_from_one_sum_to_another_a_month_holds_from_its_day():
+    # Walk-through 51: "goes up from 1,150 to 1,200 a month from 1 January" was no value, and with
+    # "a month" between the sum and its day the new rent held from its saying.
+    ex = extract([turn("Mei's rent goes up from 1,150 to 1,200 a month from 1 January.", speaker="Tom")])
+    rent = [f for f in ex.facts if f.predicate == "rent is"]
+    assert [(f.subject, f.object, f.valid_from.month, f.valid_from.day) for f in rent] == [("Mei", "1,200", 1, 1)]

@@ -86,6 +86,7 @@ stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex t
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
 solicitor lawyer attorney accountant broker dentist vet physio physiotherapist surveyor advisor adviser
 hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather godson goddaughter
+plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
@@ -94,6 +95,12 @@ mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyf
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
 father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney accountant broker dentist vet
 physio physiotherapist surveyor advisor adviser hairdresser nanny
+plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
+""")
+# Of those, the trades a firm may hold as well as a person ("Our plumber is Quickfix Plumbing").
+TRADES = _words("""
+plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic solicitor lawyer
+attorney accountant broker surveyor vet dentist agent
 """)
 # An organisation's roles with one holder at a time ("Acme's CFO is Laura Chen": local/parse.py);
 # as a capitalised word alone ("the CFO"), no name.
@@ -641,7 +648,7 @@ roll-out cutover go-live golive workshop conference summit webinar retro retrosp
 standup sync all-hands townhall qbr inspection viewing appointment survey valuation check-in check-out
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
 fitting visit check service final screen completion exchange closing signing party booking reservation
-test exam trip tasting rehearsal
+test exam trip tasting rehearsal repair repairs callout call-out match fixture game flight hearing
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

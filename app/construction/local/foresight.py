@@ -757,6 +757,10 @@ _APOLOGY = re.compile(r"^(?:(?:sorry|oops|apologies|my\s+bad|correction)\b[^:]{0
                       r"wrong|made\s+a\s+mistake|mixed\s+(?:it|them)\s+up)\b[^:]{0,20}):\s*", _I)
 
 
+_HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
+_HE_SHE_VERB = {"'s": " is", "'ll": " will", "'d": " would"}
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
@@ -821,6 +825,9 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     ftext = _fill(rewrite(clause, voice), sent.rendered).strip()
     if start > 0 and ftext[:1].islower() and not ftext.startswith((t.speaker, who.name)):
         ftext = ftext[0].upper() + ftext[1:]
+    if (he := _HE_SHE.match(ftext)) is not None and who.person and who.name and " " not in who.name[:1]:
+        # "Rafael gave notice, he's moving out on ...": whom "he" is, as the plan is read alone
+        ftext = f"{who.name}{_HE_SHE_VERB.get((he.group('v') or '').lower(), he.group('v') or '')}{ftext[he.end():]}"
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
     by = _BY_DATE_HINT.search(text) if due else None

@@ -55,6 +55,44 @@ def _suppliers(v: _Values) -> None:
             v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
 
 
+# A household's or a business's tradespeople, one firm each at a time: "We're done with Quickfix
+# Plumbing, Dale's Plumbing does our jobs now", "We switched letting agents from Harbour Lettings to
+# Keyhouse Lettings", "We use Sparks Electrical now". The trade is said, or is the firm's own word;
+# the group's, as "Our plumber is ..." is (parse._holder).
+_FIRM_TRADES = {"plumbing": "plumber", "plumbers": "plumber", "electrical": "electrician", "electrics": "electrician",
+                "electricians": "electrician", "builders": "builder", "building": "builder", "cleaning": "cleaner",
+                "cleaners": "cleaner", "gardening": "gardener", "landscaping": "gardener", "locksmiths": "locksmith",
+                "roofing": "roofer", "decorating": "decorator", "decorators": "decorator", "lettings": "agent",
+                "letting": "agent", "solicitors": "solicitor", "accountants": "accountant"}
+_SAID_TRADE = (r"(?P<trade>(?i:(?:letting\s+|estate\s+)?agents?|plumbers?|electricians?|builders?|cleaners?|"
+               r"gardeners?|locksmiths?|decorators?|roofers?|solicitors?|accountants?|mechanics?|brokers?))")
+_NOW = r"(?i:now|instead|from\s+now\s+on|going\s+forward)\b"
+_TRADES = (
+    re.compile(rf"{_FIRM}\s+(?i:does|do|will\s+do|is\s+doing|handles|will\s+handle|takes\s+care\s+of)\s+"
+               rf"(?i:all\s+)?(?i:our|my|the)\s+[a-z]+(?:\s+[a-z]+)?\s+{_NOW}"),
+    re.compile(rf"(?<![\w'])(?i:we|I)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
+               rf"(?i:use|using|going\s+with|go\s+with|switching\s+to|switched\s+to|moving\s+to|moved\s+to|"
+               rf"hired|hiring)\s+{_FIRM}\s+{_NOW}"),
+    re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_SAID_TRADE}\s+"
+               rf"(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
+)
+
+
+def _trades(v: _Values) -> None:
+    for rx in _TRADES:
+        for m in rx.finditer(v.text):
+            firm = m.group("firm").rstrip(" .&")
+            if firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS | lx.PRONOUNS:
+                continue
+            said = m.groupdict().get("trade")
+            if said:
+                trade = said.lower().split()[-1].rstrip("s")
+            else:  # the firm's own word ("Dale's Plumbing": a plumber)
+                trade = next((_FIRM_TRADES[w] for w in firm.lower().split() if w in _FIRM_TRADES), None)
+            if trade:
+                v.add(None, trade, firm, m.start(), end=m.end())
+
+
 # A purchase's agreed price and a mortgage offer, the group's, one at a time: "The seller accepted
 # £437,500 for Flat 12", then "agreed to reduce the price to £435,000"; "Nationwide gave us a
 # mortgage offer of £395,000 at 4.45%", then "the lender reissued the offer: £380,000 at 4.85%".
@@ -196,4 +234,4 @@ def _head_counts(v: _Values) -> None:
               end=m.end())
 
 
-GROUP_READERS = (_head_counts, _rota, _suppliers, _deals, _events, _new_holders, _topics)
+GROUP_READERS = (_head_counts, _rota, _suppliers, _trades, _deals, _events, _new_holders, _topics)

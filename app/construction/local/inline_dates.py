@@ -12,6 +12,7 @@ _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
+_WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|yesterday|used to|since|"
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
@@ -239,8 +240,11 @@ def _with_placeholders(s: str, mentions: list[DateMention],
                 text = _inline(m, True)
             else:
                 text = f"{pm.group(1)} {_inline(m, True)}"
-        elif _DET_BEFORE.search(s, max(pos, m.pos - 8), m.pos):
-            text = _inline(m, True)  # "the last Friday deploy": the day names a thing, no "on"
+        elif (_DET_BEFORE.search(s, max(pos, m.pos - 8), m.pos)
+              or _WEEKDAY_BEFORE.search(s, max(pos, m.pos - 12), m.pos)):
+            # "the last Friday deploy": the day names a thing, no "on"; nor after its weekday
+            # ("booked for Thursday 12 November" had read "for Thursday on 2026-11-12")
+            text = _inline(m, True)
         else:
             text = _inline(m, False)
         out.append(s[pos:start])

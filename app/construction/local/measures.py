@@ -30,7 +30,8 @@ _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also)\s+)?|\b(?:and|so|
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
 _LEAD_DAY = re.compile(r"^\s*\x00(?P<d>\d+)\x00\s*,?\s")  # the sentence begun by its day
-_FROM_DAY = re.compile(rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
+_FROM_DAY = re.compile(rf"(?:\s+(?i:a|per|each|every)\s+(?i:month|week|year|annum|hour|night|day))?"  # ("a month")
+                       rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
@@ -40,7 +41,7 @@ _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+to|(?:dropped|drops|rose|rises|fell|falls|"
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+(?:from\s+\S+\s+)?to|(?:dropped|drops|rose|rises|fell|falls|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
          r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"

@@ -95,14 +95,16 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     ent = reg.get(named)
     if owner is None or ent is None:  # (the named may be an alias: "Laura", Laura Chen named before)
         return None
-    if ent.type != "person":
+    if ent.type != "person" and not (role in lx.TRADES and ent.type in ("organization", "thing")):
         if not of_org or ent.type != "thing":
             return None
-        ent.settle("person")  # who holds a post is a person
+        ent.settle("person")  # who holds a post is a person (a trade may be a firm's: "Quickfix Plumbing")
     # "Dad's doctor", met before its holder was named ("... so she's Dad's doctor"), is the holder.
     unnamed = reg.get(f"{said_owner}'s {role}")
     if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
         reg.absorb(unnamed, ent)
+    if det == "our" and role in lx.TRADES:  # the household's, whoever of it says so ("Our plumber is ...")
+        return _Parse(role, "name", "is", ent.name, True, False, said_now=True)
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
@@ -132,7 +134,7 @@ _CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s
 _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
                                + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
-_KIND = r"(?:(?:mortgage|estate|personal|financial|family|divorce|property|tax)\s+)?"
+_KIND = r"(?:(?:mortgage|estate|letting|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                           rf"{_KIND}(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
 
