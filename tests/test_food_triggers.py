@@ -76,3 +76,25 @@ async def test_a_menu_brings_the_guests_food_rules_before_a_wish_to_be_phoned(se
     assert menu[:1] != ["Ngozi prefers to be contacted by phone."], menu
     assert (await rules("Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
         "Tunde Bakare has a shellfish allergy."]
+
+
+async def test_a_team_s_rules_come_with_the_errands_they_matter_to(services, graph):
+    # Walk-through 52 (a football coach): "Pack the kit bag for Sunday" brought no inhaler, "Plan
+    # the end-of-season party" no peanut allergy, and "no photos of Maya online" was no rule at all.
+    await _tell(services, graph, [
+        ("r1", "Grace", "Maya has asthma, so her inhaler must come to every match and every training session.", 0),
+        ("r2", "Grace", "Jonah has a peanut allergy, so no nuts in team snacks.", 0),
+        ("r3", "Grace", "Maya's parents have not given photo consent, so no photos of Maya online.", 0),
+        ("r4", "Grace", "We switched our kit supplier to Kitmaster Sports.", 1),
+        ("r5", "Grace", "Training is on Tuesday evenings at 6pm at Parkside Rec.", 1)])
+
+    async def foresight(query: str) -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+
+    assert "Maya has asthma." in await foresight("Pack the kit bag for Sunday's match")
+    assert "Jonah has a peanut allergy." in await foresight("Plan the end-of-season party")
+    photos = "Maya must not be in photos or videos shared online (no photo consent)."
+    assert photos in await foresight("Post the match photos on the club website")
+    assert photos not in await foresight("Plan the end-of-season party")

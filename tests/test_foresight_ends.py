@@ -540,3 +540,25 @@ async def test_a_day_said_again_after_sorry_moves_the_days_fact_and_its_plan(gra
     # the assistant's "Noted 27 January." is the user's day told back, no fact
     assert not await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text STARTS WITH 'Assistant' "
                                 "RETURN f.text AS text")
+
+
+async def test_a_deadline_extended_or_due_instead_of_a_day_ends_the_old_days_deadline(graph, ingestor):
+    # Walk-through 53: "CLAIR extended the submission deadline from 12 to 19 April" read the 19th
+    # as last year's (past tense) and ended nothing; "my visa appointment at the Portuguese
+    # consulate" and "moved my visa appointment" were two events; "now due on 18 May instead of
+    # 4 May" ended nothing. Each old day's deadline stayed active.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Nadia", "The CLAIR submission deadline is 12 April.", 0),
+        ("m2", "Nadia", "My visa appointment at the Portuguese consulate is on 9 April at 11am.", 0),
+        ("m3", "Nadia", "The revision for our JMLR paper is due on 4 May.", 0)], group="lab")
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m4", "Nadia", "Good news, CLAIR extended the submission deadline from 12 to 19 April.", 10),
+        ("m5", "Nadia", "The consulate moved my visa appointment to 14 April, same time.", 10),
+        ("m6", "Nadia", "Martin says the revision is now due on 18 May instead of 4 May.", 10)], group="lab")
+    rows = await _foresight(graph)
+    active = sorted(re.sub(r"\d{4}-", "", t) for t, r in rows.items() if r["endedAt"] is None)
+    assert active == [
+        "CLAIR extended the submission deadline from 12 to 04-19 (19 April).",
+        "Martin says the revision is now due on 05-18 (18 May) instead of 05-04 (4 May).",
+        "The consulate moved Nadia's visa appointment to 04-14 (14 April), same time."], rows
+    assert all("2024-" in t for t, r in rows.items() if r["endedAt"] is None), rows  # (DAY1 is 2024-03-04)

@@ -562,7 +562,7 @@ PHOBIAS = {
 
 SITUATIONS: dict[str, str] = {
     "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries, "
-            "menu, catering",
+            "menu, catering, party, picnic, barbecue, treats",
     "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner, pub, champagne, whisky, gifts",
     "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels",
     "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
@@ -579,7 +579,8 @@ SITUATIONS: dict[str, str] = {
     "home": "home, night, evening, activities",
     "events": "events, parties, circus, activities",
     "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise, menu",
-    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health",
+    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health, match, training, kit bag",
+    "photos": "photos, pictures, videos, posting, sharing, social media, website, newsletter, online, camera",
     "migraine": "screens, light, noise, schedule, health, work",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "
                 "moving house, stairs",
@@ -630,7 +631,8 @@ _cue("housing", """flat flats apartment apartments house houses property propert
 rental rent landlord listing listings commute""")
 _cue("event", """wedding party birthday anniversary concert festival graduation celebration
 ceremony reunion funeral show gig""")
-_cue("fitness", "marathon race gym workout training run running triathlon hike hiking yoga")
+_cue("fitness", "marathon race gym workout training run running triathlon hike hiking yoga match matches football")
+_cue("photos", "photo photos picture pictures video videos post posting instagram facebook newsletter website")
 _cue("learning", "learn learning lessons course piano guitar language spanish french classes")
 _cue("money", "buy buying save saving budget purchase afford")
 _cue("family", "visit visiting parents family relatives")
@@ -639,7 +641,7 @@ _cue("drinks", "drink drinking alcohol wine beer")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.
-MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted"
+MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
 # What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
 # Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
 SCHEDULED_EVENTS = _words("""
@@ -654,8 +656,10 @@ test exam trip tasting rehearsal repair repairs callout call-out match fixture g
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))
 # Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the
 # inspection at 22 Oak Street", "the gas safety check at Flat 5" (a regular expression).
-EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?P<party>\d{1,2}[A-Z]\b|(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
-               r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}))?")
+EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?:(?i:the)\s+)?"
+               r"(?P<party>\d{1,2}[A-Z]\b|(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
+               # ("at the Portuguese consulate")
+               r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}(?:\s+(?-i:[a-z])[\w-]*)??))?")
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission
 surgery hearing filing renewal expires expiry

@@ -147,14 +147,18 @@ _SAYS_LEAD = re.compile(r"^(?:[A-Z][\w'-]*|he|she|they|we)\s+(?:says|said|thinks
                         r"(?:that\s+)?", re.I)
 
 
-def event_key(x: str, said: str, party: str | None) -> str:
+def event_key(x: str, said: str, party: str | None, speaker: str | None = None) -> str:
     """An event's name with the place it is at, as said before it or after: "the inspection at 22
     Oak Street" and "the Oak Street inspection" are one (a house's number dropped, a flat's
     kept), "the gas safety check at Flat 5" is not Flat 6's. Whom it is with is no part of it
     ("the review with Northpeak" is the review)."""
     x = _SAYS_LEAD.sub("", x)  # "Marcus says the exchange has moved": the exchange
-    if not party or re.search(rf"\s(?i:with)\s+{re.escape(party)}", said):
-        return x
+    # "My visa appointment ... is on", "moved my visa appointment to": the speaker's, one key
+    mine = re.match(r"(?i:my)\s+", x) or re.search(rf"\b(?i:my)\s+{re.escape(x)}", said)
+    x = re.sub(r"^(?i:my)\s+", "", x)
+    x = f"{speaker}'s {x}" if mine and speaker else x
+    if not party or re.search(rf"\s(?i:with)\s+{re.escape(party)}", said) or party.split()[-1].islower():
+        return x  # ("my visa appointment at the Portuguese consulate": whom it is with, not a place of its own)
     place = re.sub(r"^\d{1,4}[A-Za-z]?\s+", "", party)
     return place + " " + re.sub(r"^(?i:the|our|this|next)\s+", "", x)
 
@@ -237,7 +241,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         if day:
             # someone's event is theirs: "Kim's final"
             x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
-            add(event_key(x, m.group(0), m.groupdict().get("party")), "date is", day.group(), 0)
+            add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
         if m.group("v").split()[0].lower() in _WHEN_WORDS:

@@ -337,7 +337,7 @@ told hearing ears deaf fly flying thinner thinners warfarin apixaban eliquis riv
 coumadin anticoagulant anticoagulants ibuprofen nurofen advil nsaid nsaids salt sodium salt-free type
 heights planes boats needles blood crowds spiders snakes dogs lifts elevators knee hip shoulder
 allowed says no wheelchair walker stick cane frame zimmer scooter only available has have must commute
-needs gets extra colour-blind color-blind colourblind
+needs gets extra colour-blind color-blind colourblind photos photo pictures videos
 """.split()) | frozenset(w for h in lx.HEALTH for w in h.split())
 
 
@@ -388,6 +388,11 @@ _EXTRA_TIME = re.compile(r"\b(?:needs|need|gets|get|has|have|is\s+entitled\s+to|
                          r"(?P<x>\d{1,3}\s?%\s+extra\s+time(?:\s+(?:in|on|for)\s+[^.;:!?,]{2,30})?"
                          r"|extra\s+time\s+(?:in|on|for)\s+(?:all\s+|every\s+|his\s+|her\s+|their\s+|the\s+)?"
                          r"(?:tests?|exams?|assessments?|quizzes|mocks?)\b)", _I)
+# No pictures of someone to be shared: "no photos of Maya online", "don't post pictures of Leo"
+# (a photo consent not given; it had been a fact of Maya's parents, found only by "photos").
+_NO_PHOTOS = re.compile(r"\b(?:no|don't\s+(?:post|share|upload|put\s+up)|never\s+(?:post|share|upload)|"
+                        r"do\s+not\s+(?:post|share|upload))\s+(?:any\s+)?(?:photos?|pictures?|images?|videos?)\s+"
+                        r"of\s+(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<where>\s+(?:online|on\s+[\w -]{3,30}))?", _I)
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
 _NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
@@ -579,6 +584,13 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 ["medicine", "health"] if med else ["mobility", "health"],
                 [v for w in x.split() for v in _variants(w)]
                 + (["painkiller", "medication", "take"] if med else []))
+    for m in _NO_PHOTOS.finditer(text):
+        if (who := m.group("who")) and who.lower() not in lx.STOPWORDS | lx.PRONOUNS:
+            ent = reg.get(who)
+            where = " ".join((m.group("where") or " online").split())
+            add(ent.name if ent is not None else who, f"must not be in photos or videos shared {where} "
+                "(no photo consent)",
+                ["photos"], ["photos", "pictures", "post", "share", "online"])
     for m in _EXTRA_TIME.finditer(text):  # "Amir needs 25% extra time in all tests": an accommodation
         add(subject_at(m.start()), f"needs {' '.join(m.group('x').split())}", ["tests"],
             ["extra time", "tests", "exams"])

@@ -286,9 +286,11 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
 # corrected ("the Okafor booking is on Sunday 13 December, not Saturday 12", "exchange is 10
 # December, not 11"): the plans of the group that gave the old day, and hold a word of what moved.
 _FROM_DAY = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward|switched)\s+(?:back\s+)?from\s+$", _I)
-_FROM_NUMBER = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward)\s+from\s+(?:the\s+)?(?P<d>\d{{1,2}})"
+_FROM_NUMBER = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|brought\s+forward)\s+"
+                          r"(?:(?:the|our|my|their|its)\s+(?:[\w'-]+\s+){0,3}?)?"  # ("extended the deadline from")
+                          r"from\s+(?:the\s+)?(?P<d>\d{1,2})"
                           r"(?:st|nd|rd|th)?\s+to\s+(?:the\s+)?$", _I)
-_NOT = r"\s*,?\s+(?:and\s+)?not\s+(?:on\s+)?"
+_NOT = r"\s*,?\s+(?:(?:and\s+)?not|instead\s+of|rather\s+than)\s+(?:on\s+)?"
 _NOT_DAY = re.compile(rf"{_NOT}(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
                       r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%|am\b|pm\b|[a-z]))", _I)
 _MOVED_WORDS = frozenset({"sorry", "correction", "got", "wrong", "earlier", "moved", "now", "again", "date", "day",

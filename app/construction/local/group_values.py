@@ -190,11 +190,34 @@ def _topics(v: _Values) -> None:
         v.add(whose, "topic", m.group("topic").strip(), m.start(), end=m.end())
 
 
+# A team's posts, the team's, one holder at a time, "new" or not: "Leo is captain for October",
+# "Amara is our captain for November", "Sam Hill is my assistant coach", then "Priya Desai is our
+# new assistant coach from this week" (each stayed current; "Sam Hill" was read as a place).
+_TEAM_ROLES = r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+coach|goalkeeper"
+_TEAM_HOLDER = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)"
+    r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"\s+(?i:is|'s|will\s+be|becomes)\s+(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>\s+(?i:for|from)\s+\x00(?P<d>\d+)\x00)?")
+
+
 def _new_holders(v: _Values) -> None:
     for m in _NEW_HOLDER.finditer(v.text):
         who, role = v.reg.get(m.group("who")), m.group("role").lower()
-        if who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS:
+        if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
+                and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
+    for m in _TEAM_HOLDER.finditer(v.text):
+        who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
+        if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
+            continue
+        if who.type == "place":
+            who.settle("person")  # ("Sam Hill is my assistant coach": a person)
+        if who.type != "person":
+            continue
+        v.add(None, role.replace("vice captain", "vice-captain"), who.name, m.start(), end=m.end())
+        if m.group("when") and v.out and v.out[-1].obj == who.name:
+            v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
 
 
 def _rota(v: _Values) -> None:

@@ -108,7 +108,7 @@ _PROGRESSIVE_HINT = re.compile(r"(?:\b(?:am|are|is)|'m|'re|'s)\s+(?:\w+\s+)?\w+i
 # Friday"): no one moves a thing into the past, whatever the verb's tense.
 _MOVED_TO_HINT = re.compile(
     # (a verb's plain form too: "Priya asked to move the kickoff to December 10")
-    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|"
+    rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|extend|"
     r"bring|pull)\s+"
     # "moved the demo to", "moved Tom's onsite to"
     r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"

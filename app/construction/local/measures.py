@@ -166,15 +166,28 @@ _SLOT_MOVED = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:need\s+to\s+|have\s+to\
 # Thursdays at 18:00, not Tuesdays"). (Both were "said" facts, the old day current.)
 _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseling|rehab|tutoring|practice|"
                 r"rehearsals?|"
-                r"sessions?|lessons?|classes|class|appointments?|check-ins?|calls?|training|standup|stand-up))")
+                r"sessions?|lessons?|classes|class|appointments?|check-ins?|calls?|training|standup|stand-up|"
+                # ("Our weekly group meeting is on Mondays at 10am": the group meeting's)
+                r"(?:(?:weekly|regular|usual)\s+)?(?:(?:group|team|lab|staff|department|project)\s+)?"
+                r"(?:meetings?|training|practice)))")
 _EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
-_SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
+_SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^(?i:from\s+now\s+on|from\s+next\s+week|"
+                       r"starting\s+next\s+week|now)\s*,?\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
                        r"(?i:the)\s+)?" + _APPOINTMENT
                        + r"\s+(?i:is|are|'s)(?:\s+(?i:now|still|usually|always))?\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
-_SLOT_NOW = re.compile(r"\b(?i:moved|changed|switched|shifted|rescheduled)\s+"
-                       r"(?P<owner>(?i:my|our|his|her|their))\s+"
+_SLOT_NOW = re.compile(r"\b(?:(?i:moved|changed|switched|shifted|rescheduled)\s+|"
+                       r"(?i:about|on|re|for)\s+(?:(?i:the)\s+)?(?=(?i:my|our|his|her|their)?\s*[\w-]+))"
+                       # ("Small correction about the group meeting: it's Thursdays at 3pm")
+                       r"(?:(?P<owner>(?i:my|our|his|her|their))\s+)?"
                        + _APPOINTMENT + r"\s*[:,;-]\s*(?:(?i:from\s+now\s+on|now|so)\s*,?\s+)?(?i:it's|it\s+is|"
                        r"they're|they\s+are)\s+(?:(?i:now)\s+)?(?:(?i:on)\s+)?" + _EVERY_SLOT)
+# ... or moved to its new days: "From next week training moves from Tuesday to Wednesday evenings".
+_SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s*,?\s+)"
+                         r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
+                         + r"\s+(?i:moves|moved|is\s+moving|will\s+move|switches|changes|is\s+changing)\s+"
+                         # ("from Tuesday" is a day's placeholder, its "from" with it)
+                         r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
+                         r"(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # "Tidewater now renews on April 30, 2027".
@@ -553,7 +566,8 @@ def _schedules(v: _Values) -> None:
         v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
 
 
-_SAME_APPOINTMENT = {"physiotherapy": "physio", "session": "sessions", "lesson": "lessons", "class": "classes",
+_OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes"})
+_SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session": "sessions", "lesson": "lessons", "class": "classes",
                      "appointment": "appointments", "check-in": "check-ins", "call": "calls",
                      "rehearsal": "rehearsals",
                      "stand-up": "standup", "counseling": "counselling"}
@@ -562,15 +576,17 @@ _SAME_APPOINTMENT = {"physiotherapy": "physio", "session": "sessions", "lesson":
 def _slots(v: _Values) -> None:
     """When someone's sessions are, said or moved; "our" said by an assistant is the person it
     speaks to (the one named last: "Hi Samuel! ... Our sessions are Tuesdays at 5pm")."""
-    for m in [*_SLOT_ONE.finditer(v.text), *_SLOT_NOW.finditer(v.text)]:
+    for m in [*_SLOT_ONE.finditer(v.text), *_SLOT_NOW.finditer(v.text), *_SLOT_MOVES.finditer(v.text)]:
         if v.sent.t.assistant:
             continue  # (whose, said by an assistant, the rules below read when it says)
         word = m.groupdict().get("owner")
         whose = v.owner(word, m.start()) if word else v.speaker
-        what = m.group("what").lower()
+        what = re.sub(r"^(?:weekly|regular|usual)\s+", "", " ".join(m.group("what").lower().split()))
+        if not word and what.split()[-1] in _OURS:
+            whose = None  # "the group meeting", "training": the group's, whoever says it
         when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", m.group("when"))  # "every Tuesday": Tuesday
         slot = " ".join((when + (m.group("hour") or "")).split())
-        lead = None if word or m.start() > 0 else f"{whose}'s"  # "Physio is ...": "Tomás's physio is ..."
+        lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"  # "Physio is ...": "Tomás's physio is ..."
         v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
     for m in [*_SLOT_IS.finditer(v.text), *_SLOT_MOVED.finditer(v.text)]:
         word = m.group("name") or m.group("owner")
