@@ -1419,6 +1419,32 @@ def test_a_repair_booked_and_moved_is_one_events_days_and_a_plan_names_whom_he_i
         "Rafael is moving out on 04-30 (30 April)."]
 
 
+@pytest.mark.parametrize("said, at, day", [
+    # Walk-through 51: a day arranged lies ahead, whatever the verb's tense (each read last year's);
+    # a day someone did not come on is gone by (read as the Wednesday ahead).
+    ("Keyhouse confirmed 4 December for the inspection.", datetime(2026, 11, 17, 10, tzinfo=timezone.utc),
+     date(2026, 12, 4)),
+    ("Coastline Bank offered us 3.89%, completing on 1 December.", datetime(2026, 11, 2, 10, tzinfo=timezone.utc),
+     date(2026, 12, 1)),
+    ("The plumber didn't turn up on Wednesday.", datetime(2026, 10, 9, 10, tzinfo=timezone.utc), date(2026, 10, 7)),
+    # Walk-through 53: "extended ... to 19 December" (past tense) was last year's
+    ("CLAIR extended the submission deadline to 19 December.", datetime(2026, 11, 2, 10, tzinfo=timezone.utc),
+     date(2026, 12, 19)),
+])
+def test_a_day_arranged_lies_ahead_and_a_day_missed_behind(said, at, day):
+    ex = extract([turn(said, speaker="Tom", at=at)])
+    assert day.isoformat() in " ".join(f.text for f in ex.facts), [f.text for f in ex.facts]
+
+
+def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
+    # Walk-through 52: neither was a deadline, and the 20th's stayed.
+    ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),
+                         ("Grace", "Registration closes on 27 June, not the 20th.")))
+    assert [fs.kind for fs in ex.foresights] == ["deadline", "deadline"]
+    assert [(e.words, e.day[5:]) for e in ex.foresight_ends] == [(["registration", "closes"], "06-20")]
+    assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [("registration", "06-27")]
+
+
 def test_never_call_her_is_whom_the_sentence_or_the_one_before_names_and_came_in_today_no_plan():
     # Walk-through 50: "Hana asked never to call her during work hours" (hers, the teacher's), a
     # plan "Mrs Funmi Adeyemi, came in 2026-10-02", and "never call her" after "Mrs Patel prefers

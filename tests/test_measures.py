@@ -154,6 +154,13 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Leo Park is captain for October.", ("captain", "is", "Leo Park")),
     ("Amara Jones is our new captain.", ("captain", "is", "Amara Jones")),
     ("Sam Hill is my assistant coach.", ("assistant coach", "is", "Sam Hill")),
+    # a let's (walk-through 51: "Tom said flat A is Mei Chen", both deposit schemes current)
+    ("Flat A is Mei Chen.", ("Flat A", "tenant is", "Mei Chen")),
+    ("Flat B is Rafael Souza, the student.", ("Flat B", "tenant is", "Rafael Souza")),
+    ("Mei Chen's deposit is with mydeposits.", ("Mei Chen", "deposit scheme is", "mydeposits")),
+    ("I moved Mei Chen's deposit to the DPS today.", ("Mei Chen", "deposit scheme is", "DPS")),
+    ("Hannah Lee moves in on 8 December at 975 a month.", ("Hannah Lee", "rent is", "975")),
+    ("From January subs go up from £20 to £25 a month.", ("subs", "is", "£25")),
     ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
     ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
      ("honeymoon destination", "is", "Portugal")),
@@ -581,3 +588,10 @@ def test_a_rent_going_up_from_one_sum_to_another_a_month_holds_from_its_day():
     ex = extract([turn("Mei's rent goes up from 1,150 to 1,200 a month from 1 January.", speaker="Tom")])
     rent = [f for f in ex.facts if f.predicate == "rent is"]
     assert [(f.subject, f.object, f.valid_from.month, f.valid_from.day) for f in rent] == [("Mei", "1,200", 1, 1)]
+
+
+def test_a_rent_said_at_a_move_in_is_corrected_by_a_number_not_another():
+    # Walk-through 51: "It's 995 not 975" had no value to correct ("moves in | at 975 a month").
+    ex = extract([turn("Hannah Lee moves in on 8 December at 975 a month.", speaker="Tom", i=0),
+                  turn("Sorry, I got Hannah's rent wrong. It's 995 not 975.", speaker="Tom", i=1)])
+    assert [f.object for f in ex.facts if f.predicate == "rent is"] == ["975", "995"]

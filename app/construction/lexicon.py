@@ -651,6 +651,7 @@ standup sync all-hands townhall qbr inspection viewing appointment survey valuat
 checkout move-in handover interview onsite screening consultation assessment audit installation delivery
 fitting visit check service final screen completion exchange closing signing party booking reservation
 test exam trip tasting rehearsal repair repairs callout call-out match fixture game flight hearing
+registration enrolment enrollment entries applications sign-ups signups tournament
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))
@@ -662,7 +663,7 @@ EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?:(?i:the)\s+)?"
                r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}(?:\s+(?-i:[a-z])[\w-]*)??))?")
 DEADLINE_WORDS = _words("""
 deadline deadlines due exam exams test appointment appointments interview submit submission
-surgery hearing filing renewal expires expiry
+surgery hearing filing renewal expires expiry closes registration
 """)
 
 LIFE_EVENTS = _phrases("""

@@ -72,7 +72,8 @@ _EVENT_DAY = re.compile(
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
     r"[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
-    rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed)"
+    rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
+    r"closes|opens|ends|starts|begins)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
     rf"(?:(?i:on\s+)?(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("is on Thursday, November 26")
     r"\x00(?P<d>\d+)\x00")

@@ -14,7 +14,7 @@ _PREP_BEFORE = re.compile(
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
-    r"\b(?:was|were|went|did|had|came|saw|met|took|told|ago|yesterday|used to|since|"
+    r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|since|"
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
     re.IGNORECASE)  # ("their last day is 30 November": no past)
 # Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
@@ -127,6 +127,14 @@ _IF_BY_HINT = re.compile(
     r"\b(?:would|will|'ll|'d)\s+(?:be\s+)?\w+\s+(?:by|before|until)\s+(?:the\s+)?(?:end\s+of\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 
+# A day arranged for ("Keyhouse confirmed 4 December for the inspection", "we booked the van for
+# Friday", "offered us 3.89%, completing on 1 December"): what is arranged lies ahead, whatever
+# the verb's tense (each had read last year's December).
+_ARRANGED_FOR_HINT = re.compile(
+    r"\b(?:confirmed|booked|scheduled|arranged|agreed|fixed|pencill?ed\s+in|completing|completion)\s+"
+    r"(?:(?:it|them|us|me|the\s+[\w-]+|a\s+[\w-]+)\s+)?(?:for\s+|on\s+)?(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
                            r"brought|pulled)\b)", re.IGNORECASE)
 
@@ -152,6 +160,8 @@ def tense_of(s: str) -> str | None:
         # "The demo was moved to Friday": ahead, unless the rest is told in the past ("the scan
         # got moved to Friday, then I was wiped out").
         return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
+    if _ARRANGED_FOR_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+        return "future"
     if _PAST_HINT.search(s):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (

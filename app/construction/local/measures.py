@@ -20,11 +20,13 @@ from app.construction.local.entities import _Registry
 from app.construction.local.inline_dates import ISO_DAY
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
 from app.construction.local.group_values import GROUP_READERS
+from app.construction.local.tenancy import TENANCY_READERS
 from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
 _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also)\s+)?|\b(?:and|so|but)\s+|"  # (", so my exam is")
+          r"^\x00\d+\x00\s*,?\s+|"  # ("From January subs go up to £25": its day first)
           r"(?<=\s)(?=(?i:my|our|their|its|his|her)\s))")
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
@@ -775,7 +777,7 @@ def _deadlines(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, *GROUP_READERS)
+            _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,

@@ -1,0 +1,59 @@
+"""A let's values, one at a time (readers of local/measures.py, each given the sentence's values,
+`_Values`): who lives in which flat, the rent agreed at a move-in, and where a deposit is held."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from app.construction import lexicon as lx
+from app.construction.local.fact_patterns import NAME as _NAME
+
+if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
+    from app.construction.local.measures import _Values
+
+
+# Who lives in a flat: "Flat A is Mei Chen", "Flat B is Rafael Souza, the student" (it had been
+# a fact "Tom said flat A is Mei Chen", and "Flat B | is | Rafael Souza, the student").
+_UNIT = r"(?P<unit>(?:Flat|Apartment|Unit|Room|Studio)\s+(?:\d{1,4}[A-Za-z]?|[A-Z]\b))"
+_UNIT_IS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_UNIT}\s+(?:is|'s)\s+(?:now\s+)?(?P<who>{_NAME})\b"
+                      r"(?!\s+(?:and|&)\s+[A-Z])")
+# The rent said with a move-in: "Hannah moves in on 8 December at 975 a month" (so that "It's 995
+# not 975" has a value to correct).
+_MONEY = r"(?P<num>[£$€]?\d[\d,]*(?:\.\d+)?)"
+_MOVES_IN_AT = re.compile(rf"(?P<who>{_NAME})\s+(?:moves|is\s+moving|will\s+move|moved)\s+in\b[^.;!?]{{0,40}}?"
+                          rf"\bat\s+{_MONEY}\s+(?:a|per)\s+(?:month|week|calendar\s+month)\b")
+# Where a deposit is held: "Mei's deposit is with mydeposits", then "I moved Mei's deposit to the DPS".
+_WHOSE = rf"(?P<whose>{_NAME}['’]s|(?i:my|our|his|her|their))"
+_SCHEME = r"(?P<scheme>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*){0,3})"
+_DEPOSIT = (
+    re.compile(rf"{_WHOSE}\s+(?i:deposit)\s+(?i:is|'s|sits)\s+(?:(?i:now|still)\s+)?"
+               rf"(?:(?i:held|protected|registered|lodged)\s+)?(?i:with|in)\s+{_SCHEME}"),
+    re.compile(rf"\b(?i:moved|transferred|switched|put|registered|protected|lodged)\s+{_WHOSE}\s+(?i:deposit)\s+"
+               rf"(?i:to|with|in|into)\s+{_SCHEME}"),
+)
+
+
+def _person(v: _Values, name: str) -> str | None:
+    ent = v.reg.get(name)
+    if name.split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
+        return None
+    return ent.name if ent is not None and ent.type == "person" else None
+
+
+def _tenancy(v: _Values) -> None:
+    for m in _UNIT_IS.finditer(v.text):
+        if (who := _person(v, m.group("who"))) is not None:
+            v.add(" ".join(m.group("unit").split()), "tenant", who, m.start(), end=m.end())
+    for m in _MOVES_IN_AT.finditer(v.text):
+        if (who := _person(v, m.group("who"))) is not None:
+            v.add(who, "rent", m.group("num"), m.start(), end=m.end())
+    for rx in _DEPOSIT:
+        for m in rx.finditer(v.text):
+            said = m.group("whose")
+            whose = v.owner(re.sub(r"['’]s$", "", said), m.start())
+            scheme = re.sub(r"^(?i:the)\s+", "", m.group("scheme")).rstrip(" .")
+            if whose and scheme.split()[0].lower() not in lx.STOPWORDS | lx.DATE_WORDS:
+                v.add(whose, "deposit scheme", scheme, m.start(), end=m.end())
+
+
+TENANCY_READERS = (_tenancy,)
