@@ -366,6 +366,20 @@ async def test_asked_what_is_coming_up_the_plans_ahead_come_soonest_first(memory
     assert not any("ahead" in c.note for h in res.hits for c in h.channels)
 
 
+async def test_asked_when_one_things_day_is_that_thing_comes_first_not_the_soonest(memory, services, searcher):
+    # Walk-through 53: "When is the Leverhulme internal deadline?" (a deadline word: asked what is
+    # ahead) pinned the visa appointment and a dinner, the soonest, over the deadline asked after.
+    await said_on_day3(services, memory, [
+        ("q1", "Nadia", "My visa appointment is on July 10th."),
+        ("q2", "Nadia", "I'll book the team dinner for July 24th."),
+        ("q3", "Nadia", "The Leverhulme internal deadline is August 15th.")])
+    now = DAY3 + timedelta(days=1)
+    res = await search(searcher, memory, "When is the Leverhulme internal deadline?", top_k=5, now=now)
+    assert evidence_ids(res)[:1] == ["q3"], [(h.kind, h.evidence[0]["id"] if h.evidence else None) for h in res.hits]
+    res = await search(searcher, memory, "What deadlines are coming up?", top_k=5, kinds=("foresight",), now=now)
+    assert evidence_ids(res)[:3] == ["q1", "q2", "q3"]
+
+
 async def test_another_tenant_sees_nothing_through_any_method(memory, searcher, services):
     other = TenantGraph(services.driver, memory.tenant + "_other")
     await Ingestor(services).memorize(other.tenant, "c1", [

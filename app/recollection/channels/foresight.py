@@ -137,6 +137,25 @@ def situation(query: str) -> bool:
     return not _FACT_QUESTION.match(query) or bool(_MAY_OR_SHOULD.search(query))
 
 
+# A question after one thing's day, not after what is ahead: "When is the Leverhulme internal
+# deadline?", "What's the deadline for the grant?" (not "When is my next deadline?").
+_ONE_THING = re.compile(r"^\s*when\b(?!.*\b(?:next|coming\s+up|upcoming|anything)\b)|"
+                        r"\b(?:the|my|our|his|her|their)\s+(?:[\w'-]+\s+){1,3}(?:deadline|due\s+date)\b|"
+                        r"\bdeadline\s+(?:for|of)\s+(?:the\s+)?\w", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9][a-z0-9'-]+")
+_AGENDA_WORDS = frozenset("""when what whats is are the my our his her their deadline deadlines due date
+dates next coming upcoming ahead plan plans planned schedule calendar agenda reminder reminders for of
+does do did have has need still""".split())
+
+
+def _one_thing(query: str) -> set[str]:
+    """The words of the one thing whose day `query` asks after; empty when it asks what is ahead."""
+    if not _ONE_THING.search(query):
+        return set()
+    return {w for w in _WORD.findall(query.lower()) if len(w) > 2 and w not in _AGENDA_WORDS
+            and w not in lx.STOPWORDS and w not in lx.DATE_WORDS}
+
+
 def _subject(text: str | None) -> set[str]:
     m = _SUBJECT.match(text or "")
     return {m.group(1)} if m else set()
@@ -174,8 +193,13 @@ class ForesightChannel:
         dated = [candidate("foresight", r, 1.0 - rank * 1e-3, "ahead, the soonest first")
                  for rank, r in enumerate(record.get("byDate") or ())]
         # They are the answer, first (fusion._answers_first): "What is coming up next week?" had a
-        # turn of last week's on-call ahead of them.
-        dated = [replace(c, pin=True, answer=True) if i < AGENDA_PINS else c for i, c in enumerate(dated)]
+        # turn of last week's on-call ahead of them. Asked after one thing's day ("When is the
+        # Leverhulme internal deadline?"), only those that name it are (a visa appointment and a
+        # dinner, the soonest, had taken the first three places).
+        which = _one_thing(ctx.request.query)
+        texts = {r["key"]: (r.get("text") or "").lower() for r in record.get("byDate") or ()} if which else {}
+        answers = [c for c in dated if not which or which & set(_WORD.findall(texts.get(c.key, "")))]
+        dated = [replace(c, pin=True, answer=True) if c in answers[:AGENDA_PINS] else c for c in dated]
         for r in record["byVector"]:
             seen[r["key"]] = candidate("foresight", r, float(r["score"]), "trigger matches")
         for rank, r in enumerate(record["byWords"]):
