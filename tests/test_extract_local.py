@@ -1436,6 +1436,38 @@ def test_a_day_arranged_lies_ahead_and_a_day_missed_behind(said, at, day):
     assert day.isoformat() in " ".join(f.text for f in ex.facts), [f.text for f in ex.facts]
 
 
+def test_where_work_runs_is_one_place_at_a_time_and_his_thesis_is_his():
+    # Walk-through 53: "all our experiments now run on Hydra" and "moved ... to the university
+    # cluster" were "said" facts beside AWS; "His thesis is on ..." was the supervisor's.
+    ex = extract(episode(("Nadia", "All our experiments run on AWS at the moment."),
+                         ("Nadia", "Migration is finished: all our experiments now run on Hydra."),
+                         ("Nadia", "We moved our experiments from Hydra to the university cluster."),
+                         ("Nadia", "I supervise a PhD student, Omar Haddad. His thesis is on traffic forecasting.")))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
+        ("experiments", "uses", "AWS"), ("experiments", "uses", "Hydra"),
+        ("experiments", "uses", "university cluster"), ("Omar Haddad", "thesis topic is", "traffic forecasting")]
+    assert ex.facts[-1].text == "Omar Haddad's thesis is on traffic forecasting."
+
+
+@pytest.mark.parametrize("said, constraint", [
+    # Walk-through 53: only "never email me at weekends" was kept of it
+    ("Please contact me on Slack, not by email, and never email me at weekends.",
+     "Martin prefers to be contacted on Slack, not by email."),
+    ("Martin prefers Slack.", "Martin prefers to be contacted on Slack."),
+])
+def test_a_channel_asked_for_is_how_to_reach_them(said, constraint):
+    ex = extract([turn(said, speaker="Martin", i=0), turn("Noted.", speaker="Scholar", i=1, role="assistant")])
+    assert constraint in [f.text for f in ex.foresights if f.kind == "constraint"]
+
+
+def test_pity_is_no_part_of_a_name_and_a_match_won_is_gone_by():
+    # Walk-through 52: "Poor Ethan" was an entity; "We beat Oakwood 3-1 on Saturday" the Saturday ahead.
+    ex = extract([turn("Poor Ethan twisted his knee. We beat Oakwood 3-1 on Saturday.", speaker="Grace")])
+    assert "Ethan" in {e.name for e in ex.entities} and "Poor Ethan" not in {e.name for e in ex.entities}
+    beat = next(f for f in ex.facts if "Oakwood" in f.text)
+    assert (T0.date() - timedelta(days=2)).isoformat() in beat.text  # (T0 is a Monday)
+
+
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
     # Walk-through 52: neither was a deadline, and the 20th's stayed.
     ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),

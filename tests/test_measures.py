@@ -161,6 +161,10 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("I moved Mei Chen's deposit to the DPS today.", ("Mei Chen", "deposit scheme is", "DPS")),
     ("Hannah Lee moves in on 8 December at 975 a month.", ("Hannah Lee", "rent is", "975")),
     ("From January subs go up from £20 to £25 a month.", ("subs", "is", "£25")),
+    ("We switched kit supplier to Kitmaster Sports.", ("kit supplier", "is", "Kitmaster Sports")),
+    # what someone's thesis is on (walk-through 53: "Nadia said his thesis is on ...")
+    ("Omar Haddad's thesis is now on causal discovery in climate data.",
+     ("Omar Haddad", "thesis topic is", "causal discovery in climate data")),
     ("RSVPs are in. Final numbers: 104.", ("guest count", "is", "104")),
     ("Change of plans for the honeymoon: we're going to Portugal instead of Bali.",
      ("honeymoon destination", "is", "Portugal")),

@@ -327,7 +327,7 @@ recruitment staffing surveyors solicitors accountants dental removals architects
 engineers engineering lawyers consultants contractors designers roasters brewery bakery
 coffee tea wines fitness salon florist florists films games press publishing printing printers design
 digital energy marketing events travel tours kitchens outfitters apparel cosmetics catering seafood
-fisheries fish supplies wholesale distributors imports electronics
+fisheries fish supplies wholesale distributors imports electronics sports kits sportswear
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")

@@ -62,6 +62,22 @@ _MOVED_ONTO = re.compile(
     rf"\b(?:moved|moving|migrated|migrating|switched|switching|ported|porting)\s+(?:(?i:all)\s+)?{_THING}\s+"
     r"(?:(?:off|away\s+from|from)\s+"
     rf"(?:of\s+)?[A-Z][\w.+#-]*\s+)?(?:on)?to\s+{_PRODUCT}(?![\w'-])")
+# Where a group's work runs or is kept, one place at a time: "All our experiments run on AWS at the
+# moment", then "all our experiments now run on Hydra", "We moved our experiments from AWS to the
+# university cluster" (both stayed "said" facts).
+_SITE = (r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?|(?:(?i:the|our)\s+)?(?i:university|uni|department|lab|group|"
+         r"in-house|local|own)\s+(?i:cluster|server|servers|machines|hpc|gpus))")
+_WORKLOADS = (r"(?P<x>(?i:experiments|jobs|workloads|builds|training\s+runs|models|servers|backups|website|site|"
+              r"app|files|data|code|pipelines?|simulations))")
+_RUNS_ON = re.compile(
+    r"(?:^|[,:;]\s+|\b(?:and|so)\s+)(?:(?i:all)\s+)?(?:(?i:our|my|the)\s+)?" + _WORKLOADS
+    + r"\s+(?:(?i:now|all|currently|still)\s+)?(?i:run|runs|are\s+running|is\s+running|live|lives|are\s+hosted|"
+    r"is\s+hosted|are\s+stored|is\s+stored|are\s+kept|is\s+kept)\s+(?:(?i:now|all)\s+)?(?i:on|in|at)\s+"
+    + _SITE + r"(?![\w'-])")
+_MOVED_SITE = re.compile(
+    r"\b(?i:moved|moving|migrated|migrating|switched|switching)\s+(?:(?i:all)\s+)?(?:(?i:our|my|the)\s+)?"
+    + _WORKLOADS + r"\s+(?:(?i:off|away\s+from|from)\s+[A-Z][\w.+#-]*\s+)?(?i:on)?(?i:to)\s+" + _SITE
+    + r"(?![\w'-])")
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
@@ -262,6 +278,13 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         if product is None or not product.speaker:
             add(thing.name if thing is not None else m.group("x"), "uses",
                 product.name if product is not None else m.group("v"), 0, named=thing is not None)
+    for m in [*_RUNS_ON.finditer(text), *_MOVED_SITE.finditer(text)]:
+        site = reg.get(m.group("v"))
+        if site is not None and site.type in ("place", "person") and not site.speaker:
+            site.settle("thing")  # ("run on Hydra": a machine, not a town)
+        if site is None or not site.speaker:
+            add(m.group("x").lower(), "uses", site.name if site is not None else re.sub(
+                r"^(?i:the|our)\s+", "", m.group("v")), 0)
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person

@@ -25,7 +25,8 @@ _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:n
 _DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS | lx.REQUEST_VERBS
          | {"i'm", "i've", "i'll", "i'd", "i", "im", "ive"})
 _ROLE_WORDS = lx.KIN | lx.ORG_ROLES
-_DROP_FIRST = _DROP | {"welcome"}  # "Welcome Dev!": a greeting before a name, not part of it
+# "Welcome Dev!": a greeting before a name, not part of it; "Poor Ethan twisted his knee": pity
+_DROP_FIRST = _DROP | {"welcome", "poor"}
 _SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
 _EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(
     "love best omg lol lmao wtf btw idk tbh imo fyi asap diy tv ok rip nyc".split())

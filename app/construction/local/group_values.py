@@ -39,7 +39,7 @@ _SUPPLIED = [
                rf"(?i:comes?|is\s+coming|are\s+coming)\s+(?i:now\s+)?from\s+{_FIRM}"),
     re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?(?i:get|buy|order|source)\s+"
                rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
-    re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?i:our|my|the)\s+{_GOODS}\s+"
+    re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?:(?i:our|my|the)\s+)?{_GOODS}\s+"
                rf"(?i:supplier|suppliers|supply)\s+(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
     re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_GOODS}\s+(?i:supplier)\s+(?i:is|will\s+be)\s+"
                rf"(?:(?i:now)\s+)?{_FIRM}"),
@@ -183,11 +183,27 @@ _TOPIC = re.compile(
     r"(?P<topic>[a-z][a-z -]{2,40}?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:until|till|this|for|from|now|next)\b))")
 
 
+# ... and what someone's thesis or project is on: "His thesis is on graph neural networks for
+# traffic forecasting", then "His thesis is now on causal discovery in climate data" (both were
+# "said" facts of the supervisor's, "his" unread).
+_WORK_TOPIC = re.compile(
+    rf"(?P<whose>(?i:my|his|her|their)|{_NAME}['’]s)\s+(?P<what>(?i:thesis|dissertation|phd|project|research|"
+    r"paper|essay|coursework))(?:\s+(?i:topic|subject))?\s+(?i:is|'s|will\s+be)\s+(?:(?i:now|still)\s+)?"
+    r"(?:(?i:on|about|into)\s+)?(?P<topic>[a-z][\w -]{2,60}?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:now|from|instead)\b))")
+
+
 def _topics(v: _Values) -> None:
     for m in _TOPIC.finditer(v.text):
         who = m.group("who")
         whose = who if who[0].isdigit() else v.speaker  # ("we", "my class": the teacher's)
         v.add(whose, "topic", m.group("topic").strip(), m.start(), end=m.end())
+    for m in _WORK_TOPIC.finditer(v.text):
+        whose = v.owner(re.sub(r"['’]s$", "", m.group("whose")), m.start())
+        if whose and m.group("topic").split()[0] not in lx.STOPWORDS | {"due", "late", "done", "finished", "going"}:
+            what, topic = m.group("what").lower(), m.group("topic").strip()
+            pronoun = m.group("whose").lower() in ("my", "his", "her", "their")
+            v.add(whose, f"{what} topic", topic, m.start(), end=m.end(),  # ("His thesis is ...": whose)
+                  text=f"{whose}'s {what} is on {topic}." if pronoun else None)
 
 
 # A team's posts, the team's, one holder at a time, "new" or not: "Leo is captain for October",

@@ -92,6 +92,7 @@ _MODES = {"text": "by text", "texts": "by text", "sms": "by text", "email": "by 
           "e-mail": "by email", "whatsapp": "on WhatsApp", "message": "by message", "messages": "by message",
           "phone": "by phone", "call": "by phone", "calls": "by phone", "ring": "by phone", "post": "by post", "letter": "by post"}
 _MODE = r"(?P<mode>texts?|sms|e-?mails?|whatsapp|messages?|phone|calls?|post|letter)"
+_CHANNELS = r"(?-i:Slack|Teams|Signal|Telegram|Discord|WeChat|Zoom)"
 _CONTACT_BY = re.compile(
     rf"\b{_MODE}(?:\s+(?:her|him|them|me))?\s*,?\s*(?:(?P<not>don't|do\s+not|never|not)\s+"
     r"(?P<no>call|phone|ring|email|text|visit)\b|"
@@ -108,7 +109,13 @@ _CONTACT_BY = re.compile(
     # The way asked for from now on: "Next time please call me instead", "From now on just text me".
     r"(?:\b(?:next\s+time|in\s+(?:the\s+)?future|from\s+now\s+on|going\s+forward)\s*,?\s+(?:please\s+)?(?:just\s+)?"
     r"(?P<mode5>call|ring|phone|text|e-?mail|message|whatsapp)\s+me\b|"
-    r"\b(?P<mode6>call|ring|phone|text|e-?mail|message|whatsapp)\s+me\s+instead\b)", _I)
+    r"\b(?P<mode6>call|ring|phone|text|e-?mail|message|whatsapp)\s+me\s+instead\b|"
+    # "Please contact me on Slack, not by email", "Martin prefers Slack": a channel of a firm's
+    r"\b(?:contact|reach|message|ping)\s+(?:me|her|him|them|us)\s+(?:on|via|over|through)\s+"
+    rf"(?P<chan2>{_CHANNELS})\b|"
+    rf"\bprefers?\s+(?:to\s+be\s+(?:contacted|reached)\s+(?:on|via|over)\s+)?(?P<chan3>{_CHANNELS})\b)"
+    r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+(?:by\s+|via\s+|over\s+)?"
+    r"(?P<nomode>e-?mails?|phone|calls?|texts?))?", _I)
 # The way to reach them instead, said after "no calls": "No calls during work hours, email her".
 _INSTEAD_WAY = re.compile(rf"\b{_MODE.replace('mode', 'mode3')}\s+(?:her|him|them|me)\b", _I)
 _NO_WAY = {"call": "by phone", "phone": "by phone", "ring": "by phone", "email": "by email", "text": "by text",
@@ -157,8 +164,13 @@ def contact_by(sent: _Sentence, recent: str | None,
         if m.group("noemail"):
             nots.append("by email")
             continue
+        if m.group("nomode"):  # "on Slack, not by email"
+            nots.append(_NO_WAY.get(m.group("nomode").lower().rstrip("s").replace("-", ""), "by phone"))
         if m.group("chan"):
             ways.append(f"on {m.group('chan')} only")
+            continue
+        if m.group("chan2") or m.group("chan3"):
+            ways.append(f"on {m.group('chan2') or m.group('chan3')}")
             continue
         if m.group("nocalls"):
             when = " ".join(m.group("when").split()) if m.group("when") else ""

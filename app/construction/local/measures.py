@@ -413,7 +413,7 @@ class _Values:
                            lead=f"{speaker} said" if lead is None else lead or None, said_now=True, text=text)
         else:
             parse = _Parse(whose, "name", f"{attr} is", value, True, whose == speaker, clause=at, lead=lead,
-                           said_now=True)
+                           said_now=True, text=text)
         if end is not None and (day := _FROM_DAY.match(self.text, end)) and (
                 day.group("from") or _FROM_WORD.match(self.sent.rendered[int(day.group("d"))])):
             parse.said_now, parse.from_day = False, True  # "rent goes up to £1,150 from December": from then
