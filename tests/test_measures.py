@@ -162,6 +162,13 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Hannah Lee moves in on 8 December at 975 a month.", ("Hannah Lee", "rent is", "975")),
     ("From January subs go up from £20 to £25 a month.", ("subs", "is", "£25")),
     ("We switched kit supplier to Kitmaster Sports.", ("kit supplier", "is", "Kitmaster Sports")),
+    # an injury, then fit again (walk-through 52: "Leo sprained his ankle" stayed current)
+    ("Leo Park sprained his ankle, he's out for three weeks.", ("Leo Park", "injury is", "sprained ankle")),
+    ("Ethan Cole is out with a knee injury.", ("Ethan Cole", "injury is", "out with a knee injury")),
+    ("Leo Park is back in full training tonight.", ("Leo Park", "injury is", "recovered")),
+    # where someone stays (walk-through 53: three hotels, all current)
+    ("I booked the Hotel Avenida Palace for the Lisbon trip.", ("Nadia", "hotel is", "Hotel Avenida Palace")),
+    ("Memmo Alfama had a booking problem, so I'm now at the Lisbon Marriott.", ("Nadia", "hotel is", "Lisbon Marriott")),
     # what someone's thesis is on (walk-through 53: "Nadia said his thesis is on ...")
     ("Omar Haddad's thesis is now on causal discovery in climate data.",
      ("Omar Haddad", "thesis topic is", "causal discovery in climate data")),
@@ -599,3 +606,15 @@ def test_a_rent_said_at_a_move_in_is_corrected_by_a_number_not_another():
     ex = extract([turn("Hannah Lee moves in on 8 December at 975 a month.", speaker="Tom", i=0),
                   turn("Sorry, I got Hannah's rent wrong. It's 995 not 975.", speaker="Tom", i=1)])
     assert [f.object for f in ex.facts if f.predicate == "rent is"] == ["975", "995"]
+
+
+def test_a_vendor_booked_instead_takes_the_role_of_the_one_said_before():
+    # Walk-throughs 49 and 53: "We booked Satin Strings instead", "I've booked Memmo Alfama
+    # instead" were facts of their own; the cancelled band and hotel stayed the current ones.
+    assert ("band", "is", "Satin Strings") in _values([
+        "Also I booked a band, The Blue Notes, and paid a deposit.",
+        "Ugh, The Blue Notes cancelled on us. We booked Satin Strings instead."], speaker="Daniel")
+    assert ("Nadia", "hotel is", "Memmo Alfama") in _values([
+        "I booked the Hotel Avenida Palace for the Lisbon trip.",
+        "I cancelled the Hotel Avenida Palace. I've booked Memmo Alfama instead."])
+    assert not {v for v in _values(["I booked Satin Strings instead."]) if v[2] == "Satin Strings"}  # (no role said)

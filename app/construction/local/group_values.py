@@ -151,6 +151,35 @@ _DESTINATION = re.compile(
     r"flying\s+to|booked)\s+(?P<place>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)")
 
 
+# Where someone stays, one place at a time: "I booked the Hotel Avenida Palace", "so I'm now at the
+# Lisbon Marriott" (each was a fact "booked" of its own, all current).
+_STAY_WORDS = r"(?:Hotel|Inn|Hostel|Marriott|Hilton|Hyatt|Ibis|Novotel|Sheraton|Radisson|Airbnb|Lodge|Suites|Resort)"
+_STAY = re.compile(
+    r"(?<![\w'])(?P<who>I|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?\s+(?:(?i:now|just|also)\s+)?"
+    r"(?i:booked|reserved|staying\s+at|moved\s+to|at)\s+(?:(?i:the|a|an)\s+)?"
+    rf"(?P<firm>(?:[A-Z][\w'’-]*\s+){{0,3}}{_STAY_WORDS}(?:\s+[A-Z][\w'’-]*){{0,3}})")
+# A vendor booked in place of the one before ("I cancelled the Hotel Avenida Palace. I've booked
+# Memmo Alfama instead", "We booked Satin Strings instead"): the role of the value said last.
+_INSTEAD = re.compile(rf"\b(?i:booked|hired|chose|picked|found|got|went\s+with|going\s+with|using|use)\s+"
+                      rf"{_FIRM}\s+(?i:instead)\b")
+_BOOKED_ROLES = frozenset({*_ROLES.values(), *lx.TRADES, "hotel"})
+
+
+def _stays(v: _Values) -> None:
+    for m in _STAY.finditer(v.text):
+        v.add(v.speaker if m.group("who").lower() == "i" else None, "hotel", m.group("firm").rstrip(" .,"),
+              m.start(), end=m.end())
+    for m in _INSTEAD.finditer(v.text):
+        last = next((p for p in reversed([*v.before, *v.out]) if
+                     (p.subject if p.predicate == "is" else p.predicate[:-3]) in _BOOKED_ROLES), None)
+        firm = m.group("firm").rstrip(" .&")
+        if last is not None and firm.split()[0].lower() not in lx.STOPWORDS and firm != last.obj:
+            if last.predicate == "is":
+                v.add(None, last.subject, firm, m.start(), end=m.end())
+            else:
+                v.add(last.subject, last.predicate[:-3], firm, m.start(), end=m.end())
+
+
 def _events(v: _Values) -> None:
     for rx in _VENDORS:
         for m in rx.finditer(v.text):
@@ -273,4 +302,4 @@ def _head_counts(v: _Values) -> None:
               end=m.end())
 
 
-GROUP_READERS = (_head_counts, _rota, _suppliers, _trades, _deals, _events, _new_holders, _topics)
+GROUP_READERS = (_head_counts, _rota, _suppliers, _trades, _deals, _events, _stays, _new_holders, _topics)

@@ -21,6 +21,7 @@ from app.construction.local.inline_dates import ISO_DAY
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
 from app.construction.local.group_values import GROUP_READERS
 from app.construction.local.tenancy import TENANCY_READERS
+from app.construction.local.injuries import INJURY_READERS
 from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
@@ -777,7 +778,7 @@ def _deadlines(v: _Values) -> None:
 
 
 _READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS)
+            _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
