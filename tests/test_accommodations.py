@@ -2,10 +2,8 @@
 colours, extra time for a test. Standing constraints, extracted locally, brought back by the
 situation on the real Neo4j (walk-through 50: both were plain facts, and the litmus practical
 brought neither)."""
-from app.recollection.request import Method, SearchRequest
-from app.recollection.search import SearchService
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell
+from tests.test_foresight_concerns import _tell, foresight_found
 
 
 def test_colour_blindness_and_extra_time_are_standing_constraints():
@@ -23,11 +21,7 @@ async def test_a_practical_brings_the_colour_blind_pupil_and_a_test_the_extra_ti
         ("p2", "Hana", "Amir Adeyemi needs 25% extra time in all tests.", 0),
         ("p3", "Hana", "Chloe is allergic to nuts.", 0)])
 
-    async def rules(query: str) -> list[str]:
-        res = await SearchService(services).search(graph.tenant, SearchRequest(
-            query=query, method=Method.HYBRID, top_k=5), record_access=False)
-        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
 
-    assert "Ben Walsh is colour-blind." in await rules("Set up the indicator practical with litmus paper")
-    assert "Amir Adeyemi needs 25% extra time in all tests." in await rules("Plan the seating for Friday's chemistry test")
-    assert (await rules("Plan the baking lab"))[:1] == ["Chloe is allergic to nuts."]
+    assert "Ben Walsh is colour-blind." in await foresight_found(services, graph, "Set up the indicator practical with litmus paper")
+    assert "Amir Adeyemi needs 25% extra time in all tests." in await foresight_found(services, graph, "Plan the seating for Friday's chemistry test")
+    assert (await foresight_found(services, graph, "Plan the baking lab"))[:1] == ["Chloe is allergic to nuts."]

@@ -1442,7 +1442,8 @@ def test_where_work_runs_is_one_place_at_a_time_and_his_thesis_is_his():
     ex = extract(episode(("Nadia", "All our experiments run on AWS at the moment."),
                          ("Nadia", "Migration is finished: all our experiments now run on Hydra."),
                          ("Nadia", "We moved our experiments from Hydra to the university cluster."),
-                         ("Nadia", "I supervise a PhD student, Omar Haddad. His thesis is on traffic forecasting.")))
+                         ("Nadia", "I supervise a PhD student, Omar Haddad. "
+                                   "His thesis is on traffic forecasting.")))
     assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
         ("experiments", "uses", "AWS"), ("experiments", "uses", "Hydra"),
         ("experiments", "uses", "university cluster"), ("Omar Haddad", "thesis topic is", "traffic forecasting")]
@@ -1466,6 +1467,16 @@ def test_pity_is_no_part_of_a_name_and_a_match_won_is_gone_by():
     assert "Ethan" in {e.name for e in ex.entities} and "Poor Ethan" not in {e.name for e in ex.entities}
     beat = next(f for f in ex.facts if "Oakwood" in f.text)
     assert (T0.date() - timedelta(days=2)).isoformat() in beat.text  # (T0 is a Monday)
+
+
+@pytest.mark.parametrize("said, text", [
+    # a gerund that is the subject is no dropped "I'm" (LoCoMo: "Caroline is taking care of
+    # themselves is so important"; walk-through 52: "Grace is driving in November ... is ...")
+    ("Taking care of yourself is so important.", "Maya said taking care of yourself is so important."),
+    ("Heading to Leeds for the match.", "Maya is heading to Leeds for the match."),
+])
+def test_a_sentence_opened_by_a_gerund_drops_an_i_unless_the_gerund_is_its_subject(said, text):
+    assert [f.text for f in extract([turn(said)]).facts] == [text]
 
 
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():

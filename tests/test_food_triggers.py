@@ -6,7 +6,7 @@ import pytest
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell
+from tests.test_foresight_concerns import _tell, foresight_found
 
 
 @pytest.mark.parametrize("said, word", [
@@ -32,15 +32,11 @@ async def test_a_smoothie_request_brings_the_lactose_intolerance(services, graph
         ("d3", "Daniel", "We moved to a flat in Bristol last month.", 1),
         ("d4", "Daniel", "I'm terrified of flying.", 1)])
 
-    async def foresight(query: str) -> list[str]:
-        res = await SearchService(services).search(graph.tenant, SearchRequest(
-            query=query, method=Method.HYBRID, top_k=5), record_access=False)
-        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
 
     # Near the food trigger alone at cosine ~0.17-0.19, under the bar (0.25); ~0.32 with FOUND_IN.
-    assert "Daniel is lactose intolerant." in await foresight("Should I get a milkshake or a smoothie?")
-    assert "Daniel is lactose intolerant." in await foresight("Fancy an ice cream in the park later?")
-    assert "Daniel is lactose intolerant." not in await foresight("Where should I go running this weekend?")
+    assert "Daniel is lactose intolerant." in await foresight_found(services, graph, "Should I get a milkshake or a smoothie?")
+    assert "Daniel is lactose intolerant." in await foresight_found(services, graph, "Fancy an ice cream in the park later?")
+    assert "Daniel is lactose intolerant." not in await foresight_found(services, graph, "Where should I go running this weekend?")
 
 
 async def test_a_menu_for_a_table_named_by_surname_brings_the_titled_guests_allergy(services, graph):
@@ -66,15 +62,11 @@ async def test_a_menu_brings_the_guests_food_rules_before_a_wish_to_be_phoned(se
         ("w4", "Daniel", "My groomsman Tunde Bakare has a severe shellfish allergy.", 1),
         ("w5", "Sofia", "Never put Uncle Paolo at the same table as my dad.", 2)])
 
-    async def rules(query: str) -> list[str]:
-        res = await SearchService(services).search(graph.tenant, SearchRequest(
-            query=query, method=Method.HYBRID, top_k=5), record_access=False)
-        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
 
-    menu = await rules("Plan the menu for the reception.")
+    menu = await foresight_found(services, graph, "Plan the menu for the reception.")
     assert {"Grace is diabetic.", "Chiara is vegan.", "Tunde Bakare has a shellfish allergy."} <= set(menu), menu
     assert menu[:1] != ["Ngozi prefers to be contacted by phone."], menu
-    assert (await rules("Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
+    assert (await foresight_found(services, graph, "Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
         "Tunde Bakare has a shellfish allergy."]
 
 
@@ -88,13 +80,9 @@ async def test_a_team_s_rules_come_with_the_errands_they_matter_to(services, gra
         ("r4", "Grace", "We switched our kit supplier to Kitmaster Sports.", 1),
         ("r5", "Grace", "Training is on Tuesday evenings at 6pm at Parkside Rec.", 1)])
 
-    async def foresight(query: str) -> list[str]:
-        res = await SearchService(services).search(graph.tenant, SearchRequest(
-            query=query, method=Method.HYBRID, top_k=5), record_access=False)
-        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
 
-    assert "Maya has asthma." in await foresight("Pack the kit bag for Sunday's match")
-    assert "Jonah has a peanut allergy." in await foresight("Plan the end-of-season party")
+    assert "Maya has asthma." in await foresight_found(services, graph, "Pack the kit bag for Sunday's match")
+    assert "Jonah has a peanut allergy." in await foresight_found(services, graph, "Plan the end-of-season party")
     photos = "Maya must not be in photos or videos shared online (no photo consent)."
-    assert photos in await foresight("Post the match photos on the club website")
-    assert photos not in await foresight("Plan the end-of-season party")
+    assert photos in await foresight_found(services, graph, "Post the match photos on the club website")
+    assert photos not in await foresight_found(services, graph, "Plan the end-of-season party")

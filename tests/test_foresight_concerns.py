@@ -26,6 +26,13 @@ async def _tell(services, graph, said, conversation="c1"):
     await Ingestor(services).memorize(graph.tenant, conversation, _messages(said), flush=True)
 
 
+async def foresight_found(services, graph, query: str) -> list[str]:
+    """The texts of the foresight among a HYBRID search's first five hits, in rank order."""
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query=query, method=Method.HYBRID, top_k=5), record_access=False)
+    return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+
+
 async def _concerns(graph) -> dict[str, str | None]:
     """Each foresight's text -> the name of the entity it concerns."""
     rows = await graph.read("""

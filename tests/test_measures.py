@@ -139,12 +139,14 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     # a household's tradespeople, a firm or a person (walk-through 51: the old plumber and agent stayed)
     ("Our plumber is Quickfix Plumbing, they charge 80 an hour.", ("plumber", "is", "Quickfix Plumbing")),
     ("We're done with Quickfix Plumbing, Dale's Plumbing does our jobs now.", ("plumber", "is", "Dale's Plumbing")),
-    ("We switched letting agents from Harbour Lettings to Keyhouse Lettings.", ("agent", "is", "Keyhouse Lettings")),
+    ("We switched letting agents from Harbour Lettings to Keyhouse Lettings.",
+     ("agent", "is", "Keyhouse Lettings")),
     ("Our letting agent is Harbour Lettings.", ("agent", "is", "Harbour Lettings")),
     ("We use Sparks Electrical now.", ("electrician", "is", "Sparks Electrical")),
     # a group's meeting and training, whoever says so, and a team's posts (walk-throughs 52, 53:
     # the Monday meeting and the Tuesday training stayed current, as did each month's captain)
-    ("Our weekly group meeting is on Mondays at 10am in room 4.12.", ("group meeting schedule", "is", "Mondays at 10am")),
+    ("Our weekly group meeting is on Mondays at 10am in room 4.12.",
+     ("group meeting schedule", "is", "Mondays at 10am")),
     ("From now on the group meeting is on Thursdays at 2pm instead of Mondays.",
      ("group meeting schedule", "is", "Thursdays at 2pm")),
     ("Small correction about the group meeting: it's Thursdays at 3pm, not 2pm.",
@@ -162,13 +164,17 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Hannah Lee moves in on 8 December at 975 a month.", ("Hannah Lee", "rent is", "975")),
     ("From January subs go up from £20 to £25 a month.", ("subs", "is", "£25")),
     ("We switched kit supplier to Kitmaster Sports.", ("kit supplier", "is", "Kitmaster Sports")),
+    # whose turn a duty is (walk-through 52: "Grace is driving in November ... is Mrs Okafor")
+    ("And driving in November is Mrs Okafor and the Browns.", ("driving rota", "is", "Mrs Okafor and the Browns")),
+    ("Oranges this week are the Nguyens.", ("oranges rota", "is", "the Nguyens")),
     # an injury, then fit again (walk-through 52: "Leo sprained his ankle" stayed current)
     ("Leo Park sprained his ankle, he's out for three weeks.", ("Leo Park", "injury is", "sprained ankle")),
     ("Ethan Cole is out with a knee injury.", ("Ethan Cole", "injury is", "out with a knee injury")),
     ("Leo Park is back in full training tonight.", ("Leo Park", "injury is", "recovered")),
     # where someone stays (walk-through 53: three hotels, all current)
     ("I booked the Hotel Avenida Palace for the Lisbon trip.", ("Nadia", "hotel is", "Hotel Avenida Palace")),
-    ("Memmo Alfama had a booking problem, so I'm now at the Lisbon Marriott.", ("Nadia", "hotel is", "Lisbon Marriott")),
+    ("Memmo Alfama had a booking problem, so I'm now at the Lisbon Marriott.",
+     ("Nadia", "hotel is", "Lisbon Marriott")),
     # what someone's thesis is on (walk-through 53: "Nadia said his thesis is on ...")
     ("Omar Haddad's thesis is now on causal discovery in climate data.",
      ("Omar Haddad", "thesis topic is", "causal discovery in climate data")),
@@ -617,4 +623,5 @@ def test_a_vendor_booked_instead_takes_the_role_of_the_one_said_before():
     assert ("Nadia", "hotel is", "Memmo Alfama") in _values([
         "I booked the Hotel Avenida Palace for the Lisbon trip.",
         "I cancelled the Hotel Avenida Palace. I've booked Memmo Alfama instead."])
-    assert not {v for v in _values(["I booked Satin Strings instead."]) if v[2] == "Satin Strings"}  # (no role said)
+    # (no role said before it)
+    assert not {v for v in _values(["I booked Satin Strings instead."]) if v[2] == "Satin Strings"}

@@ -375,7 +375,8 @@ async def test_asked_when_one_things_day_is_that_thing_comes_first_not_the_soone
         ("q3", "Nadia", "The Leverhulme internal deadline is August 15th.")])
     now = DAY3 + timedelta(days=1)
     res = await search(searcher, memory, "When is the Leverhulme internal deadline?", top_k=5, now=now)
-    assert evidence_ids(res)[:1] == ["q3"], [(h.kind, h.evidence[0]["id"] if h.evidence else None) for h in res.hits]
+    assert evidence_ids(res)[:1] == ["q3"], [(h.kind, h.evidence[0]["id"] if h.evidence else None)
+                                             for h in res.hits]
     res = await search(searcher, memory, "What deadlines are coming up?", top_k=5, kinds=("foresight",), now=now)
     assert evidence_ids(res)[:3] == ["q1", "q2", "q3"]
 

@@ -4,10 +4,8 @@ standing constraint that a viewing or a listing brings back. Extracted locally, 
 real Neo4j."""
 import pytest
 
-from app.recollection.request import Method, SearchRequest
-from app.recollection.search import SearchService
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell
+from tests.test_foresight_concerns import _tell, foresight_found
 
 
 @pytest.mark.parametrize("said, rule", [
@@ -32,15 +30,11 @@ async def test_a_viewing_brings_the_homes_rules_and_a_run_does_not(services, gra
         ("h2", "Jonas", "And we have a cat, Miso, so no flats with a no pets lease.", 0),
         ("h3", "Priya", "I run three mornings a week before work.", 1)])
 
-    async def rules(query: str) -> list[str]:
-        res = await SearchService(services).search(graph.tenant, SearchRequest(
-            query=query, method=Method.HYBRID, top_k=5), record_access=False)
-        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
 
-    found = await rules("Book a viewing for Saturday morning")
+    found = await foresight_found(services, graph, "Book a viewing for Saturday morning")
     assert "Priya's requirement: the flat has to be on the ground floor or have a lift." in found, found
     assert "Jonas's requirement: no flats with a no pets lease." in found, found
-    assert not [t for t in await rules("Where should I go running this weekend?") if "requirement" in t]
+    assert not [t for t in await foresight_found(services, graph, "Where should I go running this weekend?") if "requirement" in t]
     # each is its speaker's (re-run of walk-through 47: "For Jonas, ..." concerned no one)
     rows = await graph.read("MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) "
                             "WHERE f.text CONTAINS 'requirement' RETURN e.name AS whose ORDER BY whose")

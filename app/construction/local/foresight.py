@@ -392,7 +392,8 @@ _EXTRA_TIME = re.compile(r"\b(?:needs|need|gets|get|has|have|is\s+entitled\s+to|
 # (a photo consent not given; it had been a fact of Maya's parents, found only by "photos").
 _NO_PHOTOS = re.compile(r"\b(?:no|don't\s+(?:post|share|upload|put\s+up)|never\s+(?:post|share|upload)|"
                         r"do\s+not\s+(?:post|share|upload))\s+(?:any\s+)?(?:photos?|pictures?|images?|videos?)\s+"
-                        r"of\s+(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<where>\s+(?:online|on\s+[\w -]{3,30}))?", _I)
+                        r"of\s+(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+                        r"(?P<where>\s+(?:online|on\s+[\w -]{3,30}))?", _I)
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
 _NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
@@ -839,7 +840,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         ftext = ftext[0].upper() + ftext[1:]
     if (he := _HE_SHE.match(ftext)) is not None and who.person and who.name and " " not in who.name[:1]:
         # "Rafael gave notice, he's moving out on ...": whom "he" is, as the plan is read alone
-        ftext = f"{who.name}{_HE_SHE_VERB.get((he.group('v') or '').lower(), he.group('v') or '')}{ftext[he.end():]}"
+        verb = he.group("v") or ""
+        ftext = f"{who.name}{_HE_SHE_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
     by = _BY_DATE_HINT.search(text) if due else None

@@ -59,11 +59,12 @@ def _suppliers(v: _Values) -> None:
 # Plumbing, Dale's Plumbing does our jobs now", "We switched letting agents from Harbour Lettings to
 # Keyhouse Lettings", "We use Sparks Electrical now". The trade is said, or is the firm's own word;
 # the group's, as "Our plumber is ..." is (parse._holder).
-_FIRM_TRADES = {"plumbing": "plumber", "plumbers": "plumber", "electrical": "electrician", "electrics": "electrician",
-                "electricians": "electrician", "builders": "builder", "building": "builder", "cleaning": "cleaner",
-                "cleaners": "cleaner", "gardening": "gardener", "landscaping": "gardener", "locksmiths": "locksmith",
-                "roofing": "roofer", "decorating": "decorator", "decorators": "decorator", "lettings": "agent",
-                "letting": "agent", "solicitors": "solicitor", "accountants": "accountant"}
+_FIRM_TRADES = {"plumbing": "plumber", "plumbers": "plumber", "electrical": "electrician",
+                "electrics": "electrician", "electricians": "electrician", "builders": "builder",
+                "building": "builder", "cleaning": "cleaner", "cleaners": "cleaner", "gardening": "gardener",
+                "landscaping": "gardener", "locksmiths": "locksmith", "roofing": "roofer",
+                "decorating": "decorator", "decorators": "decorator", "lettings": "agent", "letting": "agent",
+                "solicitors": "solicitor", "accountants": "accountant"}
 _SAID_TRADE = (r"(?P<trade>(?i:(?:letting\s+|estate\s+)?agents?|plumbers?|electricians?|builders?|cleaners?|"
                r"gardeners?|locksmiths?|decorators?|roofers?|solicitors?|accountants?|mechanics?|brokers?))")
 _NOW = r"(?i:now|instead|from\s+now\s+on|going\s+forward)\b"
@@ -141,8 +142,9 @@ _GUESTS = (
                r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
 )
 # ... and said after a label, which the sentence's text has lost ("Update on guests: we're at 120 now").
-_GUESTS_LABEL = re.compile(r"^(?:(?i:update\s+on|re)\s+)?(?:(?i:the)\s+)?(?i:guests?(?:\s+(?:list|count|numbers?))?)"
-                           r"\s*:\s*(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?(?i:at|up\s+to|down\s+to)\s+"
+_GUESTS_LABEL = re.compile(r"^(?:(?i:update\s+on|re)\s+)?(?:(?i:the)\s+)?"
+                           r"(?i:guests?(?:\s+(?:list|count|numbers?))?)\s*:\s*(?i:we're|we\s+are)\s+"
+                           r"(?:(?i:now)\s+)?(?i:at|up\s+to|down\s+to)\s+"
                            r"(?P<num>\d{1,4})\b(?!\s*(?:%|(?i:am|pm)\b|[:.]\d))")
 # Where a honeymoon or a holiday goes, one place at a time: "For the honeymoon we're thinking Bali",
 # then "we're going to Portugal instead of Bali".
@@ -153,7 +155,8 @@ _DESTINATION = re.compile(
 
 # Where someone stays, one place at a time: "I booked the Hotel Avenida Palace", "so I'm now at the
 # Lisbon Marriott" (each was a fact "booked" of its own, all current).
-_STAY_WORDS = r"(?:Hotel|Inn|Hostel|Marriott|Hilton|Hyatt|Ibis|Novotel|Sheraton|Radisson|Airbnb|Lodge|Suites|Resort)"
+_STAY_WORDS = (r"(?:Hotel|Inn|Hostel|Marriott|Hilton|Hyatt|Ibis|Novotel|Sheraton|Radisson|Airbnb|Lodge|Suites|"
+               r"Resort)")
 _STAY = re.compile(
     r"(?<![\w'])(?P<who>I|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?\s+(?:(?i:now|just|also)\s+)?"
     r"(?i:booked|reserved|staying\s+at|moved\s+to|at)\s+(?:(?i:the|a|an)\s+)?"
@@ -265,6 +268,19 @@ def _new_holders(v: _Values) -> None:
             v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
 
 
+# Whose turn a duty of the group's is, for a period: "And driving in November is Mrs Okafor and the
+# Browns", "Oranges this week are the Nguyens" (it had been "Grace is driving in November ...").
+_DUTY = re.compile(r"^(?:(?i:and|so|also)\s+)?(?P<duty>(?i:driving|lifts|oranges|snacks|half-time\s+oranges|"
+                   r"refreshments|kit\s+washing|washing|car-?pool|drop-?offs?|pick-?ups?|teas|cakes))\s+"
+                   r"(?:(?i:in|on|for)\s+)?\x00\d+\x00\s+(?i:is|are|will\s+be)\s+(?P<who>(?:(?i:the)\s+)?[A-Z][^.;!?]{1,60}?)\s*[.!]?$")
+
+
+def _duties(v: _Values) -> None:
+    if (m := _DUTY.match(v.text)) is not None:
+        duty = " ".join(m.group("duty").lower().split())
+        v.add(None, f"{duty} rota", m.group("who"), 0, end=m.end())
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -302,4 +318,4 @@ def _head_counts(v: _Values) -> None:
               end=m.end())
 
 
-GROUP_READERS = (_head_counts, _rota, _suppliers, _trades, _deals, _events, _stays, _new_holders, _topics)
+GROUP_READERS = (_head_counts, _rota, _duties, _suppliers, _trades, _deals, _events, _stays, _new_holders, _topics)

@@ -15,10 +15,12 @@ if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
 _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?|(?i:he|she|I))"
 _HURT = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}\s+(?:(?i:has|'s|have|'ve)\s+)?(?:(?i:just)\s+)?"
-    r"(?P<how>(?i:sprained|twisted|broke|broken|pulled|tore|torn|hurt|injured|bruised|strained|fractured|dislocated))"
+    r"(?P<how>(?i:sprained|twisted|broke|broken|pulled|tore|torn|hurt|injured|bruised|strained|fractured|"
+    r"dislocated))"
     r"\s+(?:(?i:his|her|my|their|a)\s+)?(?P<part>(?i:left\s+|right\s+)?[a-z][\w-]*)")
 _OUT = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}(?:'s|\s+is|\s+will\s+be|'ll\s+be)\s+(?:(?i:now)\s+)?"
-                  r"(?i:out|off|sidelined|injured)\s+(?P<how_long>(?i:for\s+(?:\w+\s+){1,2}(?:days?|weeks?|months?)|"
+                  r"(?i:out|off|sidelined|injured)\s+"
+                  r"(?P<how_long>(?i:for\s+(?:\w+\s+){1,2}(?:days?|weeks?|months?)|"
                   r"injured|with\s+(?:a|an|his|her)\s+[\w -]{3,30}?))(?=\s*(?:[,;.!?\x00]|$))")
 _BACK = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}(?:'s|\s+is|\s+are|'m|\s+am)\s+(?:(?i:now|finally|fully)\s+)?"

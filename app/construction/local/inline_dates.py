@@ -14,7 +14,8 @@ _PREP_BEFORE = re.compile(
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
-    r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|since|"
+    r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
+    r"since|"
     r"won|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by)
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
     re.IGNORECASE)  # ("their last day is 30 November": no past)

@@ -44,7 +44,8 @@ _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+(?:from\s+\S+\s+)?to|(?:dropped|drops|rose|rises|fell|falls|"
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+(?:from\s+\S+\s+)?to"
+         r"|(?:dropped|drops|rose|rises|fell|falls|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
          r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"
@@ -189,7 +190,8 @@ _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s
                          r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
                          + r"\s+(?i:moves|moved|is\s+moving|will\s+move|switches|changes|is\s+changing)\s+"
                          # ("from Tuesday" is a day's placeholder, its "from" with it)
-                         r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
+                         r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)"
+                         r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
                          r"(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
@@ -570,7 +572,8 @@ def _schedules(v: _Values) -> None:
 
 
 _OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes"})
-_SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session": "sessions", "lesson": "lessons", "class": "classes",
+_SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session": "sessions", "lesson": "lessons",
+                     "class": "classes",
                      "appointment": "appointments", "check-in": "check-ins", "call": "calls",
                      "rehearsal": "rehearsals",
                      "stand-up": "standup", "counseling": "counselling"}
@@ -589,7 +592,8 @@ def _slots(v: _Values) -> None:
             whose = None  # "the group meeting", "training": the group's, whoever says it
         when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", m.group("when"))  # "every Tuesday": Tuesday
         slot = " ".join((when + (m.group("hour") or "")).split())
-        lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"  # "Physio is ...": "Tomás's physio is ..."
+        # "Physio is ...": "Tomás's physio is ..."
+        lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"
         v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
     for m in [*_SLOT_IS.finditer(v.text), *_SLOT_MOVED.finditer(v.text)]:
         word = m.group("name") or m.group("owner")

@@ -90,7 +90,9 @@ _PRO_DROP = re.compile(
 _PRO_DROP_ING = re.compile(
     r"(?:(?:just|really|still|currently|finally)\s+)*(?:heading|planning|thinking|hoping|looking|working|"
     r"feeling|trying|getting|taking|starting|leaving|flying|driving|moving|learning|reading|watching|"
-    r"training|studying|preparing)\b(?!\s+(?:is|was|are|were|has|had)\b)", _I)
+    r"training|studying|preparing)\b(?!\s+(?:is|was|are|were|has|had)\b)"
+    # the gerund a subject: "Driving in November is Mrs Okafor", "Training for a marathon is hard"
+    r"(?!(?:\s+(?!(?:so|and|but|because|then)\b)[\w'-]+){1,3}\s+(?:is|was|are|were)\s)", _I)
 
 
 def _pro_drop(text: str) -> str:
