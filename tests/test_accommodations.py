@@ -3,7 +3,7 @@ colours, extra time for a test. Standing constraints, extracted locally, brought
 situation on the real Neo4j (walk-through 50: both were plain facts, and the litmus practical
 brought neither)."""
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell, foresight_found
+from tests.test_foresight_concerns import _tell, foresight_finder
 
 
 def test_colour_blindness_and_extra_time_are_standing_constraints():
@@ -16,12 +16,13 @@ def test_colour_blindness_and_extra_time_are_standing_constraints():
 
 
 async def test_a_practical_brings_the_colour_blind_pupil_and_a_test_the_extra_time(services, graph):
+    rules = foresight_finder(services, graph)
     await _tell(services, graph, [
         ("p1", "Hana", "Ben Walsh is colour-blind, red-green, so he struggles with colour changes.", 0),
         ("p2", "Hana", "Amir Adeyemi needs 25% extra time in all tests.", 0),
         ("p3", "Hana", "Chloe is allergic to nuts.", 0)])
 
 
-    assert "Ben Walsh is colour-blind." in await foresight_found(services, graph, "Set up the indicator practical with litmus paper")
-    assert "Amir Adeyemi needs 25% extra time in all tests." in await foresight_found(services, graph, "Plan the seating for Friday's chemistry test")
-    assert (await foresight_found(services, graph, "Plan the baking lab"))[:1] == ["Chloe is allergic to nuts."]
+    assert "Ben Walsh is colour-blind." in await rules("Set up the indicator practical with litmus paper")
+    assert "Amir Adeyemi needs 25% extra time in all tests." in await rules("Plan the seating for Friday's chemistry test")
+    assert (await rules("Plan the baking lab"))[:1] == ["Chloe is allergic to nuts."]

@@ -6,7 +6,7 @@ import pytest
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell, foresight_found
+from tests.test_foresight_concerns import _tell, foresight_finder
 
 
 @pytest.mark.parametrize("said, word", [
@@ -26,6 +26,7 @@ def test_a_plural_of_a_word_ending_in_sh_is_a_word():
 
 
 async def test_a_smoothie_request_brings_the_lactose_intolerance(services, graph):
+    rules = foresight_finder(services, graph)
     await _tell(services, graph, [
         ("d1", "Daniel", "I'm lactose intolerant, so no milk for me.", 0),
         ("d2", "Daniel", "I run five mornings a week before work.", 0),
@@ -34,9 +35,9 @@ async def test_a_smoothie_request_brings_the_lactose_intolerance(services, graph
 
 
     # Near the food trigger alone at cosine ~0.17-0.19, under the bar (0.25); ~0.32 with FOUND_IN.
-    assert "Daniel is lactose intolerant." in await foresight_found(services, graph, "Should I get a milkshake or a smoothie?")
-    assert "Daniel is lactose intolerant." in await foresight_found(services, graph, "Fancy an ice cream in the park later?")
-    assert "Daniel is lactose intolerant." not in await foresight_found(services, graph, "Where should I go running this weekend?")
+    assert "Daniel is lactose intolerant." in await rules("Should I get a milkshake or a smoothie?")
+    assert "Daniel is lactose intolerant." in await rules("Fancy an ice cream in the park later?")
+    assert "Daniel is lactose intolerant." not in await rules("Where should I go running this weekend?")
 
 
 async def test_a_menu_for_a_table_named_by_surname_brings_the_titled_guests_allergy(services, graph):
@@ -53,6 +54,7 @@ async def test_a_menu_for_a_table_named_by_surname_brings_the_titled_guests_alle
 
 
 async def test_a_menu_brings_the_guests_food_rules_before_a_wish_to_be_phoned(services, graph):
+    rules = foresight_finder(services, graph)
     # Walk-through 49: "Plan the menu for the reception." pinned a mother's wish to be phoned, a
     # rule not to text her about the wedding and a seating rule; "a shrimp cocktail starter" no allergy.
     await _tell(services, graph, [
@@ -63,14 +65,15 @@ async def test_a_menu_brings_the_guests_food_rules_before_a_wish_to_be_phoned(se
         ("w5", "Sofia", "Never put Uncle Paolo at the same table as my dad.", 2)])
 
 
-    menu = await foresight_found(services, graph, "Plan the menu for the reception.")
+    menu = await rules("Plan the menu for the reception.")
     assert {"Grace is diabetic.", "Chiara is vegan.", "Tunde Bakare has a shellfish allergy."} <= set(menu), menu
     assert menu[:1] != ["Ngozi prefers to be contacted by phone."], menu
-    assert (await foresight_found(services, graph, "Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
+    assert (await rules("Priya suggested a shrimp cocktail starter, should we go for it?"))[:1] == [
         "Tunde Bakare has a shellfish allergy."]
 
 
 async def test_a_team_s_rules_come_with_the_errands_they_matter_to(services, graph):
+    rules = foresight_finder(services, graph)
     # Walk-through 52 (a football coach): "Pack the kit bag for Sunday" brought no inhaler, "Plan
     # the end-of-season party" no peanut allergy, and "no photos of Maya online" was no rule at all.
     await _tell(services, graph, [
@@ -81,8 +84,8 @@ async def test_a_team_s_rules_come_with_the_errands_they_matter_to(services, gra
         ("r5", "Grace", "Training is on Tuesday evenings at 6pm at Parkside Rec.", 1)])
 
 
-    assert "Maya has asthma." in await foresight_found(services, graph, "Pack the kit bag for Sunday's match")
-    assert "Jonah has a peanut allergy." in await foresight_found(services, graph, "Plan the end-of-season party")
+    assert "Maya has asthma." in await rules("Pack the kit bag for Sunday's match")
+    assert "Jonah has a peanut allergy." in await rules("Plan the end-of-season party")
     photos = "Maya must not be in photos or videos shared online (no photo consent)."
-    assert photos in await foresight_found(services, graph, "Post the match photos on the club website")
-    assert photos not in await foresight_found(services, graph, "Plan the end-of-season party")
+    assert photos in await rules("Post the match photos on the club website")
+    assert photos not in await rules("Plan the end-of-season party")

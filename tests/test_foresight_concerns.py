@@ -26,11 +26,14 @@ async def _tell(services, graph, said, conversation="c1"):
     await Ingestor(services).memorize(graph.tenant, conversation, _messages(said), flush=True)
 
 
-async def foresight_found(services, graph, query: str) -> list[str]:
-    """The texts of the foresight among a HYBRID search's first five hits, in rank order."""
-    res = await SearchService(services).search(graph.tenant, SearchRequest(
-        query=query, method=Method.HYBRID, top_k=5), record_access=False)
-    return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+def foresight_finder(services, graph):
+    """A search of `graph`'s tenant that gives the texts of the foresight among a HYBRID search's
+    first five hits, in rank order."""
+    async def found(query: str) -> list[str]:
+        res = await SearchService(services).search(graph.tenant, SearchRequest(
+            query=query, method=Method.HYBRID, top_k=5), record_access=False)
+        return [h.node["text"] for h in res.hits if h.kind == "foresight"]
+    return found
 
 
 async def _concerns(graph) -> dict[str, str | None]:

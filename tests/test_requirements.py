@@ -5,7 +5,7 @@ real Neo4j."""
 import pytest
 
 from tests.test_extract_local import extract, turn
-from tests.test_foresight_concerns import _tell, foresight_found
+from tests.test_foresight_concerns import _tell, foresight_finder
 
 
 @pytest.mark.parametrize("said, rule", [
@@ -24,6 +24,7 @@ def test_what_a_home_must_be_is_a_standing_rule(said, rule):
 
 
 async def test_a_viewing_brings_the_homes_rules_and_a_run_does_not(services, graph):
+    rules = foresight_finder(services, graph)
     # Walk-through 47: "Book a viewing for Saturday morning" surfaced none of them.
     await _tell(services, graph, [
         ("h1", "Priya", "I use a wheelchair on bad days, so the flat has to be on the ground floor or have a lift.", 0),
@@ -31,10 +32,10 @@ async def test_a_viewing_brings_the_homes_rules_and_a_run_does_not(services, gra
         ("h3", "Priya", "I run three mornings a week before work.", 1)])
 
 
-    found = await foresight_found(services, graph, "Book a viewing for Saturday morning")
+    found = await rules("Book a viewing for Saturday morning")
     assert "Priya's requirement: the flat has to be on the ground floor or have a lift." in found, found
     assert "Jonas's requirement: no flats with a no pets lease." in found, found
-    assert not [t for t in await foresight_found(services, graph, "Where should I go running this weekend?") if "requirement" in t]
+    assert not [t for t in await rules("Where should I go running this weekend?") if "requirement" in t]
     # each is its speaker's (re-run of walk-through 47: "For Jonas, ..." concerned no one)
     rows = await graph.read("MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) "
                             "WHERE f.text CONTAINS 'requirement' RETURN e.name AS whose ORDER BY whose")

@@ -272,7 +272,8 @@ def _new_holders(v: _Values) -> None:
 # Browns", "Oranges this week are the Nguyens" (it had been "Grace is driving in November ...").
 _DUTY = re.compile(r"^(?:(?i:and|so|also)\s+)?(?P<duty>(?i:driving|lifts|oranges|snacks|half-time\s+oranges|"
                    r"refreshments|kit\s+washing|washing|car-?pool|drop-?offs?|pick-?ups?|teas|cakes))\s+"
-                   r"(?:(?i:in|on|for)\s+)?\x00\d+\x00\s+(?i:is|are|will\s+be)\s+(?P<who>(?:(?i:the)\s+)?[A-Z][^.;!?]{1,60}?)\s*[.!]?$")
+                   r"(?:(?i:in|on|for)\s+)?\x00\d+\x00\s+(?i:is|are|will\s+be)\s+"
+                   r"(?P<who>(?:(?i:the)\s+)?[A-Z][^.;!?]{1,60}?)\s*[.!]?$")
 
 
 def _duties(v: _Values) -> None:
