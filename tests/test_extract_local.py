@@ -1479,6 +1479,18 @@ def test_a_sentence_opened_by_a_gerund_drops_an_i_unless_the_gerund_is_its_subje
     assert [f.text for f in extract([turn(said)]).facts] == [text]
 
 
+def test_a_rule_for_whom_a_sentence_opens_with_is_theirs_and_a_day_now_after_a_why_is_the_moved_ones():
+    # Walk-through 51: Mei's no-mornings rule was "Tom set a rule: ..." (Tom's, not hers), and
+    # "the boiler repair moved again. Dale's van broke down, it's now Friday 11 December" no day.
+    said = ["Mei Chen moved in. Mei works nights, so no visits or viewings in the morning.", "Noted.",
+            "Ugh, the boiler repair moved again. Dale's van broke down, it's now Friday 16 June."]
+    ex = extract([turn(text, "Keystone" if i == 1 else "Tom", T0 + timedelta(minutes=i), i,
+                       role="assistant" if i == 1 else "user") for i, text in enumerate(said)])
+    assert [f.text for f in ex.foresights if f.kind == "constraint"] == [
+        "Mei Chen's rule: Mei works nights, so no visits or viewings in the morning."]
+    assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [("boiler repair", "06-16")]
+
+
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
     # Walk-through 52: neither was a deadline, and the 20th's stayed.
     ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),

@@ -109,7 +109,9 @@ _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s
                        r"\x00(?P<d>\d+)\x00")
 # ... said in two sentences: "Review with Northpeak moved again. It's now December 16 at 2pm."
 _MOVED_ALONE = re.compile(_EVENT_MOVED + r"\s*[.!]*$")
-_IT_NOW = re.compile(r"^(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?\x00(?P<d>\d+)\x00")
+# (after a clause of why: "Dale's van broke down, it's now Friday 11 December")
+_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?"
+                     r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
 
 # Whom a thing has in a post, one at a time: "Raj Mehta is the hiring manager for the backend
 # role", "Jess Byrne is going to be the new tenant for Flat 3", "Oliver Grant replaces Lena
@@ -246,7 +248,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
-    moved = [m for m in [_IT_NOW.match(text)] if m and before and (said := _MOVED_ALONE.search(before.s1))]
+    moved = [m for m in [_IT_NOW.search(text)] if m and before and (said := _MOVED_ALONE.search(before.s1))]
     for m in moved:  # the event the sentence before moved
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."

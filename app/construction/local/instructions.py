@@ -36,7 +36,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
-        told += _rules(sent)
+        told += _rules(sent, reg)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -193,7 +193,7 @@ def contact_by(sent: _Sentence, recent: str | None,
     # Begun by whom it is about, as a constraint's text is: their entity's, ended by what they say.
     text = (f"{who} prefers to be contacted {' and '.join(ways) or 'another way'}"
             + (f", not {' or '.join(nots)}" if nots else ""))
-    return [(text, ["contact"], ["call", "phone", "text", "email", "contact", "message", "reach"])]
+    return [(text, ["contact"], ["call", "phone", "text", "email", "contact", "message", "reach", "ring"])]
 
 
 def _named_in_turn(who: str, sent: _Sentence) -> bool:
@@ -225,13 +225,19 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
-def _rules(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
-    """The sentence as a standing rule of its speaker's, when a clause of it is one."""
+def _rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
+    """The sentence as a standing rule of its speaker's, when a clause of it is one; of the
+    person it opens with, when it does ("Mei works nights, so no visits or viewings in the
+    morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text)]:
         x = m.group("x").lower().split()
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         keys, words = situation_cues(sent.text)
+        first = reg.get(sent.mentions[0].key) if reg is not None and sent.mentions and (
+            sent.mentions[0].start == 0) else None
+        if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
+            return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
         return [(f"{sent.t.speaker} set a rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
     return []
