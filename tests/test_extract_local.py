@@ -1491,6 +1491,15 @@ def test_a_rule_for_whom_a_sentence_opens_with_is_theirs_and_a_day_now_after_a_w
     assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [("boiler repair", "06-16")]
 
 
+def test_a_match_against_a_team_is_one_event_however_it_is_named():
+    # Walk-through 52: "The cup match against Eastfield is on Saturday 31 October" was no day of
+    # "the Eastfield cup match", which was then rescheduled (both days stayed current).
+    ex = extract(episode(("Grace", "The cup match against Eastfield is on Saturday 10 June at 11am."),
+                         ("Grace", "The Eastfield cup match has been rescheduled to Saturday 17 June at 11am.")))
+    assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [
+        ("eastfield cup match", "06-10"), ("eastfield cup match", "06-17")]
+
+
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
     # Walk-through 52: neither was a deadline, and the 20th's stayed.
     ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),

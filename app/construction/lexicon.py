@@ -657,7 +657,7 @@ registration enrolment enrollment entries applications sign-ups signups tourname
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))
 # Whom or where a scheduled event is with, after its name: "the review with Northpeak", "the
 # inspection at 22 Oak Street", "the gas safety check at Flat 5" (a regular expression).
-EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in)\s+(?:(?i:the)\s+)?"
+EVENT_PARTY = (r"(?:\s+(?i:with|at|for|in|against|vs\.?|versus)\s+(?:(?i:the)\s+)?"
                r"(?P<party>\d{1,2}[A-Z]\b|(?:\d{1,4}[A-Za-z]?\s+)?(?-i:[A-Z])[\w-]*"
                # ("at the Portuguese consulate")
                r"(?:\s+(?:(?-i:[A-Z])[\w-]*|\d{1,4}[A-Za-z]?\b)){0,2}(?:\s+(?-i:[a-z])[\w-]*)??))?")
