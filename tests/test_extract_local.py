@@ -1500,6 +1500,21 @@ def test_a_match_against_a_team_is_one_event_however_it_is_named():
         ("eastfield cup match", "06-10"), ("eastfield cup match", "06-17")]
 
 
+def test_a_label_that_names_whom_says_whom_he_is():
+    # Re-run of walk-through 53: "Big news on Omar: he's dropping traffic forecasting. His thesis is
+    # now on causal discovery" lost "on Omar" with its label: both were "Nadia said ...".
+    ex = extract([turn("Big news on Omar Haddad: he's dropping traffic forecasting. "
+                       "His thesis is now on causal discovery.", speaker="Nadia")])
+    assert [f.text for f in ex.facts] == ["Omar Haddad is dropping traffic forecasting.",
+                                          "Omar Haddad's thesis is on causal discovery."]
+
+
+def test_a_match_called_off_has_its_day_cancelled():
+    ex = extract([turn("The Eastfield cup match on Saturday is cancelled, their pitch is waterlogged.", "Grace")])
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
+        ("eastfield cup match", "date is", "cancelled")]
+
+
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
     # Walk-through 52: neither was a deadline, and the 20th's stayed.
     ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),

@@ -370,7 +370,8 @@ async def test_an_errand_taken_back_for_someone_ends_only_what_names_them(graph,
 async def test_a_rule_said_to_the_assistant_ends_when_said_fine_again(graph, ingestor):
     """"... so no visits to Flat 4 before noon", then "... so visits before noon are fine now":
     the rule's text begins with whom it is of, so the end finds it (it was "Owen's rule: ...",
-    which no end of Owen's found); how Mrs Patel is to be reached stays."""
+    which no end of Owen's found; now Tomasz's, whom its sentence opens with, and ended by the
+    sentence that opens with him); how Mrs Patel is to be reached stays."""
     await _tell_helped(ingestor, graph.tenant, "lettings", [
         ("m1", "Owen", "Tomasz Nowak in Flat 4 works nights, so no visits to Flat 4 before noon.", 0),
         ("m2", "Assistant", "Okay.", 0),
@@ -381,7 +382,7 @@ async def test_a_rule_said_to_the_assistant_ends_when_said_fine_again(graph, ing
         ("m6", "Assistant", "Okay.", 5)])
     fs = await _foresight(graph)
     assert report.process.foresights_ended == 1
-    assert [r["endedBy"] for t, r in fs.items() if "noon" in t] == [["m5"]]
+    assert [(t[:20], r["endedBy"]) for t, r in fs.items() if "noon" in t] == [("Tomasz Nowak's rule:", ["m5"])]
     assert all(r["endedAt"] is None for t, r in fs.items() if "Patel" in t) and any("by text" in t for t in fs)
 
 
@@ -562,3 +563,22 @@ async def test_a_deadline_extended_or_due_instead_of_a_day_ends_the_old_days_dea
         "Martin says the revision is now due on 05-18 (18 May) instead of 05-04 (4 May).",
         "The consulate moved Nadia's visa appointment to 04-14 (14 April), same time."], rows
     assert all("2024-" in t for t, r in rows.items() if r["endedAt"] is None), rows  # (DAY1 is 2024-03-04)
+
+
+async def test_a_match_called_off_then_rescheduled_keeps_one_current_day(graph, ingestor):
+    # Walk-through 52: the 31 October cup match, its cancellation and its new day were all current,
+    # and "When is the next match?" answered the 31st.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Grace", "The cup match against Eastfield is on Saturday 27 April at 11am.", 0)], group="rovers")
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m2", "Grace", "The Eastfield cup match on Saturday is cancelled, their pitch is waterlogged.", 50)],
+        group="rovers")
+    await _tell(ingestor, graph.tenant, "c3", [
+        ("m3", "Grace", "The Eastfield cup match has been rescheduled to Saturday 11 May at 11am.", 52)],
+        group="rovers")
+    days = await _days(graph)
+    assert [(d[5:] if d[:1].isdigit() else d, s) for d, s in days["eastfield cup match@rovers"]] == [
+        ("04-27", "superseded"), ("cancelled", "superseded"), ("05-11", "current")], days
+    rows = await _foresight(graph)
+    assert sorted(re.sub(r"\d{4}-", "", t) for t, r in rows.items() if r["endedAt"] is None) == [
+        "The Eastfield cup match has been rescheduled to Saturday 05-11 (11 May) at 11am."], rows

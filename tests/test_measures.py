@@ -162,6 +162,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Mei Chen's deposit is with mydeposits.", ("Mei Chen", "deposit scheme is", "mydeposits")),
     ("I moved Mei Chen's deposit to the DPS today.", ("Mei Chen", "deposit scheme is", "DPS")),
     ("Hannah Lee moves in on 8 December at 975 a month.", ("Hannah Lee", "rent is", "975")),
+    ("Flat A is Mei Chen. She pays 1,150 a month.", ("Mei Chen", "rent is", "1,150")),
+    ("Keyhouse Lettings takes over managing both flats from 1 November.", ("agent", "is", "Keyhouse Lettings")),
     ("From January subs go up from £20 to £25 a month.", ("subs", "is", "£25")),
     ("We switched kit supplier to Kitmaster Sports.", ("kit supplier", "is", "Kitmaster Sports")),
     # whose turn a duty is (walk-through 52: "Grace is driving in November ... is Mrs Okafor")

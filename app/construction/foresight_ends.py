@@ -27,7 +27,10 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
   // a day moved or corrected, whoever said it: a plan or deadline its text gives the old day
   AND ((x.day IS NOT NULL AND f.text CONTAINS x.day
         AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId))
-       OR (coalesce(x.anyone, false) AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
+       // (any other plan of the speaker's only when no day is said: "CLAIR extended the submission
+       // deadline from 12 to 19 December" had ended a workshop plan that named CLAIR)
+       OR x.day IS NULL AND ((coalesce(x.anyone, false)
+                              AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
         AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant})
                      WHERE f.text STARTS WITH t.speaker + ' ' OR f.text STARTS WITH t.speaker + "'s " })
        OR f.text STARTS WITH x.who + ' '
@@ -40,7 +43,7 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
        // "Sophie and Daniel are planning a trip": theirs together, called off by either.
        OR (f.text CONTAINS ' and ' + x.who + ' '
            AND size(split(split(f.text, ' and ' + x.who + ' ')[0], ' ')) <= 3
-           AND NOT split(f.text, ' and ' + x.who + ' ')[0] =~ '.*[.,;:!?].*'))
+           AND NOT split(f.text, ' and ' + x.who + ' ')[0] =~ '.*[.,;:!?].*')))
   AND any(w IN x.terms WHERE w IN f.terms)
   AND f.validFrom < x.at AND (f.validTo IS NULL OR f.validTo > x.at)
   AND (f.groupId = x.groupId OR (f.groupId IS NULL AND x.groupId IS NULL))
@@ -85,14 +88,16 @@ RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 # A day that changed on its timeline ("The Halden deadline moved to November 6" after "The Halden
 # brand guidelines are due on October 23": "Halden | deadline is" superseded) ends the plan or
 # deadline told with the old day, from the same turn and naming it: the new day is a foresight
-# of its own. (The moved-event rules of local/foresight_end.py read the event's name; here the
+# of its own, as does a day called off ("cancelled": "The Eastfield cup match on Saturday is
+# cancelled"). (The moved-event rules of local/foresight_end.py read the event's name; here the
 # timeline says which it was, whatever the words.) Kept as END_FORESIGHT keeps it (plannedTo,
 # ENDED_BY), so forgetting the turn that moved it restores it.
 DAY_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a value that is a day, as DAY_MOVED's =~ reads it
 DAY_MOVED = """
 UNWIND $supersede AS s
 MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
-WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object <> old.object
+WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND (new.object =~ '\\d{4}-\\d{2}-\\d{2}' OR new.object = 'cancelled')
+  AND new.object <> old.object
 MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(fs:Foresight {tenant: $tenant})
 WHERE fs.kind IN ['plan', 'deadline'] AND coalesce(fs.forgotten, false) = false AND fs.text CONTAINS old.object
   AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at)

@@ -86,7 +86,6 @@ stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex t
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
 solicitor lawyer attorney accountant broker dentist vet physio physiotherapist surveyor advisor adviser
 hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather godson goddaughter
-plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
@@ -579,7 +578,7 @@ SITUATIONS: dict[str, str] = {
     "home": "home, night, evening, activities",
     "events": "events, parties, circus, activities",
     "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise, menu",
-    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health, match, training, kit bag",
+    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health, kit bag",
     "photos": "photos, pictures, videos, posting, sharing, social media, website, newsletter, online, camera",
     "migraine": "screens, light, noise, schedule, health, work",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "

@@ -257,7 +257,8 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         ended = 0  # (set on the batch once: the transaction may be run again)
         # A day moved on its timeline: the foresight of the old day. Every closing has a fact of
         # the batch on one side and DAY_MOVED wants days on both: none, no query.
-        days = {f["id"] for f in batch.facts if DAY_VALUE.fullmatch(str(f.get("object") or ""))}
+        days = {f["id"] for f in batch.facts
+                if DAY_VALUE.fullmatch(str(f.get("object") or "")) or f.get("object") == "cancelled"}
         moved_days = [s for s in batch.supersede if s["oldId"] in days or s["newId"] in days]
         if moved_days:
             [moved] = await tx.run(DAY_MOVED, supersede=moved_days)

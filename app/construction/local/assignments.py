@@ -92,7 +92,16 @@ _EVENT_DAY = re.compile(
     r"closes|opens|ends|starts|begins)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
     rf"(?:(?i:on\s+)?(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("is on Thursday, November 26")
-    r"\x00(?P<d>\d+)\x00")
+    r"\x00(?P<d>\d+)\x00"
+    # ("The Eastfield cup match on Saturday is cancelled": no day of it said again)
+    r"(?!\s*,?\s*(?i:is|was|has\s+been|got|are|were)\s+(?:(?i:now|been)\s+)?"
+    r"(?i:cancell?ed|called\s+off|off|scrapped|postponed|abandoned)\b)")
+# ... or called off: "The Eastfield cup match on Saturday is cancelled" (its day "cancelled", which a
+# day said later replaces: "The Eastfield cup match has been rescheduled to Saturday 14 November").
+_CANCELLED_EVENT = re.compile(
+    r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}(?:\s*\x00\d+\x00)?\s*,?\s*(?i:is|was|has\s+been|got|'s)\s+"
+    r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned)\b")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
@@ -261,6 +270,9 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             # someone's event is theirs: "Kim's final"
             x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
             add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
+    for m in _CANCELLED_EVENT.finditer(text):
+        event = event_key(m.group("x"), m.group(0), m.groupdict().get("party"), sent.t.speaker)
+        add(event, "date is", "cancelled", 0)
     for m in _MOVED_ONTO.finditer(text):  # "we moved billing off Postgres onto DynamoDB"
         product = reg.get(m.group("v"))
         if m.group("v").split()[0].lower() in _WHEN_WORDS:

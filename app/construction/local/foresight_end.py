@@ -74,6 +74,7 @@ _FINE_AGAIN = re.compile(r"(?:^|[,;:]\s+|\b(?:says|said|so)\s+)"
                          r"allowed|good\s+to\s+go|back\s+on)(?:\s+[\w-]+){0,4}?|"
                          r"it(?:'s|\s+is)\s+(?:fine|ok|okay)\s+to\s+(?P<x2>[\w -]{3,40}?))\s+(?:again|now)\b", _I)
 # ("so visits before noon are fine now", "cats are fine at Harbour View now too", "it's fine to ring them again")
+_CLEARED_BY = re.compile(r"\s+(?:says|said|told|thinks|reckons|confirmed)\b", _I)
 # A plan given up for another: "I switched to a half marathon in April instead of the 10k".
 _INSTEAD = re.compile(
     r"\b(?:switched|switching|changed|changing|moved|going|gone|went|doing|opted|decided|signed\s+up)\b"
@@ -216,6 +217,13 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if words and not sent.t.assistant:
             out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="constraint",
                                          turn_ids=[sent.t.turn.id]))
+            # ... and of whom the sentence opens with: "Tomasz has moved to day shifts, so visits
+            # before noon are fine now" ends "Tomasz Nowak's rule: ..." (instructions._rules)
+            first = reg.get(sent.mentions[0].key) if sent.mentions and sent.mentions[0].start == 0 else None
+            if (first is not None and first.type == "person" and not first.speaker
+                    and not _CLEARED_BY.match(sent.text, sent.mentions[0].end)):  # ("Diane says it's fine ...")
+                out.append(ForesightEndDraft(who=first.name, words=words, kind="constraint",
+                                             turn_ids=[sent.t.turn.id]))
     for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED):
         for m in rx.finditer(text):
             which = _which(m.group("x"))

@@ -69,8 +69,10 @@ _SAID_TRADE = (r"(?P<trade>(?i:(?:letting\s+|estate\s+)?agents?|plumbers?|electr
                r"gardeners?|locksmiths?|decorators?|roofers?|solicitors?|accountants?|mechanics?|brokers?))")
 _NOW = r"(?i:now|instead|from\s+now\s+on|going\s+forward)\b"
 _TRADES = (
-    re.compile(rf"{_FIRM}\s+(?i:does|do|will\s+do|is\s+doing|handles|will\s+handle|takes\s+care\s+of)\s+"
-               rf"(?i:all\s+)?(?i:our|my|the)\s+[a-z]+(?:\s+[a-z]+)?\s+{_NOW}"),
+    re.compile(rf"{_FIRM}\s+(?i:does|do|will\s+do|is\s+doing|handles|will\s+handle|takes\s+care\s+of|takes\s+over|"
+               r"is\s+taking\s+over|will\s+take\s+over|took\s+over)\s+"
+               r"(?:(?i:managing|running|the\s+management\s+of)\s+)?(?i:all\s+)?(?i:our|my|the|both)\s+"
+               rf"[a-z]+(?:\s+[a-z]+)?(?:\s+{_NOW}|(?=\s+(?:(?i:from)\b|\x00)))"),
     re.compile(rf"(?<![\w'])(?i:we|I)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
                rf"(?i:use|using|going\s+with|go\s+with|switching\s+to|switched\s+to|moving\s+to|moved\s+to|"
                rf"hired|hiring)\s+{_FIRM}\s+{_NOW}"),

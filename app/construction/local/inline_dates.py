@@ -133,7 +133,7 @@ _IF_BY_HINT = re.compile(
 # Friday", "offered us 3.89%, completing on 1 December"): what is arranged lies ahead, whatever
 # the verb's tense (each had read last year's December).
 _ARRANGED_FOR_HINT = re.compile(
-    r"\b(?:confirmed|booked|scheduled|arranged|agreed|fixed|pencill?ed\s+in|completing|completion)\s+"
+    r"\b(?:confirmed|booked|scheduled|arranged|agreed|pencill?ed\s+in|completing|completion)\s+"
     r"(?:(?:it|them|us|me|the\s+[\w-]+|a\s+[\w-]+)\s+)?(?:for\s+|on\s+)?(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 

@@ -20,8 +20,11 @@ _UNIT_IS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_UNIT}\s+(?:is|'s)\s+(?:
 # The rent said with a move-in: "Hannah moves in on 8 December at 975 a month" (so that "It's 995
 # not 975" has a value to correct).
 _MONEY = r"(?P<num>[£$€]?\d[\d,]*(?:\.\d+)?)"
-_MOVES_IN_AT = re.compile(rf"(?P<who>{_NAME})\s+(?:moves|is\s+moving|will\s+move|moved)\s+in\b[^.;!?]{{0,40}}?"
-                          rf"\bat\s+{_MONEY}\s+(?:a|per)\s+(?:month|week|calendar\s+month)\b")
+_MOVES_IN_AT = re.compile(rf"(?P<who>{_NAME}|(?i:she|he))\s+(?:moves|is\s+moving|will\s+move|moved)\s+in\b"
+                          rf"[^.;!?]{{0,40}}?\bat\s+{_MONEY}\s+(?:a|per)\s+(?:month|week|calendar\s+month)\b")
+# ... or paid: "Mei Chen pays 1,150 a month" (then "Mei's rent goes up ... to 1,200 from 1 January").
+_PAYS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<who>{_NAME}|(?i:she|he))\s+"
+                   rf"(?:pays|is\s+paying|will\s+pay)\s+{_MONEY}\s+(?:a|per)\s+(?:month|calendar\s+month)\b")
 # Where a deposit is held: "Mei's deposit is with mydeposits", then "I moved Mei's deposit to the DPS".
 _WHOSE = rf"(?P<whose>{_NAME}['’]s|(?i:my|our|his|her|their))"
 _SCHEME = r"(?P<scheme>(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Z][\w-]*){0,3})"
@@ -33,7 +36,9 @@ _DEPOSIT = (
 )
 
 
-def _person(v: _Values, name: str) -> str | None:
+def _person(v: _Values, name: str, pos: int = 0) -> str | None:
+    if name.lower() in ("she", "he"):  # "She moves in on 8 December at 975 a month": whom the turn named
+        return v.named_first(pos) or v.recent
     ent = v.reg.get(name)
     if name.split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
         return None
@@ -44,9 +49,11 @@ def _tenancy(v: _Values) -> None:
     for m in _UNIT_IS.finditer(v.text):
         if (who := _person(v, m.group("who"))) is not None:
             v.add(" ".join(m.group("unit").split()), "tenant", who, m.start(), end=m.end())
-    for m in _MOVES_IN_AT.finditer(v.text):
-        if (who := _person(v, m.group("who"))) is not None:
-            v.add(who, "rent", m.group("num"), m.start(), end=m.end())
+    for m in [*_MOVES_IN_AT.finditer(v.text), *_PAYS.finditer(v.text)]:
+        if (who := _person(v, m.group("who"), m.start())) is not None:
+            pronoun = m.group("who").lower() in ("she", "he")  # ("She pays 1,150 a month": whose, said)
+            v.add(who, "rent", m.group("num"), m.start(), end=m.end(),
+                  text=f"{who}'s rent is {m.group('num')} a month." if pronoun else None)
     for rx in _DEPOSIT:
         for m in rx.finditer(v.text):
             said = m.group("whose")

@@ -56,6 +56,9 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
+_ABOUT_LABEL = re.compile(r"^(?i:on|about|re|regarding|for)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?):\s*")
+_PRONOUN_LEAD = re.compile(r"(?:he|she|they)(?P<v>'s|'re|'ll|\s)", re.IGNORECASE)
+_PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will"}
 # "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
 _CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*)\b")
 _LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
@@ -77,7 +80,10 @@ def _clean_sentence(s: str) -> str:
             break
         s = s[m.end():]
     m = _LABEL.match(s)
-    if m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
+    if (about := _ABOUT_LABEL.match(s)) and (he := _PRONOUN_LEAD.match(s, about.end())):
+        # "Big news on Omar: he's dropping ...": "Omar is dropping ..." (the label named whom)
+        s = f"{about.group('name')}{_PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}"
+    elif m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
     s = _CLOSER.sub("", _ASIDE.sub(",", s))
