@@ -627,3 +627,21 @@ def test_a_vendor_booked_instead_takes_the_role_of_the_one_said_before():
         "I cancelled the Hotel Avenida Palace. I've booked Memmo Alfama instead."])
     # (no role said before it)
     assert not {v for v in _values(["I booked Satin Strings instead."]) if v[2] == "Satin Strings"}
+
+
+async def test_who_is_injured_is_answered_by_the_injuries_that_hold(services, graph):
+    # Walk-through 52 and its re-run: "Who is injured at the moment?" found neither the current
+    # injury (its fact shared no word with the question) nor kept the healed one out.
+    await _tell(services, graph, [
+        (0, "Grace", "Leo Park sprained his ankle, he's out for three weeks."),
+        (5, "Grace", "Ethan Cole twisted his knee at training, he'll be out for two weeks."),
+        (21, "Grace", "Leo Park is back in full training tonight."),
+        (22, "Grace", "We beat Oakwood 3-1, great team performance.")], group="rovers")
+    assert await _timeline(graph, "injury is") == [
+        ("sprained ankle", "superseded"), ("twisted knee", "current"), ("recovered", "current")]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Who is injured at the moment?", method=Method.HYBRID, top_k=5, group_id="rovers"),
+        record_access=False)
+    facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+    assert facts and facts[0].startswith("Ethan Cole is injured"), facts
+    assert not [t for t in facts if "sprained" in t]  # healed: history

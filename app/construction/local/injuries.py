@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from app.construction import lexicon as lx
+from app.construction.local.inline_dates import _fill
 
 if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
     from app.construction.local.measures import _Values
@@ -42,15 +43,28 @@ def _whom(v: _Values, said: str, pos: int) -> str | None:
     return ent.name if ent.type == "person" else None
 
 
+def _said(v: _Values, who: str) -> str | None:
+    """The fact's words, saying "injured" ("Who is injured?" shares no word with "Leo sprained his
+    ankle"), of someone other than the speaker (whose "I" the fact's own rewriting reads)."""
+    if who == v.speaker:
+        return None
+    said = _fill(v.text, v.sent.rendered).strip().rstrip(".!")
+    if re.match(r"(?:he|she)\b", said, re.IGNORECASE):
+        said = said[:1].lower() + said[1:]  # ("Leo is injured: he's out for three weeks")
+    return f"{who} is injured: {said}."
+
+
 def _injuries(v: _Values) -> None:
     for m in _HURT.finditer(v.text):
         if (who := _whom(v, m.group("who"), m.start())) is not None:
             part = " ".join(m.group("part").lower().split())
-            v.add(who, "injury", f"{m.group('how').lower()} {part}", m.start(), end=m.end())
+            v.add(who, "injury", f"{m.group('how').lower()} {part}", m.start(), end=m.end(),
+                  text=_said(v, who))
     if not any(p.predicate == "injury is" for p in v.out):
         for m in _OUT.finditer(v.text):
             if (who := _whom(v, m.group("who"), m.start())) is not None:
-                v.add(who, "injury", f"out {' '.join(m.group('how_long').lower().split())}", m.start(), end=m.end())
+                how_long = " ".join(m.group("how_long").lower().split())
+                v.add(who, "injury", f"out {how_long}", m.start(), end=m.end(), text=_said(v, who))
     for m in _BACK.finditer(v.text):
         if (who := _whom(v, m.group("who"), m.start())) is not None:
             v.add(who, "injury", "recovered", m.start(), end=m.end())
