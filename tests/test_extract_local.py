@@ -1515,6 +1515,16 @@ def test_a_match_called_off_has_its_day_cancelled():
         ("eastfield cup match", "date is", "cancelled")]
 
 
+def test_a_contact_at_a_firm_said_by_its_name_without_its_trade_is_the_firms():
+    # Re-run of walk-through 51: "My contact at Keyhouse is Priya Nair" (in the episode that named
+    # Keyhouse Lettings), then later "Our new contact at Keyhouse is Ben Carter": two predicates,
+    # both current.
+    known = [EntityDraft(name="Keyhouse Lettings", type="organization", aliases=[])]
+    ex = LocalExtractor().extract_sync([turn("Our new contact at Keyhouse is Ben Carter.", speaker="Tom")], known)
+    assert ("Tom", "contact at Keyhouse Lettings is", "Ben Carter") in {
+        (f.subject, f.predicate, f.object) for f in ex.facts}
+
+
 def test_registration_closing_is_a_deadline_and_its_day_corrected_the_old_ones_end():
     # Walk-through 52: neither was a deadline, and the 20th's stayed.
     ex = extract(episode(("Grace", "Registration for the summer tournament closes on 20 June."),

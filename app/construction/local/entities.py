@@ -403,6 +403,12 @@ def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
                 types.setdefault(_key(name), e.type)
                 if e.type == "organization" and name != e.name:
                     reg.known_as.setdefault(_key(name), e.name)
+            if e.type == "organization":  # ... and by its name without its trade, said since
+                head, _, trade = _key(e.name).rpartition(" ")  # ("Keyhouse" of "Keyhouse Lettings")
+                while head and trade in lx.ORG_SUFFIXES:
+                    if head not in lx.PLACES:
+                        reg.known_as.setdefault(head, e.name)
+                    head, _, trade = head.rpartition(" ")
             if e.type == "person" and " " in e.name:  # "Melanie" of "Melanie Hart"
                 types.setdefault(_key(e.name.split()[0]), "person")
     for ent in reg.by_key.values():
