@@ -582,3 +582,18 @@ async def test_a_match_called_off_then_rescheduled_keeps_one_current_day(graph, 
     rows = await _foresight(graph)
     assert sorted(re.sub(r"\d{4}-", "", t) for t, r in rows.items() if r["endedAt"] is None) == [
         "The Eastfield cup match has been rescheduled to Saturday 05-11 (11 May) at 11am."], rows
+
+
+async def test_a_task_said_finished_or_done_ends_the_plan_to_do_it(graph, ingestor):
+    # Walk-through 53: "I finished the ablation" left "Yuki will rerun the ablation by Friday"
+    # active (its text says no finishing), and "figure 3 is redone" left "will redo figure 3".
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Yuki", "Sure, I'll rerun the ablation by Friday and post the numbers in the channel.", 0),
+        ("m2", "Yuki", "I'll redo figure 3 by next Wednesday.", 0),
+        ("m3", "Yuki", "I'll book the venue for the retreat next week.", 0)], group="lab")
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m4", "Yuki", "Hi both. I finished the ablation, numbers are in the Slack channel.", 2),
+        ("m5", "Yuki", "Nadia, figure 3 is redone with the Hydra runs.", 2)], group="lab")
+    rows = await _foresight(graph)
+    assert sorted(r["endedBy"][0] for t, r in rows.items() if r["endedAt"] is not None) == ["m4", "m5"], rows
+    assert [t[:30] for t, r in rows.items() if r["endedAt"] is None] == ["Yuki will book the venue for t"]

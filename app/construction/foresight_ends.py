@@ -111,6 +111,7 @@ RETURN count(DISTINCT fs) AS ended
 
 _HANDED_IN = frozenset(term_stats.query_terms("deliver submit send finish complete file hand publish", 16))
 _DUE_WORDS = frozenset(term_stats.query_terms("due deadline", 4))
+_FINISHED = frozenset(term_stats.query_terms("finish complete", 4))
 
 
 def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
@@ -122,7 +123,9 @@ def ended_foresight(ends: list[dict], candidates: list[dict]) -> list[dict]:
         said = set(term_stats.query_terms(c["text"], 64))
         # (a deadline is done by handing in what was due: "I delivered the Halden brand guidelines"
         # ends "The Halden brand guidelines are due on October 23", whose text names no delivering)
-        done = not x.get("done") or x["done"] in said or (x["done"] in _HANDED_IN and said & _DUE_WORDS)
+        # (finishing is the doing of any plan: "I finished the ablation" ends "I'll rerun the ablation")
+        done = (not x.get("done") or x["done"] in said or x["done"] in _FINISHED
+                or (x["done"] in _HANDED_IN and said & _DUE_WORDS))
         if (c["id"] not in out and set(x["terms"]) & said and done
                 and all(w in said for w in x.get("needs") or ())):
             out[c["id"]] = {"id": c["id"], "at": x["at"], "turnId": x["turnId"], "who": x["who"],

@@ -99,10 +99,19 @@ _DONE_VERBS = {"booked": "book", "submitted": "submit", "finished": "finish", "s
                "canceled": "cancel", "confirmed": "confirm", "arranged": "arrange", "collected": "collect",
                "replaced": "replace", "uploaded": "upload", "contacted": "contact", "wrote": "write",
                "written": "write", "updated": "update", "printed": "print", "shared": "share",
-               "delivered": "deliver", "handed in": "hand", "published": "publish"}
+               "delivered": "deliver", "handed in": "hand", "published": "publish", "redid": "redo",
+               "redone": "redo", "reran": "rerun", "rerun": "rerun", "tightened": "tighten", "drafted": "draft",
+               "reviewed": "review", "tested": "test", "done": "do"}
 _DONE = re.compile(
     r"(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:(?:just|finally|already|now|actually|officially|eventually)\s+)*"
-    rf"(?P<v>{'|'.join(_DONE_VERBS)})\s+(?P<x>[^.;:!?(),]+)", _I)
+    rf"(?P<v>{'|'.join(v for v in _DONE_VERBS if v not in ('done', 'redone', 'rerun'))})\s+(?P<x>[^.;:!?(),]+)", _I)
+# ... or said of the thing: "figure 3 is redone with the Hydra runs", "the invoices are all sent".
+_NOT_DONE_THINGS = frozenset({"that", "this", "it", "everything", "all"})
+_IS_DONE = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<x>(?:(?:the|my|our|his|her|their)\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s+"
+    r"(?:is|are|has\s+been|have\s+been|'s)\s+(?:(?:now|all|finally|already)\s+)?"
+    r"(?P<v>redone|done|finished|sent|submitted|booked|paid|fixed|completed|uploaded|updated|rerun|drafted)\b"
+    r"(?!\s+(?:with\s+(?:it|that|them)|for\s+the\s+day))", _I)
 # A standing instruction taken back by the one who gave it (local/instructions.py): "forget what
 # I said about aisle seats", "no need to book aisle seats any more", "you can schedule meetings
 # before 9am again". Imperative: no subject before it, so whose is the speaker's.
@@ -287,6 +296,12 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
     for m in _DONE.finditer(text):
         # the thing done, by any word: "the flights" is enough once the plan also books
         add(m.start(), _which(m.group("x"), keep_generic=True), "plan", _DONE_VERBS[m.group("v").lower()])
+    for m in _IS_DONE.finditer(text):  # (the speaker's, who did it or says it is done)
+        words = [w for w in _which(m.group("x"), keep_generic=True)
+                 if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY]
+        if words and m.group("x").split()[0].lower() not in lx.PRONOUNS | _NOT_DONE_THINGS:
+            out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="plan", turn_ids=[sent.t.turn.id],
+                                         done=_DONE_VERBS[m.group("v").lower()]))
     return out
 
 
