@@ -1461,6 +1461,14 @@ def test_a_channel_asked_for_is_how_to_reach_them(said, constraint):
     assert constraint in [f.text for f in ex.foresights if f.kind == "constraint"]
 
 
+def test_how_someone_is_to_be_reached_is_kept_without_an_assistant_too():
+    # Re-run of walk-through 51: said in a turn of an episode with no assistant's reply, "Rafael
+    # wants texts only" was no constraint.
+    ex = extract([turn("Rafael Souza wants texts only, and never call him before 10am.", speaker="Tom")])
+    assert [f.text for f in ex.foresights if f.kind == "constraint"] == [
+        "Rafael Souza prefers to be contacted by text only."]
+
+
 def test_pity_is_no_part_of_a_name_and_a_match_won_is_gone_by():
     # Walk-through 52: "Poor Ethan" was an entity; "We beat Oakwood 3-1 on Saturday" the Saturday ahead.
     ex = extract([turn("Poor Ethan twisted his knee. We beat Oakwood 3-1 on Saturday.", speaker="Grace")])
@@ -1585,7 +1593,8 @@ def test_whom_a_speaker_welcomes_is_a_person_and_he_is_them():
 
 @pytest.mark.parametrize("said, constraint", [
     ("Tom is vegan.", "Tom is vegan."), ("Tom is allergic to shellfish.", "Tom is allergic to shellfish."),
-    ("Laura hates phone calls, email only.", None)])
+    # (how she is to be reached is hers, said to an assistant or not)
+    ("Laura hates phone calls, email only.", "Laura prefers to be contacted by email only.")])
 def test_a_one_line_note_opening_with_a_first_name_is_about_that_person(said, constraint):
     # A capital opening a sentence proves nothing ("Work is hard"), but what is said of it can.
     ex = extract([turn(said, speaker="Sam")])

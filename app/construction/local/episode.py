@@ -346,7 +346,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     found.append(allergy_of(s, *answer))
                 if helped and not found:  # "Always book aisle seats for me", to an assistant
                     found.extend(draft(s, *told) for told in instructions(s, recent_before, reg) + preferences(s))
-                elif helped:  # "Mrs Patel is hard of hearing, text don't call": how to reach her too
+                elif helped or not found:  # "Mrs Patel is hard of hearing, text don't call": how to reach
+                    # her too; and between people ("Rafael wants texts only, never call him before 10am")
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
