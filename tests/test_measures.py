@@ -645,3 +645,22 @@ async def test_who_is_injured_is_answered_by_the_injuries_that_hold(services, gr
     facts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
     assert facts and facts[0].startswith("Ethan Cole is injured"), facts
     assert not [t for t in facts if "sprained" in t]  # healed: history
+
+
+async def test_a_number_said_instead_of_another_in_a_later_episode_corrects_the_value_that_held_it(services, graph):
+    # Walk-through 51: "It's 995 not 975", a session after the move-in at 975, left 975 current and
+    # no fact held 995. Of two values holding the number, the one the sentence names a word of.
+    await _tell(services, graph, [
+        (0, "Tom", "Hannah Lee moves in on 8 December at 975 a month."),
+        (0, "Tom", "The deposit for Flat B is 975 too."),
+        (2, "Tom", "Sorry, I got Hannah's rent wrong. It's 995 not 975."),
+        (3, "Tom", "Oops, the boiler repair costs 80 not 60.")], group="elm")
+    assert await _timeline(graph, "rent is") == [("975", "superseded"), ("995", "current")]
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.object CONTAINS '975' OR "
+                            "f.object CONTAINS '995' RETURN f.text AS text, f.status AS status ORDER BY f.validFrom")
+    current = [r["text"] for r in rows if r["status"] == "current"]
+    assert any(t.startswith("Hannah Lee moves in on") and t.endswith("at 995 a month.") for t in current), rows
+    assert any("deposit" in t and "975" in t for t in current), rows  # the other value holding 975 stays
+    # a number of no value said before stays a fact as said
+    assert [r["text"] for r in await graph.read(
+        "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS '80 not 60' RETURN f.text AS text")]

@@ -189,6 +189,10 @@ class FactDraft:
     # The single-valued predicate whose value this fact ends with no new one ("I quit my job at
     # Acme" ends "works at" Acme; an object the subject's values never held ends any of them).
     ends: str | None = None
+    # A number said instead of another ("It's 995 not 975"), of no value said before in its
+    # episode: (old, new). The writer gives the group's value that holds the old number the new
+    # one (construction/corrections.py); with none, the fact stays as said.
+    corrects: tuple[str, str] | None = None
 
 
 @dataclass

@@ -22,7 +22,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments
-from app.construction.local.measures import corrected_day, measures
+from app.construction.local.measures import corrected_day, correction_of, measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
@@ -384,7 +384,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
-            valued_or_assigned = valued or assigned
+            # "It's 995 not 975" of no value this episode said: the writer looks for the group's
+            # value that holds 975 (construction/corrections.py)
+            fixes = None if valued or s.t.assistant else correction_of(s)
+            valued_or_assigned = valued or assigned or fixes
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
                 continue
@@ -477,6 +480,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                                   for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
+                if fixes is not None and p is parses[0]:
+                    f = replace(f, corrects=fixes)
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):
                     # ... told without the slot, which its own timeline holds ("Tomás said physio is
                     # with Ana Sousa at the clinic in Boavista": no Tuesday current beside Thursday)

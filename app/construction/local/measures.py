@@ -799,6 +799,12 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
     return values.told() or _corrected(sent, before)
 
 
+def correction_of(sent: _Sentence) -> tuple[str, str] | None:
+    """(old, new) of a number said instead of another ("It's 995 not 975")."""
+    m = _CORRECTION.search(sent.s1)
+    return (m.group("old"), m.group("new")) if m is not None else None
+
+
 def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     """"sorry, 85 not 87": the value said before in the episode with the old number, anew; "make
     that 75": the value said last; "Sorry, I mean 28 January": the day said last."""

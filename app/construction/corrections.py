@@ -1,0 +1,68 @@
+"""A number said instead of another in an episode that said no value holding the old number:
+"Sorry, I got Hannah's rent wrong. It's 995 not 975", a session after "She moves in on 8
+December at 975 a month". The extractor marks the sentence's fact (FactDraft.corrects); here the
+group's current single-valued fact said before it that holds the old number gets the new one, as
+a new value on its timeline (supersession.py ends the old). With no such value, or more than one
+that the sentence cannot tell apart, the fact stays as said. Read in the writer's transaction
+under the tenant's write lock, as supersession is (within one episode the extractor does the same:
+local/measures.py)."""
+from __future__ import annotations
+
+import re
+from typing import Awaitable, Callable
+
+from app.construction.entity_resolution import normalize_key
+from app.store import term_stats
+
+# The group's current values said before the correction that hold the old number, the latest
+# first (in a conversation of no group, that conversation's).
+CANDIDATES = """
+UNWIND $asks AS a
+MATCH (f:Fact {tenant: $tenant})
+WHERE f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
+  AND coalesce(f.groupId, '') = coalesce(a.groupId, '')
+  AND (a.groupId IS NOT NULL OR f.conversationId = a.conversationId)
+  AND f.object CONTAINS a.old AND f.validFrom < a.at
+WITH a, f ORDER BY f.validFrom DESC
+WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, predicate: f.predicate, object: f.object,
+                 text: f.text, about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..20] AS found
+RETURN a.i AS i, found
+"""
+
+
+def _number(old: str) -> re.Pattern:
+    return re.compile(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)")
+
+
+async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
+    """Make each fact row marked `corrects` (old, new) the corrected value it names; mutates the
+    rows. Returns the indexes of the rows changed (their words are to be counted again)."""
+    asks = [{"i": i, "old": f["corrects"][0], "groupId": f.get("groupId"), "conversationId": f["conversationId"],
+             "at": f["statedAt"]} for i, f in enumerate(facts) if f.get("corrects")]
+    if not asks:
+        return []
+    # what the correction's turn says around it ("Sorry, I got Hannah's rent wrong. It's 995 not 975")
+    told: dict[str, str] = {}
+    for f in facts:
+        told[f["turnIds"][0]] = f"{told.get(f['turnIds'][0], '')} {f['text']}"
+    changed = []
+    for row in await read(CANDIDATES, asks=asks):
+        f = facts[row["i"]]
+        old, new = f.pop("corrects")
+        number = _number(old)
+        found = [c for c in row["found"] if number.search(c["object"])]
+        said = set(term_stats.query_terms(told[f["turnIds"][0]], 64)) - set(term_stats.query_terms(f"{old} {new}", 4))
+        # the one it names most words of ("Hannah's rent"; the latest of equals), else the only one
+        shared = [(len(said & set(term_stats.query_terms(c["text"], 64))), -k, c) for k, c in enumerate(found)]
+        best = max(shared, key=lambda s: s[:2], default=None)
+        pick = best[2] if best and best[0] else (found[0] if len(found) == 1 else None)
+        if pick is None:
+            continue
+        value = number.sub(new, pick["object"], count=1)
+        f.update(subject=pick["subject"], subjectKey=pick["subjectKey"], predicate=pick["predicate"], object=value,
+                 objectKey=normalize_key(value), text=number.sub(new, pick["text"], count=1), singleValued=True,
+                 ends=None, about=[dict(a) for a in pick["about"]])
+        changed.append(row["i"])
+    for f in facts:
+        f.pop("corrects", None)
+    return changed
