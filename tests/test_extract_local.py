@@ -1469,6 +1469,28 @@ def test_how_someone_is_to_be_reached_is_kept_without_an_assistant_too():
         "Rafael Souza prefers to be contacted by text only."]
 
 
+def test_a_latex_allergy_comes_with_dental_work_and_tomorrow_is_no_one():
+    # Walk-through 54: its trigger was a pharmacy's (medicine, prescription ...), so "Book Mr Osei
+    # in for a filling" brought another patient's rule; walk-through 55: "Tomorrow's the
+    # Roundhouse" made a person "Tomorrow", who then took Tom Becker's name.
+    ex = extract([turn("Mr Kwame Osei is allergic to latex, so he needs nitrile gloves.", speaker="Olivia"),
+                  turn("Tomorrow's the Roundhouse, fingers crossed.", speaker="Olivia", i=1)])
+    [c] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert {"filling", "dentist", "gloves"} <= set(c.trigger.split(", ")), c.trigger
+    assert "Tomorrow" not in {e.name for e in ex.entities}
+
+
+@pytest.mark.parametrize("said, at, day", [
+    # Walk-through 55: shows got in October for November read as last November's
+    ("Priya got us two more shows: The Haunt on Friday 20 November and Thekla on Friday 27 November.",
+     datetime(2026, 10, 13, 10, tzinfo=timezone.utc), "2026-11-20"),
+    # ... but a day of a month just gone by stays behind
+    ("We went to the Haunt on 20 September.", datetime(2026, 10, 13, 10, tzinfo=timezone.utc), "2026-09-20"),
+])
+def test_a_day_got_in_the_past_tense_weeks_ahead_is_that_day(said, at, day):
+    assert day in " ".join(f.text for f in extract([turn(said, speaker="Jess", at=at)]).facts)
+
+
 def test_pity_is_no_part_of_a_name_and_a_match_won_is_gone_by():
     # Walk-through 52: "Poor Ethan" was an entity; "We beat Oakwood 3-1 on Saturday" the Saturday ahead.
     ex = extract([turn("Poor Ethan twisted his knee. We beat Oakwood 3-1 on Saturday.", speaker="Grace")])

@@ -28,6 +28,7 @@ _ROLE_WORDS = lx.KIN | lx.ORG_ROLES
 # "Welcome Dev!": a greeting before a name, not part of it; "Poor Ethan twisted his knee": pity
 _DROP_FIRST = _DROP | {"welcome", "poor"}
 _SPLIT_AT = lx.DATE_WORDS | {"i", "i'm", "i've", "i'll", "i'd"}
+_POSSESSIVE = re.compile(r"['’]s$")
 _EMPHASIS = lx.STOPWORDS | lx.INTERJECTIONS | lx.COMMON_WORDS | frozenset(
     "love best omg lol lmao wtf btw idk tbh imo fyi asap diy tv ok rip nyc".split())
 
@@ -561,7 +562,7 @@ def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
 def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
     out: list[list[int]] = [[]]
     for idx in group:
-        if toks[idx].group().lower() in _SPLIT_AT:
+        if _POSSESSIVE.sub("", toks[idx].group().lower()) in _SPLIT_AT:  # ("Tomorrow's the Roundhouse")
             out.append([])
         else:
             out[-1].append(idx)

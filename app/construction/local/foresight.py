@@ -728,6 +728,10 @@ def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> Fore
 def _allergic_to(x: str) -> tuple[str, list[str], list[str]]:
     """"is allergic to `x`", its situation and its trigger words."""
     words = _WORD.findall(x.lower())
+    if "latex" in words:  # gloves, a dentist's or a nurse's ("Book Mr Osei in for a filling")
+        return (f"is allergic to {x}", ["medical", "dentist"],
+                ["latex", "allergy", "gloves", "filling", "dental", "hygiene", "check-up", "procedure",
+                 "treatment"])
     return (f"is allergic to {x}", [_allergen_key(words)],
             [v for w in words if w not in lx.STOPWORDS for v in _variants(w)] + ["allergy"])
 

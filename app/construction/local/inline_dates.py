@@ -135,7 +135,10 @@ _IF_BY_HINT = re.compile(
 _ARRANGED_FOR_HINT = re.compile(
     r"\b(?:confirmed|booked|scheduled|arranged|agreed|pencill?ed\s+in|completing|completion)\s+"
     r"(?:(?:it|them|us|me|the\s+[\w-]+|a\s+[\w-]+)\s+)?(?:for\s+|on\s+)?(?:the\s+)?"
-    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # "Priya got us two more shows: The Haunt on Friday 20 November": what was got is ahead
+    r"\b(?:got|landed|secured|booked|added)\s+(?:us|me|them|him|her)\s+(?:[\w-]+\s+){0,3}"
+    r"(?:shows?|gigs?|dates?|slots?|bookings?|appointments?|tickets?|tables?|rooms?|interviews?)\b", re.IGNORECASE)
 
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
                            r"brought|pulled)\b)", re.IGNORECASE)

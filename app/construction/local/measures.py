@@ -128,8 +128,9 @@ _VERSION = re.compile(
 # Mon/Wed/Fri evenings from now on"): one schedule at a time.
 _SCHEDULE = re.compile(
     r"(?<![\w'])(?P<who>I|we)(?:'ll|\s+will|\s+now|\s+usually|\s+normally|\s+still|\s+can|\s+only)*\s+"
-    r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym)\s+"
-    rf"(?:on\s+)?(?P<when>{_DAY}(?:\s*(?:/|,|&|and)\s*{_DAY})*(?:\s+(?:mornings?|evenings?|nights?|afternoons?))?"
+    r"(?P<v>train|run|swim|work\s+out|lift|cycle|climb|practi[cs]e|play|teach|study|go\s+to\s+the\s+gym|"
+    rf"rehearse)\s+(?:on\s+|every\s+|each\s+)?(?P<when>{_DAY}(?:\s*(?:/|,|&|and)\s*{_DAY})*"
+    r"(?:\s+(?:mornings?|evenings?|nights?|afternoons?))?"
     r"|(?:every|most)\s+(?:day|morning|evening|weekday|night)s?|mornings|evenings|weekends|weekdays)\b", re.I)
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
@@ -188,7 +189,8 @@ _SLOT_NOW = re.compile(r"\b(?:(?i:moved|changed|switched|shifted|rescheduled)\s+
 # ... or moved to its new days: "From next week training moves from Tuesday to Wednesday evenings".
 _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s*,?\s+)"
                          r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
-                         + r"\s+(?i:moves|moved|is\s+moving|will\s+move|switches|changes|is\s+changing)\s+"
+                         + r"\s+(?i:moves?|moved|is\s+moving|are\s+moving|will\s+move|switch(?:es)?|change[sd]?|"
+                         r"is\s+changing)\s+"
                          # ("from Tuesday" is a day's placeholder, its "from" with it)
                          r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)"
                          r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
@@ -565,6 +567,10 @@ def _schedules(v: _Values) -> None:
     day is no date here)."""
     for m in _SCHEDULE.finditer(v.sent.text):
         verb = " ".join(m.group("v").lower().split())
+        if verb == "rehearse":  # "We rehearse every Tuesday": the group's rehearsals (_slots)
+            whose = None if m.group("who").lower() == "we" else v.speaker
+            v.add(whose, "rehearsals schedule", " ".join(m.group("when").split()), 0)
+            continue
         v.add(v.speaker, f"{verb} schedule", " ".join(m.group("when").split()), 0)
     for m in _SCHEDULE_MOVED.finditer(v.sent.text):
         doing = _DOING[" ".join(m.group("v").lower().split())]

@@ -134,7 +134,7 @@ _CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s
 _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
                                + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
-_KIND = r"(?:(?:mortgage|estate|letting|personal|financial|family|divorce|property|tax)\s+)?"
+_KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                           rf"{_KIND}(?P<role>[\w-]+)\s+is\s+(?:now\s+)?", _I)
 

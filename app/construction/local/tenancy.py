@@ -22,7 +22,9 @@ _UNIT_IS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_UNIT}\s+(?:is|'s)\s+(?:
 _MONEY = r"(?P<num>[£$€]?\d[\d,]*(?:\.\d+)?)"
 _MOVES_IN_AT = re.compile(rf"(?P<who>{_NAME}|(?i:she|he))\s+(?:moves|is\s+moving|will\s+move|moved)\s+in\b"
                           rf"[^.;!?]{{0,40}}?\bat\s+{_MONEY}\s+(?:a|per)\s+(?:month|week|calendar\s+month)\b")
-# ... or paid: "Mei Chen pays 1,150 a month" (then "Mei's rent goes up ... to 1,200 from 1 January").
+# ... or paid, said of a let: "Flat A is Mei Chen. She pays 1,150 a month" (then "Mei's rent goes
+# up ... to 1,200 from 1 January"); not a dental patient's payment plan ("she pays £80 a month").
+_LET_WORDS = re.compile(r"\b(?:rent|flat|tenant|tenancy|lease|landlord|room|apartment|moves?\s+in)\b", re.I)
 _PAYS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<who>{_NAME}|(?i:she|he))\s+"
                    rf"(?:pays|is\s+paying|will\s+pay)\s+{_MONEY}\s+(?:a|per)\s+(?:month|calendar\s+month)\b")
 # Where a deposit is held: "Mei's deposit is with mydeposits", then "I moved Mei's deposit to the DPS".
@@ -49,7 +51,8 @@ def _tenancy(v: _Values) -> None:
     for m in _UNIT_IS.finditer(v.text):
         if (who := _person(v, m.group("who"))) is not None:
             v.add(" ".join(m.group("unit").split()), "tenant", who, m.start(), end=m.end())
-    for m in [*_MOVES_IN_AT.finditer(v.text), *_PAYS.finditer(v.text)]:
+    let = _LET_WORDS.search(v.sent.t.turn.content or "") is not None
+    for m in [*_MOVES_IN_AT.finditer(v.text), *(_PAYS.finditer(v.text) if let else ())]:
         if (who := _person(v, m.group("who"), m.start())) is not None:
             pronoun = m.group("who").lower() in ("she", "he")  # ("She pays 1,150 a month": whose, said)
             v.add(who, "rent", m.group("num"), m.start(), end=m.end(),
