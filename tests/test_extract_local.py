@@ -1539,6 +1539,15 @@ def test_a_label_that_names_whom_says_whom_he_is():
                                           "Omar Haddad's thesis is on causal discovery."]
 
 
+def test_a_release_named_alone_has_its_day_and_its_day_pushed_back():
+    # Walk-through 55: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back to
+    # 15 January 2027" were "said" facts, 14 November the answer to "When is the single out?".
+    ex = extract(episode(("Jess", "Glasshouse comes out on 14 June."),
+                         ("Jess", "Glasshouse is pushed back to 15 July.")))
+    assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [
+        ("glasshouse", "06-14"), ("glasshouse", "07-15")]
+
+
 def test_a_match_called_off_has_its_day_cancelled():
     ex = extract([turn("The Eastfield cup match on Saturday is cancelled, their pitch is waterlogged.", "Grace")])
     assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [

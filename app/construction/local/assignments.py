@@ -102,6 +102,14 @@ _CANCELLED_EVENT = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}(?:\s*\x00\d+\x00)?\s*,?\s*(?i:is|was|has\s+been|got|'s)\s+"
     r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned)\b")
+# A release's day, by its name: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back
+# to 15 January 2027" (both were "said" facts, 14 November first for "When is the single out?").
+_RELEASED = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2}|(?i:the|our|my)\s+"
+    r"(?:(?i:new)\s+)?(?i:single|album|ep|record|book|app|release|update|version))\s+(?:(?i:now)\s+)?"
+    r"(?i:comes\s+out|is\s+out|is\s+released|will\s+be\s+released|will\s+be\s+out|drops|launches|goes\s+live|"
+    r"(?:is|has\s+been|was|got)\s+(?:pushed\s+back|pushed|delayed|moved|postponed|put\s+back))\s+"
+    r"(?:(?i:to|until|till)\s+)?\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
@@ -270,6 +278,12 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             # someone's event is theirs: "Kim's final"
             x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
             add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
+    for m in _RELEASED.finditer(text):
+        thing = reg.get(m.group("x"))
+        day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        named = thing is not None
+        if day and not (named and thing.type == "person") and m.group("x").split()[0].lower() not in lx.STOPWORDS:
+            add(thing.name if named else m.group("x"), "date is", day.group(), 0, named=named)
     for m in _CANCELLED_EVENT.finditer(text):
         event = event_key(m.group("x"), m.group(0), m.groupdict().get("party"), sent.t.speaker)
         add(event, "date is", "cancelled", 0)

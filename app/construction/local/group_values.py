@@ -37,7 +37,8 @@ _GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 _SUPPLIED = [
     re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?"
                rf"(?i:comes?|is\s+coming|are\s+coming)\s+(?i:now\s+)?from\s+{_FIRM}"),
-    re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?(?i:get|buy|order|source)\s+"
+    re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?"
+               r"(?i:get|buy|order|source|hire|rent)\s+"
                rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
     re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?:(?i:our|my|the)\s+)?{_GOODS}\s+"
                rf"(?i:supplier|suppliers|supply)\s+(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
@@ -64,7 +65,8 @@ _FIRM_TRADES = {"plumbing": "plumber", "plumbers": "plumber", "electrical": "ele
                 "building": "builder", "cleaning": "cleaner", "cleaners": "cleaner", "gardening": "gardener",
                 "landscaping": "gardener", "locksmiths": "locksmith", "roofing": "roofer",
                 "decorating": "decorator", "decorators": "decorator", "lettings": "agent", "letting": "agent",
-                "solicitors": "solicitor", "accountants": "accountant"}
+                "solicitors": "solicitor", "accountants": "accountant", "vans": "van supplier",
+                "van": "van supplier"}
 _SAID_TRADE = (r"(?P<trade>(?i:(?:letting\s+|estate\s+)?agents?|plumbers?|electricians?|builders?|cleaners?|"
                r"gardeners?|locksmiths?|decorators?|roofers?|solicitors?|accountants?|mechanics?|brokers?))")
 _NOW = r"(?i:now|instead|from\s+now\s+on|going\s+forward)\b"
@@ -75,7 +77,7 @@ _TRADES = (
                rf"[a-z]+(?:\s+[a-z]+)?(?:\s+{_NOW}|(?=\s+(?:(?i:from)\b|\x00)))"),
     re.compile(rf"(?<![\w'])(?i:we|I)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
                rf"(?i:use|using|going\s+with|go\s+with|switching\s+to|switched\s+to|moving\s+to|moved\s+to|"
-               rf"hired|hiring)\s+{_FIRM}\s+{_NOW}"),
+               rf"hired|hiring|hire\s+from|rent\s+from)\s+{_FIRM}(?:\s+(?i:in|at)\s+[A-Z][\w-]*)?\s+{_NOW}"),
     re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_SAID_TRADE}\s+"
                rf"(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
 )
@@ -243,12 +245,19 @@ def _topics(v: _Values) -> None:
 # A team's posts, the team's, one holder at a time, "new" or not: "Leo is captain for October",
 # "Amara is our captain for November", "Sam Hill is my assistant coach", then "Priya Desai is our
 # new assistant coach from this week" (each stayed current; "Sam Hill" was read as a place).
-_TEAM_ROLES = r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+coach|goalkeeper"
+_TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+coach|goalkeeper|hygienist|"
+               r"receptionist|practice\s+nurse|dental\s+nurse|drummer|bassist|guitarist|keyboardist|singer|"
+               r"sound\s+engineer|tour\s+manager|driver")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)"
     r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
-    r"\s+(?i:is|'s|will\s+be|becomes)\s+(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
-    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>\s+(?i:for|from)\s+\x00(?P<d>\d+)\x00)?")
+    r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as)\s+"
+    r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>\s+(?:(?i:for|from)\s+)?\x00(?P<d>\d+)\x00)?")
+# ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
+_TEAM_ROLE_FIRST = re.compile(
+    rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?P<role>(?i:{_TEAM_ROLES}))\s+"
+    r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
 
 
 def _new_holders(v: _Values) -> None:
@@ -257,16 +266,16 @@ def _new_holders(v: _Values) -> None:
         if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
                 and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
-    for m in _TEAM_HOLDER.finditer(v.text):
+    for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
         if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
             continue
-        if who.type == "place":
+        if who.type in ("place", "thing"):
             who.settle("person")  # ("Sam Hill is my assistant coach": a person)
         if who.type != "person":
             continue
         v.add(None, role.replace("vice captain", "vice-captain"), who.name, m.start(), end=m.end())
-        if m.group("when") and v.out and v.out[-1].obj == who.name:
+        if m.groupdict().get("when") and v.out and v.out[-1].obj == who.name:
             v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
 
 
