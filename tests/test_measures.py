@@ -169,6 +169,12 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("rehearsals schedule", "is", "Thursdays at 7pm")),
     ("Our new booking agent is Tom Becker at Wavelength Agency.", ("agent", "is", "Tom Becker")),
     ("Remy Costa is our new drummer.", ("drummer", "is", "Remy Costa")),
+    # a practice's opening hours, by their days, and its prices (walk-through 54: the speaker's)
+    ("We're open Monday to Friday, 8am to 6pm, and Saturdays 9am to 1pm.",
+     ("saturday opening hours", "is", "9am to 1pm")),
+    ("From next month we're open on Saturdays 9am to 12pm only.", ("saturday opening hours", "is", "9am to 12pm")),
+    ("A check-up costs £55.", ("check-up price", "is", "£55")),
+    ("From 1 December a check-up will cost £62.", ("check-up price", "is", "£62")),
     ("Our hygienist is Sophie Bell.", ("hygienist", "is", "Sophie Bell")),
     ("Hannah Price starts as our new hygienist on Monday, replacing Sophie.", ("hygienist", "is", "Hannah Price")),
     ("We hire our van from Swift Van Hire.", ("van supplier", "is", "Swift Van Hire")),

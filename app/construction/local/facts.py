@@ -33,7 +33,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     if parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
         first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         two = " ".join(text.split(" ", 2)[:2]).strip(",.:;!?")  # ("Priya Desai is ...": a full name)
-        named = text[:2].isupper() or first[:1].isupper() and (
+        named = (text[:2].isupper() and text[1:2].isalpha()) or first[:1].isupper() and (
             reg.get(first) is not None or reg.get(two) is not None)
         text = f"{parse.lead} {text if named else text[:1].lower() + text[1:]}"
     if parse.text:

@@ -321,6 +321,35 @@ _HEAD_COUNT = re.compile(
     rf"(?:(?i:now|still)\s+)?(?:(?i:down\s+to|up\s+to|for)\s+)?(?P<num2>\d{{1,4}}){_HEADS}")
 
 
+# A business's opening hours, by the days they are of, and its prices, the group's: "We're open
+# Monday to Friday, 8am to 6pm, and Saturdays 9am to 1pm", then "From next month we're open on
+# Saturdays 9am to 12pm only"; "A check-up costs £55", then "From 1 December a check-up will cost
+# £62" (each was the speaker's, "Olivia is open Monday to Friday ...", or a "said" fact).
+_WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_OPEN = re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be|the\s+(?:practice|shop|clinic|office|"
+                   r"salon|restaurant|studio|surgery|bar|cafe|café)\s+(?:is|will\s+be))\s+(?:(?i:now|only)\s+)?"
+                   r"(?i:open)\s+(?P<when>[^.;!?]{3,120})")
+_DAYS_HOURS = re.compile(
+    rf"(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\s*,?\s*(?:from\s+)?"
+    r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)",
+    re.I)
+_COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an|the|each|one|our)\s+"
+                    r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:now)\s+)?(?i:costs|will\s+cost|"
+                    r"is\s+going\s+to\s+cost|is\s+priced\s+at|goes\s+up\s+to|will\s+go\s+up\s+to)\s+"
+                    r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
+
+
+def _hours_and_prices(v: _Values) -> None:
+    for m in _OPEN.finditer(v.sent.text):
+        for d in _DAYS_HOURS.finditer(m.group("when")):
+            days = re.sub(r"(?<=day)s\b", "", " ".join(d.group("days").lower().split()))
+            v.add(None, f"{days} opening hours", " ".join(d.group("hours").split()), m.start(), end=m.end())
+    for m in _COSTS.finditer(v.text):
+        item = m.group("item").lower()
+        if item.split()[0] not in lx.STOPWORDS:
+            v.add(None, f"{item} price", m.group("num").replace(" ", ""), m.start(), end=m.end())
+
+
 def _head_counts(v: _Values) -> None:
     for m in _HEAD_COUNT.finditer(v.text):
         who = m.group("who") or m.group("who2")
@@ -330,4 +359,5 @@ def _head_counts(v: _Values) -> None:
               end=m.end())
 
 
-GROUP_READERS = (_head_counts, _rota, _duties, _suppliers, _trades, _deals, _events, _stays, _new_holders, _topics)
+GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _duties, _suppliers, _trades, _deals, _events, _stays,
+                 _new_holders, _topics)
