@@ -1491,6 +1491,18 @@ def test_a_day_got_in_the_past_tense_weeks_ahead_is_that_day(said, at, day):
     assert day in " ".join(f.text for f in extract([turn(said, speaker="Jess", at=at)]).facts)
 
 
+@pytest.mark.parametrize("said, text", [
+    # Walk-through 55: a week's availability was one dated week ("from 2026-11-10 (Tuesday) to ...")
+    ("I'm only available for gigs from Tuesday to Sunday.",
+     "Theo is only available for gigs from Tuesday to Sunday."),
+    # ... while days of a week named stay that week's
+    ("I'm free from Monday to Wednesday next week.",
+     "Theo is free from 2023-05-15 (Monday) to 2023-05-17 (Wednesday)"),
+])
+def test_a_weeks_availability_is_no_one_week(said, text):
+    assert [f.text for f in extract([turn(said, speaker="Theo")]).facts][0].startswith(text)
+
+
 def test_pity_is_no_part_of_a_name_and_a_match_won_is_gone_by():
     # Walk-through 52: "Poor Ethan" was an entity; "We beat Oakwood 3-1 on Saturday" the Saturday ahead.
     ex = extract([turn("Poor Ethan twisted his knee. We beat Oakwood 3-1 on Saturday.", speaker="Grace")])

@@ -409,7 +409,9 @@ _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|e
 # "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.
 _WEEK_RANGE = re.compile(rf"(?:{_WD})\s*(?:to|through|till|until|-|–)\s*(?:{_WD})\b", _I)
 _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|rota|off|on\s+duty|"
-                           r"days?\s+off\s+(?:is|are))\b"
+                           r"days?\s+off\s+(?:is|are)|"
+                           # "I'm only available for gigs from Tuesday to Sunday": a week's, not one week
+                           r"only\s+available(?:\s+(?:for|to)\s+[\w-]+(?:\s+[\w-]+)?)?)\b"
                            r"(?:\s+(?:from|on|every|usually|normally))?\s*$", _I)
 
 
