@@ -376,7 +376,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             valued = measures(s, reg, measured, last_org, recent_before)
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
                 continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
-            if not s.t.assistant and (fixed := corrected_day(s, measured)) is not None:
+            # (a day said again is a value measures() read: only then is it looked for again)
+            if valued and not s.t.assistant and (fixed := corrected_day(s, measured)) is not None:
                 end, was, again = redated(s, fixed[0].subject, fixed[1], fixed[0].obj, foresights)
                 ends.append(end)  # "Sorry, I mean 28 January": the plan of the day said before moves
                 if was is not None and again is not None:

@@ -9,7 +9,7 @@ from app.construction import lexicon as lx
 from app.construction.dates import absolute_text, number
 from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
-from app.construction.local.text import _WORD, _clip, _content_score
+from app.construction.local.text import PRONOUN_VERB, _WORD, _clip, _content_score
 from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
 from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace, tense_of
 from app.construction.local.entities import _Registry, kin_gender
@@ -775,7 +775,6 @@ _APOLOGY = re.compile(r"^(?:(?:sorry|oops|apologies|my\s+bad|correction)\b[^:]{0
 
 
 _HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
-_HE_SHE_VERB = {"'s": " is", "'ll": " will", "'d": " would"}
 
 
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
@@ -842,10 +841,10 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     ftext = _fill(rewrite(clause, voice), sent.rendered).strip()
     if start > 0 and ftext[:1].islower() and not ftext.startswith((t.speaker, who.name)):
         ftext = ftext[0].upper() + ftext[1:]
-    if (he := _HE_SHE.match(ftext)) is not None and who.person and who.name and " " not in who.name[:1]:
+    if (he := _HE_SHE.match(ftext)) is not None and who.person and who.name:
         # "Rafael gave notice, he's moving out on ...": whom "he" is, as the plan is read alone
         verb = he.group("v") or ""
-        ftext = f"{who.name}{_HE_SHE_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
+        ftext = f"{who.name}{PRONOUN_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
     by = _BY_DATE_HINT.search(text) if due else None

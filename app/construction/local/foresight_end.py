@@ -228,7 +228,7 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
                                          turn_ids=[sent.t.turn.id]))
             # ... and of whom the sentence opens with: "Tomasz has moved to day shifts, so visits
             # before noon are fine now" ends "Tomasz Nowak's rule: ..." (instructions._rules)
-            first = reg.get(sent.mentions[0].key) if sent.mentions and sent.mentions[0].start == 0 else None
+            first = sent.opens_with(reg)
             if (first is not None and first.type == "person" and not first.speaker
                     and not _CLEARED_BY.match(sent.text, sent.mentions[0].end)):  # ("Diane says it's fine ...")
                 out.append(ForesightEndDraft(who=first.name, words=words, kind="constraint",

@@ -33,6 +33,9 @@ _WORK_DAYS = re.compile(
 # switching our fish supplier to Blue Harbour Fish Co." (both stayed current: "comes from" and
 # "uses"). The group's, as a shop's stock is.
 _FIRM = r"(?P<firm>[A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:Co\.|[A-Z][\w'’-]*))*)"
+# A switch to a firm, said from the one before or not ("switched ... from Harbour Lettings to ...").
+_SWITCHED = r"\b(?i:switching|switched|changing|changed|moving|moved)\s+"
+_TO_FIRM = rf"(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"
 _GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 _SUPPLIED = [
     re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?"
@@ -40,8 +43,7 @@ _SUPPLIED = [
     re.compile(rf"(?<![\w'])(?i:we|I)\s+(?:(?i:now|'ll|will|'re\s+going\s+to)\s+)?"
                r"(?i:get|buy|order|source|hire|rent)\s+"
                rf"(?i:our|my|the|all\s+our)\s+{_GOODS}\s+from\s+{_FIRM}"),
-    re.compile(rf"\b(?i:switching|switched|changing|changed|moving|moved)\s+(?:(?i:our|my|the)\s+)?{_GOODS}\s+"
-               rf"(?i:supplier|suppliers|supply)\s+(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
+    re.compile(rf"{_SWITCHED}(?:(?i:our|my|the)\s+)?{_GOODS}\s+(?i:supplier|suppliers|supply)\s+{_TO_FIRM}"),
     re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_GOODS}\s+(?i:supplier)\s+(?i:is|will\s+be)\s+"
                rf"(?:(?i:now)\s+)?{_FIRM}"),
 ]
@@ -78,8 +80,7 @@ _TRADES = (
     re.compile(rf"(?<![\w'])(?i:we|I)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
                rf"(?i:use|using|going\s+with|go\s+with|switching\s+to|switched\s+to|moving\s+to|moved\s+to|"
                rf"hired|hiring|hire\s+from|rent\s+from)\s+{_FIRM}(?:\s+(?i:in|at)\s+[A-Z][\w-]*)?\s+{_NOW}"),
-    re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_SAID_TRADE}\s+"
-               rf"(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"),
+    re.compile(rf"{_SWITCHED}{_SAID_TRADE}\s+{_TO_FIRM}"),
 )
 
 

@@ -235,8 +235,7 @@ def _rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, lis
             continue
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         keys, words = situation_cues(sent.text)
-        first = reg.get(sent.mentions[0].key) if reg is not None and sent.mentions and (
-            sent.mentions[0].start == 0) else None
+        first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
         return [(f"{sent.t.speaker} set a rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]

@@ -39,6 +39,10 @@ class _Sentence:
         """A position in `text` as a position in `s1`."""
         return pos + sum(d for end, d in self.shifts if end <= pos)
 
+    def opens_with(self, reg):
+        """The entity (`reg`'s) the sentence's first word names ("Mei works nights, so ..."), or None."""
+        return reg.get(self.mentions[0].key) if self.mentions and self.mentions[0].start == 0 else None
+
     def named_before(self, reg, pos: int | None, types: tuple[str, ...]) -> list:
         """The entities of `types` (`reg`'s) the sentence names before `pos` in s1 (None: all),
         in order; no speaker."""

@@ -58,7 +58,8 @@ _OPENER = re.compile(
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
 _ABOUT_LABEL = re.compile(r"^(?i:on|about|re|regarding|for)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?):\s*")
 _PRONOUN_LEAD = re.compile(r"(?:he|she|they)(?P<v>'s|'re|'ll|\s)", re.IGNORECASE)
-_PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will"}
+# A pronoun's verb written out where a name takes the pronoun's place ("he's" -> "Omar is").
+PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will", "'d": " would"}
 # "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
 _CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*)\b")
 _LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
@@ -82,7 +83,7 @@ def _clean_sentence(s: str) -> str:
     m = _LABEL.match(s)
     if (about := _ABOUT_LABEL.match(s)) and (he := _PRONOUN_LEAD.match(s, about.end())):
         # "Big news on Omar: he's dropping ...": "Omar is dropping ..." (the label named whom)
-        s = f"{about.group('name')}{_PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}"
+        s = f"{about.group('name')}{PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}"
     elif m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
