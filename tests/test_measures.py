@@ -685,3 +685,13 @@ async def test_a_number_said_instead_of_another_in_a_later_episode_corrects_the_
 def test_a_patients_monthly_payment_is_no_rent():
     said = "Mrs Joan Hughes is on a payment plan, she pays £80 a month."
     assert not [v for v in _values([said]) if "rent" in v[1]]
+
+
+async def test_a_correction_in_a_conversation_of_no_group_finds_that_conversations_value(services, graph):
+    ingestor = Ingestor(services)
+    for day, text in ((0, "Hannah Lee moves in on 8 December at 975 a month."),
+                      (2, "Sorry, I got Hannah's rent wrong. It's 995 not 975.")):
+        await ingestor.memorize(graph.tenant, "lets", [
+            {"id": f"m{day}", "speaker": "Tom", "content": text, "timestamp": DAY1 + timedelta(days=day)}],
+            flush=True)
+    assert await _timeline(graph, "rent is") == [("975", "superseded"), ("995", "current")]

@@ -15,13 +15,18 @@ from app.construction.entity_resolution import normalize_key
 from app.store import term_stats
 
 # The group's current values said before the correction that hold the old number, the latest
-# first (in a conversation of no group, that conversation's).
+# first (in a conversation of no group, that conversation's): read by the (tenant, groupId) or
+# (tenant, conversationId) index, not the tenant's every fact.
 CANDIDATES = """
 UNWIND $asks AS a
-MATCH (f:Fact {tenant: $tenant})
+CALL (a) {
+  MATCH (f:Fact {tenant: $tenant, groupId: a.groupId}) RETURN f
+  UNION
+  MATCH (f:Fact {tenant: $tenant, conversationId: a.conversationId}) WHERE a.groupId IS NULL AND f.groupId IS NULL
+  RETURN f
+}
+WITH a, f
 WHERE f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
-  AND coalesce(f.groupId, '') = coalesce(a.groupId, '')
-  AND (a.groupId IS NOT NULL OR f.conversationId = a.conversationId)
   AND f.object CONTAINS a.old AND f.validFrom < a.at
 WITH a, f ORDER BY f.validFrom DESC
 WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, predicate: f.predicate, object: f.object,
