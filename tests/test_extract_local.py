@@ -460,6 +460,16 @@ def test_a_name_after_the_is_read_from_where_it_begins(text, subject, predicate,
     assert (f.subject, f.predicate, f.object) == (subject, predicate, obj)
 
 
+@pytest.mark.parametrize("text, subject, predicate, obj", [
+    ("Mia plays bass and Kai does vocals.", "Mia", "plays", "bass"),
+    ("Kai sings and Theo plays drums.", "Kai", "sings", ""),
+])
+def test_an_object_ends_where_another_named_persons_clause_begins(text, subject, predicate, obj):
+    # The other's clause was the object: "Mia" | "plays" | "bass and Kai does vocals".
+    [f] = extract([turn(text)]).facts
+    assert (f.subject, f.predicate, f.object) == (subject, predicate, obj)
+
+
 def test_a_names_s_before_a_thing_stays_a_possession():
     assert all(not f.predicate.startswith("is ") for f in extract([turn("Sam's wedding was lovely.")]).facts)
     assert all(f.subject != "Sam" for f in extract([turn("Sam's back hurts again.")]).facts)

@@ -169,6 +169,10 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("rehearsals schedule", "is", "Thursdays at 7pm")),
     ("Our new booking agent is Tom Becker at Wavelength Agency.", ("agent", "is", "Tom Becker")),
     ("Remy Costa is our new drummer.", ("drummer", "is", "Remy Costa")),
+    # a band's line-up, a post per part (walk-through 55: "Kai | sings | and Theo plays drums")
+    ("In the band Kai sings and Theo plays drums.", ("singer", "is", "Kai")),
+    ("In the band Kai sings and Theo plays drums.", ("drummer", "is", "Theo")),
+    ("For the tour Mia Lund is on bass now.", ("bassist", "is", "Mia Lund")),
     # a practice's opening hours, by their days, and its prices (walk-through 54: the speaker's)
     ("We're open Monday to Friday, 8am to 6pm, and Saturdays 9am to 1pm.",
      ("saturday opening hours", "is", "9am to 1pm")),
@@ -234,6 +238,7 @@ def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
     "What's your weight?",              # a question
     "I've got my head chef sorted: Kwame is coming with me.",  # a name after a colon
     "Alfie's 8 in July.",               # an age, no attribute
+    "Tom plays guitar.",                # a hobby, said of no band
 ])
 def test_no_value_where_none_is_stated(said):
     assert not [v for v in _values([said]) if v[1] not in ("date is", "is") or v[0] != "Nadia" and v[1] == "is"]

@@ -280,6 +280,34 @@ def _new_holders(v: _Values) -> None:
             v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
 
 
+# A band's line-up, a post per part: "Kai sings and Theo plays drums in the band", then "Remy's
+# on drums now" (each had been a fact of its own: "Kai | sings | and Theo plays drums"). Only
+# with a band's words in the sentence: "my son plays guitar" is a hobby, no post.
+_PARTS = {"drums": "drummer", "bass": "bassist", "guitar": "guitarist", "lead guitar": "lead guitarist",
+          "rhythm guitar": "rhythm guitarist", "keys": "keyboardist", "keyboards": "keyboardist",
+          "piano": "keyboardist", "sax": "saxophonist", "saxophone": "saxophonist", "trumpet": "trumpeter",
+          "violin": "violinist", "fiddle": "violinist", "vocals": "singer", "lead vocals": "singer"}
+_PLAYS = re.compile(
+    r"(?<![\w'-])(?P<who>[A-Z][\w-]*(?:'(?!s\b)\w+)?(?:\s+[A-Z][\w-]*)?)\s+(?:(?i:now|still)\s+)?"
+    r"(?:(?i:plays|is\s+playing|will\s+play|'s\s+on|is\s+on|takes\s+over\s+on|does)\s+(?:(?i:the)\s+)?"
+    rf"(?P<part>(?i:{'|'.join(sorted(_PARTS, key=len, reverse=True))}))|(?P<sings>(?i:sings)))\b")
+_BAND_WORDS = re.compile(r"\b(?:band|line-?up|gigs?|rehearsals?|set\s?list|tour)\b", re.I)
+
+
+def _line_up(v: _Values) -> None:
+    if not _BAND_WORDS.search(v.text):
+        return
+    for m in _PLAYS.finditer(v.text):
+        who = v.reg.get(m.group("who"))
+        if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
+            continue
+        if who.type in ("place", "thing"):
+            who.settle("person")
+        if who.type == "person":
+            part = "singer" if m.group("sings") else _PARTS[" ".join(m.group("part").lower().split())]
+            v.add(None, part, who.name, m.start("who"), end=m.end())
+
+
 # Whose turn a duty of the group's is, for a period: "And driving in November is Mrs Okafor and the
 # Browns", "Oranges this week are the Nguyens" (it had been "Grace is driving in November ...").
 _DUTY = re.compile(r"^(?:(?i:and|so|also)\s+)?(?P<duty>(?i:driving|lifts|oranges|snacks|half-time\s+oranges|"
@@ -361,4 +389,4 @@ def _head_counts(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _duties, _suppliers, _trades, _deals, _events, _stays,
-                 _new_holders, _topics)
+                 _new_holders, _line_up, _topics)

@@ -467,13 +467,15 @@ _LOCATIVE = frozenset("in at on to with from near into away home back there here
 _CLAUSE_END = re.compile(
     r"[;:!?()\"]|,\s*(?:and|but|so|because|which|who|when|while|although|though|then|i|we|she|he|they|"
     r"it|my|that's|it's)\b|\s(?:and|but|so)\s+(?:i|we|she|he|they|it|my|then|that)\b|"
-    r"\s(?:because|although|though|whereas)\s", _I)
+    r"\s(?:because|although|though|whereas)\s|"
+    # another's clause: "Kai sings and Theo plays drums"
+    r"(?P<another>(?:^|\s)(?:and|but|while)\s+(?-i:[A-Z][a-z'-]+)\s+(?-i:[a-z]+s)\b)", _I)
 
 
 def _object(rest: str, voice: _Voice) -> str:
     """The rest of a clause after its verb, up to the next clause, in the third person."""
     rest = _unplace(rest)
     m = _CLAUSE_END.search(rest)
-    if m and m.start() > 0:
+    if m and (m.start() > 0 or m.group("another")):  # ("Kai sings and Theo plays drums": no object)
         rest = rest[: m.start()]
     return _clip(rewrite(rest, voice).strip(" ,").rstrip(" .!?"), MAX_OBJECT_CHARS)
