@@ -1347,13 +1347,24 @@ def test_a_household_s_solicitor_is_one_at_a_time_and_a_firm_with_an_ampersand_o
 
 def test_our_budget_is_one_value_of_the_group_whoever_of_it_says_it():
     # Walk-through 47: "Jonas | budget is | £420,000 for now, and ..." stayed current beside the
-    # group's "budget | is" that the partner's "we've cut our budget" replaced ("jonas's" too).
+    # group's "budget | is" that the partner's "we've cut our budget" replaced ("jonas's" too). Told
+    # as Jonas's words, "our" is the group's, not "Jonas's budget" (session 47).
     ex = extract(episode(("Jonas", "Our budget is £420,000 for now, and we've saved £48,000 for the deposit."),
                          ("Priya", "So we've cut our budget to £440,000.")))
     assert [(f.subject, f.predicate, f.object, f.text) for f in ex.facts] == [
         ("budget", "is", "£420,000",
-         "Jonas said Jonas's budget is £420,000 for now, and Jonas has saved £48,000 for the deposit."),
+         "Jonas said our budget is £420,000 for now, and we've saved £48,000 for the deposit."),
         ("budget", "is", "£440,000", "Priya has cut Priya's budget to £440,000.")]
+
+
+def test_a_groups_value_told_as_someones_words_keeps_we_and_our():
+    # Walk-through 55: "Jess said Jess hires Jess's van from Cargo Hire now": the band's van.
+    [f] = extract([turn("We hire our van from Cargo Hire now.", speaker="Jess")]).facts
+    assert (f.subject, f.object) == ("van supplier", "Cargo Hire")
+    assert f.text == "Jess said we hire our van from Cargo Hire now."
+    # the speaker's own value stays theirs
+    [f] = [f for f in extract([turn("My rent is 900 a month.", speaker="Jess")]).facts if f.predicate == "rent is"]
+    assert f.text == "Jess's rent is 900 a month."
 
 
 def test_a_contact_at_a_firm_said_first_and_the_firm_by_its_first_words():

@@ -25,7 +25,7 @@ _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re
 
 def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     t = sent.t
-    voice = _Voice(t.speaker, t.other, sent.companion)
+    voice = _Voice(t.speaker, t.other, sent.companion, keep_we=bool(parse.lead and parse.lead.endswith(" said")))
     said = sent.s1[parse.clause:parse.until]
     if parse.until is not None:  # "Ben owns billing, and Chloe owns checkout": Ben's clause alone
         said = _CLAUSE_JOIN.sub("", said)

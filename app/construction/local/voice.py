@@ -85,6 +85,9 @@ class _Voice:
     speaker: str
     other: str | None = None       # "you"
     companion: str | None = None   # with "we": the other person in the sentence
+    # "we" and "our" kept as said, in a value told as someone's words ("Jess said we hire our
+    # van from Cargo Hire"): the group's, not the speaker's ("Jess hires Jess's van").
+    keep_we: bool = False
 
 
 def rewrite(s: str, voice: _Voice) -> str:
@@ -136,6 +139,8 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
         name = voice.speaker
         plural = False
     elif base in ("we", "us", "our", "ours", "ourselves"):
+        if voice.keep_we and voice.companion is None:
+            return m.group(1), end
         plural = voice.companion is not None and base in ("we", "us")
         name = f"{voice.speaker} and {voice.companion}" if plural else voice.speaker
     else:
