@@ -102,6 +102,22 @@ async def test_as_of_a_moment_a_scene_holding_later_episodes_stays_out(services,
         assert (athena in {h.node["id"] for h in res.hits}) is seen, as_of
 
 
+async def test_as_of_a_moment_a_scenes_consensus_holds_what_was_true_then(services, graph):
+    # Walk-through 53: the consensus, written from what is true now, answered the past with
+    # today's values. As of the spring, Maya worked at Northwind Bank; Brightleaf came later.
+    await _memorize(services, graph.tenant, ATHENA_1, GARDEN, NEW_JOB)
+    old = await _scene_of(graph, "a1")
+    stored = (await graph.read("MATCH (s:MemScene {tenant: $tenant, id: $id}) RETURN s.consensus AS c",
+                               id=old))[0]["c"]
+    assert "works at Northwind Bank" not in stored, stored  # (superseded: not true now)
+    search = SearchService(services)
+    res = await search.search(graph.tenant, SearchRequest(
+        query="Northwind Bank ledger project", method=Method.HYBRID, kinds=("scene",),
+        as_of=datetime(2024, 4, 1, tzinfo=timezone.utc)))
+    [then] = [h.node["consensus"] for h in res.hits if h.kind == "scene" and h.node["id"] == old]
+    assert "Northwind Bank" in then and "Brightleaf" not in then, then
+
+
 async def test_a_scene_shows_no_conflict_of_a_forgotten_episode(services, graph):
     from datetime import datetime, timedelta, timezone
 

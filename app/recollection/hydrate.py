@@ -56,24 +56,30 @@ RETURN k AS key, n {.id, .text, .trigger, .kind, .status, .conversationId, .grou
 # A scene is its group's; asked for one user's memories ($userId), its consensus is rewritten
 # from that user's current facts in it (read from the user's latest episodes in the scene, as
 # the stored consensus reads the scene's), so a team channel's scene does not answer Jun with
-# what Marco and Priya said. Null without a user.
+# what Marco and Priya said. Asked as of a moment ($asOf), from the facts true then: the stored
+# consensus says what is true now, and "What was the plan in October?" was answered with the
+# day it moved to in November. Null with neither.
 SCENES = """
 UNWIND $keys AS k
 MATCH (n:MemScene) WHERE elementId(n) = k AND n.tenant = $tenant
 RETURN k AS key, n {.id, .topic, .consensus, .status, .groupId, .cells,
                     startedAt: toString(n.startedAt), endedAt: toString(n.endedAt),
                     createdAt: toString(n.createdAt), updatedAt: toString(n.updatedAt),
-                    userFacts: CASE WHEN $userId IS NULL THEN null ELSE COLLECT {
-                      MATCH (n)-[:INCLUDES]->(m:MemCell {status: 'active'}) WHERE $userId IN m.userIds
+                    userFacts: CASE WHEN $userId IS NULL AND $asOf IS NULL THEN null ELSE COLLECT {
+                      MATCH (n)-[:INCLUDES]->(m:MemCell {status: 'active'})
+                      WHERE $userId IS NULL OR $userId IN m.userIds
                       WITH m ORDER BY m.startedAt DESC, m.id LIMIT $userCells
-                      MATCH (m)-[:HAS_FACT]->(f:Fact {status: 'current'})
+                      MATCH (m)-[:HAS_FACT]->(f:Fact)
                       WHERE coalesce(f.forgotten, false) = false
-                        AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId }
+                        AND CASE WHEN $asOf IS NULL THEN f.status = 'current'
+                                 ELSE f.status IN ['current', 'superseded'] AND f.validFrom <= $asOf
+                                      AND (f.validTo IS NULL OR f.validTo > $asOf) END
+                        AND ($userId IS NULL OR EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn) WHERE t.userId = $userId })
                       RETURN f {.text, .singleValued, .confidence, validFrom: toString(f.validFrom)}
                     } END} AS node
 """
 
-# The user's latest episodes in a scene whose facts make its consensus for that user.
+# The latest episodes in a scene whose facts make its consensus for a user or a moment.
 USER_CELLS = 20
 
 BY_KIND = {"turn": TURNS, "memcell": CELLS, "fact": FACTS, "foresight": FORESIGHTS, "scene": SCENES}
@@ -86,20 +92,20 @@ def _one_query(kinds: tuple[str, ...]) -> str:
 
 
 async def hydrate(graph: TenantGraph, keys_by_kind: dict[str, list[str]],
-                  user_id: str | None = None) -> dict[str, dict]:
+                  user_id: str | None = None, as_of: datetime | None = None) -> dict[str, dict]:
     """{key: node payload} for every key that still exists (evidence turns under kind 'turn');
-    `user_id`: the search's, whose facts a scene's consensus then holds."""
+    `user_id` and `as_of`: the search's, whose facts a scene's consensus then holds."""
     kinds = tuple(sorted(k for k, keys in keys_by_kind.items() if keys))
     if not kinds:
         return {}
-    scoped = {"userId": user_id, "userCells": USER_CELLS} if "scene" in kinds else {}
+    scoped = {"userId": user_id, "asOf": as_of, "userCells": USER_CELLS} if "scene" in kinds else {}
     rows = await graph.read_rows(_one_query(kinds), ("key", "node"), **scoped,
                                  **{f"keys_{k}": keys_by_kind[k] for k in kinds})
     return {r["key"]: _user_consensus(_with_times(r["node"])) for r in rows}
 
 
 def _user_consensus(node: dict) -> dict:
-    """A scene's consensus as its user's facts say it, when the search named a user."""
+    """A scene's consensus as its user's facts say it, or those true at the moment asked about."""
     facts = node.pop("userFacts", None)
     if facts is not None:
         for f in facts:

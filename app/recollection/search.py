@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from datetime import datetime
 from dataclasses import dataclass, field
 
 from app.recollection import filters
@@ -105,7 +106,8 @@ WARM_UP_SCOPED = ("When is the next trip planned?", "Where does Maya live?")
 HYDRATE_ROUNDS = 3
 
 
-async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int, user_id: str | None = None) -> list[Hit]:
+async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int, user_id: str | None = None,
+                as_of: datetime | None = None) -> list[Hit]:
     """The first `top_k` fused candidates as hits, read from the graph. A fact or foresight that
     says what a hit before it says (the same text, the same status) joins that hit as more
     evidence: a user who said "I'm vegetarian" in eight conversations had eight facts fill the
@@ -122,7 +124,7 @@ async def _hits(graph: TenantGraph, fused: list[Fused], top_k: int, user_id: str
             keys.setdefault(f.kind, []).append(f.key)
         turns = keys.get("turn", [])
         keys["turn"] = turns + sorted({t for f in batch for t in f.evidence} - set(turns))
-        found = await hydrate(graph, keys, user_id)
+        found = await hydrate(graph, keys, user_id, as_of)
         for f in batch:
             if f.key not in found:  # deleted between retrieval and hydration
                 continue
@@ -236,7 +238,7 @@ class SearchService:
             # hits; a request without turns gets its kinds only (each hit keeps its best turns).
             fused = [f for f in fused if f.kind in req.kinds]
         s = time.perf_counter()
-        hits = await _hits(graph, fused, req.top_k, req.user_id)
+        hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
