@@ -54,6 +54,17 @@ def test_a_weekday_beside_a_date_or_of_a_routine_is_no_date_of_its_own():
     assert one("See you on Sunday.").start == date(2023, 5, 14)
 
 
+@pytest.mark.parametrize("said, ref, day", [
+    # Walk-throughs 56, 58: a year behind (2025-11-15, a Saturday; 2026-05-08, a Friday)
+    ("I've entered the Docklands Half on Sunday 15 November.", date(2026, 10, 24), date(2026, 11, 15)),
+    ("Spa day at Thermae Bath on Saturday 8 May for eight of us.", date(2026, 9, 14), date(2027, 5, 8)),
+    ("We went on Saturday, May 9.", date(2026, 9, 14), date(2026, 5, 9)),
+])
+def test_a_dates_year_is_the_one_its_weekday_falls_in(said, ref, day):
+    at = datetime.combine(ref, datetime.min.time(), timezone.utc)
+    assert [m.start for m in find_dates(said, at, prefer=tense_at(said))] == [day]
+
+
 def test_what_was_promised_for_a_month_is_ahead():
     # Said in May, in the past tense: the promise is for this December, not the last.
     said = "Halden promised the remaining €1,800 for early December."

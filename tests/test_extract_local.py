@@ -1399,6 +1399,32 @@ def test_an_assistants_confirmation_of_the_days_the_user_gave_is_no_fact():
         "Lume Ops booked the cake for 2023-12-11 (11 December), they can't do the 12th."]
 
 
+def test_an_assistants_summary_acknowledgement_or_reminder_of_what_it_was_told_is_no_fact():
+    # Walk-throughs 56, 57: "Vow said ceremony at 1:30pm on 2026-06-12 (12 June)" (the day said in
+    # an earlier episode, and a year behind), "Pilot said thursdays for Hana, got it", "Pilot said
+    # remember Tom is in Lisbon" (the top hit for "Where does Tom live?").
+    said = [("Marco", "user", "The ceremony moves to 1:30pm. Same day, same place."),
+            ("Vow", "assistant", "Okay, ceremony at 1:30pm on 12 June at Hartley Manor."),
+            ("Ravi", "user", "Hana prefers Thursdays for her one-to-ones."),
+            ("Pilot", "assistant", "Thursdays for Hana, got it."),
+            ("Pilot", "assistant", "Will do. Remember Tom is in Lisbon, an hour behind."),
+            ("Pilot", "assistant", "Okay, I booked the minibus for 12 June.")]
+    ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    assert [f.subject for f in ex.facts if f.subject in ("Vow", "Pilot")] == ["Pilot"]
+    assert [f.predicate for f in ex.facts if f.subject == "Pilot"] == ["booked"]  # what it did stays
+
+
+def test_an_address_to_the_assistant_by_name_is_no_part_of_what_is_said():
+    # Walk-throughs 56, 57: "Ravi said pilot, Sofia Alvarez is joining Ravi": reported, no fact of Sofia's.
+    said = [("Pilot", "assistant", "Hello Ravi!"),
+            ("Ravi", "user", "Pilot, Sofia Alvarez is joining us next week."),
+            ("Clara", "user", "Okay Pilot: the hen do is booked for eight of us.")]
+    ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    texts = [f.text for f in ex.facts]
+    assert texts[0].startswith("Sofia Alvarez is joining Ravi"), texts
+    assert "Clara said the hen do is booked for eight of Clara's group." in texts, texts  # (not "of Clara")
+
+
 def test_a_titled_surname_and_the_surname_alone_are_the_one_full_name_with_it():
     ex = extract(episode(("Aisha", "Mr Okafor, one of our regulars, has a severe sesame allergy."),
                          ("Aisha", "Okafor booked for Saturday."),

@@ -211,6 +211,22 @@ def _year_for_month(month: int, ref: date, prefer: str | None, day: int | None =
     return best.year
 
 
+_WD_BEFORE = re.compile(rf"\b({_WD})\b,?\s+(?:the\s+)?$", _I)
+
+
+def _year_of_weekday(text: str, start: int, month: int, day: int, ref: date) -> int | None:
+    """The year, of last, this or next, in which `day` `month` falls on the weekday said right
+    before it ("Saturday 8 May", said in September 2026: 2027's, its only Saturday of the three);
+    None without a weekday or with none or two such years."""
+    m = _WD_BEFORE.search(text, max(0, start - 16), start)
+    if m is None or m.end() != start:
+        return None
+    wd = _WEEKDAYS[m.group(1).lower()]
+    years = [y for y in (ref.year - 1, ref.year, ref.year + 1)
+             if (d := _safe_date(y, month, day)) is not None and d.weekday() == wd]
+    return years[0] if len(years) == 1 else None
+
+
 def _season_span(name: str, year: int) -> tuple[date, date]:
     m = _SEASONS[name.lower()]
     start = date(year, m, 1)
@@ -279,7 +295,7 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     if year is None:
         if not 1 <= day <= 31:
             return None
-        year = _year_for_month(month, ref, prefer, day)
+        year = _year_of_weekday(m.string, m.start(), month, day, ref) or _year_for_month(month, ref, prefer, day)
     d = _safe_date(year, month, day)
     if d is None:
         return None
@@ -299,7 +315,8 @@ def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     day = int(m.group(2))
     if not 1 <= day <= 31:
         return None
-    year = int(m.group(3)) if m.group(3) else _year_for_month(month, ref, prefer, day)
+    year = int(m.group(3)) if m.group(3) else (
+        _year_of_weekday(m.string, m.start(), month, day, ref) or _year_for_month(month, ref, prefer, day))
     d = _safe_date(year, month, day)
     if d is None:
         return None

@@ -155,6 +155,17 @@ _CONFIRMED = re.compile(
     r"cancell?ed|moved|ordered|paid|reserved|created|emailed|called|rebooked|changed)\b)", re.I)
 
 
+# What follows an assistant's "Okay," with no verb is a summary of what it was told: "Okay,
+# ceremony at 1:30pm on 12 June at Hartley Manor" (its day said in an earlier episode).
+_VERBLESS = re.compile(r"(?<![\w'])(?:is|are|was|were|be|been|has|have|had|will|would|can|could|should|must|"
+                       r"do|does|did|i|we|you|he|she|they|it)(?![\w])|'(?:s|re|ll|ve|d|m)\b|\w{3,}ed\b", re.I)
+# ... and one that ends so, or reminds the user of it: "Thursdays for Hana, got it", "Remember
+# Tom is in Lisbon, an hour behind" (not "Remember to bring your passport": a reminder).
+_CONFIRMED_LAST = re.compile(r"[,;:\-\u2013\u2014]\s*(?:got\s+it|noted|understood|will\s+do)\s*[.!]*$", re.I)
+_REMINDED = re.compile(r"^(?:and\s+|also\s+|just\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)\s*,?\s+"
+                       r"(?:that\s+)?(?!to\b)", re.I)
+
+
 # An assistant's promise: "I'll follow up by Friday", "We will send the refund on Monday"
 # (not "I'll keep that in mind", "I'll let you know if ...": no day of its own; nor "I will
 # remind you about the dentist tomorrow": the user's appointment, the user's plan).
@@ -397,11 +408,14 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 continue  # "Sorry to hear that, a grey Monday", "Sunday check-in, Mei!": courtesy
             if s.t.assistant and (ok := _CONFIRMED.match(s.raw)) and (
                     not s.dates or ":" in ok.group(0) or all((d.start.month, d.start.day) in user_days
-                                                              for d in s.dates)):
+                                                              for d in s.dates)
+                    or not _VERBLESS.search(s.raw, ok.end())):
                 # "Got it, aisle seats from now on", "Noted: Sofia is vegetarian and ...": told again;
                 # a summary after a colon with its days too ("Understood: €520 from November,
                 # Brightwave stays at €450" was a fact "brightwave is €450"); its days the user's
                 # ("Okay, a cake for the Okafor table on 12 December")
+                continue
+            if s.t.assistant and not foresaw and (_CONFIRMED_LAST.search(s.raw) or _REMINDED.match(s.raw)):
                 continue
             if helped and not s.t.assistant and not foresaw and not valued_or_assigned and _ERRAND.match(s.raw):
                 continue  # an errand for the assistant: a task, no memory

@@ -121,8 +121,19 @@ def _lowercase(raw: str) -> bool:
     return first.islower()
 
 
+def _addressed(turns: list[_Turn]) -> re.Pattern | None:
+    """A sentence's opening address to the episode's assistant by name: "Pilot, Sofia Alvarez is
+    joining us" (it was "Ravi said pilot, Sofia Alvarez is joining Ravi"), "Vow, the hen do is booked!"."""
+    names = sorted({t.speaker for t in turns if t.assistant and t.speaker}, key=len, reverse=True)
+    if not names:
+        return None
+    alt = "|".join(re.escape(n) for n in names)
+    return re.compile(rf"^(?:(?:hi|hey|hello|ok|okay|so|and)\s+)?(?:{alt})\s*[,:]\s+(?=\S)", _I)
+
+
 def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     out: list[_Sentence] = []
+    addressed = _addressed(turns)
     for t in turns:
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
         content = _normalise(content[:MAX_TURN_CHARS])
@@ -130,6 +141,8 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
             text = without_emphatic(_clean_sentence(raw))
+            if addressed is not None and not t.assistant and (m := addressed.match(text)):
+                text = _clean_sentence(text[m.end():])
             if not text or not any(ch.isalnum() for ch in text):
                 continue
             question = text.rstrip().endswith("?") and not _FIRST.match(text) \

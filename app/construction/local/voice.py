@@ -30,6 +30,8 @@ _COMPOUND_BEFORE = re.compile(
     r"(?:(?:my|our)\s+\w+(?:\s+[A-Z][\w']*){0,2}|[A-Z][\w']*(?:\s+[A-Z][\w']*)?|me)\s+and\s*$", re.IGNORECASE)
 # "us both", "us all": the speaker and others (not "us all day", "us all the details")
 US_ALL = re.compile(r"\s+(both|all)\b(?!\s+(?:of|the|my|our|day|week|year)\b)", re.I)
+_QUANTITY_OF = re.compile(r"(?<![\w'])(?:all|each|some|most|many|few|none|one|two|three|four|five|six|"
+                          r"seven|eight|nine|ten|eleven|twelve|twenty|thirty|\d+)\s+of\s+$", re.IGNORECASE)
 _CONTRACTION = {"'m": "is", "'ve": "has", "'ll": "will", "'d": "would", "'re": "is"}
 _PLURAL_CONTRACTION = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
 _VERBISH = frozenset("""
@@ -155,6 +157,8 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
     if base == "us" and not plural and (both := US_ALL.match(s, end)):
         # "Dr. Lee saw us both": the speaker and someone not named, not "saw Tomás both"
         return f"{name} and {'another' if both.group(1).lower() == 'both' else 'others'}", both.end()
+    if base == "us" and not plural and _QUANTITY_OF.search(s, 0, m.start()):
+        return f"{possessive(name)} group", end  # "for eight of us": not "for eight of Clara"
     if base in ("me", "us"):
         return name, end
     if tail:
