@@ -624,6 +624,9 @@ def test_what_does_not_answer_an_allergy_question_makes_no_constraint(rows):
     ("Always book aisle seats for me.", "Lea asked to always book aisle seats for Lea.", "seats"),
     ("Never schedule meetings on Fridays.", "Lea asked never to schedule meetings on Fridays.", "meetings"),
     ("Please don't call before 9am.", "Lea asked not to call before 9am.", "call"),
+    # (walk-through 58: "give me" was no errand, and no constraint came of it)
+    ("Please never give me gels with caffeine after 4pm, they wreck my sleep.",
+     "Lea asked never to give Lea gels with caffeine after 4pm, they wreck Lea's sleep.", "gels"),
 ])
 def test_an_instruction_to_an_assistant_is_a_standing_constraint(said, expected, word):
     ex = _asked(("Lea", "user", said), ("assistant", "assistant", "Noted, I'll remember that."))

@@ -18,7 +18,8 @@ ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|s
            "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
            "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
            "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve|"
-           r"give\s+out|give\s+away|hand\s+out|pass\s+on|disclose|reveal|visit|show|let\s+in|enter")
+           r"give\s+out|give\s+away|hand\s+out|pass\s+on|disclose|reveal|visit|show|let\s+in|enter|"
+           r"give\s+(?:me|us|him|her|them)|feed|pour|suggest\s+(?:me|us)")  # ("never give me gels with caffeine")
 _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
@@ -56,14 +57,15 @@ _WISH = re.compile(rf"(?P<who>[A-Z][\w'-]+)\s+(?:said|says|asked|wants|told\s+(?
 
 def _one(sent: _Sentence, m: re.Match, recent: str | None,
          reg: _Registry | None) -> tuple[str, list[str], list[str]]:
-    rest = rewrite(m.group("rest"), _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
+    verb = m.group("v")
+    # (the verb's own object too: "never give me gels" is "never to give Aoife gels")
+    what = rewrite(f"{verb[:1].lower()}{verb[1:]}{m.group('rest')}", _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
     # "her" is whom the sentence named before it ("Mrs Patel prefers email, never call her"), else
     # whom the turns before named last
     named = sent.named_before(reg, sent.s1_pos(m.start()), ("person",)) if reg is not None else []
     whom = named[-1].name if named else recent
     if whom and whom != sent.t.speaker:
-        rest = OBJECT_PRONOUN.sub(whom, rest)
-    what = f"{m.group('v').lower()}{rest}"
+        what = OBJECT_PRONOUN.sub(whom, what)
     keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
     return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words
 
