@@ -59,7 +59,8 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
          reg: _Registry | None) -> tuple[str, list[str], list[str]]:
     verb = m.group("v")
     # (the verb's own object too: "never give me gels" is "never to give Aoife gels")
-    what = rewrite(f"{verb[:1].lower()}{verb[1:]}{m.group('rest')}", _Voice(sent.t.speaker, sent.t.other)).rstrip(" ,")
+    voice = _Voice(sent.t.speaker, sent.t.other)
+    what = rewrite(f"{verb[:1].lower()}{verb[1:]}{m.group('rest')}", voice).rstrip(" ,")
     # "her" is whom the sentence named before it ("Mrs Patel prefers email, never call her"), else
     # whom the turns before named last
     named = sent.named_before(reg, sent.s1_pos(m.start()), ("person",)) if reg is not None else []
