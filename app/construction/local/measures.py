@@ -66,18 +66,20 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
           r"arr|mrr|acv|tcv")  # a deal's "$120k ARR" (it was no value, so the amount never changed)
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
+# A time of day or a race's time: "at 9:30", "48:10", "1:48:30"
+_CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s*(?i:am|pm)\b)?)"
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
                  r"repaired|paid|unpaid|overdue|delivered|delayed|dispatched|arrived|returned|refunded|lost|"
                  r"in\s+transit|out\s+for\s+delivery|back-?ordered")
-_VALUE = (rf"(?:{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
+_VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
 # "1,900 kcal a day", "87 kg for 5", "fixed in 3.14").
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks|overall|total|annually|yearly|monthly)\b|\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
+        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead)\b|\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
@@ -135,15 +137,18 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has)?(?:\s+just)?\s+|"
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is)?(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
     # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
-    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting)\s+(?:up\s+|down\s+)?"
+    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting|"
+    r"raising|increasing|bumping|upping|lowering|reducing|cutting|dropping|changing|moving|setting|revising|"
+    r"updating)\s+(?:up\s+|down\s+)?"
     r"(?P<det>my|our|their|his|her|the)\s+"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+(?:(?i:a|an)\s+)?{_NUM}" + _END)
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
+    + _END)  # ("I'm revising my goal time to 3:55")
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
                         r"grams\s+of\s+protein))\b",
@@ -300,14 +305,15 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("expected salary", "expectation"), ("stage", "status"),
          ("body weight", "weight"), ("bodyweight", "weight"), ("renewal", "renewal date"),
          ("renewal date date", "renewal date"), ("tier", "plan"),
-         ("goal score", "goal"), ("target score", "goal"), ("target", "goal"),
+         ("goal score", "goal"), ("target score", "goal"), ("target", "goal"), ("goal time", "goal"),
+         ("target time", "goal"), ("race goal", "goal"),
          ("deposit pot", "deposit savings"), ("deposit fund", "deposit savings"),
          ("savings for the deposit", "deposit savings"), ("final numbers", "guest count"),
          ("final number", "guest count"), ("number of guests", "guest count"))
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
-_LEAD = frozenset("new current latest daily my our their the his her its".split())
+_LEAD = frozenset("new current latest daily weekly monthly usual regular my our their the his her its".split())
 _HOMES = frozenset("flat apartment house home place room studio".split())
 
 
@@ -319,6 +325,8 @@ def attribute_key(words: str) -> str:
     parts = key.split()
     while len(parts) > 1 and parts[0] in _LEAD:
         parts.pop(0)
+    if len(parts) == 3 and parts[1] == "for" and parts[2] not in lx.STOPWORDS:
+        parts = [parts[2], parts[0]]  # "budget for tools" is the "tools budget"
     key = f" {' '.join(parts)} "
     for said, same in _SAME:
         key = key.replace(f" {said} ", f" {same} ")
@@ -347,7 +355,7 @@ def _value(m: re.Match, sent: _Sentence) -> str | None:
         i = int(m.group("d"))
         day = ISO_DAY.search(sent.rendered[i]) if i < len(sent.rendered) else None
         return day.group() if day else None
-    for g in ("num", "ver", "status", "name"):
+    for g in ("clock", "num", "ver", "status", "name"):
         if m.groupdict().get(g):
             value = " ".join(m.group(g).split())
             # ("their warehouse is Snowflake." ends its sentence; "Node.js" keeps its dot)
@@ -487,7 +495,7 @@ def _said_is(v: _Values) -> None:
         whose = v.owner(det or said_owner, m.start())
         if whose is None and m.group("d") is not None and not set(attr.split()) & _DATED:
             continue  # "first day is 31 July": whose first day? (two people's would end each other)
-        if whose is None and (det or said_owner) and not (m.group("num") or m.group("d")):
+        if whose is None and (det or said_owner) and not (m.group("num") or m.group("d") or m.group("clock")):
             continue  # "their warehouse is Snowflake", no organisation named: too loose to keep
         lead = None
         if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
@@ -555,7 +563,7 @@ def _changed(v: _Values) -> None:
     for m in _CHANGED.finditer(v.text):
         det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
-        v.add(whose, _attribute(m.group("attr")), m.group("num"), m.start(), "", m.end())  # (told by its doer)
+        v.add(whose, _attribute(m.group("attr")), m.group("num") or m.group("clock"), m.start(), "", m.end())  # (told by its doer)
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
