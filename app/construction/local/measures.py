@@ -72,14 +72,16 @@ _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|ship
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
                  r"repaired|paid|unpaid|overdue|delivered|delayed|dispatched|arrived|returned|refunded|lost|"
                  r"in\s+transit|out\s+for\s+delivery|back-?ordered")
-_VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|(?P<status>(?i:{_STATUS_WORDS}))\b"
+_VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|"
+          rf"(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
 # "1,900 kcal a day", "87 kg for 5", "fixed in 3.14").
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead)\b|\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
+        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead)\b|"
+        r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
@@ -563,7 +565,8 @@ def _changed(v: _Values) -> None:
     for m in _CHANGED.finditer(v.text):
         det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
-        v.add(whose, _attribute(m.group("attr")), m.group("num") or m.group("clock"), m.start(), "", m.end())  # (told by its doer)
+        value = m.group("num") or m.group("clock")
+        v.add(whose, _attribute(m.group("attr")), value, m.start(), "", m.end())  # (told by its doer)
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
