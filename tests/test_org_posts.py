@@ -51,3 +51,18 @@ async def test_a_new_holder_ends_the_old_and_is_the_answer(services, graph):
     first = [h.node.get("text", "") for h in res.hits[:3]]
     assert any("Daniel Ortiz" in t for t in first), first
     assert not [h for h in res.hits if h.kind == "fact" and h.node.get("text") == said[0][1]]
+
+
+async def test_a_contact_at_a_firm_is_the_groups_whoever_of_it_says_so(services, graph):
+    # Walk-through 57: Ravi's "Our contact at Acme Freight is Mark Doyle" stayed current beside
+    # Sofia's "Our new contact at Acme Freight is Laura Chen", and ranked first.
+    ingestor = Ingestor(services)
+    for d, who, text in ((0, "Ravi", "Our contact at Acme Freight is Mark Doyle."),
+                         (20, "Sofia", "Our new contact at Acme Freight is Laura Chen.")):
+        await ingestor.memorize(graph.tenant, "team", [
+            {"id": f"c{d}", "speaker": who, "content": text, "timestamp": DAY1 + timedelta(days=d)}],
+            group_id="northwind", flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate = 'contact at Acme Freight is' "
+                            "RETURN f.subject AS who, f.object AS holder, f.status AS status")
+    assert {(r["who"], r["holder"], r["status"]) for r in rows} == {
+        ("Ravi", "Mark Doyle", "superseded"), ("Sofia", "Laura Chen", "current")}

@@ -342,6 +342,10 @@ class Pipeline:
             entity_key = res.key_of(f.subject)
             subject_key = (timeline_key(entity_key, first.group_id) if entity_key
                            else thing_key(f.subject, first.group_id))
+            if f.predicate.startswith("contact at ") and f.predicate.endswith(" is"):
+                # Whom the group deals with at a firm is one timeline, whoever of it says so: Sofia's
+                # "Our new contact at Acme Freight is Laura Chen" had left Ravi's Mark Doyle current.
+                subject_key = thing_key(f.predicate[:-len(" is")], first.group_id)
             if entity_key in res.entities and all(a["key"] != entity_key for a in about):
                 about.insert(0, {"key": entity_key, "role": "subject"})
             stated_at = next(t.at for t in cell.turns if t.id == tids[0])
