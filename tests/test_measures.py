@@ -176,6 +176,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Our daily standup is at 9:30 every morning.", ("standup", "is", "9:30")),
     ("From today the standup is at 10:00 instead of 9:30.", ("standup", "is", "10:00")),
     ("Our budget for tools is 500 euros a month.", ("tools budget", "is", "500 euros")),
+    # who is on call (walk-through 57: Tom's week and the correction to Hana both stayed current)
+    ("Actually no, correction: Hana is on call this week, Tom is on holiday.", ("on call", "is", "Hana")),
+    ("On call next week is Ben Osei.", ("on call", "is", "Ben Osei")),
     # a band's line-up, a post per part (walk-through 55: "Kai | sings | and Theo plays drums")
     ("In the band Kai sings and Theo plays drums.", ("singer", "is", "Kai")),
     ("In the band Kai sings and Theo plays drums.", ("drummer", "is", "Theo")),

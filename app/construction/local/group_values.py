@@ -308,6 +308,23 @@ def _line_up(v: _Values) -> None:
             v.add(None, part, who.name, m.start("who"), end=m.end())
 
 
+# Who is on call, one at a time: "Tom is on call this week", then "Actually no, correction: Hana
+# is on call this week, Tom is on holiday" (both had stayed current, each with its plan).
+_ON_CALL = re.compile(r"(?<![\w'-])(?P<who>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:\s+(?i:is|will\s+be)|'s)\s+"
+                      r"(?:(?i:now|also)\s+)?(?i:on[\s-]call)\b|"
+                      r"\b(?i:on[\s-]call)\s+(?:(?i:this|next)\s+(?i:week|weekend)\s+|\x00\d+\x00\s+)?"
+                      r"(?i:is|will\s+be)\s+"
+                      r"(?P<who2>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)")
+
+
+def _on_call(v: _Values) -> None:
+    for m in _ON_CALL.finditer(v.text):
+        said = m.group("who") or m.group("who2")
+        who = v.reg.get(said)
+        if who is not None and who.type == "person" and said.split()[0].lower() not in lx.STOPWORDS | lx.PRONOUNS:
+            v.add(None, "on call", who.name, m.start(), end=m.end())
+
+
 # Whose turn a duty of the group's is, for a period: "And driving in November is Mrs Okafor and the
 # Browns", "Oranges this week are the Nguyens" (it had been "Grace is driving in November ...").
 _DUTY = re.compile(r"^(?:(?i:and|so|also)\s+)?(?P<duty>(?i:driving|lifts|oranges|snacks|half-time\s+oranges|"
@@ -389,4 +406,4 @@ def _head_counts(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _duties, _suppliers, _trades, _deals, _events, _stays,
-                 _new_holders, _line_up, _topics)
+                 _new_holders, _line_up, _on_call, _topics)
