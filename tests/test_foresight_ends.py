@@ -597,3 +597,20 @@ async def test_a_task_said_finished_or_done_ends_the_plan_to_do_it(graph, ingest
     rows = await _foresight(graph)
     assert sorted(r["endedBy"][0] for t, r in rows.items() if r["endedAt"] is not None) == ["m4", "m5"], rows
     assert [t[:30] for t, r in rows.items() if r["endedAt"] is None] == ["Yuki will book the venue for t"]
+
+
+async def test_an_appointment_moved_by_another_or_moved_again_ends_the_plan_of_its_last_day(graph, ingestor):
+    # Walk-throughs 56 and 58: "Niall moved my appointment to ..." ended nothing (moved by someone
+    # else, its old day unsaid); "the dress fitting moved again! It's ... now" made no plan of the
+    # new day and left the plan of the day before ("Ivy Lane moved Lena's dress fitting, ...").
+    await _tell(ingestor, graph.tenant, "runner", [
+        ("m1", "Aoife", "My next physio appointment is on June 8th at 6pm.", 0),
+        ("m2", "Lena", "My dress fitting is on June 9th at Ivy Lane Bridal.", 0)])
+    await _tell(ingestor, graph.tenant, "runner", [
+        ("m3", "Aoife", "Change of plan, Niall moved my appointment to June 10th at 7:30am.", 5),
+        ("m4", "Lena", "Ivy Lane moved my dress fitting, it's now on June 16th instead of June 9th.", 5)])
+    await _tell(ingestor, graph.tenant, "runner", [
+        ("m5", "Lena", "And the dress fitting moved again! It's June 23rd now, the seamstress is off that week.", 9)])
+    active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
+    assert [t for t in active if "06-08" in t] == [] and [t for t in active if "06-10" in t], active
+    assert [t for t in active if "fitting" in t] == [next(t for t in active if "06-23" in t)], active

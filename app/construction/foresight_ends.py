@@ -32,7 +32,9 @@ WHERE f.kind IN x.kinds AND f.status = 'active' AND coalesce(f.forgotten, false)
        OR x.day IS NULL AND ((coalesce(x.anyone, false)
                               AND (x.groupId IS NOT NULL OR f.conversationId = x.conversationId)
         AND EXISTS { (f)-[:EVIDENCED_BY]->(t:Turn {tenant: $tenant})
-                     WHERE f.text STARTS WITH t.speaker + ' ' OR f.text STARTS WITH t.speaker + "'s " })
+                     WHERE f.text STARTS WITH t.speaker + ' ' OR f.text STARTS WITH t.speaker + "'s "
+                        // ("Ivy Lane moved Lena's dress fitting, it's now on ...", said by Lena)
+                        OR (size(x.needs) > 0 AND f.text CONTAINS t.speaker + "'s " + x.needs[0]) })
        OR f.text STARTS WITH x.who + ' '
        // a to-do done by whoever said it was due ("The Halden brand guidelines are due on October
        // 23", then "I delivered the Halden brand guidelines", both Lena's)

@@ -25,7 +25,7 @@ from app.construction.local.assignments import assignments
 from app.construction.local.measures import corrected_day, correction_of, measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
-from app.construction.local.foresight import _constraint, _plan, allergy_of, draft
+from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft
 from app.construction.local.instructions import contact_by, instructions, preferences
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
@@ -396,6 +396,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
+            if not foresaw and not s.t.assistant and not s.question and len(foresights) < MAX_FORESIGHTS:
+                # a day ahead said as a thing's value and read as no plan: its plan ("It's 23 January now")
+                dated = next((p for p in [*valued, *assigned] if p.predicate == "date is"), None)
+                plan = day_plan(s, reg, _fact(s, dated, reg).text, dated.obj) if dated is not None else None
+                foresaw = plan is not None and keep(plan, s.t.index)
             # "It's 995 not 975" of no value this episode said: the writer looks for the group's
             # value that holds 975 (construction/corrections.py)
             fixes = None if valued or s.t.assistant else correction_of(s)

@@ -852,8 +852,20 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     # Due by a day: over once that day is ("by December 10th, she wants to revisit next year"
     # was open until the end of next year).
     valid_to = plan_until(at, [due_day] if due_day else ahead)
+    return ForesightDraft(
+        text=ftext,
+        trigger=_plan_trigger(sent, reg, ahead, deadline),
+        turn_ids=[t.turn.id],
+        valid_from=at,
+        valid_to=valid_to,
+        kind="deadline" if due else "plan",
+    )
+
+
+def _plan_trigger(sent: _Sentence, reg: _Registry, ahead: list, deadline: bool) -> str:
+    """What a plan surfaces for: its situations, its days, whom it names and its words."""
     keys = []
-    for w in _WORD.findall(_cue_text(text).lower()):
+    for w in _WORD.findall(_cue_text(sent.text).lower()):
         for k in lx.SITUATION_CUES.get(w, ()):
             if k not in keys:
                 keys.append(k)
@@ -867,11 +879,15 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         if ent and not ent.speaker:
             extra.append(ent.name)
     extra += _content_words(_unplace(sent.s1), 6)
-    return ForesightDraft(
-        text=ftext,
-        trigger=_trigger(keys, extra),
-        turn_ids=[t.turn.id],
-        valid_from=at,
-        valid_to=valid_to,
-        kind="deadline" if due else "plan",
-    )
+    return _trigger(keys, extra)
+
+
+def day_plan(sent: _Sentence, reg: _Registry, text: str, day: str) -> ForesightDraft | None:
+    """The plan of a thing's day ahead, said as its value and read as no plan ("And the dress
+    fitting moved again! It's 23 January now": its "date is" fact, told with the sentence before;
+    the plan of the day before stayed the only one). `text`: that fact's; `day`: its ISO day."""
+    ahead = [d for d in sent.dates if d.direction in ("future", "present") and d.start.isoformat() == day]
+    if not ahead:
+        return None
+    return ForesightDraft(text=text, trigger=_plan_trigger(sent, reg, ahead, False), turn_ids=[sent.t.turn.id],
+                          valid_from=sent.t.at, valid_to=plan_until(sent.t.at, ahead), kind="plan")

@@ -131,8 +131,11 @@ _MOVED = re.compile(
     rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
     r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
-    r"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?|^)"  # ("Rescheduled Kim's final to the 19th")
-    rf"(?:{lx.MOVED_VERBS})\s+"
+    r"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?|^"  # ("Rescheduled Kim's final to the 19th")
+    # ... or moved for us ("Niall moved my appointment to ...", "The clinic had to move my ...")
+    r"|(?:^|[,;:]\s+)(?:(?i:the|our|my)\s+[\w'-]+|(?-i:[A-Z][\w'-]*|they|he|she)(?:\s+(?-i:[A-Z][\w'-]*))?)"
+    r"(?:\s+(?:has|have|had\s+to|needed\s+to|had))?\s+(?:just\s+)?)"
+    rf"(?:{lx.MOVED_VERBS}|move|reschedule|push|postpone)\s+"
     r"(?:the|our|my|[A-Z][\w-]*['’]s)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
 
