@@ -65,6 +65,14 @@ def test_a_dates_year_is_the_one_its_weekday_falls_in(said, ref, day):
     assert [m.start for m in find_dates(said, at, prefer=tense_at(said))] == [day]
 
 
+@pytest.mark.parametrize("said, day", [
+    ("It's now due on 14 June instead of the 9th.", date(2023, 6, 9)),
+    ("She now starts on 26 June, not the 19th.", date(2023, 6, 19)),
+])
+def test_a_day_replaced_said_by_its_number_is_of_the_month_said_before_it(said, day):
+    assert find_dates(said, REF, prefer=tense_at(said))[-1].start == day
+
+
 def test_what_was_promised_for_a_month_is_ahead():
     # Said in May, in the past tense: the promise is for this December, not the last.
     said = "Halden promised the remaining €1,800 for early December."

@@ -614,3 +614,19 @@ async def test_an_appointment_moved_by_another_or_moved_again_ends_the_plan_of_i
     active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
     assert [t for t in active if "06-08" in t] == [] and [t for t in active if "06-10" in t], active
     assert [t for t in active if "fitting" in t] == [next(t for t in active if "06-23" in t)], active
+
+
+async def test_a_day_moved_from_the_nth_ends_its_plan_and_its_days_fact_not_the_rest_of_its_turn(graph, ingestor):
+    # Walk-through 57: "not the 19th" was no day; the move then closed "Ravi hired ... Priya Shah",
+    # said in the turn that gave the 19th, and left the deadline of the 9th.
+    await _tell(ingestor, graph.tenant, "team", [
+        ("m1", "Ravi", "We also hired a new backend engineer, Priya Shah. She starts on June 19th.", 0),
+        ("m2", "Ravi", "The postmortem is due on June 9th.", 0)])
+    await _tell(ingestor, graph.tenant, "team", [
+        ("m3", "Ravi", "Priya's start date changed: she now starts on June 26th, not the 19th.", 5),
+        ("m4", "Ravi", "We got more time on the postmortem. It's now due on June 14th instead of the 9th.", 5)])
+    active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
+    assert not [t for t in active if "06-19" in t.split("instead")[0].split("not")[0]
+                or "06-09" in t.split("instead")[0]], active
+    hired = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'hired' RETURN f.status AS s")
+    assert [r["s"] for r in hired] == ["current"]

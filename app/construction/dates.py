@@ -640,7 +640,12 @@ def _season_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), s, e, "season", True
 
 
-_TO_THE_NTH = re.compile(r"\b(?:to|until|till|by|for|from|before|after)\s+$", _I)
+_TO_THE_NTH = re.compile(r"\b(?:to|until|till|by|for|from|before|after|instead\s+of|rather\s+than|not)\s+$", _I)
+# The day a new one replaces, said by its number alone: "now due on 14 October instead of the 9th",
+# "she starts on 26 October, not the 19th": of the month said before it.
+_INSTEAD_OF = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+$", _I)
+_MONTH_BEFORE = re.compile(rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_M_ANY})|\b(?P<m2>{_M_ANY})\.?\s+"
+                           rf"\d{{1,2}}(?:st|nd|rd|th)?)\b(?!.*\b(?:{_M_ANY})\b)", _I)
 # "from the 22nd until 3 Jan": a range's start, in the month its end names (or the one before).
 _RANGE_END = re.compile(rf"\s*(?:to|until|till|through|-|–)\s+(?:(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
                         rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b|(?P<month2>{_M_ANY})\.?\s+(?P<day2>\d{{1,2}})\b)", _I)
@@ -656,6 +661,12 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     if not 1 <= day <= 31 or not (said_on or m.group("wd") or _TO_THE_NTH.search(m.string, 0, m.start())):
         return None  # "the 3rd in line", "the 19th century": no day
     first = date(ref.year, ref.month, 1)
+    if (_INSTEAD_OF.search(m.string, 0, m.start()) and not m.group("wd")
+            and (said := _MONTH_BEFORE.search(m.string, 0, m.start())) is not None):
+        word = said.group("m1") or said.group("m2")
+        month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
+        d = _safe_date(_year_for_month(month, ref, prefer, day), month, day)
+        return (m.start(), m.end(), d, d, "day", True) if d is not None else None
     if (end := _RANGE_END.match(m.string, m.end())) and not m.group("wd"):
         word = end.group("month") or end.group("month2")
         month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]

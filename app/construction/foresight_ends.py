@@ -72,9 +72,12 @@ END_FACTS = """
 UNWIND $ended AS e
 MATCH (fs:Foresight {tenant: $tenant, id: e.id})-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(old:Fact)
 WHERE old.tenant = $tenant
-  AND (old.subject = e.who OR old.subjectKey = e.whoTimeline OR (e.day IS NOT NULL AND old.text CONTAINS e.day))
-  // (a day's own fact too, when the move names the event otherwise: "the Science Museum trip",
-  // then "the museum trip is now on the 28th, not the 27th")
+  // with a day moved, the facts that held it (a day's own fact too, when the move names the event
+  // otherwise: "the Science Museum trip", then "the museum trip is now on the 28th, not the 27th"),
+  // not the rest of what its turn said ("We hired Priya Shah. She starts on 19 October", then
+  // "she now starts on 26 October, not the 19th": the hire stays)
+  AND CASE WHEN e.day IS NOT NULL THEN old.text CONTAINS e.day
+           ELSE old.subject = e.who OR old.subjectKey = e.whoTimeline END
   AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL)
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
