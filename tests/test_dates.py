@@ -73,6 +73,16 @@ def test_a_day_replaced_said_by_its_number_is_of_the_month_said_before_it(said, 
     assert find_dates(said, REF, prefer=tense_at(said))[-1].start == day
 
 
+def test_a_weekday_left_out_is_no_date_and_two_days_of_a_month_are_both():
+    # Walk-through 57: "any day except on 2026-09-14 (Monday)", and a plan; "on 5 and on 2026-11-06"
+    assert find_dates("Ben is happy with any day except Monday.", REF) == []
+    assert find_dates("I can do any weekday apart from Tuesday.", REF) == []
+    [m] = find_dates("The team offsite will be in Porto on 5 and 6 November.", REF, prefer="future")
+    assert (m.phrase, m.start, m.end) == ("5 and 6 November", date(2023, 11, 5), date(2023, 11, 6))
+    [m] = find_dates("We're away 5-6 November.", REF, prefer="future")
+    assert (m.start, m.end) == (date(2023, 11, 5), date(2023, 11, 6))
+
+
 def test_what_was_promised_for_a_month_is_ahead():
     # Said in May, in the past tense: the promise is for this December, not the last.
     said = "Halden promised the remaining €1,800 for early December."

@@ -301,7 +301,14 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
         return None
     # "on 9 January.": the sentence's full stop, not an abbreviation's ("9 Jan. 2027")
     end = m.end(2) if m.group(3) is None and month_word.lower() in _MONTHS_FULL else m.end()
+    if (first := _DAYS_BEFORE.search(m.string, max(0, m.start() - 12), m.start())) is not None and (
+            1 <= int(first.group("d1")) < day):
+        # "in Porto on 5 and 6 November", "away 5-6 November": both days (it was "on 5 and on 6 November")
+        return first.start(), end, d.replace(day=int(first.group("d1"))), d, "span", m.group(3) is None
     return m.start(), end, d, d, "day", m.group(3) is None
+
+
+_DAYS_BEFORE = re.compile(r"(?<![\d.,:/£$€-])\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:and|&|-|–|to)\s*$", _I)
 
 
 # The year after a comma with or without a space: "May 8, 2023", "December 1,2023".
@@ -433,6 +440,10 @@ _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|r
 
 
 _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$", _I)  # "her day off is Monday"
+# A weekday left out of every week's: "happy with any day except Monday", "any weekday apart from
+# Tuesday" (no one Monday: it was "except on 2026-09-14", and a plan).
+_EXCEPT = re.compile(r"(?:\b(?:except|excluding|apart\s+from|other\s+than)|\bany\s+(?:day|weekday|evening|morning|"
+                     r"night)s?\s+(?:but|besides))\s+(?:on\s+|for\s+)?(?:a\s+)?$", _I)
 
 
 def _week_routine(text: str, start: int) -> bool:
@@ -453,7 +464,8 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     # "every Sunday": a day of a routine, no date.
     if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
             or _ROUTINE_AFTER.match(m.string, m.end()) or (not m.group(1) and _week_routine(m.string, m.start(2))) \
-            or (not m.group(1) and _DAY_OFF_IS.search(m.string, 0, m.start())):
+            or (not m.group(1) and (_DAY_OFF_IS.search(m.string, 0, m.start())
+                                    or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
     mod = " ".join((m.group(1) or "").lower().split())
