@@ -1469,6 +1469,13 @@ def test_a_repair_booked_and_moved_is_one_events_days_and_a_plan_names_whom_he_i
         "Rafael is moving out on 04-30 (30 April)."]
 
 
+def test_a_plans_he_or_she_is_who_was_named_before_not_whom_the_plan_names():
+    # Walk-through 57: "Priya Shah started today! She's shadowing Hana this week." was the plan
+    # "Hana is shadowing Hana in the week of ...".
+    ex = extract(episode(("Ravi", "Priya Shah started today! She's shadowing Hana this week.")))
+    assert [f.text.split(" in the week")[0] for f in ex.foresights] == ["Priya Shah is shadowing Hana"]
+
+
 @pytest.mark.parametrize("said, at, day", [
     # Walk-through 51: a day arranged lies ahead, whatever the verb's tense (each read last year's);
     # a day someone did not come on is gone by (read as the Wednesday ahead).

@@ -834,7 +834,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         who = w or _Who(t.speaker, 0, 0, True)
     voice = _Voice(t.speaker, t.other, sent.companion)
     clause = max(text.rfind(", ", 0, who.start), text.rfind("; ", 0, who.start))
-    start = sent.s1_pos(clause + 2) if clause >= 0 else 0
+    said_from = clause + 2 if clause >= 0 else 0
+    start = sent.s1_pos(said_from)
     if (sorry := _APOLOGY.match(sent.s1)) is not None and start < sorry.end():
         start = sorry.end()  # "Sorry, I got it wrong earlier: the Okafor booking is on ...": the booking's
     clause = sent.s1[start:]
@@ -842,9 +843,13 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     if start > 0 and ftext[:1].islower() and not ftext.startswith((t.speaker, who.name)):
         ftext = ftext[0].upper() + ftext[1:]
     if (he := _HE_SHE.match(ftext)) is not None and who.person and who.name:
-        # "Rafael gave notice, he's moving out on ...": whom "he" is, as the plan is read alone
+        # "Rafael gave notice, he's moving out on ...": whom "he" is, as the plan is read alone;
+        # not whom the plan names after it ("She's shadowing Hana this week": Priya, said before)
+        said = next((m for m in _MARK.finditer(text, said_from) if m.group(1).lower()[:2] in ("he", "sh")), None)
+        own = _who_before(sent, said.end(), reg, recent) if said is not None else None
+        name = own.name if own is not None and own.person and own.name else who.name
         verb = he.group("v") or ""
-        ftext = f"{who.name}{PRONOUN_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
+        ftext = f"{name}{PRONOUN_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
     by = _BY_DATE_HINT.search(text) if due else None
