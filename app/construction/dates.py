@@ -308,7 +308,8 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), end, d, d, "day", m.group(3) is None
 
 
-_DAYS_BEFORE = re.compile(r"(?<![\d.,:/£$€-])(?<!\bfrom\s)\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:and|&|-|–)\s*$", _I)
+_DAYS_BEFORE = re.compile(r"(?<![\d.,:/£$€-])(?<!\bfrom\s)\b(?P<d1>\d{1,2})(?:st|nd|rd|th)?\s*(?:and|&|-|–)\s*$",
+                          _I)
 
 
 # The year after a comma with or without a space: "May 8, 2023", "December 1,2023".
