@@ -1428,6 +1428,12 @@ def test_an_address_to_the_assistant_by_name_is_no_part_of_what_is_said():
     assert "Clara said the hen do is booked for eight of Clara's group." in texts, texts  # (not "of Clara")
 
 
+def test_two_words_of_no_ones_are_no_fact_and_a_trade_said_first_no_name():
+    # Walk-through 56: "Florist sorted." (a firm "Florist") was the top hit for the florist.
+    ex = extract(episode(("Lena", "Florist sorted! Our florist is Petal & Stem in Witney.")))
+    assert [f.object for f in ex.facts] == ["Petal & Stem"] and "Florist" not in {e.name for e in ex.entities}
+
+
 def test_a_titled_surname_and_the_surname_alone_are_the_one_full_name_with_it():
     ex = extract(episode(("Aisha", "Mr Okafor, one of our regulars, has a severe sesame allergy."),
                          ("Aisha", "Okafor booked for Saturday."),

@@ -176,6 +176,20 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Our daily standup is at 9:30 every morning.", ("standup", "is", "9:30")),
     ("From today the standup is at 10:00 instead of 9:30.", ("standup", "is", "10:00")),
     ("Our budget for tools is 500 euros a month.", ("tools budget", "is", "500 euros")),
+    # a wedding's guests, best man and florist; a club's night, a long run, a week's distance
+    # (walk-throughs 56, 58: each a fact of its own, the old one current, or no fact)
+    ("About 80 guests for now, family and close friends.", ("guest count", "is", "80 guests")),
+    ("Also the guest list grew, we're at 96 now that Marco's side sent their names.",
+     ("guest count", "is", "96 guests")),
+    ("My brother Davide is my best man now.", ("best man", "is", "Davide")),
+    ("My cousin Luca Moretti is going to be my best man.", ("best man", "is", "Luca Moretti")),
+    ("No need, I found one: Wild Bloom Studio is doing our flowers now.", ("florist", "is", "Wild Bloom Studio")),
+    ("Club track night is Tuesdays at 7pm in Santry.", ("track night schedule", "is", "Tuesdays at 7pm")),
+    ("The club moved track night from Tuesdays to Thursdays, still 7pm.",
+     ("track night schedule", "is", "Thursdays")),
+    ("My long run is on Sundays.", ("Nadia", "long run schedule is", "Sundays")),
+    ("I'm running about 50 km a week at the moment.", ("Nadia", "mileage is", "50 km")),
+    ("Weekly mileage is down to 30 km for now.", ("Nadia", "mileage is", "30 km")),
     # who is on call (walk-through 57: Tom's week and the correction to Hana both stayed current)
     ("Actually no, correction: Hana is on call this week, Tom is on holiday.", ("on call", "is", "Hana")),
     ("On call next week is Ben Osei.", ("on call", "is", "Ben Osei")),
@@ -249,6 +263,7 @@ def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
     "I've got my head chef sorted: Kwame is coming with me.",  # a name after a colon
     "Alfie's 8 in July.",               # an age, no attribute
     "Tom plays guitar.",                # a hobby, said of no band
+    "Our 12 guests arrived at noon.",   # guests who came, no count of an event's
 ])
 def test_no_value_where_none_is_stated(said):
     assert not [v for v in _values([said]) if v[1] not in ("date is", "is") or v[0] != "Nadia" and v[1] == "is"]

@@ -142,6 +142,7 @@ producer professor programmer psychiatrist psychologist publisher realtor recept
 researcher retiree salesman saleswoman salesperson scientist sculptor secretary singer
 songwriter soldier statistician streamer student surgeon tailor teacher technician therapist
 trainer translator tutor veteran vet veterinarian volunteer waiter waitress welder writer youtuber
+florist caterer videographer seamstress physio
 """)
 
 COUNTRIES = _words("""

@@ -708,8 +708,9 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
     if word in known_caps:
         return True
     lw = word.lower()
-    if lw.endswith(("ly", "ing")) or lw in lx.COMMON_WORDS or lw in lx.KIN or lw in lx.PETS:
-        return False
+    if (lw.endswith(("ly", "ing")) or lw in lx.COMMON_WORDS or lw in lx.KIN or lw in lx.PETS
+            or lw in lx.PROFESSIONS or lw in lx.TRADES):
+        return False  # ("Florist sorted!": no firm called Florist)
     if possessive_s:
         return lw not in _NOT_OWNERS  # "How's Rosa", "That's it": a contraction, not a possessive
     m = _NEXT_WORD.match(text, end)

@@ -440,7 +440,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if parse.kind == "reported" and not foresaw and not valued_or_assigned and (
                     _greeting_alone(s.raw)
                     or (_REACTION.match(s.text) and content < 3.0)
-                    or (not (named or s.dates) and content < 2.0)):
+                    or (not (named or s.dates) and content < 2.0)
+                    # two words of no one's ("Florist sorted!": the top hit for "Who is our florist?")
+                    or (not (named or s.dates) and len(s.text.split()) <= 2)):
                 continue
             # (an assistant setting someone's value, "Our sessions are Tuesdays at 5pm" to Samuel,
             # is no chatter; a sum it suggests, "venue and catering: £8,500", no one's, is)

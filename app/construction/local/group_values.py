@@ -127,7 +127,8 @@ _ROLES = {"caterer": "catering", "caterers": "catering", "catering": "catering",
           "photographers": "photographer", "photography": "photographer", "florist": "florist",
           "florists": "florist", "band": "band", "bands": "band", "dj": "dj", "djs": "dj", "venue": "venue",
           "venues": "venue", "planner": "planner", "baker": "baker", "videographer": "videographer",
-          "officiant": "officiant"}
+          "officiant": "officiant", "flowers": "florist", "photos": "photographer", "food": "catering",
+          "cake": "baker"}
 _ROLE = rf"(?P<role>(?i:{'|'.join(sorted(_ROLES, key=len, reverse=True))}))"
 _VENDORS = (
     re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_ROLE}\s+(?i:is|will\s+be)\s+(?:(?i:now)\s+)?{_FIRM}"),
@@ -138,6 +139,9 @@ _VENDORS = (
     re.compile(rf"\b(?i:booked|hired|chose|picked|found)\s+(?i:a|an|the|our)\s+(?:(?i:new)\s+)?{_ROLE}\s*,\s*"
                rf"(?:(?i:called|named)\s+)?{_FIRM}"),
     re.compile(rf"\b(?i:booked|hired|chose|picked)\s+{_FIRM}\s+(?i:as|for)\s+(?:(?i:the|our|my)\s+)?{_ROLE}\b"),
+    # "Wild Bloom Studio is doing our flowers now" (after "Our florist is Petal & Stem")
+    re.compile(rf"{_FIRM}\s+(?i:is|are|'s|will\s+be)\s+(?:(?i:now)\s+)?"
+               rf"(?i:doing|handling|providing|taking\s+care\s+of)\s+(?:(?i:our|the|my)\s+)?{_ROLE}\b"),
 )
 # How many guests, the group's: "We think about 150 guests", "we're up to 132 guests" (and "Final
 # numbers: 104", _SAME; each a fact of its own, all current).
@@ -145,6 +149,13 @@ _GUESTS = (
     re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+think|we\s+expect|we're\s+expecting|we\s+have|"
                r"we've\s+got)\s+(?:(?i:at|up\s+to|down\s+to|about|around|roughly|expecting|now)\s+)*"
                r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
+    # ... said with no verb ("About 80 guests for now, family and close friends"), or after the
+    # guest list's news in the same sentence ("the guest list grew, we're at 96 now")
+    re.compile(r"^(?:(?i:so|and|now|ok|okay)[,]?\s+)?(?:(?i:about|around|roughly|maybe|probably|just\s+over|"
+               r"just\s+under|over|under)\s+)?(?P<num>\d{1,4})\s+(?i:guests)\b(?!\s+(?i:is|are|was|were|have|has|"
+               r"had|will|said|came|left|arrived)\b)"),
+    re.compile(r"\b(?i:guest\s+list|guest\s+count|rsvps?)\b[^.;!?]{0,40}?\b(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?"
+               r"(?i:at|up\s+to|down\s+to)\s+(?P<num>\d{1,4})\b(?!\s*(?:%|(?i:am|pm)\b|[:.]\d))"),
 )
 # ... and said after a label, which the sentence's text has lost ("Update on guests: we're at 120 now").
 _GUESTS_LABEL = re.compile(r"^(?:(?i:update\s+on|re)\s+)?(?:(?i:the)\s+)?"
@@ -248,11 +259,14 @@ def _topics(v: _Values) -> None:
 # new assistant coach from this week" (each stayed current; "Sam Hill" was read as a place).
 _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+coach|goalkeeper|hygienist|"
                r"receptionist|practice\s+nurse|dental\s+nurse|drummer|bassist|guitarist|keyboardist|singer|"
-               r"sound\s+engineer|tour\s+manager|driver")
+               r"sound\s+engineer|tour\s+manager|driver|"
+               # a wedding's ("My brother Davide is my best man now", after Luca)
+               r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer")
 _TEAM_HOLDER = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)"
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
     r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
-    r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as)\s+"
+    r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
+    r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be)\s+"
     r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>\s+(?:(?i:for|from)\s+)?\x00(?P<d>\d+)\x00)?")
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".

@@ -181,7 +181,10 @@ _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseli
                 r"sessions?|lessons?|classes|class|appointments?|check-ins?|calls?|training|standup|stand-up|"
                 # ("Our weekly group meeting is on Mondays at 10am": the group meeting's)
                 r"(?:(?:weekly|regular|usual)\s+)?(?:(?:group|team|lab|staff|department|project)\s+)?"
-                r"(?:meetings?|training|practice)))")
+                r"(?:meetings?|training|practice)|"
+                # a club's evening and a runner's long run ("Club track night is Tuesdays at 7pm")
+                r"(?:(?:club|our|the)\s+)?(?:track|club|quiz|games|choir|training|run|running)\s+nights?|"
+                r"long\s+runs?|choir|book\s+club))")
 _EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
 _SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^(?i:from\s+now\s+on|from\s+next\s+week|"
                        r"starting\s+next\s+week|now)\s*,?\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
@@ -193,6 +196,11 @@ _SLOT_NOW = re.compile(r"\b(?:(?i:moved|changed|switched|shifted|rescheduled)\s+
                        r"(?:(?P<owner>(?i:my|our|his|her|their))\s+)?"
                        + _APPOINTMENT + r"\s*[:,;-]\s*(?:(?i:from\s+now\s+on|now|so)\s*,?\s+)?(?i:it's|it\s+is|"
                        r"they're|they\s+are)\s+(?:(?i:now)\s+)?(?:(?i:on)\s+)?" + _EVERY_SLOT)
+# ... or moved by someone: "The club moved track night from Tuesdays to Thursdays, still 7pm".
+_SLOT_MOVED_BY = re.compile(r"\b(?i:moved|changed|switched|shifted)\s+(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
+                            r"(?i:the)\s+)?" + _APPOINTMENT + r"\s+(?:(?i:from)\s+[\w-]+"
+                            r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?(?i:to)\s+(?:(?i:on)\s+)?"
+                            + _EVERY_SLOT)
 # ... or moved to its new days: "From next week training moves from Tuesday to Wednesday evenings".
 _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s*,?\s+)"
                          r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
@@ -286,7 +294,7 @@ _WEEKDAY_THE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|
 # Measured of a body or its training: the speaker's when no one else's is said.
 _OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
 vo2 pr pb 1rm 3rm 5rm max squat deadlift bench press ohp pace time calories kcal protein steps sleep ferritin
-iron temperature waist""".split())
+iron temperature waist mileage""".split())
 # Words of an attribute that make it no attribute: a person's relation or post (parse.py holds
 # them), a date or time word, what a pronoun or a question opens with.
 _NOT_ATTR = (lx.KIN | lx.ORG_ROLES | lx.PRONOUNS | lx.WEEKDAYS | lx.MONTHS | frozenset(
@@ -539,6 +547,20 @@ def _body(v: _Values) -> None:
         v.add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
 
 
+# A week's distance: "I'm running about 50 km a week at the moment" (then "Weekly mileage is down
+# to 30 km": both stayed current, the first a fact of its own).
+_MILEAGE = re.compile(r"(?<![\w'])(?:I'm|I\s+am|I've\s+been|I'll\s+be)\s+(?:now\s+|currently\s+)?"
+                      r"(?:running|doing|averaging|logging|cycling|riding|swimming|at)\s+(?:about\s+|around\s+|"
+                      r"roughly\s+|~)?(?P<num>\d+(?:\.\d+)?\s*(?:km|k|kilometres|kilometers|miles|mi))\s+"
+                      r"(?:a|per|each|every)\s+week\b", re.I)
+
+
+def _mileage(v: _Values) -> None:
+    if not v.sent.t.assistant:
+        for m in _MILEAGE.finditer(v.text):
+            v.add(v.speaker, "mileage", " ".join(m.group("num").split()), m.start(), end=m.end())
+
+
 def _account(v: _Values) -> None:
     """An account's seats, plan, renewal and version ("Brightwave has 42 seats", "Harbor
     upgraded from Starter to Pro", "Tidewater now renews on ...", "Harbor now runs Lumen 3.15")."""
@@ -588,7 +610,8 @@ def _schedules(v: _Values) -> None:
         v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
 
 
-_OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes"})
+_OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes",
+                   "night", "nights", "choir", "club"})
 _SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session": "sessions", "lesson": "lessons",
                      "class": "classes",
                      "appointment": "appointments", "check-in": "check-ins", "call": "calls",
@@ -599,12 +622,14 @@ _SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session"
 def _slots(v: _Values) -> None:
     """When someone's sessions are, said or moved; "our" said by an assistant is the person it
     speaks to (the one named last: "Hi Samuel! ... Our sessions are Tuesdays at 5pm")."""
-    for m in [*_SLOT_ONE.finditer(v.text), *_SLOT_NOW.finditer(v.text), *_SLOT_MOVES.finditer(v.text)]:
+    for m in [*_SLOT_ONE.finditer(v.text), *_SLOT_NOW.finditer(v.text), *_SLOT_MOVES.finditer(v.text),
+              *_SLOT_MOVED_BY.finditer(v.text)]:
         if v.sent.t.assistant:
             continue  # (whose, said by an assistant, the rules below read when it says)
         word = m.groupdict().get("owner")
         whose = v.owner(word, m.start()) if word else v.speaker
-        what = re.sub(r"^(?:weekly|regular|usual)\s+", "", " ".join(m.group("what").lower().split()))
+        what = " ".join(m.group("what").lower().split())
+        what = re.sub(r"^(?:weekly|regular|usual|club|our|the)\s+(?=\w+\s)", "", what)
         if not word and what.split()[-1] in _OURS:
             whose = None  # "the group meeting", "training": the group's, whoever says it
         when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", m.group("when"))  # "every Tuesday": Tuesday
@@ -798,7 +823,7 @@ def _deadlines(v: _Values) -> None:
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
+_READERS = (_said_is, _body, _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
             _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
