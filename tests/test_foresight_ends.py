@@ -630,3 +630,13 @@ async def test_a_day_moved_from_the_nth_ends_its_plan_and_its_days_fact_not_the_
                 or "06-09" in t.split("instead")[0]], active
     hired = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'hired' RETURN f.status AS s")
     assert [r["s"] for r in hired] == ["current"]
+
+
+async def test_an_event_slipping_to_a_day_after_so_takes_it_and_ends_the_old_days_plan(graph, ingestor):
+    # Walk-through 57: "..., so the release is slipping to 16 November" was a "said" fact beside
+    # the day before, whose plan stayed.
+    await _tell(ingestor, graph.tenant, "team", [("m1", "Ravi", "The launch is on June 2nd.", 0)])
+    report = await _tell(ingestor, graph.tenant, "team", [
+        ("m2", "Sofia", "Bad news: QA found a bug, so the launch is slipping to June 16th.", 5)])
+    assert report.process.foresights_ended == 1
+    assert (await _days(graph))["launch"] == [("2024-06-02", "superseded"), ("2024-06-16", "current")]

@@ -641,7 +641,7 @@ _cue("drinks", "drink drinking alcohol wine beer")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.
-MOVED_VERBS = "slipped|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
+MOVED_VERBS = "slipped|slipping|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
 # What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
 # Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
 SCHEDULED_EVENTS = _words("""

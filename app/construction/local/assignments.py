@@ -83,7 +83,7 @@ _MOVED_SITE = re.compile(
 # place in s1 is \x00i\x00 (local/inline_dates.py).
 _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
-    r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?"
+    r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
     r"[\w'-]+\s+){0,3}?"

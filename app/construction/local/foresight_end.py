@@ -128,7 +128,7 @@ _ERRAND_WORDS = frozenset(ERRANDS.split("|"))
 _MOVED = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?P<x>(?:(?i:the|our|this|next)\s+)?(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}|renewal|deadline|due\s+date)){lx.EVENT_PARTY}"
-    rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been)\s+)?(?:{lx.MOVED_VERBS})\s+"
+    rf"\s+(?:(?:was|has\s+been|has|have|got|is\s+being|'s\s+been|is|'s)\s+)?(?:{lx.MOVED_VERBS})\s+"
     r"(?:(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b|again\s*(?:[,;]\s+it(?:'s|\s+is)\s+now\b|[.!]*$))", _I)
 _MOVED_OURS = re.compile(
     r"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?|^"  # ("Rescheduled Kim's final to the 19th")
@@ -268,7 +268,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         # Said of the event, its plan's text begins with it ("Launch is on ..."); moved by "we",
         # it is the speaker's plan ("Sam booked a demo with Globex on ...").
         # ("The gas safety check ... moved": "gas", as "The gas safety check is on ..." begins)
-        first = re.sub(r"^(?i:the|our|this|next)\s+", "", m.group("x")).split()[0] if m else sent.t.speaker
+        first = re.sub(r"^(?i:so\s+|and\s+)?(?i:the|our|this|next)\s+", "", m.group("x")).split()[0] if m \
+            else sent.t.speaker
         events = [w for w in _WORD.findall((m or mine).group("x").lower())
                   if w in lx.SCHEDULED_EVENTS or w in ("renewal", "deadline", "due")]
         # Where it is, said after its name or before, its plan's text must hold ("the gas check at
