@@ -310,6 +310,14 @@ def test_a_diet_eaten_out_of_a_plan_dropped_a_restriction_lifted_end(said, words
     assert (end.who, end.words, end.kind) == ("Tomasz", words, kind)
 
 
+def test_a_race_pulled_out_of_for_another_ends_that_race_only():
+    # Walk-through 58: "pulled out of Waterford and entered the Dublin Docklands Half" ended every
+    # plan naming Dublin, the Dublin Marathon's too.
+    ends = extract(episode(("Aoife", "I have pulled out of Waterford and entered the Dublin Docklands Half "
+                                     "on Sunday 15 November instead."))).foresight_ends
+    assert [e.words for e in ends] == [["Waterford"]]
+
+
 def test_dropping_someone_off_ends_no_plan():
     assert extract(episode(("Tomasz", "I'm dropping the kids off at school tomorrow."))).foresight_ends == []
 

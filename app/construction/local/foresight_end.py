@@ -48,7 +48,8 @@ _CLEARED = re.compile(
 # to Lisbon after all". Postponed is not over: the new date comes as a plan of its own.
 _CALLED_OFF = re.compile(
     r"\b(?:cancell?ed|called\s+off|scrapped|pulled\s+out\s+of|bailed\s+on)\s+(?P<x>(?:(?i:my|our|the|his|her|"
-    r"their|this|that)\s+|(?=[A-Z]))[^.;:!?(),]+)")  # what was called off, not "at the last minute"
+    r"their|this|that)\s+|(?=[A-Z]))[^.;:!?(),]+?)"  # what was called off, not "at the last minute",
+    r"(?=\s*(?:[.;:!?(),]|$|\band\s+(?:(?:have|has|then|also|instead)\s+)?[a-z]+ed\b))")  # nor "and entered X"
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)

@@ -18,7 +18,9 @@ _HURT = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}\s+(?:(?i:has|'s|have|'ve)\s+)?(?:(?i:just)\s+)?"
     r"(?P<how>(?i:sprained|twisted|broke|broken|pulled|tore|torn|hurt|injured|bruised|strained|fractured|"
     r"dislocated))"
-    r"\s+(?:(?i:his|her|my|their|a)\s+)?(?P<part>(?i:left\s+|right\s+)?[a-z][\w-]*)")
+    # (a body's part, not "pulled out of Waterford", "hurt by what she said")
+    r"\s+(?!(?i:out|off|over|up|in|by|through|back|away|it|that|this|me|him|her|them|us)\b)"
+    r"(?:(?i:his|her|my|their|a)\s+)?(?P<part>(?i:left\s+|right\s+)?[a-z][\w-]*)")
 _OUT = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}(?:'s|\s+is|\s+will\s+be|'ll\s+be)\s+(?:(?i:now)\s+)?"
                   r"(?i:out|off|sidelined|injured)\s+"
                   r"(?P<how_long>(?i:for\s+(?:\w+\s+){1,2}(?:days?|weeks?|months?)|"
