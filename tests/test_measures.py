@@ -726,3 +726,26 @@ async def test_a_correction_in_a_conversation_of_no_group_finds_that_conversatio
             {"id": f"m{day}", "speaker": "Tom", "content": text, "timestamp": DAY1 + timedelta(days=day)}],
             flush=True)
     assert await _timeline(graph, "rent is") == [("975", "superseded"), ("995", "current")]
+
+
+async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_of_a_question_about_now(
+        services, graph):
+    # Walk-through 56: "What's our budget?" had the £18,000 turn above the £21,500 fact.
+    from app.recollection.hydrate import hydrate
+    from app.recollection.search import Hit, _now_first
+
+    await _tell(services, graph, [(0, "Lena", "Our wedding budget is £18,000."),
+                                  (20, "Lena", "Good news: the wedding budget went up to £21,500.")], group="w")
+    keys = {r["id"]: r["key"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, elementId(t) AS key")}
+    found = await hydrate(graph, {"turn": [keys["m0"], keys["m1"]]})
+    assert (found[keys["m0"]]["replaced"], found[keys["m1"]]["replaced"]) == (True, False)
+    hits = [Hit(1, 0.9, "turn", found[keys["m0"]], [], []), Hit(2, 0.8, "fact", {"text": "new"}, [], []),
+            Hit(3, 0.7, "turn", found[keys["m1"]], [], [])]
+    assert [(h.rank, h.node.get("id") or h.node["text"]) for h in _now_first(hits)] == [
+        (1, "new"), (2, "m1"), (3, "m0")]
+    # asked about now, a search keeps that order; as of a day between, the old value leads
+    then = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What's our wedding budget?", top_k=5, as_of=DAY1 + timedelta(days=10)), record_access=False)
+    first = next(h for h in then.hits if h.kind != "scene")
+    assert "18,000" in (first.node.get("text") or first.node.get("content")), then.hits

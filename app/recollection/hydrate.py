@@ -15,11 +15,15 @@ TIMES = ("at", "startedAt", "endedAt", "lastAccessedAt", "validFrom", "validTo",
          "updatedAt")
 
 
+# `replaced`: every value the turn said has been replaced since ("Our budget is £18,000", after
+# "the budget went up to £21,500"): its words still match the question, its answer is old.
 TURNS = """
 UNWIND $keys AS k
 MATCH (n:Turn) WHERE elementId(n) = k AND n.tenant = $tenant
 RETURN k AS key, n {.id, .conversationId, .groupId, .speaker, .content, .userId, .memCellId, .role,
-                    at: toString(n.at)} AS node
+                    at: toString(n.at),
+                    replaced: EXISTS { (f:Fact {status: 'superseded', singleValued: true})-[:EVIDENCED_BY]->(n) }
+                      AND NOT EXISTS { (g:Fact {status: 'current'})-[:EVIDENCED_BY]->(n) }} AS node
 """
 
 CELLS = """

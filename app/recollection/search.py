@@ -44,6 +44,19 @@ class Hit:
     channels: list[ChannelScore]
 
 
+def _now_first(hits: list[Hit]) -> list[Hit]:
+    """A question about now has its turns whose every value was replaced since after the other
+    hits ("What's our budget?": "Our budget is £18,000" ranked above "the tools budget went up to
+    £21,500"); they stay, for what else they say. Asked about a moment or a period, the order stays."""
+    stale = [h for h in hits if h.kind == "turn" and h.node.get("replaced")]
+    if not stale:
+        return hits
+    ordered = [h for h in hits if not (h.kind == "turn" and h.node.get("replaced"))] + stale
+    for i, h in enumerate(ordered, 1):
+        h.rank = i
+    return ordered
+
+
 @dataclass
 class SearchResult:
     hits: list[Hit]
@@ -239,6 +252,8 @@ class SearchService:
             fused = [f for f in fused if f.kind in req.kinds]
         s = time.perf_counter()
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
+        if req.as_of is None and not req.include_superseded and ctx.named_period is None:
+            hits = _now_first(hits)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
