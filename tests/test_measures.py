@@ -254,6 +254,14 @@ def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
         ("Samuel", "Tuesdays at 5pm"), ("Samuel", "Wednesdays at 5pm")]
 
 
+def test_a_time_corrected_is_the_time_said_not_its_parts():
+    # Re-run of walk-through 58: "Let's set your goal at 3:50, not 3:45" made the goal "50,:55".
+    ex = extract([turn("My goal time is 3:45.", speaker="Aoife"),
+                  turn("I'm revising my goal to 3:55, 3:45 isn't realistic.", speaker="Aoife", i=1),
+                  turn("Let's set your goal at 3:50, not 3:45, but not 3:55 either.", speaker="Kevin", i=2)])
+    assert [f.object for f in ex.facts if f.predicate == "goal is"] == ["3:45", "3:55", "3:50"]
+
+
 @pytest.mark.parametrize("said", [
     "I'm 30 and I live in Leeds.",      # an age, no weight
     "Tom is 30.",                       # a name is no attribute

@@ -279,8 +279,10 @@ _STEPS = (
                 rf"\s+{_HER}\s+(?:an\s+)?(?:offer|\d)"), "offer"),
 )
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150".
-_CORRECTION = re.compile(r"(?P<new>\d[\d,]*(?:\.\d+)?)k?\s*(?:[a-z]+\s*)?,?\s+(?:not|instead\s+of|rather\s+than)\s+"
-                         r"(?:the\s+)?[$£€]?(?P<old>\d[\d,]*(?:\.\d+)?)\b")
+# (a number, not a time's part: "at 3:50, not 3:45" had made "3:55" "50,:55")
+_CORRECTION = re.compile(r"(?<![\d:])(?P<new>\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?<!,)k?\s*(?:[a-z]+\s*)?,?\s+"
+                         r"(?:not|instead\s+of|rather\s+than)\s+"
+                         r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
 # "Actually no, make that 75": the value said last, anew.
 _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
