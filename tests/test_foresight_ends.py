@@ -621,6 +621,10 @@ async def test_an_appointment_moved_by_another_or_moved_again_ends_the_plan_of_i
         ("m5", "Lena", "And the dress fitting moved again! It's June 23rd now, the seamstress is off.", 9)])
     active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
     assert [t for t in active if "06-08" in t] == [] and [t for t in active if "06-10" in t], active
+    # ... and the old day's fact with it (re-run: "next physio appointment | date is | 8 December" stayed)
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) WHERE f.object = '2024-06-08' "
+                            "RETURN f.status AS s")
+    assert [r["s"] for r in days] == ["superseded"], days
     assert [t for t in active if "fitting" in t] == [next(t for t in active if "06-23" in t)], active
 
 

@@ -254,6 +254,12 @@ def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
         ("Samuel", "Tuesdays at 5pm"), ("Samuel", "Wednesdays at 5pm")]
 
 
+def test_an_assistant_saying_who_is_on_call_or_plays_makes_no_value():
+    # Re-run of walk-through 57: Pilot's "So Priya is on call this week" entered the on-call history.
+    ex = extract([turn("So Priya is on call this week, and in the band Kai sings.", speaker="Pilot", role="assistant")])
+    assert not [f for f in ex.facts if f.predicate == "is" and f.subject in ("on call", "singer")]
+
+
 def test_a_time_corrected_is_the_time_said_not_its_parts():
     # Re-run of walk-through 58: "Let's set your goal at 3:50, not 3:45" made the goal "50,:55".
     ex = extract([turn("My goal time is 3:45.", speaker="Aoife"),

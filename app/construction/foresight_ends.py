@@ -76,14 +76,16 @@ WHERE old.tenant = $tenant
   // otherwise: "the Science Museum trip", then "the museum trip is now on the 28th, not the 27th"),
   // not the rest of what its turn said ("We hired Priya Shah. She starts on 19 October", then
   // "she now starts on 26 October, not the 19th": the hire stays)
+  // ... and the day of a plan ended otherwise ("Aoife's next physio appointment | date is | 8
+  // December", its plan ended by "Niall moved my appointment to ...")
   AND CASE WHEN e.day IS NOT NULL THEN old.text CONTAINS e.day
-           ELSE old.subject = e.who OR old.subjectKey = e.whoTimeline END
-  AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL)
+           ELSE old.subject = e.who OR old.subjectKey = e.whoTimeline OR old.predicate = 'date is' END
+  AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL OR old.predicate = 'date is')
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
 WHERE new.tenant = $tenant AND new <> old
-  AND (new.subject = e.who OR new.subjectKey = e.whoTimeline OR e.day IS NOT NULL)
+  AND (new.subject = e.who OR new.subjectKey = e.whoTimeline OR e.day IS NOT NULL OR new.predicate = 'date is')
   AND any(w IN e.terms WHERE w IN new.terms)
 WITH old, e, min(new.id) AS newId
 RETURN DISTINCT old.id AS oldId, newId, e.at AS at

@@ -309,7 +309,7 @@ _BAND_WORDS = re.compile(r"\b(?:band|line-?up|gigs?|rehearsals?|set\s?list|tour)
 
 
 def _line_up(v: _Values) -> None:
-    if not _BAND_WORDS.search(v.text):
+    if v.sent.t.assistant or not _BAND_WORDS.search(v.text):
         return
     for m in _PLAYS.finditer(v.text):
         who = v.reg.get(m.group("who"))
@@ -332,6 +332,8 @@ _ON_CALL = re.compile(r"(?<![\w'-])(?P<who>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)(?:\s+
 
 
 def _on_call(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return  # ("So Priya is on call this week.": what it was told, said back)
     for m in _ON_CALL.finditer(v.text):
         said = m.group("who") or m.group("who2")
         who = v.reg.get(said)
