@@ -256,7 +256,8 @@ def test_when_someones_sessions_are_said_then_moved_is_one_slot_at_a_time():
 
 def test_an_assistant_saying_who_is_on_call_or_plays_makes_no_value():
     # Re-run of walk-through 57: Pilot's "So Priya is on call this week" entered the on-call history.
-    ex = extract([turn("So Priya is on call this week, and in the band Kai sings.", speaker="Pilot", role="assistant")])
+    said = "So Priya is on call this week, and in the band Kai sings."
+    ex = extract([turn(said, speaker="Pilot", role="assistant")])
     assert not [f for f in ex.facts if f.predicate == "is" and f.subject in ("on call", "singer")]
 
 
