@@ -764,3 +764,13 @@ async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_
         query="What's our wedding budget?", top_k=5, as_of=DAY1 + timedelta(days=10)), record_access=False)
     first = next(h for h in then.hits if h.kind != "scene")
     assert "18,000" in (first.node.get("text") or first.node.get("content")), then.hits
+
+
+async def test_a_groups_value_held_by_someone_relates_them_to_whom_it_was_said_with(services, graph):
+    # Re-run of walk-through 56: "best man | is | Davide" left relatedTo("Davide") empty (it had
+    # been "Davide | is | Marco's best man now").
+    from app.recollection.related import RelatedService
+
+    await _tell(services, graph, [(0, "Marco", "My brother Davide is my best man now.")], group="w")
+    names = {r.entity["name"] for r in await RelatedService().related_to(graph, "Davide", hops=1)}
+    assert "Marco" in names, names

@@ -372,6 +372,12 @@ class Pipeline:
             subj = [a["key"] for a in about if a["role"] == "subject"]
             others = [a["key"] for a in about if a["role"] != "subject"]
             pairs = [(s, o, f.predicate) for s in subj[:1] for o in others]
+            if not subj and f.predicate == "is":
+                # a group's value held by someone ("best man | is | Davide", from Marco's "my best man";
+                # "florist | is | Wild Bloom Studio"): whom the sentence names with it holds it for
+                held_by = [a["key"] for a in about if a["role"] == "mentioned"]
+                held = [a["key"] for a in about if a["role"] == "object"]
+                pairs += [(s, o, f"{f.subject} is") for s in held_by[:1] for o in held]
             if f.predicate.startswith("contact at ") and f.predicate.endswith(" is"):
                 # "My contact at Nudge is Dev Patel": Dev is Nudge's too (relatedTo("Nudge") reached
                 # him only through the speaker, as far as every other thing she named)
