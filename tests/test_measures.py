@@ -176,6 +176,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Our daily standup is at 9:30 every morning.", ("standup", "is", "9:30")),
     ("From today the standup is at 10:00 instead of 9:30.", ("standup", "is", "10:00")),
     ("Our budget for tools is 500 euros a month.", ("tools budget", "is", "500 euros")),
+    ("The ceremony is at 2pm in the orangery.", ("ceremony", "is", "2pm")),
+    ("The registrar can't do 2pm any more, so the ceremony moves to 1:30pm.", ("ceremony", "is", "1:30pm")),
     # a wedding's guests, best man and florist; a club's night, a long run, a week's distance
     # (walk-throughs 56, 58: each a fact of its own, the old one current, or no fact)
     ("About 80 guests for now, family and close friends.", ("guest count", "is", "80 guests")),

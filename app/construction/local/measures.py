@@ -67,7 +67,7 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 # A time of day or a race's time: "at 9:30", "48:10", "1:48:30"
-_CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s*(?i:am|pm)\b)?)"
+_CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s*(?i:am|pm)\b)?|\d{1,2}\s*(?i:am|pm)\b)"
 _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|shipped|live|approved|rejected|"
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
                  r"repaired|paid|unpaid|overdue|delivered|delayed|dispatched|arrived|returned|refunded|lost|"
