@@ -652,3 +652,14 @@ async def test_an_event_slipping_to_a_day_after_so_takes_it_and_ends_the_old_day
         ("m2", "Sofia", "Bad news: QA found a bug, so the launch is slipping to June 16th.", 5)])
     assert report.process.foresights_ended == 1
     assert (await _days(graph))["launch"] == [("2024-06-02", "superseded"), ("2024-06-16", "current")]
+
+
+async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(graph, ingestor):
+    # Re-run of walk-through 57: Tom's on-call plan stayed active beside Hana's, and ranked second
+    # for "What's coming up for me?".
+    await _tell(ingestor, graph.tenant, "team", [("m1", "Ravi", "Tom is on call this week.", 0)], group="nw")
+    report = await _tell(ingestor, graph.tenant, "team", [
+        ("m2", "Ravi", "Actually no, correction: Hana is on call this week, Tom is on holiday.", 1)], group="nw")
+    assert report.process.foresights_ended >= 1
+    active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
+    assert active and all("Hana" in t for t in active), active

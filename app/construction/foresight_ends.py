@@ -116,6 +116,25 @@ RETURN count(DISTINCT fs) AS ended
 """
 
 
+# ... and so for any other value replaced: the plan told with the old one, from its turn, that
+# names it and not the new one ("Tom is on call in the week of 9 November", then "correction:
+# Hana is on call this week": Tom's plan had stayed beside Hana's).
+VALUE_MOVED = """
+UNWIND $supersede AS s
+MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
+WHERE size(old.object) >= 3 AND new.object <> old.object AND old.singleValued
+MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(fs:Foresight {tenant: $tenant})
+WHERE fs.kind IN ['plan', 'deadline'] AND coalesce(fs.forgotten, false) = false AND fs.text CONTAINS old.object
+  AND NOT fs.text CONTAINS new.object
+  AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at)
+MATCH (new)-[:EVIDENCED_BY]->(t:Turn)
+WITH fs, s, head(collect(t)) AS t
+SET fs.plannedTo = fs.validTo, fs.validTo = s.at, fs.endedAt = s.at
+MERGE (fs)-[:ENDED_BY]->(t)
+RETURN count(DISTINCT fs) AS ended
+"""
+
+
 _HANDED_IN = frozenset(term_stats.query_terms("deliver submit send finish complete file hand publish", 16))
 _DUE_WORDS = frozenset(term_stats.query_terms("due deadline", 4))
 _FINISHED = frozenset(term_stats.query_terms("finish complete", 4))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
-from app.construction.foresight_ends import DAY_MOVED, DAY_VALUE, end_foresight
+from app.construction.foresight_ends import DAY_MOVED, DAY_VALUE, VALUE_MOVED, end_foresight
 from app.construction.supersession import plan_supersession
 from app.construction.corrections import adopt_corrections
 from app.construction.value_owner import adopt_owners
@@ -266,6 +266,9 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         if moved_days:
             [moved] = await tx.run(DAY_MOVED, supersede=moved_days)
             ended = moved["ended"]
+        if moved_values := [s for s in batch.supersede if s not in moved_days]:
+            [moved] = await tx.run(VALUE_MOVED, supersede=moved_values)
+            ended += moved["ended"]
         # After the batch's own foresight: "Tom is vegan ... he isn't any more" in one episode.
         if batch.ends:
             told, closed = await end_foresight(tx, batch.ends)
