@@ -620,6 +620,14 @@ def test_what_does_not_answer_an_allergy_question_makes_no_constraint(rows):
     assert ex.foresights == []  # not asked about allergies
 
 
+def test_a_rule_about_race_gels_and_caffeine_surfaces_for_a_race_and_sleep():
+    # Walk-through 58: "Pack my bag for the marathon" did not surface it.
+    ex = _asked(("Aoife", "user", "Please never give me gels with caffeine after 4pm, they wreck my sleep."),
+                ("assistant", "assistant", "Noted."))
+    [c] = ex.foresights
+    assert {"marathon", "race", "sleep"} <= set(c.trigger.split(", "))
+
+
 @pytest.mark.parametrize("said, expected, word", [
     ("Always book aisle seats for me.", "Lea asked to always book aisle seats for Lea.", "seats"),
     ("Never schedule meetings on Fridays.", "Lea asked never to schedule meetings on Fridays.", "meetings"),

@@ -598,7 +598,7 @@ SITUATIONS: dict[str, str] = {
     "housing": "housing, flat, flats, apartment, house, home, viewing, viewings, property, rent, lease, buying, "
                "estate agent, listing, moving",
     "event": "events, party, gifts, outfit, schedule, calendar, plans",
-    "fitness": "exercise, fitness, gym, training, sports, health, schedule",
+    "fitness": "exercise, fitness, gym, training, sports, health, schedule, running, race, marathon, kit bag",
     "learning": "learning, lessons, practice, classes, hobbies",
     "money": "money, budget, shopping, spending, savings, purchases",
     "family": "family, relatives, visits, schedule",
@@ -631,7 +631,9 @@ _cue("housing", """flat flats apartment apartments house houses property propert
 rental rent landlord listing listings commute""")
 _cue("event", """wedding party birthday anniversary concert festival graduation celebration
 ceremony reunion funeral show gig""")
-_cue("fitness", "marathon race gym workout training run running triathlon hike hiking yoga match matches football")
+_cue("fitness", """marathon race gym workout training run running triathlon hike hiking yoga match matches football
+gel gels""")  # ("never give me gels with caffeine after 4pm": a race's, surfacing for "pack for the marathon")
+_cue("sleep", "caffeine coffee espresso")
 _cue("photos", "photo photos picture pictures video videos post posting instagram facebook newsletter website")
 _cue("learning", "learn learning lessons course piano guitar language spanish french classes")
 _cue("money", "buy buying save saving budget purchase afford")
