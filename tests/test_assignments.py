@@ -9,7 +9,7 @@ from app.construction.ingest import Ingestor
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from tests.conversation import DAY1
-from tests.test_extract_local import extract, turn
+from tests.test_extract_local import episode, extract, turn
 
 
 def _facts(*said: tuple[str, str]) -> set[tuple[str, str, str]]:
@@ -130,3 +130,11 @@ def test_a_clause_of_the_speakers_own_before_an_owner_is_a_fact_of_its_own():
     assert texts["Marco owns the billing service."] == ("billing", "Marco")
     assert texts["Ana loves the new office."] == ("Ana", "the new office")
     assert ("search", "Dev") in texts.values()
+
+
+def test_where_everything_runs_and_where_we_deploy_are_one_value():
+    # Walk-through 57: "Everything runs on Heroku" and "we deploy to Fly.io" were "said" facts.
+    ex = extract(episode(("Ravi", "Everything runs on Heroku at the moment."),
+                         ("Ravi", "Decision made: from now on we deploy to Fly.io.")))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.predicate == "uses"] == [
+        ("hosting", "uses", "Heroku"), ("hosting", "uses", "Fly.io")]

@@ -318,6 +318,17 @@ def test_a_race_pulled_out_of_for_another_ends_that_race_only():
     assert [e.words for e in ends] == [["Waterford"]]
 
 
+@pytest.mark.parametrize("said", [
+    "Change of plan, Niall moved my appointment to June 10th.",
+    "The clinic had to move my appointment to June 10th.",
+    "Acme asked to move the inspection to June 10th.",
+])
+def test_an_event_moved_by_someone_else_ends_the_speakers_plan_of_it(said):
+    # Walk-throughs 57, 58: moved by another person or a firm, the old day's plan stayed.
+    ends = extract(episode(("Aoife", said))).foresight_ends
+    assert [e.who for e in ends if e.kind == "plan" and e.day is None][:1] == ["Aoife"], ends
+
+
 def test_dropping_someone_off_ends_no_plan():
     assert extract(episode(("Tomasz", "I'm dropping the kids off at school tomorrow."))).foresight_ends == []
 

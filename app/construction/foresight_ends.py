@@ -79,13 +79,16 @@ WHERE old.tenant = $tenant
   // ... and the day of a plan ended otherwise ("Aoife's next physio appointment | date is | 8
   // December", its plan ended by "Niall moved my appointment to ...")
   AND CASE WHEN e.day IS NOT NULL THEN old.text CONTAINS e.day
-           ELSE old.subject = e.who OR old.subjectKey = e.whoTimeline OR old.predicate = 'date is' END
-  AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL OR old.predicate = 'date is')
+           ELSE old.subject = e.who OR old.subjectKey = e.whoTimeline OR old.predicate = 'date is'
+                OR old.object =~ '\\d{4}-\\d{2}-\\d{2}' END
+  AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL OR old.predicate = 'date is'
+       OR old.object =~ '\\d{4}-\\d{2}-\\d{2}')
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})
 WHERE new.tenant = $tenant AND new <> old
-  AND (new.subject = e.who OR new.subjectKey = e.whoTimeline OR e.day IS NOT NULL OR new.predicate = 'date is')
+  AND (new.subject = e.who OR new.subjectKey = e.whoTimeline OR e.day IS NOT NULL OR new.predicate = 'date is'
+       OR new.object =~ '\\d{4}-\\d{2}-\\d{2}')
   AND any(w IN e.terms WHERE w IN new.terms)
 WITH old, e, min(new.id) AS newId
 RETURN DISTINCT old.id AS oldId, newId, e.at AS at

@@ -68,12 +68,19 @@ _MOVED_ONTO = re.compile(
 _SITE = (r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?|(?:(?i:the|our)\s+)?(?i:university|uni|department|lab|group|"
          r"in-house|local|own)\s+(?i:cluster|server|servers|machines|hpc|gpus))")
 _WORKLOADS = (r"(?P<x>(?i:experiments|jobs|workloads|builds|training\s+runs|models|servers|backups|website|site|"
-              r"app|files|data|code|pipelines?|simulations))")
+              r"app|files|data|code|pipelines?|simulations|everything|production))")
+# ... one key for where everything runs and where it is deployed
+_HOSTING = frozenset({"everything", "production", "deploy", "deploys", "deploying", "host", "hosting"})
 _RUNS_ON = re.compile(
     r"(?:^|[,:;]\s+|\b(?:and|so)\s+)(?:(?i:all)\s+)?(?:(?i:our|my|the)\s+)?" + _WORKLOADS
     + r"\s+(?:(?i:now|all|currently|still)\s+)?(?i:run|runs|are\s+running|is\s+running|live|lives|are\s+hosted|"
     r"is\s+hosted|are\s+stored|is\s+stored|are\s+kept|is\s+kept)\s+(?:(?i:now|all)\s+)?(?i:on|in|at)\s+"
     + _SITE + r"(?![\w'-])")
+# Where a team deploys: "we deploy to Fly.io" (after "Everything runs on Heroku": both "hosting").
+_DEPLOYS_TO = re.compile(
+    r"(?<![\w'])(?i:we|I)(?:'re|'ll|\s+are|\s+will|\s+now)?\s+(?:(?i:now|all|currently)\s+)?"
+    r"(?P<x>(?i:deploy|deploys|deploying|host|hosting))\s+(?:(?i:everything|it|the\s+app|our\s+app)\s+)?"
+    r"(?:(?i:now)\s+)?(?i:to|on)\s+" + _SITE + r"(?![\w'-])")
 _MOVED_SITE = re.compile(
     r"\b(?i:moved|moving|migrated|migrating|switched|switching)\s+(?:(?i:all)\s+)?(?:(?i:our|my|the)\s+)?"
     + _WORKLOADS + r"\s+(?:(?i:off|away\s+from|from)\s+[A-Z][\w.+#-]*\s+)?(?i:on)?(?i:to)\s+" + _SITE
@@ -306,13 +313,15 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         if product is None or not product.speaker:
             add(thing.name if thing is not None else m.group("x"), "uses",
                 product.name if product is not None else m.group("v"), 0, named=thing is not None)
-    for m in [*_RUNS_ON.finditer(text), *_MOVED_SITE.finditer(text)]:
-        site = reg.get(m.group("v"))
+    for m in [*_RUNS_ON.finditer(text), *_MOVED_SITE.finditer(text), *_DEPLOYS_TO.finditer(text)]:
+        said = m.group("v").rstrip(".")  # ("we deploy to Fly.io.": the sentence's full stop)
+        site = reg.get(said)
         if site is not None and site.type in ("place", "person") and not site.speaker:
             site.settle("thing")  # ("run on Hydra": a machine, not a town)
         if site is None or not site.speaker:
-            add(m.group("x").lower(), "uses", site.name if site is not None else re.sub(
-                r"^(?i:the|our)\s+", "", m.group("v")), 0)
+            x = m.group("x").lower()
+            add("hosting" if x in _HOSTING else x, "uses", site.name if site is not None else re.sub(
+                r"^(?i:the|our)\s+", "", said), 0)
     for m in _USES.finditer(text):
         product = reg.get(m.group("v"))
         if product is not None and not product.speaker:  # "going with Postgres": a thing, not a person

@@ -135,7 +135,8 @@ _MOVED_OURS = re.compile(
     r"(?:(?<![\w'])(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+)?|^"  # ("Rescheduled Kim's final to the 19th")
     # ... or moved for us ("Niall moved my appointment to ...", "The clinic had to move my ...")
     r"|(?:^|[,;:]\s+)(?:(?i:the|our|my)\s+[\w'-]+|(?-i:[A-Z][\w'-]*|they|he|she)(?:\s+(?-i:[A-Z][\w'-]*))?)"
-    r"(?:\s+(?:has|have|had\s+to|needed\s+to|had))?\s+(?:just\s+)?)"
+    r"(?:\s+(?:has|have|had\s+to|needed\s+to|had|asked\s+to|asked\s+us\s+to|wants?\s+to|needs?\s+to))?\s+"
+    r"(?:just\s+)?)"
     rf"(?:{lx.MOVED_VERBS}|move|reschedule|push|postpone)\s+"
     r"(?:the|our|my|[A-Z][\w-]*['’]s)\s+(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?:back\s+|out\s+|forward\s+)?(?:to|until|till)\b", _I)
