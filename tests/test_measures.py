@@ -263,6 +263,13 @@ def test_an_assistant_saying_who_is_on_call_or_plays_makes_no_value():
     assert not [f for f in ex.facts if f.predicate == "is" and f.subject in ("on call", "singer")]
 
 
+def test_one_appointment_moved_to_a_weekday_and_date_is_its_day_not_a_weekly_slot():
+    # "Niall moved my appointment to Wednesday 9 December" had been "appointments schedule is Wednesday".
+    said = "Change of plan, Niall moved my appointment to Wednesday 9 December at 7:30am."
+    ex = extract([turn(said, speaker="Aoife")])
+    assert [(f.predicate, f.object[5:]) for f in ex.facts if f.single_valued] == [("date is", "12-09")]
+
+
 def test_a_time_corrected_is_the_time_said_not_its_parts():
     # Re-run of walk-through 58: "Let's set your goal at 3:50, not 3:45" made the goal "50,:55".
     ex = extract([turn("My goal time is 3:45.", speaker="Aoife"),

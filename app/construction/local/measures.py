@@ -628,6 +628,8 @@ def _slots(v: _Values) -> None:
               *_SLOT_MOVED_BY.finditer(v.text)]:
         if v.sent.t.assistant:
             continue  # (whose, said by an assistant, the rules below read when it says)
+        if m.re is _SLOT_MOVED_BY and not re.match(r"(?i:every|each)\b|\w+days\b", m.group("when")):
+            continue  # "Niall moved my appointment to Wednesday 9 December": one day, no slot
         word = m.groupdict().get("owner")
         whose = v.owner(word, m.start()) if word else v.speaker
         what = " ".join(m.group("what").lower().split())
