@@ -665,6 +665,16 @@ async def test_an_event_slipping_to_a_day_after_so_takes_it_and_ends_the_old_day
     assert (await _days(graph))["launch"] == [("2024-06-02", "superseded"), ("2024-06-16", "current")]
 
 
+async def test_a_release_we_ship_on_a_day_slipping_by_its_version_ends_the_old_days_plan(graph, ingestor):
+    # Walk-through 57, left then: "We're shipping version 3.2 on 2 November" held no day of the
+    # release, so "Version 3.2 is slipping to 16 November" ended nothing and both plans stayed.
+    await _tell(ingestor, graph.tenant, "team", [("m1", "Ravi", "We're shipping version 3.2 on June 2nd.", 0)])
+    report = await _tell(ingestor, graph.tenant, "team", [
+        ("m2", "Ravi", "Version 3.2 is slipping to June 16th because of the migration bug.", 5)])
+    assert report.process.foresights_ended == 1
+    assert (await _days(graph))["version 3 2"] == [("2024-06-02", "superseded"), ("2024-06-16", "current")]
+
+
 async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(graph, ingestor):
     # Re-run of walk-through 57: Tom's on-call plan stayed active beside Hana's, and ranked second
     # for "What's coming up for me?".

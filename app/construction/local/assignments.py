@@ -111,12 +111,21 @@ _CANCELLED_EVENT = re.compile(
     r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned)\b")
 # A release's day, by its name: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back
 # to 15 January 2027" (both were "said" facts, 14 November first for "When is the single out?").
+_RELEASE = (r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2}(?:\s+[vV]?\d+(?:\.\d+)*)?"
+            r"|(?i:version|v)\s?\d+(?:\.\d+)+|(?i:the|our|my)\s+"  # ("Version 3.2", "v3.2")
+            r"(?:(?i:new)\s+)?(?i:single|album|ep|record|book|app|release|update|version))")
 _RELEASED = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2}|(?i:the|our|my)\s+"
-    r"(?:(?i:new)\s+)?(?i:single|album|ep|record|book|app|release|update|version))\s+(?:(?i:now)\s+)?"
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)" + _RELEASE + r"\s+(?:(?i:now)\s+)?"
     r"(?i:comes\s+out|is\s+out|is\s+released|will\s+be\s+released|will\s+be\s+out|drops|launches|goes\s+live|"
-    r"(?:is|has\s+been|was|got)\s+(?:pushed\s+back|pushed|delayed|moved|postponed|put\s+back))\s+"
+    r"slips|slipped|(?:is|'s)\s+slipping|"
+    r"(?:is|has\s+been|was|got)\s+(?:pushed\s+back|pushed|delayed|moved|postponed|put\s+back|slipped))\s+"
     r"(?:(?i:to|until|till)\s+)?\x00(?P<d>\d+)\x00")
+# ... or said of what we do on its day: "We're shipping version 3.2 on 2 November" (a plan whose
+# day no "date is" held, so that "Version 3.2 is slipping to 16 November" ended nothing).
+_WE_RELEASE = re.compile(
+    r"(?<![\w'])(?i:we|I)(?:'re|'ll|\s+are|\s+will|\s+(?:plan|aim|hope)\s+to)?\s+"
+    r"(?i:ship|shipping|release|releasing|launch|launching|publish|publishing)\s+" + _RELEASE
+    + r"\s+(?i:on\s+)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
@@ -286,7 +295,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             # someone's event is theirs: "Kim's final"
             x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
             add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
-    for m in _RELEASED.finditer(text):
+    for m in [*_RELEASED.finditer(text), *_WE_RELEASE.finditer(text)]:
         thing = reg.get(m.group("x"))
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         named = thing is not None
