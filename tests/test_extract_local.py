@@ -1982,3 +1982,12 @@ def test_a_firm_named_by_its_trade_is_an_organisation():
     ex = extract([turn("Halden Architects want the brand guidelines, and Okafor Engineers the site plan.")])
     types = {e.name: e.type for e in ex.entities}
     assert types.get("Halden Architects") == "organization" and types.get("Okafor Engineers") == "organization", types
+
+
+def test_a_venue_said_with_the_is_the_groups_and_one_booked_instead_after_it_fell_through_replaces_it():
+    # Walk-through 56, left then: "Our venue is the Old Mill" was Maya's fact of her own, so
+    # "the Old Mill fell through, so we booked Hartley Manor instead" had no venue to take over.
+    ex = extract(episode(("Maya", "Our venue is the Old Mill in Hexham."),
+                         ("Maya", "Bad news, the Old Mill fell through, so we booked Hartley Manor instead.")))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
+        ("venue", "is", "Old Mill"), ("venue", "is", "Hartley Manor")]

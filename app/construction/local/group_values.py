@@ -131,7 +131,8 @@ _ROLES = {"caterer": "catering", "caterers": "catering", "catering": "catering",
           "cake": "baker"}
 _ROLE = rf"(?P<role>(?i:{'|'.join(sorted(_ROLES, key=len, reverse=True))}))"
 _VENDORS = (
-    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_ROLE}\s+(?i:is|will\s+be)\s+(?:(?i:now)\s+)?{_FIRM}"),
+    re.compile(rf"\b(?i:our|my|the)\s+(?:(?i:new)\s+)?{_ROLE}\s+(?i:is|will\s+be)\s+(?:(?i:now)\s+)?"
+               rf"(?:(?i:the)\s+)?{_FIRM}"),  # ("Our venue is the Old Mill")
     re.compile(rf"\b(?i:going|went|go)\s+with\s+{_FIRM}\s+(?i:for|as)\s+(?:(?i:the|our)\s+)?{_ROLE}\b"),
     re.compile(rf"\b(?i:switched|switching|changed|changing|moved|moving)\s+{_ROLE}\s+(?i:to)\s+{_FIRM}"),
     re.compile(rf"\b(?i:booked|hired|chose|picked)\s+(?:(?i:the|our)\s+)?{_ROLE}\s*:\s*{_FIRM}"),
@@ -180,7 +181,7 @@ _STAY = re.compile(
 # A vendor booked in place of the one before ("I cancelled the Hotel Avenida Palace. I've booked
 # Memmo Alfama instead", "We booked Satin Strings instead"): the role of the value said last.
 _INSTEAD = re.compile(rf"\b(?i:booked|hired|chose|picked|found|got|went\s+with|going\s+with|using|use)\s+"
-                      rf"{_FIRM}\s+(?i:instead)\b")
+                      rf"(?:(?i:the)\s+)?{_FIRM}\s+(?i:instead)\b")
 _BOOKED_ROLES = frozenset({*_ROLES.values(), *lx.TRADES, "hotel"})
 
 
