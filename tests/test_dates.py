@@ -307,3 +307,29 @@ def test_a_day_moved_to_or_asked_for_lies_ahead_and_a_range_shares_its_end_year(
     said = "The wedding moved from June 13 to June 20, 2027."
     days = find_dates(said, date(2026, 11, 26), prefer=tense_at(said))
     assert [d.start for d in days] == [date(2027, 6, 13), date(2027, 6, 20)]
+
+
+@pytest.mark.parametrize("said_on, said, days", [
+    # Walk-through 60: each was a year out. "Friday the 9th", said on Friday 2 October, is a week
+    # ahead (it was 9 January); a day replaced is the nearest (2027-09-30); "was due" is gone by
+    # (2027-08-31); a present "ends on" after a past clause is ahead (2025-10-31).
+    (date(2026, 10, 2), "she suggested Friday the 9th", [date(2026, 10, 9)]),
+    (date(2026, 10, 2), "roughs are now due 14 October instead of 30 September",
+     [date(2026, 10, 14), date(2026, 9, 30)]),
+    (date(2026, 9, 15), "it's £850, it was due on 31 August", [date(2026, 8, 31)]),
+    (date(2026, 10, 2), "Priya says Brightline's budget got cut and the retainer ends on 31 October",
+     [date(2026, 10, 31)]),
+    (date(2026, 11, 20), "Dan now says Friday 26 February, not 29 January", [date(2027, 2, 26), date(2027, 1, 29)]),
+    # Walk-through 61: "all done in one day" is how long it took, not a day ahead
+    (date(2026, 11, 3), "Tom did the first fix yesterday, all done in one day", [date(2026, 11, 2)]),
+    (date(2026, 11, 3), "We'll be done in two weeks.", [date(2026, 11, 17)]),
+    (date(2026, 11, 3), "I'll see you Thursday the 19th", [date(2026, 11, 19)]),
+])
+def test_a_days_year_is_the_nearest_its_words_allow(said_on, said, days):
+    assert [m.start for m in find_dates(said, said_on, prefer=tense_at(said))] == days
+
+
+def test_a_weekday_after_a_is_any_such_day_and_no_date():
+    # Walk-through 59: "never book private parties on a Monday" had become "on a 2026-08-24 (Monday)".
+    assert find_dates("Rule: never book private parties on a Monday.", REF, prefer="future") == []
+    assert find_dates("never put her on a Sunday shift", REF, prefer="future") == []

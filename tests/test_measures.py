@@ -111,6 +111,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("Nadia", "days off is", "Tuesdays")),
     ("Marta works Wednesday to Sunday and her day off is Monday.", ("Marta", "days off is", "Monday")),
     ("Marta works Wednesday to Sunday.", ("Marta", "work days is", "Wednesday to Sunday")),
+    # (walk-through 59: its subject was "currently", its days cut to "Wednesday")
+    ("Lena currently works Wednesday to Saturday evenings.",
+     ("Lena", "work days is", "Wednesday to Saturday evenings")),
     # Who supplies what, the group's (walk-through 48: "comes from" and "uses" both stayed current).
     ("Our fish comes from Porto Fresco Seafood.", ("fish supplier", "is", "Porto Fresco Seafood")),
     ("We're switching our fish supplier to Blue Harbour Fish Co. starting next week.",
@@ -169,6 +172,12 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
      ("rehearsals schedule", "is", "Thursdays at 7pm")),
     ("Our new booking agent is Tom Becker at Wavelength Agency.", ("agent", "is", "Tom Becker")),
     ("Remy Costa is our new drummer.", ("drummer", "is", "Remy Costa")),
+    # a kitchen's posts and suppliers (walk-through 59: Bea and Ravi both stayed current sous-chefs;
+    # "veg now" was a kind of goods; a switch told in the present was no value)
+    ("Bea Lindqvist is my sous-chef.", ("sous-chef", "is", "Bea Lindqvist")),
+    ("Ravi Menon is our new sous-chef, he starts Monday.", ("sous-chef", "is", "Ravi Menon")),
+    ("Our veg now comes from Mill Lane Organics.", ("veg supplier", "is", "Mill Lane Organics")),
+    ("We switch our fish supplier to Northsea Catch next week.", ("fish supplier", "is", "Northsea Catch")),
     # a race's times and a time of day, a change said with "-ing", "X for Y" (walk-throughs 57, 58:
     # "My 10k PB is 48:10" was no fact; the 9:30 standup, the 3:45 goal and the £500 budget stayed)
     ("My 10k PB is 48:10.", ("Nadia", "10k pr is", "48:10")),

@@ -424,7 +424,7 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 _DATE_AFTER = re.compile(rf",?\s+(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
-_ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each)\s+$", _I)
+_ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any)\s+$", _I)  # ("on a Monday")
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
@@ -571,14 +571,18 @@ def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", True
 
 
+_TOOK_IN = re.compile(r"\b(?:done|finished|completed|built|fixed|sorted|made|did\s+it|do\s+it|took|takes)\s+$", _I)
+
+
 # "in three weeks" is a date; "after five years" mostly a duration ("leaving Leeds after five
 # years", "married after two years together"), read as a date it put the past in the future.
 @_pattern(rf"\bin\s+(?:another\s+|just\s+|about\s+)?({_NUM})\s+({_UNIT})s?(?:'?\s*time)?\b",
           needs=(_UNIT_WORDS, ("in",)))
 def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = number(m.group(1))
-    if n is None or n == 0 or n > 400:
-        return None
+    if n is None or n == 0 or n > 400 or prefer == PAST or (
+            prefer != FUTURE and _TOOK_IN.search(m.string, max(0, m.start() - 24), m.start())):
+        return None  # ("Tom did the first fix yesterday, all done in one day": how long, not when)
     d = _unit_delta(ref, m.group(2), n)
     return m.start(), m.end(), d, d, "day", True
 
@@ -687,17 +691,37 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
         month_first = date(_year_for_month(month, ref, prefer, end_day), month, 1)
         if day > end_day:
             month_first = add_months(month_first, -1)
+    elif m.group("wd"):
+        d = _weekday_nth(day, _WEEKDAYS[m.group("wd").lower()], ref, prefer)
+        return (m.start(), m.end(), d, d, "day", True) if d is not None else None
     elif prefer == PAST:
         month_first = first if day <= ref.day else add_months(first, -1)
     else:
         month_first = first if day >= ref.day else add_months(first, 1)
-    step = -1 if prefer == PAST else 1
-    for _ in range(12 if m.group("wd") else 1):
-        d = _safe_date(month_first.year, month_first.month, day)
-        if d is not None and (not m.group("wd") or d.weekday() == _WEEKDAYS[m.group("wd").lower()]):
-            return m.start(), m.end(), d, d, "day", True
-        month_first = add_months(month_first, step)
-    return None
+    d = _safe_date(month_first.year, month_first.month, day)
+    return (m.start(), m.end(), d, d, "day", True) if d is not None else None
+
+
+def _weekday_nth(day: int, wd: int, ref: date, prefer: str | None) -> date | None:
+    """"Friday the 9th": the day of that number that is that weekday, the one ahead or the one
+    gone by; the tense decides only between two near ones ("she suggested Friday the 9th", said on
+    Friday 2 October: the 9th of October, not of January; said ahead, always the one ahead)."""
+    def seek(step: int) -> date | None:
+        first = date(ref.year, ref.month, 1)
+        for _ in range(14):
+            d = _safe_date(first.year, first.month, day)
+            if d is not None and d.weekday() == wd and (d >= ref if step > 0 else d < ref):
+                return d
+            first = add_months(first, step)
+        return None
+    ahead, gone = seek(1), seek(-1)
+    if ahead is None or gone is None:
+        return ahead or gone
+    if prefer == PAST and (ref - gone).days <= 45:
+        return gone
+    if prefer == FUTURE:
+        return ahead
+    return ahead if (ahead - ref).days <= (ref - gone).days else gone
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,9 +24,13 @@ _DAY_OFF_IS = re.compile(
     rf"(?P<whose>my|our|his|her|[A-Z][\w-]+['’]s)\s+(?:new\s+)?days?\s+off\s+(?:is|are|will\s+be)\s+"
     rf"(?:now\s+)?{_DAYS}",
     re.I)
+# ("Lena currently works Wednesday to Saturday evenings": Lena's, with the part of the day; its
+# subject had been "currently", re.I letting [A-Z] match it)
 _WORK_DAYS = re.compile(
-    rf"(?<![\w'])(?P<who>I|we|[A-Z][\w-]+)(?:\s+(?:now|usually|normally|only))?\s+work(?:s)?\s+(?:on\s+)?"
-    rf"(?:from\s+)?{_DAYS}(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
+    rf"(?<![\w'])(?P<who>I|we|(?-i:[A-Z])[\w-]+)(?:\s+(?:now|usually|normally|only|currently|still|mostly))*\s+"
+    rf"work(?:s)?\s+(?:on\s+)?(?:from\s+)?"
+    rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*(?:\s+(?:mornings|evenings|afternoons|nights))?)"
+    r"\b(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
 
 
 # Who supplies what, one firm at a time: "Our fish comes from Porto Fresco Seafood", then "We're
@@ -34,9 +38,9 @@ _WORK_DAYS = re.compile(
 # "uses"). The group's, as a shop's stock is.
 _FIRM = r"(?P<firm>[A-Z][\w'’-]*(?:\s+(?:&\s+)?(?:Co\.|[A-Z][\w'’-]*))*)"
 # A switch to a firm, said from the one before or not ("switched ... from Harbour Lettings to ...").
-_SWITCHED = r"\b(?i:switching|switched|changing|changed|moving|moved)\s+"
+_SWITCHED = r"\b(?i:switch|switching|switched|change|changing|changed|moving|moved)\s+"  # ("We switch our")
 _TO_FIRM = rf"(?:(?i:from)\s+[A-Z][^,;.]*?\s+)?(?i:to|over\s+to)\s+{_FIRM}"
-_GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+_GOODS = r"(?P<goods>[a-z][\w-]*(?:\s+(?!now\b)[a-z][\w-]*)?)"  # ("Our veg now comes from": veg's)
 _SUPPLIED = [
     re.compile(rf"\b(?i:our|my|the|all\s+our|all\s+the)\s+{_GOODS}\s+(?i:now\s+)?"
                rf"(?i:comes?|is\s+coming|are\s+coming)\s+(?i:now\s+)?from\s+{_FIRM}"),
@@ -261,6 +265,10 @@ def _topics(v: _Values) -> None:
 _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+coach|goalkeeper|hygienist|"
                r"receptionist|practice\s+nurse|dental\s+nurse|drummer|bassist|guitarist|keyboardist|singer|"
                r"sound\s+engineer|tour\s+manager|driver|"
+               # a kitchen's or a shop's ("Bea Lindqvist is my sous-chef", then "Ravi Menon is our new sous-chef")
+               r"sous-chef|sous\s+chef|head\s+chef|pastry\s+chef|chef\s+de\s+partie|kitchen\s+porter|"
+               r"restaurant\s+manager|front\s+of\s+house\s+manager|shop\s+manager|store\s+manager|"
+               r"office\s+manager|bookkeeper|"
                # a wedding's ("My brother Davide is my best man now", after Luca)
                r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer")
 _TEAM_HOLDER = re.compile(

@@ -46,7 +46,7 @@ _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     r"should\s+(?!have\b)be|(?:is|are)\s+expected\s+to|"
-    r"about to|can't wait|looking forward|scheduled|due|signed up|booked|registered|reserved|"
+    r"about to|can't wait|looking forward|scheduled|(?<!was\s)(?<!were\s)due|signed up|booked|registered|reserved|"
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
     r"bought tickets|got tickets|enrolled)\b|"
@@ -72,7 +72,7 @@ _AHEAD_HINT = re.compile(
 # on November 23rd"): the day lies ahead.
 _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
-    r"moves?\s+in)\s+(?:[\w'-]+\s+){0,10}?on\b|"
+    r"moves?\s+in|ends|expires|finishes)\s+(?:[\w'-]+\s+){0,10}?on\b|"  # ("the retainer ends on 31 October")
     # "My real A-level exams start in June": a month of a timetable, ahead
     r"\b(?:starts?|begins?|opens?|arrives?)\s+in\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead
@@ -187,6 +187,11 @@ _CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|wh
 
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?$", re.IGNORECASE)
+# The day a new one replaces ("now due 14 October instead of 30 September", "Friday 26 February,
+# not 29 January"): the nearest, whatever the tense the new one is read in (it had been 2027's).
+_REPLACED_BEFORE = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+(?:(?:on|the)\s+)?"
+                              r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$", re.IGNORECASE)
+_REPLACED_WORD = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\b", re.IGNORECASE)
 _FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
 
 
@@ -198,12 +203,14 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     if _PROMISE_MISSED.search(s):
         return whole  # (its day is the broken promise's, whatever the clause's own words)
     cuts = [m.end() for m in _CLAUSE_CUT.finditer(s)]
-    if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)):
+    if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)) and not _REPLACED_WORD.search(s):
         return whole
     bounds = [0, *cuts, len(s) + 1]
     own: dict[int, str | None] = {}
 
     def at(pos: int) -> str | None:
+        if _REPLACED_BEFORE.search(s, max(0, pos - 24), pos):
+            return None
         if _FROM_BEFORE.search(s, max(0, pos - 16), pos) and _MOVED_TO_HINT.search(s):
             return None  # "moved Tom's onsite from 17 September to ...": the old day, the nearest
         i = next(k for k in range(len(bounds) - 1) if pos < bounds[k + 1])
