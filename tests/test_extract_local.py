@@ -1991,3 +1991,14 @@ def test_a_venue_said_with_the_is_the_groups_and_one_booked_instead_after_it_fel
                          ("Maya", "Bad news, the Old Mill fell through, so we booked Hartley Manor instead.")))
     assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
         ("venue", "is", "Old Mill"), ("venue", "is", "Hartley Manor")]
+
+
+def test_an_event_confirmed_for_a_day_then_moving_from_it_has_both_days():
+    # Walk-through 61: "confirmed the kitchen fitting for Monday 7 December" and "the kitchen fitting
+    # moves from 7 December to Monday 14 December" were "said" facts ("moves" was no move); "next
+    # physio is 2 December" (walk-through 60) had no day of the physio.
+    ex = extract(episode(("Owen", "Moss & Grain confirmed the kitchen fitting for Monday 10 June."),
+                         ("Owen", "So the kitchen fitting moves from 10 June to Monday 17 June."),
+                         ("Ines", "next physio is 2 July at 4pm.")))
+    assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [
+        ("kitchen fitting", "06-10"), ("kitchen fitting", "06-17"), ("physio", "07-02")]

@@ -675,6 +675,35 @@ async def test_a_release_we_ship_on_a_day_slipping_by_its_version_ends_the_old_d
     assert (await _days(graph))["version 3 2"] == [("2024-06-02", "superseded"), ("2024-06-16", "current")]
 
 
+async def test_an_event_moved_by_someone_then_its_day_said_anew_ends_the_old_days_plan(graph, ingestor):
+    # Walk-through 59: "the council moved our health inspection. It's no longer 20 October, it's now
+    # Tuesday 3 November" was two "said" facts; 20 October stayed the inspection's day and plan.
+    await _tell(ingestor, graph.tenant, "kitchen", [("m1", "Nadia", "Our health inspection is on June 20th.", 0)])
+    report = await _tell(ingestor, graph.tenant, "kitchen", [
+        ("m2", "Nadia", "Ugh, the council moved our health inspection. It's no longer June 20th, "
+                        "it's now Tuesday July 2nd.", 5)])
+    assert report.process.foresights_ended == 1
+    assert (await _days(graph))["health inspection"] == [("2024-06-20", "superseded"), ("2024-07-02", "current")]
+
+
+async def test_an_appointment_said_with_its_old_day_moved_to_a_new_one_takes_the_new_one(graph, ingestor):
+    # Walk-throughs 60, 61: "the appointment on 24 September got moved to 29 September" held the
+    # old day; "New completion date is 29 January" held none, so "Completion has slipped again.
+    # Dan now says Friday 26 February, not 29 January" ended nothing.
+    await _tell(ingestor, graph.tenant, "house", [
+        ("m1", "Ines", "My physio appointment is on June 24th.", 0),
+        ("m2", "Owen", "New completion date is August 29th.", 0)])
+    await _tell(ingestor, graph.tenant, "house", [
+        ("m3", "Ines", "My physio appointment on June 24th got moved to June 27th.", 5),
+        ("m4", "Priya", "Completion has slipped again. Dan now says Friday 27 September, not August 29th.", 5)])
+    days = await _days(graph)
+    assert days["ines's physio appointment"] == [("2024-06-24", "superseded"), ("2024-06-27", "current")]
+    assert days["completion"] == [("2024-08-29", "superseded"), ("2024-09-27", "current")]
+    active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
+    assert len(active) == 2, active
+    assert not [t for t in active if "is on 2024-06-24" in t or "is on 2024-08-29" in t], active
+
+
 async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(graph, ingestor):
     # Re-run of walk-through 57: Tom's on-call plan stayed active beside Hana's, and ranked second
     # for "What's coming up for me?".

@@ -643,7 +643,8 @@ _cue("drinks", "drink drinking alcohol wine beer")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.
-MOVED_VERBS = "slipped|slipping|moved|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
+# ("the kitchen fitting moves from 7 December to Monday 14 December": the present too)
+MOVED_VERBS = "slipped|slipping|slips|moved|moves|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
 # What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
 # Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
 SCHEDULED_EVENTS = _words("""
@@ -654,6 +655,7 @@ checkout move-in handover interview onsite screening consultation assessment aud
 fitting visit check service final screen completion exchange closing signing party booking reservation
 test exam trip tasting rehearsal repair repairs callout call-out match fixture game flight hearing
 registration enrolment enrollment entries applications sign-ups signups tournament
+physio physiotherapy dentist check-up checkup scan first-fix second-fix
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

@@ -94,7 +94,10 @@ _EVENT_DAY = re.compile(
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
     r"[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
+    rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day))?{_WITH_WHOM}"  # ("New completion date is 29 January")
+    # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
+    rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
+    r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
@@ -128,10 +131,11 @@ _WE_RELEASE = re.compile(
     + r"\s+(?i:on\s+)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
-    rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up)\s+"
+    rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
+    r"schedul(?:e|ed)|arrang(?:e|ed))\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till)\s*)?"
+    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
@@ -141,10 +145,15 @@ _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:
                 r"(?:\s+(?i:again|once\s+more))?")
 _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?"
                        r"\x00(?P<d>\d+)\x00")
-# ... said in two sentences: "Review with Northpeak moved again. It's now December 16 at 2pm."
-_MOVED_ALONE = re.compile(_EVENT_MOVED + r"\s*[.!]*$")
-# (after a clause of why: "Dale's van broke down, it's now Friday 11 December")
-_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?i:it's|it\s+is|it's\s+been\s+moved\s+to)\s+(?i:now\s+)?(?i:on\s+)?"
+# ... said in two sentences: "Review with Northpeak moved again. It's now December 16 at 2pm."; "the
+# council moved our health inspection. It's no longer 20 October, it's now Tuesday 3 November."
+_MOVED_ALONE = re.compile(
+    r"(?:" + _EVENT_MOVED + r"|\b(?i:" + lx.MOVED_VERBS + r"|move|reschedule|postpone|push)\s+(?i:the|our|my)\s+"
+    rf"(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:again|back))?)\s*[.!]*$")
+# (after a clause of why: "Dale's van broke down, it's now Friday 11 December"; "Dan now says Friday
+# 26 February, not 29 January")
+_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to)|(?-i:[A-Z])[\w'-]*\s+"
+                     r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
 
 # Whom a thing has in a post, one at a time: "Raj Mehta is the hiring manager for the backend
@@ -287,7 +296,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."
             event = " ".join(said.group(0).strip(" .!").split())
-            add(said.group("x"), "date is", day.group(), 0,
+            add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
