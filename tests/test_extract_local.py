@@ -2002,3 +2002,27 @@ def test_an_event_confirmed_for_a_day_then_moving_from_it_has_both_days():
                          ("Ines", "next physio is 2 July at 4pm.")))
     assert [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"] == [
         ("kitchen fitting", "06-10"), ("kitchen fitting", "06-17"), ("physio", "07-02")]
+
+
+def test_a_person_named_before_he_or_her_in_the_next_sentence_is_whom_they_are():
+    # Walk-throughs 59, 60: "We interviewed Ravi Menon yesterday. He was sous at the Copper Pot" was
+    # Piotr's (named a turn before; Ravi Menon a thing), and "Lou Marchetti is leaving Verdant. Her
+    # last day is 30 November" Lena's.
+    ex = extract(episode(("Nadia", "Funny thing, Lena's brother Piotr drives the van for Mill Lane."),
+                         ("Nadia", "We interviewed Ravi Menon yesterday. "
+                                   "He was sous at the Copper Pot for three years."),
+                         ("Ines", "Lou Marchetti is leaving Verdant. Her last day is 30 November.")))
+    said = {(f.subject, f.predicate) for f in ex.facts}
+    assert ("Ravi Menon", "was") in said and ("Lou Marchetti", "last day is") in said, said
+    assert entity(ex, "Ravi Menon").type == "person" and entity(ex, "Lou Marchetti").type == "person"
+
+
+def test_a_number_said_instead_of_another_never_corrects_a_day_and_some_guests_are_no_ones_diet():
+    # Walk-through 59: "now 42 guests instead of 30", after "her last day is 30 November", had made
+    # "Lena's last day is 2026-11-42"; "8 of the guests are vegetarian" a constraint "Nadia is vegetarian".
+    ex = extract(episode(("Nadia", "Lena is leaving. Her last day is 30 November."),
+                         ("Nadia", "Ingrid's party is growing: now 42 guests instead of 30."),
+                         ("Nadia", "Update: 8 of the guests are vegetarian.")))
+    assert [f.object for f in ex.facts if f.predicate == "last day is"] == ["2023-11-30"]
+    assert ("guest count", "is", "42 guests") in {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert not [c.text for c in ex.foresights if "vegetarian" in c.text]

@@ -746,6 +746,14 @@ async def test_a_number_said_instead_of_another_in_a_later_episode_corrects_the_
         "MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS '80 not 60' RETURN f.text AS text")]
 
 
+async def test_a_number_said_instead_of_another_in_a_later_episode_never_corrects_a_day(services, graph):
+    # Walk-through 59: "now 42 guests instead of 30" found "30" in a last day of 2026-11-30 (the
+    # episode's own correction did; the writer's reads the same way).
+    await _tell(services, graph, [(0, "Nadia", "Lena is leaving us. Her last day is 30 June.")], group="kitchen")
+    await _tell(services, graph, [(2, "Nadia", "Ingrid's table is growing, she says 42 not 30.")], group="kitchen")
+    assert await _timeline(graph, "last day is") == [("2024-06-30", "current")]
+
+
 def test_a_patients_monthly_payment_is_no_rent():
     said = "Mrs Joan Hughes is on a payment plan, she pays £80 a month."
     assert not [v for v in _values([said]) if "rent" in v[1]]

@@ -36,7 +36,8 @@ RETURN a.i AS i, found
 
 
 def _number(old: str) -> re.Pattern:
-    return re.compile(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)")
+    # (never a part of a day or a time: "2026-11-30" holds no 30 to correct)
+    return re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
 
 
 async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:

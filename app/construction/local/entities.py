@@ -39,6 +39,8 @@ _A_PERSON = re.compile(
     r"smiled|replied|mentioned|suggested|invited|hugged|met me|visited me|came over|came by|"
     r"recommended|agreed|knows|knew|lives|works|studies|graduated|moved|has been|is doing|was doing|"
     r"is coming|came round|is visiting|got engaged|is pregnant|(?:has|got|started) a new job|hates|prefers|"
+    # ("Lou Marchetti is leaving Verdant too??": a person leaving a firm, of no given name we know)
+    r"is\s+leaving|has\s+left|is\s+retiring|resigned|handed\s+in\s+(?:his|her)\s+notice|"
     r"(?:is|was)\s+(?:vegan|vegetarian|pescatarian|allergic|diabetic|coeliac|celiac|lactose intolerant)\b))")
 _B_PERSON = re.compile(
     r"(?i:\b(?:and I|me and|met|meet|meeting|told|tell|asked|ask|called|call|texted|text|hugged|"
@@ -46,7 +48,8 @@ _B_PERSON = re.compile(
     r"talked to|talk to|talking to|spoke to|spoke with|speak to|said to|wrote to|sent|introduced|"
     r"listen to|engaged to|married to|hang out with|hung out with|hanging out with|friends with|"
     r"catch up with|caught up with|congrats|congratulations|happy birthday|thanks to|said|says|"
-    r"asked|replied|according to)\s*,?\s+)$")
+    r"asked|replied|according to|"
+    r"interviewed|interviewing|recruited|onboarded|phoned|rang)\s*,?\s+)$")  # ("We interviewed Ravi Menon")
 # "Mia couldn't come", "Ken didn't say": a negated verb only people do things with.
 # What an organisation has, said after its name's "'s": its contact, admin, plan, teams, posts.
 _A_ORG_OWNS = re.compile(
@@ -61,7 +64,8 @@ _A_PERSON_NOT = re.compile(
 # "Mia couldn't come though, she's allergic": a name a few words before "she" or "he" after a
 # comma, in the same sentence (the clause goes on about that person). Not over another name:
 # in "I live in Leeds with my partner Tom, he is a nurse" the nearer one is the person.
-_A_PRONOUN = re.compile(r"^(?:\s+(?![A-Z])[\w'-]+){0,4}?\s*,\s+(?i:she|he)(?:'s|'d|'ll)?\s")
+# ... or after the sentence's end ("We interviewed Ravi Menon yesterday. He was sous at ...").
+_A_PRONOUN = re.compile(r"^(?:\s+(?![A-Z])[\w'-]+){0,4}?\s*(?:,|[.!?]+)\s+(?i:she|he)(?:'s|'d|'ll)?\s")
 # "How's Rosa?": asked after as people are (a weak cue: "how's Leeds" is asked too).
 _B_HOWS = re.compile(r"(?i:\bhow(?:'s|\s+is)\s+)$")
 # "a studio called Pixelhaus", "a guy named Omar": the noun says what the name is.

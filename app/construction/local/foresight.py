@@ -405,6 +405,11 @@ attendee member regular child kid baby toddler
 """.split())
 
 
+_SOME_OF = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|some|most|half|many|"
+                      r"a\s+couple)\s+of\s+(?:the|our|their|his|her|my|them)\b[^.;!?,]{0,30}?\s+"
+                      r"(?:(?:are|were)\s+)?$", _I)
+
+
 def _np_subject(text: str, pos: int) -> re.Match | None:
     """The noun phrase that is the subject of what is said at `pos`, when it is one."""
     m = _NP_AT_END.search(text, 0, pos)
@@ -427,6 +432,8 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
             ent = reg.get(mm.key)
             if ent is not None and ent.type not in ("place", "organization", "project"):
                 return ent.name
+    if _SOME_OF.search(text, max(0, pos - 60), pos):
+        return None  # "8 of the guests are vegetarian": some of them, no one to hold it (it was the speaker's)
     if (np := _np_subject(text, pos)) is not None:
         # "One of their guests is coeliac": that guest's; "The pumpkin risotto is vegetarian":
         # a dish's, no one's constraint ("the left ear is the bad one" is the speaker's, below)

@@ -154,9 +154,11 @@ _GUESTS = (
     re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+think|we\s+expect|we're\s+expecting|we\s+have|"
                r"we've\s+got)\s+(?:(?i:at|up\s+to|down\s+to|about|around|roughly|expecting|now)\s+)*"
                r"(?P<num>\d{1,4})\s+(?i:guests|people)\b"),
-    # ... said with no verb ("About 80 guests for now, family and close friends"), or after the
-    # guest list's news in the same sentence ("the guest list grew, we're at 96 now")
-    re.compile(r"^(?:(?i:so|and|now|ok|okay)[,]?\s+)?(?:(?i:about|around|roughly|maybe|probably|just\s+over|"
+    # ... said with no verb ("About 80 guests for now, family and close friends", "her party is
+    # growing: now 42 guests instead of 30"), or after the guest list's news in the same sentence
+    # ("the guest list grew, we're at 96 now")
+    re.compile(r"(?:^|:\s+)(?:(?i:so|and|now|ok|okay)[,]?\s+)?"
+               r"(?:(?i:about|around|roughly|maybe|probably|just\s+over|"
                r"just\s+under|over|under)\s+)?(?P<num>\d{1,4})\s+(?i:guests)\b(?!\s+(?i:is|are|was|were|have|has|"
                r"had|will|said|came|left|arrived)\b)"),
     re.compile(r"\b(?i:guest\s+list|guest\s+count|rsvps?)\b[^.;!?]{0,40}?\b(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?"

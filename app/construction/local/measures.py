@@ -865,7 +865,9 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
         if said is None or last is None:
             return []
         old, new = re.search(r"\d[\d,]*(?:\.\d+)?", last.obj).group(), said.group("new")
-    number = re.compile(rf"(?<![\d.,]){re.escape(old)}(?![\d,]|\.\d)")
+    # (never a part of a day or a time: "now 42 guests instead of 30" had made "30 November"'s last
+    # day "2026-11-42")
+    number = re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
     for p in reversed(before):
         if number.search(p.obj):
             value = number.sub(new, p.obj, count=1)
