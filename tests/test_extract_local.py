@@ -2026,3 +2026,17 @@ def test_a_number_said_instead_of_another_never_corrects_a_day_and_some_guests_a
     assert [f.object for f in ex.facts if f.predicate == "last day is"] == ["2023-11-30"]
     assert ("guest count", "is", "42 guests") in {(f.subject, f.predicate, f.object) for f in ex.facts}
     assert not [c.text for c in ex.foresights if "vegetarian" in c.text]
+
+
+def test_an_agreements_end_is_one_day_at_a_time_and_a_firms_name_keeps_its_ampersand():
+    # Walk-throughs 60, 61: "lease runs until 31 December", then "Lease now ends 28 February 2027"
+    # (a "said" fact with its day stripped); "the retainer ends on 31 October" after a past clause
+    # (2025's); "switched the kitchen to Moss & Grain" used "Moss".
+    ex = extract(episode(("Priya", "Rent is £1,450 a month, lease runs until 31 December."),
+                         ("Priya", "Lease now ends 28 February 2024."),
+                         ("Ines", "Priya says the budget got cut and the retainer ends on 31 October."),
+                         ("Priya", "We've switched the kitchen to Moss & Grain in Bristol.")))
+    assert [(f.subject, f.object, f.valid_from.date() == T0.date()) for f in ex.facts
+            if f.predicate == "end date is"] == [
+        ("lease", "2023-12-31", True), ("lease", "2024-02-28", True), ("retainer", "2023-10-31", True)]
+    assert ("kitchen", "uses", "Moss & Grain") in {(f.subject, f.predicate, f.object) for f in ex.facts}

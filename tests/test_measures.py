@@ -175,6 +175,12 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     # a kitchen's posts and suppliers (walk-through 59: Bea and Ravi both stayed current sous-chefs;
     # "veg now" was a kind of goods; a switch told in the present was no value)
     ("Bea Lindqvist is my sous-chef.", ("sous-chef", "is", "Bea Lindqvist")),
+    # a value raised "again, it's", gone up again, a dish going from one price to another (walk-throughs
+    # 59-61: each a "said" fact, the old value current)
+    ("And I raised my day rate again, it's £450 from 1 November.", ("Nadia", "day rate is", "£450")),
+    ("With the third rooflight and the steel, the budget goes up again to £104,500.",
+     ("budget", "is", "£104,500")),
+    ("From Monday the hake dish goes from €26 to €27.", ("hake dish", "is", "€27")),
     ("Ravi Menon is our new sous-chef, he starts Monday.", ("sous-chef", "is", "Ravi Menon")),
     ("Our veg now comes from Mill Lane Organics.", ("veg supplier", "is", "Mill Lane Organics")),
     ("We switch our fish supplier to Northsea Catch next week.", ("fish supplier", "is", "Northsea Catch")),
@@ -752,6 +758,14 @@ async def test_a_number_said_instead_of_another_in_a_later_episode_never_correct
     await _tell(services, graph, [(0, "Nadia", "Lena is leaving us. Her last day is 30 June.")], group="kitchen")
     await _tell(services, graph, [(2, "Nadia", "Ingrid's table is growing, she says 42 not 30.")], group="kitchen")
     assert await _timeline(graph, "last day is") == [("2024-06-30", "current")]
+
+
+def test_a_firm_hired_instead_of_one_no_longer_our_trade_takes_its_trade():
+    # Walk-through 61: "Kowalski Builds are no longer our builder. We've hired Harlow & Sons instead"
+    # left Kowalski Builds the builder.
+    assert ("builder", "is", "Harlow & Sons") in _values([
+        "Our builder is Kowalski Builds.",
+        "Kowalski Builds are no longer our builder. We've hired Harlow & Sons instead."], speaker="Owen")
 
 
 def test_a_patients_monthly_payment_is_no_rent():

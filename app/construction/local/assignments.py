@@ -37,7 +37,7 @@ _IS_NOW = re.compile(rf"(?:^|[,;]\s+|\band\s+)(?:(?i:so|ok|okay|right|alright)[,
                      rf"(?:(?i:is)\s+(?:{_WHO}['’]s|(?P<mine>mine))\s+(?i:now)\b|"
                      rf"(?i:moves|moved|goes|went|passes|passed|is\s+moving|is\s+going)\s+(?i:over\s+)?(?i:to)\s+"
                      rf"{_WHO.replace('who', 'to')}(?![\w'-]))")
-_PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*)?)"
+_PRODUCT = r"(?P<v>[A-Z][\w.+#-]*(?:\s+(?:&\s+)?[A-Z][\w.+#-]*)?)"  # ("Moss & Grain": it was "Moss")
 _USES = re.compile(
     rf"\b(?:going|gonna\s+go|sticking|staying|went|go|chose|picked|settled\s+on|decided\s+on|switched|"
     rf"switching|moved|moving|migrated|migrating|changed|changing)\s+(?:over\s+)?(?:with|to|on)?\s*(?:from\s+"
@@ -129,6 +129,15 @@ _WE_RELEASE = re.compile(
     r"(?<![\w'])(?i:we|I)(?:'re|'ll|\s+are|\s+will|\s+(?:plan|aim|hope)\s+to)?\s+"
     r"(?i:ship|shipping|release|releasing|launch|launching|publish|publishing)\s+" + _RELEASE
     + r"\s+(?i:on\s+)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+# When an agreement runs out, one day at a time: "lease runs until 31 December", then "Lease now ends
+# 28 February 2027"; "the retainer ends on 31 October" (each was a "said" fact, the first current).
+_TERM = (r"lease|tenancy|contract|retainer|subscription|membership|warranty|insurance|visa|licen[cs]e|policy|"
+         r"trial|notice\s+period|rental|loan|residency|secondment|placement|internship")
+_ENDS_ON = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:the|our|my|his|her|their)\s+)?"
+    rf"(?P<x>(?:(?-i:[A-Z])[\w'-]*\s+)?(?i:{_TERM}))\s+(?:(?i:now|still|officially)\s+)?"
+    r"(?i:ends|expires|finishes|runs(?:\s+out)?|will\s+end|will\s+expire|is\s+up|ends\s+on)\s+"
+    r"(?:(?i:until|till|to|on)\s*)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
@@ -310,6 +319,10 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         named = thing is not None
         if day and not (named and thing.type == "person") and m.group("x").split()[0].lower() not in lx.STOPWORDS:
             add(thing.name if named else m.group("x"), "date is", day.group(), 0, named=named)
+    for m in _ENDS_ON.finditer(text):
+        day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        if day:
+            add(m.group("x"), "end date is", day.group(), 0)
     for m in _CANCELLED_EVENT.finditer(text):
         event = event_key(m.group("x"), m.group(0), m.groupdict().get("party"), sent.t.speaker)
         add(event, "date is", "cancelled", 0)

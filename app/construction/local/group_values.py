@@ -88,6 +88,9 @@ _TRADES = (
 )
 
 
+_NO_LONGER_OUR = re.compile(rf"\b(?i:no\s+longer|not)\s+(?i:our|my|the)\s+{_SAID_TRADE}\b")
+
+
 def _trades(v: _Values) -> None:
     for rx in _TRADES:
         for m in rx.finditer(v.text):
@@ -99,6 +102,9 @@ def _trades(v: _Values) -> None:
                 trade = said.lower().split()[-1].rstrip("s")
             else:  # the firm's own word ("Dale's Plumbing": a plumber)
                 trade = next((_FIRM_TRADES[w] for w in firm.lower().split() if w in _FIRM_TRADES), None)
+            if not trade and (was := _NO_LONGER_OUR.search(v.sent.t.turn.content)) is not None:
+                # ("Kowalski Builds are no longer our builder. We've hired Harlow & Sons instead")
+                trade = was.group("trade").lower().split()[-1].rstrip("s")
             if trade:
                 v.add(None, trade, firm, m.start(), end=m.end())
 

@@ -97,7 +97,9 @@ _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)",
 # December", "the new price applies from 1 March": ahead.
 _CHANGES_FROM_HINT = re.compile(
     r"\b(?:go(?:es)?\s+(?:up|down)|increases?|decreases?|rises?|drops?|changes?|kicks?\s+in|takes?\s+effect|"
-    r"appl(?:y|ies))\b(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    # ("I raised my day rate again, it's £450 from 1 November": a price from a day)
+    r"appl(?:y|ies)|(?:it's|it\s+is|is|'s|are|will\s+be)\s+(?:now\s+)?[£$€]\s?\d[\d,.]*k?)\b"
+    r"(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"

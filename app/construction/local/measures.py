@@ -44,7 +44,8 @@ _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)\s+(?:from\s+\S+\s+)?to"
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+from\s+\S+\s+to"  # ("the hake dish goes from €26 to €27")
          r"|(?:dropped|drops|rose|rises|fell|falls|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
@@ -149,7 +150,8 @@ _CHANGED = re.compile(
     r"(?P<det>my|our|their|his|her|the)\s+"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)\s+now)\s+(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
+    # ("I raised my day rate again, it's £450 from 1 November")
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
