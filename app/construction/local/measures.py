@@ -151,7 +151,8 @@ _CHANGED = re.compile(
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?"
+    rf"(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
