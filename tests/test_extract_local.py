@@ -2040,3 +2040,20 @@ def test_an_agreements_end_is_one_day_at_a_time_and_a_firms_name_keeps_its_amper
             if f.predicate == "end date is"] == [
         ("lease", "2023-12-31", True), ("lease", "2024-02-28", True), ("retainer", "2023-10-31", True)]
     assert ("kitchen", "uses", "Moss & Grain") in {(f.subject, f.predicate, f.object) for f in ex.facts}
+
+
+@pytest.mark.parametrize("said, expected", [
+    # Walk-through 61: a house rule told between people, with no assistant in the episode, was a
+    # "said" fact only ("work" ended in no -s; "sanding, demolition or plastering" was no list)
+    ("Important thing: Arjun's asthma. No dusty work at the house while he's home, so no sanding, "
+     "demolition or plastering at weekends.",
+     ["Priya set a rule: No dusty work at the house while he's home, so no sanding, demolition or plastering "
+      "at weekends."]),
+    ("Biscuit must be kept away from the site.", ["Priya set a rule: Biscuit must be kept away from the site."]),
+    ("No worries at all, no changes on my side.", []),
+    ("No calls yet from the agency. We had no visitors at the weekend.", []),
+    ("Tom can't come to the party on Saturday.", []),
+])
+def test_a_house_rule_told_between_people_is_a_constraint(said, expected):
+    ex = extract([turn(said, speaker="Priya")])
+    assert [c.text for c in ex.foresights if c.kind == "constraint"] == expected

@@ -26,7 +26,7 @@ from app.construction.local.measures import corrected_day, correction_of, measur
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft
-from app.construction.local.instructions import contact_by, instructions, preferences
+from app.construction.local.instructions import contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends, redated
@@ -360,6 +360,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 elif helped or not found:  # "Mrs Patel is hard of hearing, text don't call": how to reach
                     # her too; and between people ("Rafael wants texts only, never call him before 10am")
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
+                    if not helped and not found:  # a house rule told between people ("No dusty work at
+                        # the house while he's home, so no sanding ... at weekends")
+                        found.extend(draft(s, *told) for told in rules(s, reg))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before)

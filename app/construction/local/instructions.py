@@ -37,7 +37,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
-        told += _rules(sent, reg)
+        told += rules(sent, reg)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -211,8 +211,10 @@ _FIRST = re.compile(r"\b(?:I|me|my|we|us|our)\b", _I)
 # lease", "the Flat 4 tenant works nights, no visits before noon", "no viewings on Sundays".
 _NO_RULE = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
-    r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*(?:s|ing))\b"
-    r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+){0,3}?\s+(?:at|in|on|before|after|until|till|inside|during|without|"
+    # ("No dusty work at the house while he's home", "no sanding, demolition or plastering at weekends")
+    r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*(?:s|ing)|work|noise|dust|music|alcohol|parking|access))\b"
+    r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+|\s*,\s+[a-z][\w-]*|\s+or\s+[a-z][\w-]*){0,4}?"
+    r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
     r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
@@ -224,15 +226,23 @@ replies responses takers kidding messing joking""".split())
 # at Harbour View but no cats".
 _BANNED = re.compile(r"\b(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are)\s+(?:strictly\s+)?(?:banned|forbidden|"
                      r"prohibited|not\s+allowed|not\s+permitted)\b", _I)
+# ... or said of whom or what must be kept from somewhere: "Biscuit must be kept away from the site",
+# "the kids mustn't go near the scaffolding", "Biscuit still never goes to Elm Row".
+_KEPT_FROM = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\bso)\s+)(?P<x>(?-i:[A-Z])[\w'-]*|(?:the|our|my)\s+[a-z][\w-]*)\s+"
+    r"(?:(?:still|always)\s+)?(?:must\s+(?:always\s+)?be\s+kept\s+(?:away\s+from|out\s+of|off)|"
+    r"(?:must\s+(?:never|not)|mustn't|should\s+never|(?:is|are)\s+not\s+allowed\s+to)\s+"
+    r"(?:go|come|be)\s+(?:near|on|in|into|to|at)|never\s+goes\s+(?:to|near|on|in|into))\b", _I)
 _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+"
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
-def _rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
+def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
     """The sentence as a standing rule of its speaker's, when a clause of it is one; of the
     person it opens with, when it does ("Mei works nights, so no visits or viewings in the
     morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
-    for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text)]:
+    kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
+    for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept]:
         x = m.group("x").lower().split()
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
