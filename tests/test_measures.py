@@ -768,6 +768,22 @@ def test_a_firm_hired_instead_of_one_no_longer_our_trade_takes_its_trade():
         "Kowalski Builds are no longer our builder. We've hired Harlow & Sons instead."], speaker="Owen")
 
 
+async def test_a_replacement_takes_over_what_the_one_replaced_held(services, graph):
+    # Walk-through 60: "his replacement is Priya Nair", a session after "My contact at Brightline
+    # Coffee is Tom Ashby", left Tom the contact and Priya nowhere near it.
+    await _tell(services, graph, [
+        (0, "Ines", "My contact at Brightline Coffee is Tom Ashby."),
+        (0, "Ines", "Our accountant is Dana Reyes."),
+        (5, "Ines", "Tom Ashby is leaving Brightline, his replacement is Priya Nair, she starts on 21 March.")],
+        group="studio")
+    assert await _timeline(graph, "contact at Brightline Coffee is") == [
+        ("Tom Ashby", "superseded"), ("Priya Nair", "current")]
+    [text] = [r["t"] for r in await graph.read(
+        "MATCH (f:Fact {tenant: $tenant, object: 'Priya Nair', status: 'current'}) RETURN f.text AS t")]
+    assert text == "Ines's contact at Brightline Coffee is Priya Nair, Tom Ashby's replacement.", text
+    assert await _timeline(graph, "is") == [("Dana Reyes", "current")]  # (the group's other values stay)
+
+
 def test_a_patients_monthly_payment_is_no_rent():
     said = "Mrs Joan Hughes is on a payment plan, she pays £80 a month."
     assert not [v for v in _values([said]) if "rent" in v[1]]
