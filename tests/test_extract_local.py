@@ -2057,3 +2057,12 @@ def test_an_agreements_end_is_one_day_at_a_time_and_a_firms_name_keeps_its_amper
 def test_a_house_rule_told_between_people_is_a_constraint(said, expected):
     ex = extract([turn(said, speaker="Priya")])
     assert [c.text for c in ex.foresights if c.kind == "constraint"] == expected
+
+
+def test_a_headline_of_a_noun_granted_is_no_plan_and_a_name_brought_in_as_a_post_is_a_person():
+    # Walk-through 61: "Planning permission granted this morning!!" was "Lena is planning permission
+    # granted", and a plan; "Farid Nasser as structural engineer" a place.
+    ex = extract(episode(("Lena", "Planning permission granted this morning!!"),
+                         ("Lena", "I brought in Farid Nasser as structural engineer, we worked together at Carver.")))
+    assert not ex.foresights and not [f for f in ex.facts if f.predicate.startswith("is planning")]
+    assert entity(ex, "Farid Nasser").type == "person"

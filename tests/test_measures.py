@@ -181,6 +181,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("With the third rooflight and the steel, the budget goes up again to £104,500.",
      ("budget", "is", "£104,500")),
     ("From Monday the hake dish goes from €26 to €27.", ("hake dish", "is", "€27")),
+    # a supplier's weekly day (walk-through 59: one Thursday, a plan; then a "said" fact)
+    ("Our fish delivery day is now Thursday, not Tuesday.", ("fish delivery day", "is", "Thursday")),
+    ("Fish deliveries now come on Wednesday instead of Thursday.", ("fish delivery day", "is", "Wednesday")),
     ("Ravi Menon is our new sous-chef, he starts Monday.", ("sous-chef", "is", "Ravi Menon")),
     ("Our veg now comes from Mill Lane Organics.", ("veg supplier", "is", "Mill Lane Organics")),
     ("We switch our fish supplier to Northsea Catch next week.", ("fish supplier", "is", "Northsea Catch")),

@@ -441,10 +441,24 @@ _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|r
 
 
 _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$", _I)  # "her day off is Monday"
+# A week's day of a routine: "Our fish delivery day is now Thursday, not Tuesday", "Fish deliveries
+# now come on Wednesday instead of Thursday" (each had been one Thursday, and a plan).
+_ROUTINE_DAY_IS = re.compile(
+    r"\b(?:(?:delivery|collection|bin|market|cleaning|pay|rest|recycling)\s+days?\s+(?:is|are|will\s+be|'s)|"
+    r"(?:deliveries|collections)\s+(?:now\s+)?(?:come|arrive|are|will\s+be|happen))\s+"
+    r"(?:(?:now|still|usually|always)\s+)?(?:on\s+)?(?:a\s+)?$", _I)
+_ROUTINE_REPLACED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from)\s+(?:on\s+)?$", _I)
 # A weekday left out of every week's: "happy with any day except Monday", "any weekday apart from
 # Tuesday" (no one Monday: it was "except on 2026-09-14", and a plan).
 _EXCEPT = re.compile(r"(?:\b(?:except|excluding|apart\s+from|other\s+than)|\bany\s+(?:day|weekday|evening|morning|"
                      r"night)s?\s+(?:but|besides))\s+(?:on\s+|for\s+)?(?:a\s+)?$", _I)
+
+
+def _routine_said_before(text: str, start: int) -> bool:
+    """Whether a weekday before `start` is a routine's ("delivery day is now Thursday, not
+    Tuesday": Tuesday is the routine's old day, no date either)."""
+    return any(_ROUTINE_DAY_IS.search(text, max(0, w.start() - 60), w.start())
+               for w in re.finditer(rf"\b(?:{_WD})\b", text[:start], _I))
 
 
 def _week_routine(text: str, start: int) -> bool:
@@ -466,6 +480,9 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
             or _ROUTINE_AFTER.match(m.string, m.end()) or (not m.group(1) and _week_routine(m.string, m.start(2))) \
             or (not m.group(1) and (_DAY_OFF_IS.search(m.string, 0, m.start())
+                                    or _ROUTINE_DAY_IS.search(m.string, max(0, m.start() - 60), m.start())
+                                    or (_ROUTINE_REPLACED.search(m.string, max(0, m.start() - 16), m.start())
+                                        and _routine_said_before(m.string, m.start()))
                                     or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]

@@ -664,7 +664,9 @@ _TICKET = re.compile(lx.TICKET_ID)
 _ORG_NOUNS = frozenset("""agency company firm insurer bank broker business startup supplier vendor client customer
 employer charity school clinic practice consultancy landlord-agency letting-agent studio shop""".split())
 _A_POST = re.compile(
-    r"^,?\s+(?i:the|our|my|an?|his|her|their)\s+(?:[a-z][\w-]*\s+){0,2}?(?P<noun>"
+    # ("brought in Farid Nasser as structural engineer": a post, with no article)
+    r"^(?:,?\s+(?i:the|our|my|an?|his|her|their)|\s+as(?:\s+(?i:the|our|my|an?|his|her|their))?)\s+"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>"
     + _alt(lx.PROFESSIONS | _ORG_NOUNS | {"plumber", "landlord", "tenant", "agent", "contractor", "roofer",
                                           "handyman", "recruiter", "candidate", "guarantor", "owner"})
     + r")\b")

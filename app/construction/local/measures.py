@@ -213,6 +213,14 @@ _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s
                          r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)"
                          r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
                          r"(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
+# ... or a supplier's or a service's weekly day: "Our fish delivery day is now Thursday, not Tuesday",
+# "Fish deliveries now come on Wednesday instead of Thursday", "Bin day is Monday" (the group's).
+_ROUTINE_DAY = re.compile(
+    r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)(?:(?i:my|our|the)\s+)?"
+    r"(?P<what>(?:[A-Za-z][\w-]*\s+)?(?i:delivery\s+days?|deliveries|collection\s+days?|collections|bin\s+day|"
+    r"recycling\s+day|market\s+day|cleaning\s+day))\s+"
+    r"(?:(?i:now|still|usually|always)\s+)?(?i:is|are|'s|come|comes|arrive|arrives|will\s+be|happen)\s+"
+    r"(?:(?i:now|still|usually|always)\s+)?(?:(?i:on)\s+)?" + _EVERY_SLOT)
 _DOING = {"lifting": "lift", "training": "train", "runs": "run", "running": "run", "workouts": "work out",
           "sessions": "train", "gym sessions": "train", "swims": "swim", "swimming": "swim"}
 # "Tidewater now renews on April 30, 2027".
@@ -644,6 +652,10 @@ def _slots(v: _Values) -> None:
         # "Physio is ...": "Tomás's physio is ..."
         lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"
         v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
+    for m in _ROUTINE_DAY.finditer(v.text):
+        what = re.sub(r"\s+days?$", "", m.group("what").lower().replace("deliveries", "delivery")
+                      .replace("collections", "collection"))
+        v.add(None, f"{' '.join(what.split())} day", m.group("when"), m.start(), end=m.end())
     for m in [*_SLOT_IS.finditer(v.text), *_SLOT_MOVED.finditer(v.text)]:
         word = m.group("name") or m.group("owner")
         whose = v.recent if word.lower() == "our" and v.sent.t.assistant else v.owner(word, m.start())

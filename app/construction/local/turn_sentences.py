@@ -92,7 +92,10 @@ _PRO_DROP_ING = re.compile(
     r"feeling|trying|getting|taking|starting|leaving|flying|driving|moving|learning|reading|watching|"
     r"training|studying|preparing)\b(?!\s+(?:is|was|are|were|has|had)\b)"
     # the gerund a subject: "Driving in November is Mrs Okafor", "Training for a marathon is hard"
-    r"(?!(?:\s+(?!(?:so|and|but|because|then)\b)[\w'-]+){1,3}\s+(?:is|was|are|were)\s)", _I)
+    r"(?!(?:\s+(?!(?:so|and|but|because|then)\b)[\w'-]+){1,3}\s+(?:is|was|are|were)\s)"
+    # ... or a noun's ("Planning permission granted this morning!!", "Parking permit approved")
+    r"(?!\s+[\w'-]+\s+(?:granted|approved|refused|rejected|accepted|sorted|confirmed|submitted|signed|"
+    r"done|fixed|booked|passed|received|issued|renewed)\b)", _I)
 
 
 def _pro_drop(text: str) -> str:
