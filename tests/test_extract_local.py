@@ -2063,6 +2063,7 @@ def test_a_headline_of_a_noun_granted_is_no_plan_and_a_name_brought_in_as_a_post
     # Walk-through 61: "Planning permission granted this morning!!" was "Lena is planning permission
     # granted", and a plan; "Farid Nasser as structural engineer" a place.
     ex = extract(episode(("Lena", "Planning permission granted this morning!!"),
-                         ("Lena", "I brought in Farid Nasser as structural engineer, we worked together at Carver.")))
+                         ("Lena", "I brought in Farid Nasser as structural engineer, "
+                                  "we worked together at Carver.")))
     assert not ex.foresights and not [f for f in ex.facts if f.predicate.startswith("is planning")]
     assert entity(ex, "Farid Nasser").type == "person"
