@@ -2067,3 +2067,13 @@ def test_a_headline_of_a_noun_granted_is_no_plan_and_a_name_brought_in_as_a_post
                                   "we worked together at Carver.")))
     assert not ex.foresights and not [f for f in ex.facts if f.predicate.startswith("is planning")]
     assert entity(ex, "Farid Nasser").type == "person"
+
+
+def test_her_relative_said_after_a_person_is_that_persons():
+    # Walk-through 60: "my editor there is Martha Kiel. her boss is Graham Otieno" was "Ines said
+    # her boss is ...", so no one was Martha's boss.
+    ex = extract(episode(("Ines", "Martha Kiel is my editor. Her boss is Graham Otieno.")))
+    assert "Martha Kiel's boss is Graham Otieno." in [f.text for f in ex.facts]
+    # (not a man's: "Daniel ... her boss" is no one named)
+    ex = extract(episode(("Ines", "I met Daniel Ferreira today. Her boss is Graham Otieno.")))
+    assert not [f for f in ex.facts if f.subject.startswith("Daniel")]

@@ -31,7 +31,7 @@ _FIRST = re.compile(r"^(I'm|I've|I'll|I'd|I|we're|we've|we'll|we'd|we)(?![\w'])\
 _SECOND = re.compile(r"^(you're|you've|you'll|you'd|you)(?![\w'])\s*", _I)
 _THIRD = re.compile(r"^(he's|she's|he|she)(?![\w'])\s*", _I)
 _MY_KIN = re.compile(
-    rf"^(?P<det>my|our|your)\s+(?:(?:{_KIN_ADJ})\s+)?(?P<kin>{_KIN_ALT}|{_PET_ALT})(?![\w'-])"
+    rf"^(?P<det>my|our|your|his|her)\s+(?:(?:{_KIN_ADJ})\s+)?(?P<kin>{_KIN_ALT}|{_PET_ALT})(?![\w'-])"
     r"(?:,?\s+(?:named\s+|called\s+)?)?", _I)
 _MY_NOUN_BE = re.compile(
     r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)

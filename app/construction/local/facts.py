@@ -19,6 +19,8 @@ from app.construction.local.fact_patterns import _ENDS, _THIRD, RENEWED
 from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
+_HIS_HER = re.compile(r"(?i:his|her)\s+")
+
 
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
@@ -44,6 +46,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         m = _THIRD.match(text)
         if m:
             text = f"{parse.subject} {'is ' if m.group(1).endswith(chr(39) + 's') else ''}{text[m.end():]}"
+    if parse.kind == "kin" and "'s " in parse.subject and (m := _HIS_HER.match(text)):
+        text = f"{parse.subject.rsplit(chr(39) + 's ', 1)[0]}'s {text[m.end():]}"  # "Her boss is": Martha Kiel's
     if parse.kind == "reported":
         first = text.split(" ", 1)[0]
         w0 = sent.text.split(" ", 1)[0]

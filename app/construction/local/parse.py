@@ -231,6 +231,14 @@ def _reported(sent: _Sentence, voice: _Voice) -> _Parse:
     return _Parse(sent.t.speaker, "reported", "said", obj)
 
 
+def _whose(det: str, recent: str | None) -> str | None:
+    """Whom "his" or "her" opening a sentence is: the person named last ("Martha Kiel is my
+    editor. Her boss is Graham Otieno": Martha's boss, it was "Ines said her boss is ..."), unless
+    the name says otherwise."""
+    gender = kin_gender(recent) if recent else None
+    return recent if recent and gender != ("m" if det == "her" else "f") else None
+
+
 def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: str | None):
     """(subject, kind, rest of the sentence, implied auxiliary, first-or-second person)."""
     t = sent.t
@@ -242,7 +250,8 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         return t.speaker, "speaker", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), True
     m = _MY_KIN.match(body)
     if m:
-        owner = t.speaker if m.group("det").lower() in ("my", "our") else t.other
+        det = m.group("det").lower()
+        owner = t.speaker if det in ("my", "our") else t.other if det == "your" else _whose(det, recent)
         if owner is not None:
             rest = body[m.end():]
             named = _named_relative(rest, sent, reg)
