@@ -2077,3 +2077,18 @@ def test_her_relative_said_after_a_person_is_that_persons():
     # (not a man's: "Daniel ... her boss" is no one named)
     ex = extract(episode(("Ines", "I met Daniel Ferreira today. Her boss is Graham Otieno.")))
     assert not [f for f in ex.facts if f.subject.startswith("Daniel")]
+
+
+def test_a_meeting_asked_of_the_assistant_on_a_day_a_short_reply_agrees_is_a_plan():
+    # Walk-through 60: "can you book a call with Martha ...?", "What time suits you?", "thursday
+    # 11am" was the fact "Ines said on 2026-12-03 (Thursday) 11am", and no plan. (T0: Monday 8 May.)
+    ex = _asked(("Ines", "user", "can you book a call with Martha to go through the cover sketches? "
+                                 "she's free Thursday or Friday"),
+                ("assistant", "assistant", "Sure. What time suits you?"),
+                ("Ines", "user", "thursday 11am"))
+    assert "Ines has a call with Martha on 2023-05-11 (Thursday) at 11am." in [p.text for p in ex.foresights]
+    # (a day said in the errand's own turn agrees nothing; nor does a question)
+    ex = _asked(("Ines", "user", "can you set up a call with Priya? she suggested Friday the 12th"),
+                ("assistant", "assistant", "Shall I suggest Thursday 11 May instead?"),
+                ("Ines", "user", "thursday?"))
+    assert not [p.text for p in ex.foresights if "has a call" in p.text]

@@ -191,6 +191,28 @@ _ERRAND = re.compile(
     r"(?i:find|book|suggest|recommend|search|look\s+up|look\s+for|check|cancel|show|send|order|get|"
     r"reserve|compare|plan|draft|write(?!\s+(?:to\s+)?(?:me|us)\b)|translate|summari[sz]e|upgrade|downgrade|renew|"
     r"resend|refund|track)\b")  # ("please write to me in Portuguese": how to be written to, no errand)
+# A meeting the user asks the assistant to book, whose day a later short reply agrees ("can you book
+# a call with Martha to go through the cover sketches?", "What time suits you?", "thursday 11am"):
+# a plan of that day, which had been "Ines said on 2026-12-03 (Thursday) 11am".
+_BOOK_ME = re.compile(
+    r"\b(?i:book|set\s+up|schedule|arrange|organi[sz]e)\s+(?:(?i:me|us)\s+)?"
+    r"(?P<x>(?i:a|an)\s+(?:[\w'-]+\s+){0,2}?(?i:call|meeting|catch-up|catchup|chat|appointment|session|lunch|"
+    r"dinner|coffee|visit|review|demo|viewing|table|interview)"
+    r"(?:\s+(?i:with)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)?)")
+_CLOCK_AT = re.compile(r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\b", re.I)
+
+
+def _agreed_plan(s: _Sentence, reg: _Registry, what: str, asked: int) -> ForesightDraft | None:
+    """The meeting asked for, on the day a short reply agrees ("thursday 11am"): a plan."""
+    days = [d for d in s.dates if d.granularity == "day" and d.direction in ("future", "present")]
+    if len(days) != 1 or len(s.text.split()) > 10:
+        return None
+    at = _CLOCK_AT.search(s.text)
+    day = days[0].start.isoformat()
+    text = f"{s.t.speaker} has {what[:1].lower()}{what[1:]} on {day} ({days[0].phrase.strip()})"
+    return day_plan(s, reg, f"{text} at {at.group()}." if at else f"{text}.", day)
+
+
 # An assistant's sympathy or cheer ("Sorry to hear that, a grey Monday", "Sounds like you deserve
 # a rest this evening"): no memory of anyone's.
 _SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
@@ -315,6 +337,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         foresights.append(fs)
         return True
 
+    errand = None  # (what, turn): the last meeting the user asked the assistant to book
     previous = None  # the sentence before, whatever came of it
     people: list[str] = []  # persons named, the last first
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
@@ -341,6 +364,14 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # call Mum on Sunday?"); the rules below skip questions.
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
             foresaw = reminded is not None and keep(reminded, s.t.index)
+            if helped and not s.t.assistant and (booked := _BOOK_ME.search(s.text)) is not None:
+                errand = (booked.group("x"), s.t.index)  # "can you book a call with Martha ...?"
+            elif helped and not s.t.assistant and not foresaw and not s.question and errand \
+                    and 0 < s.t.index - errand[1] <= 3:
+                # ... its day agreed in a short reply ("thursday 11am", "yes thursday works, 11am")
+                agreed = _agreed_plan(s, reg, *errand)
+                foresaw = agreed is not None and keep(agreed, s.t.index)
+                errand = None if foresaw else errand
             if not s.t.assistant:
                 user_days.update((d.start.month, d.start.day) for d in s.dates)  # (its year may be read otherwise)
             if s.question:
