@@ -324,6 +324,10 @@ def test_a_day_moved_to_or_asked_for_lies_ahead_and_a_range_shares_its_end_year(
     (date(2026, 11, 3), "Tom did the first fix yesterday, all done in one day", [date(2026, 11, 2)]),
     (date(2026, 11, 3), "We'll be done in two weeks.", [date(2026, 11, 17)]),
     (date(2026, 11, 3), "I'll see you Thursday the 19th", [date(2026, 11, 19)]),
+    # Re-run of walk-through 60: a price from a day is the nearest such day (said on 6 November, it
+    # had been 2027's; said on 2 October after "raised", 2025's)
+    (date(2026, 11, 6), "and I raised my day rate again, it's £450 from 1 November", [date(2026, 11, 1)]),
+    (date(2026, 10, 2), "and I raised my day rate again, it's £450 from 1 November", [date(2026, 11, 1)]),
 ])
 def test_a_days_year_is_the_nearest_its_words_allow(said_on, said, days):
     assert [m.start for m in find_dates(said, said_on, prefer=tense_at(said))] == days

@@ -2074,6 +2074,9 @@ def test_her_relative_said_after_a_person_is_that_persons():
     # her boss is ...", so no one was Martha's boss.
     ex = extract(episode(("Ines", "Martha Kiel is my editor. Her boss is Graham Otieno.")))
     assert "Martha Kiel's boss is Graham Otieno." in [f.text for f in ex.facts]
+    # ... said as the walk-through did ("Martha" a name we did not know, so Martha Kiel was a thing)
+    ex = extract(episode(("Ines", "and my editor there is Martha Kiel. her boss is Graham Otieno, the publisher")))
+    assert "Martha Kiel's boss is Graham Otieno, the publisher." in [f.text for f in ex.facts]
     # (not a man's: "Daniel ... her boss" is no one named)
     ex = extract(episode(("Ines", "I met Daniel Ferreira today. Her boss is Graham Otieno.")))
     assert not [f for f in ex.facts if f.subject.startswith("Daniel")]
@@ -2092,3 +2095,16 @@ def test_a_meeting_asked_of_the_assistant_on_a_day_a_short_reply_agrees_is_a_pla
                 ("assistant", "assistant", "Shall I suggest Thursday 11 May instead?"),
                 ("Ines", "user", "thursday?"))
     assert not [p.text for p in ex.foresights if "has a call" in p.text]
+
+
+def test_a_sesame_allergy_surfaces_for_what_sesame_hides_in():
+    # Walk-through 59: a tahini dressing brought no one's sesame allergy ("hummus" was its only dish).
+    [c] = extract([turn("Daniel Okafor is allergic to sesame.", speaker="Nadia")]).foresights
+    assert {"tahini", "dressing", "halva"} <= set(c.trigger.split(", ")), c.trigger
+
+
+def test_a_rule_of_keeping_someone_away_is_triggered_by_whom_and_where_only():
+    # Re-run of walk-through 61: "..., full stop" gave the rule the trigger word "stop", which
+    # brought it to "Why did they stop working with Marek Kowalski?".
+    [c] = extract([turn("Biscuit must be kept away from the site, full stop.", speaker="Priya")]).foresights
+    assert c.trigger.split(", ") == ["biscuit", "site"], c.trigger

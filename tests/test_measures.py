@@ -4,6 +4,7 @@ after it ("What does Nadia weigh now?") has the value of now pinned among the fi
 extractor; the timelines and searches on the real Neo4j."""
 from datetime import datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 
 from app.construction.ingest import Ingestor
@@ -184,6 +185,11 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     # a supplier's weekly day (walk-through 59: one Thursday, a plan; then a "said" fact)
     ("Our fish delivery day is now Thursday, not Tuesday.", ("fish delivery day", "is", "Thursday")),
     ("Fish deliveries now come on Wednesday instead of Thursday.", ("fish delivery day", "is", "Wednesday")),
+    # a price "will be", a rota said of "she" after her name (walk-through 59: no fact; "Lena's
+    # schedule changes again" a fact of its own, the old days current)
+    ("And the Forest Floor Risotto will be €21.", ("forest floor risotto", "is", "€21")),
+    ("Lena's schedule changes again, from this week she works Tuesday, Thursday and Friday evenings.",
+     ("Lena", "work days is", "Tuesday, Thursday and Friday evenings")),
     ("Ravi Menon is our new sous-chef, he starts Monday.", ("sous-chef", "is", "Ravi Menon")),
     ("Our veg now comes from Mill Lane Organics.", ("veg supplier", "is", "Mill Lane Organics")),
     ("We switch our fish supplier to Northsea Catch next week.", ("fish supplier", "is", "Northsea Catch")),
@@ -784,6 +790,12 @@ async def test_a_replacement_takes_over_what_the_one_replaced_held(services, gra
     [text] = [r["t"] for r in await graph.read(
         "MATCH (f:Fact {tenant: $tenant, object: 'Priya Nair', status: 'current'}) RETURN f.text AS t")]
     assert text == "Ines's contact at Brightline Coffee is Priya Nair, Tom Ashby's replacement.", text
+    # its vector is of what it now says (it had been the sentence's, 88th for "Who is Ines's contact
+    # at Brightline Coffee now?" in the walk-through's re-run)
+    [row] = await graph.read("MATCH (f:Fact {tenant: $tenant, object: 'Priya Nair', status: 'current'}) "
+                             "RETURN f.embedding AS e")
+    [own] = services.embedder.embed([text])
+    assert float(np.dot(np.asarray(row["e"], dtype=np.float32), own)) > 0.99
     assert await _timeline(graph, "is") == [("Dana Reyes", "current")]  # (the group's other values stay)
 
 
@@ -823,6 +835,24 @@ async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_
         query="What's our wedding budget?", top_k=5, as_of=DAY1 + timedelta(days=10)), record_access=False)
     first = next(h for h in then.hits if h.kind != "scene")
     assert "18,000" in (first.node.get("text") or first.node.get("content")), then.hits
+
+
+
+async def test_a_turn_whose_value_was_replaced_and_whose_rest_is_only_reported_counts_as_replaced(services, graph):
+    # Re-run of walk-through 61: "Yes, budget is now £97,000. The steel and the damp proofing add
+    # about twelve grand" kept its turn current (a "said" fact of the remark) and first, above the
+    # £104,500 budget; a turn that also says something of its own ("I love the new kitchen") stays.
+    from app.recollection.hydrate import hydrate
+
+    await _tell(services, graph, [(0, "Owen", "Yes, budget is now £97,000. The steel and the damp proofing add "
+                                              "about twelve grand."),
+                                  (1, "Priya", "Our builder is Kowalski Builds. I love the new kitchen plans."),
+                                  (20, "Owen", "With the rooflight, the budget goes up again to £104,500."),
+                                  (21, "Priya", "Our builder is Harlow & Sons now.")], group="h")
+    keys = {r["id"]: r["key"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, elementId(t) AS key")}
+    found = await hydrate(graph, {"turn": list(keys.values())})
+    assert [found[keys[m]]["replaced"] for m in ("m0", "m1", "m2", "m3")] == [True, False, False, False]
 
 
 async def test_a_groups_value_held_by_someone_relates_them_to_whom_it_was_said_with(services, graph):

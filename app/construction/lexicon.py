@@ -485,7 +485,8 @@ _found_in("shellfish shrimp prawn prawns crab lobster oyster oysters clam clams 
           "shrimp cocktail, lobster, crab, mussels, oysters, scallops, calamari, squid, starters")
 _found_in("egg eggs", "baking, cake, breakfast, omelette, mayonnaise, desserts, pasta")
 _found_in("soy soya tofu", "Asian food, sushi, soy sauce, vegan food")
-_found_in("sesame", "hummus, sushi, bread, Asian food")
+_found_in("sesame", "tahini, hummus, halva, sushi, bread, buns, bagels, crackers, dressing, Asian food, "
+          "Middle Eastern food")
 _found_in("vegan plant-based", "meat, dairy, eggs, cheese, milk, honey, desserts, baking, barbecue")
 _found_in("vegetarian veggie pescatarian", "meat, steak, burgers, barbecue, chicken")
 _found_in("keto paleo", "carbs, bread, pasta, rice, sugar, desserts")

@@ -27,7 +27,8 @@ from app.construction.sentences import best_span
 from app.construction.known_names import known_names, with_new
 from app.construction.turns import pack_sentences, pending_turns, save_embeddings
 from app.construction.vectors import TextVectors, settle
-from app.construction.writer import Batch, ResolutionStale, TurnsTaken, mark_failed, write_batch
+from app.construction.writer import (FACT_VECTORS, Batch, ResolutionStale, TurnsTaken, mark_failed,
+                                     write_batch)
 from app.domain.models import ASSISTANT_ROLES, CellDraft, EntityDraft, Extraction, new_id
 from app.embeddings import Embedder
 from app.settings import Settings
@@ -273,6 +274,10 @@ class Pipeline:
             finally:
                 rep.add_time("write", time.perf_counter() - t0)
             break
+        if batch.retold:  # a value the writer told anew ("..., Tom Ashby's replacement") is found by its words
+            told = {f["id"]: f["text"] for f in batch.facts if f["id"] in set(batch.retold)}
+            vectors = await cache.embed(list(told.values()))
+            await graph.write(FACT_VECTORS, rows=[{"id": i, "embedding": _vec(v)} for i, v in zip(told, vectors)])
         rep.cells += 1
         rep.facts += len(batch.facts)
         rep.entities += sum(1 for e in res.entities.values() if e.is_new)

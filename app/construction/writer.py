@@ -174,6 +174,9 @@ class Batch:
     surfaces: list[dict] = field(default_factory=list)
     ends: list[dict] = field(default_factory=list)  # foresight said to be over (foresight_ends.py)
     ended: int = 0  # how many that ended, once written
+    # The facts the transaction told anew (a correction's or a replacement's value): their
+    # vectors are of the sentence said, embedded again once written (pipeline.py).
+    retold: list[str] = field(default_factory=list)
 
 
 class TurnsTaken(Exception):
@@ -202,6 +205,14 @@ async def _take_roles(tx: TenantTx, entities: list[dict]) -> None:
                         "aliasKeys": [k for k in h["aliasKeys"] if k not in taken]})
     if holders:
         await term_stats.recount_nodes(tx, "entity", await tx.run(KEEP_ALIASES, holders=holders))
+
+
+# A retold fact's vector, of its own text.
+FACT_VECTORS = """
+UNWIND $rows AS r
+MATCH (f:Fact {tenant: $tenant, id: r.id})
+SET f.embedding = r.embedding
+"""
 
 
 async def write_batch(graph: TenantGraph, batch: Batch) -> None:
@@ -239,10 +250,11 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         # Under the lock: what is current now, not when the run began (another run may have
         # written a newer value since). It sets the facts' status, so their rows come after.
         await adopt_owners(tx.run, batch.facts)  # a value said of no one: the one owner's of its kind
-        for i in await adopt_corrections(tx.run, batch.facts):  # "It's 995 not 975": the value said before
+        retold = [*await adopt_corrections(tx.run, batch.facts),  # "It's 995 not 975": the value said before
+                  *await adopt_replacements(tx.run, batch.facts)]  # "his replacement is Priya Nair": his posts
+        for i in retold:
             terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])
-        for i in await adopt_replacements(tx.run, batch.facts):  # "his replacement is Priya Nair": his posts
-            terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])
+        batch.retold = [batch.facts[i]["id"] for i in retold]
         batch.supersede = await plan_supersession(tx.run, batch.facts)
         # A fact dated by its day alone may start later than said (the value it replaced was
         # stated that day): its relations start with it.

@@ -671,6 +671,10 @@ _A_POST = re.compile(
                                           "handyman", "recruiter", "candidate", "guarantor", "owner"})
     + r")\b")
 
+# Whom someone's post names: "my editor there is Martha Kiel", "our new accountant is Dana Reyes".
+_B_POST_IS = re.compile(r"\b(?i:my|our|his|her|their)\s+(?:(?i:new|current)\s+)?(?P<noun>"
+                        + _alt(lx.PROFESSIONS) + r")(?:\s+(?i:there|here|now))?\s+(?i:is|was)\s+$")
+
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
                         r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w']))")
@@ -791,6 +795,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
     if appos:  # "Gareth Price the plumber", "TalentBridge, the agency Megan runs"
         noun = appos.group("noun").lower()
         vote("organization" if noun in _ORG_NOUNS else "person", 7.0)
+    if _B_POST_IS.search(before):  # "my editor there is Martha Kiel": a person
+        vote("person", 7.0)
     if _B_HOWS.search(before):
         vote("person", 2.0)
     if _B_WITH.search(before):

@@ -27,7 +27,8 @@ _DAY_OFF_IS = re.compile(
 # ("Lena currently works Wednesday to Saturday evenings": Lena's, with the part of the day; its
 # subject had been "currently", re.I letting [A-Z] match it)
 _WORK_DAYS = re.compile(
-    rf"(?<![\w'])(?P<who>I|we|(?-i:[A-Z])[\w-]+)(?:\s+(?:now|usually|normally|only|currently|still|mostly))*\s+"
+    rf"(?<![\w'])(?P<who>I|we|she|he|(?-i:[A-Z])[\w-]+)"
+    rf"(?:\s+(?:now|usually|normally|only|currently|still|mostly))*\s+"
     rf"work(?:s)?\s+(?:on\s+)?(?:from\s+)?"
     rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*(?:\s+(?:mornings|evenings|afternoons|nights))?)"
     r"\b(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
@@ -376,9 +377,10 @@ def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
             said = m.groupdict().get("who") or re.sub(r"['’]s$", "", m.groupdict().get("whose") or "")
-            if said.lower() in lx.STOPWORDS - {"i", "we", "my", "our", "his", "her"} | {"he", "she", "they"}:
+            if said.lower() in lx.STOPWORDS - {"i", "we", "my", "our", "his", "her", "he", "she"} | {"they"}:
                 continue
-            if said.lower() in ("his", "her"):  # "Marta works ... and her day off is Monday"
+            if said.lower() in ("his", "her", "he", "she"):  # "Marta works ... and her day off is Monday",
+                # "Lena's schedule changes again, from this week she works Tuesday, Thursday and Friday evenings"
                 whose = v.named_first(m.start()) or v.recent
             else:
                 whose = v.owner(said, m.start()) if said.lower() not in ("we", "our") else v.speaker

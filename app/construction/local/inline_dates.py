@@ -97,9 +97,7 @@ _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)",
 # December", "the new price applies from 1 March": ahead.
 _CHANGES_FROM_HINT = re.compile(
     r"\b(?:go(?:es)?\s+(?:up|down)|increases?|decreases?|rises?|drops?|changes?|kicks?\s+in|takes?\s+effect|"
-    # ("I raised my day rate again, it's £450 from 1 November": a price from a day)
-    r"appl(?:y|ies)|(?:it's|it\s+is|is|'s|are|will\s+be)\s+(?:now\s+)?[£$€]\s?\d[\d,.]*k?)\b"
-    r"(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    r"appl(?:y|ies))\b(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"
@@ -194,6 +192,11 @@ _FROM_BEFORE = re.compile(r"\bfrom\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)d
 _REPLACED_BEFORE = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+(?:(?:on|the)\s+)?"
                               r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$", re.IGNORECASE)
 _REPLACED_WORD = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\b", re.IGNORECASE)
+# A price from a day ("I raised my day rate again, it's £450 from 1 November"): the nearest such day,
+# whatever the tense ("raised": 2025's; read ahead, said on 6 November: 2027's).
+_PRICE_FROM = re.compile(r"[£$€]\s?\d[\d,.]*k?\b[^.;!?]{0,40}?\b(?:from|starting|as\s+of|effective)\s+"
+                         r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?(?:the\s+)?$", re.IGNORECASE)
+_PRICE_FROM_WORD = re.compile(r"[£$€]\s?\d[^.;!?]{0,40}?\bfrom\b", re.IGNORECASE)
 _FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
 
 
@@ -205,13 +208,14 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     if _PROMISE_MISSED.search(s):
         return whole  # (its day is the broken promise's, whatever the clause's own words)
     cuts = [m.end() for m in _CLAUSE_CUT.finditer(s)]
-    if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)) and not _REPLACED_WORD.search(s):
+    if not cuts and not (_MOVED_TO_HINT.search(s) and _FROM_WORD.search(s)) and not _REPLACED_WORD.search(s) \
+            and not _PRICE_FROM_WORD.search(s):
         return whole
     bounds = [0, *cuts, len(s) + 1]
     own: dict[int, str | None] = {}
 
     def at(pos: int) -> str | None:
-        if _REPLACED_BEFORE.search(s, max(0, pos - 24), pos):
+        if _REPLACED_BEFORE.search(s, max(0, pos - 24), pos) or _PRICE_FROM.search(s, max(0, pos - 60), pos):
             return None
         if _FROM_BEFORE.search(s, max(0, pos - 16), pos) and _MOVED_TO_HINT.search(s):
             return None  # "moved Tom's onsite from 17 September to ...": the old day, the nearest

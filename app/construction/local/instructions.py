@@ -237,6 +237,14 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
+_KEPT_WORDS = frozenset("kept keep must never goes go still always".split())
+
+
+def _clause_end(text: str, pos: int) -> int:
+    m = re.compile(r"[,;.!?]").search(text, pos)
+    return m.start() if m else len(text)
+
+
 def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
     """The sentence as a standing rule of its speaker's, when a clause of it is one; of the
     person it opens with, when it does ("Mei works nights, so no visits or viewings in the
@@ -247,7 +255,11 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
-        keys, words = situation_cues(sent.text)
+        # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
+        # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
+        keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)
+        if m in kept:
+            words = [w for w in words if w not in _KEPT_WORDS]
         first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]

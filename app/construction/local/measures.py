@@ -41,7 +41,8 @@ _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
 _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+)"  # ("For now my goal is")
          rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
-_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|stands\s+at|(?:sits|sitting|hovers|hovering|stays)"
+_LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going\s+to\s+be|stands\s+at|"
+         r"(?:sits|sitting|hovers|hovering|stays)"
          r"\s+(?:at|around|about)|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
