@@ -2108,3 +2108,11 @@ def test_a_rule_of_keeping_someone_away_is_triggered_by_whom_and_where_only():
     # brought it to "Why did they stop working with Marek Kowalski?".
     [c] = extract([turn("Biscuit must be kept away from the site, full stop.", speaker="Priya")]).foresights
     assert c.trigger.split(", ") == ["biscuit", "site"], c.trigger
+
+
+def test_a_day_that_will_not_be_kept_is_no_deadline():
+    # Re-run of walk-through 61: "he won't finish by 18 December" was a deadline of that day, active
+    # and first for "When will the renovation be finished?" beside the new completion date.
+    ex = extract([turn("Dan says with the planning delay he won't finish by 18 December. "
+                       "New completion date is 29 January", speaker="Owen")])
+    assert [p.text for p in ex.foresights] == ["New completion date is on 2024-01-29 (29 January)."]

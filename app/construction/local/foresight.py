@@ -664,6 +664,10 @@ def plan_until(at: datetime, ahead: list) -> datetime:
 # nothing"): its day has passed, or is theirs to keep, not a plan of whoever says it (it was a
 # deadline on the Friday after).
 _BROKEN_PROMISE = re.compile(TOLD_BACK, re.IGNORECASE)
+# A day that will not be kept: "he won't finish by 18 December", "we can't make it by Friday".
+_NOT_BY = re.compile(r"\b(?:won't|will\s+not|can't|cannot|can\s+not|(?:is|are|am)n?'?t?\s+not\s+going\s+to|"
+                     r"isn't\s+going\s+to|aren't\s+going\s+to|not\s+going\s+to)\s+(?:be\s+)?(?:[\w-]+\s+){0,3}?"
+                     r"(?:by|before)\s+", re.IGNORECASE)
 
 
 # A move at work is no move of house: "I'm moving to the identity project" (its trigger was
@@ -789,6 +793,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     t = sent.t
     if _BROKEN_PROMISE.search(text):
         return None  # "You said you'd follow up by Friday but I heard nothing": a day gone by
+    if sent.dates and {d.pos for d in sent.dates} <= {m.end() for m in _NOT_BY.finditer(text)}:
+        return None  # "he won't finish by 18 December": no deadline of that day (it had been one)
     if _DONE_TODAY.search(text) and not any(d.direction == "future" for d in sent.dates):
         return None  # "I delivered the Halden brand guidelines today": done, no plan (it was a deadline)
     if (within := _within(sent)) is not None:
