@@ -799,6 +799,20 @@ async def test_a_replacement_takes_over_what_the_one_replaced_held(services, gra
     assert await _timeline(graph, "is") == [("Dana Reyes", "current")]  # (the group's other values stay)
 
 
+async def test_a_tool_switched_to_takes_over_from_the_one_switched_from(services, graph):
+    # Walk-through 60: "For software I do everything in Photoshop", then "I've switched from Photoshop
+    # to Procreate on the iPad", then "Doing everything in Clip Studio Paint now": each a fact of
+    # its own, Photoshop first for "What software does Ines use?". In one episode and across them.
+    await _tell(services, graph, [
+        (0, "Ines", "For software I do everything in Photoshop."),
+        (5, "Ines", "I've switched from Photoshop to Procreate on the iPad."),
+        (9, "Ines", "I've stopped using Procreate. Doing everything in Clip Studio Paint now."),
+        (12, "Ravi", "I do everything in Figma. Honestly I've switched from Figma to Penpot.")])
+    assert await _timeline(graph, "main tool is") == [
+        ("Photoshop", "superseded"), ("Procreate", "superseded"), ("Clip Studio Paint", "current"),
+        ("Figma", "superseded"), ("Penpot", "current")]
+
+
 def test_a_patients_monthly_payment_is_no_rent():
     said = "Mrs Joan Hughes is on a payment plan, she pays £80 a month."
     assert not [v for v in _values([said]) if "rent" in v[1]]

@@ -1,6 +1,7 @@
 """Someone's replacement takes over what they held: "Tom Ashby is leaving Brightline, his replacement
 is Priya Nair", sessions after "My contact at Brightline Coffee is Tom Ashby", makes Priya Nair
-the contact (a new value on that timeline: supersession.py ends Tom's). The extractor reads the
+the contact (a new value on that timeline: supersession.py ends Tom's); a thing switched to another
+does too ("I've switched from Photoshop to Procreate", after "I do everything in Photoshop"). The extractor reads the
 sentence as the fact (Tom Ashby | replacement is | Priya Nair); here the group's current
 single-valued fact said before it whose value is the one replaced becomes the new holder's. With
 none, or more than one that it cannot tell apart, the fact stays as said. Read in the writer's
@@ -11,21 +12,18 @@ from typing import Awaitable, Callable
 
 from app.construction.entity_resolution import normalize_key
 
-PREDICATE = "replacement is"
+# The extractor's facts that hand a value on, and how the value's text says so.
+HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
 
-# The group's current values held by the one replaced (in a conversation of no group, that
-# conversation's), the latest first: read by the (tenant, groupId) or (tenant, conversationId) index.
+# The group's current values held by the one replaced (in a conversation of no group, those of no
+# group: a person's values are the tenant's then, as their timelines are), the latest first: read by
+# the (tenant, objectKey) index (migration 0019).
 HELD = """
 UNWIND $asks AS a
-CALL (a) {
-  MATCH (f:Fact {tenant: $tenant, groupId: a.groupId}) RETURN f
-  UNION
-  MATCH (f:Fact {tenant: $tenant, conversationId: a.conversationId}) WHERE a.groupId IS NULL AND f.groupId IS NULL
-  RETURN f
-}
-WITH a, f
-WHERE f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
-  AND f.objectKey = a.heldBy AND f.predicate <> $predicate AND f.validFrom < a.at
+MATCH (f:Fact {tenant: $tenant, objectKey: a.heldBy})
+WHERE (f.groupId = a.groupId OR (a.groupId IS NULL AND f.groupId IS NULL))
+  AND f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
+  AND NOT f.predicate IN $handedOn AND f.validFrom < a.at
 WITH a, f ORDER BY f.validFrom DESC
 WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, predicate: f.predicate,
                  about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..5] AS found
@@ -34,24 +32,30 @@ RETURN a.i AS i, found
 
 
 async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
-    """Make each "replacement is" fact row the value its new holder takes over; mutates the rows.
-    Returns the indexes of the rows changed (their words are to be counted again)."""
-    asks = [{"i": i, "heldBy": normalize_key(f["subject"]), "groupId": f.get("groupId"),
-             "conversationId": f["conversationId"], "at": f["statedAt"]}
-            for i, f in enumerate(facts) if f["predicate"] == PREDICATE and f["singleValued"]]
+    """Make each fact row that hands a value on (HANDED_ON) the value its new holder takes over;
+    mutates the rows. Returns the indexes of the rows changed (their words are to be counted again)."""
+    asks = [{"i": i, "heldBy": normalize_key(f["subject"]), "groupId": f.get("groupId"), "at": f["statedAt"]}
+            for i, f in enumerate(facts) if f["predicate"] in HANDED_ON and f["singleValued"]]
     if not asks:
         return []
+    found = {row["i"]: row["found"] for row in await read(HELD, asks=asks, handedOn=list(HANDED_ON))}
     changed = []
-    for row in await read(HELD, asks=asks, predicate=PREDICATE):
+    for a in asks:
+        # said before it in the same episode ("I do everything in Photoshop. I've switched from
+        # Photoshop to Procreate"), else in the graph
+        here = [g for g in reversed(facts[:a["i"]])
+                if g["singleValued"] and g["objectKey"] == a["heldBy"] and g["predicate"] not in HANDED_ON]
+        held_by = here[:1] or found.get(a["i"]) or []
         # one value held, or several of one timeline; two posts of the one replaced are not told apart
-        if not row["found"] or len({(c["subjectKey"], c["predicate"]) for c in row["found"]}) != 1:
+        if not held_by or len({(c["subjectKey"], c["predicate"]) for c in held_by}) != 1:
             continue
-        f, held = facts[row["i"]], row["found"][0]
+        f, held = facts[a["i"]], held_by[0]
         old, new = f["subject"], f["object"]
         said = held["subject"] if held["predicate"] == "is" else f"{held['subject']}'s {held['predicate'][:-3]}"
-        subject_roles = [dict(a) for a in held["about"] if a["role"] == "subject"]
+        how = HANDED_ON[f["predicate"]].format(old=old)
+        subject_roles = [dict(r) for r in held["about"] if r["role"] == "subject"]
         f.update(subject=held["subject"], subjectKey=held["subjectKey"], predicate=held["predicate"],
-                 text=f"{said[:1].upper()}{said[1:]} is {new}, {old}'s replacement.",
-                 about=subject_roles + [a for a in f["about"] if a["role"] != "subject"], ends=None)
-        changed.append(row["i"])
+                 text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.",
+                 about=subject_roles + [r for r in f["about"] if r["role"] != "subject"], ends=None)
+        changed.append(a["i"])
     return changed

@@ -129,6 +129,19 @@ _WE_RELEASE = re.compile(
     r"(?<![\w'])(?i:we|I)(?:'re|'ll|\s+are|\s+will|\s+(?:plan|aim|hope)\s+to)?\s+"
     r"(?i:ship|shipping|release|releasing|launch|launching|publish|publishing)\s+" + _RELEASE
     + r"\s+(?i:on\s+)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+# The tool someone does all their work in, one at a time: "For software I do everything in Photoshop",
+# then "Doing everything in Clip Studio Paint now" (each was a "said" fact, Photoshop current).
+_TOOL = r"(?P<v>[A-Z][\w.+#-]*(?:\s+(?:&\s+)?[A-Z][\w.+#-]*){0,2})"
+_DO_ALL_IN = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:for)\s+[a-z]+(?:\s+[a-z]+)?\s*,?\s+)?"
+    r"(?:(?i:I|we)\s+(?:(?i:now|still|mostly|just)\s+)?)?(?i:do|doing|draw|drawing|design|designing|edit|editing)\s+"
+    r"(?i:everything|all\s+(?:of\s+)?(?:it|my\s+[a-z]+))\s+(?i:in|on|with)\s+" + _TOOL + r"(?![\w'-])")
+# ... or switched from one to another: "I've switched from Photoshop to Procreate on the iPad" (the
+# writer gives the value that held the old one the new one: construction/replacements.py).
+_SWITCHED_FROM = re.compile(
+    r"(?<![\w'])(?i:I|we)(?:'ve|\s+have)?\s+(?:(?i:just|finally|now|also)\s+)?"
+    r"(?i:switched|moved|changed|gone\s+over)\s+from\s+" + _TOOL.replace("P<v>", "P<old>")
+    + r"\s+(?i:to)\s+" + _TOOL + r"(?![\w'-])")
 # When an agreement runs out, one day at a time: "lease runs until 31 December", then "Lease now ends
 # 28 February 2027"; "the retainer ends on 31 October" (each was a "said" fact, the first current).
 _TERM = (r"lease|tenancy|contract|retainer|subscription|membership|warranty|insurance|visa|licen[cs]e|policy|"
@@ -319,6 +332,18 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         named = thing is not None
         if day and not (named and thing.type == "person") and m.group("x").split()[0].lower() not in lx.STOPWORDS:
             add(thing.name if named else m.group("x"), "date is", day.group(), 0, named=named)
+    for m in _DO_ALL_IN.finditer(text):
+        tool = reg.get(m.group("v"))
+        if tool is not None and not tool.speaker and tool.type in ("place", "person"):
+            tool.settle("thing")  # ("everything in Photoshop": a tool, not a town)
+        add(sent.t.speaker, "main tool is", tool.name if tool is not None else m.group("v"), 0, named=True)
+    for m in _SWITCHED_FROM.finditer(text):
+        old, new = reg.get(m.group("old")), reg.get(m.group("v"))
+        for ent in (old, new):
+            if ent is not None and not ent.speaker and ent.type in ("place", "person"):
+                ent.settle("thing")
+        add(old.name if old is not None else m.group("old"), "switched to",
+            new.name if new is not None else m.group("v"), 0, named=True)
     for m in _ENDS_ON.finditer(text):
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
