@@ -1,11 +1,11 @@
 """Someone's replacement takes over what they held: "Tom Ashby is leaving Brightline, his replacement
 is Priya Nair", sessions after "My contact at Brightline Coffee is Tom Ashby", makes Priya Nair
 the contact (a new value on that timeline: supersession.py ends Tom's); a thing switched to another
-does too ("I've switched from Photoshop to Procreate", after "I do everything in Photoshop"). The extractor reads the
-sentence as the fact (Tom Ashby | replacement is | Priya Nair); here the group's current
-single-valued fact said before it whose value is the one replaced becomes the new holder's. With
-none, or more than one that it cannot tell apart, the fact stays as said. Read in the writer's
-transaction under the tenant's write lock, as corrections.py is."""
+does too ("I've switched from Photoshop to Procreate", after "I do everything in Photoshop"). The
+extractor reads the sentence as the fact (Tom Ashby | replacement is | Priya Nair); here the
+group's current single-valued fact said before it whose value is the one replaced becomes the new
+holder's. With none, or more than one that it cannot tell apart, the fact stays as said. Read in
+the writer's transaction under the tenant's write lock, as corrections.py is."""
 from __future__ import annotations
 
 from typing import Awaitable, Callable

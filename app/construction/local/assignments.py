@@ -134,7 +134,8 @@ _WE_RELEASE = re.compile(
 _TOOL = r"(?P<v>[A-Z][\w.+#-]*(?:\s+(?:&\s+)?[A-Z][\w.+#-]*){0,2})"
 _DO_ALL_IN = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:for)\s+[a-z]+(?:\s+[a-z]+)?\s*,?\s+)?"
-    r"(?:(?i:I|we)\s+(?:(?i:now|still|mostly|just)\s+)?)?(?i:do|doing|draw|drawing|design|designing|edit|editing)\s+"
+    r"(?:(?i:I|we)\s+(?:(?i:now|still|mostly|just)\s+)?)?"
+    r"(?i:do|doing|draw|drawing|design|designing|edit|editing)\s+"
     r"(?i:everything|all\s+(?:of\s+)?(?:it|my\s+[a-z]+))\s+(?i:in|on|with)\s+" + _TOOL + r"(?![\w'-])")
 # ... or switched from one to another: "I've switched from Photoshop to Procreate on the iPad" (the
 # writer gives the value that held the old one the new one: construction/replacements.py).
