@@ -704,6 +704,23 @@ async def test_an_appointment_said_with_its_old_day_moved_to_a_new_one_takes_the
     assert not [t for t in active if "is on 2024-06-24" in t or "is on 2024-08-29" in t], active
 
 
+async def test_an_event_moved_said_as_it_in_a_later_episode_is_the_one_its_turn_names(graph, ingestor):
+    # Re-run of walk-through 59: "The inspector was ill, and it's been moved again, now to Tuesday 1
+    # December at 10:00" was a "said" fact; the inspection's old day stayed current and first.
+    await _tell(ingestor, graph.tenant, "kitchen", [
+        ("m1", "Nadia", "Our health inspection is on June 20th.", 0),
+        ("m2", "Nadia", "The Okafor party is on June 22nd.", 0)])
+    report = await _tell(ingestor, graph.tenant, "kitchen", [
+        ("m3", "Nadia", "The inspector was ill, and it's been moved again, now to Tuesday July 2nd at 10:00.", 5)])
+    assert report.process.foresights_ended == 1
+    days = await _days(graph)
+    assert days["health inspection"] == [("2024-06-20", "superseded"), ("2024-07-02", "current")]
+    assert days["okafor party"] == [("2024-06-22", "current")]
+    # (a day moved said of "it" that names no event stays as said)
+    await _tell(ingestor, graph.tenant, "kitchen", [("m4", "Nadia", "Ugh, it got moved to July 9th.", 7)])
+    assert len(await _days(graph)) == 2
+
+
 async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(graph, ingestor):
     # Re-run of walk-through 57: Tom's on-call plan stayed active beside Hana's, and ranked second
     # for "What's coming up for me?".

@@ -361,7 +361,7 @@ class Pipeline:
                 "objectKey": normalize_key(f.object), "singleValued": bool(f.single_valued),
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
                 "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
-                "corrects": list(f.corrects) if f.corrects else None,
+                "corrects": list(f.corrects) if f.corrects else None, "movesTo": f.moves_to,
                 "statedAt": stated_at,
                 "eventDate": f.event_date, "status": "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,

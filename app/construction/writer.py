@@ -7,6 +7,7 @@ from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_sur
 from app.construction.foresight_ends import DAY_MOVED, DAY_VALUE, VALUE_MOVED, end_foresight
 from app.construction.supersession import plan_supersession
 from app.construction.corrections import adopt_corrections
+from app.construction.moved_events import adopt_moves
 from app.construction.replacements import adopt_replacements
 from app.construction.value_owner import adopt_owners
 from app.store import term_stats
@@ -251,7 +252,8 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         # written a newer value since). It sets the facts' status, so their rows come after.
         await adopt_owners(tx.run, batch.facts)  # a value said of no one: the one owner's of its kind
         retold = [*await adopt_corrections(tx.run, batch.facts),  # "It's 995 not 975": the value said before
-                  *await adopt_replacements(tx.run, batch.facts)]  # "his replacement is Priya Nair": his posts
+                  *await adopt_replacements(tx.run, batch.facts),  # "his replacement is Priya Nair": his posts
+                  *await adopt_moves(tx.run, batch.facts)]  # "it's been moved again, now to ...": the inspection
         for i in retold:
             terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])
         batch.retold = [batch.facts[i]["id"] for i in retold]

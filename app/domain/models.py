@@ -193,6 +193,10 @@ class FactDraft:
     # episode: (old, new). The writer gives the group's value that holds the old number the new
     # one (construction/corrections.py); with none, the fact stays as said.
     corrects: tuple[str, str] | None = None
+    # A day an event said only as "it" was moved to ("The inspector was ill, and it's been moved again,
+    # now to Tuesday 1 December"), ISO: the writer gives it to the group's event whose name the
+    # turn's words hold (construction/moved_events.py); with none, the fact stays as said.
+    moves_to: str | None = None
 
 
 @dataclass

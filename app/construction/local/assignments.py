@@ -179,6 +179,23 @@ _IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to
                      r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
 
+# ... or moved said of "it" alone, an event said before this episode: "The inspector was ill, and
+# it's been moved again, now to Tuesday 1 December at 10:00" (the writer finds which: moved_events.py).
+_IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+has|it\s+was|it\s+got|it)\s+"
+                       rf"(?:(?i:been|now|just)\s+)*(?i:{lx.MOVED_VERBS}|rescheduled|changed)\s+"
+                       r"(?:(?i:again|once\s+more)\s*,?\s+)?(?:(?i:now)\s+)?(?:(?i:to|until|till)\s+)?"
+                       rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+
+
+def it_moved(sent: _Sentence) -> str | None:
+    """The ISO day "it" was moved to, in a sentence that names no event moved."""
+    m = _IT_MOVED.search(sent.s1)
+    if m is None or int(m.group("d")) >= len(sent.rendered):
+        return None
+    day = ISO_DAY.search(sent.rendered[int(m.group("d"))])
+    return day.group() if day else None
+
+
 # Whom a thing has in a post, one at a time: "Raj Mehta is the hiring manager for the backend
 # role", "Jess Byrne is going to be the new tenant for Flat 3", "Oliver Grant replaces Lena
 # Fischer as hiring manager for the product designer role": the thing's "<post> is".

@@ -21,7 +21,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
-from app.construction.local.assignments import assignments
+from app.construction.local.assignments import assignments, it_moved
 from app.construction.local.measures import corrected_day, correction_of, measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
@@ -438,6 +438,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # "It's 995 not 975" of no value this episode said: the writer looks for the group's
             # value that holds 975 (construction/corrections.py)
             fixes = None if valued or s.t.assistant else correction_of(s)
+            # "it's been moved again, now to Tuesday 1 December": the writer finds what it is
+            moved_to = None if valued or assigned or s.t.assistant else it_moved(s)
             valued_or_assigned = valued or assigned or fixes
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
@@ -538,6 +540,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 f = _fact(s, p, reg)
                 if fixes is not None and p is parses[0]:
                     f = replace(f, corrects=fixes)
+                if moved_to is not None and p is parses[0]:
+                    f = replace(f, moves_to=moved_to)
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):
                     # ... told without the slot, which its own timeline holds ("Tomás said physio is
                     # with Ana Sousa at the clinic in Boavista": no Tuesday current beside Thursday)

@@ -1,0 +1,75 @@
+"""An event moved, said only as "it": "The inspector was ill, and it's been moved again, now to Tuesday
+1 December at 10:00", sessions after "Our health inspection is on 20 October". The extractor marks
+the sentence's fact with the day (FactDraft.moves_to); here the group's current event day ("date
+is") whose name the turn's words hold (an inspector's, the inspection) gets the new day, as a new
+value on its timeline (supersession.py ends the old, and the plan told with it). With no event
+named, the fact stays as said. Read in the writer's transaction under the tenant's write lock, as
+corrections.py is."""
+from __future__ import annotations
+
+import re
+from typing import Awaitable, Callable
+
+from app.construction import lexicon as lx
+from app.construction.entity_resolution import normalize_key
+
+# The group's event days current before the sentence (in a conversation of no group, those of no
+# group), the latest first: read by the (tenant, predicate) index.
+EVENT_DAYS = """
+UNWIND $asks AS a
+MATCH (f:Fact {tenant: $tenant, predicate: 'date is'})
+WHERE (f.groupId = a.groupId OR (a.groupId IS NULL AND f.groupId IS NULL))
+  AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.validFrom < a.at
+WITH a, f ORDER BY f.validFrom DESC
+WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, object: f.object,
+                 about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..40] AS found
+RETURN a.i AS i, found
+"""
+
+_WORD = re.compile(r"[a-z][a-z'-]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS}
+
+
+def _shared(said: set[str], name: str) -> int:
+    """How many words of an event's name the turn holds, by a common start of five letters or more
+    ("inspector" and "inspection")."""
+    return sum(1 for w in _words(name) if any(len(_prefix(w, s)) >= 5 for s in said))
+
+
+def _prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
+    """Make each fact row marked `movesTo` the new day of the event its turn names; mutates the rows.
+    Returns the indexes of the rows changed (their words are to be counted again)."""
+    asks = [{"i": i, "groupId": f.get("groupId"), "at": f["statedAt"]}
+            for i, f in enumerate(facts) if f.get("movesTo")]
+    if not asks:
+        return []
+    changed = []
+    for row in await read(EVENT_DAYS, asks=asks):
+        f = facts[row["i"]]
+        day = f.pop("movesTo")
+        said = _words(f["text"])
+        scored = [(_shared(said, c["subject"]), -k, c) for k, c in enumerate(row["found"]) if c["object"] != day]
+        best = max(scored, key=lambda s: s[:2], default=None)
+        if best is None or not best[0]:
+            continue
+        event = best[2]
+        name = event["subject"]
+        f.update(subject=name, subjectKey=event["subjectKey"], predicate="date is", object=day,
+                 objectKey=normalize_key(day), singleValued=True, ends=None,
+                 text=f"{name[:1].upper()}{name[1:]} moved to {day}: {f['text']}",
+                 about=[dict(a) for a in event["about"] if a["role"] == "subject"]
+                 + [a for a in f["about"] if a["role"] != "subject"])
+        changed.append(row["i"])
+    for f in facts:
+        f.pop("movesTo", None)
+    return changed
