@@ -849,6 +849,13 @@ async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_
         query="What's our wedding budget?", top_k=5, as_of=DAY1 + timedelta(days=10)), record_access=False)
     first = next(h for h in then.hits if h.kind != "scene")
     assert "18,000" in (first.node.get("text") or first.node.get("content")), then.hits
+    # ... and asked after the past ("What was ...", "Why did ..."), the old turn keeps its place
+    # (re-run of walk-through 61: "Why did the budget go up to £97,000?" had its answer fifth)
+    from app.recollection.search import asks_before
+    assert [asks_before(q) for q in ("What's our wedding budget now?", "What is the budget?",
+                                     "Why did the budget go up to £97,000?",
+                                     "What was our wedding budget at first?",
+                                     "When did we book the venue?")] == [False, False, True, True, True]
 
 
 

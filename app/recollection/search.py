@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from datetime import datetime
 from dataclasses import dataclass, field
@@ -42,6 +43,18 @@ class Hit:
     node: dict
     evidence: list[dict]
     channels: list[ChannelScore]
+
+
+# A question after a cause or a past state: its old turns are the answer ("Why did the budget go up
+# to £97,000?" had its answer turn, whose value was replaced since, put fifth).
+_ASKS_BEFORE = re.compile(r"^\W*(?:why|how\s+come|what\s+(?:made|caused|happened|was|were)|when\s+did|who\s+was|"
+                          r"where\s+(?:was|were|did))\b", re.IGNORECASE)
+
+
+def asks_before(query: str) -> bool:
+    """Whether a question asks after a cause or a past state, whose answer may be a turn whose
+    values were replaced since (it keeps its place: _now_first)."""
+    return _ASKS_BEFORE.match(query) is not None
 
 
 def _now_first(hits: list[Hit]) -> list[Hit]:
@@ -252,7 +265,8 @@ class SearchService:
             fused = [f for f in fused if f.kind in req.kinds]
         s = time.perf_counter()
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
-        if req.as_of is None and not req.include_superseded and ctx.named_period is None:
+        if req.as_of is None and not req.include_superseded and ctx.named_period is None \
+                and not asks_before(req.query):
             hits = _now_first(hits)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
