@@ -2116,3 +2116,13 @@ def test_a_day_that_will_not_be_kept_is_no_deadline():
     ex = extract([turn("Dan says with the planning delay he won't finish by 18 December. "
                        "New completion date is 29 January", speaker="Owen")])
     assert [p.text for p in ex.foresights] == ["New completion date is on 2024-01-29 (29 January)."]
+
+
+def test_the_tool_someone_does_everything_in_is_theirs_said_with_no_subject_too():
+    # Re-run of walk-through 60: "Doing everything in Clip Studio Paint now" named neither Ines nor a
+    # tool, and was not in the first 60 for "What software does Ines use now?".
+    ex = extract(episode(("Ines", "For software I do everything in Photoshop."),
+                         ("Ines", "I've stopped using Procreate. Doing everything in Clip Studio Paint now.")))
+    assert [(f.object, f.text) for f in ex.facts if f.predicate == "main tool is"] == [
+        ("Photoshop", "For software Ines does everything in Photoshop."),
+        ("Clip Studio Paint", "Ines's main tool is Clip Studio Paint: Doing everything in Clip Studio Paint now.")]

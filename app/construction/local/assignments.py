@@ -354,7 +354,11 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         tool = reg.get(m.group("v"))
         if tool is not None and not tool.speaker and tool.type in ("place", "person"):
             tool.settle("thing")  # ("everything in Photoshop": a tool, not a town)
-        add(sent.t.speaker, "main tool is", tool.name if tool is not None else m.group("v"), 0, named=True)
+        name = tool.name if tool is not None else m.group("v")
+        # ("Doing everything in Clip Studio Paint now": whose, said, so the question after her tool finds it)
+        told = None if re.search(r"\b(?i:I|we)\s", m.group(0)) else f"{sent.t.speaker}'s main tool is {name}: " \
+            + _fill(text, sent.rendered).strip()
+        add(sent.t.speaker, "main tool is", name, 0, named=True, told=told)
     for m in _SWITCHED_FROM.finditer(text):
         old, new = reg.get(m.group("old")), reg.get(m.group("v"))
         for ent in (old, new):
