@@ -8,10 +8,10 @@ under the tenant's write lock, as supersession is (within one episode the extrac
 local/measures.py)."""
 from __future__ import annotations
 
-import re
 from typing import Awaitable, Callable
 
 from app.construction.entity_resolution import normalize_key
+from app.construction.local.text import held_number
 from app.store import term_stats
 
 # The group's current values said before the correction that hold the old number, the latest
@@ -35,9 +35,6 @@ RETURN a.i AS i, found
 """
 
 
-def _number(old: str) -> re.Pattern:
-    # (never a part of a day or a time: "2026-11-30" holds no 30 to correct)
-    return re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
 
 
 async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
@@ -55,7 +52,7 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
     for row in await read(CANDIDATES, asks=asks):
         f = facts[row["i"]]
         old, new = f.pop("corrects")
-        number = _number(old)
+        number = held_number(old)
         found = [c for c in row["found"] if number.search(c["object"])]
         said = set(term_stats.query_terms(told[f["turnIds"][0]], 64)) - set(term_stats.query_terms(f"{old} {new}", 4))
         # the one it names most words of ("Hannah's rent"; the latest of equals), else the only one

@@ -103,20 +103,23 @@ RETURN DISTINCT old.id AS oldId, newId, e.at AS at
 # timeline says which it was, whatever the words.) Kept as END_FORESIGHT keeps it (plannedTo,
 # ENDED_BY), so forgetting the turn that moved it restores it.
 DAY_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")  # a value that is a day, as DAY_MOVED's =~ reads it
-DAY_MOVED = """
-UNWIND $supersede AS s
-MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
-WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND (new.object =~ '\\d{4}-\\d{2}-\\d{2}' OR new.object = 'cancelled')
-  AND new.object <> old.object
+# The plans and deadlines told in the old value's turn with the old value, still ahead when the new one
+# was said: ended by the new one's turn (what DAY_MOVED and VALUE_MOVED end, each with its own test).
+_TOLD_WITH_OLD = """
 MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(fs:Foresight {tenant: $tenant})
 WHERE fs.kind IN ['plan', 'deadline'] AND coalesce(fs.forgotten, false) = false AND fs.text CONTAINS old.object
-  AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at)
+  AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at) AND {also}
 MATCH (new)-[:EVIDENCED_BY]->(t:Turn)
 WITH fs, s, head(collect(t)) AS t
 SET fs.plannedTo = fs.validTo, fs.validTo = s.at, fs.endedAt = s.at
 MERGE (fs)-[:ENDED_BY]->(t)
 RETURN count(DISTINCT fs) AS ended
 """
+DAY_MOVED = """
+UNWIND $supersede AS s
+MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
+WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND (new.object =~ '\\d{4}-\\d{2}-\\d{2}' OR new.object = 'cancelled')
+  AND new.object <> old.object""" + _TOLD_WITH_OLD.replace("{also}", "true")
 
 
 # ... and so for any other value replaced: the plan told with the old one, from its turn, that
@@ -125,17 +128,8 @@ RETURN count(DISTINCT fs) AS ended
 VALUE_MOVED = """
 UNWIND $supersede AS s
 MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
-WHERE size(old.object) >= 3 AND new.object <> old.object AND old.singleValued
-MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(fs:Foresight {tenant: $tenant})
-WHERE fs.kind IN ['plan', 'deadline'] AND coalesce(fs.forgotten, false) = false AND fs.text CONTAINS old.object
-  AND NOT fs.text CONTAINS new.object
-  AND fs.validFrom < s.at AND (fs.validTo IS NULL OR fs.validTo > s.at)
-MATCH (new)-[:EVIDENCED_BY]->(t:Turn)
-WITH fs, s, head(collect(t)) AS t
-SET fs.plannedTo = fs.validTo, fs.validTo = s.at, fs.endedAt = s.at
-MERGE (fs)-[:ENDED_BY]->(t)
-RETURN count(DISTINCT fs) AS ended
-"""
+WHERE size(old.object) >= 3 AND new.object <> old.object AND old.singleValued""" + _TOLD_WITH_OLD.replace(
+    "{also}", "NOT fs.text CONTAINS new.object")
 
 
 _HANDED_IN = frozenset(term_stats.query_terms("deliver submit send finish complete file hand publish", 16))

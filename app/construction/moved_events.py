@@ -8,17 +8,19 @@ corrections.py is."""
 from __future__ import annotations
 
 import re
+from os.path import commonprefix
 from typing import Awaitable, Callable
 
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
+from app.construction.replacements import SAME_GROUP, take_over
 
 # The group's event days current before the sentence (in a conversation of no group, those of no
 # group), the latest first: read by the (tenant, predicate) index.
 EVENT_DAYS = """
 UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, predicate: 'date is'})
-WHERE (f.groupId = a.groupId OR (a.groupId IS NULL AND f.groupId IS NULL))
+WHERE """ + SAME_GROUP + """
   AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.validFrom < a.at
 WITH a, f ORDER BY f.validFrom DESC
 WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, object: f.object,
@@ -36,14 +38,7 @@ def _words(text: str) -> set[str]:
 def _shared(said: set[str], name: str) -> int:
     """How many words of an event's name the turn holds, by a common start of five letters or more
     ("inspector" and "inspection")."""
-    return sum(1 for w in _words(name) if any(len(_prefix(w, s)) >= 5 for s in said))
-
-
-def _prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
+    return sum(1 for w in _words(name) if any(len(commonprefix([w, s])) >= 5 for s in said))
 
 
 async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
@@ -64,11 +59,8 @@ async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[di
             continue
         event = best[2]
         name = event["subject"]
-        f.update(subject=name, subjectKey=event["subjectKey"], predicate="date is", object=day,
-                 objectKey=normalize_key(day), singleValued=True, ends=None,
-                 text=f"{name[:1].upper()}{name[1:]} moved to {day}: {f['text']}",
-                 about=[dict(a) for a in event["about"] if a["role"] == "subject"]
-                 + [a for a in f["about"] if a["role"] != "subject"])
+        take_over(f, event, predicate="date is", object=day, objectKey=normalize_key(day), singleValued=True,
+                  text=f"{name[:1].upper()}{name[1:]} moved to {day}: {f['text']}")
         changed.append(row["i"])
     for f in facts:
         f.pop("movesTo", None)

@@ -275,7 +275,8 @@ class Pipeline:
                 rep.add_time("write", time.perf_counter() - t0)
             break
         if batch.retold:  # a value the writer told anew ("..., Tom Ashby's replacement") is found by its words
-            told = {f["id"]: f["text"] for f in batch.facts if f["id"] in set(batch.retold)}
+            retold = set(batch.retold)
+            told = {f["id"]: f["text"] for f in batch.facts if f["id"] in retold}
             vectors = await cache.embed(list(told.values()))
             await graph.write(FACT_VECTORS, rows=[{"id": i, "embedding": _vec(v)} for i, v in zip(told, vectors)])
         rep.cells += 1

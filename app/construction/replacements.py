@@ -18,10 +18,12 @@ HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched f
 # The group's current values held by the one replaced (in a conversation of no group, those of no
 # group: a person's values are the tenant's then, as their timelines are), the latest first: read by
 # the (tenant, objectKey) index (migration 0019).
+# A fact of the asking row's group, or of none when it has none.
+SAME_GROUP = "(f.groupId = a.groupId OR (a.groupId IS NULL AND f.groupId IS NULL))"
 HELD = """
 UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, objectKey: a.heldBy})
-WHERE (f.groupId = a.groupId OR (a.groupId IS NULL AND f.groupId IS NULL))
+WHERE """ + SAME_GROUP + """
   AND f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
   AND NOT f.predicate IN $handedOn AND f.validFrom < a.at
 WITH a, f ORDER BY f.validFrom DESC
@@ -53,9 +55,14 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
         old, new = f["subject"], f["object"]
         said = held["subject"] if held["predicate"] == "is" else f"{held['subject']}'s {held['predicate'][:-3]}"
         how = HANDED_ON[f["predicate"]].format(old=old)
-        subject_roles = [dict(r) for r in held["about"] if r["role"] == "subject"]
-        f.update(subject=held["subject"], subjectKey=held["subjectKey"], predicate=held["predicate"],
-                 text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.",
-                 about=subject_roles + [r for r in f["about"] if r["role"] != "subject"], ends=None)
+        take_over(f, held, predicate=held["predicate"], text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.")
         changed.append(a["i"])
     return changed
+
+
+def take_over(f: dict, held: dict, **values) -> None:
+    """Make the fact row `f` a value on `held`'s timeline: its subject, and its subject's entities
+    with `f`'s others."""
+    f.update(subject=held["subject"], subjectKey=held["subjectKey"], ends=None,
+             about=[dict(r) for r in held["about"] if r["role"] == "subject"]
+             + [r for r in f["about"] if r["role"] != "subject"], **values)

@@ -240,8 +240,11 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
 _KEPT_WORDS = frozenset("kept keep must never goes go still always".split())
 
 
+_CLAUSE_MARK = re.compile(r"[,;.!?]")
+
+
 def _clause_end(text: str, pos: int) -> int:
-    m = re.compile(r"[,;.!?]").search(text, pos)
+    m = _CLAUSE_MARK.search(text, pos)
     return m.start() if m else len(text)
 
 

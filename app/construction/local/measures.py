@@ -18,6 +18,7 @@ from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
 from app.construction.local.inline_dates import ISO_DAY
+from app.construction.local.text import held_number
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
 from app.construction.local.group_values import GROUP_READERS
 from app.construction.local.tenancy import TENANCY_READERS
@@ -881,9 +882,7 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
         if said is None or last is None:
             return []
         old, new = re.search(r"\d[\d,]*(?:\.\d+)?", last.obj).group(), said.group("new")
-    # (never a part of a day or a time: "now 42 guests instead of 30" had made "30 November"'s last
-    # day "2026-11-42")
-    number = re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
+    number = held_number(old)  # ("now 42 guests instead of 30" had made a last day "2026-11-42")
     for p in reversed(before):
         if number.search(p.obj):
             value = number.sub(new, p.obj, count=1)

@@ -105,3 +105,11 @@ def _content_score(text: str) -> float:
             continue
         score += 0.5 if w in lx.COMMON_WORDS else 1.0
     return score
+
+
+def held_number(old: str) -> re.Pattern:
+    """The number `old` as a value holds it, whole and never a part of a day or a time ("2026-11-30"
+    holds no 30 to correct, "3:50" no 50): what a correction ("42 not 30") replaces, in the episode
+    (local/measures.py) and at write time (construction/corrections.py) alike."""
+    return re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
+
