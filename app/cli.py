@@ -13,6 +13,8 @@ from app.runtime import neo4j_local
 from app.settings import get_settings
 
 console = Console()
+# Errors go to stderr: `KEY=$(engram keys create --tenant bad-name)` had put "error: ..." in KEY.
+err_console = Console(stderr=True)
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Engram: graph-native long-term memory for LLM agents.")
 neo4j_app = typer.Typer(no_args_is_help=True, help="The local Neo4j server (installed from Maven Central).")
 app.add_typer(neo4j_app, name="neo4j")
@@ -23,7 +25,7 @@ def _echo(msg: str) -> None:
 
 
 def _fail(exc: Exception) -> None:
-    console.print(f"[red]error:[/red] {exc}", highlight=False)
+    err_console.print(f"[red]error:[/red] {exc}", highlight=False)
     raise typer.Exit(1)
 
 
