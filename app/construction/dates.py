@@ -211,7 +211,10 @@ def _year_for_month(month: int, ref: date, prefer: str | None, day: int | None =
     return best.year
 
 
-_WD_BEFORE = re.compile(rf"\b({_WD})\b,?\s+(?:the\s+)?$", _I)
+# (a weekday cut short too: "away at Greenfield on Sat 24 Oct" was last year's 24 October)
+_WD_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
+             "sat": 5, "sun": 6}
+_WD_BEFORE = re.compile(rf"\b({_WD}|{'|'.join(_WD_SHORT)})\b\.?,?\s+(?:the\s+)?$", _I)
 
 
 def _year_of_weekday(text: str, start: int, month: int, day: int, ref: date) -> int | None:
@@ -221,7 +224,7 @@ def _year_of_weekday(text: str, start: int, month: int, day: int, ref: date) -> 
     m = _WD_BEFORE.search(text, max(0, start - 16), start)
     if m is None or m.end() != start:
         return None
-    wd = _WEEKDAYS[m.group(1).lower()]
+    wd = _WEEKDAYS.get(m.group(1).lower(), _WD_SHORT.get(m.group(1).lower()))
     years = [y for y in (ref.year - 1, ref.year, ref.year + 1)
              if (d := _safe_date(y, month, day)) is not None and d.weekday() == wd]
     return years[0] if len(years) == 1 else None
@@ -472,6 +475,11 @@ def _week_routine(text: str, start: int) -> bool:
     return False
 
 
+# The weekday a date just said falls on: "sorry, 9 October, the Friday" (read as the Friday before).
+_DATE_THE = re.compile(rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_M_ANY})|\b(?:{_M_ANY})\.?\s+\d{{1,2}}"
+                       r"(?:st|nd|rd|th)?)\s*,\s*(?:the|a|which\s+is\s+a|that's\s+a)\s+$", _I)
+
+
 @_pattern(rf"\b(?:(last|this\s+past|past|previous|this|next|coming|this\s+coming)\s+)?({_WD})(?!s\b)\b",
           needs=(tuple(_WEEKDAYS),))
 def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
@@ -483,7 +491,8 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                     or _ROUTINE_DAY_IS.search(m.string, max(0, m.start() - 60), m.start())
                                     or (_ROUTINE_REPLACED.search(m.string, max(0, m.start() - 16), m.start())
                                         and _routine_said_before(m.string, m.start()))
-                                    or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start()))):
+                                    or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start())
+                                    or _DATE_THE.search(m.string, max(0, m.start() - 24), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
     mod = " ".join((m.group(1) or "").lower().split())
@@ -711,12 +720,28 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     elif m.group("wd"):
         d = _weekday_nth(day, _WEEKDAYS[m.group("wd").lower()], ref, prefer)
         return (m.start(), m.end(), d, d, "day", True) if d is not None else None
-    elif prefer == PAST:
-        month_first = first if day <= ref.day else add_months(first, -1)
+    elif (begun := _RANGE_START.search(m.string, max(0, m.start() - 40), m.start())) is not None:
+        # "for the 21st to the 28th", said on 23 October: the 28th after the 21st (of November),
+        # not this month's 28th
+        start_day = int(begun.group("day"))
+        month_first = _month_of_nth(start_day, first, ref, prefer)
+        if day < start_day:
+            month_first = add_months(month_first, 1)
     else:
-        month_first = first if day >= ref.day else add_months(first, 1)
+        month_first = _month_of_nth(day, first, ref, prefer)
     d = _safe_date(month_first.year, month_first.month, day)
     return (m.start(), m.end(), d, d, "day", True) if d is not None else None
+
+
+# A range's start said by its number alone, right before its end: "the 21st to ", "the 21st-".
+_RANGE_START = re.compile(r"\bthe\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-|–)\s+$", _I)
+
+
+def _month_of_nth(day: int, first: date, ref: date, prefer: str | None) -> date:
+    """The first of the month whose `day` "the Nth" is: this one or the next (the last, past)."""
+    if prefer == PAST:
+        return first if day <= ref.day else add_months(first, -1)
+    return first if day >= ref.day else add_months(first, 1)
 
 
 def _weekday_nth(day: int, wd: int, ref: date, prefer: str | None) -> date | None:

@@ -457,7 +457,10 @@ prednisolone salbutamol ventolin amoxicillin penicillin doxycycline antibiotics 
 memantine levodopa allopurinol methotrexate hydroxychloroquine lithium quetiapine olanzapine
 risperidone melatonin antidepressants painkillers steroids
 creatine iron ferrous vitamin vitamins magnesium zinc calcium b12 folate probiotics
-""")
+apoquel cytopoint librela solensia metacam meloxicam rimadyl carprofen onsior galliprant previcox vetmedin
+pimobendan methimazole felimazole vidalta bravecto nexgard simparica credelio frontline advocate stronghold
+revolution seresto drontal milbemax panacur trazodone
+""")  # (a pet's too: "Dr Shah put Biscuit on Apoquel 16 mg")
 
 # What a food rule rules out hides in dishes and drinks that no word of the rule names: "I'm
 # lactose intolerant" matters when a smoothie, a latte or ice cream is asked for (cosine of such a
@@ -580,7 +583,8 @@ SITUATIONS: dict[str, str] = {
     "home": "home, night, evening, activities",
     "events": "events, parties, circus, activities",
     "diabetes": "food, sugar, desserts, meal, restaurant, snacks, health, exercise, menu",
-    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health, kit bag",
+    "breathing": "exercise, running, sports, outdoors, smoke, pollution, hiking, health, kit bag, inhaler, match, "
+                 "trip, travel, packing, away, weekend away, overnight",
     "photos": "photos, pictures, videos, posting, sharing, social media, website, newsletter, online, camera",
     "migraine": "screens, light, noise, schedule, health, work",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "
@@ -657,8 +661,7 @@ fitting visit check service final screen completion exchange closing signing par
 test exam trip tasting rehearsal repair repairs callout call-out match fixture game flight hearing
 registration enrolment enrollment entries applications sign-ups signups tournament
 physio physiotherapy dentist check-up checkup scan first-fix second-fix
-grooming vaccination vaccinations vaccine jab jabs booster plastering training practice lesson operation
-haircut mot
+grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

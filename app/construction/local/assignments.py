@@ -88,6 +88,8 @@ _MOVED_SITE = re.compile(
 # The day of something scheduled ("Launch is October 15th", "launch slipped to November 2nd",
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
+# A weekday before a date, in full or cut short ("on Sat 12 Dec").
+_WEEKDAY = "(?:" + "|".join(sorted(lx.WEEKDAYS | lx.WEEKDAYS_SHORT, key=lambda w: (-len(w), w))) + r")\.?"
 _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"
@@ -101,7 +103,7 @@ _EVENT_DAY = re.compile(
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
-    rf"(?:(?i:on\s+)?(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("is on Thursday, November 26")
+    rf"(?:(?i:on\s+)?(?i:{_WEEKDAY}),?\s+)?"  # ("is on Thursday, November 26")
     r"\x00(?P<d>\d+)\x00"
     # ("The Eastfield cup match on Saturday is cancelled": no day of it said again)
     r"(?!\s*,?\s*(?i:is|was|has\s+been|got|are|were)\s+(?:(?i:now|been)\s+)?"
@@ -128,7 +130,7 @@ _RELEASED = re.compile(
 _WE_RELEASE = re.compile(
     r"(?<![\w'])(?i:we|I)(?:'re|'ll|\s+are|\s+will|\s+(?:plan|aim|hope)\s+to)?\s+"
     r"(?i:ship|shipping|release|releasing|launch|launching|publish|publishing)\s+" + _RELEASE
-    + r"\s+(?i:on\s+)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+    + r"\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # The tool someone does all their work in, one at a time: "For software I do everything in Photoshop",
 # then "Doing everything in Clip Studio Paint now" (each was a "said" fact, Photoshop current).
 _TOOL = r"(?P<v>[A-Z][\w.+#-]*(?:\s+(?:&\s+)?[A-Z][\w.+#-]*){0,2})"
@@ -151,7 +153,7 @@ _ENDS_ON = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:the|our|my|his|her|their)\s+)?"
     rf"(?P<x>(?:(?-i:[A-Z])[\w'-]*\s+)?(?i:{_TERM}))\s+(?:(?i:now|still|officially)\s+)?"
     r"(?i:ends|expires|finishes|runs(?:\s+out)?|will\s+end|will\s+expire|is\s+up|ends\s+on)\s+"
-    r"(?:(?i:until|till|to|on)\s*)?" + rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+    r"(?:(?i:until|till|to|on)\s*)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
@@ -159,7 +161,7 @@ _MOVED_EVENT = re.compile(
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
-    rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?"  # ("to Wednesday 9 December")
+    rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
@@ -184,7 +186,7 @@ _IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to
 _IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+has|it\s+was|it\s+got|it)\s+"
                        rf"(?:(?i:been|now|just)\s+)*(?i:{lx.MOVED_VERBS}|rescheduled|changed)\s+"
                        r"(?:(?i:again|once\s+more)\s*,?\s+)?(?:(?i:now)\s+)?(?:(?i:to|until|till)\s+)?"
-                       rf"(?:(?i:{'|'.join(sorted(lx.WEEKDAYS))}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+                       rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 
 
 def it_moved(sent: _Sentence) -> str | None:

@@ -18,8 +18,11 @@ _PET_ALT = _alt(lx.PETS)
 _KIN_ADJ = ("new|little|big|older|younger|best|old|late|dear|eldest|oldest|youngest|twin|baby|"
             "step|lovely|sweet|cute|rescue|adopted|favorite|favourite|close|good|ex|future")
 _OWNER = r"(?:(?i:my|our|your)|(?P<owner>[A-Z][\w-]+)'s)"
+# A kin's or a pet's word that begins a post or a thing: "our dog walker", "my mum's carer", "cat food".
+_NOT_A_POST = r"(?!\s+(?i:walker|sitter|groomer|trainer|minder|carer|nanny|food|insurance|vet|daycare)s?\b)"
 _KIN_MENTION = re.compile(
-    rf"(?<![\w'])(?P<det>{_OWNER})\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
+    rf"(?<![\w'])(?P<det>{_OWNER})\s+(?:(?i:{_KIN_ADJ})\s+)?(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])"
+    + _NOT_A_POST)
 _NAMED_AFTER = re.compile(r",?\s+(?:(?i:named|called|is)\s+)?(?=[A-Z])")  # "my sister Priya", "... is Priya"
 _PET_NAMED = re.compile(rf"(?i:\b(?:a|an|the)\s+(?:\w+\s+)?(?:{_PET_ALT})\s+(?:named|called)\s+)$")
 _DROP = (lx.STOPWORDS | lx.INTERJECTIONS | lx.PRONOUNS | lx.DATE_WORDS | lx.REQUEST_VERBS
@@ -110,7 +113,9 @@ _APPOS = re.compile(
     rf"(?:,\s+|\s+(?i:is|was)\s+(?:now\s+)?)(?P<det>(?i:my|our|your|his|her|their)|"
     rf"(?:(?<=(?i:\sis)\s)|(?<=(?i:\swas)\s)|(?<=(?i:\snow)\s))(?P<owner>[A-Z][\w-]+)['’]s)\s+"
     rf"(?:(?i:{_KIN_ADJ})\s+)?"
-    rf"(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])")
+    rf"(?P<kin>(?i:{_KIN_ALT}|{_PET_ALT}))(?![\w'-])"
+    # ("Priya Nair is our new dog walker": a post, not our dog)
+    + _NOT_A_POST)
 
 _TYPE_ORDER = ("person", "organization", "place", "project", "thing")
 
@@ -563,6 +568,18 @@ def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
             ent.aliases.append(alias)
 
 
+_PLACE_PREPOSITIONS = frozenset("at from to with near called named".split())
+
+
+def _named_after_place(c: list[int], toks: list[re.Match]) -> bool:
+    """A name of three or more words after "at", "from"... whose first is a word of greeting or
+    feeling ("the dogs at Happy Tails Kennel", "from Good Boy Grooming"): that word is the name's."""
+    first = toks[c[0]]
+    return (len(c) >= 3 and c[0] > 0 and first.group().lower() in lx.INTERJECTIONS - lx.STOPWORDS
+            and toks[c[0] - 1].group().lower() in _PLACE_PREPOSITIONS
+            and first.string[toks[c[0] - 1].end():first.start()] == " ")
+
+
 def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
     out: list[list[int]] = [[]]
     for idx in group:
@@ -572,7 +589,7 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
             out[-1].append(idx)
     res = []
     for c in out:
-        while c and toks[c[0]].group().lower().rstrip(".") in _DROP_FIRST:
+        while c and toks[c[0]].group().lower().rstrip(".") in _DROP_FIRST and not _named_after_place(c, toks):
             c = c[1:]
         if len(c) > 2 and toks[c[0]].group().lower() in lx.ORG_ROLES and toks[c[1]].group() in lx.NAME_CONNECTORS:
             c = c[2:]  # "the CTO of Hooli Systems": a post at the organisation, which is the name
@@ -677,7 +694,7 @@ _B_POST_IS = re.compile(r"\b(?i:my|our|his|her|their)\s+(?:(?i:new|current)\s+)?
 
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
-                        r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w']))")
+                        r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w'])|[A-Z]{1,2}\d)")  # ("Mochi's T4 is normal")
 _NEXT_WORD = re.compile(rf"\s+([a-z](?:{LETTER}|')*)(?:\s+({LETTER}+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves

@@ -26,7 +26,7 @@ from app.construction.local.measures import corrected_day, correction_of, measur
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft
-from app.construction.local.instructions import contact_by, instructions, preferences, rules
+from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import foresight_ends, redated
@@ -341,8 +341,15 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     previous = None  # the sentence before, whatever came of it
     people: list[str] = []  # persons named, the last first
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
+    marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
     for s in sents:
         s_before, previous = previous, s
+        marks, was = (len(facts), len(scores), len(foresights)), marks
+        if s_before is not None and s_before.t is s.t and not s.t.assistant and _RETRACTED.match(s.raw.strip()):
+            # "our landlord is selling?? no just a rumour, ignore": what the sentence before said, unsaid
+            del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
+            marks = (len(facts), len(scores), len(foresights))
+            continue
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
@@ -393,7 +400,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
                     if not helped and not found:  # a house rule told between people ("No dusty work at
                         # the house while he's home, so no sanding ... at weekends")
-                        found.extend(draft(s, *told) for told in rules(s, reg))
+                        found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before)
@@ -654,6 +661,15 @@ def _importance(facts, foresights, turns) -> float:
     if all(t.assistant for t in turns):
         imp *= 0.7
     return round(min(1.0, max(0.05, imp)), 2)
+
+
+# A sentence that takes back the one before it, in the same turn: "no just a rumour, ignore",
+# "scratch that", "never mind".
+_RETRACTED = re.compile(
+    r"^(?:(?:no|nah|nope|oh|wait|sorry|actually|lol)\b[\s,!.?-]*)*(?:(?:it's|it\s+is|it\s+was|that's|was)\s+)?"
+    r"(?:(?:just|only)\s+)?(?:a\s+rumou?r|ignore(?:\s+(?:that|this|me|it))?|never\s*mind|scratch\s+that|"
+    r"forget\s+(?:that|it|I\s+said\s+(?:that|anything))|not\s+true|false\s+alarm)\b"
+    r"(?:[\s,;:!.?-]*(?:ignore(?:\s+(?:that|this|me|it))?|sorry|lol|my\s+bad|never\s*mind))*[\s.!?]*$", re.I)
 
 
 class LocalExtractor:

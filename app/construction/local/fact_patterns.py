@@ -34,7 +34,9 @@ _MY_KIN = re.compile(
     rf"^(?P<det>my|our|your|his|her)\s+(?:(?:{_KIN_ADJ})\s+)?(?P<kin>{_KIN_ALT}|{_PET_ALT})(?![\w'-])"
     r"(?:,?\s+(?:named\s+|called\s+)?)?", _I)
 _MY_NOUN_BE = re.compile(
-    r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?P<be>is|was|are|were)\s+", _I)
+    # ("my advisor there is Daniel Okoro": the advisor's, at the bank said before)
+    r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+(?!(?:there|here)\b)[a-z][\w-]*)?)(?:\s+(?:there|here))?"
+    r"\s+(?P<be>is|was|are|were)\s+", _I)
 _HOMES = frozenset("flat apartment house home place condo".split())
 # "I live in a flat in Hackney", "we moved into a tiny studio near Lloyd Park": the place is
 # where the home is.

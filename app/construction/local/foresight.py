@@ -197,6 +197,9 @@ _NOT_RULE_VERBS = frozenset("""
 been thought knew expected imagined realized realised understood heard saw felt said told meant noticed
 considered dreamed dreamt believed liked loved got had went did made tried wanted really actually even
 """.split())
+# A "never" with nothing after these but chat's fillers says no rule ("i never go lol").
+_VAGUE_VERBS = frozenset("go do use bother get try have make remember check care mind win learn listen".split())
+_FILLERS = frozenset("lol haha hahaha lmao tbh tho though anyway anyways really honestly either ever xd".split())
 _PLAN_CUE = re.compile(
     r"(?:(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|"
     r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
@@ -645,6 +648,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 v = m.group("v").lower()
                 if v in _NOT_RULE_VERBS or v in lx.IRREGULAR_PAST or v.endswith("ed") or v in lx.STOPWORDS:
                     continue
+                rest = [w for w in _WORD.findall(text[m.end("v"):m.end()].lower()) if w not in _FILLERS]
+                if not rest and v in _VAGUE_VERBS:
+                    continue  # "probably the gym, i never go lol": a habit owned to, no rule of what
             rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
             keys = [k for w in _WORD.findall(m.group(0).lower()) for k in lx.SITUATION_CUES.get(w, ())]
             found.append((rule, keys or ["schedule"], _content_words(m.group(0), 4)))

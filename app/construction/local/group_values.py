@@ -279,9 +279,13 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"restaurant\s+manager|front\s+of\s+house\s+manager|shop\s+manager|store\s+manager|"
                r"office\s+manager|bookkeeper|"
                # a wedding's ("My brother Davide is my best man now", after Luca)
-               r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer")
+               r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer|"
+               # a household's pets' ("Priya Nair is our new dog walker", after Jake) and a club's
+               r"dog\s+walker|dog\s+sitter|pet\s+sitter|cat\s+sitter|house\s+sitter|groomer|dog\s+groomer|"
+               r"keeper|treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager")
 _TEAM_HOLDER = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
+    r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
     r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
     r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
     r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be)\s+"
@@ -420,6 +424,18 @@ _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an
                     r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
 
 
+# A price or a fee that goes up or down, said by its name alone: "Subs going up to £30 a month from
+# October", "shirts going up again to £23.50", "so subs drop to £28 from November" (each was a
+# "said" fact, and "Subs are £25 a month" stayed current).
+_GOES_TO = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my|his|her|their|its)\s+)?"
+    r"(?P<item>[A-Za-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:is|are|'s|'re|will|will\s+be|has|have|had)\s+)?"
+    r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|dropping|drop|drops|dropped|"
+    r"coming|come|comes|came|falling|fall|falls|fell|jumping|jump|jumps|jumped)\s+(?:(?i:up|down)\s+)?"
+    r"(?:(?i:again)\s+)?(?i:to)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?(?:\s?[kK]\b)?)(?![\d,.]\d)")
+_NOT_AN_ITEM = frozenset("it that this they we i he she which what who price prices cost costs".split())
+
+
 def _hours_and_prices(v: _Values) -> None:
     for m in _OPEN.finditer(v.sent.text):
         for d in _DAYS_HOURS.finditer(m.group("when")):
@@ -429,6 +445,11 @@ def _hours_and_prices(v: _Values) -> None:
         item = m.group("item").lower()
         if item.split()[0] not in lx.STOPWORDS:
             v.add(None, f"{item} price", m.group("num").replace(" ", ""), m.start(), end=m.end())
+    for m in _GOES_TO.finditer(v.text):
+        item = m.group("item").lower()
+        if not set(item.split()) & (_NOT_AN_ITEM | lx.STOPWORDS):
+            # told as the value it was said as before: "Subs are £25" is subs' (no one's)
+            v.add(None, item, m.group("num").replace(" ", ""), m.start(), end=m.end())
 
 
 def _head_counts(v: _Values) -> None:

@@ -27,8 +27,12 @@ _OUT = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}(?:'s|\s+is|\s+will
                   r"injured|with\s+(?:a|an|his|her)\s+[\w -]{3,30}?))(?=\s*(?:[,;.!?\x00]|$))")
 _BACK = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}(?:'s|\s+is|\s+are|'m|\s+am)\s+(?:(?i:now|finally|fully)\s+)?"
-    r"(?i:back\s+(?:in|to)\s+(?:full\s+)?(?:training|playing|the\s+team)|back\s+playing|fit\s+again|"
-    r"fully\s+fit|recovered|over\s+(?:his|her|the)\s+injury)\b")
+    r"(?i:back\s+(?:in|to)\s+(?:full\s+)?(?:training|playing|the\s+(?:team|squad|side)|goal|action)|back\s+playing|"
+    r"fit\s+again|fully\s+fit|recovered|over\s+(?:his|her|the)\s+injury|cleared\s+to\s+play)\b")
+# ... or the hurt part healed: "Noah's wrist is healed, Mark cleared him" (the injury had stayed).
+_HEALED = re.compile(
+    rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+){_WHO}'s\s+(?:(?i:left|right)\s+)?[a-z][\w-]*\s+(?i:is|has|'s)\s+"
+    r"(?:(?i:now|finally|fully|completely|all)\s+)?(?i:healed|mended|better\s+now|fine\s+now|recovered)\b")
 
 
 def _whom(v: _Values, said: str, pos: int) -> str | None:
@@ -67,7 +71,7 @@ def _injuries(v: _Values) -> None:
             if (who := _whom(v, m.group("who"), m.start())) is not None:
                 how_long = " ".join(m.group("how_long").lower().split())
                 v.add(who, "injury", f"out {how_long}", m.start(), end=m.end(), text=_said(v, who))
-    for m in _BACK.finditer(v.text):
+    for m in (*_BACK.finditer(v.text), *_HEALED.finditer(v.text)):
         if (who := _whom(v, m.group("who"), m.start())) is not None:
             v.add(who, "injury", "recovered", m.start(), end=m.end())
 

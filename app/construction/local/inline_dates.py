@@ -12,7 +12,8 @@ _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
-_WEEKDAY_BEFORE = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+$", re.IGNORECASE)
+_WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu|thurs?|fri|sat|sun)\.?,?\s+$",
+                             re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
     r"since|"
@@ -56,6 +57,10 @@ _FUTURE_HINT = re.compile(
     r"\b(?:moved|pushed|postponed|rescheduled|shifted|changed|brought\s+forward)\s+(?:back\s+)?(?:to|until)\s+"
     r"(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     r"\basked\s+(?:me|us|him|her|them)\s+to\b|"
+    # a day's event to be moved or called off ("Kingsmead have asked to move Sunday's game", said on
+    # a Friday): the Sunday ahead
+    r"\b(?:move|moving|reschedule|rescheduling|cancel|cancell?ing|postpone|postponing|push|pushing|"
+    r"rearrange|rearranging)\s+(?:the\s+|our\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day's\s|"
     # time off asked for ("Marta asked for 18 December off", said in November): ahead
     r"\b(?:asked|asking|asks|requested|booked|booking|wants|needs|taking|takes)\s+(?:for\s+)?(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[^.;!?,]{0,24}?\boff\b|"
@@ -90,13 +95,17 @@ _SCHEDULE_HINT = re.compile(
     r"(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "I can get budget approved for March": what can be done is ahead
     r"\b(?:can|cannot|can't)\s+(?!be\b)(?:\w+\s+){1,6}?(?:for|in|on|by)\s+(?:the\s+)?"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    # "she can wait for the docs until 8 January", said in November: ahead
+    r"\b(?:can|could|will|'ll)\s+wait\b[^.;!?]{0,30}?\b(?:until|till|for)\s+(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 # A day with its hour and no verb ("onsite on 6 October at 3pm"): an appointment, ahead.
 _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
 # A value's change from a day, told in the present: "Flat 2's rent goes up to £1,150 from
 # December", "the new price applies from 1 March": ahead.
 _CHANGES_FROM_HINT = re.compile(
-    r"\b(?:go(?:es)?\s+(?:up|down)|increases?|decreases?|rises?|drops?|changes?|kicks?\s+in|takes?\s+effect|"
+    r"\b(?:go(?:es|ing)?\s+(?:up|down)(?:\s+again)?|increas(?:es?|ing)|decreas(?:es?|ing)|ris(?:es?|ing)|"
+    r"drop(?:s|ping)?|chang(?:es?|ing)|kicks?\s+in|takes?\s+effect|"
     r"appl(?:y|ies))\b(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
@@ -269,7 +278,8 @@ def _with_placeholders(s: str, mentions: list[DateMention],
             else:
                 text = f"{pm.group(1)} {_inline(m, True)}"
         elif (_DET_BEFORE.search(s, max(pos, m.pos - 8), m.pos)
-              or _WEEKDAY_BEFORE.search(s, max(pos, m.pos - 12), m.pos)):
+              or _WEEKDAY_BEFORE.search(s, max(pos, m.pos - 12), m.pos)
+              or s.startswith("'s ", m.end_pos)):  # ("move Sunday's game": no "on ...'s game")
             # "the last Friday deploy": the day names a thing, no "on"; nor after its weekday
             # ("booked for Thursday 12 November" had read "for Thursday on 2026-11-12")
             text = _inline(m, True)

@@ -37,7 +37,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
-        told += rules(sent, reg)
+        told += rules(sent, reg) or always_with(sent, recent)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -237,6 +237,7 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
+_NOT_NEEDED = re.compile(r"[^.;!?,]{0,40}?\b(?:needed|required|necessary|due|owed|to\s+pay)\b", _I)
 _KEPT_WORDS = frozenset("kept keep must never goes go still always".split())
 
 
@@ -257,6 +258,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
         x = m.group("x").lower().split()
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
+        if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
+            continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
         said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
@@ -268,3 +271,33 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
         return [(f"{sent.t.speaker} set a rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
     return []
+
+
+# What must go wherever someone goes: "Her inhaler has to be at every match, no exceptions", "Leo's
+# EpiPen must come on every trip" (a "said" fact; "Maya has asthma" alone did not bring it to
+# "We're packing for the Bournemouth weekend").
+_ALWAYS_WITH = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
+    r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
+    r"(?:always\s+)?(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+(?P<ev>[a-z][\w-]*)", _I)
+_WHOSE_BY_SPEAKER = {"my": "I", "our": "we"}
+
+
+def always_with(sent: _Sentence, recent: str | None) -> list[tuple[str, list[str], list[str]]]:
+    m = _ALWAYS_WITH.search(sent.text)
+    if m is None:
+        return []
+    whose = m.group("whose")
+    low = whose.lower()
+    if low in ("her", "his", "their"):
+        if recent is None:
+            return []
+        owner = f"{recent}'s"
+    elif low in _WHOSE_BY_SPEAKER:
+        owner = f"{sent.t.speaker}'s"
+    else:
+        owner = whose
+    said = sent.text[m.end("whose"):_clause_end(sent.text, m.end())].strip()
+    keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())])
+    extra = ["trip", "travel", "packing", "away", "match", "outing", m.group("x").split()[-1], m.group("ev")]
+    return [(f"{owner} {said}", keys or ["rules"], list(dict.fromkeys([*words, *extra])))]

@@ -91,7 +91,7 @@ _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
 _WEIGHS = re.compile(
     r"(?:^|\b(?P<who>I|[A-Z][\w-]+))(?:\s*(?i:weigh|weighs|weighed)(?:\s+(?i:in|myself))?(?:\s*\x00\d+\x00)?"
-    r"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
+    r"(?:\s+(?i:at|about|around|in\s+at))?|(?:'m|'s|\s+am|\s+is)(?:\s+(?i:now|down\s+to|up\s+to|at))?)\s+"
     rf"(?P<num>\d+(?:\.\d+)?(?![\d.,:]\d)(?:\s*(?i:{_WEIGHT_UNITS})\b)?)" + _END)
 # A body's measure or a lift named, then its number: "BP 121/79 at the GP", "bench 92.5 for a
 # single today", "deadlift PB 140 kg, squat somewhere around 120", "new bench PR of 95 kg".
@@ -142,7 +142,7 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is)?(?:\s+just)?\s+|"
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s)?(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
     # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
@@ -190,6 +190,7 @@ _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseli
                 # a club's evening and a runner's long run ("Club track night is Tuesdays at 7pm")
                 r"(?:(?:club|our|the)\s+)?(?:track|club|quiz|games|choir|training|run|running)\s+nights?|"
                 r"long\s+runs?|choir|book\s+club))")
+_APPOINTMENT_NAMED = re.compile(r"\b(training|practice|rehearsals?|lessons?|classes|sessions)\b", re.I)
 _EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
 _SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^(?i:from\s+now\s+on|from\s+next\s+week|"
                        r"starting\s+next\s+week|now)\s*,?\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
@@ -206,6 +207,11 @@ _SLOT_MOVED_BY = re.compile(r"\b(?i:moved|changed|switched|shifted)\s+(?:(?P<own
                             r"(?i:the)\s+)?" + _APPOINTMENT + r"\s+(?:(?i:from)\s+[\w-]+"
                             r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?(?i:to)\s+(?:(?i:on)\s+)?"
                             + _EVERY_SLOT)
+# A weekday said as one day, a slot from now on: "Training moves to Wednesday from this week, same
+# time" (a day's placeholder, whose weekday is the slot's).
+_DAY_FROM_NOW = (r"\x00(?P<ph>\d+)\x00(?=\s*,?\s*(?:\x00\d+\x00|(?i:from\s+now\s+on|until\s+further\s+notice|"
+                 r"same\s+time|every\s+week|each\s+week|for\s+the\s+rest\s+of\s+the\s+(?:season|term|year))\b))")
+_PLACED_WEEKDAY = re.compile(r"^(?:(?:to|on)\s+)?\d{4}-\d\d-\d\d \((?P<wd>[A-Za-z]+day)\)$")
 # ... or moved to its new days: "From next week training moves from Tuesday to Wednesday evenings".
 _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s*,?\s+)"
                          r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
@@ -213,7 +219,12 @@ _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s
                          r"is\s+changing)\s+"
                          # ("from Tuesday" is a day's placeholder, its "from" with it)
                          r"(?:(?:\x00\d+\x00|(?i:from)\s+[\w-]+)"
-                         r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?"
+                         r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+(?=(?i:to)\s))?"
+                         r"(?:(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT + "|" + _DAY_FROM_NOW + ")")
+# ... or told as where we are going, of a slot the turn named before: "Training change again, the U13s
+# have taken the Wednesday astro slot. We're moving to Tuesdays".
+_WE_MOVE_TO = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be)\s+"
+                         r"(?:(?i:now|then)\s+)?(?i:moving|switching|changing|going|shifting)\s+(?:(?i:it|back)\s+)?"
                          r"(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 # ... or a supplier's or a service's weekly day: "Our fish delivery day is now Thursday, not Tuesday",
 # "Fish deliveries now come on Wednesday instead of Thursday", "Bin day is Monday" (the group's).
@@ -549,9 +560,19 @@ def _body(v: _Values) -> None:
             continue
         if "weigh" not in said and not re.search(r"kg|kilo|lb|pound|stone", m.group("num").lower()):
             continue  # "I'm 30": an age, not a weight
-        if who not in (None, "I") and "weigh" not in said and ((e := v.reg.get(who)) is None or e.type != "person"):
+        pronoun = who is not None and who.lower() in ("she", "he", "it", "they")
+        if pronoun:
+            if who.lower() in ("it", "they") and "weigh" not in said:
+                continue  # "it's 20 kg": a bag's, a parcel's
+            # "she weighs 5.5 kg now", "she's 5.3 kg": the cat's named before, or no one's known,
+            # never the speaker's (whose weight it had been)
+            whose = v.named_first(m.start()) or v.last_of("weight is") or v.recent
+            if whose is None or whose == speaker:
+                continue
+        elif who not in (None, "I") and "weigh" not in said and ((e := v.reg.get(who)) is None or e.type != "person"):
             continue  # "Omar is 88 kg", but not "PR is 87 kg"
-        whose = speaker if who in (None, "I") else v.owner(who, m.start())
+        else:
+            whose = speaker if who in (None, "I") else v.owner(who, m.start())
         v.add(whose, "weight", m.group("num"), m.start(), speaker if who is None else None, m.end())
     if v.sent.t.assistant:
         return
@@ -649,11 +670,24 @@ def _slots(v: _Values) -> None:
         what = re.sub(r"^(?:weekly|regular|usual|club|our|the)\s+(?=\w+\s)", "", what)
         if not word and what.split()[-1] in _OURS:
             whose = None  # "the group meeting", "training": the group's, whoever says it
-        when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", m.group("when"))  # "every Tuesday": Tuesday
-        slot = " ".join((when + (m.group("hour") or "")).split())
+        if m.groupdict().get("ph") is not None:
+            said = _PLACED_WEEKDAY.match(v.sent.rendered[int(m.group("ph"))])
+            if said is None:
+                continue  # "moves to 23 September from this week": a day, no weekday's slot
+            when, hour = said.group("wd").capitalize() + "s", ""
+        else:
+            when, hour = m.group("when"), m.group("hour") or ""
+        when = re.sub(rf"^(?i:every|each)\s+(?=(?i:{_DAY})\b)", "", when)  # "every Tuesday": Tuesday
+        slot = " ".join((when + hour).split())
         # "Physio is ...": "Tomás's physio is ..."
         lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"
         v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
+    for m in _WE_MOVE_TO.finditer(v.text):
+        named = _APPOINTMENT_NAMED.findall(v.sent.t.turn.content[:v.sent.t.turn.content.find(v.sent.raw.strip())])
+        what = " ".join(named[-1].lower().split()) if named and not v.sent.t.assistant else None
+        if what is not None and re.match(rf"(?i:{_DAY})s\b", m.group("when")):
+            slot = " ".join((m.group("when") + (m.group("hour") or "")).split())
+            v.add(None if what.split()[-1] in _OURS else v.speaker, f"{what} schedule", slot, m.start(), end=m.end())
     for m in _ROUTINE_DAY.finditer(v.text):
         what = re.sub(r"\s+days?$", "", m.group("what").lower().replace("deliveries", "delivery")
                       .replace("collections", "collection"))
@@ -871,6 +905,8 @@ def correction_of(sent: _Sentence) -> tuple[str, str] | None:
 def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     """"sorry, 85 not 87": the value said before in the episode with the old number, anew; "make
     that 75": the value said last; "Sorry, I mean 28 January": the day said last."""
+    if (slot := _corrected_slot(sent, before)) is not None:
+        return [slot]
     if (day := corrected_day(sent, before)) is not None:
         return [day[0]]
     m = _CORRECTION.search(sent.s1)
@@ -891,6 +927,34 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
             return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,
                            said_now=True)]
     return []
+
+
+_SLOT_DAYS = re.compile(rf"\b(?i:{_DAY})\b")
+_BARE_WEEKDAY = re.compile(r"^(?:on\s+)?(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day)s?$", re.I)
+
+
+def _is_slot(p: _Parse) -> bool:
+    """A weekly slot's value: someone's ("Sam | training schedule is") or a group's ("training schedule | is")."""
+    return p.predicate.endswith("schedule is") or (p.predicate == "is" and p.subject.endswith(" schedule"))
+
+
+def _corrected_slot(sent: _Sentence, before: list[_Parse]) -> _Parse | None:
+    """A weekly slot said last in the episode, on the weekday said instead ("We're moving to
+    Tuesdays", then "sorry I meant Thursday": Thursdays; it had stayed Tuesdays)."""
+    m = _MEANT_DAY.match(sent.raw.strip())
+    said = _BARE_WEEKDAY.match(m.group("day").strip(" ,")) if m is not None else None
+    last = next((p for p in reversed(before) if _is_slot(p) or ISO_DAY.fullmatch(p.obj)), None)
+    if said is None or last is None or not _is_slot(last):
+        return None
+    days = _SLOT_DAYS.findall(last.obj)
+    if len(days) != 1:
+        return None  # ("Mon/Wed/Fri": which one it corrects, it does not say)
+    value = _SLOT_DAYS.sub(said.group("wd").capitalize() + "s", last.obj, count=1)
+    if value == last.obj:
+        return None
+    whose = f"{last.subject}'s {last.predicate[:-3]}" if last.predicate != "is" else last.subject
+    return _Parse(last.subject, last.kind, last.predicate, value, True, last.first_person,
+                  text=f"{whose[:1].upper()}{whose[1:]} is {value}", said_now=True)
 
 
 def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] | None:

@@ -25,6 +25,7 @@ _WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
 _WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
 _WHOSE_AS_WHO = {"his": "he", "her": "she", "my": "I", "our": "we", "their": "they"}
 # A dose changed: "bumped his insulin up to 12 units", "Dad's metformin dose went down to 500 mg".
+_WHO_GOES = r"(?<![\w'])(I|he|she|we|they|[A-Z][\w'-]*)"
 _DOSE_TO = re.compile(
     rf"(?:\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|changed|adjusted|"
     rf"doubled|halved|upping|increasing|raising|lowering|reducing)\s+(?:up\s+|down\s+)?{_WHOSE}\s+(?:daily\s+|"
@@ -32,6 +33,17 @@ _DOSE_TO = re.compile(
     rf"nightly\s+)?{_MED}(?:\s+(?:dose|dosage))?\s+(?:is\s+now|is|went|goes|has\s+gone|'s\s+gone|got\s+"
     rf"(?:bumped|increased|raised|upped|lowered|reduced|cut|decreased|dropped|changed))\s*)\s+(?:up\s+|down\s+|"
     rf"back\s+)?(?:to|at)?\s*{_AMOUNT}", _I)
+# ... said of whom takes it: "he can go down to 5.4 mg of Apoquel a day", "she's going down to
+# 2.5 mg once a day of methimazole" (each was a "said" fact, the old dose current).
+_GOES_TO = re.compile(
+    rf"{_WHO_GOES}(?:\s+(?:is|can|will|could|should)|'s|'ll|'re)?(?:\s+(?:now|finally))?\s+(?:go|goes|going|went|"
+    r"come|comes|coming|drop|drops|dropping|dropped)\s+(?:back\s+)?(?:down|up)\s+to\s+"
+    rf"{_AMOUNT}\s+(?:[\w,]+\s+){{0,4}}?of\s+{_MED}", _I)
+# ... or by whoever prescribes it, of "the" medication: "she's lowering the Apoquel to 8 mg once a day".
+_THE_DOSE_TO = re.compile(
+    r"\b(?:bumped|increased|raised|upped|lowered|reduced|cut|decreased|dropped|halved|doubled|upping|increasing|"
+    rf"raising|lowering|reducing|cutting|dropping)\s+(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
+    rf"(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
 # A dose beside what is taken: "10 units of Lantus", "on insulin, 10 units every night".
 _DOSE_BEFORE = re.compile(rf"{_AMOUNT}\s+(?:of\s+)?$", _I)
 _DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+)(?:about\s+)?{_AMOUNT}", _I)
@@ -117,6 +129,20 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
             reg.add(med, {"thing": 9.0})
             kind = "pronoun" if said.lower() in _PRONOUN else "name"
             out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(5)), True, False))
+    for m in _GOES_TO.finditer(text):
+        if (who := _whom(m.group(1), m.start(), sent, reg, recent)) is not None:
+            med = one_medication(m.group(3))
+            kind = "pronoun" if m.group(1).lower() in _PRONOUN else "name"
+            out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(2)), True, False))
+    for m in _THE_DOSE_TO.finditer(text):
+        # whom the sentence names before it, not the one doing it ("Dr Shah called, she's lowering
+        # the Apoquel to 8 mg": Dr Shah's patient, said before the sentence)
+        named = [e.name for mm in sent.mentions if mm.end <= m.start()
+                 and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        who = named[1] if len(named) > 1 else recent if recent not in named else None
+        if who is not None:
+            med = one_medication(m.group(1))
+            out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     if out:
         return out
     for rx, predicate in ((_PUT_ON, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),

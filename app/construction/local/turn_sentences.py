@@ -91,6 +91,10 @@ _PRO_DROP_ING = re.compile(
     r"(?:(?:just|really|still|currently|finally)\s+)*(?:heading|planning|thinking|hoping|looking|working|"
     r"feeling|trying|getting|taking|starting|leaving|flying|driving|moving|learning|reading|watching|"
     r"training|studying|preparing)\b(?!\s+(?:is|was|are|were|has|had)\b)"
+    # ... or a noun whose verb follows: "Training moves to Wednesday from this week", "Parking starts at 9"
+    r"(?!\s+(?:now\s+|also\s+)?(?:moves|moved|starts|started|changes|changed|finishes|finished|begins|ends|"
+    r"ended|costs|costed|will|shifts|shifted|switches|switched|resumes|resumed|runs|ran|"
+    r"change|changes|update|news|schedule|times|day|days|slot|venue|kit)\b)"  # ("Training change again")
     # the gerund a subject: "Driving in November is Mrs Okafor", "Training for a marathon is hard"
     r"(?!(?:\s+(?!(?:so|and|but|because|then)\b)[\w'-]+){1,3}\s+(?:is|was|are|were)\s)"
     # ... or a noun's ("Planning permission granted this morning!!", "Parking permit approved")

@@ -1,0 +1,48 @@
+"""What a household tells its money assistant: an advisor "there", a deadline pushed to January,
+a day said again with its weekday, a remark taken back, a habit owned to that is no rule. Each
+from walk-through 62 of session 49, read by the local extractor."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+NOV = datetime(2026, 11, 7, 19, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str], start: datetime = NOV) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who, user_id=who.lower(), role="user",
+                        content=text, at=start + timedelta(minutes=i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def test_my_advisor_there_is_a_post_held_by_one_person():
+    ex = extract(("Maya", "I bank with Northbridge Bank. my advisor there is Daniel Okoro"))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.predicate == "advisor is"] == [
+        ("Maya", "advisor is", "Daniel Okoro")]
+
+
+def test_a_deadline_someone_can_wait_until_is_ahead_and_a_dates_weekday_is_that_date():
+    # Said in November: "until 8 January" was January 2026; "9 October, the Friday" read the
+    # Friday as 2 October, a date of its own.
+    ex = extract(("Maya", "Priya emailed, she can wait for the docs until 8 January instead of 15 Dec"),
+                 ("Maya", "install on 8 October. sorry, 9 October, the Friday"))
+    assert [f.event_date for f in ex.facts][0] == date(2027, 1, 8)
+    assert "2026-10-02" not in " ".join(f.text for f in ex.facts)
+
+
+def test_a_remark_taken_back_in_its_turn_leaves_nothing():
+    ex = extract(("Tom", "our landlord is selling?? no just a rumour, ignore"),
+                 ("Tom", "Our landlord is Greenhill Lettings."))
+    assert [f.text for f in ex.facts] == ["Tom's landlord is Greenhill Lettings."]
+
+
+def test_a_habit_owned_to_and_a_payment_not_needed_are_no_rules():
+    # "probably the gym, i never go lol" was the constraint "Maya never goes lol."; "no payments on
+    # account needed" was "Maya set a rule: ..." (both in the context of 18 searches).
+    ex = extract(("Maya", "probably the gym, i never go lol. not yet tho"),
+                 ("Maya", "and no payments on account needed since it's under £1,000"),
+                 ("Maya", "I never drive at night."), ("Maya", "No viewings on Sundays."))
+    assert [f.text for f in ex.foresights if f.kind == "constraint"] == [
+        "Maya never drives at night.", "Maya set a rule: No viewings on Sundays."]

@@ -1,0 +1,129 @@
+"""What a pet owner and a team's coach tell: a pet's weight and doses, a player's injury healed,
+days cut short ("Sat 24 Oct"), a stay from the 21st to the 28th. Each from a walk-through of
+session 49 (a pet-care household, a children's football team), read by the local extractor."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+FRI = datetime(2026, 10, 16, 18, 0, tzinfo=timezone.utc)  # a Friday
+FRI_23 = datetime(2026, 10, 23, 18, 0, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str], start: datetime = FRI) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who, user_id=who.lower(), role="user",
+                        content=text, at=start + timedelta(minutes=i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def values(ex: Extraction, predicate: str) -> list[tuple[str, str]]:
+    return [(f.subject, f.object) for f in ex.facts if f.predicate == predicate]
+
+
+def test_a_weekday_cut_short_before_a_day_gives_its_year_and_makes_the_events_day():
+    # "away at Greenfield United on Sat 24 Oct" (said in October 2026, in the past tense) was
+    # 24 October 2025; "The party is on Sat 12 Dec" was no day of the party.
+    ex = extract(("Sam", "We've got the cup game away at Greenfield United on Sat 24 Oct instead."),
+                 ("Sam", "The party is on Sat 12 Dec at the clubhouse."))
+    assert {f.event_date for f in ex.facts} >= {date(2026, 10, 24), date(2026, 12, 12)}
+    assert date(2025, 10, 24) not in {f.event_date for f in ex.facts}
+    assert values(ex, "date is") == [("party", "2026-12-12")]
+    assert "on Sat on" not in " ".join(f.text for f in ex.facts)
+
+
+def test_a_days_game_to_be_moved_is_the_one_ahead():
+    # Said on a Friday: "move Sunday's game" was the Sunday gone by, read "move on 2026-10-11 (Sunday)'s game".
+    ex = extract(("Sam", "Kingsmead have asked to move Sunday's game again."))
+    assert [f.event_date for f in ex.facts] == [date(2026, 10, 18)]
+    assert "on 2026" not in ex.facts[0].text
+
+
+def test_a_wrist_healed_and_back_in_goal_ends_the_injury():
+    ex = extract(("Sam", "Noah hurt his wrist diving for a save, he'll be out 4-6 weeks."),
+                 ("Sam", "Noah's wrist is healed, Mark cleared him."),
+                 ("Sam", "Leo sprained his ankle. Leo is back in goal on Saturday."))
+    assert values(ex, "injury is") == [("Noah", "hurt wrist"), ("Noah", "recovered"), ("Leo", "sprained ankle"),
+                                       ("Leo", "recovered")]
+
+
+def test_she_weighs_is_the_pet_named_before_never_the_speaker():
+    # "she weighs 5.5 kg now" (of the cat) was Ellie's own weight; "she's 5.3 kg" was nothing.
+    ex = extract(("Ellie", "Mochi weighs 5.8 kg."), ("Ellie", "she hates it lol. she weighs 5.5 kg now"),
+                 ("Ellie", "she's 5.3 kg"), ("Ellie", "The suitcase limit? It's 23 kg."))
+    assert values(ex, "weight is") == [("Mochi", "5.8 kg"), ("Mochi", "5.5 kg"), ("Mochi", "5.3 kg")]
+    alone = extract(("Ellie", "she hates it lol. she weighs 5.5 kg now"))
+    assert values(alone, "weight is") == []
+
+
+def test_a_pets_dose_lowered_twice_is_one_doses_values():
+    # Apoquel was no medication: "Dr Shah put Biscuit on Apoquel 16 mg" was a "put" fact, and each
+    # lower dose a fact of its own, the first one current.
+    ex = extract(("Tom", "Dr Shah put Biscuit on Apoquel 16 mg once a day."),
+                 ("Tom", "Dr Shah called, she's lowering the Apoquel to 8 mg once a day"),
+                 ("Tom", "Biscuit has been great, he can go down to 5.4 mg of Apoquel a day"))
+    assert values(ex, "takes") == [("Biscuit", "Apoquel")]
+    assert values(ex, "apoquel dose is") == [("Biscuit", "16 mg"), ("Biscuit", "8 mg"), ("Biscuit", "5.4 mg")]
+
+
+def test_a_cats_dose_after_her_blood_result_is_hers_not_a_person_called_mochis():
+    ex = extract(("Ellie", "Dr Green called, Mochi's T4 is normal now so she's going down to 2.5 mg once a day "
+                           "of methimazole"))
+    assert values(ex, "methimazole dose is") == [("Mochi", "2.5 mg")]
+    assert "Mochi's" not in {e.name for e in ex.entities}
+
+
+def test_a_stay_from_the_21st_to_the_28th_ends_after_it_begins_and_a_kennels_name_keeps_its_first_word():
+    # Said on 23 October: "for the 21st to the 28th" was 21 November to 28 October, and "Happy
+    # Tails Kennel" was "Tails Kennel".
+    ex = extract(("Tom", "booked the dogs at Happy Tails Kennel in Millbrook for the 21st to the 28th"),
+                 ("Tom", "We are away from the 28th to the 3rd."), start=FRI_23)
+    texts = " ".join(f.text for f in ex.facts)
+    assert "2026-11-21 (the 21st) to 2026-11-28 (the 28th)" in texts
+    assert "2026-10-28 (the 28th) to 2026-11-03 (the 3rd)" in texts
+    assert "Happy Tails Kennel" in {e.name for e in ex.entities}
+
+
+def test_a_fee_that_goes_up_then_down_is_one_value_and_a_price_rise_from_a_month_is_this_years():
+    # "Subs going up to £30 a month from October" and "subs drop to £28 from November" were "said"
+    # facts (and October was last year's): "Subs are £25 a month" stayed current.
+    ex = extract(("Priti", "Subs are £25 a month per kid this season."),
+                 ("Priti", "Subs going up to £30 a month from October, the league fees went up."),
+                 ("Claire", "Good news, we got a sponsor so subs drop to £28 from November."),
+                 ("Sam", "KitZone emailed, shirts going up again to £23.50."),
+                 ("Sam", "It's going up to £40 apparently."), start=datetime(2026, 9, 25, 18, tzinfo=timezone.utc))
+    assert values(ex, "is") == [("subs", "£25"), ("subs", "£30"), ("subs", "£28"), ("shirts", "£23.50")]
+    assert [f.event_date for f in ex.facts if f.object == "£30"] == [date(2026, 10, 1)]
+
+
+def test_a_new_dog_walker_is_the_households_one_walker_and_no_one_is_our_dog():
+    ex = extract(("Tom", "our dog walker is Jake Morrison, $20 per walk."),
+                 ("Tom", "Priya Nair is our new dog walker, $22 a walk."),
+                 ("Tom", "Priya's raising her rate to $25 from December."),
+                 ("Sam", "ok Alfie is our keeper for now"))
+    assert values(ex, "is") == [("dog walker", "Jake Morrison"), ("dog walker", "Priya Nair"), ("keeper", "Alfie")]
+    assert values(ex, "rate is") == [("Priya Nair", "$25")]
+    assert not [e for e in ex.entities if "Tom's dog" in [e.name, *e.aliases]]
+
+
+def test_training_moved_to_a_weekday_from_this_week_then_corrected_is_one_slot():
+    # "Training moves to Wednesday from this week" was "Sam is training moves ..."; "We're moving
+    # to Tuesdays", then "sorry I meant Thursday", left Tuesdays current.
+    ex = extract(("Sam", "Bad news, the floodlights are broken. Training moves to Wednesday from this week, same time"),
+                 ("Sam", "Training change again, the U13s have taken the Wednesday astro slot. We're moving to Tuesdays"),
+                 ("Sam", "sorry I meant Thursday. Thursdays 5:45pm from next week"),
+                 start=datetime(2026, 9, 22, 19, tzinfo=timezone.utc))
+    assert values(ex, "is")[-3:] == [("training schedule", "Wednesdays"), ("training schedule", "Tuesdays"),
+                                     ("training schedule", "Thursdays")]
+    assert not [f for f in ex.facts if f.predicate.startswith("is training")]
+
+
+def test_what_must_go_to_every_match_is_a_standing_constraint_that_packing_for_a_trip_finds():
+    ex = extract(("Priti", "Maya has asthma. Her inhaler has to be at every match, no exceptions."),
+                 ("Priti", "Leo's EpiPen must come on every trip."))
+    rules = {f.text: f.trigger for f in ex.foresights if f.kind == "constraint"}
+    assert "Maya's inhaler has to be at every match." in rules
+    assert "Leo's EpiPen must come on every trip." in rules
+    assert {"packing", "trip"} <= set(rules["Maya's inhaler has to be at every match."].split(", "))
+    assert {"packing", "trip"} <= set(rules["Maya has asthma."].split(", "))
