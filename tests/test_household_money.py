@@ -46,3 +46,38 @@ def test_a_habit_owned_to_and_a_payment_not_needed_are_no_rules():
                  ("Maya", "I never drive at night."), ("Maya", "No viewings on Sundays."))
     assert [f.text for f in ex.foresights if f.kind == "constraint"] == [
         "Maya never drives at night.", "Maya set a rule: No viewings on Sundays."]
+
+
+def test_pay_said_with_a_job_and_raised_is_one_salary_and_a_first_day_somewhere_is_where_one_works():
+    # "52k a year" and "gave me a raise ..., it's 54,500 now" were no salary; "first day at
+    # Brightline was yesterday!" left "works at" Halden current.
+    ex = extract(("Maya", "I work at Halden Logistics as an operations analyst, 52k a year before tax"),
+                 ("Maya", "Halden gave me a raise from October, it's 54,500 now"),
+                 ("Maya", "I got a raise to £60,000!"),
+                 ("Maya", "Brightline Energy made me an offer. first day at Brightline was yesterday!"),
+                 ("Maya", "I'm on the 8:15 train."))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "salary is"] == [
+        ("Maya", "52k"), ("Maya", "54,500"), ("Maya", "£60,000")]
+    assert [f.object for f in ex.facts if f.predicate == "works at"] == ["Halden Logistics", "Brightline Energy"]
+    ahead = extract(("Maya", "My first day at Brightline Energy is on 2 November."), start=datetime(2026, 10, 20, 9,
+                                                                                               tzinfo=timezone.utc))
+    works = [f for f in ahead.facts if f.predicate == "works at"]
+    assert [(f.object, f.valid_from.date()) for f in works] == [("Brightline Energy", date(2026, 11, 2))]
+
+
+def test_a_number_said_of_her_is_the_person_named_before():
+    ex = extract(("Tom", "Priya Nair is our new dog walker. I gave her a key. her number is 555-0148"),
+                 ("Tom", "My number is 07700 900123."))
+    assert [(f.subject, f.object, f.text) for f in ex.facts if f.predicate == "phone is"] == [
+        ("Priya Nair", "555-0148", "Priya Nair's number is 555-0148."), ("Tom", "07700 900123", "Tom's number is 07700 900123.")]
+
+
+def test_rent_going_up_to_what_the_agent_says_then_agreed_lower_and_a_goal_said_after_yeah():
+    # "the rent is going up :( Greenhill says £1,240 from 1 December" and "yeah goal is £6,000"
+    # were a "said" fact and nothing: "rent is £1,150" stayed current.
+    ex = extract(("Maya", "rent is £1,150 a month, we split it 50/50 with Tom."),
+                 ("Maya", "also the rent is going up :( Greenhill says £1,240 from 1 December"),
+                 ("Tom", "also greenhill agreed to 1,210 instead of 1,240. still from december"),
+                 ("Maya", "yeah goal is £6,000 by June 2027"))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "is"] == [
+        ("rent", "£1,150"), ("rent", "£1,240"), ("rent", "£1,210"), ("goal", "£6,000")]

@@ -127,3 +127,15 @@ def test_what_must_go_to_every_match_is_a_standing_constraint_that_packing_for_a
     assert "Leo's EpiPen must come on every trip." in rules
     assert {"packing", "trip"} <= set(rules["Maya's inhaler has to be at every match."].split(", "))
     assert {"packing", "trip"} <= set(rules["Maya has asthma."].split(", "))
+
+
+def test_a_squads_line_up_is_a_position_for_each_player_and_a_move_back_is_a_new_one():
+    # The line-up was one fact of Leo's: "What position does the treasurer's son play?" found none.
+    ex = extract(("Sam", "Leo Barnes is our striker, Noah Kim in goal, Ethan Cole and Alfie Doyle at the back, "
+                         "Maya Patel and Oscar Reid in midfield, Zara Ahmed on the wing"),
+                 ("Sam", "Noah is back so Alfie goes back to defence"),
+                 ("Sam", "Alfie can go in goal while he's out, he did it last season"))
+    assert values(ex, "position is") == [
+        ("Leo Barnes", "striker"), ("Noah Kim", "goalkeeper"), ("Ethan Cole", "defence"), ("Alfie Doyle", "defence"),
+        ("Maya Patel", "midfield"), ("Oscar Reid", "midfield"), ("Zara Ahmed", "wing"), ("Alfie Doyle", "defence")]
+    assert [f.text for f in ex.facts if f.subject == "Oscar Reid"] == ["Oscar Reid plays in midfield."]

@@ -433,6 +433,12 @@ _GOES_TO = re.compile(
     r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|dropping|drop|drops|dropped|"
     r"coming|come|comes|came|falling|fall|falls|fell|jumping|jump|jumps|jumped)\s+(?:(?i:up|down)\s+)?"
     r"(?:(?i:again)\s+)?(?i:to)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?(?:\s?[kK]\b)?)(?![\d,.]\d)")
+# ... its new amount said after, by whoever sets it: "the rent is going up :( Greenhill says £1,240 from
+# 1 December".
+_GOING_UP_SAYS = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my)\s+)?(?P<item>[a-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?i:is|are|'s)\s+(?i:going\s+up|going\s+down|rising|increasing|changing)\b[^.;!?£$€\x00]{0,40}?\b"
+    r"(?i:says|said|wants|quoted|asking\s+for|now)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)(?![\d,.]\d)")
 _NOT_AN_ITEM = frozenset("it that this they we i he she which what who price prices cost costs".split())
 
 
@@ -445,7 +451,7 @@ def _hours_and_prices(v: _Values) -> None:
         item = m.group("item").lower()
         if item.split()[0] not in lx.STOPWORDS:
             v.add(None, f"{item} price", m.group("num").replace(" ", ""), m.start(), end=m.end())
-    for m in _GOES_TO.finditer(v.text):
+    for m in (*_GOES_TO.finditer(v.text), *_GOING_UP_SAYS.finditer(v.text)):
         item = m.group("item").lower()
         if not set(item.split()) & (_NOT_AN_ITEM | lx.STOPWORDS):
             # told as the value it was said as before: "Subs are £25" is subs' (no one's)
@@ -461,5 +467,45 @@ def _head_counts(v: _Values) -> None:
               end=m.end())
 
 
+# A team's players and where they play, one position each: "Leo Barnes is our striker, Noah Kim in goal,
+# Ethan Cole and Alfie Doyle at the back, Maya Patel and Oscar Reid in midfield" (one fact, of Leo,
+# held the whole line-up), then "Alfie goes back to defence".
+_POSITION_WORDS = {"striker": "striker", "up front": "striker", "forward": "striker", "centre forward": "striker",
+                   "in goal": "goalkeeper", "goalkeeper": "goalkeeper", "keeper": "goalkeeper",
+                   "at the back": "defence", "in defence": "defence", "defender": "defence", "defence": "defence",
+                   "in midfield": "midfield", "midfielder": "midfield", "midfield": "midfield",
+                   "on the wing": "wing", "winger": "wing", "wing": "wing", "goal": "goalkeeper", "attack": "striker"}
+_POSITION_ALT = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _POSITION_WORDS), key=len, reverse=True))
+_PLAYER = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_PLAYS_AT = re.compile(
+    rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?P<who>{_PLAYER}(?:\s+(?i:and|&)\s+{_PLAYER})?)\s+"
+    r"(?:(?i:is|are|'s|plays|play|will\s+play|goes|go|moves|is\s+going|is\s+moving)\s+(?:(?i:now|still|back)\s+)?"
+    r"(?:(?i:our|the|a|an|in|at|to|into|on)\s+)?)?"
+    rf"(?P<pos>(?i:{_POSITION_ALT}))\b(?!\s+(?i:coach|kit|gloves|bag|post|posts|line|kick))")
+
+
+def _positions(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    found = []
+    for m in _PLAYS_AT.finditer(v.text):
+        names = re.split(r"\s+(?:and|&)\s+", m.group("who"), flags=re.I)
+        people = [e for n in names if (e := v.reg.get(n)) is not None and e.type == "person" and not e.speaker]
+        if len(people) == len(names):
+            found.append((m, people, _POSITION_WORDS[" ".join(m.group("pos").lower().split())]))
+    # ("Zara gets picked up most weeks, she plays on the wing"? a word of a game is needed: one
+    # position alone is said as a post, "is our striker", or with another one)
+    if len(found) < 2 and not any(re.search(r"(?i:\bis\s+(?:our|the)\s|goes|moves|back)", m.group(0))
+                                  for m, _, _ in found):
+        return
+    for m, people, pos in found:
+        said = " ".join(m.group("pos").lower().split())
+        where = said if " " in said else f"as {said}" if said not in ("goal", "defence", "midfield", "attack") \
+            else f"in {said}"
+        for e in people:
+            told = f"{e.name} plays {where}" + ("" if where.endswith(pos) else f" ({pos})")
+            v.add(e.name, "position", pos, m.start(), end=m.end(), text=f"{told}.")
+
+
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _duties, _suppliers, _trades, _deals, _events, _stays,
-                 _new_holders, _line_up, _on_call, _topics)
+                 _new_holders, _line_up, _on_call, _topics, _positions)

@@ -27,7 +27,8 @@ from app.construction.local.sentence import _Parse, _Sentence
 
 # Where an attribute's words begin: a clause's start, or an owner's word anywhere ("With
 # Enterprise their renewal date is now November 12, 2027").
-_START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also)\s+)?|\b(?:and|so|but)\s+|"  # (", so my exam is")
+_START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also|yeah|yes|yep|yup|ok|okay|oh|well|right|btw|fyi|"
+          r"actually|anyway|ugh|hmm)[,!]?\s+)*|\b(?:and|so|but)\s+|"  # (", so my exam is"; "yeah goal is £6,000")
           r"^\x00\d+\x00\s*,?\s+|"  # ("From January subs go up to £25": its day first)
           r"(?<=\s)(?=(?i:my|our|their|its|his|her)\s))")
 # A value's own first day, said after it: "... from December", "starting 1 March".
@@ -591,6 +592,68 @@ _MILEAGE = re.compile(r"(?<![\w'])(?:I'm|I\s+am|I've\s+been|I'll\s+be)\s+(?:now\
                       r"(?:a|per|each|every)\s+week\b", re.I)
 
 
+# Someone's pay, one figure at a time: "I work at Halden Logistics as an operations analyst, 52k a year
+# before tax", then "Halden gave me a raise from October, it's 54,500 now" (a "gave" fact: 52k stayed).
+_MONEY = r"(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d\d)?|[£$€]?\d+(?:\.\d+)?\s?[kK]\b|[£$€]\d+(?:\.\d\d)?)"
+_PAY = (
+    re.compile(r"(?<![\w'])(?:I|I'm|I\s+am)\s+(?:now\s+)?(?:earn|earning|make|making|get\s+paid|paid|on)\s+"
+               r"(?:about\s+|around\s+|roughly\s+)?" + _MONEY + r"(?:\s+(?:a|per)\s+(?:year|annum))?(?![\w£$€])", re.I),
+    re.compile(r"\b(?:work|working)\s+(?:at|for)\b[^.;!?]{0,60}?,\s*" + _MONEY + r"\s+(?:a|per)\s+(?:year|annum)\b", re.I),
+    re.compile(r"\b(?:gave\s+me|I\s+got|I've\s+got|got|getting)\s+a\s+(?:pay\s+)?(?:raise|rise|pay\s+rise)\b"
+               r"[^.;!?]{0,30}?(?:,\s*(?:it's|it\s+is|I'm\s+on|I\s+am\s+on)\s+(?:now\s+)?|\s+to\s+)" + _MONEY, re.I),
+)
+
+
+def _pay(v: _Values) -> None:
+    if not v.sent.t.assistant:
+        for rx in _PAY:
+            for m in rx.finditer(v.text):
+                v.add(v.speaker, "salary", " ".join(m.group("num").split()), m.start(), end=m.end())
+
+
+# A first day at a named organisation, gone by: where the speaker works now ("first day at Brightline
+# was yesterday!" was Brightline's "first day is", and "works at" Halden stayed current).
+_FIRST_DAY_AT = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:my|it's\s+my|it\s+was\s+my)\s+)?(?i:first)\s+"
+                           r"(?i:day|week|morning)\s+(?i:at|with)\s+(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,3})"
+                           r"(?:\s+(?i:was|went|is\s+done|done))?")
+
+
+def _first_day(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    ahead = any(d.direction == "future" for d in v.sent.dates)
+    for m in _FIRST_DAY_AT.finditer(v.text):
+        ent = v.reg.get(m.group("org"))
+        if ent is None or ent.type not in ("organization", "thing", "place"):
+            continue
+        if ent.type != "organization":
+            ent.settle("organization")
+        # ("My first day at Brightline is on 2 November": from then)
+        p = _Parse(v.speaker, "speaker", "works at", ent.name, True, True, clause=m.start(), said_now=not ahead,
+                   from_day=ahead)
+        v.out.append(p)
+        v.ends[id(p)] = m.end()
+
+
+# Someone's number, one at a time: "her number is 555-0148" (of the walker named before: nothing
+# was kept), "My mobile is 07700 900123", "Hannah's new number is 07700 900456".
+_PHONE = re.compile(
+    r"(?<![\w'])(?P<whose>my|his|her|their|(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s)\s+(?:(?i:new)\s+)?"
+    r"(?:(?i:phone|mobile|cell|contact|work|home)\s+)?(?i:number|no\.?|phone|mobile|cell)\s+(?i:is|'s)\s+"
+    r"(?:(?i:now)\s+)?(?P<num>\+?\(?\d[\d\s().-]{5,16}\d)(?![\d-])", re.I)
+
+
+def _phones(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for m in _PHONE.finditer(v.text):
+        whose = v.owner(m.group("name") or m.group("whose"), m.start())
+        if whose is not None:
+            num = " ".join(m.group("num").split())
+            said = f"{whose}'s number is {num}." if m.group("whose").lower() in ("his", "her", "their") else None
+            v.add(whose, "phone", num, m.start(), end=m.end(), text=said)
+
+
 def _mileage(v: _Values) -> None:
     if not v.sent.t.assistant:
         for m in _MILEAGE.finditer(v.text):
@@ -878,7 +941,7 @@ def _deadlines(v: _Values) -> None:
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
+_READERS = (_said_is, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
             _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
