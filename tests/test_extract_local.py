@@ -1492,7 +1492,8 @@ def test_a_pets_and_a_trades_events_booked_for_a_day_are_days_and_plans():
     days = [(f.subject, f.object[5:]) for f in ex.facts if f.predicate == "date is"]
     assert days == [("plastering", "04-17"), ("rex grooming", "04-20"), ("vaccination", "04-19")]
     assert [f.text.split(" 2")[0] for f in ex.foresights if f.kind == "plan"] == [
-        "The plastering is booked for Tuesday", "Grooming for Rex is on Friday", "The vaccination is moved to Thursday"]
+        "The plastering is booked for Tuesday", "Grooming for Rex is on Friday",
+        "The vaccination is moved to Thursday"]
 
 
 def test_a_plans_he_or_she_is_who_was_named_before_not_whom_the_plan_names():

@@ -69,7 +69,8 @@ def test_a_number_said_of_her_is_the_person_named_before():
     ex = extract(("Tom", "Priya Nair is our new dog walker. I gave her a key. her number is 555-0148"),
                  ("Tom", "My number is 07700 900123."))
     assert [(f.subject, f.object, f.text) for f in ex.facts if f.predicate == "phone is"] == [
-        ("Priya Nair", "555-0148", "Priya Nair's number is 555-0148."), ("Tom", "07700 900123", "Tom's number is 07700 900123.")]
+        ("Priya Nair", "555-0148", "Priya Nair's number is 555-0148."),
+        ("Tom", "07700 900123", "Tom's number is 07700 900123.")]
 
 
 def test_rent_going_up_to_what_the_agent_says_then_agreed_lower_and_a_goal_said_after_yeah():

@@ -110,8 +110,10 @@ def test_a_new_dog_walker_is_the_households_one_walker_and_no_one_is_our_dog():
 def test_training_moved_to_a_weekday_from_this_week_then_corrected_is_one_slot():
     # "Training moves to Wednesday from this week" was "Sam is training moves ..."; "We're moving
     # to Tuesdays", then "sorry I meant Thursday", left Tuesdays current.
-    ex = extract(("Sam", "Bad news, the floodlights are broken. Training moves to Wednesday from this week, same time"),
-                 ("Sam", "Training change again, the U13s have taken the Wednesday astro slot. We're moving to Tuesdays"),
+    ex = extract(("Sam", "Bad news, the floodlights are broken. Training moves to Wednesday from this week, "
+                         "same time"),
+                 ("Sam", "Training change again, the U13s have taken the Wednesday astro slot. "
+                         "We're moving to Tuesdays"),
                  ("Sam", "sorry I meant Thursday. Thursdays 5:45pm from next week"),
                  start=datetime(2026, 9, 22, 19, tzinfo=timezone.utc))
     assert values(ex, "is")[-3:] == [("training schedule", "Wednesdays"), ("training schedule", "Tuesdays"),
@@ -136,6 +138,26 @@ def test_a_squads_line_up_is_a_position_for_each_player_and_a_move_back_is_a_new
                  ("Sam", "Noah is back so Alfie goes back to defence"),
                  ("Sam", "Alfie can go in goal while he's out, he did it last season"))
     assert values(ex, "position is") == [
-        ("Leo Barnes", "striker"), ("Noah Kim", "goalkeeper"), ("Ethan Cole", "defence"), ("Alfie Doyle", "defence"),
+        ("Leo Barnes", "striker"), ("Noah Kim", "goalkeeper"), ("Ethan Cole", "defence"),
+        ("Alfie Doyle", "defence"),
         ("Maya Patel", "midfield"), ("Oscar Reid", "midfield"), ("Zara Ahmed", "wing"), ("Alfie Doyle", "defence")]
     assert [f.text for f in ex.facts if f.subject == "Oscar Reid"] == ["Oscar Reid plays in midfield."]
+
+
+def test_a_vet_by_title_and_a_surname_typed_in_lower_case_is_the_vet_named_before():
+    # "dr green wants her on Hill's y/d" was subject "Dr" doing "green", and "Dr" an entity.
+    ex = extract(("Tom", "Mochi goes to Dr. Paul Green at Oakwood Animal Hospital"),
+                 ("Ellie", "dr green wants her on Hill's y/d instead of the purina"),
+                 ("Ellie", "Dr green called, she is fine"))
+    assert [f.subject for f in ex.facts[-2:]] == ["Dr. Paul Green", "Dr. Paul Green"]
+    assert "Dr" not in {e.name for e in ex.entities}
+
+
+def test_an_assistant_agreeing_x_it_is_says_back_what_it_was_told():
+    # "Thursday at 5:45pm it is." was the fact "Assistant said at 5:45pm it is", dated the 15th.
+    turns = [TurnRecord(id="t0", conversation_id="c", speaker="Priti", user_id="priti", role="user",
+                        content="Training is Thursdays at 5:45pm from next week.", at=FRI, seq=0),
+             TurnRecord(id="t1", conversation_id="c", speaker="Assistant", user_id=None, role="assistant",
+                        content="Thursday at 5:45pm it is.", at=FRI + timedelta(minutes=1), seq=1)]
+    ex = LocalExtractor().extract_sync(turns)
+    assert ex.facts and not [f for f in ex.facts if "t1" in f.turn_ids]

@@ -635,6 +635,13 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
         if low[0] in lx.KIN_AS_NAME:
             k = _speakers_kin(w, voice, reg)
             return _Mention(start, end, name, k) if k else None
+        if low[0].rstrip(".") in lx.TITLES - lx.KIN:
+            # a title alone is no name; with a surname typed in lower case, the titled person known
+            # by it ("dr green wants her on ...": "Dr" had done "green")
+            surname = _LOWER_SURNAME.match(text, end)
+            found = surname and next((k for k, e in reg.by_key.items() if e.type == "person" and len(
+                ws := k.split()) >= 2 and ws[0] == low[0].rstrip(".") and ws[-1] == surname.group(1)), None)
+            return _Mention(start, surname.end(), text[start:surname.end()], found) if found else None
     is_speaker = name in speakers
     appos = _APPOS.match(text, end)
     if appos and start not in named_kin:
@@ -674,6 +681,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
 
 
 _TICKET = re.compile(lx.TICKET_ID)
+_LOWER_SURNAME = re.compile(r"\.?\s+([a-z][a-z'-]+)\b")
 
 
 # What a name is, said right after it: "Gareth Price the plumber", "TalentBridge, the agency Megan
@@ -694,7 +702,8 @@ _B_POST_IS = re.compile(r"\b(?i:my|our|his|her|their)\s+(?:(?i:new|current)\s+)?
 
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
-                        r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w'])|[A-Z]{1,2}\d)")  # ("Mochi's T4 is normal")
+                        # ("Mochi's T4 is normal")
+                        r"tomorrow|yesterday|last|next|this)\b)(?:[a-z]|[A-Z]{2,}(?![\w'])|[A-Z]{1,2}\d)")
 _NEXT_WORD = re.compile(rf"\s+([a-z](?:{LETTER}|')*)(?:\s+({LETTER}+))?")
 _PERSON_NEXT = frozenset("""
 said says told tells asked asks texted called thinks thought wants wanted helped helps loves

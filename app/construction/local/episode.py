@@ -161,7 +161,9 @@ _VERBLESS = re.compile(r"(?<![\w'])(?:is|are|was|were|be|been|has|have|had|will|
                        r"do|does|did|i|we|you|he|she|they|it)(?![\w])|'(?:s|re|ll|ve|d|m)\b|\w{3,}ed\b", re.I)
 # ... and one that ends so, or reminds the user of it: "Thursdays for Hana, got it", "Remember
 # Tom is in Lisbon, an hour behind" (not "Remember to bring your passport": a reminder).
-_CONFIRMED_LAST = re.compile(r"[,;:\-\u2013\u2014]\s*(?:got\s+it|noted|understood|will\s+do)\s*[.!]*$", re.I)
+_CONFIRMED_LAST = re.compile(r"[,;:\-\u2013\u2014]\s*(?:got\s+it|noted|understood|will\s+do)\s*[.!]*$|"
+                             # ("Thursday at 5:45pm it is.": what it was told, agreed)
+                             r"^[^.!?]{1,40}\s(?:it\s+is|it\s+shall\s+be|that\s+is)\s*[.!]*$", re.I)
 _REMINDED = re.compile(r"^(?:and\s+|also\s+|just\s+)?(?:remember|don't\s+forget|do\s+not\s+forget)\s*,?\s+"
                        r"(?:that\s+)?(?!to\b)", re.I)
 

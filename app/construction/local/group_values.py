@@ -430,13 +430,15 @@ _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an
 _GOES_TO = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my|his|her|their|its)\s+)?"
     r"(?P<item>[A-Za-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:is|are|'s|'re|will|will\s+be|has|have|had)\s+)?"
-    r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|dropping|drop|drops|dropped|"
+    r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|"
+    r"dropping|drop|drops|dropped|"
     r"coming|come|comes|came|falling|fall|falls|fell|jumping|jump|jumps|jumped)\s+(?:(?i:up|down)\s+)?"
     r"(?:(?i:again)\s+)?(?i:to)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?(?:\s?[kK]\b)?)(?![\d,.]\d)")
 # ... its new amount said after, by whoever sets it: "the rent is going up :( Greenhill says £1,240 from
 # 1 December".
 _GOING_UP_SAYS = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my)\s+)?(?P<item>[a-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my)\s+)?"
+    r"(?P<item>[a-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+"
     r"(?i:is|are|'s)\s+(?i:going\s+up|going\s+down|rising|increasing|changing)\b[^.;!?£$€\x00]{0,40}?\b"
     r"(?i:says|said|wants|quoted|asking\s+for|now)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)(?![\d,.]\d)")
 _NOT_AN_ITEM = frozenset("it that this they we i he she which what who price prices cost costs".split())
@@ -474,8 +476,10 @@ _POSITION_WORDS = {"striker": "striker", "up front": "striker", "forward": "stri
                    "in goal": "goalkeeper", "goalkeeper": "goalkeeper", "keeper": "goalkeeper",
                    "at the back": "defence", "in defence": "defence", "defender": "defence", "defence": "defence",
                    "in midfield": "midfield", "midfielder": "midfield", "midfield": "midfield",
-                   "on the wing": "wing", "winger": "wing", "wing": "wing", "goal": "goalkeeper", "attack": "striker"}
-_POSITION_ALT = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _POSITION_WORDS), key=len, reverse=True))
+                   "on the wing": "wing", "winger": "wing", "wing": "wing", "goal": "goalkeeper",
+                   "attack": "striker"}
+_POSITION_ALT = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _POSITION_WORDS), key=len,
+                                reverse=True))
 _PLAYER = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _PLAYS_AT = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?P<who>{_PLAYER}(?:\s+(?i:and|&)\s+{_PLAYER})?)\s+"

@@ -279,7 +279,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
 _ALWAYS_WITH = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
     r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
-    r"(?:always\s+)?(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+(?P<ev>[a-z][\w-]*)", _I)
+    r"(?:always\s+)?(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+"
+    r"(?P<ev>[a-z][\w-]*)", _I)
 _WHOSE_BY_SPEAKER = {"my": "I", "our": "we"}
 
 

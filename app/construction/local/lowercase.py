@@ -47,10 +47,24 @@ def _known_names(reg: _Registry) -> re.Pattern | None:
     keys = [k for k, e in reg.by_key.items()
             if len(k) >= 3 and not e.kin_unnamed and e.type != "thing"
             and not any(w in _NOT_NAME or w in _DROP for w in k.split())]
+    # a titled name by its title and surname ("dr green", of Dr. Paul Green: "Dr" had done "green")
+    keys += [f"{w[0]} {w[-1]}" for k, e in reg.by_key.items() if e.type == "person"
+             and len(w := k.replace(".", "").split()) >= 3 and w[0] in lx.TITLES and w[-1] not in _NOT_NAME]
     if not keys:
         return None
-    return re.compile(r"(?<![\w'])(" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.compile(r"(?<![\w'])(" + "|".join(re.escape(k).replace(r"\ ", r"\.?\s+")
+                                                 for k in sorted(set(keys), key=len, reverse=True))
                       + r")(?![\w-])", _I)
+
+
+def _titled(reg: _Registry, said: str) -> str:
+    """The name `said` stands for: its own, or the titled one whose title and surname it is."""
+    key = _key(said)
+    if key in reg.by_key:
+        return reg.by_key[key].name
+    words = said.lower().replace(".", "").split()
+    return next(e.name for k, e in reg.by_key.items() if e.type == "person"
+                and (w := k.replace(".", "").split())[0] == words[0] and w[-1] == words[-1] and len(w) >= 3)
 
 
 def _known_in_lowercase(sent: _Sentence, known: re.Pattern, reg: _Registry) -> list[_Mention]:
@@ -59,7 +73,7 @@ def _known_in_lowercase(sent: _Sentence, known: re.Pattern, reg: _Registry) -> l
     for m in known.finditer(sent.text):
         if any(m.start() < e and b < m.end() for b, e in taken):
             continue
-        key = reg.add(reg.by_key[_key(m.group(1))].name)
+        key = reg.add(_titled(reg, m.group(1)))
         if key:
             out.append(_Mention(m.start(), m.end(), m.group(1), key))
     return sorted(out, key=lambda x: (x.start, -x.end))

@@ -143,7 +143,8 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s)?(?:\s+just)?\s+|"
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s)?"
+    r"(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
     # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
@@ -225,7 +226,8 @@ _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s
 # ... or told as where we are going, of a slot the turn named before: "Training change again, the U13s
 # have taken the Wednesday astro slot. We're moving to Tuesdays".
 _WE_MOVE_TO = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+)(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be)\s+"
-                         r"(?:(?i:now|then)\s+)?(?i:moving|switching|changing|going|shifting)\s+(?:(?i:it|back)\s+)?"
+                         r"(?:(?i:now|then)\s+)?(?i:moving|switching|changing|going|shifting)\s+"
+                         r"(?:(?i:it|back)\s+)?"
                          r"(?i:to)\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 # ... or a supplier's or a service's weekly day: "Our fish delivery day is now Thursday, not Tuesday",
 # "Fish deliveries now come on Wednesday instead of Thursday", "Bin day is Monday" (the group's).
@@ -570,7 +572,8 @@ def _body(v: _Values) -> None:
             whose = v.named_first(m.start()) or v.last_of("weight is") or v.recent
             if whose is None or whose == speaker:
                 continue
-        elif who not in (None, "I") and "weigh" not in said and ((e := v.reg.get(who)) is None or e.type != "person"):
+        elif who not in (None, "I") and "weigh" not in said and (
+                (e := v.reg.get(who)) is None or e.type != "person"):
             continue  # "Omar is 88 kg", but not "PR is 87 kg"
         else:
             whose = speaker if who in (None, "I") else v.owner(who, m.start())
@@ -597,10 +600,13 @@ _MILEAGE = re.compile(r"(?<![\w'])(?:I'm|I\s+am|I've\s+been|I'll\s+be)\s+(?:now\
 _MONEY = r"(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d\d)?|[£$€]?\d+(?:\.\d+)?\s?[kK]\b|[£$€]\d+(?:\.\d\d)?)"
 _PAY = (
     re.compile(r"(?<![\w'])(?:I|I'm|I\s+am)\s+(?:now\s+)?(?:earn|earning|make|making|get\s+paid|paid|on)\s+"
-               r"(?:about\s+|around\s+|roughly\s+)?" + _MONEY + r"(?:\s+(?:a|per)\s+(?:year|annum))?(?![\w£$€])", re.I),
-    re.compile(r"\b(?:work|working)\s+(?:at|for)\b[^.;!?]{0,60}?,\s*" + _MONEY + r"\s+(?:a|per)\s+(?:year|annum)\b", re.I),
+               r"(?:about\s+|around\s+|roughly\s+)?" + _MONEY + r"(?:\s+(?:a|per)\s+(?:year|annum))?(?![\w£$€])",
+               re.I),
+    re.compile(r"\b(?:work|working)\s+(?:at|for)\b[^.;!?]{0,60}?,\s*" + _MONEY + r"\s+(?:a|per)\s+(?:year|annum)\b",
+               re.I),
     re.compile(r"\b(?:gave\s+me|I\s+got|I've\s+got|got|getting)\s+a\s+(?:pay\s+)?(?:raise|rise|pay\s+rise)\b"
-               r"[^.;!?]{0,30}?(?:,\s*(?:it's|it\s+is|I'm\s+on|I\s+am\s+on)\s+(?:now\s+)?|\s+to\s+)" + _MONEY, re.I),
+               r"[^.;!?]{0,30}?(?:,\s*(?:it's|it\s+is|I'm\s+on|I\s+am\s+on)\s+(?:now\s+)?|\s+to\s+)" + _MONEY,
+               re.I),
 )
 
 
@@ -750,7 +756,8 @@ def _slots(v: _Values) -> None:
         what = " ".join(named[-1].lower().split()) if named and not v.sent.t.assistant else None
         if what is not None and re.match(rf"(?i:{_DAY})s\b", m.group("when")):
             slot = " ".join((m.group("when") + (m.group("hour") or "")).split())
-            v.add(None if what.split()[-1] in _OURS else v.speaker, f"{what} schedule", slot, m.start(), end=m.end())
+            whose = None if what.split()[-1] in _OURS else v.speaker
+            v.add(whose, f"{what} schedule", slot, m.start(), end=m.end())
     for m in _ROUTINE_DAY.finditer(v.text):
         what = re.sub(r"\s+days?$", "", m.group("what").lower().replace("deliveries", "delivery")
                       .replace("collections", "collection"))
@@ -941,8 +948,8 @@ def _deadlines(v: _Values) -> None:
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks,
-            _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
+_READERS = (_said_is, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots, _tickets,
+            _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,

@@ -136,7 +136,8 @@ _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
-                          rf"{_KIND}(?P<role>[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)  # ("advisor there")
+                          # ("my advisor there is Daniel Okoro")
+                          rf"{_KIND}(?P<role>[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)
 
 
 _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
