@@ -828,6 +828,23 @@ async def test_a_correction_in_a_conversation_of_no_group_finds_that_conversatio
     assert await _timeline(graph, "rent is") == [("975", "superseded"), ("995", "current")]
 
 
+async def test_a_correction_of_a_value_from_a_day_ahead_is_the_value_from_that_day(services, graph):
+    # Re-run of walk-through 62: "Greenhill says £1,240 from 1 December", then "greenhill agreed to
+    # 1,210 instead of 1,240. still from december" left £1,240 current: the correction looked for
+    # values begun before it, and £1,240 begins in December.
+    await _tell(services, graph, [(0, "Maya", "The rent is £1,150 a month."),
+                                  (10, "Maya", "also the rent is going up :( Greenhill says £1,240 from "
+                                               "1 December"),
+                                  (12, "Tom", "also greenhill agreed to 1,210 instead of 1,240. still from "
+                                              "december")],
+                group="home")
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, subject: 'rent'}) "
+                            "RETURN f.object AS v, f.status AS s, f.validFrom AS at")
+    assert {r["v"]: r["s"] for r in rows} == {
+        "£1,150": "superseded", "£1,240": "superseded", "£1,210": "current"}
+    assert {r["at"].to_native().date() for r in rows if r["v"] != "£1,150"} == {datetime(2024, 12, 1).date()}
+
+
 async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_of_a_question_about_now(
         services, graph):
     # Walk-through 56: "What's our budget?" had the £18,000 turn above the £21,500 fact.
@@ -857,6 +874,30 @@ async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_
                                      "What was our wedding budget at first?",
                                      "When did we book the venue?")] == [False, False, True, True, True]
 
+
+
+async def test_a_question_after_a_value_held_at_the_start_finds_the_one_replaced_since(services, graph):
+    # Re-run of walk-through 64: once "Subs going up to £30" replaced "Subs are £25", "How much were
+    # the subs at the start of the season?" had the £25 ninth (only a value true now was a candidate,
+    # and its turn went after the others); asked about now, £30 stays first.
+    from app.recollection.search import asks_earlier
+
+    await _tell(services, graph, [(0, "Priti", "Subs are £25 a month per kid this season."),
+                                  (20, "Priti", "Subs going up to £30 a month, the league fees went up.")],
+                group="lions")
+    assert await _timeline(graph, "is") == [("£25", "superseded"), ("£30", "current")]
+    searcher = SearchService(services)
+
+    async def first(query: str) -> str:
+        found = await searcher.search(graph.tenant, SearchRequest(query=query, top_k=5), record_access=False)
+        hit = next(h for h in found.hits if h.kind in ("fact", "turn"))
+        return hit.node.get("text") or hit.node["content"]
+
+    assert "£25" in await first("How much were the subs at the start of the season?")
+    assert "£30" in await first("How much are the subs now?")
+    assert [asks_earlier(q) for q in ("What did the subs cost originally?", "What's the previous address?",
+                                      "How much are the subs?", "Who starts in goal?")] == [
+        True, True, False, False]
 
 
 async def test_a_turn_whose_value_was_replaced_and_whose_rest_is_only_reported_counts_as_replaced(services, graph):

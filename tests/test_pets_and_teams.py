@@ -102,7 +102,9 @@ def test_a_new_dog_walker_is_the_households_one_walker_and_no_one_is_our_dog():
                  ("Tom", "Priya Nair is our new dog walker, $22 a walk."),
                  ("Tom", "Priya's raising her rate to $25 from December."),
                  ("Sam", "ok Alfie is our keeper for now"))
-    assert values(ex, "is") == [("dog walker", "Jake Morrison"), ("dog walker", "Priya Nair"), ("keeper", "Alfie")]
+    assert values(ex, "is") == [("dog walker", "Jake Morrison"), ("dog walker", "Priya Nair")]
+    # (a position: "Alfie goes back to defence" ends it)
+    assert values(ex, "position is") == [("Alfie", "goalkeeper")]
     assert values(ex, "rate is") == [("Priya Nair", "$25")]
     assert not [e for e in ex.entities if "Tom's dog" in [e.name, *e.aliases]]
 

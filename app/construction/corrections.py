@@ -27,10 +27,11 @@ CALL (a) {
 }
 WITH a, f
 WHERE f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
-  AND f.object CONTAINS a.old AND f.validFrom < a.at
+  AND f.object CONTAINS a.old AND coalesce(f.statedAt, f.validFrom) < a.at
 WITH a, f ORDER BY f.validFrom DESC
 WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, predicate: f.predicate, object: f.object,
-                 text: f.text, about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..20] AS found
+                 text: f.text, validFrom: f.validFrom,
+                 about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..20] AS found
 RETURN a.i AS i, found
 """
 
@@ -65,6 +66,11 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
         f.update(subject=pick["subject"], subjectKey=pick["subjectKey"], predicate=pick["predicate"], object=value,
                  objectKey=normalize_key(value), text=number.sub(new, pick["text"], count=1), singleValued=True,
                  ends=None, about=[dict(a) for a in pick["about"]])
+        began = pick["validFrom"].to_native() if hasattr(pick["validFrom"], "to_native") else pick["validFrom"]
+        if began is not None and began > f["validFrom"]:
+            # a value from a day ahead, corrected before that day ("Greenhill says £1,240 from 1
+            # December", then "agreed to 1,210 instead of 1,240"): the new one from that day too
+            f["validFrom"], f["validFromUntil"] = began, None
         changed.append(row["i"])
     for f in facts:
         f.pop("corrects", None)

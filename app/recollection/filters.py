@@ -100,6 +100,12 @@ def params(req: SearchRequest) -> dict:
     }
 
 
+def held_until_now() -> dict:
+    """$heldFrom and $heldTo for a question after a value held earlier, with no date: any time
+    until now (a value replaced since is a candidate, as in a period a query names)."""
+    return {"heldFrom": datetime(1970, 1, 1, tzinfo=timezone.utc), "heldTo": datetime.now(timezone.utc)}
+
+
 def held_params(period) -> dict:
     """$heldFrom and $heldTo for a named_dates.Period: its first day's start to its last day's end,
     in UTC (the period's days are read in the client's offset; a day's worth either way is as

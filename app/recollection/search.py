@@ -54,7 +54,22 @@ _ASKS_BEFORE = re.compile(r"^\W*(?:why|how\s+come|what\s+(?:made|caused|happened
 def asks_before(query: str) -> bool:
     """Whether a question asks after a cause or a past state, whose answer may be a turn whose
     values were replaced since (it keeps its place: _now_first)."""
-    return _ASKS_BEFORE.match(query) is not None
+    return _ASKS_BEFORE.match(query) is not None or asks_earlier(query)
+
+
+# A question after a value held before the one of now, by no date: "How much were the subs at the start
+# of the season?" (the £25 replaced since was dropped with every value no longer true).
+_ASKS_EARLIER = re.compile(
+    r"\b(?:at\s+(?:the\s+)?(?:start|beginning|outset)\s+of|at\s+first|originally|initially|to\s+begin\s+with|"
+    r"used\s+to\s+(?:be|cost|charge|pay|earn|live|work|play|take|weigh)|the\s+original|(?:the\s+)?previous(?:ly)?|"
+    r"before\s+(?:it|they|the\s+\w+|\w+['’]s\s+\w+)\s+(?:went|changed|rose|dropped|moved|was|were)|"
+    r"(?:the\s+)?first\s+(?:price|fee|rate|dose|amount|value|budget|salary|rent|goal))\b", re.IGNORECASE)
+
+
+def asks_earlier(query: str) -> bool:
+    """Whether a question asks after a value held earlier, naming no date: facts held at any time
+    until now are candidates (filters.FACT's period), not only those true now."""
+    return _ASKS_EARLIER.search(query) is not None
 
 
 def _now_first(hits: list[Hit]) -> list[Hit]:
@@ -282,6 +297,8 @@ class SearchService:
                             filters=filters.params(req), vector_param=self.services.vector_param,
                             adapter=self.adapter, named_query=named_query)
         ctx.filters.update(filters.held_params(ctx.named_period))
+        if ctx.named_period is None and req.as_of is None and asks_earlier(req.query):
+            ctx.filters.update(filters.held_until_now())  # ("at the start of the season")
         for name in METHOD_CHANNELS[req.method]:
             for part in self.channels[name].vector_parts(ctx):
                 ctx.parts.setdefault(part.column, part)

@@ -81,10 +81,13 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     elif parse.predicate.endswith(" dose is"):
         add(parse.predicate[:-len(" dose is")], ROLE_OBJECT)
     obj_low = parse.obj.casefold()
+    own_words = parse.text.casefold() if parse.text else None
     for mm in sent.mentions:
         ent = reg.get(mm.key)
         if ent is None:
             continue
+        if own_words is not None and all(n not in own_words for n in (ent.name.casefold(), mm.surface.casefold())):
+            continue  # told in words of its own: not every name of the sentence ("Oscar Reid plays in midfield")
         role = ROLE_OBJECT if parse.kind != "reported" and ent.name.casefold() in obj_low else ROLE_MENTIONED
         add(ent.name, role)
     for m in _MARK.finditer(sent.text):

@@ -282,7 +282,7 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer|"
                # a household's pets' ("Priya Nair is our new dog walker", after Jake) and a club's
                r"dog\s+walker|dog\s+sitter|pet\s+sitter|cat\s+sitter|house\s+sitter|groomer|dog\s+groomer|"
-               r"keeper|treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager")
+               r"treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
@@ -482,7 +482,8 @@ _POSITION_ALT = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in _P
                                 reverse=True))
 _PLAYER = r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
 _PLAYS_AT = re.compile(
-    rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?P<who>{_PLAYER}(?:\s+(?i:and|&)\s+{_PLAYER})?)\s+"
+    rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"
+    rf"(?P<who>{_PLAYER}(?:\s+(?i:and|&)\s+{_PLAYER})?)\s+"
     r"(?:(?i:is|are|'s|plays|play|will\s+play|goes|go|moves|is\s+going|is\s+moving)\s+(?:(?i:now|still|back)\s+)?"
     r"(?:(?i:our|the|a|an|in|at|to|into|on)\s+)?)?"
     rf"(?P<pos>(?i:{_POSITION_ALT}))\b(?!\s+(?i:coach|kit|gloves|bag|post|posts|line|kick))")

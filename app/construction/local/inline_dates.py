@@ -107,7 +107,8 @@ _DAY_AT_HOUR = re.compile(r"\bat\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)",
 _CHANGES_FROM_HINT = re.compile(
     r"\b(?:go(?:es|ing)?\s+(?:up|down)(?:\s+again)?|increas(?:es?|ing)|decreas(?:es?|ing)|ris(?:es?|ing)|"
     r"drop(?:s|ping)?|chang(?:es?|ing)|kicks?\s+in|takes?\s+effect|"
-    r"appl(?:y|ies))\b(?:\s+[\w'£$€,.-]+){0,6}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    # (its new amount said between, by whom: "the rent is going up :( Greenhill says £1,240 from 1 December")
+    r"appl(?:y|ies))\b(?:\s+[\w'£$€,.:()-]+){0,7}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"
@@ -225,6 +226,8 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     own: dict[int, str | None] = {}
 
     def at(pos: int) -> str | None:
+        if _PRICE_FROM.search(s, max(0, pos - 60), pos) and _CHANGES_FROM_HINT.search(s):
+            return "future"  # "the rent is going up, Greenhill says £1,240 from 1 December": ahead
         if _REPLACED_BEFORE.search(s, max(0, pos - 24), pos) or _PRICE_FROM.search(s, max(0, pos - 60), pos):
             return None
         if _FROM_BEFORE.search(s, max(0, pos - 16), pos) and _MOVED_TO_HINT.search(s):

@@ -569,7 +569,8 @@ def _body(v: _Values) -> None:
                 continue  # "it's 20 kg": a bag's, a parcel's
             # "she weighs 5.5 kg now", "she's 5.3 kg": the cat's named before, or no one's known,
             # never the speaker's (whose weight it had been)
-            whose = v.named_first(m.start()) or v.last_of("weight is") or v.recent
+            # (not the person named last: the cat's vet, "Hill" of "Hill's y/d", were taken so)
+            whose = v.named_first(m.start()) or v.last_of("weight is")
             if whose is None or whose == speaker:
                 continue
         elif who not in (None, "I") and "weigh" not in said and (

@@ -25,7 +25,7 @@ _WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
 _WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
 _WHOSE_AS_WHO = {"his": "he", "her": "she", "my": "I", "our": "we", "their": "they"}
 # A dose changed: "bumped his insulin up to 12 units", "Dad's metformin dose went down to 500 mg".
-_WHO_GOES = r"(?<![\w'])(I|he|she|we|they|[A-Z][\w'-]*)"
+_WHO_GOES = r"(?<![\w'])(I|he|she|they|[A-Z][\w'-]*)"  # (not "we": the household, of its pet's dose)
 _DOSE_TO = re.compile(
     rf"(?:\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|changed|adjusted|"
     rf"doubled|halved|upping|increasing|raising|lowering|reducing)\s+(?:up\s+|down\s+)?{_WHOSE}\s+(?:daily\s+|"
@@ -177,6 +177,8 @@ def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | Non
                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
         if w in ("him", "her", "them"):
             named = named[:-1]  # "Dr. Lee has him on metformin": not whoever has him on it
+            if not named and re.search(r"\b(?:she|he)\b", sent.text[:at], re.I):
+                return None  # "she also put him on Apoquel": "she" is the one named last, "him" another
         return named[-1].name if named else recent
     mine = w.startswith(("my ", "our "))  # "My mother takes lisinopril", as "Mum takes" is
     ent = reg.get(f"{sent.t.speaker}'s {w.split(' ', 1)[1] if mine else w}" if mine or w in lx.KIN_AS_NAME
