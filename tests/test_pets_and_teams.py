@@ -163,3 +163,15 @@ def test_an_assistant_agreeing_x_it_is_says_back_what_it_was_told():
                         content="Thursday at 5:45pm it is.", at=FRI + timedelta(minutes=1), seq=1)]
     ex = LocalExtractor().extract_sync(turns)
     assert ex.facts and not [f for f in ex.facts if "t1" in f.turn_ids]
+
+
+def test_a_teams_fixtures_entered_refereed_and_moved_by_a_suggestion_are_plans_ahead():
+    # Walk-through 64: "What's coming up in December?" found none of these (no plan was made).
+    ex = extract(("Sam", "Argh. Let's just do it at the Castle Park clubhouse then. Sat 12 Dec, 3pm"),
+                 ("Sam", "We've entered the Easter festival in Bournemouth, away weekend 3-5 April 2027"),
+                 ("Sam", "Claire refs the home friendly against Oakfield on Sun 13 Dec"),
+                 ("Sam", "Sat 12 Dec, 3pm"), start=datetime(2026, 11, 19, 10, tzinfo=timezone.utc))
+    plans = [(f.text.split(",")[0].split(" on ")[0], f.valid_to.date()) for f in ex.foresights if f.kind == "plan"]
+    assert plans == [("Let's just do it at the Castle Park clubhouse then", date(2026, 12, 13)),
+                     ("Sam has entered the Easter festival in Bournemouth", date(2027, 4, 6)),
+                     ("Claire refs the home friendly against Oakfield", date(2026, 12, 14))]

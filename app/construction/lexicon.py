@@ -661,7 +661,8 @@ fitting visit check service final screen completion exchange closing signing par
 test exam trip tasting rehearsal repair repairs callout call-out match fixture game flight hearing
 registration enrolment enrollment entries applications sign-ups signups tournament
 physio physiotherapy dentist check-up checkup scan first-fix second-fix
-grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot
+grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot friendly friendlies
+festival
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

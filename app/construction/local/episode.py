@@ -25,7 +25,7 @@ from app.construction.local.assignments import assignments, it_moved
 from app.construction.local.measures import corrected_day, correction_of, measures
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
-from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft
+from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
@@ -409,6 +409,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                         if reminded is None and not any(f.kind == "constraint" for f in found) else None)
                 if plan is not None and helped and _ASKED_OF_HELP.search(s.text):
                     plan = None  # "I'd like to file a complaint": asked of the assistant, done there
+                if plan is None and not found:
+                    plan = suggested_day_plan(s, s_before, reg)
                 if plan is not None:
                     found.append(plan)
                 for fs in found:

@@ -204,12 +204,12 @@ _PLAN_CUE = re.compile(
     r"(?:(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|"
     r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
     r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
-    r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|"
+    r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|entered|"
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up\s+for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "got to", "gotta", "supposed to",
                         "considering", "thinking about", "thinking of",
-                        "booked"})  # ("We booked Satin Strings instead": done, no day ahead)
+                        "booked", "entered"})  # ("We booked Satin Strings instead": done, no day ahead)
 _WILL_FILLER = frozenset("""
 let see check think tell say keep talk try be get do take make bet admit miss never always
 probably definitely just send find figure give love like use stick stay
@@ -848,7 +848,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         if w is None and not (deadline or event):
             return None
         scheduled = _SCHEDULED.search(text, 0, pos) is not None or _MOVED_TO_HINT.search(text) is not None
-        if not (scheduled or deadline or (due and w is not None)):  # "Rachel wants a quote by Friday"
+        # "Rachel wants a quote by Friday"; "Claire refs the home friendly against Oakfield on Sun 13 Dec"
+        if not (scheduled or deadline or (due and w is not None) or (event and w is not None and w.person)):
             return None
         who = w or _Who(t.speaker, 0, 0, True)
     voice = _Voice(t.speaker, t.other, sent.companion)
@@ -914,4 +915,27 @@ def day_plan(sent: _Sentence, reg: _Registry, text: str, day: str) -> ForesightD
     if not ahead:
         return None
     return ForesightDraft(text=text, trigger=_plan_trigger(sent, reg, ahead, False), turn_ids=[sent.t.turn.id],
+                          valid_from=sent.t.at, valid_to=plan_until(sent.t.at, ahead), kind="plan")
+
+
+# A day said alone after a suggestion in the same turn: "Let's just do it at the Castle Park clubhouse
+# then. Sat 12 Dec, 3pm" (the party's new day and place were no plan: the day's sentence says no more).
+_SUGGESTED = re.compile(r"^(?:(?:ok|okay|argh|right|so|fine|then)[,.!]*\s+)*(?:let's|let\s+us|we'll|we\s+will|"
+                        r"we're\s+going\s+to|how\s+about|what\s+about|why\s+don't\s+we)\b", _I)
+_DAY_ALONE = re.compile(r"^[\s,.!-]*(?:(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+)?"
+                        r"(?:\x00\d+\x00[\s,.!-]*)+(?:(?:at\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?|noon|midday)?"
+                        r"[\s,.!]*$", _I)
+
+
+def suggested_day_plan(sent: _Sentence, before: _Sentence | None, reg: _Registry) -> ForesightDraft | None:
+    """The plan of a day said alone right after a suggestion in the same turn: the two as one."""
+    ahead = [d for d in sent.dates if d.direction in ("future", "present")]
+    if (before is None or before.t is not sent.t or not ahead or not _DAY_ALONE.match(sent.s1)
+            or not _SUGGESTED.match(before.raw.strip())):
+        return None
+    voice = _Voice(sent.t.speaker, sent.t.other, sent.companion)
+    said = _fill(rewrite(before.s1, voice), before.rendered).strip().rstrip(" .!?")
+    day = _fill(sent.s1, sent.rendered).strip().strip(" ,.!")
+    text = _clip(f"{said[:1].upper()}{said[1:]}, {day}", MAX_TEXT_CHARS) + "."
+    return ForesightDraft(text=text, trigger=_plan_trigger(before, reg, ahead, False), turn_ids=[sent.t.turn.id],
                           valid_from=sent.t.at, valid_to=plan_until(sent.t.at, ahead), kind="plan")
