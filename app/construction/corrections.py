@@ -8,6 +8,7 @@ under the tenant's write lock, as supersession is (within one episode the extrac
 local/measures.py)."""
 from __future__ import annotations
 
+import re
 from typing import Awaitable, Callable
 
 from app.construction.entity_resolution import normalize_key
@@ -38,6 +39,9 @@ RETURN a.i AS i, found
 
 
 
+_REPORTED = re.compile(r"^[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?\s(?:said|says|told)\b")
+
+
 async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
     """Make each fact row marked `corrects` (old, new) the corrected value it names; mutates the
     rows. Returns the indexes of the rows changed (their words are to be counted again)."""
@@ -63,8 +67,14 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
         if pick is None:
             continue
         value = number.sub(new, pick["object"], count=1)
+        text = number.sub(new, pick["text"], count=1)
+        if _REPORTED.match(pick["text"]):
+            # someone's words with the number swapped would be words no one said ("Maya said the
+            # rent is going up Greenhill says £1,210", told by Tom): the value, plainly
+            said = pick["subject"] if pick["predicate"] == "is" else f"{pick['subject']}'s {pick['predicate'][:-3]}"
+            text = f"{said[:1].upper()}{said[1:]} is {value}, not {old}."
         f.update(subject=pick["subject"], subjectKey=pick["subjectKey"], predicate=pick["predicate"], object=value,
-                 objectKey=normalize_key(value), text=number.sub(new, pick["text"], count=1), singleValued=True,
+                 objectKey=normalize_key(value), text=text, singleValued=True,
                  ends=None, about=[dict(a) for a in pick["about"]])
         began = pick["validFrom"].to_native() if hasattr(pick["validFrom"], "to_native") else pick["validFrom"]
         if began is not None and began > f["validFrom"]:
