@@ -844,8 +844,8 @@ async def test_a_correction_of_a_value_from_a_day_ahead_is_the_value_from_that_d
         "£1,150": "superseded", "£1,240": "superseded", "£1,210": "current"}
     assert {r["at"].to_native().date() for r in rows if r["v"] != "£1,150"} == {datetime(2024, 12, 1).date()}
     # told as the value, not as Maya's words with Tom's number in them
-    assert [r["t"] for r in await graph.read("MATCH (f:Fact {tenant: $tenant, object: '£1,210'}) RETURN f.text AS t")
-            ] == ["Rent is £1,210, not 1,240."]
+    told = await graph.read("MATCH (f:Fact {tenant: $tenant, object: '£1,210'}) RETURN f.text AS t")
+    assert [r["t"] for r in told] == ["Rent is £1,210, not 1,240."]
 
 
 async def test_a_turn_whose_values_were_all_replaced_comes_after_the_other_hits_of_a_question_about_now(
