@@ -175,3 +175,11 @@ def test_a_teams_fixtures_entered_refereed_and_moved_by_a_suggestion_are_plans_a
     assert plans == [("Let's just do it at the Castle Park clubhouse then", date(2026, 12, 13)),
                      ("Sam has entered the Easter festival in Bournemouth", date(2027, 4, 6)),
                      ("Claire refs the home friendly against Oakfield", date(2026, 12, 14))]
+
+
+def test_a_pets_dose_said_by_we_or_after_she_is_never_the_owners_nor_the_vets():
+    # Re-runs of walk-through 63: "dr shah said we can go down to 5.4 mg of Apoquel" was Tom's dose,
+    # "she also put him on Apoquel 16 mg" the vet's (Dr Shah takes Apoquel).
+    ex = extract(("Tom", "Dr Shah says he should lose a couple kilos. she also put him on Apoquel 16 mg once a day"),
+                 ("Tom", "biscuit's been great so dr shah said we can go down to 5.4 mg of Apoquel a day"))
+    assert not [f for f in ex.facts if f.subject in ("Tom", "Dr Shah") and f.predicate in ("takes", "apoquel dose is")]

@@ -25,7 +25,8 @@ _WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
 _WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
 _WHOSE_AS_WHO = {"his": "he", "her": "she", "my": "I", "our": "we", "their": "they"}
 # A dose changed: "bumped his insulin up to 12 units", "Dad's metformin dose went down to 500 mg".
-_WHO_GOES = r"(?<![\w'])(I|he|she|they|[A-Z][\w'-]*)"  # (not "we": the household, of its pet's dose)
+# (not "we", the household, of its pet's dose; nor one of two named for it: "Tom and Biscuit can go down")
+_WHO_GOES = r"(?<![\w'])(?<!\band\s)(I|he|she|they|(?-i:[A-Z])[\w'-]*)(?!\s+and\s)"
 _DOSE_TO = re.compile(
     rf"(?:\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|changed|adjusted|"
     rf"doubled|halved|upping|increasing|raising|lowering|reducing)\s+(?:up\s+|down\s+)?{_WHOSE}\s+(?:daily\s+|"
