@@ -180,6 +180,8 @@ def test_a_teams_fixtures_entered_refereed_and_moved_by_a_suggestion_are_plans_a
 def test_a_pets_dose_said_by_we_or_after_she_is_never_the_owners_nor_the_vets():
     # Re-runs of walk-through 63: "dr shah said we can go down to 5.4 mg of Apoquel" was Tom's dose,
     # "she also put him on Apoquel 16 mg" the vet's (Dr Shah takes Apoquel).
-    ex = extract(("Tom", "Dr Shah says he should lose a couple kilos. she also put him on Apoquel 16 mg once a day"),
+    ex = extract(("Tom", "Dr Shah says he should lose a couple kilos. she also put him on Apoquel 16 mg once "
+                         "a day"),
                  ("Tom", "biscuit's been great so dr shah said we can go down to 5.4 mg of Apoquel a day"))
-    assert not [f for f in ex.facts if f.subject in ("Tom", "Dr Shah") and f.predicate in ("takes", "apoquel dose is")]
+    assert not [f for f in ex.facts
+                if f.subject in ("Tom", "Dr Shah") and f.predicate in ("takes", "apoquel dose is")]
