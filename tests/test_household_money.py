@@ -55,7 +55,7 @@ def test_pay_said_with_a_job_and_raised_is_one_salary_and_a_first_day_somewhere_
                  ("Maya", "Halden gave me a raise from October, it's 54,500 now"),
                  ("Maya", "I got a raise to £60,000!"),
                  ("Maya", "Brightline Energy made me an offer. first day at Brightline was yesterday!"),
-                 ("Maya", "I'm on the 8:15 train."))
+                 ("Maya", "I'm on the 8:15 train."), ("Maya", "I'm on 10k steps a day."))
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "salary is"] == [
         ("Maya", "52k"), ("Maya", "54,500"), ("Maya", "£60,000")]
     assert [f.object for f in ex.facts if f.predicate == "works at"] == ["Halden Logistics", "Brightline Energy"]

@@ -63,8 +63,8 @@ def _titled(reg: _Registry, said: str) -> str:
     if key in reg.by_key:
         return reg.by_key[key].name
     words = said.lower().replace(".", "").split()
-    return next(e.name for k, e in reg.by_key.items() if e.type == "person"
-                and (w := k.replace(".", "").split())[0] == words[0] and w[-1] == words[-1] and len(w) >= 3)
+    return next((e.name for k, e in reg.by_key.items() if e.type == "person"
+                 and (w := k.replace(".", "").split())[0] == words[0] and w[-1] == words[-1] and len(w) >= 3), said)
 
 
 def _known_in_lowercase(sent: _Sentence, known: re.Pattern, reg: _Registry) -> list[_Mention]:

@@ -600,9 +600,12 @@ _MILEAGE = re.compile(r"(?<![\w'])(?:I'm|I\s+am|I've\s+been|I'll\s+be)\s+(?:now\
 # before tax", then "Halden gave me a raise from October, it's 54,500 now" (a "gave" fact: 52k stayed).
 _MONEY = r"(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d\d)?|[£$€]?\d+(?:\.\d+)?\s?[kK]\b|[£$€]\d+(?:\.\d\d)?)"
 _PAY = (
-    re.compile(r"(?<![\w'])(?:I|I'm|I\s+am)\s+(?:now\s+)?(?:earn|earning|make|making|get\s+paid|paid|on)\s+"
+    re.compile(r"(?<![\w'])(?:I|I'm|I\s+am)\s+(?:now\s+)?(?:earn|earning|make|making|get\s+paid|paid)\s+"
                r"(?:about\s+|around\s+|roughly\s+)?" + _MONEY + r"(?:\s+(?:a|per)\s+(?:year|annum))?(?![\w£$€])",
                re.I),
+    # ("I'm on 48k now", "I'm on £52,000 a year"; not "I'm on 10k steps a day")
+    re.compile(r"(?<![\w'])(?:I'm|I\s+am)\s+(?:now\s+)?on\s+(?:about\s+|around\s+)?" + _MONEY
+               + r"(?=\s+(?:a|per)\s+(?:year|annum)\b|\s*(?:now|salary|before\s+tax|gross)?\s*[,.!;]|\s*$)", re.I),
     re.compile(r"\b(?:work|working)\s+(?:at|for)\b[^.;!?]{0,60}?,\s*" + _MONEY + r"\s+(?:a|per)\s+(?:year|annum)\b",
                re.I),
     re.compile(r"\b(?:gave\s+me|I\s+got|I've\s+got|got|getting)\s+a\s+(?:pay\s+)?(?:raise|rise|pay\s+rise)\b"
