@@ -281,10 +281,12 @@ _ALWAYS_WITH = re.compile(
     r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
     r"(?:always\s+)?(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+"
     r"(?P<ev>[a-z][\w-]*)", _I)
-_WHOSE_BY_SPEAKER = {"my": "I", "our": "we"}
 
 
 def always_with(sent: _Sentence, recent: str | None) -> list[tuple[str, list[str], list[str]]]:
+    """(text, situation keys, trigger words) of what the sentence says must go wherever someone goes:
+    theirs by its "her"/"his" (`recent`, the person named last before it), "my"/"our" (the speaker's)
+    or a name; found by a trip, packing or the event it names as well as by its own words."""
     m = _ALWAYS_WITH.search(sent.text)
     if m is None:
         return []
@@ -294,7 +296,7 @@ def always_with(sent: _Sentence, recent: str | None) -> list[tuple[str, list[str
         if recent is None:
             return []
         owner = f"{recent}'s"
-    elif low in _WHOSE_BY_SPEAKER:
+    elif low in ("my", "our"):
         owner = f"{sent.t.speaker}'s"
     else:
         owner = whose
