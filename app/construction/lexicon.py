@@ -58,7 +58,9 @@ olá oi bonjour salut hola buenas ciao hallo merci obrigado obrigada gracias dan
 """)  # (greetings of other languages too: "Olá Sam" is no one)
 
 WEEKDAYS = _words("monday tuesday wednesday thursday friday saturday sunday")
-WEEKDAYS_SHORT = _words("mon tue tues wed thu thur thurs fri sat sun")  # "Mon/Wed/Fri"
+WEEKDAYS_SHORT = _words("mon tue tues wed weds thu thur thurs fri sat sun")  # "Mon/Wed/Fri"
+# A weekday in full or cut short, as a regular expression's alternatives (the longest first).
+WEEKDAY_ALT = "|".join(sorted(WEEKDAYS | WEEKDAYS_SHORT, key=lambda w: (-len(w), w)))
 MONTHS = _words(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"

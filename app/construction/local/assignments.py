@@ -89,7 +89,7 @@ _MOVED_SITE = re.compile(
 # "the offsite got pushed to March 3rd"): one day at a time, the new one ends the old. A date's
 # place in s1 is \x00i\x00 (local/inline_dates.py).
 # A weekday before a date, in full or cut short ("on Sat 12 Dec").
-_WEEKDAY = "(?:" + "|".join(sorted(lx.WEEKDAYS | lx.WEEKDAYS_SHORT, key=lambda w: (-len(w), w))) + r")\.?"
+_WEEKDAY = rf"(?:{lx.WEEKDAY_ALT})\.?"
 _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"

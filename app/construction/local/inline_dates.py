@@ -12,9 +12,7 @@ _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
-_WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tues?|weds?|thu|thurs?|fri|"
-                             r"sat|sun)\.?,?\s+$",
-                             re.IGNORECASE)
+_WEEKDAY_BEFORE = re.compile(rf"\b(?:{lx.WEEKDAY_ALT})\.?,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
     r"since|"

@@ -756,7 +756,9 @@ def _slots(v: _Values) -> None:
         lead = None if word or m.start() > 0 or whose is None else f"{whose}'s"
         v.add(whose, f"{_SAME_APPOINTMENT.get(what, what)} schedule", slot, m.start(), lead=lead, end=m.end())
     for m in _WE_MOVE_TO.finditer(v.text):
-        named = _APPOINTMENT_NAMED.findall(v.sent.t.turn.content[:v.sent.t.turn.content.find(v.sent.raw.strip())])
+        content = v.sent.t.turn.content
+        at = content.find(v.sent.raw.strip())  # (the turn's words before this sentence: none when not found)
+        named = _APPOINTMENT_NAMED.findall(content[:at]) if at > 0 else []
         what = " ".join(named[-1].lower().split()) if named and not v.sent.t.assistant else None
         if what is not None and re.match(rf"(?i:{_DAY})s\b", m.group("when")):
             slot = " ".join((m.group("when") + (m.group("hour") or "")).split())
