@@ -82,3 +82,14 @@ def test_rent_going_up_to_what_the_agent_says_then_agreed_lower_and_a_goal_said_
                  ("Maya", "yeah goal is £6,000 by June 2027"))
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "is"] == [
         ("rent", "£1,150"), ("rent", "£1,240"), ("rent", "£1,210"), ("goal", "£6,000")]
+
+
+def test_what_the_accountant_or_the_landlord_needs_by_a_day_is_a_deadline():
+    # "The accountant needs the receipts by 15 December" was only a fact: no deadline surfaced.
+    ex = extract(("Maya", "The accountant needs the receipts by 15 December."),
+                 ("Maya", "Our landlord wants the inventory form back by Friday."),
+                 ("Maya", "The garden needs rain by Friday."))
+    deadlines = {f.text: f.valid_to.date() for f in ex.foresights if f.kind == "deadline"}
+    assert deadlines.get("The accountant needs the receipts by 2026-12-15 (15 December).") == date(2026, 12, 16)
+    assert any("inventory form" in t for t in deadlines)
+    assert not any("garden" in t for t in deadlines)  # no one who asks it of us

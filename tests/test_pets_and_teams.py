@@ -185,3 +185,13 @@ def test_a_pets_dose_said_by_we_or_after_she_is_never_the_owners_nor_the_vets():
                  ("Tom", "biscuit's been great so dr shah said we can go down to 5.4 mg of Apoquel a day"))
     assert not [f for f in ex.facts
                 if f.subject in ("Tom", "Dr Shah") and f.predicate in ("takes", "apoquel dose is")]
+
+
+def test_her_dad_named_first_in_a_sentence_is_the_dad_of_the_one_named_just_before():
+    # "Her dad Raj" had been nobody's dad: its owner was looked for in its own sentence only.
+    ex = extract(("Sam", "Maya Patel joined the squad this week. Her dad Raj will help with lifts."),
+                 ("Sam", "Leo Grant is new too. Her mum Claire is lovely."),
+                 ("Sam", "Maya and Leo both came. His dad Tom drove."))
+    aliases = {e.name: e.aliases for e in ex.entities}
+    assert "Maya Patel's dad" in aliases["Raj"]
+    assert aliases["Claire"] == [] and aliases["Tom"] == []  # "her" is not Leo's; two named before: no one's

@@ -439,8 +439,16 @@ _WEEK_RANGE = re.compile(rf"(?:{_WD})\s*(?:to|through|till|until|-|–)\s*(?:{_W
 _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|rota|off|on\s+duty|"
                            r"days?\s+off\s+(?:is|are)|"
                            # "I'm only available for gigs from Tuesday to Sunday": a week's, not one week
-                           r"only\s+available(?:\s+(?:for|to)\s+[\w-]+(?:\s+[\w-]+)?)?)\b"
-                           r"(?:\s+(?:from|on|every|usually|normally))?\s*$", _I)
+                           r"only\s+available(?:\s+(?:for|to)\s+[\w-]+(?:\s+[\w-]+)?)?|"
+                           # "Opening hours for now are Tuesday to Saturday"
+                           r"hours(?:\s+[\w-]+){0,3}\s+(?:are|is|will\s+be))\b"
+                           r"(?:\s+(?:from|on|every|usually|normally|still|now))?"
+                           # "open 7am to 4pm, Tuesday to Saturday": its hours between
+                           r"(?:\s+\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
+                           r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*,?)?\s*$", _I)
+# ... or hours after it: "Tuesday to Saturday 7:30am to 3pm"
+_HOURS_AFTER = re.compile(r"\s*,?\s*(?:from\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
+                          r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b", _I)
 
 
 _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$", _I)  # "her day off is Monday"
@@ -468,11 +476,16 @@ def _week_routine(text: str, start: int) -> bool:
     """Whether the weekday at `start` begins or ends a week's routine range (a routine said
     before it in the sentence: "Dmitri works Tuesday to Sunday and Marta Wednesday to Sunday")."""
     for m in _WEEK_RANGE.finditer(text, max(0, start - 30), start + 40):
-        if m.start() <= start < m.end() and (_ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start()) or any(
+        if m.start() <= start < m.end() and (_ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start())
+                                             or _HOURS_AFTER.match(text, m.end()) or any(
                 r.end() <= m.start() and _ROUTINE_VERB.search(text, max(0, r.start() - 40), r.start())
                 for r in _WEEK_RANGE.finditer(text, 0, m.start()))):
-            return not _DATE_AFTER.match(text, m.end())
+            return not _DATE_AFTER.match(text, m.end()) or bool(_HOURS_AFTER.match(text, m.end()))
     return False
+
+
+# A shop's days shut: "closed Sunday and Monday", "we're closed on Mondays" (no dates).
+_CLOSED_BEFORE = re.compile(rf"\b(?:closed|shut)\s+(?:(?:{_WD})s?\s*(?:,|and|&)\s*)*$", _I)
 
 
 # The weekday a date just said falls on: "sorry, 9 October, the Friday" (read as the Friday before).
@@ -492,6 +505,7 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                     or (_ROUTINE_REPLACED.search(m.string, max(0, m.start() - 16), m.start())
                                         and _routine_said_before(m.string, m.start()))
                                     or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start())
+                                    or _CLOSED_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
                                     or _DATE_THE.search(m.string, max(0, m.start() - 24), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
@@ -696,7 +710,8 @@ _RANGE_END = re.compile(rf"\s*(?:to|until|till|through|-|–)\s+(?:(?:the\s+)?(?
 
 # "on the 21st", "moved it to the 19th", "Thursday the 19th": a day of this month or the next
 # (the last, in the past tense); with its weekday, the nearest month where the day is that one.
-@_pattern(rf"(?:\bon\s+)?(?:\b(?P<wd>{_WD}),?\s+)?\bthe\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+# ("Tuesday 24th" too, its "the" left out)
+@_pattern(rf"(?:\bon\s+)?(?:\b(?P<wd>{_WD}),?\s+(?:the\s+)?|\bthe\s+)(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
           rf"(?!\s+(?:of\s+)?(?:{_M_ANY}|century|centuries)\b)", needs=(_DIGITS,))
 def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     day = int(m.group("day"))

@@ -609,6 +609,11 @@ SITUATIONS: dict[str, str] = {
     "learning": "learning, lessons, practice, classes, hobbies",
     "money": "money, budget, shopping, spending, savings, purchases",
     "family": "family, relatives, visits, schedule",
+    # what may be said in public: "nothing gets announced publicly before Brightmoss signs off"
+    "publicity": "posting, social media, trailer, press, journalists, tweet, twitter, news, marketing, publicity, "
+                 "newsletter, website",
+    # what may be burnt and when: "Bonfires are only allowed on Sundays before 10am"
+    "fire": "clearing, burning, garden waste, cuttings, weeds, gardening, plot, weekend",
 }
 
 # Cue words in a sentence -> situation keys (a word may point to several).
@@ -647,6 +652,9 @@ _cue("money", "buy buying save saving budget purchase afford")
 _cue("family", "visit visiting parents family relatives")
 _cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating menu catering")
 _cue("drinks", "drink drinking alcohol wine beer")
+_cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
+publicize""")
+_cue("fire", "bonfire bonfires burn burning burnt fire fires")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.
@@ -664,7 +672,7 @@ test exam trip tasting rehearsal repair repairs callout call-out match fixture g
 registration enrolment enrollment entries applications sign-ups signups tournament
 physio physiotherapy dentist check-up checkup scan first-fix second-fix
 grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot friendly friendlies
-festival
+festival show fair fete market playtest gig concert recital premiere bbq barbecue picnic agm auction
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

@@ -9,6 +9,7 @@ from app.construction.supersession import plan_supersession
 from app.construction.corrections import adopt_corrections
 from app.construction.moved_events import adopt_moves
 from app.construction.replacements import adopt_replacements
+from app.construction.short_names import adopt_long_names
 from app.construction.value_owner import adopt_owners
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
@@ -98,8 +99,8 @@ UNWIND $facts AS f
 MATCH (m:MemCell {{tenant: $tenant, id: f.cellId}})
 CREATE (n:Fact {{id: f.id, tenant: $tenant}})
 SET n.subject = f.subject, n.predicate = f.predicate, n.object = f.object, n.text = f.text,
-    n.subjectKey = f.subjectKey, n.objectKey = f.objectKey, n.singleValued = f.singleValued,
-    n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
+    n.subjectKey = f.subjectKey, n.subjectHead = f.subjectHead, n.objectKey = f.objectKey,
+    n.singleValued = f.singleValued, n.confidence = f.confidence, n.validFrom = f.validFrom, n.validTo = f.validTo,
     n.eventDate = f.eventDate, n.ends = f.ends, n.statedAt = f.statedAt, n.status = f.status,
     n.embedding = f.embedding,
     n.conversationId = f.conversationId, n.groupId = f.groupId, n.createdAt = datetime(),
@@ -251,6 +252,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         # Under the lock: what is current now, not when the run began (another run may have
         # written a newer value since). It sets the facts' status, so their rows come after.
         await adopt_owners(tx.run, batch.facts)  # a value said of no one: the one owner's of its kind
+        await adopt_long_names(tx.run, batch.facts)  # "the code", after "the shed lock code": its timeline
         retold = [*await adopt_corrections(tx.run, batch.facts),  # "It's 995 not 975": the value said before
                   *await adopt_replacements(tx.run, batch.facts),  # "his replacement is Priya Nair": his posts
                   *await adopt_moves(tx.run, batch.facts)]  # "it's been moved again, now to ...": the inspection

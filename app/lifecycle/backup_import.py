@@ -323,6 +323,7 @@ async def _purge(graph: TenantGraph, labels: list[str]) -> int:
 
 
 ENTITY_GROUPS = tenant_statements("0018_")
+SUBJECT_HEADS = tenant_statements("0020_")
 
 
 async def import_tenant(svc: Services, path: Path, tenant: str | None = None, reembed_all: bool = False,
@@ -377,7 +378,7 @@ async def import_tenant(svc: Services, path: Path, tenant: str | None = None, re
                               f"not the {header['counts']} of the file (was it written to meanwhile?)")
         # An export made before entities were a group's holds entities of no group: made its
         # groups' as the migration did (after the count check: it may add entities).
-        for stmt in ENTITY_GROUPS:
+        for stmt in ENTITY_GROUPS + SUBJECT_HEADS:  # (and values their short names' index key)
             await graph.auto_commit(stmt)
         done = await graph.write(COMMIT, exportId=header["exportId"])
         if done[0]["n"] != 1:

@@ -448,8 +448,9 @@ def _caps_after_first(text: str) -> set[str]:
 
 
 def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str],
-                  speakers: set[str]) -> list[_Mention]:
-    """The entity mentions of one (cleaned) sentence, registered in `reg`."""
+                  speakers: set[str], before: str | None = None) -> list[_Mention]:
+    """The entity mentions of one (cleaned) sentence, registered in `reg` (`before`: the one
+    person the turn's sentence before named, whom an opening "Her dad Raj" is of)."""
     mentions: list[_Mention] = []
     # "my sister", "Sam's boss", "my dog Max"
     named_kin: dict[int, tuple[str, str, bool]] = {}  # name start -> (owner, kin, is_pet)
@@ -533,7 +534,7 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
     for m in mentions:
         if not out or (m.start, m.key) != (out[-1].start, out[-1].key):
             out.append(m)
-    _their_kin(text, out, reg)
+    _their_kin(text, out, reg, before)
     return out
 
 
@@ -544,10 +545,12 @@ _UNIT_NUMBER = re.compile(r"\d{1,4}[A-Za-z]?|[A-Z]")
 _THEIR_KIN = re.compile(rf"(?<![\w'])(?i:her|his)\s+(?P<kin>(?i:{_KIN_ALT}))(?![\w'-])")
 
 
-def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
+def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry", before_turn: str | None = None) -> None:
     """"My sister Anika lives in Lisbon with her husband Marco": Marco is Anika's husband (a
     standing alias, as "my husband Marco" gives), when one person is named before "her" in the
-    sentence; with two ("Maya told Ana about her husband Tom"), nobody's."""
+    sentence; with two ("Maya told Ana about her husband Tom"), nobody's. Said first in a
+    sentence, of the one person the sentence before named, when "her" or "his" fits them
+    ("Maya Patel joined the squad. Her dad Raj will help with lifts": Maya's dad)."""
     for m in _THEIR_KIN.finditer(text):
         kin = m.group("kin").lower()
         after = _NAMED_AFTER.match(text, m.end())
@@ -559,6 +562,9 @@ def _their_kin(text: str, mentions: list[_Mention], reg: "_Registry") -> None:
                   and (e := reg.get(mm.key)) is not None and e.type in ("person", "thing")}
         ent = reg.get(named.key)
         owner = reg.by_key[next(iter(before))] if len(before) == 1 else None
+        if not before and m.start() == 0 and before_turn is not None and kin_gender(before_turn) in (
+                None, "f" if text[:3].lower() == "her" else "m"):
+            owner = reg.get(before_turn)
         if owner is None or owner.type != "person" or ent is None or ent.speaker or ent is owner:
             continue
         owner = owner.name
@@ -611,7 +617,8 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
     start, end = toks[chunk[0]].start(), toks[chunk[-1]].end()
     words = [toks[c].group() for c in chunk]
     possessive_s = False
-    if words[-1].endswith("'s") and _POSSESSED.match(text, end):
+    if words[-1].endswith("'s") and (_POSSESSED.match(text, end) or (
+            _OWNED_IS.search(text, 0, start) and _CLAUSE_ENDS.match(text, end))):  # ("the hives are Len Ford's,")
         words[-1] = words[-1][:-2]
         end -= 2
         possessive_s = True
@@ -700,6 +707,9 @@ _A_POST = re.compile(
 _B_POST_IS = re.compile(r"\b(?i:my|our|his|her|their)\s+(?:(?i:new|current)\s+)?(?P<noun>"
                         + _alt(lx.PROFESSIONS) + r")(?:\s+(?i:there|here|now))?\s+(?i:is|was)\s+$")
 
+# "the hives are Len Ford's, he's our beekeeper": whose they are, said after "are" (not a name "Len Ford's").
+_OWNED_IS = re.compile(r"\b(?:is|are|was|were)\s+$", re.I)
+_CLAUSE_ENDS = re.compile(r"\s*(?:[,;.!?)]|$)")
 # "Anna's husband", "Google's office": a possessive; "at Luigi's on Friday": part of the name.
 _POSSESSED = re.compile(r"\s+(?!(?:on|at|in|with|and|for|to|or|but|from|by|near|tonight|today|"
                         # ("Mochi's T4 is normal")

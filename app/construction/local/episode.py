@@ -29,7 +29,7 @@ from app.construction.local.foresight import _constraint, _plan, allergy_of, day
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
-from app.construction.local.foresight_end import foresight_ends, redated
+from app.construction.local.foresight_end import foresight_ends, redated, replanned
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
     assistant_chatter)
@@ -289,9 +289,15 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     speaker_set = set(speakers)
     for name in speakers:
         reg.add(name, {"person": 20.0}, speaker=True)
+    before: _Sentence | None = None
     for s in sents:
-        s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set)
+        # the one person the turn's sentence before named ("Maya Patel joined. Her dad Raj ...")
+        named = {e.name for mm in before.mentions if (e := reg.get(mm.key)) is not None
+                 and e.type == "person" and not e.speaker} if before is not None and before.t is s.t else ()
+        s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set,
+                                   next(iter(named)) if len(named) == 1 else None)
         s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
+        before = s
     lowercase = [s for s in sents if s.lowercase]  # most episodes have none: nothing to build
     for s in lowercase:
         _discover_lowercase(s, reg)
@@ -355,11 +361,16 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
-            recent_before = _fitting(people, s.text) if people else None
+            # (never the one speaking: "she" is someone else)
+            others = [p for p in people if p != s.t.speaker]
+            recent_before = _fitting(others, s.text) if others else None
             named_here = []
             for mm in s.mentions:
                 ent = reg.get(mm.key)
-                if ent and ent.type == "person" and not ent.speaker:
+                # (one who speaks in the group too, named by another, not called to: "Tomasz does
+                # the art, he's in this chat too. he lives in Kraków" is Tomasz, not the man before)
+                if ent and ent.type == "person" and (not ent.speaker or (
+                        ent.name != s.t.speaker and not _called(s.text, mm.start, mm.end))):
                     recent = ent.name
                     people = [ent.name, *[p for p in people if p != ent.name]][:8]
                     named_here.append((mm.end, ent.name))
@@ -438,6 +449,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)  # "Sorry, I mean 28 January": the plan of the day said before moves
                 if was is not None and again is not None:
                     foresights[foresights.index(was)] = again
+            elif not valued and not s.t.assistant and (again := replanned(s, foresights)) is not None:
+                end, was, moved = again  # "sorry no, he said Tuesday 24th": the plan said before, that day
+                ends.append(end)
+                if was is not None and moved is not None:
+                    foresights[foresights.index(was)] = moved
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
@@ -697,6 +713,17 @@ class LocalExtractor:
 
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
+
+
+_CALLED_BEFORE = re.compile(r"(?:^|[,!]|\b(?:hey|hi|hello|thanks|thank\s+you|wow|oh|yes|yeah|no|ok|okay))\s*$",
+                            re.I)
+_CALLED_AFTER = re.compile(r"\s*(?:[,!?:.]|$)")
+
+
+def _called(text: str, start: int, end: int) -> bool:
+    """Whether the name at `start`..`end` is said to its holder ("Caroline, you're so brave!",
+    "Your support means a lot, Maria.", "thanks Mel!"), not of them."""
+    return bool(_CALLED_BEFORE.search(text, 0, start)) and bool(_CALLED_AFTER.match(text, end))
 
 
 def _fitting(people: list[str], text: str) -> str | None:

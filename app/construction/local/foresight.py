@@ -234,10 +234,22 @@ class _Who:
 _ASKS = re.compile(r"\s+(?:wants|needs|expects|requires|requested|asked\s+for|asks\s+for)\b", _I)
 
 
+# Whom the speaker deals with, by what they are to them: "The accountant needs the receipts by
+# 15 December", "our landlord wants the form back by Friday".
+_ROLE_ASKS = re.compile(r"(?:^|\b(?:the|our|my)\s+)(?P<r>[a-z-]+)(?=\s+(?:wants|needs|expects|requires|requested|"
+                        r"asked\s+for|asks\s+for)\b)", _I)
+
+
+_ASKERS = lx.PROFESSIONS | lx.TRADES | lx.ORG_ROLES | frozenset(
+    "landlord landlady gp physio school nursery council bank insurer lender agency club league".split())
+
+
 def _firm_asks(sent: _Sentence, pos: int, reg: _Registry) -> bool:
-    """An organisation before `pos` asks for something ("Halden needs the plans by Monday")."""
+    """An organisation, or one who works for the speaker, before `pos` asks for something
+    ("Halden needs the plans by Monday", "The accountant needs the receipts by 15 December")."""
     return any(mm.start < pos and (e := reg.get(mm.key)) is not None and e.type == "organization"
-               and _ASKS.match(sent.text, mm.end) for mm in sent.mentions)
+               and _ASKS.match(sent.text, mm.end) for mm in sent.mentions) or any(
+        m.start() < pos and m.group("r").lower() in _ASKERS for m in _ROLE_ASKS.finditer(sent.text))
 
 
 def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -> _Who | None:

@@ -379,8 +379,35 @@ def redated(sent: _Sentence, thing: str, old: str, new: str, plans: list[Foresig
     text = re.sub(rf"(?:\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:on\s+)?)?{old}(?: \([^)]*\))?",
                   f"{new} ({said.phrase.strip()})", was.text, count=1, flags=re.I)
     return end, was, replace(was, text=text, turn_ids=[*was.turn_ids, sent.t.turn.id],
+                             trigger=was.trigger.replace(old, new),
                              valid_to=datetime.combine(date.fromisoformat(new) + timedelta(days=1), time(0, 0),
                                                        tzinfo=was.valid_from.tzinfo))
+
+
+# A day corrected after a plan of the episode, no value's: "Gareth is coming back on Monday 23
+# November at 9am" then "sorry no, he said Tuesday 24th, Monday he's in Bradford" (the Monday plan
+# stayed, and came first for "When is the oven engineer coming back?").
+_REPLANNED = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|no|wait)\b[\s,:;!.-]*)+"
+                        r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+|"
+                        r"(?:he|she|they)\s+(?:said|says|meant)\s+)?"
+                        r"(?:on\s+)?(?P<day>[^,;]+?)\s*(?:[,;.!]|$)", re.I)
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def replanned(sent: _Sentence, plans: list[ForesightDraft]
+              ) -> tuple[ForesightEndDraft, ForesightDraft | None, ForesightDraft | None] | None:
+    """The episode's last plan of a day (of `plans`) on the day a correction says instead (as
+    `redated`), for a sentence whose first clause is only "sorry ..." and a day."""
+    m = _REPLANNED.match(sent.raw.strip())
+    days = [d for d in sent.dates if d.granularity == "day"]
+    if m is None or len(days) < 1 or days[0].phrase.strip().lower() != m.group("day").strip().lower():
+        return None
+    was = next((f for f in reversed(plans) if f.kind in ("plan", "deadline") and _ISO.search(f.text)), None)
+    if was is None:
+        return None
+    old, new = _ISO.search(was.text).group(), days[0].start.isoformat()
+    thing = " ".join(w for w in _WORD.findall(_ISO.sub(" ", was.text))[:6])
+    return redated(sent, thing, old, new, plans) if old != new else None
 
 
 def _which(x: str, keep_generic: bool = False) -> list[str]:

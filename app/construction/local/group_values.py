@@ -54,13 +54,30 @@ _SUPPLIED = [
 ]
 
 
+# ... with its price said beside it ("Our flour comes from Millbrook Mills, £18.50 a sack"), or the
+# price said of what a firm supplies ("butter is from Pennine Dairy, £4.10 a block", "Flour from
+# Marriage's is £18.50 a sack"): the goods' price, which "butter went up to £4.60" changes.
+_PRICE = r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)(?![\d,.]\d)"
+_PRICE_AFTER = re.compile(rf"\s*,\s*(?:(?i:at|now)\s+)?{_PRICE}")
+_PRICED_START = r"(?:^(?:(?i:and|so|also|plus)\s+)?|[,;:]\s+|\b(?i:and|so)\s+)(?:(?i:our|my|the)\s+)?"
+_PRICED_GOODS = r"(?P<goods>(?i:[a-z])[a-z-]*(?:\s+(?!now\b)[a-z][\w-]*)?)"  # (the sentence's first word: "Flour")
+_FROM_PRICED = [
+    re.compile(rf"{_PRICED_START}{_PRICED_GOODS}\s+(?i:is|are|comes?)\s+from\s+{_FIRM}"
+               rf"(?=\s*,\s*(?:(?i:at|now)\s+)?[£$€]\s?\d)"),
+    re.compile(rf"{_PRICED_START}{_PRICED_GOODS}\s+from\s+{_FIRM}\s+(?i:is|are|costs?)\s+(?:(?i:now)\s+)?{_PRICE}"),
+]
+
+
 def _suppliers(v: _Values) -> None:
-    for rx in _SUPPLIED:
+    for rx in [*_SUPPLIED, *_FROM_PRICED]:
         for m in rx.finditer(v.text):
             goods, firm = m.group("goods").lower(), m.group("firm").rstrip(" .&")
             if goods.split()[0] in lx.STOPWORDS or firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
                 continue
             v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
+            priced = m if m.groupdict().get("num") else _PRICE_AFTER.match(v.text, m.end())
+            if priced is not None:
+                v.add(None, goods, priced.group("num").replace(" ", ""), m.start(), end=priced.end())
 
 
 # A household's or a business's tradespeople, one firm each at a time: "We're done with Quickfix
@@ -282,15 +299,20 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"best\s+man|maid\s+of\s+honou?r|matron\s+of\s+honou?r|officiant|celebrant|ring\s+bearer|"
                # a household's pets' ("Priya Nair is our new dog walker", after Jake) and a club's
                r"dog\s+walker|dog\s+sitter|pet\s+sitter|cat\s+sitter|house\s+sitter|groomer|dog\s+groomer|"
-               r"treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager")
+               r"treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager|"
+               # a society's committee's ("Aisha Rahman was voted in as treasurer", after Brian Cole)
+               r"secretary|chair|chairperson|vice-chair|membership\s+secretary|site\s+rep|beekeeper")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
     r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
     r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
-    r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be)\s+"
+    r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be|"
+    # elected or appointed to it, or taking it over
+    r"(?:was|has\s+been|got|is|'s\s+been)\s+(?:voted\s+in|elected|appointed|made|named|chosen|co-opted)(?:\s+as)?|"
+    r"(?:takes|took|is\s+taking|has\s+taken)\s+over\s+as|stepped\s+in\s+as|steps\s+in\s+as)\s+"
     r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
-    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>\s+(?:(?i:for|from)\s+)?\x00(?P<d>\d+)\x00)?")
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
 _TEAM_ROLE_FIRST = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?P<role>(?i:{_TEAM_ROLES}))\s+"
@@ -411,9 +433,14 @@ _HEAD_COUNT = re.compile(
 # Saturdays 9am to 12pm only"; "A check-up costs £55", then "From 1 December a check-up will cost
 # £62" (each was the speaker's, "Olivia is open Monday to Friday ...", or a "said" fact).
 _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
-_OPEN = re.compile(r"(?<![\w'])(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be|the\s+(?:practice|shop|clinic|office|"
-                   r"salon|restaurant|studio|surgery|bar|cafe|café)\s+(?:is|will\s+be))\s+(?:(?i:now|only)\s+)?"
-                   r"(?i:open)\s+(?P<when>[^.;!?]{3,120})")
+_OPEN = re.compile(r"(?<![\w'])(?:(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be|the\s+(?:practice|shop|clinic|"
+                   r"office|salon|restaurant|studio|surgery|bar|cafe|café|bakery)\s+(?:is|will\s+be))\s+"
+                   r"(?:(?i:now|only)\s+)?"
+                   r"(?i:open)|"
+                   # "Opening hours for now are Tuesday to Saturday ...", "New hours from Monday: open ..."
+                   r"(?i:(?:our\s+|the\s+)?opening\s+hours(?:\s+for\s+now)?\s+(?:are|will\s+be)(?:\s+now)?|"
+                   r"(?:new\s+)?(?:opening\s+)?hours(?:\s+from\s+[^:;.!?]{3,30}?)?\s*:\s*(?:open\b)?))"
+                   r"\s+(?P<when>[^.;!?]{3,120})")
 _DAYS_HOURS = re.compile(
     rf"(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\s*,?\s*(?:from\s+)?"
     r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)",
@@ -429,11 +456,13 @@ _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an
 # "said" fact, and "Subs are £25 a month" stayed current).
 _GOES_TO = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my|his|her|their|its)\s+)?"
-    r"(?P<item>[A-Za-z][a-z-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:is|are|'s|'re|will|will\s+be|has|have|had)\s+)?"
+    r"(?P<item>[A-Za-z][a-z-]*(?:\s+[a-z][\w-]*)?)"
+    r"(?:(?i:'s|'re)\s+|\s+(?:(?i:is|are|will|will\s+be|has|have|had)\s+)?)"
     r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|"
     r"dropping|drop|drops|dropped|"
     r"coming|come|comes|came|falling|fall|falls|fell|jumping|jump|jumps|jumped)\s+(?:(?i:up|down)\s+)?"
-    r"(?:(?i:again)\s+)?(?i:to)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?(?:\s?[kK]\b)?)(?![\d,.]\d)")
+    r"(?:(?i:again)\s+)?(?i:to)\s+"
+    r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?(?:\s?[kK]\b)?|\d{1,2}(?:\.\d{1,2})?%)(?![\d,.]\d)")  # (a fee's "1.4%")
 # ... its new amount said after, by whoever sets it: "the rent is going up :( Greenhill says £1,240 from
 # 1 December".
 _GOING_UP_SAYS = re.compile(
@@ -444,9 +473,15 @@ _GOING_UP_SAYS = re.compile(
 _NOT_AN_ITEM = frozenset("it that this they we i he she which what who price prices cost costs".split())
 
 
+# ... the hours first: "open 7am to 4pm, Tuesday to Saturday"
+_HOURS_DAYS = re.compile(
+    r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)"
+    rf"\s*,?\s*(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\b", re.I)
+
+
 def _hours_and_prices(v: _Values) -> None:
     for m in _OPEN.finditer(v.sent.text):
-        for d in _DAYS_HOURS.finditer(m.group("when")):
+        for d in [*_DAYS_HOURS.finditer(m.group("when")), *_HOURS_DAYS.finditer(m.group("when"))]:
             days = re.sub(r"(?<=day)s\b", "", " ".join(d.group("days").lower().split()))
             v.add(None, f"{days} opening hours", " ".join(d.group("hours").split()), m.start(), end=m.end())
     for m in _COSTS.finditer(v.text):

@@ -24,7 +24,8 @@ _PAST_HINT = re.compile(
 _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!'s\s)(?<!'re\s)"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
-    r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|"
+    # ("playtest 2 done (saturday)")
+    r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|done|"
     r"(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
 # questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
@@ -179,13 +180,19 @@ def tense_of(s: str) -> str | None:
     if _PAST_HINT.search(s):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
-            _BY_DATE_HINT.search(s) and not _WEAK_PAST_HINT.search(_COMMITTED.sub(" ", s))):
+            _BY_DATE_HINT.search(s) and not _WEAK_PAST_HINT.search(_TARGET_BY.sub(" ", _COMMITTED.sub(" ", s)))):
         return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
     if _WEAK_PAST_HINT.search(s):
         return "past"
     return None
+
+
+# A state to be reached by a day, no one's doing yet: "demo build locked by Oct 12" (not "we
+# locked it by Oct 12").
+_TARGET_BY = re.compile(r"(?<![\w'])(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)(?<!\bthey\s)(?<!\byou\s)"
+                        r"[a-z]{3,}ed\s+(?=by\s)", re.IGNORECASE)
 
 
 # Where a sentence's clauses part: each may be told in a tense of its own.
@@ -235,7 +242,10 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
             clause = s[bounds[i]:bounds[i + 1]]
             # A day moved to is read against the whole sentence ("the scan got moved to Friday,
             # then I was wiped out": past), as tense_of does.
-            own[i] = None if _MOVED_TO_HINT.search(clause) else tense_of(clause)
+            # ... and what is told after it, not before ("it was supposed to be this Saturday but we
+            # moved it to Oct 24": ahead)
+            own[i] = (None if i == 0 or tense_of(s[bounds[i]:]) != "future" else "future") \
+                if _MOVED_TO_HINT.search(clause) else tense_of(clause)
             if own[i] is None and _DAY_AT_HOUR.search(clause) and not _MOVED_TO_HINT.search(clause):
                 own[i] = "future"
         return own[i] or whole

@@ -219,13 +219,17 @@ _NO_RULE = re.compile(
     r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
 changes updates things nothing days times clues words strings others ones hard feelings questions answers
-replies responses takers kidding messing joking""".split())
+replies responses takers kidding messing joking exceptions excuses""".split())
 
 
 # ... or said as a ban or an exception: "Smoking is banned inside 41 Mill Street", "dogs are fine
 # at Harbour View but no cats".
+# ... or allowed only then ("Bonfires are only allowed on Sundays before 10am"), or nothing done
+# before someone agrees ("nothing gets announced publicly before Brightmoss signs off").
 _BANNED = re.compile(r"\b(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are)\s+(?:strictly\s+)?(?:banned|forbidden|"
-                     r"prohibited|not\s+allowed|not\s+permitted)\b", _I)
+                     r"prohibited|not\s+allowed|not\s+permitted|only\s+allowed|only\s+permitted)\b"
+                     r"|\bnothing\s+(?:gets|is|can\s+be|should\s+be|goes)\s+(?P<y>[a-z]+ed)\b(?=[^.;!?]{0,40}?\b"
+                     r"(?:before|until|till|without|unless)\b)", _I)
 # ... or said of whom or what must be kept from somewhere: "Biscuit must be kept away from the site",
 # "the kids mustn't go near the scaffolding", "Biscuit still never goes to Elm Row".
 _KEPT_FROM = re.compile(
@@ -255,7 +259,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept]:
-        x = m.group("x").lower().split()
+        x = (m.groupdict().get("x") or m.group("y")).lower().split()
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):

@@ -40,7 +40,7 @@ _FROM_DAY = re.compile(rf"(?:\s+(?i:a|per|each|every)\s+(?i:month|week|year|annu
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
-_ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,3}?[\w-]+)"  # ("For now my goal is")
+_ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,4}?[\w-]+)"  # ("For now my goal is")
          rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going\s+to\s+be|stands\s+at|"
@@ -49,7 +49,7 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+from\s+\S+\s+to"  # ("the hake dish goes from €26 to €27")
-         r"|(?:dropped|drops|rose|rises|fell|falls|"
+         r"|(?:dropped|drops|rose|rises|fell|falls|jumped|jumps|climbed|climbs|grew|grows|shot\s+up|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
          r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"
@@ -67,6 +67,7 @@ _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
 _WEIGHT_UNITS = r"kg|kgs|kilos?|lbs?|pounds|stone"
 _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calories|seats|"
           r"users|licen[cs]es|hours|hrs|mins?|minutes|steps|units|reps|mmhg|percent|euros?|dollars?|"
+          r"people|members|players|kids|children|families|households|"  # ("the waiting list is at 23 people")
           r"arr|mrr|acv|tcv")  # a deal's "$120k ARR" (it was no value, so the amount never changed)
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
@@ -84,7 +85,7 @@ _VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}}
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead)\b|"
+        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding)\b|"
         r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
@@ -130,8 +131,10 @@ _FROM_TO = re.compile(
 # "They run Lumen 3.12", "Brightwave upgraded to Lumen 3.15", "Harbor now runs Lumen 3.15".
 _VERSION = re.compile(
     _WHO + r"(?:'re|\s+are|\s+is|'s)?"
-    r"(?:\s+(?:now|currently|still|finally|just))?\s+(?:run|runs|running|on|upgraded\s+to|updated\s+to|"
-    r"moved\s+to|installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
+    r"(?:\s+(?:now|currently|still|finally|just|also))?\s+(?:run|runs|running|on|"
+    r"(?:upgraded|updated|moved|migrated)"
+    r"(?:\s+(?:the|our|my)\s+(?:project|game|app|site|repo|build|codebase))?\s+to|"
+    r"installed|deployed)\s+(?P<v>[A-Z][\w-]*\s+v?\d+(?:\.\d+){1,3})\b")
 # When someone does a thing of their week ("I train Mon/Wed/Fri mornings", then "I'll train
 # Mon/Wed/Fri evenings from now on"): one schedule at a time.
 _SCHEDULE = re.compile(
@@ -155,7 +158,7 @@ _CHANGED = re.compile(
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?"
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is|to)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?"
     rf"(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
@@ -318,6 +321,18 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
 _MEANT_DAY = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|actually|no|wait)\b[\s,:;!.-]*)+"
                         r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+)?(?:on\s+)?(?P<day>.+?)"
                         r"[\s.!]*$", re.I)
+# ... or agreed, after someone asked to move it: "I can't do the 3rd, can we make it Tuesday 8
+# December?" "ok, Tuesday 8 December it is" (the 3 December meeting stayed).
+_DAY_IT_IS = re.compile(r"^(?:(?:ok|okay|right|fine|great|yes|yep|yeah|cool|perfect|sure|done)\b[\s,!.]*)*"
+                        r"(?P<day>.+?)\s+it\s+is[\s.!]*$", re.I)
+
+
+def _meant_day(raw: str) -> str | None:
+    """What a sentence of a day said instead says after its "sorry, I meant" (or before its "it is")."""
+    m = _MEANT_DAY.match(raw) or _DAY_IT_IS.match(raw)
+    return m.group("day") if m is not None else None
+
+
 _WEEKDAY_THE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|on)\b")
 
 # Measured of a body or its training: the speaker's when no one else's is said.
@@ -349,6 +364,8 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("deposit pot", "deposit savings"), ("deposit fund", "deposit savings"),
          ("savings for the deposit", "deposit savings"), ("final numbers", "guest count"),
          ("final number", "guest count"), ("number of guests", "guest count"))
+# What is counted, whose number goes "down to" or "up to" a new one ("bug count down to 12").
+_COUNTS = frozenset("count total number tally backlog list queue".split())
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
@@ -527,7 +544,7 @@ def _said_is(v: _Values) -> None:
                 (e := reg.get(w)) is not None and e.type != "thing" for w in words):
             continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
         loose = re.match(r"'s\b|\s+(?:up|down)\s+to\b", text[m.end("attr"):], re.I)
-        if loose and not set(attr.split()) & _OF_A_BODY:
+        if loose and not set(attr.split()) & (_OF_A_BODY | _COUNTS):
             continue  # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age
         if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS and not (det or said_owner):
             continue  # "Launch is Monday": a scheduled event's day (assignments.py); "my exam" is mine
@@ -687,7 +704,9 @@ def _account(v: _Values) -> None:
     for m in _RENEWS.finditer(text):
         v.add(v.owner(m.group("who"), m.start()), "renewal date", _value(m, v.sent), m.start(), end=m.end())
     for m in _VERSION.finditer(text):
-        v.add(v.owner(m.group("who"), m.start()), "version", m.group("v"), m.start(), end=m.end())
+        # ("we're on Godot 4.3", then "I upgraded the project to Godot 4.4": the project's, no one's)
+        whose = None if m.group("who").lower() in ("i", "we") else v.owner(m.group("who"), m.start())
+        v.add(whose, "version", m.group("v"), m.start(), end=m.end())
 
 
 def _changed(v: _Values) -> None:
@@ -936,7 +955,14 @@ _DUE_ON = re.compile(
 _DEADLINE_MOVED = re.compile(
     rf"(?P<who>{_NAME})\s+(?:(?i:has|have)\s+)?(?i:moved|pushed|extended|changed|shifted|brought\s+forward)\s+"
     r"(?i:the|our|my|their|its)\s+(?i:deadline|due\s+date)\s+(?:(?i:again|back|out)\s*)?"
-    r"(?:[,;:]\s*(?:(?i:it's|it\s+is)\s+)?(?:(?i:now)\s+)?|(?i:to)\s+)\x00(?P<d>\d+)\x00")
+    # ("to" may be the day's own words)
+    r"(?:[,;:]\s*(?:(?i:it's|it\s+is)\s+)?(?:(?i:now)\s+)?|(?:(?i:to)\s+)?)\x00(?P<d>\d+)\x00")
+# ... or a thing's deadline, whoever moved it: "the council extended the grant deadline to 13
+# November" (a "said" fact; "the grant application deadline is 30 October" stayed current).
+_NAMED_DEADLINE_MOVED = re.compile(
+    r"(?i:moved|pushed|extended|changed|shifted|brought\s+forward)\s+(?i:the|our|my|their|its)\s+"
+    r"(?P<x>(?:[\w-]+\s+){1,3}?(?i:deadline|due\s+date))\s+(?:(?i:again|back|out)\s+)?(?:(?i:to|until)\s+)?"
+    r"\x00(?P<d>\d+)\x00")
 
 
 def _deadlines(v: _Values) -> None:
@@ -952,10 +978,35 @@ def _deadlines(v: _Values) -> None:
             v.add(None, due, _value(m, v.sent), m.start(), end=m.end())
     for m in _DEADLINE_MOVED.finditer(v.text):
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
+    for m in _NAMED_DEADLINE_MOVED.finditer(v.text):
+        if (attr := _attribute(m.group("x"))) is not None:  # (the thing's: short_names.py finds its timeline)
+            v.add(None, attr, _value(m, v.sent), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots, _tickets,
-            _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
+# A count said with "now" or "at" and no verb ("wishlists now 2,650", "wishlists at 3,480!!"), or
+# said first ("19 bugs open now", "47 bugs logged so far": the bug count): each was a "said" fact,
+# and the count of a month before stayed current.
+_COUNT_NOW = re.compile(
+    r"^(?:(?i:and|so|ok|okay|also|yay|woo+)[,!]?\s+)?(?:(?i:the|our|my)\s+)?"
+    r"(?P<attr>(?i:[a-z])[a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?i:now|currently|at|now\s+at)\s+"
+    r"(?P<num>\d[\d,]*(?:\.\d+)?k?)(?![\d,.:]\d|\s*(?i:am|pm|o'clock)\b)"
+    r"(?=\s*(?:[.!?,]|$|\s+(?i:now|today|already)\b))")
+_COUNT_FIRST = re.compile(
+    r"^(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
+    r"(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b")
+
+
+def _counts(v: _Values) -> None:
+    if (m := _COUNT_NOW.match(v.text)) is not None:
+        attr = _attribute(m.group("attr"))
+        if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
+            v.add(None, attr, m.group("num"), m.start(), end=m.end())
+    elif (m := _COUNT_FIRST.match(v.text)) is not None and m.group("noun").lower() not in lx.STOPWORDS:
+        v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
+
+
+_READERS = (_said_is, _counts, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
+            _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
@@ -1017,8 +1068,8 @@ def _is_slot(p: _Parse) -> bool:
 def _corrected_slot(sent: _Sentence, before: list[_Parse]) -> _Parse | None:
     """A weekly slot said last in the episode, on the weekday said instead ("We're moving to
     Tuesdays", then "sorry I meant Thursday": Thursdays; it had stayed Tuesdays)."""
-    m = _MEANT_DAY.match(sent.raw.strip())
-    said = _BARE_WEEKDAY.match(m.group("day").strip(" ,")) if m is not None else None
+    meant = _meant_day(sent.raw.strip())
+    said = _BARE_WEEKDAY.match(meant.strip(" ,")) if meant is not None else None
     last = next((p for p in reversed(before) if _is_slot(p) or ISO_DAY.fullmatch(p.obj)), None)
     if said is None or last is None or not _is_slot(last):
         return None
@@ -1036,10 +1087,10 @@ def _corrected_slot(sent: _Sentence, before: list[_Parse]) -> _Parse | None:
 def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] | None:
     """The day said last in the episode, anew, and the day it replaces, for a sentence that says
     only a day after "sorry", "I meant" or "make that"."""
-    m = _MEANT_DAY.match(sent.raw.strip())
+    meant = _meant_day(sent.raw.strip())
     days = [d for d in sent.dates if d.granularity == "day"]
-    if m is None or len(days) != 1 or _WEEKDAY_THE.sub(
-            "", m.group("day").lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
+    if meant is None or len(days) != 1 or _WEEKDAY_THE.sub(
+            "", meant.lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
         return None  # ("Sorry, I'm late today": more than a day)
     last = next((p for p in reversed(before) if ISO_DAY.fullmatch(p.obj)), None)
     if last is None:

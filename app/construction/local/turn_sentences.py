@@ -15,6 +15,7 @@ from app.construction.local.entities import _Mention
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
 from app.construction.local.voice import without_emphatic
+from app.construction.local.replies import as_answer
 
 
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
@@ -86,6 +87,7 @@ _PRO_DROP = re.compile(
     r"(?:(?:just|really|finally|also|still|totally|honestly|actually)\s+)*(?:can't|cannot|went|got|had|"
     r"love|loved|hate|hated|need|needed|want|wanted|started|finished|bought|made|took|saw|met|visited|"
     r"tried|moved|joined|signed|booked|spent|learned|learnt|found|heard|watched|ran|did|won|lost|adopted|"
+    r"upgraded|ordered|hired|"
     r"graduated|quit|left|wish|hope|miss|missed|gotta)\b(?!\s+(?:is|was|are|were|has|had)\b)", _I)
 _PRO_DROP_ING = re.compile(
     r"(?:(?:just|really|still|currently|finally)\s+)*(?:heading|planning|thinking|hoping|looking|working|"
@@ -141,7 +143,9 @@ def _addressed(turns: list[_Turn]) -> re.Pattern | None:
 def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     out: list[_Sentence] = []
     addressed = _addressed(turns)
+    asked: tuple[str, str] | None = None  # (who, what) when the turn before ended on a question
     for t in turns:
+        first = True
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
         content = _normalise(content[:MAX_TURN_CHARS])
         for raw in split_sentences(content, MAX_SENTENCES_PER_TURN):
@@ -154,10 +158,16 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 continue
             question = text.rstrip().endswith("?") and not _FIRST.match(text) \
                 and not re.match(r"(?:my|our)\b", text, _I)
+            if first and not question and not t.assistant and asked and asked[0] != t.speaker:
+                # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
+                text = as_answer(asked[1], text) or text
+            first = False
             if not question:
                 text = _pro_drop(text)
             dates = find_dates(text, t.at, prefer=tense_at(text))
             out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
                                  hedged=bool(_HEDGE.search(raw)), dates=dates,
                                  lowercase=_lowercase(raw)))
+        last = out[-1] if out and out[-1].t is t else None
+        asked = (t.speaker, last.text) if last is not None and last.question else None
     return out

@@ -1,0 +1,112 @@
+"""A thing named shorter than before is the same thing: "New shed code: 9032", then "changed the
+code again, it's 1188 now", said after "The shed lock code is 4471"; "my goal is £4,500 now"
+after "my savings goal is £6,000". Each had been a timeline of its own ("shed code", "code",
+"shed lock code"), so every value stayed current and the first one said still answered "what's
+the shed code?". Here a value whose thing (or attribute) is named by some of the words of one
+named before in its group, ending in the same word, goes on that one's timeline, and supersession
+(supersession.py) ends the old value. When two such are held ("the code": the shed's and the
+gate's), or the short name has values of its own, it stays as said. Read in the writer's
+transaction under the tenant's write lock, as value_owner.py is."""
+from __future__ import annotations
+
+from typing import Awaitable, Callable
+
+from app.construction.entity_resolution import normalize_key, thing_key
+
+# Words that say which value, not which thing: "the new code", "our current goal".
+_NOT_NAMING = frozenset("new current old latest actual real our my his her their the a an".split())
+
+# The group's current values of things whose name ends in the same word ("shed lock code" for
+# "code"), by the (tenant, subjectHead) index (migration 0020).
+THINGS = """
+UNWIND $asks AS a
+MATCH (f:Fact {tenant: $tenant, subjectHead: a.head})
+WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = 'is'
+  AND f.singleValued AND f.validFrom <= a.at
+RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject}) AS named
+"""
+# A subject's current values of attributes ending in the same word ("savings goal is" for "goal
+# is"), by the (tenant, subjectKey, predicate) index (migration 0013).
+ATTRIBUTES = """
+UNWIND $asks AS a
+MATCH (f:Fact {tenant: $tenant, subjectKey: a.subjectKey})
+WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.singleValued
+  AND f.predicate ENDS WITH a.tail AND f.validFrom <= a.at
+RETURN a.i AS i, collect(DISTINCT f.predicate) AS named
+"""
+
+
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(w for w in normalize_key(name).split() if w not in _NOT_NAMING)
+
+
+def _thing(f: dict) -> bool:
+    """A value of the group's thing: "<thing> | is | <value>", its subject no entity."""
+    return (f["predicate"] == "is" and f["singleValued"] and not f.get("ends")
+            and f["subjectKey"] == thing_key(f["subject"], f.get("groupId"))
+            and not any(a["role"] == "subject" for a in f["about"]))
+
+
+def subject_head(f: dict) -> str | None:
+    """The index key of a thing's value (the last word of its name, in its group), else None."""
+    words = _words(f["subject"]) if _thing(f) else ()
+    return thing_key(words[-1], f.get("groupId")) if words else None
+
+
+def _shortens(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """`short` names what `long` does with fewer of its words, the last the same."""
+    return len(short) < len(long) and short[-1] == long[-1] and set(short) <= set(long)
+
+
+def _one(short: tuple[str, ...], named: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """The one (key, name) of `named` that `short` shortens; None with none or two."""
+    found = {key: name for key, name in named if _shortens(short, _words(name))}
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
+async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> int:
+    """Put each value of `facts` (the writer's rows, in order) whose thing or attribute is named
+    short on the timeline of the one it shortens; mutates the rows. Returns how many moved."""
+    for f in facts:
+        f["subjectHead"] = subject_head(f)
+    things = [{"i": i, "head": f["subjectHead"], "at": f["validFrom"]}
+              for i, f in enumerate(facts) if f["subjectHead"]]
+    attrs = [{"i": i, "subjectKey": f["subjectKey"], "tail": f["predicate"].split()[-2] + " is",
+              "at": f["validFrom"]} for i, f in enumerate(facts)
+             if f["singleValued"] and not f.get("ends") and f["predicate"].endswith(" is")
+             and len(f["predicate"].split()) >= 2]
+    if not things and not attrs:
+        return 0
+    stored = {}
+    if things:
+        stored.update({("t", r["i"]): [(n["key"], n["name"]) for n in r["named"]]
+                       for r in await read(THINGS, asks=things)})
+    if attrs:
+        stored.update({("a", r["i"]): [(p, p[:-3]) for p in r["named"]]
+                       for r in await read(ATTRIBUTES, asks=attrs)})
+    moved = 0
+    for a in things:
+        f = facts[a["i"]]
+        short = _words(f["subject"])
+        # named before in this episode too, and none of the short name's own
+        # (not its own sentence's: "my monthly rent is 1,210" is "rent is" too, said at once)
+        here = [(g["subjectKey"], g["subject"]) for g in facts[:a["i"]]
+                if g.get("subjectHead") == f["subjectHead"] and g["text"] != f["text"]]
+        named = stored.get(("t", a["i"]), []) + here
+        one = _one(short, named)
+        if one is not None and all(key != f["subjectKey"] for key, _ in named):
+            f["subjectKey"], f["subject"] = one
+            moved += 1
+    for a in attrs:
+        f = facts[a["i"]]
+        short = _words(f["predicate"][:-3])
+        here = [(g["predicate"], g["predicate"][:-3]) for g in facts[:a["i"]]
+                if g["subjectKey"] == f["subjectKey"] and g["singleValued"] and g["predicate"].endswith(a["tail"])
+                and g["text"] != f["text"]]
+        named = stored.get(("a", a["i"]), []) + here
+        one = _one(short, named)
+        if one is not None and all(p != f["predicate"] for p, _ in named):
+            f["predicate"] = one[0]
+            moved += 1
+    return moved
+

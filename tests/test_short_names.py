@@ -1,0 +1,72 @@
+"""A thing or an attribute named shorter than before is the same one (construction/short_names.py):
+"New shed code: 9032" and "the code ... 1188 now" after "The shed lock code is 4471" end the
+values before; "my goal" after "my savings goal" too. Local extractor, the real Neo4j."""
+from datetime import timedelta
+
+from app.construction.ingest import Ingestor
+from app.store.migrations import load_migrations
+from tests.conversation import DAY1
+
+
+async def _tell(services, graph, said, group="allotment"):
+    ingestor = Ingestor(services)
+    for day in sorted({d for d, _, _ in said}):
+        await ingestor.memorize(graph.tenant, f"c{day}", [
+            {"id": f"m{i}", "speaker": who, "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
+            for i, (d, who, text) in enumerate(said) if d == day], group_id=group, flush=True)
+
+
+async def _values(graph, where: str, **params) -> list[tuple[str, str, str]]:
+    rows = await graph.read(f"MATCH (f:Fact {{tenant: $tenant}}) WHERE {where} "
+                            "RETURN f.subjectKey AS k, f.object AS v, f.status AS s ORDER BY f.validFrom", **params)
+    return [(r["k"], r["v"], r["s"]) for r in rows]
+
+
+async def test_a_thing_named_shorter_each_time_is_one_timeline(services, graph):
+    await _tell(services, graph, [
+        (0, "Dev", "The shed lock code is 4471."),
+        (10, "Dev", "New shed code: 9032"),
+        (20, "Dev", "changed the code again, it's 1188 now")])
+    assert await _values(graph, "f.predicate = 'is' AND f.object IN ['4471', '9032', '1188']") == [
+        ("shed lock code@allotment", "4471", "superseded"), ("shed lock code@allotment", "9032", "superseded"),
+        ("shed lock code@allotment", "1188", "current")]
+
+
+async def test_a_short_name_two_things_end_in_is_neither_and_another_group_is_apart(services, graph):
+    await _tell(services, graph, [
+        (0, "Dev", "The shed code is 4471. The gate code is 2020."),
+        (3, "Margaret", "The shed code is 5555.")])
+    await _tell(services, graph, [(1, "Ana", "The wifi code is 7777.")], group="other-site")
+    await _tell(services, graph, [(5, "Dev", "The code is 1111 now.")])
+    await _tell(services, graph, [(6, "Ana", "The code is 3333 now.")], group="other-site")
+    assert await _values(graph, "f.object IN ['1111', '3333']") == [
+        ("code@allotment", "1111", "current"), ("wifi code@other-site", "3333", "current")]
+    assert await _values(graph, "f.subjectKey = 'gate code@allotment'") == [
+        ("gate code@allotment", "2020", "current")]
+    assert await _values(graph, "f.subjectKey = 'shed code@allotment'") == [
+        ("shed code@allotment", "4471", "superseded"), ("shed code@allotment", "5555", "current")]
+
+
+async def test_an_attribute_named_shorter_is_the_one_said_before(services, graph):
+    await _tell(services, graph, [
+        (0, "Dana", "My savings goal is £6,000 by Christmas. My monthly rent is £1,210."),
+        (9, "Dana", "My goal is £4,500 now, after the boiler.")], group=None)
+    goals = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.object STARTS WITH '£' "
+                             "AND f.predicate ENDS WITH 'goal is' RETURN f.predicate AS p, f.status AS s "
+                             "ORDER BY f.validFrom")
+    assert [(r["p"], r["s"]) for r in goals] == [("savings goal is", "superseded"), ("savings goal is", "current")]
+    # what one sentence says twice, short and long ("monthly rent is", "rent is"), stays two timelines
+    rents = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate ENDS WITH 'rent is' "
+                             "RETURN f.predicate AS p, f.status AS s ORDER BY p")
+    assert [(r["p"], r["s"]) for r in rents] == [("monthly rent is", "current"), ("rent is", "current")]
+
+
+async def test_the_migration_gives_a_value_written_before_it_its_head(services, graph):
+    await _tell(services, graph, [(0, "Dev", "The shed lock code is 4471.")])
+    await graph.write("MATCH (f:Fact {tenant: $tenant}) REMOVE f.subjectHead")
+    [mig] = [m for m in load_migrations() if m.name.startswith("0020_")]
+    async with services.driver.session() as s:
+        for stmt in mig.statements():
+            await (await s.run(stmt, tenant=graph.tenant)).consume()
+    assert await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'is'}) RETURN f.subjectHead AS h") == [
+        {"h": "code@allotment"}]
