@@ -70,3 +70,14 @@ async def test_the_migration_gives_a_value_written_before_it_its_head(services, 
             await (await s.run(stmt, tenant=graph.tenant)).consume()
     assert await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'is'}) RETURN f.subjectHead AS h") == [
         {"h": "code@allotment"}]
+
+
+async def test_a_release_date_moved_in_a_later_episode_ends_the_plan_of_the_first(services, graph):
+    await _tell(services, graph, [
+        (0, "Ines", "we're on Godot 4.3, release target is March 12 2027 on Steam."),
+        (20, "Ines", "Brightmoss wants the release moved. new date is April 23 2027")])
+    dates = await _values(graph, "f.predicate = 'date is'")
+    assert [(v, s) for _, v, s in dates] == [("2027-03-12", "superseded"), ("2027-04-23", "current")]
+    [old] = await graph.read("MATCH (x:Foresight {tenant: $tenant}) WHERE x.text CONTAINS '2027-03-12' "
+                             "RETURN x.validTo AS validTo")
+    assert old["validTo"].to_native() == DAY1 + timedelta(days=20, minutes=1)  # over when the new day was said

@@ -132,3 +132,30 @@ def test_he_is_the_one_who_speaks_in_the_group_when_named_and_never_the_speaker(
 def test_whose_things_are_said_after_are_is_no_name_with_an_s():
     ex = extract(("Yusuf", "the hives are Len Ford's, he's our beekeeper."))
     assert "Len Ford" in {e.name for e in ex.entities} and "Len Ford's" not in {e.name for e in ex.entities}
+
+
+def test_it_or_the_new_date_after_a_sentence_naming_the_thing_is_that_things_value():
+    ex = extract(("Hannah", "Our flour comes from Millbrook Mills, £18.50 a sack (16kg)"),
+                 ("Hannah", "Ugh and Millbrook just put flour up. It's £19.80 a sack now"),
+                 ("Ines", "we're on Godot 4.3, release target is March 12 2027 on Steam."),
+                 ("Ines", "Brightmoss wants the release moved. new date is April 23 2027"),
+                 ("Ines", "The party went well. It's £5 entry next time"))  # no price put up before
+    said = values(ex)
+    assert [v for s, _, v in said if s == "flour"] == ["£18.50", "£19.80"]
+    assert [v for s, p, v in said if (s, p) == ("release", "date is")] == ["2027-03-12", "2027-04-23"]
+    assert not [s for s, _, _ in said if s in ("party", "entry")]
+
+
+def test_us_after_she_is_not_her():
+    ex = extract(("Hannah", "Lucy loved the christening cake, she's left us a review"))
+    assert "Hannah and Lucy" not in ex.facts[0].text
+
+
+def test_a_rotas_days_said_per_person_or_as_a_list_are_each_persons_one_value():
+    ex = extract(("Dev", "Water rota for the troughs: Yusuf does Tuesdays, Gwen does Thursdays, Colin does "
+                         "Saturdays."),
+                 ("Dev", "fine, Yusuf is on Wednesdays from now on"),
+                 ("Dev", "right so the water rota is now: Yusuf Saturdays, Gwen Wednesdays, Colin Sundays"))
+    rota = [(s, v) for s, p, v in values(ex) if p == "rota days is"]
+    assert [v for s, v in rota if s == "Yusuf"] == ["Tuesdays", "Wednesdays", "Saturdays"]
+    assert [v for s, v in rota if s == "Gwen"] == ["Thursdays", "Wednesdays"]

@@ -96,7 +96,8 @@ _EVENT_DAY = re.compile(
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
     r"[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day))?{_WITH_WHOM}"  # ("New completion date is 29 January")
+    # ("New completion date is 29 January", "release target is March 12 2027")
+    rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day|target(?:\s+date)?))?{_WITH_WHOM}"
     # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
     r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"

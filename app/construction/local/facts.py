@@ -163,10 +163,13 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
             if wm.group(0).lower() == "us" and _ACTS_ON_US.match(sent.text, mm.end, wm.start()) and not (
                     US_ALL.match(sent.text, wm.end()) and _MY_PARTNER.search(sent.text, 0, mm.start)):
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
+            if wm.group(0).lower() == "us" and _SHE_HE.search(sent.text, mm.end, wm.start()):
+                continue  # "Lucy loved the cake, she's left us a review": Lucy did it to us
             return ent.name
     return None
 
 
+_SHE_HE = re.compile(r"\b(?:she|he)(?:'s|'d|'ll)?\b", re.I)
 # A person who is no one "we" is with: named after a preposition ("For Priya we're going with
 # 125k"), or named again or as "him"/"her" after "we" ("we moved Tom's onsite", "any onsite room
 # we book for him").

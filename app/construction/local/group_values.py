@@ -399,6 +399,34 @@ def _duties(v: _Values) -> None:
         v.add(None, f"{duty} rota", m.group("who"), 0, end=m.end())
 
 
+# A rota's days, a person's at a time: "Water rota for the troughs: Yusuf does Tuesdays, Gwen does
+# Thursdays", then "Yusuf is on Wednesdays from now on", "the water rota is now: Yusuf Saturdays,
+# Gwen Wednesdays" (each a "said" fact: Tuesdays stayed Yusuf's).
+_PLURAL_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"
+_ROTA_WHO = r"(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+_ROTA_DOES = re.compile(
+    rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:does|do|is\s+on|'s\s+on|takes|covers|has|will\s+do|"
+    rf"is\s+doing|'s\s+doing)\s+(?:the\s+)?(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+_ROTA_LIST = re.compile(r"\brota\b[^:]{0,30}:\s*(?P<list>.+)$", re.I)
+_ROTA_PAIR = re.compile(rf"{_ROTA_WHO}\s+(?P<when>{_PLURAL_DAYS})\b", re.I)
+
+
+def _rota_days(v: _Values) -> None:
+    text = v.sent.text
+    found = list(_ROTA_DOES.finditer(text))
+    if (listed := _ROTA_LIST.search(text)) is not None and not found:
+        found = list(_ROTA_PAIR.finditer(text, listed.start("list")))
+    for m in found:
+        who = v.reg.get(m.group("who"))
+        if who is None or who.type != "person" or m.group("who").split()[0].lower() in lx.STOPWORDS:
+            continue
+        when = " ".join(m.group("when").split())
+        when = when[:1].upper() + when[1:]
+        # (a pair of a list is told in words: "Gwen Wednesdays" alone says little)
+        said = f"{who.name} is on the rota on {when}." if m.re is _ROTA_PAIR else None
+        v.add(who.name, "rota days", when, m.start("who"), end=m.end(), text=said)
+
+
 def _rota(v: _Values) -> None:
     for rx, attr in ((_DAYS_OFF, "days off"), (_DAY_OFF_IS, "days off"), (_WORK_DAYS, "work days")):
         for m in rx.finditer(v.sent.text):
@@ -547,5 +575,5 @@ def _positions(v: _Values) -> None:
             v.add(e.name, "position", pos, m.start(), end=m.end(), text=f"{told}.")
 
 
-GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _duties, _suppliers, _trades, _deals, _events, _stays,
-                 _new_holders, _line_up, _on_call, _topics, _positions)
+GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
+                 _stays, _new_holders, _line_up, _on_call, _topics, _positions)

@@ -16,6 +16,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
 from app.construction.local.voice import without_emphatic
 from app.construction.local.replies import as_answer
+from app.construction.local.sequels import sequel
 
 
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
@@ -161,6 +162,9 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:
                 # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
                 text = as_answer(asked[1], text) or text
+            elif not first and not question and out and out[-1].t is t:
+                # "Millbrook just put flour up. It's £19.80 a sack now": the flour's price
+                text = sequel(out[-1].text, text) or text
             first = False
             if not question:
                 text = _pro_drop(text)

@@ -1,0 +1,40 @@
+"""A sentence that names its thing only by "it" or "the new date", read with the thing the
+sentence before it in the turn named: "Millbrook just put flour up. It's £19.80 a sack now" says
+"The flour is £19.80 a sack now"; "Brightmoss wants the release moved. new date is April 23 2027"
+says "The release is on April 23 2027". Alone, each was a "said" fact, and the price or day before
+it stayed current."""
+from __future__ import annotations
+
+import re
+
+from app.construction import lexicon as lx
+from app.construction.local.fact_patterns import _I
+
+_ITEM = r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+# A price that changes, its amount not said: "put flour up", "the butter went up again".
+_PUT_UP = [re.compile(rf"\b(?:put|puts|putting|pushed|pushing|bumped)\s+(?:the\s+|their\s+|our\s+)?{_ITEM}"
+                      r"(?:\s+price)?\s+(?:up|down)\b(?![^.!?]*\d)", _I),
+           re.compile(rf"(?:^|\b(?:the|our|and)\s+){_ITEM}\s+(?:price\s+)?(?:went|has\s+gone|have\s+gone|"
+                      r"is\s+going|are\s+going|'s\s+gone|goes)\s+(?:up|down)\b(?![^.!?]*\d)", _I)]
+_ITS_PRICE = re.compile(r"^(?:(?:so|and|now|ugh)[,!]?\s+)*(?:it's|it\s+is|its|they're|they\s+are)\s+(?:now\s+)?"
+                        r"(?P<rest>[£$€]\s?\d.*)$", _I)
+# An event to be moved, its new day said next: "Brightmoss wants the release moved."
+_MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\s+"
+                    r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
+                    r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
+                    rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
+_NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
+                       r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
+
+
+def sequel(before: str, text: str) -> str | None:
+    """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
+    names that thing only by "it" or "the new date"; else None."""
+    put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
+    if (said := _ITS_PRICE.match(text)) is not None and put is not None:
+        item = put.group("item").lower()
+        return None if item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
+    if (said := _NEW_DATE.match(text)) is not None and (moved := _MOVED.search(before)) is not None:
+        event = (moved.group("ev") or moved.group("ev2")).lower()
+        return f"The {event} is on {said.group('rest')}"
+    return None
