@@ -159,3 +159,19 @@ def test_a_rotas_days_said_per_person_or_as_a_list_are_each_persons_one_value():
     rota = [(s, v) for s, p, v in values(ex) if p == "rota days is"]
     assert [v for s, v in rota if s == "Yusuf"] == ["Tuesdays", "Wednesdays", "Saturdays"]
     assert [v for s, v in rota if s == "Gwen"] == ["Thursdays", "Wednesdays"]
+
+
+def test_a_shops_weekday_post_is_no_day_and_he_taking_it_over_is_its_new_holder():
+    ex = extract(("Hannah", "Staff stuff. Megan Doyle is our Saturday assistant, she does the counter 8 till 3"),
+                 ("Hannah", "We interviewed Tom Briggs this week and he's taking over as Saturday assistant, "
+                            "starting Saturday 3 October"))
+    assert [v for s, _, v in values(ex) if s == "saturday assistant"] == ["Megan Doyle", "Tom Briggs"]
+    assert "2026-09-12" not in ex.facts[0].text  # "our Saturday assistant" is no Saturday
+
+
+def test_a_numbered_plots_holder_from_a_list_a_hand_over_or_a_taking_is_one_at_a_time():
+    ex = extract(("Dev", "Plot list for reference: plot 7 is Irene Walsh, plot 9 is Gwen Price."),
+                 ("Margaret", "Plot 7 goes to the first person on the waiting list, Tomasz Nowak."),
+                 ("Dev", "Hannah Lee from the waiting list is taking plot 7."))
+    assert [v for s, _, v in values(ex) if s == "plot 7 holder"] == ["Irene Walsh", "Tomasz Nowak", "Hannah Lee"]
+    assert ("plot 9 holder", "is", "Gwen Price") in values(ex)

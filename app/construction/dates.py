@@ -484,6 +484,11 @@ def _week_routine(text: str, start: int) -> bool:
     return False
 
 
+# A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job".
+_WEEKDAY_KIND = re.compile(r"s?\s+(?:assistants?|staff|helpers?|cover|job|jobs|shifts?|school|club|league|"
+                           r"workers?|crew|papers?)\b", _I)
+
+
 # A shop's days shut: "closed Sunday and Monday", "we're closed on Mondays" (no dates).
 _CLOSED_BEFORE = re.compile(rf"\b(?:closed|shut)\s+(?:(?:{_WD})s?\s*(?:,|and|&)\s*)*$", _I)
 
@@ -506,6 +511,7 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                         and _routine_said_before(m.string, m.start()))
                                     or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start())
                                     or _CLOSED_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
+                                    or _WEEKDAY_KIND.match(m.string, m.end())
                                     or _DATE_THE.search(m.string, max(0, m.start() - 24), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]

@@ -301,7 +301,11 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"dog\s+walker|dog\s+sitter|pet\s+sitter|cat\s+sitter|house\s+sitter|groomer|dog\s+groomer|"
                r"treasurer|club\s+secretary|welfare\s+officer|kit\s+manager|team\s+manager|"
                # a society's committee's ("Aisha Rahman was voted in as treasurer", after Brian Cole)
-               r"secretary|chair|chairperson|vice-chair|membership\s+secretary|site\s+rep|beekeeper")
+               r"secretary|chair|chairperson|vice-chair|membership\s+secretary|site\s+rep|beekeeper|"
+               # a shop's ("Megan Doyle is our Saturday assistant", then "Tom Briggs is taking over as
+               # Saturday assistant")
+               r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\s+(?:assistant|staff|helper|cover)|"
+               r"baker|head\s+baker|barista")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
@@ -319,6 +323,15 @@ _TEAM_ROLE_FIRST = re.compile(
     r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
 
 
+# ... by "he" or "she", the person named before it: "We interviewed Tom Briggs this week and he's
+# taking over as Saturday assistant".
+_TEAM_HOLDER_SHE = re.compile(
+    r"\b(?i:he|she)(?:'s|\s+is|\s+will\s+be|\s+was|\s+has\s+been)?\s+(?i:taking\s+over\s+as|takes\s+over\s+as|"
+    r"going\s+to\s+be|(?:voted\s+in|elected|appointed|made|named)\s+as|joining\s+(?:us\s+)?as|starting\s+as|"
+    r"(?:now\s+)?our\s+new)\s+(?:(?i:the|our)\s+)?(?:(?i:new)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
+
+
 def _new_holders(v: _Values) -> None:
     for m in _NEW_HOLDER.finditer(v.text):
         who, role = v.reg.get(m.group("who")), m.group("role").lower()
@@ -333,9 +346,45 @@ def _new_holders(v: _Values) -> None:
             who.settle("person")  # ("Sam Hill is my assistant coach": a person)
         if who.type != "person":
             continue
-        v.add(None, role.replace("vice captain", "vice-captain"), who.name, m.start(), end=m.end())
-        if m.groupdict().get("when") and v.out and v.out[-1].obj == who.name:
-            v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
+        _holds(v, m, who, role)
+    for m in _TEAM_HOLDER_SHE.finditer(v.text):
+        named = v.named_first(m.start())  # (the sentence's: "he" after it)
+        who = v.reg.get(named) if named else None
+        if who is not None and who.type == "person" and not who.speaker:
+            _holds(v, m, who, " ".join(m.group("role").lower().split()))
+
+
+def _holds(v: _Values, m: re.Match, who, role: str) -> None:
+    """`who` holds the post `role` (from the day `m` says after it, if it does)."""
+    v.add(None, role.replace("vice captain", "vice-captain"), who.name, m.start(), end=m.end())
+    if m.groupdict().get("when") and v.out and v.out[-1].obj == who.name:
+        v.out[-1].said_now, v.out[-1].from_day = False, True  # "captain for November": from then
+
+
+# Who holds a numbered plot, pitch or locker, one at a time: "plot 7 is Irene Walsh, plot 9 is Gwen
+# Price", "Plot 7 goes to the first person on the waiting list, Tomasz Nowak", "Hannah Lee from the
+# waiting list is taking plot 7" (a list fact, a "goes to" fact and a "said" fact: all three current).
+_NUMBERED = r"(?P<thing>(?i:plot|allotment|locker|pitch|stall|bay|berth|desk))\s+(?P<n>\d{1,3}[A-Za-z]?)\b"
+_HOLDER_NAME = r"(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+_NUMBERED_HOLDERS = (
+    re.compile(rf"{_NUMBERED}\s+(?i:is|'s|goes\s+to|is\s+going\s+to|will\s+go\s+to|now\s+belongs\s+to|belongs\s+to|"
+               rf"is\s+now)\s+(?:(?i:the\s+)?[a-z][^,.;:]{{0,50}},\s+)?(?:(?i:now)\s+)?{_HOLDER_NAME}"),
+    re.compile(rf"{_HOLDER_NAME}(?:\s+(?i:from|off|on)\s+[^,.;:]{{0,30}}?)?\s+(?i:is\s+taking(?:\s+over)?|takes(?:\s+over)?|"
+               rf"has\s+taken(?:\s+over)?|took(?:\s+over)?|is\s+getting|gets|got|has)\s+(?:(?i:on)\s+)?{_NUMBERED}"),
+)
+
+
+def _numbered_holders(v: _Values) -> None:
+    for rx in _NUMBERED_HOLDERS:
+        for m in rx.finditer(v.sent.text):
+            who = v.reg.get(m.group("who"))
+            if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
+                continue
+            if who.type in ("place", "thing"):
+                who.settle("person")  # ("plot 7 is Irene Walsh": a person holds a plot)
+            if who.type == "person":
+                v.add(None, f"{m.group('thing').lower()} {m.group('n')} holder", who.name, v.sent.s1_pos(m.start()),
+                      end=v.sent.s1_pos(m.end()))
 
 
 # A band's line-up, a post per part: "Kai sings and Theo plays drums in the band", then "Remy's
@@ -576,4 +625,4 @@ def _positions(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
-                 _stays, _new_holders, _line_up, _on_call, _topics, _positions)
+                 _stays, _new_holders, _numbered_holders, _line_up, _on_call, _topics, _positions)
