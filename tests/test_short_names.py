@@ -47,6 +47,14 @@ async def test_a_short_name_two_things_end_in_is_neither_and_another_group_is_ap
         ("shed code@allotment", "4471", "superseded"), ("shed code@allotment", "5555", "current")]
 
 
+async def test_a_short_name_with_a_value_of_another_kind_is_not_the_long_ones(services, graph):
+    await _tell(services, graph, [
+        (0, "Kofi", "The pitch fee is £35 a time."),
+        (5, "Hannah", "I rang SumUp and they've dropped our fee to 1.69%")])
+    assert await _values(graph, "f.predicate = 'is' AND f.singleValued") == [
+        ("pitch fee@allotment", "£35", "current"), ("fee@allotment", "1.69%", "current")]
+
+
 async def test_an_attribute_named_shorter_is_the_one_said_before(services, graph):
     await _tell(services, graph, [
         (0, "Dana", "My savings goal is £6,000 by Christmas. My monthly rent is £1,210."),

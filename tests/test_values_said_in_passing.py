@@ -32,6 +32,9 @@ def test_a_price_said_beside_its_supplier_then_changed_in_few_words_is_one_timel
                  ("Hannah", "SumUp have cut the fee again, to 1.29%"))
     said = values(ex)
     assert ("butter", "is", "£4.10") in said and ("butter supplier", "is", "Pennine Dairy") in said
+    # the supplier told without the price, which would keep the old price's words current
+    assert [f.text for f in ex.facts[:2]] == ["Kofi said butter is from Pennine Dairy.",
+                                              "Butter is £4.10 a block."]
     assert ("flour", "is", "£18.50") in said and ("flour supplier", "is", "Marriage's") in said
     assert ("card fee", "is", "1.4%") in said and ("fee", "is", "1.29%") in said
 
@@ -64,6 +67,7 @@ def test_opening_hours_either_way_round_and_days_shut_are_no_dates():
     assert [(s, v) for s, _, v in values(ex) if s.endswith("opening hours")] == [
         ("tuesday to saturday opening hours", "7:30am to 3pm"), ("tuesday to saturday opening hours", "7am to 4pm")]
     assert date(2026, 9, 8) not in {f.event_date for f in ex.facts}  # "Tuesday" is no Tuesday
+    assert ex.facts[-1].valid_from.date() == date(2026, 10, 19)  # the new hours from the day they begin
     assert "2026-09-06" not in ex.facts[0].text and "Sunday and Monday" in ex.facts[0].text
 
 
@@ -146,9 +150,13 @@ def test_it_or_the_new_date_after_a_sentence_naming_the_thing_is_that_things_val
     assert not [s for s, _, _ in said if s in ("party", "entry")]
 
 
-def test_us_after_she_is_not_her():
-    ex = extract(("Hannah", "Lucy loved the christening cake, she's left us a review"))
+def test_us_after_she_or_we_after_says_is_not_her():
+    ex = extract(("Hannah", "Lucy loved the christening cake, she's left us a review"),
+                 ("Ines", "Priya says we're in Steam Next Fest with the demo"),
+                 ("Ines", "Priya and I think we're ready"))
     assert "Hannah and Lucy" not in ex.facts[0].text
+    assert "Ines and Priya are in" not in ex.facts[1].text
+    assert "Ines and Priya are ready" in ex.facts[2].text  # (with her, "we" is both)
 
 
 def test_a_rotas_days_said_per_person_or_as_a_list_are_each_persons_one_value():
@@ -175,3 +183,20 @@ def test_a_numbered_plots_holder_from_a_list_a_hand_over_or_a_taking_is_one_at_a
                  ("Dev", "Hannah Lee from the waiting list is taking plot 7."))
     assert [v for s, _, v in values(ex) if s == "plot 7 holder"] == ["Irene Walsh", "Tomasz Nowak", "Hannah Lee"]
     assert ("plot 9 holder", "is", "Gwen Price") in values(ex)
+
+
+def test_days_in_brackets_moved_for_a_reason_or_waited_for_and_a_meeting_tonight_gone_by():
+    ex = extract(("Ines", "the second playtest was supposed to be this saturday (oct 10) but we moved it to "
+                          "oct 24, demo build wasnt stable"),
+                 ("Dev", "orchard pruning half done, Len says the rest waits till february"),
+                 ("Margaret", "The AGM tonight voted the annual fee up to £55, not £52."),
+                 start=datetime(2026, 10, 12, 20, tzinfo=timezone.utc))
+    days = {f.event_date for f in ex.facts}
+    assert {date(2026, 10, 10), date(2027, 2, 1)} <= days and date(2026, 10, 17) not in days
+    assert "2026-10-24" in ex.facts[0].text
+    assert ("annual fee", "is", "£55") in values(ex)
+    assert not [f for f in ex.foresights if "AGM" in f.text]  # over: no plan of it
+    ex = extract(("Yusuf", "the hives are Len Ford's, he's our beekeeper."),
+                 ("Yusuf", "Len wrapped the hives today."))
+    assert {e.name: e.type for e in ex.entities}.get("Len Ford") == "person"
+    assert ex.facts[-1].subject == "Len Ford"

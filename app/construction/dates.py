@@ -426,7 +426,8 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), d, d, "day", True
 
 
-_DATE_AFTER = re.compile(rf",?\s+(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
+# ("this saturday (oct 10)": the date in brackets says which)
+_DATE_AFTER = re.compile(rf"(?:,?\s+|\s*\(\s*)(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
 _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any)\s+$", _I)  # ("on a Monday")
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
@@ -437,7 +438,7 @@ _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|e
 # "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.
 _WEEK_RANGE = re.compile(rf"(?:{_WD})\s*(?:to|through|till|until|-|–)\s*(?:{_WD})\b", _I)
 _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|rota|off|on\s+duty|"
-                           r"days?\s+off\s+(?:is|are)|"
+                           r"days?\s+off\s+(?:is|are)|(?:'s|is|'m|am|'re|are)\s+(?:now\s+)?on|"
                            # "I'm only available for gigs from Tuesday to Sunday": a week's, not one week
                            r"only\s+available(?:\s+(?:for|to)\s+[\w-]+(?:\s+[\w-]+)?)?|"
                            # "Opening hours for now are Tuesday to Saturday"
@@ -445,7 +446,7 @@ _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|r
                            r"(?:\s+(?:from|on|every|usually|normally|still|now))?"
                            # "open 7am to 4pm, Tuesday to Saturday": its hours between
                            r"(?:\s+\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
-                           r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*,?)?\s*$", _I)
+                           r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*,?)?(?:\s*(?:still|now|on))?\s*$", _I)
 # ... or hours after it: "Tuesday to Saturday 7:30am to 3pm"
 _HOURS_AFTER = re.compile(r"\s*,?\s*(?:from\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
                           r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b", _I)
@@ -503,7 +504,8 @@ _DATE_THE = re.compile(rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_M_ANY}
 def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     # "Sunday 13 December", "Sunday, December 13": the date says the day. "my Sunday long run",
     # "every Sunday": a day of a routine, no date.
-    if (_DATE_AFTER.match(m.string, m.end()) and not m.group(1)) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
+    # ("coming Thursday 24 September": the date says it too)
+    if _DATE_AFTER.match(m.string, m.end()) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
             or _ROUTINE_AFTER.match(m.string, m.end()) or (not m.group(1) and _week_routine(m.string, m.start(2))) \
             or (not m.group(1) and (_DAY_OFF_IS.search(m.string, 0, m.start())
                                     or _ROUTINE_DAY_IS.search(m.string, max(0, m.start() - 60), m.start())

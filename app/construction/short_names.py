@@ -3,12 +3,14 @@ code again, it's 1188 now", said after "The shed lock code is 4471"; "my goal is
 after "my savings goal is £6,000". Each had been a timeline of its own ("shed code", "code",
 "shed lock code"), so every value stayed current and the first one said still answered "what's
 the shed code?". Here a value whose thing (or attribute) is named by some of the words of one
-named before in its group, ending in the same word, goes on that one's timeline, and supersession
-(supersession.py) ends the old value. When two such are held ("the code": the shed's and the
-gate's), or the short name has values of its own, it stays as said. Read in the writer's
+named before in its group, ending in the same word, with values of the same kind (a share is no
+price: "our fee ... 1.69%" is not the market's "pitch fee", £35), goes on that one's timeline, and
+supersession (supersession.py) ends the old value. When two such are held ("the code": the shed's
+and the gate's), or the short name has values of its own, it stays as said. Read in the writer's
 transaction under the tenant's write lock, as value_owner.py is."""
 from __future__ import annotations
 
+import re
 from typing import Awaitable, Callable
 
 from app.construction.entity_resolution import normalize_key, thing_key
@@ -23,7 +25,7 @@ UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, subjectHead: a.head})
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = 'is'
   AND f.singleValued AND f.validFrom <= a.at
-RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject}) AS named
+RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, object: f.object}) AS named
 """
 # A subject's current values of attributes ending in the same word ("savings goal is" for "goal
 # is"), by the (tenant, subjectKey, predicate) index (migration 0013).
@@ -32,8 +34,25 @@ UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, subjectKey: a.subjectKey})
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.singleValued
   AND f.predicate ENDS WITH a.tail AND f.validFrom <= a.at
-RETURN a.i AS i, collect(DISTINCT f.predicate) AS named
+RETURN a.i AS i, collect(DISTINCT {predicate: f.predicate, object: f.object}) AS named
 """
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _kind(value: str) -> str:
+    """What kind of value it is: a day, a share, an amount of a currency, a number or words.
+    A value goes only on a timeline of its kind ("they've dropped our fee to 1.69%" is no value
+    of the market's "pitch fee", £35)."""
+    v = value.strip()
+    if _ISO_DAY.fullmatch(v):
+        return "day"
+    if v.endswith("%"):
+        return "share"
+    if v[:1] in "£$€":
+        return "money" + v[0]
+    return "number" if any(c.isdigit() for c in v) else "words"
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -58,9 +77,10 @@ def _shortens(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     return len(short) < len(long) and short[-1] == long[-1] and set(short) <= set(long)
 
 
-def _one(short: tuple[str, ...], named: list[tuple[str, str]]) -> tuple[str, str] | None:
-    """The one (key, name) of `named` that `short` shortens; None with none or two."""
-    found = {key: name for key, name in named if _shortens(short, _words(name))}
+def _one(short: tuple[str, ...], named: list[tuple[str, str, str]], value: str) -> tuple[str, str] | None:
+    """The one (key, name) of `named` ((key, name, a value of it)) that `short` shortens, its
+    values of `value`'s kind; None with none or two."""
+    found = {key: name for key, name, obj in named if _shortens(short, _words(name)) and _kind(obj) == _kind(value)}
     return next(iter(found.items())) if len(found) == 1 else None
 
 
@@ -79,10 +99,10 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
         return 0
     stored = {}
     if things:
-        stored.update({("t", r["i"]): [(n["key"], n["name"]) for n in r["named"]]
+        stored.update({("t", r["i"]): [(n["key"], n["name"], n["object"]) for n in r["named"]]
                        for r in await read(THINGS, asks=things)})
     if attrs:
-        stored.update({("a", r["i"]): [(p, p[:-3]) for p in r["named"]]
+        stored.update({("a", r["i"]): [(n["predicate"], n["predicate"][:-3], n["object"]) for n in r["named"]]
                        for r in await read(ATTRIBUTES, asks=attrs)})
     moved = 0
     for a in things:
@@ -90,22 +110,22 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
         short = _words(f["subject"])
         # named before in this episode too, and none of the short name's own
         # (not its own sentence's: "my monthly rent is 1,210" is "rent is" too, said at once)
-        here = [(g["subjectKey"], g["subject"]) for g in facts[:a["i"]]
+        here = [(g["subjectKey"], g["subject"], g["object"]) for g in facts[:a["i"]]
                 if g.get("subjectHead") == f["subjectHead"] and g["text"] != f["text"]]
         named = stored.get(("t", a["i"]), []) + here
-        one = _one(short, named)
-        if one is not None and all(key != f["subjectKey"] for key, _ in named):
+        one = _one(short, named, f["object"])
+        if one is not None and all(key != f["subjectKey"] for key, _, _ in named):
             f["subjectKey"], f["subject"] = one
             moved += 1
     for a in attrs:
         f = facts[a["i"]]
         short = _words(f["predicate"][:-3])
-        here = [(g["predicate"], g["predicate"][:-3]) for g in facts[:a["i"]]
+        here = [(g["predicate"], g["predicate"][:-3], g["object"]) for g in facts[:a["i"]]
                 if g["subjectKey"] == f["subjectKey"] and g["singleValued"] and g["predicate"].endswith(a["tail"])
                 and g["text"] != f["text"]]
         named = stored.get(("a", a["i"]), []) + here
-        one = _one(short, named)
-        if one is not None and all(p != f["predicate"] for p, _ in named):
+        one = _one(short, named, f["object"])
+        if one is not None and all(p != f["predicate"] for p, _, _ in named):
             f["predicate"] = one[0]
             moved += 1
     return moved

@@ -825,6 +825,8 @@ def _type_votes(text: str, start: int, end: int, words: list[str], low: list[str
         vote("person", 6.0)
     if possessive_s and len(words) == 1:
         vote("person", 2.0)
+    if possessive_s and _OWNED_IS.search(text, 0, start):
+        vote("person", 5.0)  # "the hives are Len Ford's": whose they are, someone's
     if possessive_s and _A_ORG_OWNS.match(text, end + 2) and low[0] not in lx.GIVEN_NAMES:
         vote("organization", 7.0)  # "Harbor's main contact", "Brightwave's admin": an account's
     appos = _A_POST.match(after)

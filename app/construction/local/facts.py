@@ -165,10 +165,14 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             if wm.group(0).lower() == "us" and _SHE_HE.search(sent.text, mm.end, wm.start()):
                 continue  # "Lucy loved the cake, she's left us a review": Lucy did it to us
+            if _SAYS_WE.fullmatch(sent.text, mm.end, wm.start()):
+                continue  # "Priya says we're in Steam Next Fest": the speaker's "we", told by Priya
             return ent.name
     return None
 
 
+_SAYS_WE = re.compile(r"\s+(?:\w+\s+)?(?:says|said|thinks|reckons|told\s+me|mentioned|confirmed|emailed|texted|"
+                      r"wrote|messaged)\s+(?:that\s+)?", re.I)
 _SHE_HE = re.compile(r"\b(?:she|he)(?:'s|'d|'ll)?\b", re.I)
 # A person who is no one "we" is with: named after a preposition ("For Priya we're going with
 # 125k"), or named again or as "him"/"her" after "we" ("we moved Tom's onsite", "any onsite room

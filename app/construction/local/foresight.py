@@ -924,8 +924,8 @@ def day_plan(sent: _Sentence, reg: _Registry, text: str, day: str) -> ForesightD
     fitting moved again! It's 23 January now": its "date is" fact, told with the sentence before;
     the plan of the day before stayed the only one). `text`: that fact's; `day`: its ISO day."""
     ahead = [d for d in sent.dates if d.direction in ("future", "present") and d.start.isoformat() == day]
-    if not ahead:
-        return None
+    if not ahead or (all(d.direction == "present" for d in ahead) and tense_of(sent.text) == "past"):
+        return None  # ("The AGM tonight voted the fee up": over, no plan)
     return ForesightDraft(text=text, trigger=_plan_trigger(sent, reg, ahead, False), turn_ids=[sent.t.turn.id],
                           valid_from=sent.t.at, valid_to=plan_until(sent.t.at, ahead), kind="plan")
 

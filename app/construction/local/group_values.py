@@ -29,7 +29,9 @@ _DAY_OFF_IS = re.compile(
 _WORK_DAYS = re.compile(
     rf"(?<![\w'])(?P<who>I|we|she|he|(?-i:[A-Z])[\w-]+)"
     rf"(?:\s+(?:now|usually|normally|only|currently|still|mostly))*\s+"
-    rf"work(?:s)?\s+(?:on\s+)?(?:from\s+)?"
+    # ("she's now on Wednesday to Sunday": a range of days one is on)
+    rf"(?:work(?:s)?|(?:'s|is|'m|am)(?:\s+now)?\s+on(?=\s+{_DAY}\s*(?:to|-|through)\s*{_DAY}))"
+    rf"\s+(?:on\s+)?(?:from\s+)?"
     rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*(?:\s+(?:mornings|evenings|afternoons|nights))?)"
     r"\b(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
 
@@ -58,6 +60,7 @@ _SUPPLIED = [
 # price said of what a firm supplies ("butter is from Pennine Dairy, £4.10 a block", "Flour from
 # Marriage's is £18.50 a sack"): the goods' price, which "butter went up to £4.60" changes.
 _PRICE = r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)(?![\d,.]\d)"
+_PER = re.compile(r"[^,;.!?()\x00]*")
 _PRICE_AFTER = re.compile(rf"\s*,\s*(?:(?i:at|now)\s+)?{_PRICE}")
 _PRICED_START = r"(?:^(?:(?i:and|so|also|plus)\s+)?|[,;:]\s+|\b(?i:and|so)\s+)(?:(?i:our|my|the)\s+)?"
 _PRICED_GOODS = r"(?P<goods>(?i:[a-z])[a-z-]*(?:\s+(?!now\b)[a-z][\w-]*)?)"  # (the sentence's first word: "Flour")
@@ -75,9 +78,16 @@ def _suppliers(v: _Values) -> None:
             if goods.split()[0] in lx.STOPWORDS or firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
                 continue
             v.add(None, f"{goods} supplier", firm, m.start(), end=m.end())
-            priced = m if m.groupdict().get("num") else _PRICE_AFTER.match(v.text, m.end())
-            if priced is not None:
-                v.add(None, goods, priced.group("num").replace(" ", ""), m.start(), end=priced.end())
+            if m.groupdict().get("num"):  # "Flour from Marriage's is £18.50 a sack": one clause
+                v.add(None, goods, m.group("num").replace(" ", ""), m.start(), end=m.end())
+            elif (priced := _PRICE_AFTER.match(v.text, m.end())) is not None:
+                # "Our flour comes from Millbrook Mills, £18.50 a sack": the price a clause of its
+                # own, told of the goods (the supplier's fact without it, so that it does not keep
+                # the old price current when the price changes)
+                per = _PER.match(v.text, priced.end()).group().strip()
+                num = priced.group("num").replace(" ", "")
+                v.add(None, goods, num, priced.start(), end=priced.end(),
+                      text=f"{goods[:1].upper()}{goods[1:]} is {num}{' ' + per if per else ''}.")
 
 
 # A household's or a business's tradespeople, one firm each at a time: "We're done with Quickfix
@@ -455,7 +465,8 @@ _PLURAL_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"
 _ROTA_WHO = r"(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
 _ROTA_DOES = re.compile(
     rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:does|do|is\s+on|'s\s+on|takes|covers|has|will\s+do|"
-    rf"is\s+doing|'s\s+doing)\s+(?:the\s+)?(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+    rf"is\s+doing|'s\s+doing|is\s+now\s+doing|'s\s+now\s+doing|is\s+now\s+on|'s\s+now\s+on)\s+(?:the\s+)?"
+    rf"(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
 _ROTA_LIST = re.compile(r"\brota\b[^:]{0,30}:\s*(?P<list>.+)$", re.I)
 _ROTA_PAIR = re.compile(rf"{_ROTA_WHO}\s+(?P<when>{_PLURAL_DAYS})\b", re.I)
 
@@ -513,7 +524,7 @@ _WD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 _OPEN = re.compile(r"(?<![\w'])(?:(?i:we're|we\s+are|we'll\s+be|we\s+will\s+be|the\s+(?:practice|shop|clinic|"
                    r"office|salon|restaurant|studio|surgery|bar|cafe|café|bakery)\s+(?:is|will\s+be))\s+"
                    r"(?:(?i:now|only)\s+)?"
-                   r"(?i:open)|"
+                   r"(?i:open)|(?i:we'll|we\s+will|we're\s+going\s+to|we)\s+(?i:now\s+)?(?i:open)(?=\s+\d)|"
                    # "Opening hours for now are Tuesday to Saturday ...", "New hours from Monday: open ..."
                    r"(?i:(?:our\s+|the\s+)?opening\s+hours(?:\s+for\s+now)?\s+(?:are|will\s+be)(?:\s+now)?|"
                    r"(?:new\s+)?(?:opening\s+)?hours(?:\s+from\s+[^:;.!?]{3,30}?)?\s*:\s*(?:open\b)?))"
@@ -550,17 +561,32 @@ _GOING_UP_SAYS = re.compile(
 _NOT_AN_ITEM = frozenset("it that this they we i he she which what who price prices cost costs".split())
 
 
+_FROM_BEFORE = re.compile(r"\b(?:from|starting|as\s+of)\s+\S", re.I)
 # ... the hours first: "open 7am to 4pm, Tuesday to Saturday"
 _HOURS_DAYS = re.compile(
     r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)"
     rf"\s*,?\s*(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\b", re.I)
 
 
+# What a thing charges, its fee: "The card machine (SumUp) charges us 1.75% per transaction", then
+# "they've dropped our fee to 1.69%" (short_names.py puts "fee" on "card machine fee").
+_CHARGES = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:the|our|my)\s+(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+                      r"(?:\([^)]{1,30}\)\s+)?(?i:charges|takes|costs)\s+(?:(?i:us|me)\s+)?(?:(?i:now)\s+)?"
+                      r"(?P<num>\d{1,2}(?:\.\d{1,2})?%)")
+
+
 def _hours_and_prices(v: _Values) -> None:
+    for m in _CHARGES.finditer(v.text):
+        if m.group("item").split()[0].lower() not in lx.STOPWORDS:
+            v.add(None, f"{m.group('item').lower()} fee", m.group("num"), m.start(), end=m.end())
     for m in _OPEN.finditer(v.sent.text):
         for d in [*_DAYS_HOURS.finditer(m.group("when")), *_HOURS_DAYS.finditer(m.group("when"))]:
             days = re.sub(r"(?<=day)s\b", "", " ".join(d.group("days").lower().split()))
             v.add(None, f"{days} opening hours", " ".join(d.group("hours").split()), m.start(), end=m.end())
+            # ("New hours from Monday 19 October: open 7am to 4pm": from that day, the first said)
+            if v.out and v.sent.dates and v.sent.dates[0].direction == "future" and _FROM_BEFORE.search(
+                    v.sent.text, 0, m.start("when") + d.start()):
+                v.out[-1].said_now, v.out[-1].from_day = False, True
     for m in _COSTS.finditer(v.text):
         item = m.group("item").lower()
         if item.split()[0] not in lx.STOPWORDS:

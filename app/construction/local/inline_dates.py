@@ -24,8 +24,9 @@ _PAST_HINT = re.compile(
 _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!'s\s)(?<!'re\s)"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
-    # ("playtest 2 done (saturday)")
-    r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|done|"
+    # ("playtest 2 done (saturday)"; not "pruning half done")
+    r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|"
+    r"(?<!half\s)(?<!nearly\s)(?<!almost\s)(?<!not\s)(?<!n't\s)done|"
     r"(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
 # questionnaire by Friday" is ahead, "it got to £2,400 by December" is not.
@@ -50,7 +51,10 @@ _FUTURE_HINT = re.compile(
     r"about to|can't wait|looking forward|scheduled|(?<!was\s)(?<!were\s)due|signed up|booked|registered|reserved|"
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
-    r"bought tickets|got tickets|enrolled)\b|"
+    r"bought tickets|got tickets|enrolled|"
+    # ("the rest waits till february")
+    r"(?:wait|waits|waiting|can\s+wait|will\s+wait)\s+(?:till|until|til)|"
+    r"waits)\b|"
     # a day something was moved to, a thing someone was asked to do ("our booking moved to 24
     # November", "Dr Lin has asked me to lead the revision evening on 10 December"): ahead
     # (a calendar day: "the scan got moved to Friday, then I was wiped out" is last Friday's)
@@ -216,6 +220,9 @@ _PRICE_FROM_WORD = re.compile(r"[£$€]\s?\d[^.;!?]{0,40}?\bfrom\b", re.IGNOREC
 _FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
 
 
+_THEN = re.compile(r"\s*(?:and\s+)?(?:then|afterwards|after\s+that|so)\b", re.IGNORECASE)
+
+
 def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     """The tense to read a date phrase of `s` in: that of the clause it stands in, else the
     sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
@@ -242,9 +249,11 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
             clause = s[bounds[i]:bounds[i + 1]]
             # A day moved to is read against the whole sentence ("the scan got moved to Friday,
             # then I was wiped out": past), as tense_of does.
-            # ... and what is told after it, not before ("it was supposed to be this Saturday but we
-            # moved it to Oct 24": ahead)
-            own[i] = (None if i == 0 or tense_of(s[bounds[i]:]) != "future" else "future") \
+            # ... and what is told after it as what came next, not before nor why ("it was supposed
+            # to be this Saturday but we moved it to Oct 24, the build wasn't stable": ahead)
+            after = s[bounds[i + 1]:] if i + 2 < len(bounds) else ""
+            told = clause + (" " + after if _THEN.match(after) else "")
+            own[i] = (None if i == 0 or tense_of(told) != "future" else "future") \
                 if _MOVED_TO_HINT.search(clause) else tense_of(clause)
             if own[i] is None and _DAY_AT_HOUR.search(clause) and not _MOVED_TO_HINT.search(clause):
                 own[i] = "future"

@@ -85,7 +85,8 @@ _VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}}
 _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|according|and|but|so|per|a|an|"
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
-        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding)\b|"
+        r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding|"
+        r"because|cos|coz|since)\b|"
         r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
@@ -148,10 +149,11 @@ _SCHEDULE = re.compile(
 _CHANGED = re.compile(
     r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s)?"
     r"(?:\s+just)?\s+|"
-    r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?)"
+    r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?|"
+    r"\x00\d+\x00\s+)"  # ("The AGM tonight voted the annual fee up to £55": its day before the verb)
     # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
-    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting|"
+    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting|voted|agreed|"
     r"raising|increasing|bumping|upping|lowering|reducing|cutting|dropping|changing|moving|setting|revising|"
     r"updating)\s+(?:up\s+|down\s+)?"
     r"(?P<det>my|our|their|his|her|the)\s+"
