@@ -47,6 +47,15 @@ async def test_a_short_name_two_things_end_in_is_neither_and_another_group_is_ap
         ("shed code@allotment", "4471", "superseded"), ("shed code@allotment", "5555", "current")]
 
 
+async def test_a_things_day_said_by_a_shorter_name_moves_it(services, graph):
+    await _tell(services, graph, [
+        (0, "Margaret", "I booked the Hedges Farm manure delivery for Saturday 10 October."),
+        (20, "Dev", "The manure delivery is moved to Saturday 17 October.")])
+    days = await _values(graph, "f.predicate = 'date is'")
+    assert [(v, s) for _, v, s in days] == [("2024-10-10", "superseded"), ("2024-10-17", "current")], days
+    assert {k for k, _, _ in days} == {"hedges farm manure delivery@allotment"}
+
+
 async def test_a_short_name_with_a_value_of_another_kind_is_not_the_long_ones(services, graph):
     await _tell(services, graph, [
         (0, "Kofi", "The pitch fee is £35 a time."),
@@ -69,15 +78,17 @@ async def test_an_attribute_named_shorter_is_the_one_said_before(services, graph
     assert [(r["p"], r["s"]) for r in rents] == [("monthly rent is", "current"), ("rent is", "current")]
 
 
-async def test_the_migration_gives_a_value_written_before_it_its_head(services, graph):
-    await _tell(services, graph, [(0, "Dev", "The shed lock code is 4471.")])
+async def test_the_migrations_give_a_value_or_a_day_written_before_them_its_head(services, graph):
+    await _tell(services, graph, [(0, "Dev", "The shed lock code is 4471."),
+                                  (0, "Dev", "The manure delivery is on Saturday 12 October.")])
     await graph.write("MATCH (f:Fact {tenant: $tenant}) REMOVE f.subjectHead")
-    [mig] = [m for m in load_migrations() if m.name.startswith("0020_")]
     async with services.driver.session() as s:
-        for stmt in mig.statements():
-            await (await s.run(stmt, tenant=graph.tenant)).consume()
-    assert await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'is'}) RETURN f.subjectHead AS h") == [
-        {"h": "code@allotment"}]
+        for mig in [m for m in load_migrations() if m.name.startswith(("0020_", "0021_"))]:
+            for stmt in mig.statements():
+                await (await s.run(stmt, tenant=graph.tenant)).consume()
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued "
+                            "RETURN f.predicate AS p, f.subjectHead AS h ORDER BY p")
+    assert [(r["p"], r["h"]) for r in rows] == [("date is", "delivery@allotment"), ("is", "code@allotment")]
 
 
 async def test_a_release_date_moved_in_a_later_episode_ends_the_plan_of_the_first(services, graph):

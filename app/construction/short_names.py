@@ -1,6 +1,7 @@
 """A thing named shorter than before is the same thing: "New shed code: 9032", then "changed the
-code again, it's 1188 now", said after "The shed lock code is 4471"; "my goal is £4,500 now"
-after "my savings goal is £6,000". Each had been a timeline of its own ("shed code", "code",
+code again, it's 1188 now", said after "The shed lock code is 4471"; "The manure delivery is moved
+to Saturday 17 October" after "I booked the Hedges Farm manure delivery for Saturday 10 October";
+"my goal is £4,500 now" after "my savings goal is £6,000". Each had been a timeline of its own ("shed code", "code",
 "shed lock code"), so every value stayed current and the first one said still answered "what's
 the shed code?". Here a value whose thing (or attribute) is named by some of the words of one
 named before in its group, ending in the same word, with values of the same kind (a share is no
@@ -23,7 +24,7 @@ _NOT_NAMING = frozenset("new current old latest actual real our my his her their
 THINGS = """
 UNWIND $asks AS a
 MATCH (f:Fact {tenant: $tenant, subjectHead: a.head})
-WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = 'is'
+WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = a.predicate
   AND f.singleValued AND f.validFrom <= a.at
 RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, object: f.object}) AS named
 """
@@ -59,9 +60,13 @@ def _words(name: str) -> tuple[str, ...]:
     return tuple(w for w in normalize_key(name).split() if w not in _NOT_NAMING)
 
 
+# What a thing said of no entity holds: a value, or a day ("the manure delivery | date is").
+_THING_PREDICATES = ("is", "date is")
+
+
 def _thing(f: dict) -> bool:
     """A value of the group's thing: "<thing> | is | <value>", its subject no entity."""
-    return (f["predicate"] == "is" and f["singleValued"] and not f.get("ends")
+    return (f["predicate"] in _THING_PREDICATES and f["singleValued"] and not f.get("ends")
             and f["subjectKey"] == thing_key(f["subject"], f.get("groupId"))
             and not any(a["role"] == "subject" for a in f["about"]))
 
@@ -89,7 +94,7 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
     short on the timeline of the one it shortens; mutates the rows. Returns how many moved."""
     for f in facts:
         f["subjectHead"] = subject_head(f)
-    things = [{"i": i, "head": f["subjectHead"], "at": f["validFrom"]}
+    things = [{"i": i, "head": f["subjectHead"], "predicate": f["predicate"], "at": f["validFrom"]}
               for i, f in enumerate(facts) if f["subjectHead"]]
     attrs = [{"i": i, "subjectKey": f["subjectKey"], "tail": f["predicate"].split()[-2] + " is",
               "at": f["validFrom"]} for i, f in enumerate(facts)
@@ -111,7 +116,8 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
         # named before in this episode too, and none of the short name's own
         # (not its own sentence's: "my monthly rent is 1,210" is "rent is" too, said at once)
         here = [(g["subjectKey"], g["subject"], g["object"]) for g in facts[:a["i"]]
-                if g.get("subjectHead") == f["subjectHead"] and g["text"] != f["text"]]
+                if g.get("subjectHead") == f["subjectHead"] and g["predicate"] == f["predicate"]
+                and g["text"] != f["text"]]
         named = stored.get(("t", a["i"]), []) + here
         one = _one(short, named, f["object"])
         if one is not None and all(key != f["subjectKey"] for key, _, _ in named):

@@ -323,7 +323,7 @@ async def _purge(graph: TenantGraph, labels: list[str]) -> int:
 
 
 ENTITY_GROUPS = tenant_statements("0018_")
-SUBJECT_HEADS = tenant_statements("0020_")
+SUBJECT_HEADS = tenant_statements("0020_") + tenant_statements("0021_")
 
 
 async def import_tenant(svc: Services, path: Path, tenant: str | None = None, reembed_all: bool = False,

@@ -68,7 +68,10 @@ _AGENDA = re.compile(
     # promised to share", a thing of the past)
     r"(?:what|anything)\s+(?:did|do|does|have|has)\s+\S+(?:\s+\S+)?\s+(?:promised?|committed\s+to)|"
     r"to-?dos?|action\s+items?|(?:what|anything)\s+(?:do|does|did)\s+\w+\s+(?:still\s+)?"
-    r"(?:have|need)\s+to\s+do)\b", re.IGNORECASE)
+    r"(?:have|need)\s+to\s+do|"
+    # what to bear in mind for a time ahead ("What should we keep in mind for next week's prep?")
+    r"(?:keep\s+in\s+mind|bear\s+in\s+mind|remember|watch\s+out|prepare|prep)\b[^?.!]{0,30}?\b"
+    r"(?:next|this\s+coming|the\s+coming)\s+(?:week|weekend|month|few\s+days))\b", re.IGNORECASE)
 
 
 def asks_ahead(query: str) -> bool:
