@@ -62,5 +62,6 @@ def test_no_value_replies_say_nothing():
     assert as_answer("What's up?", "nothing much") is None
     assert as_answer("Who's your landlord?", "we rent from my aunt, she owns the building") is None
     assert as_answer("What is it?", "a spreadsheet") is None
+    assert as_answer("What's the weather like?", "sunny") is None
     assert as_answer("Where's the party?", "at Maya's") == "The party is at Maya's."
     assert as_answer("When's training?", "Tuesdays") == "Training is on Tuesdays."

@@ -57,7 +57,8 @@ def asked_value(question: str) -> tuple[str, str] | None:
         head = x.split()[0].lower()
         # "What's up?", "Who's coming?", "What is it?": nothing asked of a thing
         # ("What's your plan to pitch in?": a plan is told in a sentence, not a value)
-        if head in _NOT_A_THING or " to " in f" {x.lower()} " or (
+        # ("What's the weather like?": how it is, no value of it)
+        if head in _NOT_A_THING or " to " in f" {x.lower()} " or x.lower().endswith(" like") or (
                 len(x.split()) == 1 and x.lower() not in _BARE_THINGS and not x.endswith("ing")):
             return None
         return x, join
@@ -67,7 +68,7 @@ def asked_value(question: str) -> tuple[str, str] | None:
 _NOT_A_THING = frozenset("it that this up going coming happening wrong new there he she they you".split())
 # A thing asked of with no determiner: "When is training?", "How much is rent now?"
 _BARE_THINGS = frozenset(
-    "rent training practice practise rehearsal rehearsals practice kickoff kick-off lunch dinner breakfast "
+    "rent training practice practise rehearsal rehearsals kickoff kick-off lunch dinner breakfast "
     "school work church choir class classes mass parking pickup drop-off dropoff registration payday "
     "subs fees membership tuition childcare nursery".split())
 
