@@ -200,3 +200,8 @@ def test_days_in_brackets_moved_for_a_reason_or_waited_for_and_a_meeting_tonight
                  ("Yusuf", "Len wrapped the hives today."))
     assert {e.name: e.type for e in ex.entities}.get("Len Ford") == "person"
     assert ex.facts[-1].subject == "Len Ford"
+
+
+def test_my_contact_there_after_the_firm_in_the_sentence_is_my_contact_at_it():
+    ex = extract(("Ines", "publisher is Brightmoss Publishing, my contact there is Daniel Reyes"))
+    assert ("Ines", "contact at Brightmoss Publishing is", "Daniel Reyes") in values(ex)

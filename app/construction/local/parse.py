@@ -111,10 +111,18 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
 def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
     ("My new contact at Northwind is Priya Nair" ends Tom)."""
-    m = _CONTACT_AT.search(body) or _CONTACT_AT_FIRST.search(body)
+    m = _CONTACT_AT.search(body) or _CONTACT_AT_FIRST.search(body) or _CONTACT_THERE.search(body)
     if m is None:
         return None
-    org, ent = reg.get(m.group("org")), reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
+    if m.re is _CONTACT_THERE:
+        # "publisher is Brightmoss Publishing, my contact there is Daniel Reyes": the firm named
+        # before it in the sentence, the nearest
+        at = m.start() + max(0, sent.s1.find(body))  # (in the sentence, whose end `body` may be)
+        named = sent.named_before(reg, at, ("organization", "thing", "place"))
+        org = named[-1] if named else None
+    else:
+        org = reg.get(m.group("org"))
+    ent = reg.get(_CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!"))
     if org is None or ent is None or ent.type not in ("person", "thing") or org is ent:
         return None
     ent.settle("person")
@@ -130,6 +138,9 @@ _CONTACT = (r"(?:my|our)\s+(?:new\s+|main\s+|current\s+|primary\s+)?(?:contact|p
 _CONTACT_AT = re.compile(r"(?:^|[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)" + _CONTACT +
                          r"\s+(?:at|from|in|with)\s+(?:the\s+)?"
                          r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s+is\s+(?:now\s+)?", _I)
+# ... or "there", after the firm in the sentence: "publisher is Brightmoss, my contact there is Dan".
+_CONTACT_THERE = re.compile(r"(?:[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\s+)" + _CONTACT +
+                            r"\s+there\s+is\s+(?:now\s+)?", _I)
 # ... or the place said first: "At Blue Harbour my contact is Niamh Kelly".
 _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
                                + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
