@@ -102,6 +102,8 @@ def test_a_day_agreed_as_x_it_is_or_corrected_as_he_said_moves_the_plan_before()
 def test_a_weekday_with_its_ordinal_is_that_day_of_the_month_it_falls_in():
     [d] = find_dates("he said Tuesday 24th", date(2026, 11, 16))
     assert d.start == date(2026, 11, 24)
+    [d] = find_dates("first playtest is this saturday the 19th, 8 testers", date(2026, 9, 14))
+    assert (d.start, d.phrase) == (date(2026, 9, 19), "this saturday the 19th")
 
 
 def test_a_state_due_by_a_day_and_a_day_moved_to_after_a_past_clause_are_ahead():
@@ -143,10 +145,12 @@ def test_it_or_the_new_date_after_a_sentence_naming_the_thing_is_that_things_val
                  ("Hannah", "Ugh and Millbrook just put flour up. It's £19.80 a sack now"),
                  ("Ines", "we're on Godot 4.3, release target is March 12 2027 on Steam."),
                  ("Ines", "Brightmoss wants the release moved. new date is April 23 2027"),
+                 ("Ines", "Priya says Brightmoss wants to push the release again. May 28 2027 now, something "
+                          "about their Q2 slate"),
                  ("Ines", "The party went well. It's £5 entry next time"))  # no price put up before
     said = values(ex)
     assert [v for s, _, v in said if s == "flour"] == ["£18.50", "£19.80"]
-    assert [v for s, p, v in said if (s, p) == ("release", "date is")] == ["2027-03-12", "2027-04-23"]
+    assert [v for s, p, v in said if (s, p) == ("release", "date is")] == ["2027-03-12", "2027-04-23", "2027-05-28"]
     assert not [s for s, _, _ in said if s in ("party", "entry")]
 
 

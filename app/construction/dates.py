@@ -719,7 +719,8 @@ _RANGE_END = re.compile(rf"\s*(?:to|until|till|through|-|–)\s+(?:(?:the\s+)?(?
 # "on the 21st", "moved it to the 19th", "Thursday the 19th": a day of this month or the next
 # (the last, in the past tense); with its weekday, the nearest month where the day is that one.
 # ("Tuesday 24th" too, its "the" left out)
-@_pattern(rf"(?:\bon\s+)?(?:\b(?P<wd>{_WD}),?\s+(?:the\s+)?|\bthe\s+)(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
+@_pattern(rf"(?:\bon\s+)?(?:(?:\b(?:this\s+coming|this|next|coming)\s+)?\b(?P<wd>{_WD}),?\s+(?:the\s+)?|\bthe\s+)"
+          rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
           rf"(?!\s+(?:of\s+)?(?:{_M_ANY}|century|centuries)\b)", needs=(_DIGITS,))
 def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     day = int(m.group("day"))

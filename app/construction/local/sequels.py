@@ -10,6 +10,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
 
+_MONTHS = "|".join(sorted(lx.MONTHS, key=len, reverse=True))
 _ITEM = r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 # A price that changes, its amount not said: "put flour up", "the butter went up again".
 _PUT_UP = [re.compile(rf"\b(?:put|puts|putting|pushed|pushing|bumped)\s+(?:the\s+|their\s+|our\s+)?{_ITEM}"
@@ -23,6 +24,11 @@ _MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCH
                     r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
                     r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
+# ... or said as the day it is now: "May 28 2027 now, something about their Q2 slate".
+_DAY_NOW = re.compile(r"^(?P<rest>(?:(?:on|to)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})|"
+                      rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+                      r"(?:,?\s+\d{4})?)\s+now\b(?P<tail>.*)$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
@@ -34,7 +40,10 @@ def sequel(before: str, text: str) -> str | None:
     if (said := _ITS_PRICE.match(text)) is not None and put is not None:
         item = put.group("item").lower()
         return None if item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
-    if (said := _NEW_DATE.match(text)) is not None and (moved := _MOVED.search(before)) is not None:
-        event = (moved.group("ev") or moved.group("ev2")).lower()
-        return f"The {event} is on {said.group('rest')}"
+    moved = _MOVED.search(before)
+    if (said := _NEW_DATE.match(text)) is not None and moved is not None:
+        return f"The {(moved.group('ev') or moved.group('ev2')).lower()} is on {said.group('rest')}"
+    if (said := _DAY_NOW.match(text)) is not None and moved is not None:
+        day = re.sub(r"^(?:on|to)\s+", "", said.group("rest"), flags=re.I)
+        return f"The {(moved.group('ev') or moved.group('ev2')).lower()} is now on {day}{said.group('tail')}"
     return None
