@@ -187,6 +187,10 @@ def test_a_numbered_plots_holder_from_a_list_a_hand_over_or_a_taking_is_one_at_a
                  ("Dev", "Hannah Lee from the waiting list is taking plot 7."))
     assert [v for s, _, v in values(ex) if s == "plot 7 holder"] == ["Irene Walsh", "Tomasz Nowak", "Hannah Lee"]
     assert ("plot 9 holder", "is", "Gwen Price") in values(ex)
+    # each plot's fact names its holder only, not every name of the list
+    assert [sorted(n for n, _ in f.entities) for f in ex.facts[:2]] == [["Irene Walsh"], ["Gwen Price"]]
+    ex = extract(("Hannah", "Jess Taylor is our baker, she works Tuesday to Saturday on the early shift"))
+    assert ex.facts[-1].text == "Jess Taylor works Tuesday to Saturday on the early shift."
 
 
 def test_days_in_brackets_moved_for_a_reason_or_waited_for_and_a_meeting_tonight_gone_by():

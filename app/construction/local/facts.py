@@ -42,7 +42,11 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         text = parse.text
     if parse.clause or parse.lead:
         text = text[:1].upper() + text[1:]
-    if parse.kind == "pronoun":
+    # ... and a clause of a value told alone names whom its "she" is ("Jess Taylor is our baker, she
+    # works Tuesday to Saturday": "Jess Taylor works ...", not "She works ...")
+    told_alone = parse.clause > 0 and not parse.text and (e := reg.get(parse.subject)) is not None \
+        and e.type == "person"
+    if parse.kind == "pronoun" or told_alone:
         m = _THIRD.match(text)
         if m:
             text = f"{parse.subject} {'is ' if m.group(1).endswith(chr(39) + 's') else ''}{text[m.end():]}"
@@ -82,9 +86,15 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         add(parse.predicate[:-len(" dose is")], ROLE_OBJECT)
     obj_low = parse.obj.casefold()
     own_words = parse.text.casefold() if parse.text else None
+    # a clause told alone links the names of its words only ("plot 7 is Irene Walsh, plot 9 is Gwen
+    # Price": each plot its holder, not all four)
+    end = parse.until if parse.until is not None else len(sent.s1)
+    clause_only = (parse.clause > 0 or parse.until is not None) and not parse.text
     for mm in sent.mentions:
         ent = reg.get(mm.key)
         if ent is None:
+            continue
+        if clause_only and not parse.clause <= sent.s1_pos(mm.start) < end:
             continue
         if own_words is not None and all(n not in own_words for n in (ent.name.casefold(), mm.surface.casefold())):
             continue  # told in words of its own: not every name of the sentence ("Oscar Reid plays in midfield")
