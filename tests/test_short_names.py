@@ -4,6 +4,7 @@ values before; "my goal" after "my savings goal" too. Local extractor, the real 
 from datetime import timedelta
 
 from app.construction.ingest import Ingestor
+from app.construction.short_names import _shortens
 from app.store.migrations import load_migrations
 from tests.conversation import DAY1
 
@@ -100,3 +101,10 @@ async def test_a_release_date_moved_in_a_later_episode_ends_the_plan_of_the_firs
     [old] = await graph.read("MATCH (x:Foresight {tenant: $tenant}) WHERE x.text CONTAINS '2027-03-12' "
                              "RETURN x.validTo AS validTo")
     assert old["validTo"].to_native() == DAY1 + timedelta(days=20, minutes=1)  # over when the new day was said
+
+
+def test_a_qualified_name_is_another_value_not_a_longer_name():
+    assert _shortens(("code",), ("shed", "lock", "code")) and _shortens(("goal",), ("savings", "goal"))
+    assert not _shortens(("weight",), ("target", "weight"))
+    assert not _shortens(("heart", "rate"), ("max", "heart", "rate"))
+    assert not _shortens(("code",), ("door", "codes"))  # not the same last word

@@ -1,10 +1,11 @@
 """A thing named shorter than before is the same thing: "New shed code: 9032", then "changed the
 code again, it's 1188 now", said after "The shed lock code is 4471"; "The manure delivery is moved
 to Saturday 17 October" after "I booked the Hedges Farm manure delivery for Saturday 10 October";
-"my goal is £4,500 now" after "my savings goal is £6,000". Each had been a timeline of its own ("shed code", "code",
-"shed lock code"), so every value stayed current and the first one said still answered "what's
-the shed code?". Here a value whose thing (or attribute) is named by some of the words of one
-named before in its group, ending in the same word, with values of the same kind (a share is no
+"my goal is £4,500 now" after "my savings goal is £6,000". Each had been a timeline of its own
+("shed code", "code", "shed lock code"), so every value stayed current and the first one said still
+answered "what's the shed code?". Here a value whose thing (or attribute) is named by some of the
+words of one named before in its group, ending in the same word, none of the others a qualifier
+(a "target weight" is no weight), with values of the same kind (a share is no
 price: "our fee ... 1.69%" is not the market's "pitch fee", £35), goes on that one's timeline, and
 supersession (supersession.py) ends the old value. When two such are held ("the code": the shed's
 and the gate's), or the short name has values of its own, it stays as said. Read in the writer's
@@ -77,9 +78,17 @@ def subject_head(f: dict) -> str | None:
     return thing_key(words[-1], f.get("groupId")) if words else None
 
 
+# Words that make another value of a thing, not another name of it: a "target weight" is no weight,
+# a "max heart rate" no heart rate (a "savings goal" is the goal, a "shed lock code" the code).
+_QUALIFIERS = frozenset("""target goal aim max maximum min minimum average avg resting peak best ideal expected
+estimated projected previous original starting initial limit cap planned""".split())
+
+
 def _shortens(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    """`short` names what `long` does with fewer of its words, the last the same."""
-    return len(short) < len(long) and short[-1] == long[-1] and set(short) <= set(long)
+    """`short` names what `long` does with fewer of its words, the last the same, and none of the
+    others a qualifier."""
+    return (len(short) < len(long) and short[-1] == long[-1] and set(short) <= set(long)
+            and not (set(long) - set(short)) & _QUALIFIERS)
 
 
 def _one(short: tuple[str, ...], named: list[tuple[str, str, str]], value: str) -> tuple[str, str] | None:
