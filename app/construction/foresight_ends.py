@@ -122,6 +122,19 @@ WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND (new.object =~ '\\d{4}-\\d{2}-\\d
   AND new.object <> old.object""" + _TOLD_WITH_OLD.replace("{also}", "true")
 
 
+# ... and the day's twin, told in the very same words ("The Science Museum trip is on the 27th":
+# "science museum trip | date is" and "Science Museum | trip is"), when one of them moves.
+DAY_TWINS = """
+UNWIND $supersede AS s
+MATCH (old:Fact {tenant: $tenant, id: s.oldId}), (new:Fact {tenant: $tenant, id: s.newId})
+WHERE old.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object =~ '\\d{4}-\\d{2}-\\d{2}' AND new.object <> old.object
+MATCH (old)-[:EVIDENCED_BY]->(:Turn)<-[:EVIDENCED_BY]-(twin:Fact {tenant: $tenant})
+WHERE twin <> old AND twin.text = old.text AND twin.object = old.object AND twin.singleValued
+  AND twin.status = 'current' AND coalesce(twin.forgotten, false) = false AND twin.validFrom < s.at
+RETURN DISTINCT twin.id AS oldId, new.id AS newId, s.at AS at
+"""
+
+
 # ... and so for any other value replaced: the plan told with the old one, from its turn, that
 # names it and not the new one ("Tom is on call in the week of 9 November", then "correction:
 # Hana is on call this week": Tom's plan had stayed beside Hana's).

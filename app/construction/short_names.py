@@ -103,12 +103,14 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
     short on the timeline of the one it shortens; mutates the rows. Returns how many moved."""
     for f in facts:
         f["subjectHead"] = subject_head(f)
-    things = [{"i": i, "head": f["subjectHead"], "predicate": f["predicate"], "at": f["validFrom"]}
-              for i, f in enumerate(facts) if f["subjectHead"]]
+    # (a correction, "now on the 28th, not the 27th", finds what it corrects by the old value:
+    # corrections.py, after this)
+    free = [i for i, f in enumerate(facts) if not f.get("corrects") and not f.get("movesTo")]
+    things = [{"i": i, "head": facts[i]["subjectHead"], "predicate": facts[i]["predicate"],
+               "at": facts[i]["validFrom"]} for i in free if facts[i]["subjectHead"]]
     attrs = [{"i": i, "subjectKey": f["subjectKey"], "tail": f["predicate"].split()[-2] + " is",
-              "at": f["validFrom"]} for i, f in enumerate(facts)
-             if f["singleValued"] and not f.get("ends") and f["predicate"].endswith(" is")
-             and len(f["predicate"].split()) >= 2]
+              "at": f["validFrom"]} for i in free if (f := facts[i])["singleValued"] and not f.get("ends")
+             and f["predicate"].endswith(" is") and len(f["predicate"].split()) >= 2]
     if not things and not attrs:
         return 0
     stored = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
-from app.construction.foresight_ends import DAY_MOVED, DAY_VALUE, VALUE_MOVED, end_foresight
+from app.construction.foresight_ends import DAY_MOVED, DAY_TWINS, DAY_VALUE, VALUE_MOVED, end_foresight
 from app.construction.supersession import plan_supersession
 from app.construction.corrections import adopt_corrections
 from app.construction.moved_events import adopt_moves
@@ -285,6 +285,9 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         if moved_days:
             [moved] = await tx.run(DAY_MOVED, supersede=moved_days)
             ended = moved["ended"]
+            if twins := await tx.run(DAY_TWINS, supersede=moved_days):
+                await tx.run(SUPERSEDE, supersede=twins)  # the old day's twin in the same words
+                batch.supersede += twins
         if moved_values := [s for s in batch.supersede if s not in moved_days]:
             [moved] = await tx.run(VALUE_MOVED, supersede=moved_values)
             ended += moved["ended"]
