@@ -65,6 +65,7 @@ MONTHS = _words(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
+MONTH_ALT = "|".join(sorted(MONTHS, key=lambda w: (-len(w), w)))  # (as WEEKDAY_ALT)
 DATE_WORDS = WEEKDAYS | MONTHS | _words(
     "today tonight tomorrow yesterday weekend week month year christmas easter"
     # "intervals on Tuesdays": days of a routine, no names.

@@ -10,7 +10,6 @@ import re
 from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
 
-_MONTHS = "|".join(sorted(lx.MONTHS, key=len, reverse=True))
 _ITEM = r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
 # A price that changes, its amount not said: "put flour up", "the butter went up again".
 _PUT_UP = [re.compile(rf"\b(?:put|puts|putting|pushed|pushing|bumped)\s+(?:the\s+|their\s+|our\s+)?{_ITEM}"
@@ -25,9 +24,9 @@ _MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCH
                     r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
 # ... or said as the day it is now: "May 28 2027 now, something about their Q2 slate".
-_DAY_NOW = re.compile(r"^(?P<rest>(?:(?:on|to)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
-                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})|"
-                      rf"(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
+_DAY_NOW = re.compile(r"^(?:(?:on|to)\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
+                      rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
                       r"(?:,?\s+\d{4})?)\s+now\b(?P<tail>.*)$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
@@ -36,14 +35,15 @@ _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:dat
 def sequel(before: str, text: str) -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
     names that thing only by "it" or "the new date"; else None."""
-    put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
-    if (said := _ITS_PRICE.match(text)) is not None and put is not None:
-        item = put.group("item").lower()
-        return None if item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
-    moved = _MOVED.search(before)
-    if (said := _NEW_DATE.match(text)) is not None and moved is not None:
-        return f"The {(moved.group('ev') or moved.group('ev2')).lower()} is on {said.group('rest')}"
-    if (said := _DAY_NOW.match(text)) is not None and moved is not None:
-        day = re.sub(r"^(?:on|to)\s+", "", said.group("rest"), flags=re.I)
-        return f"The {(moved.group('ev') or moved.group('ev2')).lower()} is now on {day}{said.group('tail')}"
-    return None
+    # (the sentence before is read only for a sentence of that shape: most are none)
+    if (said := _ITS_PRICE.match(text)) is not None:
+        put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
+        item = put.group("item").lower() if put is not None else ""
+        return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
+    said = _NEW_DATE.match(text) or _DAY_NOW.match(text)
+    if said is None or (moved := _MOVED.search(before)) is None:
+        return None
+    event = (moved.group("ev") or moved.group("ev2")).lower()
+    if said.re is _NEW_DATE:
+        return f"The {event} is on {said.group('rest')}"
+    return f"The {event} is now on {said.group('rest')}{said.group('tail')}"
