@@ -467,12 +467,33 @@ _ROTA_DOES = re.compile(
     rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:does|do|is\s+on|'s\s+on|takes|covers|has|will\s+do|"
     rf"is\s+doing|'s\s+doing|is\s+now\s+doing|'s\s+now\s+doing|is\s+now\s+on|'s\s+now\s+on)\s+(?:the\s+)?"
     rf"(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+# Days handed on: "Colin did Sundays on the water rota, Priya will take those over" (a "said" fact, and
+# Colin's Sundays stayed current).
+_ROTA_HANDED = re.compile(
+    rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:did|does|has\s+done|used\s+to\s+do|was\s+on|is\s+on|had)\s+"
+    rf"(?:the\s+)?(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b[^,;.!?]{{0,40}}[,;]\s*"
+    rf"(?:(?:but|and|so|now)\s+)?(?P<next>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+"
+    r"(?:will|'ll|is\s+going\s+to|is|'s|has|)\s*(?:take|taking|taken|takes)\s+(?:those|them|that|it|these)\s+over\b",
+    re.I)
+_ROTA_TAKES_OVER = re.compile(  # "Priya is taking over Colin's Sundays"
+    r"(?P<next>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?:will|'ll|is|'s|has)?\s*(?:take|taking|taken|takes)\s+"
+    rf"over\s+{_ROTA_WHO}['’]s\s+(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
 _ROTA_LIST = re.compile(r"\brota\b[^:]{0,30}:\s*(?P<list>.+)$", re.I)
 _ROTA_PAIR = re.compile(rf"{_ROTA_WHO}\s+(?P<when>{_PLURAL_DAYS})\b", re.I)
 
 
 def _rota_days(v: _Values) -> None:
     text = v.sent.text
+    if (m := _ROTA_HANDED.search(text) or _ROTA_TAKES_OVER.search(text)) is not None:
+        was, now = v.reg.get(m.group("who")), v.reg.get(m.group("next"))
+        if was is not None and now is not None and was.type == now.type == "person" and was is not now:
+            when = " ".join(m.group("when").split())
+            when = when[:1].upper() + when[1:]
+            v.add(now.name, "rota days", when, m.start("next"), end=m.end(),
+                  text=f"{now.name} is on the rota on {when}, taking them over from {was.name}.")
+            v.add(was.name, "rota days", "none", m.start("who"), end=m.start("next"), ended=True,
+                  text=f"{was.name} no longer does {when} on the rota ({now.name} takes them over).")
+            return
     found = list(_ROTA_DOES.finditer(text))
     if (listed := _ROTA_LIST.search(text)) is not None and not found:
         found = list(_ROTA_PAIR.finditer(text, listed.start("list")))

@@ -471,8 +471,9 @@ class _Values:
         return ent.name
 
     def add(self, whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
-            end: int | None = None, text: str | None = None) -> None:
-        if not attr or not value or value.lower() in lx.STOPWORDS:
+            end: int | None = None, text: str | None = None, ended: bool = False) -> None:
+        # ("none" only for a value said to be over: "Colin did Sundays, Priya will take those over")
+        if not attr or not value or value.lower() in lx.STOPWORDS and not (ended and value == "none"):
             return
         speaker = self.speaker
         if whose is None and (owned := {p.subject for p in self.before if p.predicate == f"{attr} is"}):
@@ -996,6 +997,12 @@ _COUNT_NOW = re.compile(
 _COUNT_FIRST = re.compile(
     r"^(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
     r"(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b")
+# ... or first with its price each, the way an order is told ("4 trailer loads, £60 each"; then
+# "5 loads now": the load count), a word of its kind between ("trailer").
+_COUNT_PRICED = re.compile(
+    r"^(?:(?i:and|so|ok|okay|also|it's|its)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?:[a-z][a-z-]*\s+)?"
+    r"(?P<noun>[a-z][a-z-]*s)\s*(?:,\s*|\s(?i:at)\s+)[£$€]\s?\d[\d,]*(?:\.\d+)?\s+"
+    r"(?i:each|apiece|a\s+piece|per\s+[a-z]+|a\s+[a-z]+)\b")
 
 
 def _counts(v: _Values) -> None:
@@ -1003,7 +1010,8 @@ def _counts(v: _Values) -> None:
         attr = _attribute(m.group("attr"))
         if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
-    elif (m := _COUNT_FIRST.match(v.text)) is not None and m.group("noun").lower() not in lx.STOPWORDS:
+    elif ((m := _COUNT_FIRST.match(v.text)) or (m := _COUNT_PRICED.match(v.text))) is not None \
+            and m.group("noun").lower() not in lx.STOPWORDS:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 

@@ -1,0 +1,58 @@
+"""Values handed on or told the way an order is (session 51): "Colin did Sundays on the water rota,
+Priya will take those over" had been a "said" fact, so Colin's Sundays stayed current; "4 trailer
+loads, £60 each" said nothing of a count, so "5 loads now" had no value before it to end. Read by
+the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+SEP = datetime(2026, 9, 7, 18, 0, tzinfo=timezone.utc)  # a Monday
+
+
+def extract(*rows: tuple[str, str], start: datetime = SEP) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
+                        user_id=None if who == "Sprout" else who.lower(),
+                        role="assistant" if who == "Sprout" else "user", content=text,
+                        at=start + timedelta(days=i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def values(ex: Extraction) -> list[tuple[str, str, str]]:
+    return [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued]
+
+
+def test_days_handed_on_end_the_one_who_had_them():
+    ex = extract(("Dev", "right so the water rota is now: Yusuf Saturdays, Gwen Wednesdays, Colin Sundays"),
+                 ("Dev", "Colin did Sundays on the water rota, Priya will take those over"),
+                 ("Dev", "and Gwen is taking over Yusuf's Saturdays"))
+    said = values(ex)
+    assert [v for s, p, v in said if s == "Colin" and p == "rota days is"] == ["Sundays", "none"]
+    assert ("Priya", "rota days is", "Sundays") in said
+    assert [v for s, p, v in said if s == "Yusuf" and p == "rota days is"] == ["Saturdays", "none"]
+    assert [v for s, p, v in said if s == "Gwen" and p == "rota days is"] == ["Wednesdays", "Saturdays"]
+    told = {f.object: f.text for f in ex.facts if f.subject == "Priya"}
+    assert told["Sundays"] == "Priya is on the rota on Sundays, taking them over from Colin."
+
+
+def test_days_not_handed_on_are_no_end():
+    # no one named takes them, or the one named is the one who had them
+    ex = extract(("Dev", "right so the water rota is now: Yusuf Saturdays, Gwen Wednesdays, Colin Sundays"),
+                 ("Dev", "Colin did Sundays on the water rota, someone will take those over"),
+                 ("Dev", "Gwen did Wednesdays last year, Gwen will take them over again"))
+    said = values(ex)
+    assert not [v for _, _, v in said if v == "none"]
+
+
+def test_a_count_told_with_its_price_each_is_the_count_said_later():
+    ex = extract(("Margaret", "Hedges Farm are doing the manure delivery on the 20th"),
+                 ("Margaret", "4 trailer loads, £60 each"),
+                 ("Margaret", "5 loads now, he's giving us one free for the trouble"),
+                 ("Margaret", "12 pots at £3 each for the stall"),
+                 ("Margaret", "3 of us, £60 each"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "load count"] == ["4", "5"]
+    assert ("pot count", "is", "12") in said
+    assert not [s for s, _, _ in said if s.startswith("of ")]  # "3 of us" counts no thing
