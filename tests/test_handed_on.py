@@ -56,3 +56,22 @@ def test_a_count_told_with_its_price_each_is_the_count_said_later():
     assert [v for s, _, v in said if s == "load count"] == ["4", "5"]
     assert ("pot count", "is", "12") in said
     assert not [s for s, _, _ in said if s.startswith("of ")]  # "3 of us" counts no thing
+
+
+def test_the_owner_said_after_a_business_is_its_owner():
+    ex = extract(("Kofi", "Morning. We've got a wholesale standing order now with The Copper Kettle, "
+                          "the cafe on Harrogate Road"),
+                 ("Sprout", "Great news. What's in the order?"),
+                 ("Kofi", "40 croissants and 12 sourdough loaves every Tuesday, delivered by 7am"),
+                 ("Kofi", "The owner is Priya Nair, she's lovely. Invoices go to her monthly"))
+    assert {e.name: e.type for e in ex.entities}["Copper Kettle"] == "organization"  # "the cafe on ..."
+    owned = [f for f in ex.facts if f.predicate == "owner is"]
+    assert [(f.subject, f.object, f.text) for f in owned] == [
+        ("Copper Kettle", "Priya Nair", "Priya Nair is the owner of Copper Kettle.")]
+    assert {("Copper Kettle", "subject"), ("Priya Nair", "object")} <= set(owned[0].entities)
+
+
+def test_the_owner_with_no_business_named_before_is_no_ones():
+    ex = extract(("Kofi", "We went round to see Tom Hale about the van"),
+                 ("Kofi", "The owner is Priya Nair, she's lovely"))
+    assert not [f for f in ex.facts if f.predicate == "owner is"]

@@ -694,7 +694,8 @@ _LOWER_SURNAME = re.compile(r"\.?\s+([a-z][a-z'-]+)\b")
 # What a name is, said right after it: "Gareth Price the plumber", "TalentBridge, the agency Megan
 # Cole runs", "Harbourside, our insurer".
 _ORG_NOUNS = frozenset("""agency company firm insurer bank broker business startup supplier vendor client customer
-employer charity school clinic practice consultancy landlord-agency letting-agent studio shop""".split())
+employer charity school clinic practice consultancy landlord-agency letting-agent studio shop cafe café bakery
+restaurant pub bar deli gym salon brewery publisher garage""".split())
 _A_POST = re.compile(
     # ("brought in Farid Nasser as structural engineer": a post, with no article)
     r"^(?:,?\s+(?i:the|our|my|an?|his|her|their)|\s+as(?:\s+(?i:the|our|my|an?|his|her|their))?)\s+"

@@ -671,5 +671,26 @@ def _positions(v: _Values) -> None:
             v.add(e.name, "position", pos, m.start(), end=m.end(), text=f"{told}.")
 
 
+# A post of the organisation the episode named last, said with "the": "We've got a standing order now
+# with The Copper Kettle, the cafe on Harrogate Road ... The owner is Priya Nair" (a "said" fact, of no
+# one: "Who owns the cafe we supply?" found nothing of the cafe's).
+_THE_POST_IS = re.compile(
+    r"^(?:(?:and|oh|so|also)[,!]?\s+)?the\s+(?:new\s+)?(?P<role>owner|co-?owner|founder|co-?founder|manager|"
+    r"head\s+chef|landlord|landlady|director|ceo|headteacher|head\s+teacher)\s+(?:there\s+|here\s+)?"
+    r"(?:is|'s)\s+(?:now\s+)?(?:a\s+(?:woman|man|guy|lady)\s+called\s+)?"
+    r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b", re.I)
+
+
+def _org_posts(v: _Values) -> None:
+    if v.org is None or v.sent.t.assistant or (m := _THE_POST_IS.match(v.sent.text)) is None:
+        return
+    org, who = v.reg.get(v.org), v.reg.get(m.group("name"))
+    if org is None or org.type != "organization" or who is None or who.type != "person" or who.speaker:
+        return
+    role = " ".join(m.group("role").lower().replace("-", "").split())
+    v.add(org.name, role, who.name, m.start(), end=m.end(),
+          text=f"{who.name} is the {role} of {org.name}.")
+
+
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
-                 _stays, _new_holders, _numbered_holders, _line_up, _on_call, _topics, _positions)
+                 _stays, _new_holders, _numbered_holders, _org_posts, _line_up, _on_call, _topics, _positions)
