@@ -75,3 +75,20 @@ def test_the_owner_with_no_business_named_before_is_no_ones():
     ex = extract(("Kofi", "We went round to see Tom Hale about the van"),
                  ("Kofi", "The owner is Priya Nair, she's lovely"))
     assert not [f for f in ex.facts if f.predicate == "owner is"]
+
+
+def test_a_day_asked_for_then_settled_on_after_a_doubt_is_the_things_due_date():
+    ex = extract(("Ines", "Tomasz when can you have the capsule art for the steam page?"),
+                 ("Tomasz", "oct 2"),
+                 ("Tomasz", "wait oct 2 is a friday. oct 5 then, monday"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "capsule art due date"] == ["2026-10-02", "2026-10-05"]
+    assert "The capsule art is due on 2026-10-05 (Oct 5)." in [f.text for f in ex.facts]
+    assert [f.text for f in ex.foresights if f.kind == "deadline"] == ["The capsule art is due on 2026-10-05 (Oct 5)."]
+
+
+def test_a_day_with_then_that_says_more_is_no_new_day():
+    ex = extract(("Ines", "the playtest is on Saturday 10 October"),
+                 ("Ines", "See you Saturday then!"),
+                 ("Ines", "ok then"))
+    assert [v for s, _, v in values(ex) if s == "playtest"] == ["2026-10-10"]

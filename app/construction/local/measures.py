@@ -328,10 +328,16 @@ _MEANT_DAY = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|act
 _DAY_IT_IS = re.compile(r"^(?:(?:ok|okay|right|fine|great|yes|yep|yeah|cool|perfect|sure|done)\b[\s,!.]*)*"
                         r"(?P<day>.+?)\s+it\s+is[\s.!]*$", re.I)
 
+# ... or settled on after a doubt: "oct 2" "wait oct 2 is a friday. oct 5 then, monday" (its weekday
+# after it is the same day's).
+_DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*(?P<day>.+?)\s+then\b"
+                       rf"(?:[\s,]+(?:{lx.WEEKDAY_ALT}))?[\s.!]*$", re.I)
+
 
 def _meant_day(raw: str) -> str | None:
-    """What a sentence of a day said instead says after its "sorry, I meant" (or before its "it is")."""
-    m = _MEANT_DAY.match(raw) or _DAY_IT_IS.match(raw)
+    """What a sentence of a day said instead says after its "sorry, I meant" (or before its "it is",
+    its "then")."""
+    m = _MEANT_DAY.match(raw) or _DAY_IT_IS.match(raw) or _DAY_THEN.match(raw)
     return m.group("day") if m is not None else None
 
 
@@ -1098,7 +1104,9 @@ def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] |
     """The day said last in the episode, anew, and the day it replaces, for a sentence that says
     only a day after "sorry", "I meant" or "make that"."""
     meant = _meant_day(sent.raw.strip())
-    days = [d for d in sent.dates if d.granularity == "day"]
+    # (only the days said in its words: "oct 5 then, monday" says one day)
+    days = [d for d in sent.dates if d.granularity == "day" and (
+        meant is None or d.phrase.strip().lower() in meant.lower())]
     if meant is None or len(days) != 1 or _WEEKDAY_THE.sub(
             "", meant.lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
         return None  # ("Sorry, I'm late today": more than a day)
@@ -1118,7 +1126,8 @@ def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] |
         return None
     if last.predicate in ("date is", "is"):  # an event's ("The mortgage meeting is on 2027-01-28 (28 January)")
         head = last.subject if "'" in last.subject or last.subject[:1].isupper() else f"the {last.subject}"
-        said = f"{head} is on {new} ({phrase})"
+        due = head.endswith(" due date")  # ("the capsule art is due on ...")
+        said = f"{head[:-9] if due else head} is {'due ' if due else ''}on {new} ({phrase})"
     else:
         said = f"{last.subject}'s {last.predicate[:-3]} is {new} ({phrase})"
     return _Parse(last.subject, last.kind, last.predicate, new, True, last.first_person,

@@ -26,6 +26,10 @@ _ASKS = [
     (re.compile(_OPEN + rf"(?:is|are)\s+{_THING}\s+on\s+a\s+(?:set|particular|regular|fixed|specific)\s+"
                 r"(?:day|night|evening)s?\s*\?+$", _I), "is on"),
     (re.compile(_OPEN + rf"when(?:'s|\s+is|\s+are)\s+{_THING}{_NOW}\s*\?+$", _I), "is"),
+    # "Tomasz when can you have the capsule art for the steam page?" "oct 2": when it is due
+    (re.compile(_OPEN + r"(?:[A-Z][a-z]+,?\s+)?when\s+(?:can|could|will|would)\s+(?:you|he|she|they)\s+"
+                rf"(?:have|get|send|finish|deliver)\s+{_THING}(?:\s+(?:done|ready|finished|sent|over))?"
+                r"(?:\s+(?:for|to)\s+[^?]{1,40}?)?\s*\?+$", _I), "is due on"),
 ]
 # Said before the value, not part of it: "yep Tuesdays 6pm", "it's Dr Okafor", "currently 1,210".
 _LEAD = re.compile(
@@ -91,6 +95,8 @@ def as_answer(question: str, reply: str) -> str | None:
         join = "is"
     elif join == "is on" and _DAY_FIRST.match(value + " "):
         join = "is"
+    elif join == "is due on" and re.match(r"(?:on|by|before)\s", value, _I):
+        join = "is due"
     elif join == "is" and question.lstrip().lower().startswith("when") and _WEEKDAY.match(value):
         join = "is on"  # "When's training?" "Tuesdays": on Tuesdays
     return f"{thing[0].upper()}{thing[1:]} {join} {value}."
