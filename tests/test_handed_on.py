@@ -92,3 +92,27 @@ def test_a_day_with_then_that_says_more_is_no_new_day():
                  ("Ines", "See you Saturday then!"),
                  ("Ines", "ok then"))
     assert [v for s, _, v in values(ex) if s == "playtest"] == ["2026-10-10"]
+
+
+def test_days_said_of_she_or_he_are_the_named_ones():
+    ex = extract(("Hannah", "Jess Taylor is our baker, she works Tuesday to Saturday on the early shift"),
+                 ("Hannah", "And Jess asked to switch her days, she's now on Wednesday to Sunday instead of "
+                            "Tuesday to Saturday"),
+                 ("Kofi", "Tom is now doing Saturdays and Sundays"),
+                 ("Hannah", "Tom can't do Sundays any more, he's on Fridays and Saturdays from now on"),
+                 ("Hannah", "I can't do Sundays any more, I'm on Fridays now"))
+    said = values(ex)
+    assert [v for s, p, v in said if s == "Jess Taylor" and p == "work days is"] == [
+        "Tuesday to Saturday", "Wednesday to Sunday"]
+    assert [v for s, p, v in said if s == "Tom" and p == "rota days is"] == [
+        "Saturdays and Sundays", "Fridays and Saturdays"]
+    assert not [v for s, p, v in said if s == "Hannah" and p == "rota days is"]
+
+
+def test_hours_with_still_before_their_days_are_those_days_hours():
+    ex = extract(("Kofi", "Opening hours for now are Tuesday to Saturday 7:30am to 3pm, closed Sunday and Monday"),
+                 ("Hannah", "Winter hours: from Tuesday 17 November we'll open 8am to 3pm, still Tuesday to Saturday"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "tuesday to saturday opening hours"] == ["7:30am to 3pm", "8am to 3pm"]
+    winter = next(f for f in ex.facts if f.object == "8am to 3pm")
+    assert winter.valid_from.date().isoformat() == "2026-11-17"  # from the day said, not its saying

@@ -28,9 +28,9 @@ _DAY_OFF_IS = re.compile(
 # subject had been "currently", re.I letting [A-Z] match it)
 _WORK_DAYS = re.compile(
     rf"(?<![\w'])(?P<who>I|we|she|he|(?-i:[A-Z])[\w-]+)"
-    rf"(?:\s+(?:now|usually|normally|only|currently|still|mostly))*\s+"
+    rf"(?:\s+(?:now|usually|normally|only|currently|still|mostly))*"
     # ("she's now on Wednesday to Sunday": a range of days one is on)
-    rf"(?:work(?:s)?|(?:'s|is|'m|am)(?:\s+now)?\s+on(?=\s+{_DAY}\s*(?:to|-|through)\s*{_DAY}))"
+    rf"(?:\s+work(?:s)?|(?:'s|\s+is|'m|\s+am)(?:\s+now)?\s+on(?=\s+{_DAY}\s*(?:to|-|through)\s*{_DAY}))"
     rf"\s+(?:on\s+)?(?:from\s+)?"
     rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*(?:\s+(?:mornings|evenings|afternoons|nights))?)"
     r"\b(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)
@@ -478,6 +478,10 @@ _ROTA_HANDED = re.compile(
 _ROTA_TAKES_OVER = re.compile(  # "Priya is taking over Colin's Sundays"
     r"(?P<next>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?:will|'ll|is|'s|has)?\s*(?:take|taking|taken|takes)\s+"
     rf"over\s+{_ROTA_WHO}['’]s\s+(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+# ... said of "he" or "she": "Tom can't do Sundays any more, he's on Fridays and Saturdays from now on"
+_ROTA_HE_IS_ON = re.compile(
+    rf"(?:^|[,;:]\s+|\band\s+|\bso\s+|\bbut\s+)(?P<who>he|she)(?:'s|\s+is)\s+(?:now\s+)?(?:only\s+)?on\s+(?:the\s+)?"
+    rf"(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
 _ROTA_LIST = re.compile(r"\brota\b[^:]{0,30}:\s*(?P<list>.+)$", re.I)
 _ROTA_PAIR = re.compile(rf"{_ROTA_WHO}\s+(?P<when>{_PLURAL_DAYS})\b", re.I)
 
@@ -497,6 +501,11 @@ def _rota_days(v: _Values) -> None:
     found = list(_ROTA_DOES.finditer(text))
     if (listed := _ROTA_LIST.search(text)) is not None and not found:
         found = list(_ROTA_PAIR.finditer(text, listed.start("list")))
+    if not found and (m := _ROTA_HE_IS_ON.search(text)) is not None:
+        whose = v.named_first(m.start()) or v.recent
+        if whose is not None and whose != v.speaker:
+            when = " ".join(m.group("when").split())
+            v.add(whose, "rota days", when[:1].upper() + when[1:], m.start("who"), end=m.end())
     for m in found:
         who = v.reg.get(m.group("who"))
         if who is None or who.type != "person" or m.group("who").split()[0].lower() in lx.STOPWORDS:
@@ -586,7 +595,7 @@ _FROM_BEFORE = re.compile(r"\b(?:from|starting|as\s+of)\s+\S", re.I)
 # ... the hours first: "open 7am to 4pm, Tuesday to Saturday"
 _HOURS_DAYS = re.compile(
     r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)"
-    rf"\s*,?\s*(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\b", re.I)
+    rf"\s*,?\s*(?:(?:still|only|now|again)\s+)?(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\b", re.I)
 
 
 # What a thing charges, its fee: "The card machine (SumUp) charges us 1.75% per transaction", then
