@@ -116,3 +116,24 @@ def test_hours_with_still_before_their_days_are_those_days_hours():
     assert [v for s, _, v in said if s == "tuesday to saturday opening hours"] == ["7:30am to 3pm", "8am to 3pm"]
     winter = next(f for f in ex.facts if f.object == "8am to 3pm")
     assert winter.valid_from.date().isoformat() == "2026-11-17"  # from the day said, not its saying
+
+
+def test_a_standing_orders_quantities_and_delivery_day_are_values_that_change():
+    ex = extract(("Kofi", "40 croissants and 12 sourdough loaves every Tuesday, delivered by 7am"),
+                 ("Kofi", "Priya came in. From next week the Copper Kettle wants 60 croissants instead of 40, and "
+                          "she wants delivery on Wednesdays not Tuesdays"),
+                 ("Kofi", "Priya again. The Copper Kettle is dropping to 50 croissants and she wants delivery on "
+                          "Thursdays from next week"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "croissant count"] == ["40", "60", "50"]
+    assert [v for s, _, v in said if s == "loaf count"] == ["12"]
+    assert [v for s, _, v in said if s == "delivery day"] == ["Tuesday", "Wednesdays", "Thursdays"]
+    sixty = next(f for f in ex.facts if f.object == "60")
+    assert sixty.valid_from.date().isoformat() == "2026-09-14"  # from the week said ("from next week")
+    assert sixty.text.startswith("Kofi said from the week of 2026-09-14 the Copper Kettle wants 60 croissants")
+
+
+def test_counts_of_no_order_are_no_values():
+    ex = extract(("Kofi", "we went to 3 shops today"), ("Kofi", "I ran 5 miles instead of 3"),
+                 ("Kofi", "it dropped to 12 degrees last night"), ("Sprout", "So 40 croissants every Tuesday."))
+    assert not [s for s, _, _ in values(ex) if s.endswith(" count")]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
+from app.construction.local.inline_dates import _fill
 
 if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
     from app.construction.local.measures import _Values
@@ -680,6 +681,64 @@ def _positions(v: _Values) -> None:
             v.add(e.name, "position", pos, m.start(), end=m.end(), text=f"{told}.")
 
 
+# A standing order's quantities and delivery day: "40 croissants and 12 sourdough loaves every
+# Tuesday", then "wants 60 croissants instead of 40, and she wants delivery on Wednesdays not
+# Tuesdays", then "is dropping to 50 croissants" (each a "said" fact: the first order stayed current).
+_ITEMS = r"(?P<num>\d{1,4})\s+(?:[a-z][\w-]*\s+)?(?P<noun>[a-z][\w-]*s)"
+_ORDER_LINE = re.compile(
+    rf"^(?:(?:so|and|ok|okay|it's|its)[,!]?\s+)?{_ITEMS}(?P<more>(?:\s*(?:,|and|&|\+)\s*\d{{1,4}}\s+(?:[a-z][\w-]*\s+)?"
+    rf"[a-z][\w-]*s)*)\s+(?:every|each|per|a)\s+(?P<when>week|day|morning|{_WD})\b", re.I)
+_ITEM = re.compile(r"(?P<num>\d{1,4})\s+(?:[a-z][\w-]*\s+)?(?P<noun>[a-z][\w-]*s)\b", re.I)
+_COUNT_INSTEAD = re.compile(rf"\b{_ITEMS}\s+(?:instead\s+of|not|rather\s+than)\s+(?:the\s+)?\d{{1,4}}\b", re.I)
+_COUNT_TO = re.compile(
+    r"\b(?:(?:dropping|drop|drops|dropped|increasing|increases|increased|cutting|cuts|cut|upping|ups|upped|bumping|"
+    r"bumps|bumped|reducing|reduces|reduced)\s+(?:it\s+)?(?:up\s+|down\s+|back\s+)?|(?:going|goes|went|gone)\s+"
+    r"(?:up|down|back\s+down|back\s+up)\s+)to\s+" + _ITEMS + r"\b", re.I)
+_DELIVERY_ON = re.compile(
+    rf"\b(?:wants?|wanting|needs?|has|have|having|gets?|moving|moves|moved|changing|changed|switching)\s+(?:the\s+)?"
+    rf"deliver(?:y|ies)\s+(?:day\s+)?(?:to\s+)?(?:on\s+)?(?P<day>{_WD})\b(?:\s+(?:not|instead\s+of)\s+{_WD}\b)?", re.I)
+_NOT_ITEMS = frozenset("""days weeks months years hours minutes mins times years weekends nights mornings evenings
+people us guys kids others ones pounds quid dollars euros pence percent miles kms kilometres kilometers
+metres meters laps reps sets pages words steps calories points goals shops stops places degrees grams kilos
+kgs lbs litres liters inches feet seconds secs mins hrs""".split())
+
+
+def _one_of(noun: str) -> str:
+    """A plural's one: loaves a loaf, pies a pie, boxes a box."""
+    if noun.endswith("ves"):
+        return noun[:-3] + "f"
+    if noun.endswith("ies") and len(noun) > 4:
+        return noun[:-3] + "y"
+    if noun.endswith(("xes", "ches", "shes", "sses")):
+        return noun[:-2]
+    return noun[:-1]
+
+
+def _standing_order(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    text, at = v.sent.text, v.sent.s1_pos  # (read in words: "every Tuesday" is a day's placeholder in s1)
+    words = _fill(v.text, v.sent.rendered)  # (the days as the other facts tell them)
+    said = f"{v.speaker} said {words[:1].lower() + words[1:] if words[1:2].islower() else words}".rstrip(" .!") + "."
+
+    def count(m: re.Match) -> None:
+        noun = m.group("noun").lower()
+        if noun not in _NOT_ITEMS and noun not in lx.STOPWORDS and not noun.endswith("ss"):
+            # the sentence's own words: each value's clause alone is a fragment ("40 croissants")
+            v.add(None, f"{_one_of(noun)} count", m.group("num"), at(m.start()), end=at(m.end()), text=said)
+
+    if (line := _ORDER_LINE.match(text)) is not None:
+        for m in _ITEM.finditer(text, 0, line.start("when")):
+            count(m)
+        if line.group("when")[:1].isupper():  # a weekday: the day it comes
+            v.add(None, "delivery day", line.group("when"), at(line.start("when")), end=at(line.end()), text=said)
+    for m in (*_COUNT_INSTEAD.finditer(text), *_COUNT_TO.finditer(text)):
+        count(m)
+    for m in _DELIVERY_ON.finditer(text):
+        day = m.group("day")
+        v.add(None, "delivery day", day[:1].upper() + day[1:], at(m.start()), end=at(m.end()), text=said)
+
+
 # A post of the organisation the episode named last, said with "the": "We've got a standing order now
 # with The Copper Kettle, the cafe on Harrogate Road ... The owner is Priya Nair" (a "said" fact, of no
 # one: "Who owns the cafe we supply?" found nothing of the cafe's).
@@ -702,4 +761,4 @@ def _org_posts(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
-                 _stays, _new_holders, _numbered_holders, _org_posts, _line_up, _on_call, _topics, _positions)
+                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _line_up, _on_call, _topics, _positions)
