@@ -137,3 +137,19 @@ def test_counts_of_no_order_are_no_values():
     ex = extract(("Kofi", "we went to 3 shops today"), ("Kofi", "I ran 5 miles instead of 3"),
                  ("Kofi", "it dropped to 12 degrees last night"), ("Sprout", "So 40 croissants every Tuesday."))
     assert not [s for s, _, _ in values(ex) if s.endswith(" count")]
+
+
+def test_an_orders_collection_day_said_next_or_beside_it_is_that_orders():
+    ex = extract(("Kofi", "New order: christening cake for baby Ava, Lucy Grant is the mum. Vanilla sponge, white fondant"),
+                 ("Kofi", "collection Saturday 7 November at 10am"),
+                 ("Sprout", "Lovely order."),
+                 ("Kofi", "Another big one: wedding cake for Daniel and Maria Ruiz, 4 tiers, collection Saturday 17 October"),
+                 ("Sprout", "collection Friday then?"),
+                 ("Kofi", "delivery is on Monday 9 November"))
+    said = values(ex)
+    assert ("christening cake collection", "date is", "2026-11-07") in said
+    assert ("wedding cake collection", "date is", "2026-10-17") in said
+    # (not across another's turn: the delivery is no order's named before it)
+    assert ("delivery", "date is", "2026-11-09") in said and not [s for s, _, _ in said if s == "collection"]
+    assert "The christening cake collection is on Saturday 2026-11-07 (7 November) at 10am." in [
+        f.text for f in ex.foresights]

@@ -15,6 +15,7 @@ from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
 from app.construction.local.inline_dates import ISO_DAY, _fill
 from app.construction.local.sentence import _Parse, _Sentence
+from app.construction.local.sequels import HANDOVERS, ORDERED, ordered_thing
 
 _WHO = r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
 # The thing: a few words, without its article or "new" ("the new checkout design").
@@ -346,6 +347,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         if day:
             # someone's event is theirs: "Kim's final"
             x = f"{m.group('pos')}'s {m.group('x')}" if m.groupdict().get("pos") else m.group("x")
+            if x.lower() in HANDOVERS and (thing := ordered_thing(ORDERED.search(text, 0, m.start()))):
+                x = f"{thing} {x.lower()}"  # ("wedding cake for the Ruizes, 4 tiers, collection Saturday 17 October")
             add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
     for m in [*_RELEASED.finditer(text), *_WE_RELEASE.finditer(text)]:
         thing = reg.get(m.group("x"))

@@ -31,15 +31,36 @@ _DAY_NOW = re.compile(r"^(?:(?:on|to)\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|f
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
+# A day said of an order's collection after the order: "New order: christening cake for baby Ava, Lucy
+# Grant is the mum." "collection Saturday 7 November at 10am" (alone, no cake's).
+_HANDOVER = re.compile(r"^(?:(?:and|so|oh|also)[,!]?\s+)*(?P<what>collection|pick-?up|delivery|fitting|tasting)\s+"
+                       r"(?:is\s+|will\s+be\s+|'s\s+)?(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                       rf"tomorrow|next|this|\d{{1,2}}(?:st|nd|rd|th)?\b|(?:{lx.MONTH_ALT})\b).*)$", _I)
+ORDERED = re.compile(r"\b(?P<thing>(?:[a-z][\w-]*\s+){0,2}?(?:cake|cakes|order|suit|dress|bouquet|hamper|platter|"
+                      r"batch|frame|print|prints|flowers|alterations))\s+(?:for|from)\s", _I)
 
-def sequel(before: str, text: str) -> str | None:
+HANDOVERS = frozenset({"collection", "pickup", "pick-up", "delivery", "fitting", "tasting"})
+
+
+def ordered_thing(m: re.Match | None) -> str | None:
+    """The thing an ORDERED match names ("christening cake"), without its article; None: no thing."""
+    thing = re.sub(r"^(?:new|an?|the|our|my|their|big)\s+", "", m.group("thing").lower()) if m is not None else ""
+    return thing if thing and thing.split()[0] not in lx.STOPWORDS else None
+
+
+def sequel(before: str, text: str, earlier: str = "") -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
-    names that thing only by "it" or "the new date"; else None."""
+    names that thing only by "it" or "the new date"; else None. `earlier`: the speaker's sentences
+    before it in its turn and the turn before (an order's collection day names the order said there)."""
     # (the sentence before is read only for a sentence of that shape: most are none)
     if (said := _ITS_PRICE.match(text)) is not None:
         put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
         item = put.group("item").lower() if put is not None else ""
         return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
+    if (said := _HANDOVER.match(text)) is not None:
+        ordered = ORDERED.search(earlier or before)
+        thing = ordered_thing(ordered)
+        return f"The {thing} {said.group('what').lower()} is on {said.group('rest')}" if thing else None
     said = _NEW_DATE.match(text) or _DAY_NOW.match(text)
     if said is None or (moved := _MOVED.search(before)) is None:
         return None

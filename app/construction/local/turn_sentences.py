@@ -162,9 +162,13 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:
                 # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
                 text = as_answer(asked[1], text) or text
-            elif not first and not question and out and out[-1].t is t:
-                # "Millbrook just put flour up. It's £19.80 a sack now": the flour's price
-                text = sequel(out[-1].text, text) or text
+            elif not question and out and (not first and out[-1].t is t or first and not t.assistant and (
+                    out[-1].t.speaker == t.speaker and out[-1].t.index == t.index - 1)):
+                # "Millbrook just put flour up. It's £19.80 a sack now": the flour's price (in its turn,
+                # or the next one of the same speaker: "New order: christening cake for ..." "collection
+                # Saturday 7 November")
+                earlier = " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:] if o.t is t or o.t is out[-1].t)
+                text = sequel(out[-1].text, text, earlier) or text
             first = False
             if not question:
                 text = _pro_drop(text)
