@@ -68,6 +68,10 @@ def test_a_span_is_kept_up_to_the_limit():
     # what to bear in mind for a time ahead (walk-through 65: the nut-free cake was not listed)
     ("What should we keep in mind for next week's prep?", True), ("What did we prep last week?", False),
     ("What should I remember about Leo?", False),
+    # what we have on at a time ahead (walk-through 68: next week's jobs, all active plans, not listed)
+    ("What jobs have we got next week?", True), ("Do I have anything on tomorrow?", True),
+    ("What's on this coming weekend?", True), ("What have we got in the fridge?", False),
+    ("What did we have for dinner last Tuesday?", False),
     # the past, asked after: a thing promised or a reminder of something
     ("What did Joanna plan to do with the recipe Nate promised to share?", False),
     ("What is Melanie's hand-painted bowl a reminder of?", False),

@@ -71,7 +71,12 @@ _AGENDA = re.compile(
     r"(?:have|need)\s+to\s+do|"
     # what to bear in mind for a time ahead ("What should we keep in mind for next week's prep?")
     r"(?:keep\s+in\s+mind|bear\s+in\s+mind|remember|watch\s+out|prepare|prep)\b[^?.!]{0,30}?\b"
-    r"(?:next|this\s+coming|the\s+coming)\s+(?:week|weekend|month|few\s+days))\b", re.IGNORECASE)
+    r"(?:next|this\s+coming|the\s+coming)\s+(?:week|weekend|month|few\s+days)|"
+    # what we have on at a time ahead ("What jobs have we got next week?", "Do I have anything on
+    # tomorrow?", "What's on this coming weekend?")
+    r"(?:(?:have|has)\s+(?:we|i|you)\s+got|(?:do|does)\s+(?:we|i|you)\s+have|what'?s\s+on)\b[^?.!]{0,25}?"
+    r"\b(?:next\s+(?:week|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"this\s+coming\s+\w+|tomorrow))\b", re.IGNORECASE)
 
 
 def asks_ahead(query: str) -> bool:
