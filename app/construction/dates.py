@@ -217,17 +217,27 @@ _WD_SHORT = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "weds": 2, "thu": 3, "thur
 _WD_BEFORE = re.compile(rf"\b({_WD}|{'|'.join(_WD_SHORT)})\b\.?,?\s+(?:the\s+)?$", _I)
 
 
-def _year_of_weekday(text: str, start: int, month: int, day: int, ref: date) -> int | None:
+def _year_of_weekday(text: str, start: int, month: int, day: int, ref: date, prefer: str | None = None) -> int | None:
     """The year, of last, this or next, in which `day` `month` falls on the weekday said right
     before it ("Saturday 8 May", said in September 2026: 2027's, its only Saturday of the three);
-    None without a weekday or with none or two such years."""
+    None without a weekday or with none or two such years, or when that year's day lies on the
+    other side of today than the sentence's tense says (a weekday said wrong: "she's moving her date
+    to Wednesday 29 October", said on 7 October 2026, is the Thursday three weeks ahead, not 2025's)."""
     m = _WD_BEFORE.search(text, max(0, start - 16), start)
     if m is None or m.end() != start:
         return None
     wd = _WEEKDAYS.get(m.group(1).lower(), _WD_SHORT.get(m.group(1).lower()))
     years = [y for y in (ref.year - 1, ref.year, ref.year + 1)
              if (d := _safe_date(y, month, day)) is not None and d.weekday() == wd]
-    return years[0] if len(years) == 1 else None
+    if len(years) != 1:
+        return None
+    said = _safe_date(years[0], month, day)
+    # (only when the tense's own day is near: a tense is read from the words, less surely than a weekday)
+    near = [d for y in (ref.year - 1, ref.year, ref.year + 1) if (d := _safe_date(y, month, day)) is not None
+            and abs((d - ref).days) <= 62 and (d >= ref if prefer == "future" else d <= ref)]
+    if near and (prefer == "future" and said < ref or prefer == "past" and said > ref):
+        return None
+    return years[0]
 
 
 def _season_span(name: str, year: int) -> tuple[date, date]:
@@ -298,7 +308,7 @@ def _day_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
     if year is None:
         if not 1 <= day <= 31:
             return None
-        year = _year_of_weekday(m.string, m.start(), month, day, ref) or _year_for_month(month, ref, prefer, day)
+        year = _year_of_weekday(m.string, m.start(), month, day, ref, prefer) or _year_for_month(month, ref, prefer, day)
     d = _safe_date(year, month, day)
     if d is None:
         return None
@@ -327,7 +337,7 @@ def _month_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
     if not 1 <= day <= 31:
         return None
     year = int(m.group(3)) if m.group(3) else (
-        _year_of_weekday(m.string, m.start(), month, day, ref) or _year_for_month(month, ref, prefer, day))
+        _year_of_weekday(m.string, m.start(), month, day, ref, prefer) or _year_for_month(month, ref, prefer, day))
     d = _safe_date(year, month, day)
     if d is None:
         return None

@@ -16,7 +16,7 @@ _WEEKDAY_BEFORE = re.compile(rf"\b(?:{lx.WEEKDAY_ALT})\.?,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
     r"since|"
-    r"won|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by)
+    r"won(?!['’]t)|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by; "won't" is ahead)
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
     re.IGNORECASE)  # ("their last day is 30 November": no past)
 # Weaker: a verb in -ed, but not one of a state ("is closed", "can be signed") or a thing's ("a
@@ -223,10 +223,19 @@ _FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
 _THEN = re.compile(r"\s*(?:and\s+)?(?:then|afterwards|after\s+that|so)\b", re.IGNORECASE)
 
 
+# Who said it, told after what was said: "Sale of the house completes on 13 November, Gareth confirmed"
+# (its day read as 2025's, the past of "confirmed").
+_REPORTED_TAIL = re.compile(r"[,;]\s*(?:(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?|he|she|they|we|i)\s+(?:just\s+)?"
+                            r"(?:confirmed|said|says|told\s+(?:me|us|him|her|them)|mentioned|reckons|agreed)\s*[.!]*$",
+                            re.IGNORECASE)
+
+
 def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     """The tense to read a date phrase of `s` in: that of the clause it stands in, else the
     sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
     the first date is past, the second ahead)."""
+    if (told := _REPORTED_TAIL.search(s)) is not None and told.start() > 0:
+        s = s[:told.start()]  # (positions before it are the same)
     whole = tense_of(s)
     if _PROMISE_MISSED.search(s):
         return whole  # (its day is the broken promise's, whatever the clause's own words)

@@ -1,0 +1,30 @@
+"""Days whose year or month was read against the wrong tense (session 51's walk-throughs): a weekday
+said wrong pulled a day three weeks ahead into last year; "won't" read as the past of "won"; who
+confirmed it, told after, put the day it confirmed in the past."""
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from app.construction.dates import find_dates
+from app.construction.local.inline_dates import tense_at
+
+
+def days(text: str, at: datetime) -> list[date]:
+    return [d.start for d in find_dates(text, at, prefer=tense_at(text))]
+
+
+@pytest.mark.parametrize("text, at, day", [
+    # 29 October 2026 is a Thursday: the day ahead, said with the wrong weekday, not 2025's Wednesday
+    ("also she's moving her date to Wednesday 29 October", datetime(2026, 10, 7), date(2026, 10, 29)),
+    # ... but a weekday still settles a year the tense says little of: 8 May 2027 is a Saturday
+    ("We played Saturday 8 May", datetime(2026, 9, 7), date(2027, 5, 8)),
+    ("We played on Friday 28 August", datetime(2026, 9, 7), date(2026, 8, 28)),
+    ("the building manager won't allow access on the 28th after all", datetime(2026, 11, 24), date(2026, 11, 28)),
+    ("We won on the 14th", datetime(2026, 11, 24), date(2026, 11, 14)),
+    ("Sale of the house completes on 13 November, Gareth confirmed", datetime(2026, 10, 27), date(2026, 11, 13)),
+    ("We moved in on 13 November, Gareth said", datetime(2026, 10, 27), date(2025, 11, 13)),
+])
+def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
+    assert days(text, at.replace(tzinfo=timezone.utc)) == [day]
