@@ -153,3 +153,15 @@ def test_an_orders_collection_day_said_next_or_beside_it_is_that_orders():
     assert ("delivery", "date is", "2026-11-09") in said and not [s for s, _, _ in said if s == "collection"]
     assert "The christening cake collection is on Saturday 2026-11-07 (7 November) at 10am." in [
         f.text for f in ex.foresights]
+
+
+def test_a_correction_of_a_number_said_just_before_of_something_else_gives_no_value_anew():
+    ex = extract(("Sam", "subs are going up to £50 from January"),
+                 ("Elena", "I'll order 50 red scarves"),
+                 ("Elena", "sorry, 55 not 50, we need spares"),
+                 ("Sam", "the hall is £60 an evening"),
+                 ("Sam", "sorry, 65 not 60"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "subs"] == ["£50"]  # (the subs had become £55)
+    assert [v for s, _, v in said if s == "hall"] == ["£60", "£65"]
+    assert not [f for f in ex.facts if f.corrects]  # nor does the writer look for a stored 50

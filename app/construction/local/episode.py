@@ -347,11 +347,15 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
     errand = None  # (what, turn): the last meeting the user asked the assistant to book
     previous = None  # the sentence before, whatever came of it
+    lately: list[str] = []  # the last few sentences' words (what a correction's old number was said of)
+    measured_mark = 0
     people: list[str] = []  # persons named, the last first
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
     for s in sents:
         s_before, previous = previous, s
+        lately = [*lately[-5:], s_before.text] if s_before is not None else lately
+        measured_was, measured_mark = measured_mark, len(measured)  # (values before the sentence before)
         marks, was = (len(facts), len(scores), len(foresights)), marks
         if s_before is not None and s_before.t is s.t and not s.t.assistant and _RETRACTED.match(s.raw.strip()):
             # "our landlord is selling?? no just a rumour, ignore": what the sentence before said, unsaid
@@ -440,7 +444,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if len(facts) >= MAX_FACTS or per_turn.get(s.t.index, 0) >= MAX_FACTS_PER_TURN:
                 continue
             # "Squat 5RM is 80 kg", "sorry, 85 not 87": values that change, whatever else is said.
-            valued = measures(s, reg, measured, last_org, recent_before)
+            fix = correction_of(s)
+            # ("I'll order 50 red scarves" "sorry, 55 not 50": the scarves', which no value holds,
+            # not the subs' £50 said before them)
+            valued = measures(s, reg, measured, last_org, recent_before, correctable=not (
+                fix is not None and s_before is not None and _said_number(fix[0], s_before.text)
+                and len(measured) == measured_was))
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
                 continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
             # (a day said again is a value measures() read: only then is it looked for again)
@@ -465,6 +474,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # "It's 995 not 975" of no value this episode said: the writer looks for the group's
             # value that holds 975 (construction/corrections.py)
             fixes = None if valued or s.t.assistant else correction_of(s)
+            if fixes is not None and any(_said_number(fixes[0], said) for said in lately):
+                # "I'll order 50 red scarves" "sorry, 55 not 50": the scarves', said just before, not a
+                # stored value that holds 50 (the subs had become £55)
+                fixes = None
             # "it's been moved again, now to Tuesday 1 December": the writer finds what it is
             moved_to = None if valued or assigned or s.t.assistant else it_moved(s)
             valued_or_assigned = valued or assigned or fixes
@@ -756,3 +769,8 @@ def _object_first(people: list[str], named_here: list[tuple[int, str]], text: st
     want = "f" if m.group().lower() == "her" else "m"
     whom = next((p for p in people if p != doer and kin_gender(p) in (None, want)), None)
     return [whom, *[p for p in people if p != whom]] if whom else people
+
+
+def _said_number(number: str, text: str) -> bool:
+    """Whether `text` says `number` as a number of its own ("50 red scarves", not "150" or "£50.99")."""
+    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text) is not None

@@ -575,7 +575,8 @@ _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an
 # "said" fact, and "Subs are £25 a month" stayed current).
 _GOES_TO = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my|his|her|their|its)\s+)?"
-    r"(?P<item>[A-Za-z][a-z-]*(?:\s+[a-z][\w-]*)?)"
+    # (its second word no verb: "subs are going up to £50" is the subs', not "subs are"'s)
+    r"(?P<item>[A-Za-z][a-z-]*(?:\s+(?!(?:is|are|will|has|have|had)\b)[a-z][\w-]*)?)"
     r"(?:(?i:'s|'re)\s+|\s+(?:(?i:is|are|will|will\s+be|has|have|had)\s+)?)"
     r"(?:(?i:now|also|just)\s+)?(?i:going|go|goes|went|gone|rising|rise|rises|rose|risen|"
     r"dropping|drop|drops|dropped|"

@@ -1026,17 +1026,19 @@ _READERS = (_said_is, _counts, _body, _pay, _first_day, _phones, _mileage, _acco
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
-             recent: str | None = None) -> list[_Parse]:
+             recent: str | None = None, correctable: bool = True) -> list[_Parse]:
     """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
     of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
     the organisation the episode named last, whom "they" and "their" are when the sentence
-    names none; `recent`: the person named last before it, whom "his" and "her" are."""
+    names none; `recent`: the person named last before it, whom "his" and "her" are;
+    `correctable`: whether a correction of a number may give a value of `before` anew (not when the
+    sentence just before said the old number of something else)."""
     if sent.question:
         return []
     values = _Values(sent, reg, org, recent, before)
     for read in _READERS:
         read(values)
-    return values.told() or _corrected(sent, before)
+    return values.told() or (_corrected(sent, before) if correctable else [])
 
 
 def correction_of(sent: _Sentence) -> tuple[str, str] | None:
