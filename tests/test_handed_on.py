@@ -165,3 +165,24 @@ def test_a_correction_of_a_number_said_just_before_of_something_else_gives_no_va
     assert [v for s, _, v in said if s == "subs"] == ["£50"]  # (the subs had become £55)
     assert [v for s, _, v in said if s == "hall"] == ["£60", "£65"]
     assert not [f for f in ex.facts if f.corrects]  # nor does the writer look for a stored 50
+
+
+def test_a_groups_rehearsals_fee_dues_and_social_said_changed_in_other_words():
+    ex = extract(("Ruth", "We rehearse on Tuesdays at 7.30pm in St Aidan's church hall, term starts 8 September"),
+                 ("Sam", "the hall costs us £60 an evening btw, St Aidan's invoice us monthly"),
+                 ("Ruth", "St Aidan's need the hall on Tuesdays. We'll have to move rehearsals to Wednesdays from "
+                          "23 September, same time 7.30"),
+                 ("Sam", "also the hall fee is going up to £75 an evening from October"),
+                 ("Sam", "Good news, I negotiated the hall down to £70 an evening from October"),
+                 ("Sam", "subs are £40 a term"),
+                 ("Sam", "AGM voted to raise subs to £45 a term starting this term"),
+                 ("Ruth", "Let's say Friday 18 December for the social"),
+                 ("Ruth", "Bad news. We're moving rehearsals to Thursdays from 5 November"),
+                 ("Ruth", "let's move the social to Sunday 20 December then, the pub can do that"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "rehearsals schedule"] == ["Tuesdays", "Wednesdays", "Thursdays"]
+    moved = [f for f in ex.facts if f.object == "Wednesdays"]
+    assert moved[0].valid_from.date().isoformat() == "2026-09-23"  # from the day said
+    assert [v for s, _, v in said if s == "hall fee"] == ["£60", "£75", "£70"]
+    assert [v for s, _, v in said if s == "subs"] == ["£40", "£45"]
+    assert [v for s, _, v in said if s == "social"] == ["2026-12-18", "2026-12-20"]

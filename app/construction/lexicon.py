@@ -663,6 +663,9 @@ _cue("fire", "bonfire bonfires burn burning burnt fire fires")
 MOVED_VERBS = "slipped|slipping|slips|moved|moves|pushed|postponed|delayed|rescheduled|bumped|shifted|extended"
 # What is scheduled for a day, of no one person ("Launch is October 15th", "Code freeze is next
 # Friday", "the demo was moved to Friday"): a plan of whoever says it (local/foresight.py).
+# What is hired by the evening or the day: its price is a fee ("the hall costs us £60 an evening",
+# "the hall fee is going up to £75", "negotiated the hall down to £70": one timeline, "hall fee").
+HIRED = _words("hall room venue pitch stall studio court marquee hut")
 SCHEDULED_EVENTS = _words("""
 launch release demo freeze kickoff kick-off offsite off-site meeting review presentation rollout
 roll-out cutover go-live golive workshop conference summit webinar retro retrospective milestone
@@ -674,7 +677,7 @@ registration enrolment enrollment entries applications sign-ups signups tourname
 physio physiotherapy dentist check-up checkup scan first-fix second-fix
 grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot friendly friendlies
 festival show fair fete market playtest gig concert recital premiere bbq barbecue picnic agm auction
-collection pickup pick-up
+collection pickup pick-up social
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

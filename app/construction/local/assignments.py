@@ -158,13 +158,20 @@ _ENDS_ON = re.compile(
     r"(?:(?i:until|till|to|on)\s*)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
-    rf"\b(?i:{lx.MOVED_VERBS}|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
+    # ("let's move the social to Sunday 20 December then")
+    rf"\b(?i:{lx.MOVED_VERBS}|move|moving|push|pushing|postpone|postponing|reschedule|rescheduling|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
     r"schedul(?:e|ed)|arrang(?:e|ed))\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
+# ... or settled on: "Let's say Friday 18 December for the social", "ok, Sunday 20 December for the social then"
+_DAY_FOR_EVENT = re.compile(
+    r"(?:^|[,;:]\s+)(?:(?i:ok|okay|so|right|fine)[,!]?\s+)?(?:(?i:let's\s+(?:say|do|make\s+it|go\s+with|pencil\s+in)|"
+    r"we(?:'ll|\s+will)\s+(?:say|do|go\s+with))\s+)?(?:(?i:on\s+))?"
+    rf"(?:(?i:{_WEEKDAY}),?\s+)?\x00(?P<d>\d+)\x00\s+(?i:for)\s+(?i:the|our)\s+"
+    rf"(?P<x>(?:[\w'-]+\s+){{0,2}}?(?i:{lx.SCHEDULED_ALT}))\b")
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
                 rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?"
@@ -342,7 +349,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             event = " ".join(said.group(0).strip(" .!").split())
             add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
-    for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text)]:
+    for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text),
+              *_DAY_FOR_EVENT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             # someone's event is theirs: "Kim's final"

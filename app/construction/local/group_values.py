@@ -567,7 +567,7 @@ _DAYS_HOURS = re.compile(
 _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an|the|each|one|our)\s+"
                     r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:now)\s+)?(?i:costs|will\s+cost|"
                     r"is\s+going\s+to\s+cost|is\s+priced\s+at|goes\s+up\s+to|will\s+go\s+up\s+to)\s+"
-                    r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
+                    r"(?:(?i:us|me|them)\s+)?(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
 
 
 # A price or a fee that goes up or down, said by its name alone: "Subs going up to £30 a month from
@@ -622,7 +622,8 @@ def _hours_and_prices(v: _Values) -> None:
     for m in _COSTS.finditer(v.text):
         item = m.group("item").lower()
         if item.split()[0] not in lx.STOPWORDS:
-            v.add(None, f"{item} price", m.group("num").replace(" ", ""), m.start(), end=m.end())
+            what = "fee" if item.split()[-1] in lx.HIRED else "price"  # (a hall's: its fee)
+            v.add(None, f"{item} {what}", m.group("num").replace(" ", ""), m.start(), end=m.end())
     for m in (*_GOES_TO.finditer(v.text), *_GOING_UP_SAYS.finditer(v.text)):
         item = m.group("item").lower()
         if not set(item.split()) & (_NOT_AN_ITEM | lx.STOPWORDS):

@@ -151,12 +151,14 @@ _CHANGED = re.compile(
     r"(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?|"
     r"\x00\d+\x00\s+)"  # ("The AGM tonight voted the annual fee up to £55": its day before the verb)
-    # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400")
+    # ("let's lower my calorie target to 2,200", "Ok bump my calories back to 2,400", "voted to raise")
+    r"(?:(?i:voted|agreed|decided|wants?|wanted|needs?|had|have|has|going)\s+to\s+)?"
     r"(?i:raised|raise|increased|increase|bumped|bump|upped|up|lowered|lower|reduced|reduce|cut|dropped|drop|"
-    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting|voted|agreed|"
+    r"changed|change|moved|move|set|revised|revise|updated|update|put|putting|voted|agreed|negotiated|haggled|"
     r"raising|increasing|bumping|upping|lowering|reducing|cutting|dropping|changing|moving|setting|revising|"
     r"updating)\s+(?:up\s+|down\s+)?"
-    r"(?P<det>my|our|their|his|her|the)\s+"
+    # (with no determiner a group's dues: "AGM voted to raise subs to £45 a term")
+    r"(?:(?P<det>my|our|their|his|her|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s))"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
@@ -174,6 +176,11 @@ _SCHEDULE_MOVED = re.compile(
     r"\b(?:moving|moved|switching|switched|changing|changed|shifting|shifted)\s+(?:my|our)\s+"
     rf"(?P<v>lifting|training|runs|running|workouts|sessions|gym\s+sessions|swims|swimming)\s+to\s+"
     rf"(?P<when>{_WHEN})\b", re.I)
+# ... or the group's rehearsals moved: "We'll have to move rehearsals to Wednesdays from 23 September",
+# "We're moving rehearsals to Thursdays from 5 November" (after "We rehearse on Tuesdays").
+_REHEARSALS_MOVED = re.compile(
+    r"\b(?:move|moving|moved|switch|switching|switched|change|changing|changed|shift|shifting|shifted)\s+"
+    rf"(?:the\s+|our\s+)?(?:choir\s+)?(?:rehearsals?|practices?)\s+(?:night\s+|day\s+)?to\s+(?P<when>{_WHEN})\b", re.I)
 # Appointments that recur on days of the week, whoever's they are: "Our sessions are Tuesdays at
 # 5pm", "Samuel's sessions need to move from Tuesdays to Wednesdays at 5pm", "Her lessons will be
 # on Mondays now": one slot at a time.
@@ -722,10 +729,13 @@ def _changed(v: _Values) -> None:
     """A value someone set ("I raised my calories to 2,100", "we cut the budget to £400"), and a
     day's energy or protein aimed at ("targeting 1,900 kcal a day": the speaker's)."""
     for m in _CHANGED.finditer(v.text):
-        det = m.group("det").lower()  # "raised my calories": mine; "cut the budget": the group's
+        det = (m.group("det") or "the").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
         value = m.group("num") or m.group("clock")
-        v.add(whose, _attribute(m.group("attr")), value, m.start(), "", m.end())  # (told by its doer)
+        attr = _attribute(m.group("attr"))
+        if attr and attr.split()[-1] in lx.HIRED and value[:1] in "£$€":
+            attr = f"{attr} fee"  # ("negotiated the hall down to £70 an evening": the hall fee)
+        v.add(whose, attr, value, m.start(), "", m.end())  # (told by its doer)
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
@@ -745,6 +755,8 @@ def _schedules(v: _Values) -> None:
     for m in _SCHEDULE_MOVED.finditer(v.sent.text):
         doing = _DOING[" ".join(m.group("v").lower().split())]
         v.add(v.speaker, f"{doing} schedule", " ".join(m.group("when").split()), 0)
+    for m in _REHEARSALS_MOVED.finditer(v.sent.text):  # (from the day said after it, when one is)
+        v.add(None, "rehearsals schedule", " ".join(m.group("when").split()), 0, end=v.sent.s1_pos(m.end()))
 
 
 _OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes",
