@@ -186,3 +186,18 @@ def test_a_groups_rehearsals_fee_dues_and_social_said_changed_in_other_words():
     assert [v for s, _, v in said if s == "hall fee"] == ["£60", "£75", "£70"]
     assert [v for s, _, v in said if s == "subs"] == ["£40", "£45"]
     assert [v for s, _, v in said if s == "social"] == ["2026-12-18", "2026-12-20"]
+
+
+def test_a_new_contact_said_with_the_is_the_firms_and_a_head_count_said_as_it_grows():
+    ex = extract(("Elena", "I've ordered the scores from the County Music Library, our contact there is Janet Hughes, "
+                           "janet.hughes@county.gov.uk"),
+                 ("Elena", "38 singers signed up so far"),
+                 ("Elena", "41 singers now"),
+                 ("Elena", "Janet Hughes has retired from the music library. The new contact is Kofi Mensah, "
+                           "kofi.mensah@county.gov.uk"),
+                 ("Elena", "45 singers tonight"))
+    said = values(ex)
+    assert [v for s, p, v in said if s == "County Music Library" and p == "contact is"] == [
+        "Janet Hughes", "Kofi Mensah"]
+    assert "Kofi Mensah is the contact at County Music Library." in [f.text for f in ex.facts]
+    assert [v for s, _, v in said if s == "singer count"] == ["38", "41", "45"]

@@ -331,6 +331,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     asked = None  # the last question about allergies (answers.py)
     measured: list = []  # the values said so far (measures.py), which a correction may give anew
     last_org = org_named = None  # the organisation named last before the sentence, and in it
+    # ... and the firm: an organisation or a name not yet known as one when said ("from the County Music
+    # Library", an organisation once "our contact there" is read), whose post "the new contact" is
+    last_firm = firm_named = None
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
@@ -382,6 +385,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
             people = _object_first(people, named_here, s.text)
             last_org = org_named or last_org
+            last_firm = firm_named or last_firm
+            firm_named = next((e.name for mm in reversed(s.mentions) if (e := reg.get(mm.key)) is not None
+                               and e.type in ("organization", "thing", "place")), None)
             org_named = next((e.name for mm in reversed(s.mentions)
                               if (e := reg.get(mm.key)) is not None and e.type == "organization"), None)
             # A reminder asked for is a plan, often asked as a question ("Can you remind me to
@@ -447,7 +453,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             fix = correction_of(s)
             # ("I'll order 50 red scarves" "sorry, 55 not 50": the scarves', which no value holds,
             # not the subs' £50 said before them)
-            valued = measures(s, reg, measured, last_org, recent_before, correctable=not (
+            valued = measures(s, reg, measured, last_org, recent_before, firm=last_firm, correctable=not (
                 fix is not None and s_before is not None and _said_number(fix[0], s_before.text)
                 and len(measured) == measured_was))
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):

@@ -746,20 +746,21 @@ def _standing_order(v: _Values) -> None:
 # one: "Who owns the cafe we supply?" found nothing of the cafe's).
 _THE_POST_IS = re.compile(
     r"^(?:(?:and|oh|so|also)[,!]?\s+)?the\s+(?:new\s+)?(?P<role>owner|co-?owner|founder|co-?founder|manager|"
-    r"head\s+chef|landlord|landlady|director|ceo|headteacher|head\s+teacher)\s+(?:there\s+|here\s+)?"
+    r"head\s+chef|landlord|landlady|director|ceo|headteacher|head\s+teacher|contact|main\s+contact)\s+"
+    r"(?:there\s+|here\s+)?"
     r"(?:is|'s)\s+(?:now\s+)?(?:a\s+(?:woman|man|guy|lady)\s+called\s+)?"
     r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b", re.I)
 
 
 def _org_posts(v: _Values) -> None:
-    if v.org is None or v.sent.t.assistant or (m := _THE_POST_IS.match(v.sent.text)) is None:
+    if v.firm is None or v.sent.t.assistant or (m := _THE_POST_IS.match(v.sent.text)) is None:
         return
-    org, who = v.reg.get(v.org), v.reg.get(m.group("name"))
+    org, who = v.reg.get(v.firm), v.reg.get(m.group("name"))
     if org is None or org.type != "organization" or who is None or who.type != "person" or who.speaker:
         return
     role = " ".join(m.group("role").lower().replace("-", "").split())
     v.add(org.name, role, who.name, m.start(), end=m.end(),
-          text=f"{who.name} is the {role} of {org.name}.")
+          text=f"{who.name} is the {role} {'at' if role.endswith('contact') else 'of'} {org.name}.")
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,

@@ -444,6 +444,7 @@ class _Values:
         self.text, self.speaker = sent.s1, sent.t.speaker
         self.out: list[_Parse] = []
         self.ends: dict[int, int] = {}  # where each value's words end, by its parse's id
+        self.firm: str | None = None  # (measures())
 
     def named_first(self, pos: int) -> str | None:
         """The first person the sentence names before `pos`, no speaker: its subject, whom "she"
@@ -1014,7 +1015,8 @@ _COUNT_NOW = re.compile(
     r"(?=\s*(?:[.!?,]|$|\s+(?i:now|today|already)\b))")
 _COUNT_FIRST = re.compile(
     r"^(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
-    r"(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b")
+    r"(?:(?i:signed\s+up|registered|enrolled|confirmed|booked\s+in)\s+)?"  # ("38 singers signed up so far")
+    r"(?:(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b|\x00\d+\x00\s*[.!]*$)")
 # ... or first with its price each, the way an order is told ("4 trailer loads, £60 each"; then
 # "5 loads now": the load count), a word of its kind between ("trailer").
 _COUNT_PRICED = re.compile(
@@ -1038,16 +1040,18 @@ _READERS = (_said_is, _counts, _body, _pay, _first_day, _phones, _mileage, _acco
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
-             recent: str | None = None, correctable: bool = True) -> list[_Parse]:
+             recent: str | None = None, correctable: bool = True, firm: str | None = None) -> list[_Parse]:
     """The "<attribute> is" facts a sentence states, each told from its clause; `before`: those
     of the episode's sentences before it (a correction's value replaces one of theirs); `org`:
     the organisation the episode named last, whom "they" and "their" are when the sentence
     names none; `recent`: the person named last before it, whom "his" and "her" are;
+    `firm`: the organisation (or a thing, then) the episode named last, whose post "the owner" is;
     `correctable`: whether a correction of a number may give a value of `before` anew (not when the
     sentence just before said the old number of something else)."""
     if sent.question:
         return []
     values = _Values(sent, reg, org, recent, before)
+    values.firm = firm
     for read in _READERS:
         read(values)
     return values.told() or (_corrected(sent, before) if correctable else [])
