@@ -386,8 +386,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             people = _object_first(people, named_here, s.text)
             last_org = org_named or last_org
             last_firm = firm_named or last_firm
-            firm_named = next((e.name for mm in reversed(s.mentions) if (e := reg.get(mm.key)) is not None
-                               and e.type in ("organization", "thing", "place")), None)
+            firms = [e for mm in reversed(s.mentions) if (e := reg.get(mm.key)) is not None
+                     and e.type in ("organization", "thing", "place")]
+            firm_named = next((e.name for e in sorted(firms, key=lambda e: e.type != "organization")), None)
             org_named = next((e.name for mm in reversed(s.mentions)
                               if (e := reg.get(mm.key)) is not None and e.type == "organization"), None)
             # A reminder asked for is a plan, often asked as a question ("Can you remind me to

@@ -753,10 +753,13 @@ _THE_POST_IS = re.compile(
 
 
 def _org_posts(v: _Values) -> None:
-    if v.firm is None or v.sent.t.assistant or (m := _THE_POST_IS.match(v.sent.text)) is None:
+    if v.sent.t.assistant or (m := _THE_POST_IS.match(v.sent.text)) is None:
         return
-    org, who = v.reg.get(v.firm), v.reg.get(m.group("name"))
-    if org is None or org.type != "organization" or who is None or who.type != "person" or who.speaker:
+    # (the firm named last, known as an organisation by now, else the organisation named last)
+    org = next((e for name in (v.firm, v.org) if name and (e := v.reg.get(name)) and e.type == "organization"),
+               None)
+    who = v.reg.get(m.group("name"))
+    if org is None or who is None or who.type != "person" or who.speaker:
         return
     role = " ".join(m.group("role").lower().replace("-", "").split())
     v.add(org.name, role, who.name, m.start(), end=m.end(),
