@@ -424,7 +424,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
                     if not helped and not found:  # a house rule told between people ("No dusty work at
                         # the house while he's home, so no sanding ... at weekends")
-                        found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before))
+                        found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before, reg))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before)

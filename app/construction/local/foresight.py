@@ -167,7 +167,8 @@ _SAID_ONCE = (
     (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),
     (_HEARING, "is hard of hearing", ["hearing", "health"], ["hearing", "phone", "call"]),
     (_WHEELCHAIR, "uses a wheelchair", ["mobility"],
-     ["wheelchair", "stairs", "steps", "step-free", "accessible", "access", "lift", "room", "venue"]),
+     ["wheelchair", "stairs", "steps", "step-free", "accessible", "access", "lift", "room", "venue", "book",
+      "booking", "hall", "place", "concert", "event"]),
     (_WALKING_AID, "walks with an aid", ["mobility"], ["walking", "stairs", "steps", "accessible", "distance"]),
 )
 _ONE_PER_SENTENCE = frozenset({"drinks", "diabetes", "driving"})

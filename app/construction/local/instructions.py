@@ -37,7 +37,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
-        told += rules(sent, reg) or always_with(sent, recent)
+        told += rules(sent, reg) or always_with(sent, recent, reg)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -241,6 +241,22 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
 
+# ... or said of nobody: "one rule for everyone: nobody lifts anything over 25 kg alone"; or of what a
+# job takes: "piano means we need a third person and the piano trolley on that job"; or of how a thing
+# is to be kept: "on moving day the cat has to be shut in the bathroom".
+_NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:ever\s+)?(?P<x>(?!(?:is|was|knows|cares|wants|likes|"
+                     r"thinks|says|said|believes|expects|remembers|told|asked|came|showed)\b)[a-z]+s)\b", _I)
+_MEANS_NEED = re.compile(r"\b(?P<x>[a-z][\w-]*)\s+means\s+(?:we|you|they)(?:'ll)?\s+(?:need|have\s+to|must)\b", _I)
+_HAS_TO_BE = re.compile(
+    r"(?:^|(?<=[:;,])\s*)(?:on\s+(?:[a-z]+\s+){0,2}day\s*,?\s+)?(?:the|our|my|his|her|their)\s+(?P<x>[a-z][\w-]*)\s+"
+    r"(?:has\s+to|have\s+to|must|needs\s+to)\s+(?:always\s+)?be\s+(?:shut|kept|locked|left|put|closed)\s+"
+    r"(?:in|into|out|inside|away|off|upstairs|downstairs)\b", _I)
+
+
+_HANDLING = frozenset("lifts carries moves shifts handles".split())
+_HANDLING_WORDS = ["lift", "lifting", "carry", "heavy", "shift", "alone", "himself", "herself", "own"]
+
+
 _NOT_NEEDED = re.compile(r"[^.;!?,]{0,40}?\b(?:needed|required|necessary|due|owed|to\s+pay)\b", _I)
 _KEPT_WORDS = frozenset("kept keep must never goes go still always".split())
 
@@ -258,7 +274,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     person it opens with, when it does ("Mei works nights, so no visits or viewings in the
     morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
-    for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept]:
+    for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
+              *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text)]:
         x = (m.groupdict().get("x") or m.group("y")).lower().split()
         if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
             continue
@@ -270,6 +287,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
         keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)
         if m in kept:
             words = [w for w in words if w not in _KEPT_WORDS]
+        if m.re is _NOBODY and m.group("x").lower() in _HANDLING:  # (found by a fridge shifted alone too)
+            words = list(dict.fromkeys([*words, *_HANDLING_WORDS]))
         first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
@@ -287,13 +306,28 @@ _ALWAYS_WITH = re.compile(
     r"(?P<ev>[a-z][\w-]*)", _I)
 
 
-def always_with(sent: _Sentence, recent: str | None) -> list[tuple[str, list[str], list[str]]]:
+# ... or in the hand luggage: "Whenever we fly, his medication must go in our hand luggage with the
+# doctor's letter, never in the hold" (a "said" fact: "I'm packing our bags for the flight" found nothing).
+_IN_LUGGAGE = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
+    r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
+    r"(?:always\s+)?(?:be|go|stay|travel)\s+in\s+(?:(?:our|the|my|his|her|their)\s+)?"
+    r"(?P<ev>hand\s+luggage|carry-?on|cabin\s+bags?|hand\s+baggage)", _I)
+# ... or needed each time: "Maya gets really travel sick, so she always needs a window seat and a Kwells
+# tablet before take off".
+_ALWAYS_NEEDS = re.compile(r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>she|he|(?-i:[A-Z])[\w-]*)\s+"
+                           r"(?:always|must\s+always)\s+(?:needs?|has\s+to\s+have|gets?)\s+(?P<x>[^.;!?]{3,80})", _I)
+_FLYING = ["flight", "fly", "flying", "airport", "packing", "luggage", "bags", "travel", "trip", "plane"]
+
+
+def always_with(sent: _Sentence, recent: str | None, reg: _Registry | None = None
+                ) -> list[tuple[str, list[str], list[str]]]:
     """(text, situation keys, trigger words) of what the sentence says must go wherever someone goes:
     theirs by its "her"/"his" (`recent`, the person named last before it), "my"/"our" (the speaker's)
     or a name; found by a trip, packing or the event it names as well as by its own words."""
-    m = _ALWAYS_WITH.search(sent.text)
+    m = _ALWAYS_WITH.search(sent.text) or _IN_LUGGAGE.search(sent.text)
     if m is None:
-        return []
+        return _always_needs(sent, recent, reg)
     whose = m.group("whose")
     low = whose.lower()
     if low in ("her", "his", "their"):
@@ -307,4 +341,29 @@ def always_with(sent: _Sentence, recent: str | None) -> list[tuple[str, list[str
     said = sent.text[m.end("whose"):_clause_end(sent.text, m.end())].strip()
     keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())])
     extra = ["trip", "travel", "packing", "away", "match", "outing", m.group("x").split()[-1], m.group("ev")]
+    if m.re is _IN_LUGGAGE:
+        said = sent.text[m.end("whose"):].strip().rstrip(".!")  # (never in the hold: its words too)
+        extra = [*_FLYING, m.group("x").split()[-1]]
     return [(f"{owner} {said}", keys or ["rules"], list(dict.fromkeys([*words, *extra])))]
+
+
+def _always_needs(sent: _Sentence, recent: str | None, reg: _Registry | None
+                  ) -> list[tuple[str, list[str], list[str]]]:
+    m = _ALWAYS_NEEDS.search(sent.text)
+    if m is None:
+        return []
+    who = m.group("whose")
+    if who.lower() in ("she", "he"):  # the one the sentence named before it, else the one named last
+        named = sent.named_before(reg, sent.s1_pos(m.start()), ("person",)) if reg is not None else []
+        who = named[0].name if named else recent
+    elif who.lower() in lx.STOPWORDS or who.lower() in lx.PRONOUNS:
+        return []
+    if not who or who == sent.t.speaker:
+        return []
+    said = rewrite(sent.text.strip().rstrip(".!"), _Voice(sent.t.speaker, sent.t.other))
+    keys, words = situation_cues(sent.text)
+    needs = [w for w in re.findall(r"[a-z][\w-]+", m.group("x").lower()) if w not in lx.STOPWORDS][:6]
+    # (begun by whom it is about, as a constraint's text is)
+    text = said if said.startswith(who.split()[0]) else f"{who} always needs {m.group('x').strip()}"
+    return [(text[:1].upper() + text[1:], keys or ["needs"],
+             list(dict.fromkeys([*words, *needs, "trip", "travel", "journey"])))]

@@ -1,0 +1,61 @@
+"""Rules and needs told in passing (session 51's walk-throughs: a removals firm, a family moving
+abroad): each had been a "said" fact found only by its own words, so "The new guy wants to shift a
+fridge on his own" or "I'm packing our bags for the flight" brought none of them. Read by the local
+extractor, as constraints."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+SEP = datetime(2026, 9, 7, 18, 0, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str]) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
+                        user_id=None if who == "Penny" else who.lower(),
+                        role="assistant" if who == "Penny" else "user", content=text,
+                        at=SEP + timedelta(days=i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def constraints(ex: Extraction) -> dict[str, list[str]]:
+    return {f.text: f.trigger.split(", ") for f in ex.foresights if f.kind == "constraint"}
+
+
+def test_a_crews_rules_are_standing_constraints():
+    ex = extract(("Dev", "one rule for everyone incl new lads: nobody lifts anything over 25 kg alone. two person "
+                         "lift, always. no exceptions"),
+                 ("Penny", "Understood."),
+                 ("Dev", "piano means we need a third person and the piano trolley on that job"),
+                 ("Marta", "on moving day the cat has to be shut in the bathroom with a sign on the door"),
+                 ("Marta", "nobody knows what happened to the keys"))
+    told = constraints(ex)
+    lifting = next(t for t in told if "nobody lifts anything over 25 kg alone" in t)
+    assert {"lift", "heavy", "alone", "own"} <= set(told[lifting])  # found by a fridge shifted alone
+    assert any("third person and the piano trolley" in t for t in told)
+    assert any("the cat has to be shut in the bathroom" in t for t in told)
+    assert not any("knows" in t for t in told)
+
+
+def test_what_goes_in_the_hand_luggage_and_what_one_always_needs_come_with_a_trip():
+    ex = extract(("Claire", "Leo has epilepsy. Whenever we fly, his medication must go in our hand luggage with the "
+                            "doctor's letter from Dr Okafor, never in the hold"),
+                 ("Claire", "Maya gets really travel sick, so she always needs a window seat and a Kwells tablet "
+                            "before take off"))
+    told = constraints(ex)
+    luggage = next(t for t in told if "hand luggage" in t)
+    assert luggage.startswith("Leo's medication must go in our hand luggage") and "never in the hold" in luggage
+    assert {"flight", "packing", "luggage", "airport"} <= set(told[luggage])
+    needs = next(t for t in told if "window seat" in t)
+    assert needs.startswith("Maya gets really travel sick")  # hers, not Dr Okafor's, named last
+    assert {"travel", "trip", "window", "seat"} <= set(told[needs])
+
+
+def test_a_wheelchair_comes_with_booking_a_hall():
+    ex = extract(("Ruth", "Pip, one important thing: Marcus Hale in the basses uses a wheelchair, so whatever venue we "
+                          "use has to have step-free access."))
+    told = constraints(ex)
+    wheelchair = next(t for t in told if "wheelchair" in t)
+    assert {"book", "booking", "hall", "venue"} <= set(told[wheelchair])  # ("Please book the Methodist hall")
