@@ -101,10 +101,13 @@ _EVENT_DAY = re.compile(
     rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day|target(?:\s+date)?))?{_WITH_WHOM}"
     # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
-    r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have)\s+)?"
+    r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?"
     rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
-    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until)?\s*)?"
+    # ("moved one more time, to Saturday 31 October"; "booked at VFS Global in Manchester for Thursday ...")
+    r"(?:\s+(?i:again|one\s+more\s+time|once\s+more)\s*,?)?"
+    r"(?:\s+(?i:at|with|in)\s+(?-i:[A-Z])[^,.;!?\x00]{0,40}?(?=\s+(?i:for|on)\s))?"
+    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until|on)?\s*)?"
     rf"(?:(?i:on\s+)?(?i:{_WEEKDAY}),?\s+)?"  # ("is on Thursday, November 26")
     r"\x00(?P<d>\d+)\x00"
     # ("The Eastfield cup match on Saturday is cancelled": no day of it said again)

@@ -743,6 +743,36 @@ def _changed(v: _Values) -> None:
         v.add(v.speaker, "protein" if protein else "calories", value, m.start(), end=m.end())
 
 
+# Which school a child goes to, one at a time: "Leo is going to St Julian's too, they said year 1 might be
+# tight", then "So Leo is going to Escola Básica Manuel da Maia instead", "so Leo will be at Redbridge,
+# not Manuel da Maia" (each a "said" fact or a fact of its own, and all stayed current).
+_AT_SCHOOL = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:so|and|but|now)\s+)(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?i:is\s+(?:now\s+)?going\s+to|goes\s+to|"
+    r"will\s+go\s+to|will\s+be\s+at|'ll\s+be\s+at|is\s+(?:still\s+|now\s+)?at|starts\s+at|is\s+starting\s+at|"
+    r"is\s+moving\s+to|is\s+switching\s+to)\s+"
+    r"(?P<school>(?-i:[A-Z])[\w'’-]*(?:\s+(?:(?-i:[A-Z])[\w'’-]*|da|de|do|dos|das|of|the)){0,5})")
+_PLACE_AT = re.compile(  # "Maya's place at St Julian's School is confirmed"
+    r"(?:^|[,;:]\s+|\b(?:so|and|but|now)\s+)(?P<who>(?-i:[A-Z])[\w'-]+?)['’]s\s+(?i:place|spot)\s+(?i:at|in)\s+"
+    r"(?P<school>(?-i:[A-Z])[\w'’-]*(?:\s+(?:(?-i:[A-Z])[\w'’-]*|da|de|do|dos|das|of|the)){0,5})")
+_SCHOOL_NAME = re.compile(r"\b(?:School|Academy|College|Primary|Nursery|Escola|Kindergarten|Prep|Montessori|"
+                          r"Gymnasium|Lycée|Colégio)\b")
+_SCHOOL_CUE = re.compile(r"\b(?:school|year\s+\d{1,2}|reception|nursery|class|pupils?|teachers?|term|place)\b", re.I)
+
+
+def _schools(v: _Values) -> None:
+    for m in (*_AT_SCHOOL.finditer(v.sent.text), *_PLACE_AT.finditer(v.sent.text)):
+        who = v.reg.get(m.group("who"))
+        if who is None or who.type != "person" or who.speaker:
+            continue
+        school = re.sub(r"(?:\s+(?:da|de|do|dos|das|of|the))+$", "", m.group("school"))
+        known = v.reg.get(school)
+        if not (_SCHOOL_NAME.search(school) or known is not None and _SCHOOL_NAME.search(known.name)
+                or _SCHOOL_CUE.search(v.sent.text)):
+            continue
+        v.add(who.name, "school", known.name if known is not None else school,
+              v.sent.s1_pos(m.start("who")), end=v.sent.s1_pos(m.end()))
+
+
 def _schedules(v: _Values) -> None:
     """The days of the week the speaker does a thing on, said or moved (the words as said: a
     day is no date here)."""
@@ -1035,7 +1065,7 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
+_READERS = (_said_is, _counts, _schools, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
             _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 

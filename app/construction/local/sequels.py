@@ -20,6 +20,8 @@ _ITS_PRICE = re.compile(r"^(?:(?:so|and|now|ugh)[,!]?\s+)*(?:it's|it\s+is|its|th
                         r"(?P<rest>[£$€]\s?\d.*)$", _I)
 # An event to be moved, its new day said next: "Brightmoss wants the release moved."
 _MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\s+"
+                    # ("The visa appointment has been moved AGAIN")
+                    r"(?:(?:has\s+been|have\s+been|was|were|got|is\s+being|'s\s+been)\s+)?"
                     r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
                     r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
@@ -28,6 +30,28 @@ _DAY_NOW = re.compile(r"^(?:(?:on|to)\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|f
                       rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
                       rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
                       r"(?:,?\s+\d{4})?)\s+now\b(?P<tail>.*)$", _I)
+# ... or said as what it is now: "now it's Thursday 8 October at 9:30am".
+_NOW_ITS = re.compile(r"^(?:(?:so|and|ok|okay|ugh)[,!]?\s+)*(?:now\s+it's|now\s+it\s+is|it's\s+now|it\s+is\s+now)\s+"
+                      r"(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}"
+                      r"(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*)$", _I)
+# Booked, its day said next: "Flights booked! TAP from Manchester to Lisbon on Saturday 24 October".
+_BOOKED = re.compile(rf"^(?:(?:the|our|my)\s+)?(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT})s?)\s+"
+                     r"(?:(?:are|is|all|now)\s+)?(?:booked|confirmed|sorted)\b[\s!.]*$", _I)
+_ON_DAY = re.compile(r"\s*,?\s+on\s+(?P<day>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+                     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}"
+                     r"(?:st|nd|rd|th)?)(?:,?\s+\d{4})?)\b", _I)
+# A month's amount said of "it" after a home was named: "Rui found us another one ... It's €2,350 a
+# month" (the rent); an amount alone after an offer or a quote: "we've had an offer on the house.
+# £285,000".
+_MONTHLY = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:it's|it\s+is|its)\s+(?:now\s+)?"
+                      r"(?P<amt>[£$€]\s?\d[\d,]*(?:\.\d\d)?k?)\s+(?:a|per|each)\s+month\b(?P<tail>.*)$", _I)
+_HOMES = re.compile(r"\b(?:flat|flats|apartment|house|home|place|room|studio|rent|rental|landlord|landlady|lease|"
+                    r"tenancy|letting)\b", _I)
+_THING_NAMED = re.compile(r"\b(?:the|my|our|their|his|her)\s+[a-z][\w-]+", _I)
+_AMOUNT_ALONE = re.compile(r"^(?P<amt>[£$€]\s?\d[\d,]*(?:\.\d\d)?k?)[\s!.]*$")
+_OFFERED = re.compile(r"\b(?:an?|the)\s+(?P<what>offer|quote|bid|estimate|valuation)\s+(?:on|for)\s+"
+                      r"(?:the|our|my|their)\s+(?P<thing>[a-z][\w-]*)\b[^.!?]*[.!]?\s*$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
@@ -48,10 +72,25 @@ def ordered_thing(m: re.Match | None) -> str | None:
     return thing if thing and thing.split()[0] not in lx.STOPWORDS else None
 
 
-def sequel(before: str, text: str, earlier: str = "") -> str | None:
+def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
     names that thing only by "it" or "the new date"; else None. `earlier`: the speaker's sentences
-    before it in its turn and the turn before (an order's collection day names the order said there)."""
+    before it in its turn and the turn before (an order's collection day names the order said there);
+    `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent)."""
+    if (said := _MONTHLY.match(text)) is not None:
+        # (a home named just before, or lately with no other thing named just before: "the gym is great.
+        # It's £30 a month" is no rent)
+        home = _HOMES.search(before) or _HOMES.search(around) and not _THING_NAMED.search(before)
+        return f"The rent is {said.group('amt')} a month{said.group('tail')}" if home else None
+    if (said := _AMOUNT_ALONE.match(text)) is not None:
+        offered = _OFFERED.search(before)
+        return f"The {offered.group('what').lower()} on the {offered.group('thing').lower()} is {said.group('amt')}" \
+            if offered is not None else None
+    if (booked := _BOOKED.match(before)) is not None and (day := _ON_DAY.search(text)) is not None:
+        event = booked.group("ev").lower()
+        rest = (text[:day.start()] + text[day.end():]).strip(" ,")
+        verb = "are" if event.endswith("s") else "is"
+        return f"The {event} {verb} on {day.group('day')}" + (f": {rest}" if rest else "")
     # (the sentence before is read only for a sentence of that shape: most are none)
     if (said := _ITS_PRICE.match(text)) is not None:
         put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
@@ -61,10 +100,10 @@ def sequel(before: str, text: str, earlier: str = "") -> str | None:
         ordered = ORDERED.search(earlier or before)
         thing = ordered_thing(ordered)
         return f"The {thing} {said.group('what').lower()} is on {said.group('rest')}" if thing else None
-    said = _NEW_DATE.match(text) or _DAY_NOW.match(text)
+    said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text)
     if said is None or (moved := _MOVED.search(before)) is None:
         return None
     event = (moved.group("ev") or moved.group("ev2")).lower()
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
-    return f"The {event} is now on {said.group('rest')}{said.group('tail')}"
+    return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"

@@ -168,7 +168,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 # or the next one of the same speaker: "New order: christening cake for ..." "collection
                 # Saturday 7 November")
                 earlier = " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:] if o.t is t or o.t is out[-1].t)
-                text = sequel(out[-1].text, text, earlier) or text
+                text = sequel(out[-1].text, text, earlier, " ".join(o.text for o in out[-8:])) or text
             first = False
             if not question:
                 text = _pro_drop(text)

@@ -1,0 +1,73 @@
+"""A family's move abroad told in a group chat (session 51's walk-through): days moved in a turn of their
+own, flights booked with their day in the next sentence, a rent said of "it", an offer's amount alone,
+a child's school changed twice. Each had been a "said" fact, so the first value stayed current. Read
+by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+SEP = datetime(2026, 9, 2, 18, 0, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str]) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
+                        user_id=None if who == "Atlas" else who.lower(),
+                        role="assistant" if who == "Atlas" else "user", content=text,
+                        at=SEP + timedelta(days=2 * i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def values(ex: Extraction, subject: str) -> list[str]:
+    return [f.object for f in ex.facts if f.single_valued and f.subject == subject]
+
+
+def test_an_appointment_and_flights_moved_in_other_words_are_one_timeline_each():
+    ex = extract(("Claire", "And the visa appointment is booked at VFS Global in Manchester for Thursday 24 September "
+                            "at 10am"),
+                 ("Tom", "Flights booked! TAP from Manchester to Lisbon on Saturday 24 October, 11:20 departure"),
+                 ("Claire", "Ugh, VFS emailed. They cancelled our slot and moved the visa appointment to Thursday "
+                            "1 October at 2pm"),
+                 ("Claire", "You won't believe it. The visa appointment has been moved AGAIN"),
+                 ("Claire", "now it's Thursday 8 October at 9:30am. Same place"),
+                 ("Tom", "which means we can fly later too. I moved the flights to Thursday 29 October"),
+                 ("Tom", "so the flights are moved one more time, to Saturday 31 October"))
+    assert values(ex, "visa appointment") == ["2026-09-24", "2026-10-01", "2026-10-08"]
+    assert values(ex, "flights") == ["2026-10-24", "2026-10-29", "2026-10-31"]
+    assert "The flights are on Saturday 2026-10-24 (24 October): TAP from Manchester to Lisbon, 11:20 departure." \
+        in [f.text for f in ex.facts]
+
+
+def test_now_its_a_day_after_another_speakers_move_or_a_turn_between_is_no_move():
+    ex = extract(("Claire", "The visa appointment has been moved AGAIN"),
+                 ("Atlas", "Oh no, when is it now?"),
+                 ("Claire", "now it's Thursday 8 October at 9:30am"))
+    assert values(ex, "visa appointment") == []
+
+
+def test_a_months_amount_said_of_it_after_a_home_is_the_rent_and_an_offers_amount_alone_its_own():
+    ex = extract(("Claire", "Rent is €2,100 a month for the Graça flat"),
+                 ("Claire", "Disaster. The Graça flat has fallen through, the landlord sold it"),
+                 ("Tom", "Rui found us another one though. Rua Saraiva de Carvalho 118, 2nd floor"),
+                 ("Tom", "It's €2,350 a month. A bit more but it has a lift and a balcony"),
+                 ("Claire", "Gareth rang, we've had an offer on the house. £285,000"),
+                 ("Claire", "the gym is great. It's £30 a month"))
+    assert values(ex, "rent") == ["€2,100", "€2,350"]  # (not the gym's: no home named before it)
+    assert values(ex, "offer") == ["£285,000"]
+
+
+def test_a_childs_school_changed_twice_is_one_timeline():
+    ex = extract(("Claire", "School news! Maya's place at St Julian's School is confirmed, she starts year 5 in "
+                            "November"),
+                 ("Claire", "Leo is going to St Julian's too, for now anyway, they said year 1 might be tight"),
+                 ("Claire", "So Leo is going to Escola Básica Manuel da Maia instead, it's the state school near the "
+                            "new flat"),
+                 ("Claire", "More school drama. Leo is switching again, Redbridge School in Campo de Ourique has a "
+                            "year 1 place"),
+                 ("Claire", "so Leo will be at Redbridge, not Manuel da Maia. Its bilingual which suits him better"),
+                 ("Claire", "Tom is going to Lisbon on Friday"))
+    assert values(ex, "Maya") == ["St Julian's School"]
+    assert values(ex, "Leo") == ["St Julian's", "Escola Básica Manuel da Maia", "Redbridge School"]
+    assert values(ex, "Tom") == []  # a town is no school
