@@ -108,3 +108,17 @@ def test_a_qualified_name_is_another_value_not_a_longer_name():
     assert not _shortens(("weight",), ("target", "weight"))
     assert not _shortens(("heart", "rate"), ("max", "heart", "rate"))
     assert not _shortens(("code",), ("door", "codes"))  # not the same last word
+
+
+async def test_a_things_day_moved_twice_said_with_its_owners_possessive_or_without_is_one_timeline(services, graph):
+    await _tell(services, graph, [
+        (0, "Dev", "Booked the Luton's MOT for Friday 11 October at Dalston Motors, 8am drop off"),
+        (8, "Dev", "oh and the Luton MOT moved, Dalston Motors have a ramp problem. its now friday 18 october"),
+        (14, "Dev", "Dalston Motors rang AGAIN, the tester is off sick. Luton MOT is now Wednesday 23 October")],
+        group="removals")
+    days = await _values(graph, "f.predicate = 'date is'")
+    assert [(v, s) for _, v, s in days] == [
+        ("2024-10-11", "superseded"), ("2024-10-18", "superseded"), ("2024-10-23", "current")], days
+    chain = await graph.read("MATCH (a:Fact {tenant: $tenant, predicate: 'date is'})-[:SUPERSEDED_BY]->(b) "
+                             "RETURN a.object AS a, b.object AS b ORDER BY a")
+    assert [(r["a"], r["b"]) for r in chain] == [("2024-10-11", "2024-10-18"), ("2024-10-18", "2024-10-23")]

@@ -31,7 +31,7 @@ _DAY_NOW = re.compile(r"^(?:(?:on|to)\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|f
                       rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
                       r"(?:,?\s+\d{4})?)\s+now\b(?P<tail>.*)$", _I)
 # ... or said as what it is now: "now it's Thursday 8 October at 9:30am".
-_NOW_ITS = re.compile(r"^(?:(?:so|and|ok|okay|ugh)[,!]?\s+)*(?:now\s+it's|now\s+it\s+is|it's\s+now|it\s+is\s+now)\s+"
+_NOW_ITS = re.compile(r"^(?:(?:so|and|ok|okay|ugh)[,!]?\s+)*(?:now\s+it's|now\s+it\s+is|it's\s+now|its\s+now|it\s+is\s+now)\s+"
                       r"(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
                       rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}"
                       r"(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*)$", _I)
@@ -103,7 +103,8 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
     said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text)
     if said is None or (moved := _MOVED.search(before)) is None:
         return None
-    event = (moved.group("ev") or moved.group("ev2")).lower()
+    event = moved.group("ev") or moved.group("ev2")
+    event = event if any(c.isupper() for c in event[1:]) else event.lower()  # ("the Luton MOT", "the release")
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
     return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"
