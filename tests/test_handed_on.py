@@ -201,3 +201,14 @@ def test_a_new_contact_said_with_the_is_the_firms_and_a_head_count_said_as_it_gr
         "Janet Hughes", "Kofi Mensah"]
     assert "Kofi Mensah is the contact at County Music Library." in [f.text for f in ex.facts]
     assert [v for s, _, v in said if s == "singer count"] == ["38", "41", "45"]
+
+
+def test_a_reply_with_no_subject_to_a_question_about_him_is_his():
+    ex = extract(("Dev", "bad news, Kyle is leaving us. his last day is wednesday 30 sept"),
+                 ("Marta", "oh no. did he say why?"),
+                 ("Dev", "got a job driving for Ocado. fair enough, better hours"),
+                 ("Marta", "did you book the van?"),
+                 ("Dev", "booked it for Friday"))
+    said = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert ("Kyle", "got", "a job driving for Ocado") in said  # (it had been Dev's)
+    assert not [f for f in ex.facts if f.subject == "Kyle" and "book" in f.predicate]

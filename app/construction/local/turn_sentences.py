@@ -105,13 +105,19 @@ _PRO_DROP_ING = re.compile(
     r"done|fixed|booked|passed|received|issued|renewed)\b)", _I)
 
 
-def _pro_drop(text: str) -> str:
-    """Chat often drops the 'I': "Went hiking yesterday" -> "I went hiking yesterday"."""
+def _pro_drop(text: str, who: str = "I") -> str:
+    """Chat often drops the 'I': "Went hiking yesterday" -> "I went hiking yesterday"; or, answering
+    a question about "he" or "she" (`who`), that one: "did he say why?" "got a job driving for Ocado"."""
     if _PRO_DROP.match(text):
-        return "I " + text[0].lower() + text[1:]
+        return f"{who} " + text[0].lower() + text[1:]
     if _PRO_DROP_ING.match(text):
-        return "I'm " + text[0].lower() + text[1:]
+        return ("I'm " if who == "I" else f"{who}'s ") + text[0].lower() + text[1:]
     return text
+
+
+# A question about him or her: "did he say why?", "what did she say?", "is he ok?"
+_ASKED_OF = re.compile(r"\b(?:did|does|do|has|is|was|will|would|can|could|what's|where's|how's)\s+(?P<p>he|she)\b|"
+                       r"\b(?P<p2>he|she)\s+(?:say|said|says|tell|told|mention|mentioned)\b", _I)
 
 
 def _without_mentions(text: str, mentions: list[_Mention]) -> str:
@@ -169,9 +175,11 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 # Saturday 7 November")
                 earlier = " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:] if o.t is t or o.t is out[-1].t)
                 text = sequel(out[-1].text, text, earlier, " ".join(o.text for o in out[-8:])) or text
+            answers = first and not t.assistant and asked is not None and asked[0] != t.speaker
             first = False
             if not question:
-                text = _pro_drop(text)
+                of = _ASKED_OF.search(asked[1]) if answers else None
+                text = _pro_drop(text, (of.group("p") or of.group("p2")).capitalize() if of else "I")
             dates = find_dates(text, t.at, prefer=tense_at(text))
             out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
                                  hedged=bool(_HEDGE.search(raw)), dates=dates,
