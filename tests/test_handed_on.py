@@ -212,3 +212,12 @@ def test_a_reply_with_no_subject_to_a_question_about_him_is_his():
     said = {(f.subject, f.predicate, f.object) for f in ex.facts}
     assert ("Kyle", "got", "a job driving for Ocado") in said  # (it had been Dev's)
     assert not [f for f in ex.facts if f.subject == "Kyle" and "book" in f.predicate]
+
+
+def test_an_hourly_rate_agreed_for_someone_is_their_pay():
+    ex = extract(("Marta", "I've got someone in mind, Sam Brennan"),
+                 ("Marta", "brilliant. I'll sort his contract. £13.50 an hour?"),
+                 ("Dev", "£14, he's experienced"),
+                 ("Marta", "ok £14 an hour for Sam then"),
+                 ("Marta", "£20 an hour for me would be nice"))
+    assert [(s, v) for s, p, v in values(ex) if p == "pay is"] == [("Sam Brennan", "£14 an hour")]

@@ -648,11 +648,23 @@ _PAY = (
 )
 
 
+# An hourly rate agreed for someone: "ok £14 an hour for Sam then" (after "I'll sort his contract. £13.50 an
+# hour?" "£14, he's experienced": nothing of Sam's pay had been kept).
+_RATE_FOR = re.compile(r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)\s+(?:an|per|a)\s+(?P<per>hour|day|shift)\s+"
+                       rf"(?:(?i:for)\s+)(?P<who>{_NAME})(?:\s+(?i:then|now|from\s+now\s+on))?\s*[.!]*$")
+
+
 def _pay(v: _Values) -> None:
     if not v.sent.t.assistant:
         for rx in _PAY:
             for m in rx.finditer(v.text):
                 v.add(v.speaker, "salary", " ".join(m.group("num").split()), m.start(), end=m.end())
+        for m in _RATE_FOR.finditer(v.text):
+            who = v.reg.get(m.group("who"))
+            if who is not None and who.type == "person" and not who.speaker:
+                rate = f"{m.group('num').replace(' ', '')} an {m.group('per')}" if m.group("per") == "hour" \
+                    else f"{m.group('num').replace(' ', '')} a {m.group('per')}"
+                v.add(who.name, "pay", rate, m.start(), end=m.end(), text=f"{who.name}'s pay is {rate}.")
 
 
 # A first day at a named organisation, gone by: where the speaker works now ("first day at Brightline
