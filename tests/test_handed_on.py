@@ -221,3 +221,17 @@ def test_an_hourly_rate_agreed_for_someone_is_their_pay():
                  ("Marta", "ok £14 an hour for Sam then"),
                  ("Marta", "£20 an hour for me would be nice"))
     assert [(s, v) for s, p, v in values(ex) if p == "pay is"] == [("Sam Brennan", "£14 an hour")]
+
+
+def test_a_value_proposed_then_agreed_by_another_is_the_value_and_a_review_of_tonight_no_day():
+    ex = extract(("Sam", "the fundraising target is £4,000"),
+                 ("Sam", "I'd like to raise the fundraising target to £4,500"),
+                 ("Ruth", "yes, £4,500 it is"),
+                 ("Sam", "I'd like to move the deadline to 9"),
+                 ("Ruth", "ok, 10 it is"),
+                 ("Elena", "Great first rehearsal tonight! 38 singers signed up so far"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "fundraising goal"] == ["£4,000", "£4,500"]
+    assert not [s for s, _, _ in said if "deadline" in s]  # (agreed to another value than proposed)
+    assert not [s for s, _, _ in said if "rehearsal" in s]
+    assert not [f for f in ex.foresights if "rehearsal" in f.text]

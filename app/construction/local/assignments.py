@@ -94,6 +94,9 @@ _WEEKDAY = rf"(?:{lx.WEEKDAY_ALT})\.?"
 _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
     r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"
+    # ("Great first rehearsal tonight!": how it went, no day of a "great first rehearsal")
+    r"(?!(?i:great|good|lovely|amazing|brilliant|fantastic|awesome|fun|nice|wonderful|terrible|awful|productive|"
+    r"excellent|busy|long|tough|hard|best|worst)\b)"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
     rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
     r"[\w'-]+\s+){0,3}?"

@@ -100,3 +100,24 @@ def as_answer(question: str, reply: str) -> str | None:
     elif join == "is" and question.lstrip().lower().startswith("when") and _WEEKDAY.match(value):
         join = "is on"  # "When's training?" "Tuesdays": on Tuesdays
     return f"{thing[0].upper()}{thing[1:]} {join} {value}."
+
+
+# A value proposed, then agreed in a short reply by another: "I'd like to raise the fundraising target
+# to £4,500" "yes, £4,500 it is" (the reply said nothing; the proposal was a plan).
+_PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bump|put|up|drop)\s+(?:up\s+|down\s+)?"
+                       r"(?:the|our|my)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:up\s+|down\s+)?to\s+"
+                       r"(?P<v>[£$€]?\s?\d[\d,.]*k?%?)", _I)
+_AGREED = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|fine|agreed|great|sure|done|perfect)\b[\s,!.]*)*"
+                     r"(?P<v>[£$€]?\s?\d[\d,.]*k?%?)\s+(?:it\s+is|then|it\s+shall\s+be)[\s.!]*$", _I)
+
+
+def as_agreed(proposal: str, reply: str) -> str | None:
+    """The sentence `reply` says when it agrees to the value `proposal` put forward, else None."""
+    said = _AGREED.match(reply.strip())
+    if said is None:
+        return None
+    put = next((m for m in _PROPOSED.finditer(proposal)
+                if m.group("v").replace(" ", "").rstrip(".,") == said.group("v").replace(" ", "").rstrip(".,")), None)
+    if put is None or put.group("attr").split()[0].lower() in lx.STOPWORDS:
+        return None
+    return f"The {put.group('attr').lower()} is {said.group('v').strip()}."

@@ -15,7 +15,7 @@ from app.construction.local.entities import _Mention
 from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
 from app.construction.local.voice import without_emphatic
-from app.construction.local.replies import as_answer
+from app.construction.local.replies import as_agreed, as_answer
 from app.construction.local.sequels import sequel
 
 
@@ -168,6 +168,9 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:
                 # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
                 text = as_answer(asked[1], text) or text
+            elif first and not question and not t.assistant and out and out[-1].t.speaker != t.speaker:
+                # "I'd like to raise the fundraising target to £4,500" "yes, £4,500 it is"
+                text = as_agreed(out[-1].text, text) or text
             elif not question and out and (not first and out[-1].t is t or first and not t.assistant and (
                     out[-1].t.speaker == t.speaker and out[-1].t.index == t.index - 1)):
                 # "Millbrook just put flour up. It's £19.80 a sack now": the flour's price (in its turn,
