@@ -235,3 +235,18 @@ def test_a_value_proposed_then_agreed_by_another_is_the_value_and_a_review_of_to
     assert not [s for s, _, _ in said if "deadline" in s]  # (agreed to another value than proposed)
     assert not [s for s, _, _ in said if "rehearsal" in s]
     assert not [f for f in ex.foresights if "rehearsal" in f.text]
+
+
+def test_a_customers_quote_given_revised_and_settled_is_one_timeline():
+    ex = extract(("Marta", "New job: Helen Okafor, 2 bed flat in Stoke Newington going to Walthamstow. I quoted her £850"),
+                 ("Marta", "Another one: Tom Reilly, house in Highbury to St Albans. quoted £1,200, moving on Thursday "
+                           "3 December"),
+                 ("Marta", "Helen Okafor rang, she has way more boxes than she said plus a wardrobe to take apart. "
+                           "revised her quote to £920"),
+                 ("Marta", "nice. Helen Okafor asked for a bit off since she's packing the kitchen herself. I said "
+                           "£880, final price"),
+                 ("Marta", "I quoted myself £5 for a coffee"))
+    said = values(ex)
+    assert [v for s, p, v in said if s == "Helen Okafor" and p == "quote is"] == ["£850", "£920", "£880"]
+    assert [v for s, p, v in said if s == "Tom Reilly" and p == "quote is"] == ["£1,200"]
+    assert not [s for s, p, _ in said if s == "Marta" and p == "quote is"]

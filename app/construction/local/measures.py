@@ -654,6 +654,29 @@ _RATE_FOR = re.compile(r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)\s+(?:an|per|a)\
                        rf"(?:(?i:for)\s+)(?P<who>{_NAME})(?:\s+(?i:then|now|from\s+now\s+on))?\s*[.!]*$")
 
 
+# A customer's quote, said as given: "New job: Helen Okafor, 2 bed flat ... I quoted her £850", "Another one:
+# Tom Reilly, house in Highbury to St Albans. quoted £1,200", then "I said £880, final price" (each a "said"
+# fact beside "revised her quote to £920", which stayed current after £880).
+_QUOTED = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:I|we)(?:'ve|\s+have)?\s+)?(?i:quoted)\s+"
+                     rf"(?:(?P<whom>(?i:her|him|them)|{_NAME})\s+)?(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)(?![\d,.]\d)")
+_FINAL_PRICE = re.compile(r"\b(?i:I|we)\s+(?i:said|agreed|settled\s+on|offered|went\s+with)\s+"
+                          r"(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b")
+
+
+def _quotes(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for m in (*_QUOTED.finditer(v.text), *_FINAL_PRICE.finditer(v.text)):
+        whom = m.groupdict().get("whom")
+        if whom and whom.lower() not in ("her", "him", "them"):
+            ent = v.reg.get(whom)
+            who = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
+        else:  # the customer the sentence named before it, else the one named last
+            who = v.named_first(m.start()) or v.recent
+        if who and who != v.speaker:
+            v.add(who, "quote", m.group("num").replace(" ", ""), m.start(), end=m.end())
+
+
 def _pay(v: _Values) -> None:
     if not v.sent.t.assistant:
         for rx in _PAY:
@@ -1077,7 +1100,7 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
             _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
 
 
