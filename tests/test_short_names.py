@@ -122,3 +122,15 @@ async def test_a_things_day_moved_twice_said_with_its_owners_possessive_or_witho
     chain = await graph.read("MATCH (a:Fact {tenant: $tenant, predicate: 'date is'})-[:SUPERSEDED_BY]->(b) "
                              "RETURN a.object AS a, b.object AS b ORDER BY a")
     assert [(r["a"], r["b"]) for r in chain] == [("2024-10-11", "2024-10-18"), ("2024-10-18", "2024-10-23")]
+
+
+async def test_what_someone_wants_by_an_earlier_day_ends_the_deadline_before(services, graph):
+    await _tell(services, graph, [
+        (0, "Marta", "Fiona Gallagher is our accountant. and she wants all the receipts by 15 December"),
+        (14, "Marta", "also Fiona wants the receipts earlier now, by 8 December")], group="removals")
+    days = await _values(graph, "f.predicate = 'is' AND f.subjectKey = 'receipts due date@removals'")
+    assert [(v, s) for _, v, s in days] == [("2024-12-15", "superseded"), ("2024-12-08", "current")], days
+    active = await graph.read("MATCH (fs:Foresight {tenant: $tenant, kind: 'deadline'}) "
+                              "WHERE fs.endedAt IS NULL RETURN fs.text AS text")
+    assert [r["text"] for r in active] == [
+        "Fiona wants the receipts earlier now, by 2024-12-08 (8 December)."], active  # (the first ended)

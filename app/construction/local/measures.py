@@ -17,7 +17,7 @@ from datetime import date
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry
-from app.construction.local.inline_dates import ISO_DAY
+from app.construction.local.inline_dates import ISO_DAY, _fill
 from app.construction.local.text import held_number
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
 from app.construction.local.group_values import GROUP_READERS
@@ -1039,6 +1039,12 @@ _DUE_ON = re.compile(
     r"(?:^|[,;:]\s+)(?:(?i:the|our|my|their)\s+)?(?P<x>(?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?i:is|are)\s+"
     r"(?:(?i:now)\s+)?"
     r"(?i:due)\s+(?:(?i:on|by)\s+)?\x00(?P<d>\d+)\x00")
+# ... or what someone wants by a day: "she wants all the receipts by 15 December", then "Fiona wants the
+# receipts earlier now, by 8 December" (two deadlines, both kept active).
+_WANTS_BY = re.compile(
+    rf"(?:(?P<who>{_NAME})|\b(?i:she|he|they))\s+(?i:wants|needs|asked\s+for|expects|has\s+asked\s+for)\s+"
+    r"(?:(?i:all)\s+)?(?i:the|our|his|her|their|my)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?:(?i:earlier|sooner|later)(?:\s+(?i:now))?\s*,?\s+)?(?:(?i:by|before)\s+)?\x00(?P<d>\d+)\x00")  # ("by" the day's)
 _DEADLINE_MOVED = re.compile(
     rf"(?P<who>{_NAME})\s+(?:(?i:has|have)\s+)?(?i:moved|pushed|extended|changed|shifted|brought\s+forward)\s+"
     r"(?i:the|our|my|their|its)\s+(?i:deadline|due\s+date)\s+(?:(?i:again|back|out)\s*)?"
@@ -1063,6 +1069,14 @@ def _deadlines(v: _Values) -> None:
         elif (attr := _attribute(m.group("x"))) is not None:  # "The venue's final payment is now due
             due = attr if attr.endswith("date") else f"{attr} due date"  # May 15": the group's
             v.add(None, due, _value(m, v.sent), m.start(), end=m.end())
+    for m in _WANTS_BY.finditer(v.text):
+        named = m.group("who") if m.group("who") and m.group("who").lower() not in ("she", "he", "they") else None
+        who = v.owner(named, m.start()) if named else v.named_first(m.start()) or v.recent
+        if m.group("x").split()[0].lower() not in lx.STOPWORDS and who:
+            said = _fill(v.text[m.start("who") if m.group("who") else m.start():m.end()], v.sent.rendered).strip()
+            said = re.sub(r"^(?:(?i:she|he|they)|\S+(?:\s+(?-i:[A-Z])\S*)?)\s+(?=(?i:wants|needs|asked|expects|has))",
+                          f"{who} ", said, count=1)  # (whom "she" is: "Fiona Gallagher wants ...")
+            v.add(None, f"{m.group('x').lower()} due date", _value(m, v.sent), m.start(), end=m.end(), text=f"{said}.")
     for m in _DEADLINE_MOVED.finditer(v.text):
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
     for m in _NAMED_DEADLINE_MOVED.finditer(v.text):
