@@ -28,3 +28,13 @@ def days(text: str, at: datetime) -> list[date]:
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("also Dr Okafor increased Leo's Keppra to 300mg twice a day from today", ["today"]),
+    ("thats twice in 3 months", []),
+    ("see you in 3 months", ["in 3 months"]),
+    ("two days from today we fly", ["two days from today"]),
+])
+def test_how_often_is_no_day(text, said):
+    assert [d.phrase for d in find_dates(text, datetime(2026, 10, 9, tzinfo=timezone.utc))] == said

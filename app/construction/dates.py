@@ -630,6 +630,8 @@ def _ago(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 _TOOK_IN = re.compile(r"\b(?:done|finished|completed|built|fixed|sorted|made|did\s+it|do\s+it|took|takes)\s+$", _I)
+# How often, not when: "300mg twice a day from today", "that's twice in 3 months".
+_HOW_OFTEN = re.compile(r"\b(?:once|twice|thrice|\d+\s*(?:x|times)|times)\s+$", _I)
 
 
 # "in three weeks" is a date; "after five years" mostly a duration ("leaving Leeds after five
@@ -638,6 +640,8 @@ _TOOK_IN = re.compile(r"\b(?:done|finished|completed|built|fixed|sorted|made|did
           needs=(_UNIT_WORDS, ("in",)))
 def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = number(m.group(1))
+    if _HOW_OFTEN.search(m.string, max(0, m.start() - 12), m.start()):
+        return None
     if n is None or n == 0 or n > 400 or prefer == PAST or (
             prefer != FUTURE and _TOOK_IN.search(m.string, max(0, m.start() - 24), m.start())):
         return None  # ("Tom did the first fix yesterday, all done in one day": how long, not when)
@@ -649,7 +653,7 @@ def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
           needs=(_UNIT_WORDS, ("now", "today", "later")))
 def _from_now(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = number(m.group(1))
-    if n is None or n == 0 or n > 400:
+    if n is None or n == 0 or n > 400 or _HOW_OFTEN.search(m.string, max(0, m.start() - 12), m.start()):
         return None
     d = _unit_delta(ref, m.group(2), n)
     return m.start(), m.end(), d, d, "day", True
