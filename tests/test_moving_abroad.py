@@ -71,3 +71,10 @@ def test_a_childs_school_changed_twice_is_one_timeline():
     assert values(ex, "Maya") == ["St Julian's School"]
     assert values(ex, "Leo") == ["St Julian's", "Escola Básica Manuel da Maia", "Redbridge School"]
     assert values(ex, "Tom") == []  # a town is no school
+
+
+def test_a_medicine_running_out_in_a_month_ahead_is_a_deadline():
+    ex = extract(("Claire", "we need to register with a vet here and a GP. Leo's Keppra runs out in January"),
+                 ("Claire", "we ran out of milk yesterday"))
+    deadlines = [f for f in ex.foresights if f.kind == "deadline"]
+    assert [f.text for f in deadlines] == ["Leo's Keppra runs out in January 2027."]

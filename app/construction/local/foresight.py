@@ -220,7 +220,8 @@ _DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "ho
 # A verb that puts a dated event ahead: "I'm flying ... next month", "Emma starts school in May".
 _SCHEDULED = re.compile(
     r"(?:(?:(?<![\w'])(?:am|are|is)|'m|'re|'s)\s+(?:(?:{})\s+)?[a-z]+ing|(?<![\w'])(?:starts?|begins?|leaves?|"
-    r"arrives?|fl(?:y|ies)|returns?|opens?|graduates?|moves?|comes?|goes|is|are|visits?|lands?|needs?|has|have)|"
+    r"arrives?|fl(?:y|ies)|returns?|opens?|graduates?|moves?|comes?|goes|is|are|visits?|lands?|needs?|has|have|"
+    r"expires?|runs?\s+out)|"  # ("Leo's Keppra runs out in January": a day to be ready for)
     r"'s|'re)(?![\w'])".format(_ADV_ALT), _I)
 
 
@@ -804,6 +805,7 @@ _APOLOGY = re.compile(r"^(?:(?:sorry|oops|apologies|my\s+bad|correction)\b[^:]{0
                       r"wrong|made\s+a\s+mistake|mixed\s+(?:it|them)\s+up)\b[^:]{0,20}):\s*", _I)
 
 
+_RUNS_OUT = re.compile(r"\bruns?\s+out\b", _I)
 _HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
 
 
@@ -820,7 +822,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         return within
     low_words = set(_WORD.findall(text.lower()))
     ahead = [d for d in sent.dates if d.direction in ("future", "present")]
-    deadline = bool(low_words & lx.DEADLINE_WORDS)
+    deadline = bool(low_words & lx.DEADLINE_WORDS) or bool(_RUNS_OUT.search(text))
     # A plan due by a day ahead ("the questionnaire by Friday", "a quote by next Friday") is a
     # deadline (the kind only: it makes no plan of its own).
     due = deadline or bool(ahead and _BY_DATE_HINT.search(text))
