@@ -78,3 +78,10 @@ def test_a_medicine_running_out_in_a_month_ahead_is_a_deadline():
                  ("Claire", "we ran out of milk yesterday"))
     deadlines = [f for f in ex.foresights if f.kind == "deadline"]
     assert [f.text for f in deadlines] == ["Leo's Keppra runs out in January 2027."]
+
+
+def test_a_portuguese_doctors_title_ends_no_sentence():
+    ex = extract(("Claire", "Leo has a new neurologist here, Dra. Marta Lopes at Hospital Dona Estefânia"))
+    assert [f.text for f in ex.facts] == [
+        "Leo has a new neurologist here, Dra. Marta Lopes at Hospital Dona Estefânia."]  # (it had ended at "Dra.")
+    assert {e.name: e.type for e in ex.entities}["Dra. Marta Lopes"] == "person"

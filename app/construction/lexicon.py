@@ -121,7 +121,7 @@ KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana gran
 # Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".
 KIN_TITLES = _words("uncle aunt auntie grandma grandpa granny nana cousin")
 # A person's title before a name.
-TITLES = _words("mr mrs ms miss mx dr prof professor sir dame lady lord rev father sister brother captain")
+TITLES = _words("mr mrs ms miss mx dr dra prof professor sir dame lady lord rev father sister brother captain sra mme")
 # The titles a surname is said with ("Mr Okafor", "Dr Lin"), the most said first: whom a surname
 # alone may be (recollection/lookup.py, channels/foresight.py).
 SURNAME_TITLES = ("mr", "mrs", "ms", "dr", "miss", "prof")
