@@ -165,7 +165,8 @@ _ENDS_ON = re.compile(
 # ... or moved by whoever speaks ("We moved the Globex demo to October 21st").
 _MOVED_EVENT = re.compile(
     # ("let's move the social to Sunday 20 December then")
-    rf"\b(?i:{lx.MOVED_VERBS}|move|moving|push|pushing|postpone|postponing|reschedule|rescheduling|lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
+    rf"\b(?i:{lx.MOVED_VERBS}|move|moving|push|pushing|postpone|postponing|reschedule|rescheduling|"
+    r"lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
     r"schedul(?:e|ed)|arrang(?:e|ed))\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"

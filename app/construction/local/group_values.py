@@ -767,4 +767,5 @@ def _org_posts(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
-                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _line_up, _on_call, _topics, _positions)
+                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _line_up, _on_call, _topics,
+                 _positions)

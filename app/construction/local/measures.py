@@ -657,10 +657,11 @@ _RATE_FOR = re.compile(r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)\s+(?:an|per|a)\
 # A customer's quote, said as given: "New job: Helen Okafor, 2 bed flat ... I quoted her £850", "Another one:
 # Tom Reilly, house in Highbury to St Albans. quoted £1,200", then "I said £880, final price" (each a "said"
 # fact beside "revised her quote to £920", which stayed current after £880).
+_MONEY = r"(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)"
 _QUOTED = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:I|we)(?:'ve|\s+have)?\s+)?(?i:quoted)\s+"
-                     rf"(?:(?P<whom>(?i:her|him|them)|{_NAME})\s+)?(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)(?![\d,.]\d)")
+                     rf"(?:(?P<whom>(?i:her|him|them)|{_NAME})\s+)?{_MONEY}(?![\d,.]\d)")
 _FINAL_PRICE = re.compile(r"\b(?i:I|we)\s+(?i:said|agreed|settled\s+on|offered|went\s+with)\s+"
-                          r"(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b")
+                          rf"{_MONEY}\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b")
 
 
 def _quotes(v: _Values) -> None:
@@ -1114,8 +1115,9 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _pay, _first_day, _phones, _mileage, _account, _changed, _schedules, _slots,
-            _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS, *TENANCY_READERS, *INJURY_READERS)
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _pay, _first_day, _phones, _mileage, _account, _changed,
+            _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
+            *TENANCY_READERS, *INJURY_READERS)
 
 
 def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | None = None,
