@@ -23,3 +23,16 @@ def maya_and_sam() -> list[dict]:
         ("m8", "Sam", "Wow! Does Mel know already?"),
         ("m9", "Maya", "Mel helped me pack, she is the best."),
     ])
+
+
+def extracted(rows: list[tuple[str, str]] | tuple[tuple[str, str], ...], start: datetime,
+              step: timedelta = timedelta(minutes=1), assistant: str | None = None):
+    """(speaker, text) rows, one turn each `step` apart from `start` (`assistant`'s turns the
+    assistant's), through the local extractor: its Extraction."""
+    from app.construction.local import LocalExtractor
+    from app.domain.models import TurnRecord
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
+                        user_id=None if who == assistant else who.lower(),
+                        role="assistant" if who == assistant else "user", content=text,
+                        at=start + step * i, seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)

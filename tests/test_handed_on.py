@@ -6,18 +6,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from app.construction.local import LocalExtractor
-from app.domain.models import Extraction, TurnRecord
+from app.domain.models import Extraction
+from tests.conversation import extracted
 
 SEP = datetime(2026, 9, 7, 18, 0, tzinfo=timezone.utc)  # a Monday
 
 
-def extract(*rows: tuple[str, str], start: datetime = SEP) -> Extraction:
-    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
-                        user_id=None if who == "Sprout" else who.lower(),
-                        role="assistant" if who == "Sprout" else "user", content=text,
-                        at=start + timedelta(days=i), seq=i) for i, (who, text) in enumerate(rows)]
-    return LocalExtractor().extract_sync(turns)
+def extract(*rows: tuple[str, str]) -> Extraction:
+    return extracted(rows, SEP, timedelta(days=1), assistant="Sprout")
 
 
 def values(ex: Extraction) -> list[tuple[str, str, str]]:
@@ -250,3 +246,21 @@ def test_a_customers_quote_given_revised_and_settled_is_one_timeline():
     assert [v for s, p, v in said if s == "Helen Okafor" and p == "quote is"] == ["£850", "£920", "£880"]
     assert [v for s, p, v in said if s == "Tom Reilly" and p == "quote is"] == ["£1,200"]
     assert not [s for s, p, _ in said if s == "Marta" and p == "quote is"]
+
+
+def test_a_head_count_said_in_a_clause_grows_and_a_proposal_or_a_supposed_day_is_no_value():
+    ex = extract(("Elena", "Great first rehearsal tonight! 38 singers signed up so far"),
+                 ("Elena", "first Wednesday rehearsal went well btw, 41 singers now"),
+                 ("Sam", "AGM voted to raise subs to £45 a term starting this term"),
+                 ("Ruth", "Let's say Friday 18 December for the social"),
+                 ("Elena", "the social on the 18th would then be the night before the concert, that's awkward"),
+                 ("Elena", "45 singers tonight, our biggest ever"),
+                 ("Sam", "Committee proposal: raise subs to £50 a term from the spring term (January), because of "
+                         "the hall fee"),
+                 ("Sam", "ok, subs are £50 from January then"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "singer count"] == ["38", "41", "45"]
+    assert [v for s, _, v in said if s == "subs"] == ["£45", "£50"]
+    fifty = next(f for f in ex.facts if f.subject == "subs" and f.object == "£50")
+    assert fifty.valid_from.date().isoformat() == "2027-01-01"  # from January, not from the proposal
+    assert [v for s, _, v in said if s == "social"] == ["2026-12-18"]

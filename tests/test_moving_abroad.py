@@ -6,18 +6,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from app.construction.local import LocalExtractor
-from app.domain.models import Extraction, TurnRecord
+from app.domain.models import Extraction
+from tests.conversation import extracted
 
 SEP = datetime(2026, 9, 2, 18, 0, tzinfo=timezone.utc)
 
 
 def extract(*rows: tuple[str, str]) -> Extraction:
-    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who,
-                        user_id=None if who == "Atlas" else who.lower(),
-                        role="assistant" if who == "Atlas" else "user", content=text,
-                        at=SEP + timedelta(days=2 * i), seq=i) for i, (who, text) in enumerate(rows)]
-    return LocalExtractor().extract_sync(turns)
+    return extracted(rows, SEP, timedelta(days=2), assistant="Atlas")
 
 
 def values(ex: Extraction, subject: str) -> list[str]:

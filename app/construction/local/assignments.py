@@ -113,6 +113,8 @@ _EVENT_DAY = re.compile(
     r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until|on)?\s*)?"
     rf"(?:(?i:on\s+)?(?i:{_WEEKDAY}),?\s+)?"  # ("is on Thursday, November 26")
     r"\x00(?P<d>\d+)\x00"
+    # ("the social on the 18th would then be the night before the concert": a day supposed, not said)
+    r"(?!\s+(?i:would|could|might)\b)"
     # ("The Eastfield cup match on Saturday is cancelled": no day of it said again)
     r"(?!\s*,?\s*(?i:is|was|has\s+been|got|are|were)\s+(?:(?i:now|been)\s+)?"
     r"(?i:cancell?ed|called\s+off|off|scrapped|postponed|abandoned)\b)")

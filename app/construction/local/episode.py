@@ -384,6 +384,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 elif ent and ent.type == "thing":
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
             people = _object_first(people, named_here, s.text)
+            if recent_before in people and _HIS_ROLE_IS.match(s.text):
+                # "His neurologist is Dr Okafor at ...": "his" next is still the one the sentence was
+                # about ("his medication must go in our hand luggage" is Leo's, not Dr Okafor's)
+                people = [recent_before, *[p for p in people if p != recent_before]]
             last_org = org_named or last_org
             last_firm = firm_named or last_firm
             firms = [e for mm in reversed(s.mentions) if (e := reg.get(mm.key)) is not None
@@ -776,6 +780,10 @@ def _object_first(people: list[str], named_here: list[tuple[int, str]], text: st
     want = "f" if m.group().lower() == "her" else "m"
     whom = next((p for p in people if p != doer and kin_gender(p) in (None, want)), None)
     return [whom, *[p for p in people if p != whom]] if whom else people
+
+
+_HIS_ROLE_IS = re.compile(r"(?:and\s+)?(?:his|her)\s+(?:new\s+|current\s+|usual\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
+                          r"(?:is|was)\s+(?:now\s+)?(?-i:[A-Z])", re.I)
 
 
 def _said_number(number: str, text: str) -> bool:

@@ -165,6 +165,8 @@ _CHANGED = re.compile(
     rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is|to)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?"
     rf"(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
+_PROPOSED = re.compile(r"(?:\w+\s+)?\b(?:proposal|propose[sd]?|proposing|suggest(?:s|ed|ing)?|should\s+we|could\s+we|"
+                       r"how\s+about|what\s+if)\b", re.I)
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
                         r"(?P<num>\d(?:[\d,]*\d)?\s*(?P<what>kcal|calories|g\s+(?:of\s+)?protein|"
                         r"grams\s+of\s+protein))\b",
@@ -766,6 +768,8 @@ def _changed(v: _Values) -> None:
     """A value someone set ("I raised my calories to 2,100", "we cut the budget to £400"), and a
     day's energy or protein aimed at ("targeting 1,900 kcal a day": the speaker's)."""
     for m in _CHANGED.finditer(v.text):
+        if _PROPOSED.search(v.text, 0, m.start() + 12) or _PROPOSED.match(v.sent.raw.strip()):
+            continue  # "Committee proposal: raise subs to £50 a term from the spring term": not yet
         det = (m.group("det") or "the").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
         value = m.group("num") or m.group("clock")
@@ -1094,9 +1098,10 @@ _COUNT_NOW = re.compile(
     r"(?P<num>\d[\d,]*(?:\.\d+)?k?)(?![\d,.:]\d|\s*(?i:am|pm|o'clock)\b)"
     r"(?=\s*(?:[.!?,]|$|\s+(?i:now|today|already)\b))")
 _COUNT_FIRST = re.compile(
-    r"^(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
+    # (first in a clause too: "first Wednesday rehearsal went well btw, 41 singers now")
+    r"(?:^|[,;:]\s+)(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
     r"(?:(?i:signed\s+up|registered|enrolled|confirmed|booked\s+in)\s+)?"  # ("38 singers signed up so far")
-    r"(?:(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b|\x00\d+\x00\s*[.!]*$)")
+    r"(?:(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b|\x00\d+\x00(?=\s*(?:[,.!;]|$)))")
 # ... or first with its price each, the way an order is told ("4 trailer loads, £60 each"; then
 # "5 loads now": the load count), a word of its kind between ("trailer").
 _COUNT_PRICED = re.compile(
@@ -1110,7 +1115,7 @@ def _counts(v: _Values) -> None:
         attr = _attribute(m.group("attr"))
         if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
-    elif ((m := _COUNT_FIRST.match(v.text)) or (m := _COUNT_PRICED.match(v.text))) is not None \
+    elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))) is not None \
             and m.group("noun").lower() not in lx.STOPWORDS:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
