@@ -55,3 +55,11 @@ def test_a_wheelchair_comes_with_booking_a_hall():
     told = constraints(ex)
     wheelchair = next(t for t in told if "wheelchair" in t)
     assert {"book", "booking", "hall", "venue"} <= set(told[wheelchair])  # ("Please book the Methodist hall")
+
+
+def test_his_after_his_role_is_named_is_still_the_one_the_talk_is_about():
+    ex = extract(("Claire", "Something important about Leo. He has epilepsy and takes Keppra, 250mg twice a day"),
+                 ("Claire", "His neurologist is Dr Okafor at Royal Manchester Children's Hospital"),
+                 ("Claire", "Whenever we fly, his medication must go in our hand luggage with the doctor's letter "
+                            "from Dr Okafor, never in the hold"))
+    assert any(t.startswith("Leo's medication must go in our hand luggage") for t in constraints(ex))  # not Okafor's
