@@ -264,3 +264,10 @@ def test_a_head_count_said_in_a_clause_grows_and_a_proposal_or_a_supposed_day_is
     fifty = next(f for f in ex.facts if f.subject == "subs" and f.object == "£50")
     assert fifty.valid_from.date().isoformat() == "2027-01-01"  # from January, not from the proposal
     assert [v for s, _, v in said if s == "social"] == ["2026-12-18"]
+
+
+def test_his_last_day_with_its_weekday_is_the_leavers_and_told_by_his_name():
+    ex = extract(("Dev", "bad news, Kyle is leaving us. his last day is wednesday 30 sept"))
+    days = [f for f in ex.facts if f.predicate == "last day is"]
+    assert [(f.subject, f.object, f.text) for f in days] == [
+        ("Kyle", "2026-09-30", "Kyle's last day is wednesday 2026-09-30 (30 sept).")]  # (it had been Dev's words)

@@ -52,6 +52,9 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
             text = f"{parse.subject} {'is ' if m.group(1).endswith(chr(39) + 's') else ''}{text[m.end():]}"
     if parse.kind == "kin" and "'s " in parse.subject and (m := _HIS_HER.match(text)):
         text = f"{parse.subject.rsplit(chr(39) + 's ', 1)[0]}'s {text[m.end():]}"  # "Her boss is": Martha Kiel's
+    elif parse.kind == "name" and parse.predicate.endswith(" is") and (m := _HIS_HER.match(text)) and (
+            e := reg.get(parse.subject)) is not None and e.type == "person" and not e.speaker:
+        text = f"{e.name}'s {text[m.end():]}"  # ("his last day is wednesday 30 sept": Kyle's, said of him)
     if parse.kind == "reported":
         first = text.split(" ", 1)[0]
         w0 = sent.text.split(" ", 1)[0]

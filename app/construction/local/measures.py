@@ -77,7 +77,8 @@ _STATUS_WORDS = (r"open|closed|fixed|resolved|reopened|pending|blocked|done|ship
                  r"cancell?ed|on\s+hold|in\s+progress|in\s+review|broken|leaking|out\s+of\s+order|"
                  r"repaired|paid|unpaid|overdue|delivered|delayed|dispatched|arrived|returned|refunded|lost|"
                  r"in\s+transit|out\s+for\s+delivery|back-?ordered")
-_VALUE = (rf"(?:{_CLOCK}|{_NUM}|\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|"
+# (a day's weekday said before it: "his last day is wednesday 30 sept")
+_VALUE = (rf"(?:{_CLOCK}|{_NUM}|(?:(?i:{lx.WEEKDAY_ALT}),?\s+)?\x00(?P<d>\d+)\x00|(?P<ver>v?\d+(?:\.\d+){{1,3}})|"
           rf"(?P<status>(?i:{_STATUS_WORDS}))\b"
           r"|(?P<name>[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+#-]*){0,2}))")
 # Where a value ends: its clause's end, or words said of it ("64 bpm according to my watch",
