@@ -81,3 +81,14 @@ def test_a_portuguese_doctors_title_ends_no_sentence():
     assert [f.text for f in ex.facts] == [
         "Leo has a new neurologist here, Dra. Marta Lopes at Hospital Dona Estefânia."]  # (it had ended at "Dra.")
     assert {e.name: e.type for e in ex.entities}["Dra. Marta Lopes"] == "person"
+
+
+def test_a_start_date_confirmed_then_moved_and_an_end_date_pushed_are_one_timeline_each():
+    ex = extract(("Tom", "And my start date at Feedzai is confirmed for Monday 2 November"),
+                 ("Tom", "Change of plan. Feedzai asked if I can start a week later, so my first day is now Monday "
+                         "9 November"),
+                 ("Claire", "I've given notice, the broadband ends on Friday 23 October"),
+                 ("Claire", "And I'm pushing the broadband end date to Friday 30 October, we need wifi till we leave"))
+    assert [(f.predicate, f.object) for f in ex.facts if f.subject == "Tom" and f.single_valued] == [
+        ("start date is", "2026-11-02"), ("start date is", "2026-11-09")]
+    assert values(ex, "broadband") == ["2026-10-23", "2026-10-30"]

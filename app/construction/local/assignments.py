@@ -158,7 +158,8 @@ _SWITCHED_FROM = re.compile(
 # When an agreement runs out, one day at a time: "lease runs until 31 December", then "Lease now ends
 # 28 February 2027"; "the retainer ends on 31 October" (each was a "said" fact, the first current).
 _TERM = (r"lease|tenancy|contract|retainer|subscription|membership|warranty|insurance|visa|licen[cs]e|policy|"
-         r"trial|notice\s+period|rental|loan|residency|secondment|placement|internship")
+         r"trial|notice\s+period|rental|loan|residency|secondment|placement|internship|"
+         r"broadband|internet|wifi|phone\s+line|landline|utilities|storage|hire")  # ("the broadband ends on ...")
 _ENDS_ON = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:the|our|my|his|her|their)\s+)?"
     rf"(?P<x>(?:(?-i:[A-Z])[\w'-]*\s+)?(?i:{_TERM}))\s+(?:(?i:now|still|officially)\s+)?"

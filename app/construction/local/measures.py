@@ -59,7 +59,10 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going
          r"|(?:now\s+)?(?:costs|cost|is\s+costing)"
          # ("to" may be a day's: \x00)
          r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?\s+from\s+\S+\s+to"  # "goal score changed from 6 to 7"
-         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?)|\s+(?i:up|down)\s+to(?=\s))")
+         r"|(?:has\s+)?chang(?:es|ed)(?:\s+again)?(?:\s+to)?"
+         # ("my start date at Feedzai is confirmed for Monday 2 November")
+         r"|is\s+(?:now\s+)?(?:confirmed|set|booked|fixed|scheduled)\s+(?:for|as)(?=\s+\S*\s*\x00|\s+\x00))"
+         r"|\s+(?i:up|down)\s+to(?=\s))")
 _MOD = (r"(?:\s+(?i:now|currently|still|already|officially|finally|only|just))?"
         r"(?:\s+(?i:at|around|about|roughly|approx(?:imately)?|~|down\s+to|up\s+to|back\s+to|back\s+at|"
         r"holding(?:\s+steady)?\s+at|steady\s+at|like))?"
@@ -381,7 +384,10 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("target time", "goal"), ("race goal", "goal"),
          ("deposit pot", "deposit savings"), ("deposit fund", "deposit savings"),
          ("savings for the deposit", "deposit savings"), ("final numbers", "guest count"),
-         ("final number", "guest count"), ("number of guests", "guest count"))
+         ("final number", "guest count"), ("number of guests", "guest count"),
+         # a job's first day is its start date ("my start date at Feedzai is confirmed for Monday 2 November",
+         # then "so my first day is now Monday 9 November")
+         ("first day", "start date"))
 # What is counted, whose number goes "down to" or "up to" a new one ("bug count down to 12").
 _COUNTS = frozenset("count total number tally backlog list queue".split())
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
@@ -1059,9 +1065,10 @@ _DEADLINE_MOVED = re.compile(
 # ... or a thing's deadline, whoever moved it: "the council extended the grant deadline to 13
 # November" (a "said" fact; "the grant application deadline is 30 October" stayed current).
 _NAMED_DEADLINE_MOVED = re.compile(
-    r"(?i:moved|pushed|extended|changed|shifted|brought\s+forward)\s+(?i:the|our|my|their|its)\s+"
-    r"(?P<x>(?:[\w-]+\s+){1,3}?(?i:deadline|due\s+date))\s+(?:(?i:again|back|out)\s+)?(?:(?i:to|until)\s+)?"
-    r"\x00(?P<d>\d+)\x00")
+    r"(?i:moved|moving|pushed|pushing|extended|extending|changed|changing|shifted|brought\s+forward)\s+"
+    r"(?i:the|our|my|their|its)\s+(?P<x>(?:[\w-]+\s+){1,3}?(?i:deadline|due\s+date|end\s+date))\s+"
+    r"(?:(?i:again|back|out)\s+)?(?:(?i:to|until)\s+)?"
+    rf"(?:(?i:{lx.WEEKDAY_ALT}),?\s+)?\x00(?P<d>\d+)\x00")
 
 
 def _deadlines(v: _Values) -> None:
@@ -1086,7 +1093,12 @@ def _deadlines(v: _Values) -> None:
     for m in _DEADLINE_MOVED.finditer(v.text):
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
     for m in _NAMED_DEADLINE_MOVED.finditer(v.text):
-        if (attr := _attribute(m.group("x"))) is not None:  # (the thing's: short_names.py finds its timeline)
+        if (attr := _attribute(m.group("x"))) is None:
+            continue
+        if attr.endswith(" end date"):  # ("pushing the broadband end date to Friday 30 October": the
+            # broadband's, as "the broadband ends on Friday 23 October" said it)
+            v.add(attr[:-len(" end date")], "end date", _value(m, v.sent), m.start(), end=m.end())
+        else:  # (the thing's: short_names.py finds its timeline)
             v.add(None, attr, _value(m, v.sent), m.start(), end=m.end())
 
 
