@@ -90,7 +90,7 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
         event = booked.group("ev").lower()
         rest = (text[:day.start()] + text[day.end():]).strip(" ,")
         verb = "are" if event.endswith("s") else "is"
-        return f"The {event} {verb} on {day.group('day')}" + (f": {rest}" if rest else "")
+        return f"The {event} {verb} booked for {day.group('day')}" + (f": {rest}" if rest else "")
     # (the sentence before is read only for a sentence of that shape: most are none)
     if (said := _ITS_PRICE.match(text)) is not None:
         put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
@@ -108,3 +108,10 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
     return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"
+
+
+def told_again(before: str, said: str) -> bool:
+    """Whether `said`, a sequel of `before`, says all `before` did ("Flights booked!" then "The flights are
+    booked for Saturday 24 October: ..."): `before` is then no sentence of its own (its fact, "Flights |
+    booked", stayed current beside the moved flights)."""
+    return _BOOKED.match(before) is not None and " booked for " in said

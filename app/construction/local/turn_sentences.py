@@ -16,7 +16,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
 from app.construction.local.voice import without_emphatic
 from app.construction.local.replies import as_agreed, as_answer
-from app.construction.local.sequels import sequel
+from app.construction.local.sequels import sequel, told_again
 
 
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
@@ -177,7 +177,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 # or the next one of the same speaker: "New order: christening cake for ..." "collection
                 # Saturday 7 November")
                 earlier = " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:] if o.t is t or o.t is out[-1].t)
-                text = sequel(out[-1].text, text, earlier, " ".join(o.text for o in out[-8:])) or text
+                told = sequel(out[-1].text, text, earlier, " ".join(o.text for o in out[-8:]))
+                if told is not None and told_again(out[-1].text, told) and out[-1].t is t:
+                    out.pop()  # ("Flights booked!": the sentence after says it, with the day)
+                text = told or text
             answers = first and not t.assistant and asked is not None and asked[0] != t.speaker
             first = False
             if not question:
