@@ -134,3 +134,12 @@ async def test_what_someone_wants_by_an_earlier_day_ends_the_deadline_before(ser
                               "WHERE fs.endedAt IS NULL RETURN fs.text AS text")
     assert [r["text"] for r in active] == [
         "Fiona wants the receipts earlier now, by 2024-12-08 (8 December)."], active  # (the first ended)
+
+
+async def test_a_replacement_found_and_named_next_takes_over_the_post(services, graph):
+    await _tell(services, graph, [
+        (0, "Ruth", "And our accompanist is Jonathan Pike, he's been with us 6 years"),
+        (30, "Elena", "Found Jonathan's replacement! Priya Nair, she accompanies the Bellfield Operatic Society. "
+                      "She starts on Thursday 5 November")], group="choir")
+    held = await _values(graph, "f.subjectKey = 'accompanist@choir'")
+    assert [(v, s) for _, v, s in held] == [("Jonathan Pike", "superseded"), ("Priya Nair", "current")], held

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Awaitable, Callable
 
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import normalize_key, timeline_of
 
 # The extractor's facts that hand a value on, and how the value's text says so.
 HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
@@ -36,7 +36,8 @@ RETURN a.i AS i, found
 async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
     """Make each fact row that hands a value on (HANDED_ON) the value its new holder takes over;
     mutates the rows. Returns the indexes of the rows changed (their words are to be counted again)."""
-    asks = [{"i": i, "heldBy": normalize_key(f["subject"]), "groupId": f.get("groupId"), "at": f["statedAt"]}
+    # (by the name its entity holds: "Jonathan's replacement is Priya Nair" is Jonathan Pike's)
+    asks = [{"i": i, "heldBy": _held_by(f), "groupId": f.get("groupId"), "at": f["statedAt"]}
             for i, f in enumerate(facts) if f["predicate"] in HANDED_ON and f["singleValued"]]
     if not asks:
         return []
@@ -58,6 +59,13 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
         take_over(f, held, predicate=held["predicate"], text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.")
         changed.append(a["i"])
     return changed
+
+
+def _held_by(f: dict) -> str:
+    """The object key a value held by `f`'s subject has: its entity's key, else its words."""
+    key = timeline_of(f.get("subjectKey") or "")
+    return key if key and any(a["role"] == "subject" and timeline_of(a["key"]) == key
+                              for a in f.get("about", [])) else normalize_key(f["subject"])
 
 
 def take_over(f: dict, held: dict, **values) -> None:

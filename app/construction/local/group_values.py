@@ -316,7 +316,11 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                # a shop's ("Megan Doyle is our Saturday assistant", then "Tom Briggs is taking over as
                # Saturday assistant")
                r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)\s+(?:assistant|staff|helper|cover)|"
-               r"baker|head\s+baker|barista")
+               r"baker|head\s+baker|barista|"
+               # a choir's, a photographer's, a school's ("our accompanist is Jonathan Pike", "Marcus is our
+               # second shooter", "Mrs Patel is the new deputy head")
+               r"accompanist|conductor|musical\s+director|organist|pianist|choirmaster|second\s+shooter|"
+               r"videographer|deputy\s+head|head\s+of\s+year|caretaker")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")

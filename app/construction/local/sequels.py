@@ -52,6 +52,12 @@ _THING_NAMED = re.compile(r"\b(?:the|my|our|their|his|her)\s+[a-z][\w-]+", _I)
 _AMOUNT_ALONE = re.compile(r"^(?P<amt>[£$€]\s?\d[\d,]*(?:\.\d\d)?k?)[\s!.]*$")
 _OFFERED = re.compile(r"\b(?:an?|the)\s+(?P<what>offer|quote|bid|estimate|valuation)\s+(?:on|for)\s+"
                       r"(?:the|our|my|their)\s+(?P<thing>[a-z][\w-]*)\b[^.!?]*[.!]?\s*$", _I)
+# A replacement found, named next: "Found Jonathan's replacement! Priya Nair, she accompanies the
+# Bellfield Operatic Society" (the replacement's name alone said nothing of whom she replaces).
+_FOUND_REPLACEMENT = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+)?(?:found|got|hired)\s+"
+                                r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)['’]s\s+replacement[\s!.]*$", _I)
+_NAME_FIRST = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>\s*,.*|\s+(?:is|who)\b.*|)$",
+                         _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
@@ -86,6 +92,8 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
         offered = _OFFERED.search(before)
         return f"The {offered.group('what').lower()} on the {offered.group('thing').lower()} is {said.group('amt')}" \
             if offered is not None else None
+    if (found := _FOUND_REPLACEMENT.match(before)) is not None and (named := _NAME_FIRST.match(text)) is not None:
+        return f"{found.group('who')}'s replacement is {named.group('name')}{named.group('rest')}"
     if (booked := _BOOKED.match(before)) is not None and (day := _ON_DAY.search(text)) is not None:
         event = booked.group("ev").lower()
         rest = (text[:day.start()] + text[day.end():]).strip(" ,")
