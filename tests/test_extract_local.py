@@ -723,14 +723,18 @@ def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own()
     said = [f.text for f in ex.facts if f.text.lower().startswith("assistant")]
     # Only what the assistant said of its own.
     assert len(said) == 1 and "Diane" in said[0], [f.text for f in ex.facts]
-    # With a day: the same day the user named, said again, is no fact of its own; a day it
-    # worked out is ("It's now the 21st instead": "the demo is on October 21").
+    # With a day: the same day the user named, said again, is no fact of its own ("It's now the
+    # 21st instead" after "The Globex demo moved" is the demo's day, the user's: session 51); a
+    # day it worked out is ("Laura will send the new day" ... "the demo is on May 21").
     ex = _asked(("Dana", "user", "QBR with Brightwave is scheduled for next Thursday at 3pm CET."),
                 ("assistant", "assistant", "QBR with Brightwave on Thursday May 18 at 3pm CET, noted."),
                 ("Sam", "user", "The Globex demo moved. It's now the 21st instead."),
-                ("assistant", "assistant", "Updated: the Globex demo is on May 21."))
-    by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t1", "t3")}
-    assert by_turn["t1"] == [] and by_turn["t3"] and "05-21" in by_turn["t3"][0], by_turn
+                ("assistant", "assistant", "Updated: the Globex demo is on May 21."),
+                ("Sam", "user", "The Initech review moved too, Laura will send the new day."),
+                ("assistant", "assistant", "Updated: the Initech review is on May 24."))
+    by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t1", "t2", "t3", "t5")}
+    assert by_turn["t1"] == [] and by_turn["t3"] == [], by_turn
+    assert any("05-21" in said for said in by_turn["t2"]) and any("05-24" in said for said in by_turn["t5"]), by_turn
     # With a number: the user's own, said again, is no fact (under a predicate of its own the
     # echo stayed current once the amount changed); a sum it worked out is one.
     ex = _asked(("Jordan", "user", "The deal amount for Northwind is now $150k, they added 20 seats."),

@@ -112,7 +112,7 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
     if said is None or (moved := _MOVED.search(before)) is None:
         return None
     event = moved.group("ev") or moved.group("ev2")
-    event = event if any(c.isupper() for c in event[1:]) else event.lower()  # ("the Luton MOT", "the release")
+    event = event if any(c.isupper() for c in event) else event.lower()  # ("the Luton MOT", "the Globex demo")
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
     return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"
