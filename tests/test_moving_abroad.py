@@ -93,3 +93,15 @@ def test_a_start_date_confirmed_then_moved_and_an_end_date_pushed_are_one_timeli
     assert [(f.predicate, f.object) for f in ex.facts if f.subject == "Tom" and f.single_valued] == [
         ("start date is", "2026-11-02"), ("start date is", "2026-11-09")]
     assert values(ex, "broadband") == ["2026-10-23", "2026-10-30"]
+
+
+def test_firms_quotes_said_as_a_list_are_each_firms_and_a_revision_ends_one():
+    ex = extract(("Tom", "Got three shipping quotes back today"),
+                 ("Tom", "Britannia Movers £4,200, Seven Seas Worldwide £3,650 and Anglo-Iberian Removals £3,900"),
+                 ("Tom", "ok we're going with Seven Seas Worldwide then. I'll sign tonight"),
+                 ("Tom", "Anglo-Iberian revised their quote to £4,150 because of the piano"),
+                 ("Claire", "Tom Baker £20, Jane Doe £30 and Ana Lima £25 for the gift"))
+    quotes = [(f.subject, f.object) for f in ex.facts if f.predicate == "quote is"]
+    assert quotes == [("Britannia Movers", "£4,200"), ("Seven Seas Worldwide", "£3,650"),
+                      ("Anglo-Iberian Removals", "£3,900"), ("Anglo-Iberian Removals", "£4,150")]
+    assert {e.name: e.type for e in ex.entities}["Seven Seas Worldwide"] == "organization"

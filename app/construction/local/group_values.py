@@ -745,6 +745,32 @@ def _standing_order(v: _Values) -> None:
         v.add(None, "delivery day", day[:1].upper() + day[1:], at(m.start()), end=at(m.end()), text=said)
 
 
+# Firms' quotes said as a list: "Britannia Movers £4,200, Seven Seas Worldwide £3,650 and Anglo-Iberian
+# Removals £3,900" (nothing was kept; "Anglo-Iberian revised their quote to £4,150" had no value before it).
+_FIRM_PRICE = re.compile(r"(?P<firm>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*){0,3})\s+(?:(?i:at|for|is|quoted)\s+)?"
+                         r"(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)(?![\d,.]\d)")
+_LIST_JOINS = re.compile(r"^\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*;\s*)$", re.I)
+
+
+def _firm_quotes(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    text = v.sent.text
+    found = list(_FIRM_PRICE.finditer(text))
+    # (a list, each pair right after the one before: "A £1, B £2 and C £3")
+    if len(found) < 2 or any(not _LIST_JOINS.match(text[a.end():b.start()]) for a, b in zip(found, found[1:])):
+        return
+    firms = [v.reg.get(m.group("firm")) for m in found]
+    # (firms, most of them known as such: one read as a person by "going with Seven Seas Worldwide" is one
+    # of the list; people's amounts, "Tom £20, Jane £30", are no quotes)
+    if any(e is None or e.speaker for e in firms) or sum(e.type == "person" for e in firms) > max(0, len(firms) - 2):
+        return
+    for m, firm in zip(found, firms):
+        firm.settle("organization")
+        v.add(firm.name, "quote", m.group("num").replace(" ", ""), v.sent.s1_pos(m.start()),
+              end=v.sent.s1_pos(m.end()), text=f"{firm.name} quoted {m.group('num')}.")
+
+
 # A post of the organisation the episode named last, said with "the": "We've got a standing order now
 # with The Copper Kettle, the cafe on Harrogate Road ... The owner is Priya Nair" (a "said" fact, of no
 # one: "Who owns the cafe we supply?" found nothing of the cafe's).
@@ -771,5 +797,5 @@ def _org_posts(v: _Values) -> None:
 
 
 GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
-                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _line_up, _on_call, _topics,
+                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _firm_quotes, _line_up, _on_call, _topics,
                  _positions)
