@@ -99,6 +99,7 @@ def test_firms_quotes_said_as_a_list_are_each_firms_and_a_revision_ends_one():
     ex = extract(("Tom", "Got three shipping quotes back today"),
                  ("Tom", "Britannia Movers £4,200, Seven Seas Worldwide £3,650 and Anglo-Iberian Removals £3,900"),
                  ("Tom", "ok we're going with Seven Seas Worldwide then. I'll sign tonight"),
+                 ("Tom", "So we've switched to Anglo-Iberian Removals instead, collection on Tuesday 20 October"),
                  ("Tom", "Anglo-Iberian revised their quote to £4,150 because of the piano"),
                  ("Claire", "Tom Baker £20, Jane Doe £30 and Ana Lima £25 for the gift"))
     quotes = [(f.subject, f.object) for f in ex.facts if f.predicate == "quote is"]
