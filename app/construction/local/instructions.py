@@ -299,20 +299,17 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
 # What must go wherever someone goes: "Her inhaler has to be at every match, no exceptions", "Leo's
 # EpiPen must come on every trip" (a "said" fact; "Maya has asthma" alone did not bring it to
 # "We're packing for the Bournemouth weekend").
-_ALWAYS_WITH = re.compile(
-    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
-    r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
-    r"(?:always\s+)?(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+"
-    r"(?P<ev>[a-z][\w-]*)", _I)
+_WHOSE_MUST = (r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
+               r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
+               r"(?:always\s+)?")
+_ALWAYS_WITH = re.compile(_WHOSE_MUST + r"(?:be|go|come|travel)\s+(?:at|to|with|on|in)\s+(?:every|all|each|any)\s+"
+                          r"(?P<ev>[a-z][\w-]*)", _I)
 
 
 # ... or in the hand luggage: "Whenever we fly, his medication must go in our hand luggage with the
 # doctor's letter, never in the hold" (a "said" fact: "I'm packing our bags for the flight" found nothing).
-_IN_LUGGAGE = re.compile(
-    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>her|his|their|my|our|(?-i:[A-Z])[\w-]*['’]s)\s+"
-    r"(?P<x>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has\s+to|have\s+to|must|needs\s+to|need\s+to|should)\s+"
-    r"(?:always\s+)?(?:be|go|stay|travel)\s+in\s+(?:(?:our|the|my|his|her|their)\s+)?"
-    r"(?P<ev>hand\s+luggage|carry-?on|cabin\s+bags?|hand\s+baggage)", _I)
+_IN_LUGGAGE = re.compile(_WHOSE_MUST + r"(?:be|go|stay|travel)\s+in\s+(?:(?:our|the|my|his|her|their)\s+)?"
+                         r"(?P<ev>hand\s+luggage|carry-?on|cabin\s+bags?|hand\s+baggage)", _I)
 # ... or needed each time: "Maya gets really travel sick, so she always needs a window seat and a Kwells
 # tablet before take off".
 _ALWAYS_NEEDS = re.compile(r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>she|he|(?-i:[A-Z])[\w-]*)\s+"
