@@ -19,6 +19,7 @@ from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
+from app.recollection.newer_values import newer_values_first
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
@@ -282,7 +283,7 @@ class SearchService:
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
         if req.as_of is None and not req.include_superseded and ctx.named_period is None \
                 and not asks_before(req.query):
-            hits = _now_first(hits)
+            hits = newer_values_first(_now_first(hits))
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)

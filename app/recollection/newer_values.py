@@ -1,0 +1,84 @@
+"""A value said again later puts the later saying first, for a question about now. Extraction
+reads a changed value as one timeline only in the phrasings it knows; said otherwise ("the hall
+costs us £60 an evening", weeks later "I negotiated the hall down to £70 an evening"), both stay
+current and the older, often the wordier, ranked first. Here two hits that say an amount of the
+same kind (money, a share, a count of the same things) about the same words, with different
+amounts, are put in the order they were said, the later first. Only a reordering: the older stays
+in the results (a question about a moment or a period keeps the fused order: search.py)."""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from app.construction import lexicon as lx
+
+# How many hits are read: an older saying below these is out of the answer's view already.
+LOOKED_AT = 10
+_MONEY = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?k?")
+_SHARE = re.compile(r"\b\d{1,3}(?:\.\d+)?%")
+_COUNT = re.compile(r"\b(\d{1,5})\s+(?:[a-z]+\s+)?([a-z]{3,}s)\b")
+_WORD = re.compile(r"[a-z][a-z'-]{2,}")
+# Words that say nothing of what a value is of.
+_FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
+said says think going got get news good great""".split())
+
+
+def _values(text: str) -> dict[str, set[str]]:
+    """The amounts `text` says, by kind."""
+    found: dict[str, set[str]] = {}
+    for m in _MONEY.finditer(text):
+        found.setdefault("money", set()).add(m.group().replace(" ", "").rstrip(".,"))
+    for m in _SHARE.finditer(text):
+        found.setdefault("share", set()).add(m.group())
+    for m in _COUNT.finditer(text.lower()):
+        if m.group(2) not in lx.STOPWORDS:
+            found.setdefault(f"count of {m.group(2)}", set()).add(m.group(1))
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
+
+
+def _said(hit) -> tuple[str, datetime | None]:
+    node = hit.node
+    text = node.get("content") if hit.kind == "turn" else node.get("text") if hit.kind == "fact" else None
+    when = node.get("at") if hit.kind == "turn" else node.get("statedAt") or node.get("validFrom")
+    when = when.to_native() if hasattr(when, "to_native") else when
+    return (text or "", when if isinstance(when, datetime) else None)
+
+
+def _same_thing(a: tuple[dict, set[str]], b: tuple[dict, set[str]]) -> bool:
+    """Whether two sayings give amounts of one kind, different ones, about the same words."""
+    (va, wa), (vb, wb) = a, b
+    kinds = set(va) & set(vb)
+    if not kinds or all(va[k] & vb[k] for k in kinds):
+        return False  # (no kind in common, or each said again: no change)
+    shared = wa & wb
+    return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+def newer_values_first(hits: list) -> list:
+    """`hits`, an older saying of a value put after its later one when the later ranked lower."""
+    top = hits[:LOOKED_AT]
+    read = []
+    for h in top:
+        text, when = _said(h)
+        read.append((_values(text), _words(text), when) if text and when else None)
+    order = list(range(len(top)))
+    for j in range(1, len(top)):
+        if read[j] is None or not read[j][0]:
+            continue
+        pos = order.index(j)
+        # the highest-ranked older saying of the same thing it says anew
+        older = next((k for k in order[:pos] if read[k] is not None and read[k][2] < read[j][2]
+                      and _same_thing(read[k][:2], read[j][:2])), None)
+        if older is not None:
+            order.remove(j)
+            order.insert(order.index(older), j)
+    if order == list(range(len(top))):
+        return hits
+    ordered = [top[i] for i in order] + hits[LOOKED_AT:]
+    for i, h in enumerate(ordered, 1):
+        h.rank = i
+    return ordered
