@@ -38,3 +38,11 @@ def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
 ])
 def test_how_often_is_no_day(text, said):
     assert [d.phrase for d in find_dates(text, datetime(2026, 10, 9, tzinfo=timezone.utc))] == said
+
+
+@pytest.mark.parametrize("text, at, day", [
+    ("the camera body is now expected back October 14", datetime(2026, 10, 6), date(2026, 10, 14)),
+    ("my flights got changed, I'm now away 26 Oct to 8 Nov", datetime(2026, 10, 6), date(2026, 10, 26)),
+])
+def test_now_expected_or_now_away_is_ahead(text, at, day):
+    assert days(text, at.replace(tzinfo=timezone.utc))[0] == day

@@ -271,3 +271,15 @@ def test_his_last_day_with_its_weekday_is_the_leavers_and_told_by_his_name():
     days = [f for f in ex.facts if f.predicate == "last day is"]
     assert [(f.subject, f.object, f.text) for f in days] == [
         ("Kyle", "2026-09-30", "Kyle's last day is wednesday 2026-09-30 (30 sept).")]  # (it had been Dev's words)
+
+
+def test_a_value_said_with_its_year_between_a_post_with_a_title_and_a_price_put_up():
+    ex = extract(("Ben", "fundraising target this year is £2,000, mostly for new library books"),
+                 ("Aisha", "So we're raising the fundraising target to £2,500"),
+                 ("Aisha", "The new deputy head is Ms Priya Nair, she started this week"),
+                 ("Ben", "raffle tickets are £1 a strip"),
+                 ("Ben", "And I'm putting raffle tickets up to £2 a strip"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "fundraising goal"] == ["£2,000", "£2,500"]
+    assert ("deputy head", "is", "Ms Priya Nair") in said
+    assert [v for s, _, v in said if s == "raffle tickets"] == ["£1", "£2"]

@@ -63,3 +63,15 @@ def test_his_after_his_role_is_named_is_still_the_one_the_talk_is_about():
                  ("Claire", "Whenever we fly, his medication must go in our hand luggage with the doctor's letter "
                             "from Dr Okafor, never in the hold"))
     assert any(t.startswith("Leo's medication must go in our hand luggage") for t in constraints(ex))  # not Okafor's
+
+
+def test_a_couples_rule_and_a_dogs_are_constraints():
+    ex = extract(("Lena", "Had the planning call with Priya tonight. Important: NO photos of her father. They're "
+                          "estranged and he may turn up at the ceremony uninvited"),
+                 ("Priya", "@Pip Luna must never be walked with other dogs, she's reactive"),
+                 ("Priya", "no idea of the time, sorry"))
+    told = constraints(ex)
+    photos = next(t for t in told if "NO photos of her father" in t)
+    assert {"photos", "camera"} <= set(told[photos])
+    assert any("Luna must never be walked with other dogs" in t for t in told)
+    assert not any("idea" in t for t in told)

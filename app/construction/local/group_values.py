@@ -335,7 +335,8 @@ _TEAM_HOLDER = re.compile(
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
 _TEAM_ROLE_FIRST = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?P<role>(?i:{_TEAM_ROLES}))\s+"
-    r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
+    r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?"
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")  # ("... is Ms Priya Nair")
 
 
 # ... by "he" or "she", the person named before it: "We interviewed Tom Briggs this week and he's

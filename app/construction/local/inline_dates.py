@@ -24,6 +24,7 @@ _PAST_HINT = re.compile(
 _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\s)(?<!\bare\s)(?<!\bam\s)(?<!\bbe\s)(?<!\bget\s)(?<!\bgets\s)(?<!'s\s)(?<!'re\s)"
     r"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bmy\s)(?<!\bour\s)(?<!\byour\s)"  # "a revised price sheet"
+    r"(?<!\bis\snow\s)(?<!'s\snow\s)(?<!\bare\snow\s)"  # ("the camera body is now expected back October 14")
     # ("playtest 2 done (saturday)"; not "pruning half done")
     r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|"
     r"(?<!half\s)(?<!nearly\s)(?<!almost\s)(?<!not\s)(?<!n't\s)done|"
@@ -75,7 +76,9 @@ _FUTURE_HINT = re.compile(
 # started training for the Berlin marathon in September", said in March: this September).
 _AHEAD_HINT = re.compile(
     r"\b(?:training|preparing|prepare|prepares|getting ready|practi[sc]ing|saving(?: up)?|"
-    r"counting down)\s+(?:for|to)\b", re.IGNORECASE)
+    r"counting down)\s+(?:for|to)\b"
+    # ("my flights got changed, I'm now away 26 Oct to 8 Nov": away from now on)
+    r"|\b(?:I'm|I\s+am|we're|we\s+are|she's|he's|they're)\s+now\s+(?:away|off|back|out)\b", re.IGNORECASE)
 # A timetable's present ("My sister visits on December 14th", "Rex needs his jab on the 18th",
 # "I start at Edison Family Clinic as a day-shift nurse manager on January 4th", "He moves in
 # on November 23rd"): the day lies ahead.

@@ -215,7 +215,7 @@ _NO_RULE = re.compile(
     r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*(?:s|ing)|work|noise|dust|music|alcohol|parking|access))\b"
     r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+|\s*,\s+[a-z][\w-]*|\s+or\s+[a-z][\w-]*){0,4}?"
     r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
-    r"per|unless|except|past|between|anywhere|under|over)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
+    r"per|unless|except|past|between|anywhere|under|over|of)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
     r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
 changes updates things nothing days times clues words strings others ones hard feelings questions answers
@@ -236,7 +236,9 @@ _KEPT_FROM = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\bso)\s+)(?P<x>(?-i:[A-Z])[\w'-]*|(?:the|our|my)\s+[a-z][\w-]*)\s+"
     r"(?:(?:still|always)\s+)?(?:must\s+(?:always\s+)?be\s+kept\s+(?:away\s+from|out\s+of|off)|"
     r"(?:must\s+(?:never|not)|mustn't|should\s+never|(?:is|are)\s+not\s+allowed\s+to)\s+"
-    r"(?:go|come|be)\s+(?:near|on|in|into|to|at)|never\s+goes\s+(?:to|near|on|in|into))\b", _I)
+    r"(?:go|come|be)\s+(?:near|on|in|into|to|at)|never\s+goes\s+(?:to|near|on|in|into)|"
+    # ("Luna must never be walked with other dogs")
+    r"(?:must|should)\s+never\s+be\s+[a-z]+ed\s+(?:with|near|alongside|off|by))\b", _I)
 _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+"
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 

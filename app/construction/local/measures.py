@@ -92,7 +92,9 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding|"
         r"because|cos|coz|since)\b|"
         r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
-_IS_VALUE = re.compile(_START + _OWNER + _ATTR + _LINK + _MOD + r"\s*" + _VALUE + _END)
+# (a day said between: "fundraising target this year is £2,000")
+_IS_VALUE = re.compile(_START + _OWNER + _ATTR + r"(?:\s+\x00\d+\x00(?=\s+(?i:is|are|was|will)\b))?" + _LINK + _MOD
+                       + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
@@ -162,7 +164,9 @@ _CHANGED = re.compile(
     r"raising|increasing|bumping|upping|lowering|reducing|cutting|dropping|changing|moving|setting|revising|"
     r"updating)\s+(?:up\s+|down\s+)?"
     # (with no determiner a group's dues: "AGM voted to raise subs to £45 a term")
-    r"(?:(?P<det>my|our|their|his|her|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s))"
+    r"(?:(?P<det>my|our|their|his|her|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s)"
+    # ... or a thing priced anew, up or down to its amount ("I'm putting raffle tickets up to £2 a strip")
+    r"|(?=[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?i:up|down)\s+to\s+[£$€]))"
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
