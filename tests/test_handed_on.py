@@ -283,3 +283,26 @@ def test_a_value_said_with_its_year_between_a_post_with_a_title_and_a_price_put_
     assert [v for s, _, v in said if s == "fundraising goal"] == ["£2,000", "£2,500"]
     assert ("deputy head", "is", "Ms Priya Nair") in said
     assert [v for s, _, v in said if s == "raffle tickets"] == ["£1", "£2"]
+
+
+def test_values_changed_as_a_photographer_a_dog_walker_and_a_pta_said_them():
+    ex = extract(("Priya", "Helen Okafor has a key safe by the back gate, the code is 4471."),
+                 ("Priya", "Helen changed her key safe code, it's now 9036"),
+                 ("Priya", "Helen's key safe code changed AGAIN, new one is 2258. She had a workman round"),
+                 ("Lena", "Gas went up again, I'm changing the travel fee to $0.65 per mile starting today"),
+                 ("Lena", "Changing the travel fee again, $0.70 per mile from November 1"),
+                 ("Lena", "Also Gary says rent goes up to $1,525 a month starting November 1"),
+                 ("Aisha", "Mrs Okafor, the head teacher, has approved the fair for Saturday 28 November in the school "
+                           "hall."),
+                 ("Aisha", "So the fair is moving to Saturday 12 December. Mrs Okafor is fine with it"),
+                 ("Ben", "bake stall has 3 volunteers so far incl Fatima"),
+                 ("Aisha", "Bake stall now has 5 volunteers - Fatima plus four Year 3 mums"),
+                 ("Aisha", "One of the bake stall mums can't make it, so bake stall is down to 4 volunteers"),
+                 ("Aisha", "Fatima has 2 kids at the school"))
+    said = values(ex)
+    assert [v for s, p, v in said if s == "Helen Okafor" and p == "key safe code is"] == ["9036", "2258"]
+    assert [v for s, _, v in said if s == "travel fee"] == ["$0.65", "$0.70"]
+    assert ("rent", "is", "$1,525") in said
+    assert [v for s, _, v in said if s == "fair"] == ["2026-11-28", "2026-12-12"]
+    assert [v for s, _, v in said if s == "bake stall volunteer count"] == ["3", "5", "4"]
+    assert not [s for s, _, _ in said if "kid" in s]  # (a person's, not a thing's count)

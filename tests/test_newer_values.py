@@ -1,6 +1,6 @@
 """A value said again later, in other words, comes first for a question about now
-(recollection/newer_values.py): the later saying above the older when both give an amount of one
-kind about the same words; the rest of the order kept."""
+(recollection/newer_values.py): the later saying changes places with the older when both give an
+amount of one kind about the same words; the rest of the order kept."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -26,8 +26,15 @@ def test_the_later_amount_of_the_same_thing_comes_first():
             said("bake stall has 3 volunteers so far incl Fatima", 4),
             said("Bake stall now has 5 volunteers, Nina joined", 12, kind="fact")]
     out = newer_values_first(hits)
-    assert texts(out) == [texts(hits)[i] for i in (2, 0, 1, 4, 3)]
+    # (each pair changes places, the rest keep theirs: the hit between stays second)
+    assert texts(out) == [texts(hits)[i] for i in (2, 1, 0, 4, 3)]
     assert [h.rank for h in out] == [1, 2, 3, 4, 5]
+
+
+def test_the_speaker_said_first_is_no_word_of_what_is_said():
+    hits = [said("Lena said the Full Day package is $4,200 for the day", 3, kind="fact"),
+            said("Lena said Diego charges $400 for the day", 9, kind="fact")]
+    assert newer_values_first(hits) is hits
 
 
 def test_amounts_of_other_things_or_the_same_amount_again_keep_their_order():

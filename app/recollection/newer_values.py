@@ -36,7 +36,13 @@ def _values(text: str) -> dict[str, set[str]]:
     return found
 
 
+# Who said it, told first: "Lena said the Full Day package is $4,200" (two sayings of one speaker
+# share that word, not what they are about).
+_SAID_BY = re.compile(r"^\s*\S+(?:\s+[A-Z]\S*)?\s+(?:said|says|thinks|wants|reckons|mentioned)\s+")
+
+
 def _words(text: str) -> set[str]:
+    text = _SAID_BY.sub("", text)
     return {w for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
 
 
@@ -59,7 +65,8 @@ def _same_thing(a: tuple[dict, set[str]], b: tuple[dict, set[str]]) -> bool:
 
 
 def newer_values_first(hits: list) -> list:
-    """`hits`, an older saying of a value put after its later one when the later ranked lower."""
+    """`hits`, an older saying of a value and its later one changing places when the later ranked
+    lower (the others keep theirs: a later saying from far below displaces no answer between)."""
     top = hits[:LOOKED_AT]
     read = []
     for h in top:
@@ -73,9 +80,9 @@ def newer_values_first(hits: list) -> list:
         # the highest-ranked older saying of the same thing it says anew
         older = next((k for k in order[:pos] if read[k] is not None and read[k][2] < read[j][2]
                       and _same_thing(read[k][:2], read[j][:2])), None)
-        if older is not None:
-            order.remove(j)
-            order.insert(order.index(older), j)
+        if older is not None:  # the two change places, the rest keep theirs
+            i = order.index(older)
+            order[i], order[pos] = j, older
     if order == list(range(len(top))):
         return hits
     ordered = [top[i] for i in order] + hits[LOOKED_AT:]

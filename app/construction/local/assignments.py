@@ -105,7 +105,7 @@ _EVENT_DAY = re.compile(
     # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
     r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?"
-    rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
+    rf"(?i:now\s+)?(?i:(?:{lx.MOVED_VERBS}|moving|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
     # ("moved one more time, to Saturday 31 October"; "booked at VFS Global in Manchester for Thursday ...")
     r"(?:\s+(?i:again|one\s+more\s+time|once\s+more)\s*,?)?"
@@ -170,7 +170,7 @@ _MOVED_EVENT = re.compile(
     # ("let's move the social to Sunday 20 December then")
     rf"\b(?i:{lx.MOVED_VERBS}|move|moving|push|pushing|postpone|postponing|reschedule|rescheduling|"
     r"lock(?:ed)?\s+in|pencil(?:led)?\s+in|book(?:ed)?|set\s+up|confirm(?:ed)?|"
-    r"schedul(?:e|ed)|arrang(?:e|ed))\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
+    r"schedul(?:e|ed)|arrang(?:e|ed)|approved)\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"

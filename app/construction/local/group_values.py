@@ -579,7 +579,9 @@ _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an
 # October", "shirts going up again to £23.50", "so subs drop to £28 from November" (each was a
 # "said" fact, and "Subs are £25 a month" stayed current).
 _GOES_TO = re.compile(
-    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+)(?:(?i:the|our|my|his|her|their|its)\s+)?"
+    # ("Also Gary says rent goes up to $1,525 a month": told by whoever sets it)
+    r"(?:^|[,;:]\s+|\b(?:and|so|but|also|now)\s+|\b(?:says|said|reckons|mentioned)\s+(?:that\s+)?)"
+    r"(?:(?i:the|our|my|his|her|their|its)\s+)?"
     # (its second word no verb: "subs are going up to £50" is the subs', not "subs are"'s)
     r"(?P<item>[A-Za-z][a-z-]*(?:\s+(?!(?:is|are|will|has|have|had)\b)[a-z][\w-]*)?)"
     r"(?:(?i:'s|'re)\s+|\s+(?:(?i:is|are|will|will\s+be|has|have|had)\s+)?)"

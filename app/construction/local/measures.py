@@ -53,6 +53,8 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
          # "... has changed, it's now 2580"
          r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:it's|it\s+is)(?=\s+now\b)"
+         # "Helen's key safe code changed AGAIN, new one is 2258"
+         r"|(?:has\s+)?changed(?:\s+again)?\s*[,;:-]?\s+(?:the\s+)?new\s+one\s+is"
          # "The rent for my flat went up, it's £1,050 now"
          r"|(?:went|has\s+gone|have\s+gone)\s+(?:up|down)(?:\s+again)?\s*[,;:-]\s*(?:it's|it\s+is)"
          # "my gym membership costs £35 a month"
@@ -170,8 +172,9 @@ _CHANGED = re.compile(
     rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
-    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to|\s*,\s*(?i:it's|it\s+is|to)(?:\s+now)?)\s+(?:(?i:a|an)\s+)?"
-    rf"(?:{_CLOCK}|{_NUM})"
+    # ("Changing the travel fee again, $0.70 per mile from November 1")
+    rf"(?:\s+(?:up\s+|down\s+|back\s+)?to\s+|\s*,\s*(?i:it's|it\s+is|to)(?:\s+now)?\s+|\s*,\s*(?=[£$€]\d))"
+    rf"(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
 _PROPOSED = re.compile(r"(?:\w+\s+)?\b(?:proposal|propose[sd]?|proposing|suggest(?:s|ed|ing)?|should\s+we|could\s+we|"
                        r"how\s+about|what\s+if)\b", re.I)
@@ -1127,7 +1130,21 @@ _COUNT_PRICED = re.compile(
     r"(?i:each|apiece|a\s+piece|per\s+[a-z]+|a\s+[a-z]+)\b")
 
 
+# A count a thing has: "bake stall has 3 volunteers so far", "Bake stall now has 5 volunteers", "bake stall
+# is down to 4 volunteers" (each a "said" fact, all current).
+_HAS_COUNT = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:so|and|but|now)\s+)(?:(?i:the|our)\s+)?(?P<thing>(?i:[a-z])[\w-]*(?:\s+[a-z][\w-]*)?)\s+"
+    r"(?:(?i:now|already|only)\s+)?(?i:has|has\s+got|is\s+down\s+to|is\s+up\s+to|'s\s+down\s+to|'s\s+up\s+to)\s+"
+    r"(?:(?i:only|just)\s+)?(?P<num>\d{1,4})\s+(?P<noun>[a-z]+s)\b")
+
+
 def _counts(v: _Values) -> None:
+    for m in _HAS_COUNT.finditer(v.text):
+        thing, noun = m.group("thing").lower(), m.group("noun").lower()
+        if thing.split()[0] in lx.STOPWORDS | lx.PRONOUNS or noun in lx.STOPWORDS or v.reg.get(m.group("thing")):
+            continue  # ("she has 3 kids", "Tom has 2 dogs": someone's, not a thing's count)
+        one = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1]
+        v.add(None, f"{thing} {one} count", m.group("num"), m.start(), end=m.end())
     if (m := _COUNT_NOW.match(v.text)) is not None:
         attr = _attribute(m.group("attr"))
         if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
