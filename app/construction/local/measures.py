@@ -1096,7 +1096,13 @@ def _deadlines(v: _Values) -> None:
             said = _fill(v.text[m.start("who") if m.group("who") else m.start():m.end()], v.sent.rendered).strip()
             said = re.sub(r"^(?:(?i:she|he|they)|\S+(?:\s+(?-i:[A-Z])\S*)?)\s+(?=(?i:wants|needs|asked|expects|has))",
                           f"{who} ", said, count=1)  # (whom "she" is: "Fiona Gallagher wants ...")
-            v.add(None, f"{m.group('x').lower()} due date", _value(m, v.sent), m.start(), end=m.end(), text=f"{said}.")
+            # (what a person wants, the accountant's receipts, is the group's thing; "Acme wants the invoice
+            # by Friday" stays a fact of Acme's)
+            asker = v.reg.get(who)  # (a person surely: a full name or a given one; "Acme" alone may be a firm)
+            if asker is not None and asker.type == "person" and (
+                    " " in asker.name or asker.name.lower() in lx.GIVEN_NAMES):
+                v.add(None, f"{m.group('x').lower()} due date", _value(m, v.sent), m.start(), end=m.end(),
+                      text=f"{said}.")
     for m in _DEADLINE_MOVED.finditer(v.text):
         v.add(v.owner(m.group("who"), m.start()), "deadline", _value(m, v.sent), m.start(), end=m.end())
     for m in _NAMED_DEADLINE_MOVED.finditer(v.text):
