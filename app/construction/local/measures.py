@@ -94,9 +94,11 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding|"
         r"because|cos|coz|since)\b|"
         r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
-# (a day said between: "fundraising target this year is £2,000")
-_IS_VALUE = re.compile(_START + _OWNER + _ATTR + r"(?:\s+\x00\d+\x00(?=\s+(?i:is|are|was|will)\b))?" + _LINK + _MOD
-                       + r"\s*" + _VALUE + _END)
+# (a day said between, before an amount: "fundraising target this year is £2,000"; not "The Eastfield cup
+# match on Saturday is cancelled", the match's day called off: assignments.py)
+_IS_VALUE = re.compile(_START + _OWNER + _ATTR
+                       + r"(?:\s+\x00\d+\x00(?=\s+(?i:is|are|was|will\s+be)\s+(?:(?i:now|still)\s+)?[£$€\d]))?"
+                       + _LINK + _MOD + r"\s*" + _VALUE + _END)
 # Whose a value is, said first: "I", "we", "they" or a name ("Brightwave", "Harbor Logistics").
 _WHO = r"(?:^|\b)(?P<who>I|[Ww]e|[Tt]hey|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)"
 # "I weigh 72 kg", "I'm 72 kg right now", "Weighed in this morning at 70.5 kg", "Omar weighs 88".
