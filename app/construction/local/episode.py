@@ -391,10 +391,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             last_org = org_named or last_org
             last_firm = firm_named or last_firm
             firms = [e for mm in reversed(s.mentions) if (e := reg.get(mm.key)) is not None
-                     and e.type in ("organization", "thing", "place")]
-            firm_named = next((e.name for e in sorted(firms, key=lambda e: e.type != "organization")), None)
-            org_named = next((e.name for mm in reversed(s.mentions)
-                              if (e := reg.get(mm.key)) is not None and e.type == "organization"), None)
+                     and e.type in ("organization", "thing", "place")]  # the last named first
+            org_named = next((e.name for e in firms if e.type == "organization"), None)
+            firm_named = org_named or (firms[0].name if firms else None)
             # A reminder asked for is a plan, often asked as a question ("Can you remind me to
             # call Mum on Sunday?"); the rules below skip questions.
             reminded = reminder(s) if not s.t.assistant and len(foresights) < MAX_FORESIGHTS else None
@@ -484,7 +483,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 foresaw = plan is not None and keep(plan, s.t.index)
             # "It's 995 not 975" of no value this episode said: the writer looks for the group's
             # value that holds 975 (construction/corrections.py)
-            fixes = None if valued or s.t.assistant else correction_of(s)
+            fixes = None if valued or s.t.assistant else fix
             if fixes is not None and any(_said_number(fixes[0], said) for said in lately):
                 # "I'll order 50 red scarves" "sorry, 55 not 50": the scarves', said just before, not a
                 # stored value that holds 50 (the subs had become £55)

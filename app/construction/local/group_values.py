@@ -381,7 +381,8 @@ def _holds(v: _Values, m: re.Match, who, role: str) -> None:
 # Price", "Plot 7 goes to the first person on the waiting list, Tomasz Nowak", "Hannah Lee from the
 # waiting list is taking plot 7" (a list fact, a "goes to" fact and a "said" fact: all three current).
 _NUMBERED = r"(?P<thing>(?i:plot|allotment|locker|pitch|stall|bay|berth|desk))\s+(?P<n>\d{1,3}[A-Za-z]?)\b"
-_HOLDER_NAME = r"(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+_CAPS = r"(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?"  # a name of one or two capitalised words
+_HOLDER_NAME = rf"(?P<who>{_CAPS})"
 _NUMBERED_HOLDERS = (
     re.compile(rf"{_NUMBERED}\s+(?i:is|'s|goes\s+to|is\s+going\s+to|will\s+go\s+to|now\s+belongs\s+to|belongs\s+to|"
                rf"is\s+now)\s+(?:(?i:the\s+)?[a-z][^,.;:]{{0,50}},\s+)?(?:(?i:now)\s+)?{_HOLDER_NAME}"),
@@ -468,28 +469,35 @@ def _duties(v: _Values) -> None:
 # Thursdays", then "Yusuf is on Wednesdays from now on", "the water rota is now: Yusuf Saturdays,
 # Gwen Wednesdays" (each a "said" fact: Tuesdays stayed Yusuf's).
 _PLURAL_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days"
-_ROTA_WHO = r"(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
+_DAYS_LIST = rf"{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*"  # ("Fridays and Saturdays")
+_ROTA_WHO = rf"(?P<who>{_CAPS})"
 _ROTA_DOES = re.compile(
     rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:does|do|is\s+on|'s\s+on|takes|covers|has|will\s+do|"
     rf"is\s+doing|'s\s+doing|is\s+now\s+doing|'s\s+now\s+doing|is\s+now\s+on|'s\s+now\s+on)\s+(?:the\s+)?"
-    rf"(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+    rf"(?P<when>{_DAYS_LIST})\b", re.I)
 # Days handed on: "Colin did Sundays on the water rota, Priya will take those over" (a "said" fact, and
 # Colin's Sundays stayed current).
 _ROTA_HANDED = re.compile(
     rf"(?:^|[,;:]\s+|\band\s+|\bso\s+){_ROTA_WHO}\s+(?:did|does|has\s+done|used\s+to\s+do|was\s+on|is\s+on|had)\s+"
-    rf"(?:the\s+)?(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b[^,;.!?]{{0,40}}[,;]\s*"
-    rf"(?:(?:but|and|so|now)\s+)?(?P<next>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+"
+    rf"(?:the\s+)?(?P<when>{_DAYS_LIST})\b[^,;.!?]{{0,40}}[,;]\s*"
+    rf"(?:(?:but|and|so|now)\s+)?(?P<next>{_CAPS})\s+"
     r"(?:will|'ll|is\s+going\s+to|is|'s|has|)\s*(?:take|taking|taken|takes)\s+(?:those|them|that|it|these)\s+over\b",
     re.I)
 _ROTA_TAKES_OVER = re.compile(  # "Priya is taking over Colin's Sundays"
-    r"(?P<next>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?:will|'ll|is|'s|has)?\s*(?:take|taking|taken|takes)\s+"
-    rf"over\s+{_ROTA_WHO}['’]s\s+(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+    rf"(?P<next>{_CAPS})\s+(?:will|'ll|is|'s|has)?\s*(?:take|taking|taken|takes)\s+"
+    rf"over\s+{_ROTA_WHO}['’]s\s+(?P<when>{_DAYS_LIST})\b", re.I)
 # ... said of "he" or "she": "Tom can't do Sundays any more, he's on Fridays and Saturdays from now on"
 _ROTA_HE_IS_ON = re.compile(
     rf"(?:^|[,;:]\s+|\band\s+|\bso\s+|\bbut\s+)(?P<who>he|she)(?:'s|\s+is)\s+(?:now\s+)?(?:only\s+)?on\s+(?:the\s+)?"
-    rf"(?P<when>{_PLURAL_DAYS}(?:\s*(?:,|&|and)\s*{_PLURAL_DAYS})*)\b", re.I)
+    rf"(?P<when>{_DAYS_LIST})\b", re.I)
 _ROTA_LIST = re.compile(r"\brota\b[^:]{0,30}:\s*(?P<list>.+)$", re.I)
 _ROTA_PAIR = re.compile(rf"{_ROTA_WHO}\s+(?P<when>{_PLURAL_DAYS})\b", re.I)
+
+
+def _days(m: re.Match) -> str:
+    """The days a match's "when" says, as a value: "fridays and saturdays" -> "Fridays and saturdays"."""
+    when = " ".join(m.group("when").split())
+    return when[:1].upper() + when[1:]
 
 
 def _rota_days(v: _Values) -> None:
@@ -497,8 +505,7 @@ def _rota_days(v: _Values) -> None:
     if (m := _ROTA_HANDED.search(text) or _ROTA_TAKES_OVER.search(text)) is not None:
         was, now = v.reg.get(m.group("who")), v.reg.get(m.group("next"))
         if was is not None and now is not None and was.type == now.type == "person" and was is not now:
-            when = " ".join(m.group("when").split())
-            when = when[:1].upper() + when[1:]
+            when = _days(m)
             v.add(now.name, "rota days", when, m.start("next"), end=m.end(),
                   text=f"{now.name} is on the rota on {when}, taking them over from {was.name}.")
             v.add(was.name, "rota days", "none", m.start("who"), end=m.start("next"), ended=True,
@@ -510,14 +517,12 @@ def _rota_days(v: _Values) -> None:
     if not found and (m := _ROTA_HE_IS_ON.search(text)) is not None:
         whose = v.named_first(m.start()) or v.recent
         if whose is not None and whose != v.speaker:
-            when = " ".join(m.group("when").split())
-            v.add(whose, "rota days", when[:1].upper() + when[1:], m.start("who"), end=m.end())
+            v.add(whose, "rota days", _days(m), m.start("who"), end=m.end())
     for m in found:
         who = v.reg.get(m.group("who"))
         if who is None or who.type != "person" or m.group("who").split()[0].lower() in lx.STOPWORDS:
             continue
-        when = " ".join(m.group("when").split())
-        when = when[:1].upper() + when[1:]
+        when = _days(m)
         # (a pair of a list is told in words: "Gwen Wednesdays" alone says little)
         said = f"{who.name} is on the rota on {when}." if m.re is _ROTA_PAIR else None
         v.add(who.name, "rota days", when, m.start("who"), end=m.end(), text=said)

@@ -6,6 +6,7 @@ it stayed current."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
@@ -25,22 +26,22 @@ _MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCH
                     r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
                     r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
+# A day of a month, its weekday before it or not, as the sequels below read one ("Thursday 8 October",
+# "October 8th").
+_WEEKDAY_FIRST = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+_DAY_MONTH = (rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
+              rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)")
 # ... or said as the day it is now: "May 28 2027 now, something about their Q2 slate".
-_DAY_NOW = re.compile(r"^(?:(?:on|to)\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
-                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
-                      rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)"
-                      r"(?:,?\s+\d{4})?)\s+now\b(?P<tail>.*)$", _I)
+_DAY_NOW = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}{_DAY_MONTH}(?:,?\s+\d{{4}})?)\s+now\b(?P<tail>.*)$",
+                      _I)
 # ... or said as what it is now: "now it's Thursday 8 October at 9:30am".
 _NOW_ITS = re.compile(r"^(?:(?:so|and|ok|okay|ugh)[,!]?\s+)*(?:now\s+it's|now\s+it\s+is|it's\s+now|its\s+now|it\s+is\s+now)\s+"
-                      r"(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
-                      rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}"
-                      r"(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*)$", _I)
+                      rf"(?:on\s+)?(?P<rest>{_WEEKDAY_FIRST}(?:{_DAY_MONTH[3:-1]}"
+                      r"|the\s+\d{1,2}(?:st|nd|rd|th)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b.*)$", _I)
 # Booked, its day said next: "Flights booked! TAP from Manchester to Lisbon on Saturday 24 October".
 _BOOKED = re.compile(rf"^(?:(?:the|our|my)\s+)?(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT})s?)\s+"
                      r"(?:(?:are|is|all|now)\s+)?(?:booked|confirmed|sorted)\b[\s!.]*$", _I)
-_ON_DAY = re.compile(r"\s*,?\s+on\s+(?P<day>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
-                     rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}"
-                     r"(?:st|nd|rd|th)?)(?:,?\s+\d{4})?)\b", _I)
+_ON_DAY = re.compile(rf"\s*,?\s+on\s+(?P<day>{_WEEKDAY_FIRST}{_DAY_MONTH}(?:,?\s+\d{{4}})?)\b", _I)
 # A month's amount said of "it" after a home was named: "Rui found us another one ... It's €2,350 a
 # month" (the rent); an amount alone after an offer or a quote: "we've had an offer on the house.
 # £285,000".
@@ -78,15 +79,17 @@ def ordered_thing(m: re.Match | None) -> str | None:
     return thing if thing and thing.split()[0] not in lx.STOPWORDS else None
 
 
-def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str | None:
+def sequel(before: str, text: str, earlier: Callable[[], str] = str,
+           around: Callable[[], str] = str) -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
     names that thing only by "it" or "the new date"; else None. `earlier`: the speaker's sentences
     before it in its turn and the turn before (an order's collection day names the order said there);
-    `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent)."""
+    `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent);
+    each read only by a sentence of its shape."""
     if (said := _MONTHLY.match(text)) is not None:
         # (a home named just before, or lately with no other thing named just before: "the gym is great.
         # It's £30 a month" is no rent)
-        home = _HOMES.search(before) or _HOMES.search(around) and not _THING_NAMED.search(before)
+        home = _HOMES.search(before) or _HOMES.search(around()) and not _THING_NAMED.search(before)
         return f"The rent is {said.group('amt')} a month{said.group('tail')}" if home else None
     if (said := _AMOUNT_ALONE.match(text)) is not None:
         offered = _OFFERED.search(before)
@@ -105,7 +108,7 @@ def sequel(before: str, text: str, earlier: str = "", around: str = "") -> str |
         item = put.group("item").lower() if put is not None else ""
         return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
     if (said := _HANDOVER.match(text)) is not None:
-        ordered = ORDERED.search(earlier or before)
+        ordered = ORDERED.search(earlier() or before)
         thing = ordered_thing(ordered)
         return f"The {thing} {said.group('what').lower()} is on {said.group('rest')}" if thing else None
     said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text)

@@ -176,8 +176,12 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 # "Millbrook just put flour up. It's £19.80 a sack now": the flour's price (in its turn,
                 # or the next one of the same speaker: "New order: christening cake for ..." "collection
                 # Saturday 7 November")
-                earlier = " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:] if o.t is t or o.t is out[-1].t)
-                told = sequel(out[-1].text, text, earlier, " ".join(o.text for o in out[-8:]))
+                # (what was said before, read only by a sentence of a sequel's shape: most are none)
+                before = out[-1]
+                told = sequel(before.text, text,
+                              lambda: " ".join(o.text for o in out[-MAX_SENTENCES_PER_TURN * 2:]
+                                               if o.t is t or o.t is before.t),
+                              lambda: " ".join(o.text for o in out[-8:]))
                 if told is not None and told_again(out[-1].text, told) and out[-1].t is t:
                     out.pop()  # ("Flights booked!": the sentence after says it, with the day)
                 text = told or text
