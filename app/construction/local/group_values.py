@@ -732,25 +732,29 @@ def _standing_order(v: _Values) -> None:
     if v.sent.t.assistant:
         return
     text, at = v.sent.text, v.sent.s1_pos  # (read in words: "every Tuesday" is a day's placeholder in s1)
-    words = _fill(v.text, v.sent.rendered)  # (the days as the other facts tell them)
-    said = f"{v.speaker} said {words[:1].lower() + words[1:] if words[1:2].islower() else words}".rstrip(" .!") + "."
+
+    def said() -> str:
+        """The sentence's own words, its days as the other facts tell them: each value's clause alone
+        is a fragment ("40 croissants"). (Only for a sentence that holds an order: most hold none.)"""
+        words = _fill(v.text, v.sent.rendered)
+        words = words[:1].lower() + words[1:] if words[1:2].islower() else words
+        return f"{v.speaker} said {words}".rstrip(" .!") + "."
 
     def count(m: re.Match) -> None:
         noun = m.group("noun").lower()
         if noun not in _NOT_ITEMS and noun not in lx.STOPWORDS and not noun.endswith("ss"):
-            # the sentence's own words: each value's clause alone is a fragment ("40 croissants")
-            v.add(None, f"{_one_of(noun)} count", m.group("num"), at(m.start()), end=at(m.end()), text=said)
+            v.add(None, f"{_one_of(noun)} count", m.group("num"), at(m.start()), end=at(m.end()), text=said())
 
     if (line := _ORDER_LINE.match(text)) is not None:
         for m in _ITEM.finditer(text, 0, line.start("when")):
             count(m)
         if line.group("when")[:1].isupper():  # a weekday: the day it comes
-            v.add(None, "delivery day", line.group("when"), at(line.start("when")), end=at(line.end()), text=said)
+            v.add(None, "delivery day", line.group("when"), at(line.start("when")), end=at(line.end()), text=said())
     for m in (*_COUNT_INSTEAD.finditer(text), *_COUNT_TO.finditer(text)):
         count(m)
     for m in _DELIVERY_ON.finditer(text):
         day = m.group("day")
-        v.add(None, "delivery day", day[:1].upper() + day[1:], at(m.start()), end=at(m.end()), text=said)
+        v.add(None, "delivery day", day[:1].upper() + day[1:], at(m.start()), end=at(m.end()), text=said())
 
 
 # Firms' quotes said as a list: "Britannia Movers £4,200, Seven Seas Worldwide £3,650 and Anglo-Iberian
