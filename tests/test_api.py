@@ -734,3 +734,27 @@ def test_a_search_of_no_group_says_whose_group_each_hit_and_turn_is(api):
     assert {g for t, g in facts.items() if "Lisbon" in t} == {"data"}, facts
     assert all(e["groupId"] in ("platform", "data") for h in hits for e in h["evidence"])
     assert "(group platform)" in out["search"]["context"] and "(group data)" in out["search"]["context"]
+
+
+def test_a_hit_whose_amount_was_said_otherwise_later_names_the_later_hit(api):
+    # Two sayings of one price in words extraction reads as no change: the older says which hit
+    # gave another amount later, in its field and in the context block (newer_values.py).
+    tenant = f"api_later_{uuid.uuid4().hex[:8]}"
+    key = _new_key(api.settings, tenant)
+    said = [("m1", "2026-09-01T10:00:00+00:00", "the hall costs us £60 an evening btw, St Aidan's invoice us monthly"),
+            ("m2", "2026-09-08T10:00:00+00:00", "rehearsal went well, lovely sound tonight"),
+            ("m3", "2026-09-20T10:00:00+00:00", "Good news, I negotiated the hall down to £70 an evening from October")]
+    r = api.gql(MEMORIZE, {"input": {"conversationId": "c1", "flush": True, "messages": [
+        {"id": i, "speaker": "Ruth", "content": text, "timestamp": at} for i, at, text in said]}}, key=key)
+    assert "errors" not in r.json(), r.text
+    query = """query($input: SearchInput!) { search(input: $input) { context
+                 hits { rank revisedByRank turn { content } } } }"""
+    for as_of in (None, "2026-11-01T00:00:00+00:00"):
+        out = data(api.gql(query, {"input": {"query": "How much does the hall cost an evening?", "kinds": ["TURN"],
+                                             "asOf": as_of}}, key=key))["search"]
+        rank = {h["turn"]["content"][:20]: h for h in out["hits"]}
+        old, new = rank[said[0][2][:20]], rank[said[2][2][:20]]
+        assert old["revisedByRank"] == new["rank"] and new["revisedByRank"] is None, out["hits"]
+        assert all(h["revisedByRank"] is None for h in out["hits"] if h not in (old, new))
+        line = next(x for x in out["context"].splitlines() if "£60" in x)
+        assert f"another value said later: hit {new['rank']}]" in line, out["context"]

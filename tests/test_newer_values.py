@@ -1,11 +1,12 @@
-"""A value said again later, in other words, comes first for a question about now
-(recollection/newer_values.py): the later saying changes places with the older when both give an
-amount of one kind about the same words; the rest of the order kept."""
+"""A value said again later, in other words (recollection/newer_values.py): the older saying is
+marked with the later, and for a question about now the later changes places with the older when
+both give an amount of one kind about the same words; the rest of the order kept."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from app.recollection.newer_values import LOOKED_AT, newer_values_first
+from app.recollection.context import build_context
+from app.recollection.newer_values import LOOKED_AT, later_values
 from app.recollection.search import Hit
 
 
@@ -25,7 +26,7 @@ def test_the_later_amount_of_the_same_thing_comes_first():
             said("Good news, I negotiated the hall down to £70 an evening from October", 20),
             said("bake stall has 3 volunteers so far incl Fatima", 4),
             said("Bake stall now has 5 volunteers, Nina joined", 12, kind="fact")]
-    out = newer_values_first(hits)
+    out = later_values(hits, reorder=True)
     # (each pair changes places, the rest keep theirs: the hit between stays second)
     assert texts(out) == [texts(hits)[i] for i in (2, 1, 0, 4, 3)]
     assert [h.rank for h in out] == [1, 2, 3, 4, 5]
@@ -34,7 +35,7 @@ def test_the_later_amount_of_the_same_thing_comes_first():
 def test_the_speaker_said_first_is_no_word_of_what_is_said():
     hits = [said("Lena said the Full Day package is $4,200 for the day", 3, kind="fact"),
             said("Lena said Diego charges $400 for the day", 9, kind="fact")]
-    assert newer_values_first(hits) is hits
+    assert later_values(hits, reorder=True) is hits
 
 
 def test_amounts_of_other_things_or_the_same_amount_again_keep_their_order():
@@ -43,10 +44,52 @@ def test_amounts_of_other_things_or_the_same_amount_again_keep_their_order():
             said("the hall costs us £60 an evening", 1),
             said("the hall costs £60 an evening, St Aidan's confirmed", 9),  # the same amount said again
             said("we need 3 volunteers", 2), said("we have 5 tables", 8)]  # counts of other things
-    assert newer_values_first(hits) is hits
+    assert later_values(hits, reorder=True) is hits
 
 
 def test_only_the_first_hits_are_read():
     filler = [said(f"unrelated note number {i}", 2) for i in range(LOOKED_AT)]
     hits = [said("the hall costs us £60 an evening", 1), *filler[1:], said("the hall is now £70 an evening", 20)]
-    assert newer_values_first(hits) is hits  # (the later saying is past the tenth)
+    assert later_values(hits, reorder=True) is hits  # (the later saying is past the tenth)
+
+
+def test_the_older_saying_is_marked_with_the_latest_later_one_whatever_the_order():
+    def sayings() -> list[Hit]:
+        hits = [said("Chloe and Ben booked 10 hours of coverage", 9),
+                said("Chloe and Ben want 8 hours of coverage", 2, kind="fact"),
+                said("choir is great tonight", 3),
+                said("Chloe and Ben settled on 9 hours of coverage in the end", 20)]
+        for i, h in enumerate(hits, 1):
+            h.rank = i
+        return hits
+    for reorder in (False, True):
+        hits = sayings()
+        out = later_values(list(hits), reorder=reorder)
+        marks = {texts([h])[0]: texts([h.revised_by])[0] if h.revised_by else None for h in out}
+        # both older amounts point at the last one said; it and the unrelated hit at nothing
+        assert marks == {texts(hits)[0]: texts(hits)[3], texts(hits)[1]: texts(hits)[3],
+                         texts(hits)[2]: None, texts(hits)[3]: None}
+    # Asked about a moment or a period, the order is kept; the marks are not
+    hits = sayings()
+    kept = later_values(list(hits), reorder=False)
+    assert texts(kept) == texts(hits)
+    block = build_context(kept, None).splitlines()
+    assert block[0].startswith("1. [message 2026-09-09 18:00; another value said later: hit 4] ")
+    assert block[1].startswith("2. [fact, valid 2026-09-02 to now; another value said later: hit 4] ")
+    assert "another value" not in block[2] + block[3]
+
+
+def test_the_mark_follows_the_later_saying_to_its_new_place():
+    hits = [said("the hall costs us £60 an evening", 1), said("Good news, the hall is £70 an evening now", 20)]
+    out = later_values(hits, reorder=True)
+    assert texts(out) == [texts(hits)[1], texts(hits)[0]]
+    assert out[1].revised_by is out[0] and out[0].revised_by is None
+    assert build_context(out, None).splitlines()[1].startswith("2. [message 2026-09-01 18:00; another value said later: hit 1] ")
+
+
+def test_sayings_of_other_things_are_not_marked():
+    hits = [said("Britannia Movers quoted £4,200 for the move", 3), said("the hall costs us £60 an evening", 1),
+            said("the hall costs £60 an evening, St Aidan's confirmed", 9), said("we have 5 tables", 8)]
+    later_values(hits, reorder=False)
+    assert all(h.revised_by is None for h in hits)
+    assert "another value" not in build_context(hits, None)

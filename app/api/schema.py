@@ -44,7 +44,8 @@ def _hit(h, at: datetime) -> SearchHit:
                     channels=[ChannelScore(channel=c.channel, rank=c.rank, ranked=HitKind(c.ranked),
                                            folded=c.folded, score=c.score, contribution=c.contribution,
                                            note=c.note)
-                              for c in h.channels])
+                              for c in h.channels],
+                    revised_by_rank=h.revised_by.rank if h.revised_by is not None else None)
     if kind is HitKind.FACT:
         hit.fact = Fact.of(h.node, at=at)
     elif kind is HitKind.MEMCELL:

@@ -429,6 +429,9 @@ class SearchHit:
     turn: Optional[Turn] = None
     evidence: list[Turn] = strawberry.field(default_factory=list)
     channels: list[ChannelScore] = strawberry.field(default_factory=list)
+    revised_by_rank: Optional[int] = strawberry.field(
+        default=None, description="the rank of a later hit that gives another amount (money, a share, a count) "
+                                  "of the same thing: this hit's value may be out of date")
 
 
 @strawberry.type

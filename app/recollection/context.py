@@ -20,11 +20,14 @@ def _when(v) -> str:
 
 def headline(hit) -> str:
     n = hit.node
+    # A later hit says another amount of the same thing (newer_values.py): a reader must not take
+    # this one's for the last word, whatever its validity says.
+    later = f"; another value said later: hit {hit.revised_by.rank}" if hit.revised_by is not None else ""
     if hit.kind == "fact":
         # The validity says whether it ended; "superseded" would also mark a value true today
         # whose successor begins later (a job held until next month's new one).
         until = _day(n.get("validTo")) if n.get("validTo") else "now"
-        return f"[fact, valid {_day(n.get('validFrom'))} to {until}] {n.get('text')}"
+        return f"[fact, valid {_day(n.get('validFrom'))} to {until}{later}] {n.get('text')}"
     if hit.kind == "foresight":
         until = f"until {_day(n.get('validTo'))}" if n.get("validTo") else "no end date"
         return f"[keep in mind: {n.get('kind')}, {until}] {n.get('text')}"
@@ -33,7 +36,7 @@ def headline(hit) -> str:
         return f"[scene: {n.get('topic')}, {n.get('cells')} episodes, {n.get('status')}] {consensus}"
     if hit.kind == "memcell":
         return (f"[episode {_day(n.get('startedAt'))}] {n.get('title')}: {n.get('summary')}")
-    return f"[message {_when(n.get('at'))}] {n.get('speaker')}: {n.get('content')}"
+    return f"[message {_when(n.get('at'))}{later}] {n.get('speaker')}: {n.get('content')}"
 
 
 def build_context(hits: list, token_budget: int | None) -> str:

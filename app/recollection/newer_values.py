@@ -1,10 +1,12 @@
-"""A value said again later puts the later saying first, for a question about now. Extraction
-reads a changed value as one timeline only in the phrasings it knows; said otherwise ("the hall
-costs us £60 an evening", weeks later "I negotiated the hall down to £70 an evening"), both stay
-current and the older, often the wordier, ranked first. Here two hits that say an amount of the
-same kind (money, a share, a count of the same things) about the same words, with different
-amounts, are put in the order they were said, the later first. Only a reordering: the older stays
-in the results (a question about a moment or a period keeps the fused order: search.py)."""
+"""A value said again later, in other words. Extraction reads a changed value as one timeline only
+in the phrasings it knows; said otherwise ("the hall costs us £60 an evening", weeks later "I
+negotiated the hall down to £70 an evening"), both stay current and the older, often the wordier,
+ranked first. Here two hits that say an amount of the same kind (money, a share, a count of the
+same things) about the same words, with different amounts, are read as two sayings of one value:
+the older is marked with the later (`Hit.revised_by`: the context block and the API say so, so a
+reader is never shown the older as the last word), and for a question about now they are put in
+the order they were said, the later first. Only a mark and a reordering: the older stays in the
+results (a question about a moment or a period keeps the fused order: search.py)."""
 from __future__ import annotations
 
 import re
@@ -64,14 +66,29 @@ def _same_thing(a: tuple[dict, set[str]], b: tuple[dict, set[str]]) -> bool:
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
 
 
-def newer_values_first(hits: list) -> list:
-    """`hits`, an older saying of a value and its later one changing places when the later ranked
-    lower (the others keep theirs: a later saying from far below displaces no answer between)."""
+def later_values(hits: list, reorder: bool) -> list:
+    """`hits`, each older saying of a value marked with the latest later one among the first
+    hits; with `reorder` (a question about now), an older saying and its later one changing
+    places when the later ranked lower (the others keep theirs: a later saying from far below
+    displaces no answer between)."""
     top = hits[:LOOKED_AT]
     read = []
     for h in top:
         text, when = _said(h)
         read.append((_values(text), _words(text), when) if text and when else None)
+    later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
+    for j in range(1, len(top)):
+        if read[j] is None or not read[j][0]:
+            continue
+        for k in range(len(top)):
+            if k != j and read[k] is not None and read[k][2] < read[j][2] \
+                    and _same_thing(read[k][:2], read[j][:2]) \
+                    and (k not in later or read[later[k]][2] < read[j][2]):
+                later[k] = j
+    for k, j in later.items():
+        top[k].revised_by = top[j]
+    if not reorder or not later:
+        return hits
     order = list(range(len(top)))
     for j in range(1, len(top)):
         if read[j] is None or not read[j][0]:

@@ -19,7 +19,7 @@ from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
-from app.recollection.newer_values import newer_values_first
+from app.recollection.newer_values import later_values
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
@@ -44,6 +44,9 @@ class Hit:
     node: dict
     evidence: list[dict]
     channels: list[ChannelScore]
+    # A later hit giving another amount of the same thing (newer_values.py): this one's value may
+    # be out of date.
+    revised_by: Hit | None = None
 
 
 # A question after a cause or a past state: its old turns are the answer ("Why did the budget go up
@@ -283,7 +286,9 @@ class SearchService:
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
         if req.as_of is None and not req.include_superseded and ctx.named_period is None \
                 and not asks_before(req.query):
-            hits = newer_values_first(_now_first(hits))
+            hits = later_values(_now_first(hits), reorder=True)
+        else:
+            hits = later_values(hits, reorder=False)
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
