@@ -93,3 +93,20 @@ def test_sayings_of_other_things_are_not_marked():
     later_values(hits, reorder=False)
     assert all(h.revised_by is None for h in hits)
     assert "another value" not in build_context(hits, None)
+
+
+def test_sums_each_naming_others_are_two_things_a_sentences_first_word_no_name():
+    deposits = [said("Priya's deposit came in this morning, $1,000 paid", 3),
+                said("Chloe and Ben paid their deposit, $1,200", 9),
+                said("btw the Adobe Photography plan renews tomorrow, $239.88 a year on the studio card", 4),
+                said("Renewed my Capture One licence, $179 for the year, studio card", 12)]
+    assert later_values(deposits, reorder=True) is deposits
+    assert all(h.revised_by is None for h in deposits)
+    # One thing, named by its first word in one saying ("Pennine Dairy"), by a word inside the
+    # other; a sentence's first word alone ("Gas") names nothing.
+    butter = [said("Pennine Dairy price rise too. Butter is £4.45 a block from this week", 3),
+              said("and Pennine just emailed, butter is £4.70 a block now", 9),
+              said("Travel fee is $0.55 per mile over 40 miles, Lena's rule", 1),
+              said("Gas went up again, I'm changing the travel fee to $0.65 per mile", 8)]
+    out = later_values(butter, reorder=True)
+    assert texts(out) == [texts(butter)[i] for i in (1, 0, 3, 2)]

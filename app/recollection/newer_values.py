@@ -48,6 +48,26 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
 
 
+# A word of a sentence, with its owner's "'s" ("Priya's deposit came in").
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’]s\b)?")
+_SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
+
+
+def _names(text: str) -> set[str]:
+    """The names `text` gives: a capitalised word inside a sentence, one owning something wherever
+    it stands, or a sentence's first word before another name ("Pennine Dairy price rise"); a
+    sentence's first word alone may be any word ("Gas went up again"). Not days, months or "I"."""
+    found: set[str] = set()
+    for sentence in _SENTENCES.split(text):
+        words = [(tok[:-2], True) if tok[-2:] in ("'s", "’s") else (tok, False) for tok in _TOKEN.findall(sentence)]
+        named = [len(w) > 1 and w[0].isupper() and w[1:].islower() and w.lower() not in lx.DATE_WORDS
+                 for w, _ in words]
+        for i, ((word, owner), name) in enumerate(zip(words, named)):
+            if name and (i or owner or len(named) > 1 and named[1]):
+                found.add(word)
+    return found
+
+
 def _said(hit) -> tuple[str, datetime | None]:
     node = hit.node
     text = node.get("content") if hit.kind == "turn" else node.get("text") if hit.kind == "fact" else None
@@ -56,12 +76,17 @@ def _said(hit) -> tuple[str, datetime | None]:
     return (text or "", when if isinstance(when, datetime) else None)
 
 
-def _same_thing(a: tuple[dict, set[str]], b: tuple[dict, set[str]]) -> bool:
-    """Whether two sayings give amounts of one kind, different ones, about the same words."""
-    (va, wa), (vb, wb) = a, b
-    kinds = set(va) & set(vb)
-    if not kinds or all(va[k] & vb[k] for k in kinds):
+def _same_thing(a: tuple, b: tuple) -> bool:
+    """Whether two sayings (amounts, words, names) give amounts of one kind, different ones, about
+    the same words, and, for sums of money and shares, do not each name others: "Priya's deposit
+    came in, $1,000" and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits."""
+    (va, wa, na), (vb, wb, nb) = a, b
+    changed = {k for k in set(va) & set(vb) if not va[k] & vb[k]}
+    if not changed:
         return False  # (no kind in common, or each said again: no change)
+    if na and nb and not na & nb and not any(k.startswith("count") for k in changed):
+        # (whom a count names are often its members: "Bake stall now has 5 volunteers, Nina joined")
+        return False
     shared = wa & wb
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
 
@@ -75,15 +100,15 @@ def later_values(hits: list, reorder: bool) -> list:
     read = []
     for h in top:
         text, when = _said(h)
-        read.append((_values(text), _words(text), when) if text and when else None)
+        read.append((_values(text), _words(text), _names(text), when) if text and when else None)
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
     for j in range(1, len(top)):
         if read[j] is None or not read[j][0]:
             continue
         for k in range(len(top)):
-            if k != j and read[k] is not None and read[k][2] < read[j][2] \
-                    and _same_thing(read[k][:2], read[j][:2]) \
-                    and (k not in later or read[later[k]][2] < read[j][2]):
+            if k != j and read[k] is not None and read[k][3] < read[j][3] \
+                    and _same_thing(read[k][:3], read[j][:3]) \
+                    and (k not in later or read[later[k]][3] < read[j][3]):
                 later[k] = j
     for k, j in later.items():
         top[k].revised_by = top[j]
@@ -95,8 +120,8 @@ def later_values(hits: list, reorder: bool) -> list:
             continue
         pos = order.index(j)
         # the highest-ranked older saying of the same thing it says anew
-        older = next((k for k in order[:pos] if read[k] is not None and read[k][2] < read[j][2]
-                      and _same_thing(read[k][:2], read[j][:2])), None)
+        older = next((k for k in order[:pos] if read[k] is not None and read[k][3] < read[j][3]
+                      and _same_thing(read[k][:3], read[j][:3])), None)
         if older is not None:  # the two change places, the rest keep theirs
             i = order.index(older)
             order[i], order[pos] = j, older
