@@ -110,3 +110,27 @@ def test_sums_each_naming_others_are_two_things_a_sentences_first_word_no_name()
               said("Gas went up again, I'm changing the travel fee to $0.65 per mile", 8)]
     out = later_values(butter, reorder=True)
     assert texts(out) == [texts(butter)[i] for i in (1, 0, 3, 2)]
+
+
+def test_a_day_time_or_days_told_as_a_change_of_the_same_thing_is_the_later_value():
+    hits = [said("Booked the Luton's MOT for Friday 2 October at Dalston Motors, 8am drop off", 1),
+            said("Dalston Motors rang AGAIN, the tester is off sick. Luton MOT is now Wednesday 14 October", 9),
+            said("And the visa appointment is booked at VFS Manchester for Thursday 24 September at 10am", 2, kind="fact"),
+            said("VFS emailed: the visa appointment is now the same day at 2pm", 8),
+            said("Marcus edits on Tuesdays and Thursdays", 3),
+            said("Heads up, Marcus is switching his editing days to Mondays and Wednesdays", 7)]
+    for i, h in enumerate(hits, 1):
+        h.rank = i
+    later_values(hits, reorder=False)
+    assert [h.revised_by for h in hits] == [hits[1], None, hits[3], None, hits[5], None]
+
+
+def test_a_day_said_later_without_a_change_or_of_other_words_is_another_things():
+    hits = [said("also pepper's grooming is at Paws & Suds on Sept 19 with Carla", 1),
+            said("Grooming for Biscuit booked at Paws & Suds for Dec 5 with Carla", 9),  # no change told
+            said("The visa appointment is on Thursday 1 October", 2),
+            said("which means we can fly later too. I moved the flights to Thursday 29 October", 8),  # other words
+            said("Gareth is coming at 2pm on the 24th", 3),
+            said("Gareth is coming at 2pm on the 24th, confirmed again", 7)]  # the same time again
+    assert later_values(hits, reorder=True) is hits
+    assert all(h.revised_by is None for h in hits)

@@ -430,8 +430,9 @@ class SearchHit:
     evidence: list[Turn] = strawberry.field(default_factory=list)
     channels: list[ChannelScore] = strawberry.field(default_factory=list)
     revised_by_rank: Optional[int] = strawberry.field(
-        default=None, description="the rank of a later hit that gives another amount (money, a share, a count) "
-                                  "of the same thing: this hit's value may be out of date")
+        default=None, description="the rank of a later hit among the first ten that gives another value of the "
+                                  "same thing (a sum, a share, a count; a day, a time or days of the week told as "
+                                  "a change): this hit's value may be out of date")
 
 
 @strawberry.type

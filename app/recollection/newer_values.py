@@ -1,16 +1,20 @@
 """A value said again later, in other words. Extraction reads a changed value as one timeline only
 in the phrasings it knows; said otherwise ("the hall costs us £60 an evening", weeks later "I
 negotiated the hall down to £70 an evening"), both stay current and the older, often the wordier,
-ranked first. Here two hits that say an amount of the same kind (money, a share, a count of the
-same things) about the same words, with different amounts, are read as two sayings of one value:
-the older is marked with the later (`Hit.revised_by`: the context block and the API say so, so a
-reader is never shown the older as the last word), and for a question about now they are put in
-the order they were said, the later first. Only a mark and a reordering: the older stays in the
-results (a question about a moment or a period keeps the fused order: search.py)."""
+ranked first. Here two hits that say a value of the same kind (money, a share, a count of the same
+things; a day of the year, a time of day or days of the week, when the later tells a change: "Luton
+MOT is now Wednesday 14 October") about the same words, with different values, are read as two
+sayings of one value: the older is marked with the later (`Hit.revised_by`: the context block and
+the API say so, so a reader is never shown the older as the last word), and for a question about
+now they are put in the order they were said, the later first. Only a mark and a reordering: the
+older stays in the results (a question about a moment or a period keeps the fused order:
+search.py)."""
 from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
+from typing import NamedTuple
 
 from app.construction import lexicon as lx
 
@@ -23,18 +27,69 @@ _WORD = re.compile(r"[a-z][a-z'-]{2,}")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
 said says think going got get news good great""".split())
+# Nor, of a day or a time, the words of a change, nor days and months: two sayings of other
+# things "moved to Thursday" share no subject ("a month", "tonight" do say what a sum or a count is of).
+_WHEN_FILLER_WORDS = frozenset("""move moved moving moves changed change changing instead pushed push
+switched switch switching date time day days""".split()) | lx.DATE_WORDS | lx.WEEKDAYS_SHORT
+
+_DIGIT = re.compile(r"\d")
+_TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b")  # (of lower case)
+# (Month and day names are read by their first letters, then looked up: an alternation of every
+# name is several times slower, on every hit of every search.)
+_MONTHISH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DATE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTHISH})\b|\b({_MONTHISH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
+                   r"\b20\d\d-(\d\d)-(\d\d)\b")
+_MONTH_NUMBER = {m: "jan feb mar apr may jun jul aug sep oct nov dec".split().index(m[:3]) + 1 for m in lx.MONTHS}
+# Days of the week said as a routine's ("Tuesdays", "every Tuesday", "Tue/Thu"), not as a date's
+# ("Friday 9 October").
+_WEEKDAY = re.compile(r"\b(every\s+)?((?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b"
+                      r"(?!\.?\s+(?:the\s+)?\d{1,2}(?![\d:.]|\s?[ap]\.?m))")  # (a time after it: "Tue/Thu 12pm")
+_DAY_NAMES = {d: d[:3] for d in lx.WEEKDAYS | lx.WEEKDAYS_SHORT}
+_DAY_NAMES.update({d + "s": d[:3] for d in lx.WEEKDAYS})
+# A day, time or days told as a change: a day said later of the same words without one is as
+# often another thing's ("Grooming for Biscuit booked for Dec 5" after Pepper's on Sept 19).
+_CHANGED = re.compile(r"\b(?:mov(?:e|ed|es|ing)|now|instead|push(?:ed|es|ing)?|postponed|rescheduled|"
+                      r"chang(?:e|ed|es|ing)|new\s+(?:date|time|day)|again|switch(?:ed|es|ing)?|slip(?:s|ped)?|"
+                      r"brought\s+forward|put\s+back)\b", re.IGNORECASE)
+# Kinds whose change is read only when the later saying tells one.
+_WHEN_KINDS = frozenset({"date", "time", "days"})
 
 
 def _values(text: str) -> dict[str, set[str]]:
-    """The amounts `text` says, by kind."""
+    """The values `text` says, by kind."""
     found: dict[str, set[str]] = {}
+    low = text.lower()
+    said = [(every, _DAY_NAMES[d], d.endswith("s") and d in lx.DATE_WORDS)
+            for every, d in _WEEKDAY.findall(low) if d in _DAY_NAMES]
+    days = {d for _, d, _ in said}
+    # (one day alone is a routine's only said as one: "the op on Friday" is a day gone by)
+    if len(days) > 1 or any(every or plural for every, _, plural in said):
+        found["days"] = {" ".join(sorted(days))}  # (the days together are the value)
+    if _DIGIT.search(text) is None:
+        return found  # (every other value has a number)
     for m in _MONEY.finditer(text):
         found.setdefault("money", set()).add(m.group().replace(" ", "").rstrip(".,"))
-    for m in _SHARE.finditer(text):
-        found.setdefault("share", set()).add(m.group())
-    for m in _COUNT.finditer(text.lower()):
+    if "%" in text:
+        for m in _SHARE.finditer(text):
+            found.setdefault("share", set()).add(m.group())
+    for m in _COUNT.finditer(low):
         if m.group(2) not in lx.STOPWORDS:
             found.setdefault(f"count of {m.group(2)}", set()).add(m.group(1))
+    for m in _TIME.finditer(low):
+        if m.group(3):
+            hour, minute = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0), m.group(2) or "00"
+        else:
+            hour, minute = int(m.group(4)), m.group(5)
+        found.setdefault("time", set()).add(f"{hour:02d}:{minute}")
+    for m in _DATE.finditer(low):
+        if m.group(5):
+            month, day = int(m.group(5)), int(m.group(6))
+        else:
+            name, day = (m.group(2), m.group(1)) if m.group(1) else (m.group(3), m.group(4))
+            if name not in _MONTH_NUMBER:
+                continue
+            month, day = _MONTH_NUMBER[name], int(day)
+        found.setdefault("date", set()).add(f"{month:02d}-{day:02d}")
     return found
 
 
@@ -45,7 +100,21 @@ _SAID_BY = re.compile(r"^\s*\S+(?:\s+[A-Z]\S*)?\s+(?:said|says|thinks|wants|reck
 
 def _words(text: str) -> set[str]:
     text = _SAID_BY.sub("", text)
-    return {w for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
+
+
+_ENDING = re.compile(r"(?:['’]s|ing|ed|es|s)$")
+
+
+def _stem(word: str) -> str:
+    """A word without its owner's "'s" or a common ending: "Marcus's editing days" and "Marcus
+    edits" share Marcus and edit."""
+    word = re.sub(r"['’]s$", "", word)
+    stem = _ENDING.sub("", word)
+    return stem if len(stem) >= 3 else word
+
+
+_WHEN_FILLER = frozenset(_stem(w) for w in _WHEN_FILLER_WORDS)
 
 
 # A word of a sentence, with its owner's "'s" ("Priya's deposit came in").
@@ -53,7 +122,8 @@ _TOKEN = re.compile(r"[A-Za-z]+(?:['’]s\b)?")
 _SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 
 
-def _names(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _names(text: str) -> frozenset[str]:
     """The names `text` gives: a capitalised word inside a sentence, one owning something wherever
     it stands, or a sentence's first word before another name ("Pennine Dairy price rise"); a
     sentence's first word alone may be any word ("Gas went up again"). Not days, months or "I"."""
@@ -65,7 +135,7 @@ def _names(text: str) -> set[str]:
         for i, ((word, owner), name) in enumerate(zip(words, named)):
             if name and (i or owner or len(named) > 1 and named[1]):
                 found.add(word)
-    return found
+    return frozenset(found)
 
 
 def _said(hit) -> tuple[str, datetime | None]:
@@ -76,17 +146,47 @@ def _said(hit) -> tuple[str, datetime | None]:
     return (text or "", when if isinstance(when, datetime) else None)
 
 
-def _same_thing(a: tuple, b: tuple) -> bool:
-    """Whether two sayings (amounts, words, names) give amounts of one kind, different ones, about
-    the same words, and, for sums of money and shares, do not each name others: "Priya's deposit
+class _Saying(NamedTuple):
+    text: str
+    values: dict[str, set[str]]
+    words: frozenset[str]
+    tells_change: bool  # (_CHANGED)
+    when: datetime
+
+    @property
+    def names(self) -> frozenset[str]:
+        return _names(self.text)
+
+    @property
+    def subject(self) -> set[str]:
+        """Its words that may say what a day or a time is of."""
+        return self.words - _WHEN_FILLER
+
+
+def _saying(text: str, when: datetime) -> _Saying:
+    return _Saying(text, *_read(text), when)
+
+
+# The same turns and facts come back search after search: each text is read once while it does.
+@lru_cache(maxsize=4096)
+def _read(text: str) -> tuple[dict[str, set[str]], frozenset[str], bool]:
+    return _values(text), frozenset(_words(text)), _CHANGED.search(text) is not None
+
+
+def _same_thing(a: _Saying, b: _Saying) -> bool:
+    """Whether two sayings, the older first, give values of one kind, different ones, about the
+    same words, and, for sums of money and shares, do not each name others: "Priya's deposit
     came in, $1,000" and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits."""
-    (va, wa, na), (vb, wb, nb) = a, b
-    changed = {k for k in set(va) & set(vb) if not va[k] & vb[k]}
+    if not a.when < b.when:
+        return False
+    changed = {k for k in set(a.values) & set(b.values)
+               if not a.values[k] & b.values[k] and (b.tells_change or k not in _WHEN_KINDS)}
     if not changed:
         return False  # (no kind in common, or each said again: no change)
-    if na and nb and not na & nb and not any(k.startswith("count") for k in changed):
+    if not any(k.startswith("count") for k in changed) and a.names and b.names and not a.names & b.names:
         # (whom a count names are often its members: "Bake stall now has 5 volunteers, Nina joined")
         return False
+    wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
 
@@ -97,18 +197,17 @@ def later_values(hits: list, reorder: bool) -> list:
     places when the later ranked lower (the others keep theirs: a later saying from far below
     displaces no answer between)."""
     top = hits[:LOOKED_AT]
-    read = []
+    read: list[_Saying | None] = []
     for h in top:
         text, when = _said(h)
-        read.append((_values(text), _words(text), _names(text), when) if text and when else None)
+        read.append(_saying(text, when) if text and when else None)
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
-    for j in range(1, len(top)):
-        if read[j] is None or not read[j][0]:
+    for j in range(len(top)):
+        if read[j] is None or not read[j].values:
             continue
         for k in range(len(top)):
-            if k != j and read[k] is not None and read[k][3] < read[j][3] \
-                    and _same_thing(read[k][:3], read[j][:3]) \
-                    and (k not in later or read[later[k]][3] < read[j][3]):
+            if k != j and read[k] is not None and _same_thing(read[k], read[j]) \
+                    and (k not in later or read[later[k]].when < read[j].when):
                 later[k] = j
     for k, j in later.items():
         top[k].revised_by = top[j]
@@ -116,12 +215,11 @@ def later_values(hits: list, reorder: bool) -> list:
         return hits
     order = list(range(len(top)))
     for j in range(1, len(top)):
-        if read[j] is None or not read[j][0]:
+        if read[j] is None or not read[j].values:
             continue
         pos = order.index(j)
         # the highest-ranked older saying of the same thing it says anew
-        older = next((k for k in order[:pos] if read[k] is not None and read[k][3] < read[j][3]
-                      and _same_thing(read[k][:3], read[j][:3])), None)
+        older = next((k for k in order[:pos] if read[k] is not None and _same_thing(read[k], read[j])), None)
         if older is not None:  # the two change places, the rest keep theirs
             i = order.index(older)
             order[i], order[pos] = j, older
