@@ -738,7 +738,8 @@ def test_a_search_of_no_group_says_whose_group_each_hit_and_turn_is(api):
 
 def test_a_hit_whose_amount_was_said_otherwise_later_names_the_later_hit(api):
     # Two sayings of one price in words extraction reads as no change: the older says which hit
-    # gave another amount later, in its field and in the context block (newer_values.py).
+    # gave another amount later, in its field and in the context block, and comes after it
+    # (newer_values.py).
     tenant = f"api_later_{uuid.uuid4().hex[:8]}"
     key = _new_key(api.settings, tenant)
     said = [("m1", "2026-09-01T10:00:00+00:00", "the hall costs us £60 an evening btw, St Aidan's invoice us monthly"),
@@ -755,6 +756,8 @@ def test_a_hit_whose_amount_was_said_otherwise_later_names_the_later_hit(api):
         rank = {h["turn"]["content"][:20]: h for h in out["hits"]}
         old, new = rank[said[0][2][:20]], rank[said[2][2][:20]]
         assert old["revisedByRank"] == new["rank"] and new["revisedByRank"] is None, out["hits"]
+        # Asked about now or as of a moment after both, the later saying comes first.
+        assert new["rank"] < old["rank"], out["hits"]
         assert all(h["revisedByRank"] is None for h in out["hits"] if h not in (old, new))
         line = next(x for x in out["context"].splitlines() if "£60" in x)
         assert f"another value said later: hit {new['rank']}]" in line, out["context"]

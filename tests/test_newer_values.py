@@ -134,3 +134,10 @@ def test_a_day_said_later_without_a_change_or_of_other_words_is_another_things()
             said("Gareth is coming at 2pm on the 24th, confirmed again", 7)]  # the same time again
     assert later_values(hits, reorder=True) is hits
     assert all(h.revised_by is None for h in hits)
+
+
+def test_a_count_is_read_next_to_its_number_before_a_plural_word():
+    hits = [said("Christmas hampers! Lets aim for 150 hampers this year.", 2),
+            said("yes lets go for 200 hampers", 15)]
+    out = later_values(hits, reorder=True)
+    assert texts(out) == [texts(hits)[1], texts(hits)[0]] and out[1].revised_by is out[0]

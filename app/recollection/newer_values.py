@@ -22,7 +22,9 @@ from app.construction import lexicon as lx
 LOOKED_AT = 10
 _MONEY = re.compile(r"[£$€]\s?\d[\d,]*(?:\.\d+)?k?")
 _SHARE = re.compile(r"\b\d{1,3}(?:\.\d+)?%")
-_COUNT = re.compile(r"\b(\d{1,5})\s+(?:[a-z]+\s+)?([a-z]{3,}s)\b")
+# A number and the things it counts, next to it or one word on ("150 hampers this year", "3 red
+# scarves"; not "bus" nor "glass").
+_COUNT = re.compile(r"\b(\d{1,5})\s+(?:([a-z]{2,}(?<![su])s)\b|[a-z]+\s+([a-z]{2,}(?<![su])s)\b)")
 _WORD = re.compile(r"[a-z][a-z'-]{2,}")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
@@ -73,8 +75,9 @@ def _values(text: str) -> dict[str, set[str]]:
         for m in _SHARE.finditer(text):
             found.setdefault("share", set()).add(m.group())
     for m in _COUNT.finditer(low):
-        if m.group(2) not in lx.STOPWORDS:
-            found.setdefault(f"count of {m.group(2)}", set()).add(m.group(1))
+        things = m.group(2) or m.group(3)
+        if things not in lx.STOPWORDS:
+            found.setdefault(f"count of {things}", set()).add(m.group(1))
     for m in _TIME.finditer(low):
         if m.group(3):
             hour, minute = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0), m.group(2) or "00"

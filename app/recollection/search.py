@@ -288,7 +288,10 @@ class SearchService:
                 and not asks_before(req.query):
             hits = later_values(_now_first(hits), reorder=True)
         else:
-            hits = later_values(hits, reorder=False)
+            # Asked as of a moment, the hits are what was said by then: the later of two sayings
+            # of a value is the value then (asked about a period or the past, the order is kept).
+            hits = later_values(hits, reorder=req.as_of is not None and not req.include_superseded
+                                and ctx.named_period is None and not asks_before(req.query))
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
