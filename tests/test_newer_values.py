@@ -141,3 +141,31 @@ def test_a_count_is_read_next_to_its_number_before_a_plural_word():
             said("yes lets go for 200 hampers", 15)]
     out = later_values(hits, reorder=True)
     assert texts(out) == [texts(hits)[1], texts(hits)[0]] and out[1].revised_by is out[0]
+
+
+def test_codes_and_doses_said_anew_and_a_facts_value_kept_only_in_its_turn():
+    code = said("alarm code changed today after the break-in scare. New code is 8302", 3)
+    fact = said("Grace said the alarm code changed again, the installer reset the panel.", 20, kind="fact")
+    fact.evidence = [{"content": "and the alarm code changed again, the installer reset the panel. It's 5196 now.",
+                      "at": datetime(2026, 9, 20, 18, 0, tzinfo=timezone.utc)}]
+    dose = [said("Something important about Leo. He has epilepsy and takes Keppra, 250mg twice a day", 1),
+            said("also Dr Okafor increased Leo's Keppra to 300mg twice a day from today", 9)]
+    hits = [code, dose[0], fact, dose[1]]
+    out = later_values(hits, reorder=True)
+    assert texts(out) == texts([fact, dose[1], code, dose[0]])
+    assert code.revised_by is fact and dose[0].revised_by is dose[1]
+    # Two medicines' doses are two things
+    meds = [said("Ok meds list from the discharge letter. Apixaban 2.5mg twice a day, that's the blood thinner", 1),
+            said("Amlodipine 5mg once a day in the morning for his blood pressure", 2)]
+    assert later_values(meds, reorder=True) is meds and meds[0].revised_by is None
+
+
+def test_one_word_in_common_is_enough_for_a_share_or_a_dose_said_of_it_and_too_little_for_a_sum():
+    hits = [said("yes 10% contingency on top of the build cost", 2),
+            said("bumping the contingency to 20% now given all this mess", 20),
+            said("she's put the amlodipine up to 7.5mg", 3),
+            said("amlodipine going up again, to 10mg from tomorrow", 15),
+            said("broadband is Virgin Media, £45 a month, contract ends 30 September", 1),
+            said("agreed. and keep £550 a month", 9)]  # ("month" is no thing of a sum)
+    later_values(hits, reorder=False)
+    assert [h.revised_by for h in hits] == [hits[1], None, hits[3], None, None, None]

@@ -28,13 +28,17 @@ _COUNT = re.compile(r"\b(\d{1,5})\s+(?:([a-z]{2,}(?<![su])s)\b|[a-z]+\s+([a-z]{2
 _WORD = re.compile(r"[a-z][a-z'-]{2,}")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
-said says think going got get news good great""".split())
+said says think going got get news good great day daily""".split())
 # Nor, of a day or a time, the words of a change, nor days and months: two sayings of other
 # things "moved to Thursday" share no subject ("a month", "tonight" do say what a sum or a count is of).
 _WHEN_FILLER_WORDS = frozenset("""move moved moving moves changed change changing instead pushed push
 switched switch switching date time day days""".split()) | lx.DATE_WORDS | lx.WEEKDAYS_SHORT
 
 _DIGIT = re.compile(r"\d")
+# A measure and its unit: a dose, a weight, a distance ("put the amlodipine up to 7.5mg").
+_MEASURE = re.compile(r"\b(\d+(?:\.\d+)?)\s?(mg|mcg|ml|kg|g|km|cm|mm|lbs?|oz|mph|units?)\b")
+# A code or a number said alone, four to six digits and no year ("New code is 8302", "it's 7351 now").
+_CODE = re.compile(r"(?<![\d.,:£$€/-])\b(?!(?:19|20)\d\d\b)(\d{4,6})\b(?![.,:/-]?\d|\s?(?:%|[ap]\.?m\b))")
 _TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b")  # (of lower case)
 # (Month and day names are read by their first letters, then looked up: an alternation of every
 # name is several times slower, on every hit of every search.)
@@ -55,6 +59,8 @@ _CHANGED = re.compile(r"\b(?:mov(?:e|ed|es|ing)|now|instead|push(?:ed|es|ing)?|p
                       r"brought\s+forward|put\s+back)\b", re.IGNORECASE)
 # Kinds whose change is read only when the later saying tells one.
 _WHEN_KINDS = frozenset({"date", "time", "days"})
+_ANCHORED_KINDS = frozenset({"share", "code", "measure in mg", "measure in mcg", "measure in ml",
+                             "measure in kg", "measure in g", "measure in lb", "measure in unit"})
 
 
 def _values(text: str) -> dict[str, set[str]]:
@@ -78,6 +84,10 @@ def _values(text: str) -> dict[str, set[str]]:
         things = m.group(2) or m.group(3)
         if things not in lx.STOPWORDS:
             found.setdefault(f"count of {things}", set()).add(m.group(1))
+    for m in _MEASURE.finditer(low):
+        found.setdefault(f"measure in {m.group(2).rstrip('s')}", set()).add(m.group(1))
+    for m in _CODE.finditer(low):
+        found.setdefault("code", set()).add(m.group(1))
     for m in _TIME.finditer(low):
         if m.group(3):
             hour, minute = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0), m.group(2) or "00"
@@ -145,6 +155,10 @@ def _said(hit) -> tuple[str, datetime | None]:
     node = hit.node
     text = node.get("content") if hit.kind == "turn" else node.get("text") if hit.kind == "fact" else None
     when = node.get("at") if hit.kind == "turn" else node.get("statedAt") or node.get("validFrom")
+    if hit.kind == "fact" and text and hit.evidence and not _read(text)[0]:
+        # A fact that kept no value of its turn's ("Grace said the alarm code changed again, the
+        # installer reset the panel." of "... It's 5196 now."): its turn says it.
+        text, when = hit.evidence[0].get("content"), hit.evidence[0].get("at")
     when = when.to_native() if hasattr(when, "to_native") else when
     return (text or "", when if isinstance(when, datetime) else None)
 
@@ -153,6 +167,7 @@ class _Saying(NamedTuple):
     text: str
     values: dict[str, set[str]]
     words: frozenset[str]
+    anchors: frozenset[str]  # (_anchors)
     tells_change: bool  # (_CHANGED)
     when: datetime
 
@@ -172,14 +187,32 @@ def _saying(text: str, when: datetime) -> _Saying:
 
 # The same turns and facts come back search after search: each text is read once while it does.
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[dict[str, set[str]], frozenset[str], bool]:
-    return _values(text), frozenset(_words(text)), _CHANGED.search(text) is not None
+def _read(text: str) -> tuple[dict[str, set[str]], frozenset[str], frozenset[str], bool]:
+    return _values(text), frozenset(_words(text)), _anchors(text), _CHANGED.search(text) is not None
+
+
+_NUMBER = re.compile(r"\d[\d,.:]*")
+
+
+def _anchors(text: str) -> frozenset[str]:
+    """The words a number in `text` is said of: the nearest word of substance before it (within
+    six words) and the first after it (within two): "contingency" of "yes 10% contingency on top"
+    and of "bumping the contingency to 20% now"."""
+    low = _SAID_BY.sub("", text).lower()
+    words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(low)
+             if m.group() not in lx.STOPWORDS and m.group() not in _FILLER]
+    found: set[str] = set()
+    for n in _NUMBER.finditer(low):
+        before = [w for start, end, w in words if end <= n.start() and len(low[end:n.start()].split()) <= 6]
+        after = [w for start, end, w in words if start >= n.end() and len(low[n.end():start].split()) <= 2]
+        found.update(before[-1:] + after[:1])
+    return frozenset(found)
 
 
 def _same_thing(a: _Saying, b: _Saying) -> bool:
     """Whether two sayings, the older first, give values of one kind, different ones, about the
-    same words, and, for sums of money and shares, do not each name others: "Priya's deposit
-    came in, $1,000" and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits."""
+    same words, and, but for counts, do not each name others: "Priya's deposit came in, $1,000"
+    and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits."""
     if not a.when < b.when:
         return False
     changed = {k for k in set(a.values) & set(b.values)
@@ -187,10 +220,18 @@ def _same_thing(a: _Saying, b: _Saying) -> bool:
     if not changed:
         return False  # (no kind in common, or each said again: no change)
     if not any(k.startswith("count") for k in changed) and a.names and b.names and not a.names & b.names:
-        # (whom a count names are often its members: "Bake stall now has 5 volunteers, Nina joined")
+        # Two sayings each naming others are of two things ("Helen has a key safe ..., the code is
+        # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
+        # a count names are often its members ("Bake stall now has 5 volunteers, Nina joined").
         return False
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
+    if len(shared) == 1:
+        # One word in common is enough for a share, a measure or a code both said their numbers of
+        # ("yes 10% contingency on top" and "bumping the contingency to 20% now"), else too little
+        # ("Apixaban 2.5mg ... blood thinner" and "Amlodipine 5mg ... blood pressure"; sums and
+        # days are said of too many things: "£45 a month" and "keep £550 a month").
+        return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
 
 

@@ -51,7 +51,7 @@ class Hit:
 
 # A question after a cause or a past state: its old turns are the answer ("Why did the budget go up
 # to £97,000?" had its answer turn, whose value was replaced since, put fifth).
-_ASKS_BEFORE = re.compile(r"^\W*(?:why|how\s+come|what\s+(?:made|caused|happened|was|were)|when\s+did|who\s+was|"
+_ASKS_BEFORE = re.compile(r"^\W*(?:why|how\s+come|what\s+(?:made|caused|happened|was|were)|when\s+(?:did|was|were)|who\s+was|"
                           r"where\s+(?:was|were|did))\b", re.IGNORECASE)
 
 
@@ -289,9 +289,10 @@ class SearchService:
             hits = later_values(_now_first(hits), reorder=True)
         else:
             # Asked as of a moment, the hits are what was said by then: the later of two sayings
-            # of a value is the value then (asked about a period or the past, the order is kept).
+            # of a value is the value then, however the question is put ("When was the follow-up
+            # booked for?" asOf 10 October); asked about a period or what came first, the order is kept.
             hits = later_values(hits, reorder=req.as_of is not None and not req.include_superseded
-                                and ctx.named_period is None and not asks_before(req.query))
+                                and ctx.named_period is None and not asks_earlier(req.query))
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
