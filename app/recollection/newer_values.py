@@ -167,13 +167,16 @@ class _Saying(NamedTuple):
     text: str
     values: dict[str, set[str]]
     words: frozenset[str]
-    anchors: frozenset[str]  # (_anchors)
     tells_change: bool  # (_CHANGED)
     when: datetime
 
     @property
     def names(self) -> frozenset[str]:
         return _names(self.text)
+
+    @property
+    def anchors(self) -> frozenset[str]:
+        return _anchors(self.text)
 
     @property
     def subject(self) -> set[str]:
@@ -187,13 +190,14 @@ def _saying(text: str, when: datetime) -> _Saying:
 
 # The same turns and facts come back search after search: each text is read once while it does.
 @lru_cache(maxsize=4096)
-def _read(text: str) -> tuple[dict[str, set[str]], frozenset[str], frozenset[str], bool]:
-    return _values(text), frozenset(_words(text)), _anchors(text), _CHANGED.search(text) is not None
+def _read(text: str) -> tuple[dict[str, set[str]], frozenset[str], bool]:
+    return _values(text), frozenset(_words(text)), _CHANGED.search(text) is not None
 
 
 _NUMBER = re.compile(r"\d[\d,.:]*")
 
 
+@lru_cache(maxsize=4096)
 def _anchors(text: str) -> frozenset[str]:
     """The words a number in `text` is said of: the nearest word of substance before it (within
     six words) and the first after it (within two): "contingency" of "yes 10% contingency on top"
