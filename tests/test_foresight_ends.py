@@ -730,3 +730,16 @@ async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(g
     assert report.process.foresights_ended >= 1
     active = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is None}
     assert active and all("Hana" in t for t in active), active
+
+
+async def test_a_plan_called_off_by_its_day_ends_whoever_told_it_and_plans_nothing_itself(graph, ingestor):
+    # Walk-through 75: "The 9 December review is cancelled, Mr Hughes says he doesn't need to see
+    # him" left Mr Hughes's review on 9 December active, and made a plan of the reason.
+    await _tell(ingestor, graph.tenant, "c1", [("m1", "Maria", "Mr Hughes wants a 12-week review on 9 April", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m2", "Luis", "St Mary's rang. The 9 April review is cancelled, Mr Hughes says he doesn't need to see him", 20),
+        ("m3", "Luis", "the Friday match is cancelled", 20)])
+    fs = await _foresight(graph)
+    [review] = [r for t, r in fs.items() if "review" in t]
+    assert review["endedBy"] == ["m2"] and review["endedAt"] is not None
+    assert not [t for t in fs if "need to see" in t], fs

@@ -29,7 +29,7 @@ from app.construction.local.foresight import _constraint, _plan, allergy_of, day
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
-from app.construction.local.foresight_end import foresight_ends, redated, replanned
+from app.construction.local.foresight_end import called_off, foresight_ends, redated, replanned
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
     assistant_chatter)
@@ -430,8 +430,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                         found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before, reg))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
-                plan = (_plan(s, reg, recent_before)
-                        if reminded is None and not any(f.kind == "constraint" for f in found) else None)
+                plan = (_plan(s, reg, recent_before) if reminded is None and not called_off(s)
+                        and not any(f.kind == "constraint" for f in found) else None)
                 if plan is not None and helped and _ASKED_OF_HELP.search(s.text):
                     plan = None  # "I'd like to file a complaint": asked of the assistant, done there
                 if plan is None and not found:

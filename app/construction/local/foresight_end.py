@@ -53,6 +53,14 @@ _CALLED_OFF = re.compile(
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
+def called_off(sent: _Sentence) -> bool:
+    """Whether `sent` calls off what its days are of: "The 9 December review is cancelled, Mr
+    Hughes says he doesn't need to see him" plans nothing for 9 December; "the Friday match is
+    cancelled, we play Saturday instead" still plans Saturday."""
+    spans = [m.span("x") for rx in (_CALLED_OFF, _IS_OFF) for m in rx.finditer(sent.text)]
+    return bool(spans) and all(any(d.pos < b and d.pos + len(d.phrase) > a for a, b in spans) for d in sent.dates)
+
+
 # Eating again what a diet leaves out ends that diet: "I'm back to eating fish" ends "is vegan"
 # (and vegetarian); "started eating meat again" ends pescatarian too.
 _BACK_TO_EATING = re.compile(
@@ -244,6 +252,15 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
             add(m.start(), which, "plan")
             if _BY_US.search(text, 0, m.start()):
                 by_us(which)
+            # Called off by its day, whoever said so: "The 9 December review is cancelled" ends
+            # "Mr Hughes wants a 12-week review on 9 December", told by another.
+            a, b = m.span("x")
+            for d in sent.dates:
+                if d.granularity == "day" and d.pos < b and d.pos + len(d.phrase) > a:
+                    words = [w for w in which if w.lower() not in lx.DATE_WORDS and not w.isdigit()]
+                    if words:
+                        out.append(ForesightEndDraft(who=sent.t.speaker, words=words, kind="plan",
+                                                     turn_ids=[sent.t.turn.id], day=d.start.isoformat()))
     for m in _NOT_ANY_MORE_US.finditer(text):  # "We decided not to migrate to Kafka after all"
         by_us(_which(m.group("x")), _VERB_WORDS.get(m.group("v").lower(), m.group("v").lower()))
     for m in _NEVER_MIND.finditer(text):
