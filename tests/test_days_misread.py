@@ -25,6 +25,10 @@ def days(text: str, at: datetime) -> list[date]:
     ("We won on the 14th", datetime(2026, 11, 24), date(2026, 11, 14)),
     ("Sale of the house completes on 13 November, Gareth confirmed", datetime(2026, 10, 27), date(2026, 11, 13)),
     ("We moved in on 13 November, Gareth said", datetime(2026, 10, 27), date(2025, 11, 13)),
+    # what was offered lies ahead; what should come, too (session 52: 2025's November, the Monday before)
+    ("they offered 22 November instead", datetime(2026, 10, 12), date(2026, 11, 22)),
+    ("I ordered an adjustable stick, should come monday", datetime(2026, 10, 30), date(2026, 11, 2)),
+    ("I ordered an adjustable stick, it came monday", datetime(2026, 10, 30), date(2026, 10, 26)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]

@@ -48,7 +48,8 @@ _BY_DATE_HINT = re.compile(
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
-    r"should\s+(?!have\b)be|(?:is|are)\s+expected\s+to|"
+    # ("should come monday", said of an order: not "should have", which looks back)
+    r"should\s+(?!have\b)[a-z]+|(?:is|are)\s+expected\s+to|"
     r"about to|can't wait|looking forward|scheduled|(?<!was\s)(?<!were\s)due|signed up|booked|registered|reserved|"
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
@@ -147,10 +148,10 @@ _IF_BY_HINT = re.compile(
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)", re.IGNORECASE)
 
 # A day arranged for ("Keyhouse confirmed 4 December for the inspection", "we booked the van for
-# Friday", "offered us 3.89%, completing on 1 December"): what is arranged lies ahead, whatever
-# the verb's tense (each had read last year's December).
+# Friday", "offered us 3.89%, completing on 1 December", "they offered 16 to 22 November"): what
+# is arranged lies ahead, whatever the verb's tense (each had read last year's December).
 _ARRANGED_FOR_HINT = re.compile(
-    r"\b(?:confirmed|booked|scheduled|arranged|agreed|pencill?ed\s+in|completing|completion)\s+"
+    r"\b(?:confirmed|booked|scheduled|arranged|agreed|offered|proposed|pencill?ed\s+in|completing|completion)\s+"
     r"(?:(?:it|them|us|me|the\s+[\w-]+|a\s+[\w-]+)\s+)?(?:for\s+|on\s+)?(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "Priya got us two more shows: The Haunt on Friday 20 November": what was got is ahead
