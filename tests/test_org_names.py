@@ -77,3 +77,21 @@ async def test_names_whose_numbers_differ_stay_two(services, graph):
     ents = await _entities(graph)
     tickets = sorted(k for k in ents if "ql" in k)
     assert len(tickets) == 2 and "118" in tickets[0] and "131" in tickets[1], ents
+
+
+async def test_a_first_name_said_with_the_full_name_in_one_episode_is_that_person(services, graph):
+    # Walk-through 74: "Gordon at number 16, Gordon Pike" had made "Gordon" a person of his own,
+    # and every later "Gordon" his (the party wall agreement, the driveway).
+    await _tell(services, graph, [(0, "Dave wants to start on Monday 5th October if planning comes through"),
+                                  (0, "we need to sort the party wall thing with next door too. Gordon at number 16, "
+                                      "Gordon Pike"),
+                                  (0, "priya says she'll send the notice to Gordon this week"),
+                                  (1, "Gordon signed the party wall agreement!!"),
+                                  (2, "Tom Reyes and Tom Baker are both coming on Friday")])
+    ents = await _entities(graph)
+    assert ents["gordon pike"] == ("person", ["Gordon"]) and "gordon" not in ents, ents
+    facts = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'signed' "
+                             "RETURN f.subjectKey AS subject")
+    assert [r["subject"] for r in facts] == ["gordon pike"], facts
+    # two people of one first name: neither takes it
+    assert ents["tom reyes"][1] == [] and ents["tom baker"][1] == [], ents

@@ -222,6 +222,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
 
     # Drafts of one episode that share a draft object are one entity: name first, aliases after.
     _short_org_names(unresolved, speakers)
+    _short_person_names(unresolved, speakers)
     _streets_of_addresses(unresolved)
     unresolved.sort(key=lambda u: u[0] != normalize_key(u[1].name))
     by_draft: dict[int, str] = {}
@@ -354,6 +355,23 @@ def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozen
         longer = [o for o in orgs if o[0].startswith(sk + " ") and o[1].name[:1].isupper()]
         if len(longer) == 1:
             unresolved[i] = (sk, longer[0][1])
+
+
+def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
+    """An episode's "Gordon" is its "Gordon Pike" when he is its one person so named ("Gordon at
+    number 16, Gordon Pike": the first name said first had become a person of its own, and every
+    later "Gordon" his): the short name becomes an alias of the long one's draft, as a short name
+    said after a known person's is (PERSON_PREFIX)."""
+    people = {sk: d for sk, d in unresolved if d.type == "person" and sk == normalize_key(d.name) and " " in sk}
+    for i, (sk, d) in enumerate(unresolved):
+        if sk != normalize_key(d.name) or " " in sk or sk in speakers or not d.name[:1].isupper() \
+                or d.name.isupper():
+            continue
+        if d.type not in ("person", "thing") and sk not in lx.GIVEN_NAMES:
+            continue  # ("Gordon at number 16" had been read as a firm's)
+        longer = [p for k, p in people.items() if k.startswith(sk + " ")]
+        if len(longer) == 1:
+            unresolved[i] = (sk, longer[0])
 
 
 def _owners(rows: list[dict]) -> dict[str, dict]:
