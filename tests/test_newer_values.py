@@ -169,3 +169,17 @@ def test_one_word_in_common_is_enough_for_a_share_or_a_dose_said_of_it_and_too_l
             said("agreed. and keep £550 a month", 9)]  # ("month" is no thing of a sum)
     later_values(hits, reorder=False)
     assert [h.revised_by for h in hits] == [hits[1], None, hits[3], None, None, None]
+
+
+def test_a_code_like_a_year_is_a_code_and_a_name_said_first_or_in_lower_case_is_a_name():
+    hits = [said("Luis changed the key safe code, new code is 4417", 1),
+            said("key safe code changed again. New code is 2086", 8),
+            # ("Mike", said first, is a name: the first stage paid to Harwood is no new price of Mike's)
+            said("Mike knocked it down to £54,500 if we pay the first stage up front", 2),
+            said("paid Harwood the first stage, £8,000", 9),
+            # ("kev's" is Kev's)
+            said("electrician is Kev Doyle, first fix booked for Tuesday 10 November", 3),
+            said("kev's first fix will have to wait now, Mike's crew need to redo the wall. Kev is moving to "
+                 "Wednesday 25 November", 10)]
+    later_values(hits, reorder=False)
+    assert [h.revised_by for h in hits] == [hits[1], None, None, None, hits[5], None]

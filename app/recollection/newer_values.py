@@ -38,6 +38,7 @@ _DIGIT = re.compile(r"\d")
 # A measure and its unit: a dose, a weight, a distance ("put the amlodipine up to 7.5mg").
 _MEASURE = re.compile(r"\b(\d+(?:\.\d+)?)\s?(mg|mcg|ml|kg|g|km|cm|mm|lbs?|oz|mph|units?)\b")
 # A code or a number said alone, four to six digits and no year ("New code is 8302", "it's 7351 now").
+_CODE_NAMED = re.compile(r"\b(?:code|pin|passcode|combination)\b\W+(?:[a-z']+\W+){0,2}?(\d{4,6})\b(?![.,:/-]?\d)")
 _CODE = re.compile(r"(?<![\d.,:£$€/-])\b(?!(?:19|20)\d\d\b)(\d{4,6})\b(?![.,:/-]?\d|\s?(?:%|[ap]\.?m\b))")
 _TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b")  # (of lower case)
 # (Month and day names are read by their first letters, then looked up: an alternation of every
@@ -88,6 +89,8 @@ def _values(text: str) -> dict[str, set[str]]:
         found.setdefault(f"measure in {m.group(2).rstrip('s')}", set()).add(m.group(1))
     for m in _CODE.finditer(low):
         found.setdefault("code", set()).add(m.group(1))
+    for m in _CODE_NAMED.finditer(low):  # ("New code is 2086": no year)
+        found.setdefault("code", set()).add(m.group(1))
     for m in _TIME.finditer(low):
         if m.group(3):
             hour, minute = int(m.group(1)) % 12 + (12 if m.group(3) == "p" else 0), m.group(2) or "00"
@@ -135,18 +138,22 @@ _TOKEN = re.compile(r"[A-Za-z]+(?:['’]s\b)?")
 _SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 
 
+_NOT_NAMES = lx.DATE_WORDS | lx.WEEKDAYS_SHORT  # ("still Tue/Thu 12pm")
+
+
 @lru_cache(maxsize=4096)
 def _names(text: str) -> frozenset[str]:
     """The names `text` gives: a capitalised word inside a sentence, one owning something wherever
-    it stands, or a sentence's first word before another name ("Pennine Dairy price rise"); a
-    sentence's first word alone may be any word ("Gas went up again"). Not days, months or "I"."""
+    it stands, a sentence's first word before another name ("Pennine Dairy price rise") or a given
+    name ("Mike knocked it down"); a sentence's first word alone may be any word ("Gas went up
+    again"). Not days, months or "I"."""
     found: set[str] = set()
     for sentence in _SENTENCES.split(text):
         words = [(tok[:-2], True) if tok[-2:] in ("'s", "’s") else (tok, False) for tok in _TOKEN.findall(sentence)]
-        named = [len(w) > 1 and w[0].isupper() and w[1:].islower() and w.lower() not in lx.DATE_WORDS
+        named = [len(w) > 1 and w[0].isupper() and w[1:].islower() and w.lower() not in _NOT_NAMES
                  for w, _ in words]
         for i, ((word, owner), name) in enumerate(zip(words, named)):
-            if name and (i or owner or len(named) > 1 and named[1]):
+            if name and (i or owner or len(named) > 1 and named[1] or word.lower() in lx.GIVEN_NAMES):
                 found.add(word)
     return frozenset(found)
 
@@ -223,7 +230,7 @@ def _same_thing(a: _Saying, b: _Saying) -> bool:
                if not a.values[k] & b.values[k] and (b.tells_change or k not in _WHEN_KINDS)}
     if not changed:
         return False  # (no kind in common, or each said again: no change)
-    if not any(k.startswith("count") for k in changed) and a.names and b.names and not a.names & b.names:
+    if not any(k.startswith("count") for k in changed) and _others(a, b):
         # Two sayings each naming others are of two things ("Helen has a key safe ..., the code is
         # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
         # a count names are often its members ("Bake stall now has 5 volunteers, Nina joined").
@@ -237,6 +244,14 @@ def _same_thing(a: _Saying, b: _Saying) -> bool:
         # days are said of too many things: "£45 a month" and "keep £550 a month").
         return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+def _others(a: _Saying, b: _Saying) -> bool:
+    """Whether each saying names someone or something the other does not say, written either way
+    ("Kev Doyle" and "kev's first fix" are one Kev)."""
+    if not a.names or not b.names or a.names & b.names:
+        return False
+    return not {_stem(n.lower()) for n in a.names} & b.words and not {_stem(n.lower()) for n in b.names} & a.words
 
 
 def later_values(hits: list, reorder: bool) -> list:
