@@ -431,8 +431,8 @@ class SearchHit:
     channels: list[ChannelScore] = strawberry.field(default_factory=list)
     revised_by_rank: Optional[int] = strawberry.field(
         default=None, description="the rank of a later hit among the first ten that gives another value of the "
-                                  "same thing (a sum, a share, a count; a day, a time or days of the week told as "
-                                  "a change): this hit's value may be out of date")
+                                  "same thing (a sum, a share, a count, a code, a dose; a day, a time or days of the "
+                                  "week told as a change): this hit's value may be out of date")
 
 
 @strawberry.type

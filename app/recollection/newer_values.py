@@ -2,8 +2,9 @@
 in the phrasings it knows; said otherwise ("the hall costs us £60 an evening", weeks later "I
 negotiated the hall down to £70 an evening"), both stay current and the older, often the wordier,
 ranked first. Here two hits that say a value of the same kind (money, a share, a count of the same
-things; a day of the year, a time of day or days of the week, when the later tells a change: "Luton
-MOT is now Wednesday 14 October") about the same words, with different values, are read as two
+things, a code, a measure; a day of the year, a time of day or days of the week, when the later
+tells a change: "Luton MOT is now Wednesday 14 October") about the same words, with different
+values, and do not each name others, are read as two
 sayings of one value: the older is marked with the later (`Hit.revised_by`: the context block and
 the API say so, so a reader is never shown the older as the last word), and for a question about
 now they are put in the order they were said, the later first. Only a mark and a reordering: the
