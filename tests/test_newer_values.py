@@ -183,3 +183,14 @@ def test_a_code_like_a_year_is_a_code_and_a_name_said_first_or_in_lower_case_is_
                  "Wednesday 25 November", 10)]
     later_values(hits, reorder=False)
     assert [h.revised_by for h in hits] == [hits[1], None, None, None, hits[5], None]
+
+
+def test_a_facts_words_are_its_turns_too():
+    # Walk-through 76: "Tunde said new code is 8302." shares "code" alone with the later turn; its
+    # turn, "alarm code changed today after the break-in scare", shares "alarm" as well.
+    fact = said("Tunde said new code is 8302.", 3, kind="fact")
+    fact.evidence = [{"content": "alarm code changed today after the break-in scare. New code is 8302",
+                      "at": datetime(2026, 9, 3, 18, 0, tzinfo=timezone.utc)}]
+    hits = [fact, said("and the alarm code changed again, the installer reset the panel. It's 5196 now.", 20)]
+    out = later_values(hits, reorder=True)
+    assert texts(out) == [texts(hits)[1], texts(hits)[0]] and fact.revised_by is hits[1]

@@ -159,16 +159,19 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _said(hit) -> tuple[str, datetime | None]:
+def _said(hit) -> tuple[str, datetime | None, str]:
+    """What a hit says, when, and the words of its turn beside it (a fact's: "Tunde said new code
+    is 8302." of "alarm code changed today after the break-in scare. New code is 8302")."""
     node = hit.node
     text = node.get("content") if hit.kind == "turn" else node.get("text") if hit.kind == "fact" else None
     when = node.get("at") if hit.kind == "turn" else node.get("statedAt") or node.get("validFrom")
-    if hit.kind == "fact" and text and hit.evidence and not _read(text)[0]:
+    turn = (hit.evidence[0].get("content") or "") if hit.kind == "fact" and hit.evidence else ""
+    if turn and text and not _read(text)[0]:
         # A fact that kept no value of its turn's ("Grace said the alarm code changed again, the
         # installer reset the panel." of "... It's 5196 now."): its turn says it.
-        text, when = hit.evidence[0].get("content"), hit.evidence[0].get("at")
+        text, when, turn = turn, hit.evidence[0].get("at"), ""
     when = when.to_native() if hasattr(when, "to_native") else when
-    return (text or "", when if isinstance(when, datetime) else None)
+    return (text or "", when if isinstance(when, datetime) else None, turn)
 
 
 class _Saying(NamedTuple):
@@ -192,8 +195,9 @@ class _Saying(NamedTuple):
         return self.words - _WHEN_FILLER
 
 
-def _saying(text: str, when: datetime) -> _Saying:
-    return _Saying(text, *_read(text), when)
+def _saying(text: str, when: datetime, turn: str = "") -> _Saying:
+    values, words, tells_change = _read(text)
+    return _Saying(text, values, words | _read(turn)[1] if turn else words, tells_change, when)
 
 
 # The same turns and facts come back search after search: each text is read once while it does.
@@ -263,8 +267,8 @@ def later_values(hits: list, reorder: bool) -> list:
     top = hits[:LOOKED_AT]
     read: list[_Saying | None] = []
     for h in top:
-        text, when = _said(h)
-        read.append(_saying(text, when) if text and when else None)
+        text, when, turn = _said(h)
+        read.append(_saying(text, when, turn) if text and when else None)
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
     for j in range(len(top)):
         if read[j] is None or not read[j].values:
