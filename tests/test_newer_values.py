@@ -194,3 +194,10 @@ def test_a_facts_words_are_its_turns_too():
     hits = [fact, said("and the alarm code changed again, the installer reset the panel. It's 5196 now.", 20)]
     out = later_values(hits, reorder=True)
     assert texts(out) == [texts(hits)[1], texts(hits)[0]] and fact.revised_by is hits[1]
+
+
+def test_a_count_told_after_its_things_is_a_count():
+    hits = [said("We did 85 parcels last week btw", 2), said("parcels last week were up to 110", 9),
+            said("parcels last week hit 140. Winter is biting", 20)]
+    later_values(hits, reorder=False)
+    assert [h.revised_by for h in hits] == [hits[2], hits[2], None]

@@ -26,6 +26,10 @@ _SHARE = re.compile(r"\b\d{1,3}(?:\.\d+)?%")
 # A number and the things it counts, next to it or one word on ("150 hampers this year", "3 red
 # scarves"; not "bus" nor "glass").
 _COUNT = re.compile(r"\b(\d{1,5})\s+(?:([a-z]{2,}(?<![su])s)\b|[a-z]+\s+([a-z]{2,}(?<![su])s)\b)")
+# ... or the things first and the number after ("parcels last week were up to 110", "parcels in
+# the week of 2026-10-26 hit 140"), not a number of something else ("140 miles", "3pm").
+_COUNT_AFTER = re.compile(r"\b([a-z]{2,}(?<![su])s)\b(?:\s+[\w'-]+){0,5}?\s+(?:up\s+to|hit|reached|were|was|are|"
+                          r"is|now|at)\s+(\d{1,5})\b(?![.,:]?\d|\s*(?:%|[ap]\.?m\b|[a-z£$€]))")
 _WORD = re.compile(r"[a-z][a-z'-]{2,}")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
@@ -86,6 +90,9 @@ def _values(text: str) -> dict[str, set[str]]:
         things = m.group(2) or m.group(3)
         if things not in lx.STOPWORDS:
             found.setdefault(f"count of {things}", set()).add(m.group(1))
+    for m in _COUNT_AFTER.finditer(low):
+        if m.group(1) not in lx.STOPWORDS and m.group(1) not in lx.DATE_WORDS and f"count of {m.group(1)}" not in found:
+            found.setdefault(f"count of {m.group(1)}", set()).add(m.group(2))
     for m in _MEASURE.finditer(low):
         found.setdefault(f"measure in {m.group(2).rstrip('s')}", set()).add(m.group(1))
     for m in _CODE.finditer(low):
