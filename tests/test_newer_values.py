@@ -201,3 +201,10 @@ def test_a_count_told_after_its_things_is_a_count():
             said("parcels last week hit 140. Winter is biting", 20)]
     later_values(hits, reorder=False)
     assert [h.revised_by for h in hits] == [hits[2], hits[2], None]
+
+
+def test_a_value_from_a_day_on_tells_a_change():
+    hits = [said("Opening hours are Mon, Wed and Fri 10am to 2pm until the end of October.", 2),
+            said("Winter opening hours from 2 November: Mon, Wed and Fri 11am to 3pm, plus Saturday 10am to 12.", 20)]
+    later_values(hits, reorder=False)
+    assert hits[0].revised_by is hits[1]

@@ -62,7 +62,10 @@ _DAY_NAMES.update({d + "s": d[:3] for d in lx.WEEKDAYS})
 # often another thing's ("Grooming for Biscuit booked for Dec 5" after Pepper's on Sept 19).
 _CHANGED = re.compile(r"\b(?:mov(?:e|ed|es|ing)|now|instead|push(?:ed|es|ing)?|postponed|rescheduled|"
                       r"chang(?:e|ed|es|ing)|new\s+(?:date|time|day)|again|switch(?:ed|es|ing)?|slip(?:s|ped)?|"
-                      r"brought\s+forward|put\s+back)\b", re.IGNORECASE)
+                      r"brought\s+forward|put\s+back|from\s+now\s+on|going\s+forward|as\s+of|starting|"
+                      # a value from a day on ("Winter hours: from 2 November we'll open 8am to 3pm")
+                      r"from\s+(?:the\s+)?(?:\d|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|"
+                      r"sep|oct|nov|dec))", re.IGNORECASE)
 # Kinds whose change is read only when the later saying tells one.
 _WHEN_KINDS = frozenset({"date", "time", "days"})
 _ANCHORED_KINDS = frozenset({"share", "code", "measure in mg", "measure in mcg", "measure in ml",
