@@ -208,3 +208,11 @@ def test_a_value_from_a_day_on_tells_a_change():
             said("Winter opening hours from 2 November: Mon, Wed and Fri 11am to 3pm, plus Saturday 10am to 12.", 20)]
     later_values(hits, reorder=False)
     assert hits[0].revised_by is hits[1]
+
+
+def test_two_groups_sayings_are_two_groups_things():
+    ours = said("the hall costs us £60 an evening", 1)
+    theirs = said("the hall costs us £75 an evening", 9)
+    ours.node["groupId"], theirs.node["groupId"] = "harbourside", "eastfield"
+    hits = [ours, theirs]
+    assert later_values(hits, reorder=True) is hits and ours.revised_by is None

@@ -95,3 +95,18 @@ async def test_a_first_name_said_with_the_full_name_in_one_episode_is_that_perso
     assert [r["subject"] for r in facts] == ["gordon pike"], facts
     # two people of one first name: neither takes it
     assert ents["tom reyes"][1] == [] and ents["tom baker"][1] == [], ents
+
+
+async def test_a_person_named_with_or_without_a_title_is_the_one_so_named(services, graph):
+    # Walk-throughs 75 and 76: "Dr Patel" after "Dr Anita Patel", "Helen Jones" after "Mrs Helen
+    # Jones", were people of their own (relatedTo and an entity's facts split between them).
+    await _tell(services, graph, [(0, "Took dad to the GP today, Dr Anita Patel at Ashgrove Surgery"),
+                                  (0, "our contact at St Anne's is Mrs Helen Jones, the family support worker"),
+                                  (0, "Mr Tom Reyes and Mr Tom Baker came round"),
+                                  (1, "Dr Patel rang, his blood pressure is still high"),
+                                  (1, "Helen Jones has left St Anne's"),
+                                  (1, "Tom Baker rang about the invoice")])
+    ents = await _entities(graph)
+    assert "Dr Patel" in ents["dr anita patel"][1] and "dr patel" not in ents, ents
+    assert "Helen Jones" in ents["mrs helen jones"][1] and "helen jones" not in ents, ents
+    assert "Tom Baker" in ents["mr tom baker"][1] and ents["mr tom reyes"][1] == [], ents

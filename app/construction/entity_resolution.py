@@ -65,6 +65,17 @@ MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'}) WHERE e.
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
+# A person named with a title and a surname ("Dr Patel") known by the title, a given name and that
+# surname ("Dr Anita Patel"), or by one of $keys: the other ways the name is said, with or without
+# its title ("Helen Jones" for "Mrs Helen Jones", "Dr Patel" for "Dr Anita Patel").
+PERSON_TITLED = """
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
+WHERE ($title <> '' AND e.key STARTS WITH $title + ' ' AND e.key ENDS WITH ' ' + $surname
+       AND size(split(e.key, ' ')) = 3)
+   OR e.key IN $keys
+RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+"""
+
 # An organisation called by its first words ("Acme" for "Acme Logistics"): those whose key goes on
 # from $prefix, and those whose key is one of $heads, the first words of a longer name said now.
 ORG_PREFIX = """
@@ -240,6 +251,10 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
                 by_draft[id(d)] = cands[0]["key"]
                 continue
+        if (titled := await _titled_person(graph, sk, d, speakers)) is not None:
+            attach(sk, d, titled["key"], titled["name"], "person", False, "prefix", None)
+            by_draft[id(d)] = titled["key"]
+            continue
         if _is_street(sk, d) and (home := await _address_on(graph, sk)):
             attach(sk, d, home["key"], home["name"], "place", False, "prefix", None)
             by_draft[id(d)] = home["key"]
@@ -287,6 +302,27 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
 
 
 _NUMBER = re.compile(r"\d+")
+
+
+async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: frozenset[str]) -> dict | None:
+    """The one known person a name with or without a title is: "Dr Patel" or "Anita Patel" is
+    "Dr Anita Patel", "Helen Jones" is "Mrs Helen Jones", and the other way round; None when none
+    or several are."""
+    words = sk.split()
+    if d.type != "person" or sk in speakers or not 2 <= len(words) <= 3:
+        return None
+    title, surname, keys = "", "", []
+    if words[0] in lx.TITLES and len(words) == 2:
+        title, surname = words  # ("Dr Patel")
+    elif words[0] in lx.TITLES:
+        keys = [f"{words[0]} {words[2]}", f"{words[1]} {words[2]}"]  # ("Dr Anita Patel")
+    elif len(words) == 2 and words[0] in lx.GIVEN_NAMES:
+        keys = [f"{t} {sk}" for t in sorted(lx.TITLES)]  # ("Helen Jones")
+    else:
+        return None
+    rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys)
+    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"]]
+    return rows[0] if len(rows) == 1 else None
 
 
 def _same_numbers(a: str, b: str) -> bool:

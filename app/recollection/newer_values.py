@@ -279,12 +279,14 @@ def later_values(hits: list, reorder: bool) -> list:
     for h in top:
         text, when, turn = _said(h)
         read.append(_saying(text, when, turn) if text and when else None)
+    # Two groups' sayings are two groups' things (a search of no group reads every group's).
+    groups = [h.node.get("groupId") for h in top]
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
     for j in range(len(top)):
         if read[j] is None or not read[j].values:
             continue
         for k in range(len(top)):
-            if k != j and read[k] is not None and _same_thing(read[k], read[j]) \
+            if k != j and read[k] is not None and groups[k] == groups[j] and _same_thing(read[k], read[j]) \
                     and (k not in later or read[later[k]].when < read[j].when):
                 later[k] = j
     for k, j in later.items():
@@ -297,7 +299,8 @@ def later_values(hits: list, reorder: bool) -> list:
             continue
         pos = order.index(j)
         # the highest-ranked older saying of the same thing it says anew
-        older = next((k for k in order[:pos] if read[k] is not None and _same_thing(read[k], read[j])), None)
+        older = next((k for k in order[:pos] if read[k] is not None and groups[k] == groups[j]
+                      and _same_thing(read[k], read[j])), None)
         if older is not None:  # the two change places, the rest keep theirs
             i = order.index(older)
             order[i], order[pos] = j, older
