@@ -29,6 +29,9 @@ def days(text: str, at: datetime) -> list[date]:
     ("they offered 22 November instead", datetime(2026, 10, 12), date(2026, 11, 22)),
     ("I ordered an adjustable stick, should come monday", datetime(2026, 10, 30), date(2026, 11, 2)),
     ("I ordered an adjustable stick, it came monday", datetime(2026, 10, 30), date(2026, 10, 26)),
+    # what someone said they'd do lies ahead; what they'd done, behind
+    ("Tomasz said he'd take over as trips officer from 19 October", datetime(2026, 10, 5), date(2026, 10, 19)),
+    ("she'd left on 3 October", datetime(2026, 10, 5), date(2026, 10, 3)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]

@@ -50,6 +50,13 @@ _FUTURE_HINT = re.compile(
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     # ("should come monday", said of an order: not "should have", which looks back)
     r"should\s+(?!have\b)[a-z]+|(?:is|are)\s+expected\s+to|"
+    # what someone said they would do ("Tomasz said he'd take over from 19 October"; not "he'd been",
+    # "he'd had", "she'd left", which look back; nor "would", as often a thought of the past: "Nate
+    # would have never thought he would be getting a third turtle")
+    r"\b(?:he|she|they|we|i|you)['’]d\s+(?!(?:have|had|been|left|gone|done|seen|made|taken|given|got|"
+    r"gotten|come|run|sent|paid|said|told|met|found|bought|brought|thought|lost|won|spent|forgotten|known|"
+    r"heard|written|read|kept|put|set|sold|held|eaten|begun|become|felt|slept|built|broken|chosen|driven|"
+    r"flown|grown|hidden|ridden|shown|spoken|stolen|swum|woken|worn)\b|[a-z]+ed\b)[a-z]+|"
     r"about to|can't wait|looking forward|scheduled|(?<!was\s)(?<!were\s)due|signed up|booked|registered|reserved|"
     # ("Mei signed us both up for the half marathon in March")
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up|"
