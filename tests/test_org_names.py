@@ -110,3 +110,15 @@ async def test_a_person_named_with_or_without_a_title_is_the_one_so_named(servic
     assert "Dr Patel" in ents["dr anita patel"][1] and "dr patel" not in ents, ents
     assert "Helen Jones" in ents["mrs helen jones"][1] and "helen jones" not in ents, ents
     assert "Tom Baker" in ents["mr tom baker"][1] and ents["mr tom reyes"][1] == [], ents
+
+
+async def test_a_surname_said_alone_is_the_one_person_of_that_surname(services, graph):
+    # Walk-throughs 74 and 79: "Okafor" after "David Okafor", "Harwood" after "Mike Harwood", were
+    # people of their own (Okafor's revised quote never closed his first).
+    await _tell(services, graph, [(0, "New enquiry from David Okafor, 7 Mill Road. full lawn re-turf"),
+                                  (0, "Anna Reyes and Tom Reyes both called"),
+                                  (1, "Okafor wants edging added, his revised quote is £1,950"),
+                                  (1, "Reyes wants a quote")])
+    ents = await _entities(graph)
+    assert "Okafor" in ents["david okafor"][1] and "okafor" not in ents, ents
+    assert ents["anna reyes"][1] == [] and ents["tom reyes"][1] == [], ents  # (two of that surname: neither)

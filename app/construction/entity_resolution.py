@@ -9,8 +9,10 @@ another's. Every query here reads the entities of the group the graph is bound t
 Order of evidence, strongest first:
   key      the normalised name equals an entity's key or one of its alias keys;
   role     a one-holder role under another word: "Priya's dad" is who "Priya's father" is;
-  prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie"), an
-           organisation's the first words of one ("Acme" -> "Acme Logistics", either said first);
+  prefix   a person's short name is the unique prefix of a known person ("Mel" -> "Melanie") or
+           surname of one ("Okafor" -> "David Okafor"), or the name with or without a title ("Dr
+           Patel" -> "Dr Anita Patel"), an organisation's the first words of one ("Acme" -> "Acme
+           Logistics", either said first);
   vector   the name's embedding is within VECTOR_MERGE_THRESHOLD of an entity of the same type.
 """
 from __future__ import annotations
@@ -62,6 +64,13 @@ WITH e ORDER BY CASE WHEN e.key = $key THEN 0 ELSE 1 END, CASE WHEN e.groupId IS
 # again by a guess, even once the entity they became is forgotten.
 PERSON_PREFIX = """
 MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'}) WHERE e.key STARTS WITH $prefix
+RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+"""
+
+# A person called by a surname ("Okafor" for "David Okafor", "Mr David Okafor").
+PERSON_SURNAME = """
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
+WHERE e.key ENDS WITH ' ' + $surname AND size(split(e.key, ' ')) IN [2, 3]
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
@@ -247,6 +256,10 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 and not d.name.isupper():  # an acronym ("PRS") is no nickname
             cands = await graph.read(PERSON_PREFIX, prefix=sk)
             cands = [c for c in cands if c["key"] != sk and sk not in c["splitKeys"]]
+            if not cands and sk not in lx.GIVEN_NAMES and d.name[:1].isupper():
+                # ... or a surname of one: "Okafor" for "David Okafor", "Harwood" for "Mike Harwood"
+                cands = [c for c in await graph.read(PERSON_SURNAME, surname=sk)
+                         if c["key"] != sk and sk not in c["splitKeys"]]
             if len(cands) == 1:
                 attach(sk, d, cands[0]["key"], cands[0]["name"], "person", False, "prefix", None)
                 by_draft[id(d)] = cands[0]["key"]
@@ -396,8 +409,8 @@ def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozen
 def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
     """An episode's "Gordon" is its "Gordon Pike" when he is its one person so named ("Gordon at
     number 16, Gordon Pike": the first name said first had become a person of its own, and every
-    later "Gordon" his): the short name becomes an alias of the long one's draft, as a short name
-    said after a known person's is (PERSON_PREFIX)."""
+    later "Gordon" his), its "Okafor" its "David Okafor": the short name becomes an alias of the
+    long one's draft, as a short name said after a known person's is (PERSON_PREFIX, PERSON_SURNAME)."""
     people = {sk: d for sk, d in unresolved if d.type == "person" and sk == normalize_key(d.name) and " " in sk}
     for i, (sk, d) in enumerate(unresolved):
         if sk != normalize_key(d.name) or " " in sk or sk in speakers or not d.name[:1].isupper() \
@@ -406,6 +419,8 @@ def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: fro
         if d.type not in ("person", "thing") and sk not in lx.GIVEN_NAMES:
             continue  # ("Gordon at number 16" had been read as a firm's)
         longer = [p for k, p in people.items() if k.startswith(sk + " ")]
+        if not longer and sk not in lx.GIVEN_NAMES:  # a surname: "Okafor" of "David Okafor"
+            longer = [p for k, p in people.items() if k.endswith(" " + sk) and len(k.split()) <= 3]
         if len(longer) == 1:
             unresolved[i] = (sk, longer[0])
 
