@@ -122,3 +122,13 @@ async def test_a_surname_said_alone_is_the_one_person_of_that_surname(services, 
     ents = await _entities(graph)
     assert "Okafor" in ents["david okafor"][1] and "okafor" not in ents, ents
     assert ents["anna reyes"][1] == [] and ents["tom reyes"][1] == [], ents  # (two of that surname: neither)
+
+
+async def test_a_relative_named_with_or_without_the_kin_word_is_one_person(services, graph):
+    # Walk-through 78: "Yusuf" and "Cousin Yusuf" were two people.
+    await _tell(services, graph, [(0, "cousin Yusuf is flying in from Toronto for it!!"),
+                                  (1, "Cousin Yusuf's flight changed. he now lands at 2:40pm on Thursday"),
+                                  (2, "Yusuf's flight changed AGAIN")])
+    ents = await _entities(graph)
+    people = {k for k, (t, _) in ents.items() if "yusuf" in k}
+    assert len(people) == 1, ents

@@ -319,13 +319,19 @@ _NUMBER = re.compile(r"\d+")
 
 async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: frozenset[str]) -> dict | None:
     """The one known person a name with or without a title is: "Dr Patel" or "Anita Patel" is
-    "Dr Anita Patel", "Helen Jones" is "Mrs Helen Jones", and the other way round; None when none
-    or several are."""
+    "Dr Anita Patel", "Helen Jones" is "Mrs Helen Jones", "Cousin Yusuf" is "Yusuf", and the other
+    way round; None when none or several are."""
     words = sk.split()
-    if d.type != "person" or sk in speakers or not 2 <= len(words) <= 3:
+    if d.type != "person" or sk in speakers or not 1 <= len(words) <= 3:
         return None
     title, surname, keys = "", "", []
-    if words[0] in lx.TITLES and len(words) == 2:
+    if len(words) == 1:
+        if sk not in lx.GIVEN_NAMES:
+            return None
+        keys = [f"{k} {sk}" for k in sorted(lx.KIN_TITLES)]  # ("Yusuf", known as "Cousin Yusuf")
+    elif words[0] in lx.KIN_TITLES and len(words) == 2:
+        keys = [words[1]]  # ("Cousin Yusuf", known as "Yusuf")
+    elif words[0] in lx.TITLES and len(words) == 2:
         title, surname = words  # ("Dr Patel")
     elif words[0] in lx.TITLES:
         keys = [f"{words[0]} {words[2]}", f"{words[1]} {words[2]}"]  # ("Dr Anita Patel")

@@ -226,7 +226,7 @@ def _anchors(text: str) -> frozenset[str]:
     and of "bumping the contingency to 20% now"."""
     low = _SAID_BY.sub("", text).lower()
     words = [(m.start(), m.end(), _stem(m.group())) for m in _WORD.finditer(low)
-             if m.group() not in lx.STOPWORDS and m.group() not in _FILLER]
+             if m.group() not in lx.STOPWORDS and m.group() not in _FILLER and m.group() not in _WHEN_FILLER_WORDS]
     found: set[str] = set()
     for n in _NUMBER.finditer(low):
         before = [w for start, end, w in words if end <= n.start() and len(low[end:n.start()].split()) <= 6]
