@@ -53,3 +53,11 @@ def test_how_often_is_no_day(text, said):
 ])
 def test_now_expected_or_now_away_is_ahead(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc))[0] == day
+
+
+def test_a_bare_nth_is_the_day_of_that_number_the_text_names_with_its_month():
+    # Walk-through 78: "the party moves to the 21st" had been September's 21st, the month it was said in.
+    at = datetime(2026, 9, 15, tzinfo=timezone.utc)
+    assert days("but they only had Saturday 21 November free, so the party moves to the 21st", at) == [
+        date(2026, 11, 21), date(2026, 11, 21)]
+    assert days("on the 3rd we fly, and on 14 October we land", at) == [date(2026, 10, 3), date(2026, 10, 14)]

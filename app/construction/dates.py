@@ -886,9 +886,20 @@ def find_dates(
             shift = timedelta(days=7 * -(-(a.start - b.start).days // 7))
             start, end = b.start + shift, b.end + shift
             out[i] = replace(b, start=start, end=end, direction=_direction(start, end, ref_day))
+    # "only had Saturday 21 November free, so the party moves to the 21st": a bare "the 21st" is
+    # the day of that number the text names with its month (it had been this month's 21st).
+    for i, b in enumerate(out):
+        if b.granularity == "day" and b.relative and _BARE_NTH.fullmatch(b.phrase):
+            named = {a.start for a in out if a is not b and a.granularity == "day" and _MONTH_NAMED.search(a.phrase)
+                     and a.start.day == b.start.day}
+            if len(named) == 1:
+                (day,) = named
+                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref_day))
     return out
 
 
+_BARE_NTH = re.compile(r"(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)", _I)
+_MONTH_NAMED = re.compile(rf"\b(?:{_M_ANY})\b|\d{{4}}-\d\d-\d\d", _I)
 _WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{_WD})", _I)
 _RANGE_GAP = re.compile(r"\s*(?:to|through|till|until|-|–)\s*", _I)
 
