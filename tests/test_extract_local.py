@@ -745,6 +745,17 @@ def test_an_assistant_saying_again_what_the_user_said_makes_no_fact_of_its_own()
                 ("assistant", "assistant", "The Northwind invoice will go up by $800 a month."))
     by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t1", "t3", "t5")}
     assert by_turn["t1"] == [] and by_turn["t3"] == [] and "$800" in " ".join(by_turn["t5"]), by_turn
+    # A summary of what several said since the assistant last spoke is theirs too (walk-through
+    # 78: "64 guests and a final RSVP deadline of 21 October." after "wow ok" had become a fact,
+    # and stayed current once the count changed); what it says of its own is kept.
+    ex = _asked(("Hannah", "user", "fine. 21 October, final"),
+                ("Omar", "user", "guest count right now is 64 confirmed"),
+                ("Hannah", "user", "wow ok"),
+                ("assistant", "assistant", "64 guests and a final RSVP deadline of 21 October."),
+                ("Omar", "user", "ok"),
+                ("assistant", "assistant", "The caterer needs the final guest count by 14 November."))
+    by_turn = {t: [f.text for f in ex.facts if f.turn_ids == [t]] for t in ("t3", "t5")}
+    assert by_turn["t3"] == [] and by_turn["t5"], by_turn
 
 
 def test_a_standing_preference_told_to_an_assistant_is_a_constraint():

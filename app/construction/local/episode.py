@@ -96,16 +96,31 @@ def _content_words(text: str) -> frozenset[str]:
 _MONTH_AND_DAY_WORDS = lx.MONTHS | lx.WEEKDAYS | lx.WEEKDAYS_SHORT
 
 
+_SUMMARISED_TURNS = 6
+
+
 def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozenset]]) -> bool:
     """An assistant's sentence whose words (three or more, no number) are, three in four, the
-    last user turn's: a confirmation, whose memory is the user's own sentence. With a day, the
+    users' since it last spoke: a confirmation, whose memory is the users' own sentences. With a day, the
     same day the user named and half its other words ("QBR with Brightwave on Thursday November
     12 at 3pm CET, noted." after "QBR with Brightwave is scheduled for next Thursday at 3pm")."""
     if _DEED_DONE.search(s.text):
         return False  # "I cancelled your Premium subscription" after "I want to cancel it": done now
     mine = _content_words(s.text) - _ACKNOWLEDGED
-    before = next(((words, days) for i in range(s.t.index - 1, -1, -1) if i in told
-                   for assistant, words, days in [told[i]] if not assistant), None)
+    # What the users said since the assistant last spoke (in a group, its summary gathers several:
+    # "64 guests and a final RSVP deadline of 21 October." after "fine. 21 October, final", "guest
+    # count right now is 64 confirmed", "wow ok"), else the last user turn.
+    since: list[tuple[frozenset[str], frozenset]] = []
+    for i in range(s.t.index - 1, max(-1, s.t.index - 1 - _SUMMARISED_TURNS), -1):
+        if i not in told:
+            continue
+        assistant, words, days = told[i]
+        if assistant:
+            if since:
+                break
+            continue
+        since.append((words, days))
+    before = (frozenset().union(*(w for w, _ in since)), frozenset().union(*(d for _, d in since))) if since else None
     if len(mine) < 3 or before is None:
         return False
     # One word in two forms is one ("a peanut allergy" after "allergic to peanuts"): stemmed as
