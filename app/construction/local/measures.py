@@ -338,7 +338,11 @@ _CORRECTION = re.compile(r"(?<![\d:])(?P<new>\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?
                          r"(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
 # "Actually no, make that 75": the value said last, anew.
-_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b")
+# ... not a number of other things ("make it 6 crew days now" after "revised the quote to £4,650"
+# had made the quote £6): the number alone, or of money or time.
+_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b"
+                        r"(?!\s*(?!(?:k|quid|pounds?|dollars?|euros?|each|per|an|pm|am|not|instead|then|now|please|"
+                        r"pls|thanks|ok)\b)[a-z]{2,})")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
