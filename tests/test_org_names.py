@@ -132,3 +132,19 @@ async def test_a_relative_named_with_or_without_the_kin_word_is_one_person(servi
     ents = await _entities(graph)
     people = {k for k, (t, _) in ents.items() if "yusuf" in k}
     assert len(people) == 1, ents
+
+
+async def test_a_firm_read_as_a_place_or_a_thing_is_the_one_its_first_word_names(services, graph):
+    # Walk-through 79: "turf comes from Meadowline Turf" was read as a place, "Meadowline" as a
+    # thing of its own; "Hilltop Skips" likewise. No street is a firm: "Birch" is no "Birch Lane".
+    await _tell(services, graph, [(0, "turf comes from Meadowline Turf, £3.50 a roll"),
+                                  (0, "new client at 12 Birch Lane"),
+                                  (0, "we went to Leeds Castle and the Hilltop Park last week"),
+                                  (1, "frost this morning and the turf from Meadowline hasn't turned up"),
+                                  (1, "Birch is a nice tree"),
+                                  (1, "we drove to Leeds and then to Hilltop")])
+    ents = await _entities(graph)
+    assert "Meadowline" in ents["meadowline turf"][1] and "meadowline" not in ents, ents
+    assert all("Birch" not in aliases for _, aliases in ents.values()), ents
+    # nor a city, nor a place named by its kind ("Leeds" is no "Leeds Castle", "Hilltop" no "Hilltop Park")
+    assert all(a not in ("Leeds", "Hilltop") for _, aliases in ents.values() for a in aliases), ents

@@ -88,10 +88,14 @@ RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMI
 # An organisation called by its first words ("Acme" for "Acme Logistics"): those whose key goes on
 # from $prefix, and those whose key is one of $heads, the first words of a longer name said now.
 ORG_PREFIX = """
-MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'organization'})
-WHERE e.key STARTS WITH $prefix OR e.key IN $heads
-RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey}) WHERE e.type IN $types
+  AND (e.key STARTS WITH $prefix OR e.key IN $heads)
+RETURN e.key AS key, e.name AS name, e.type AS type, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
+# A firm's name is often read as a place's or a thing's ("turf comes from Meadowline Turf", "a skip
+# from Hilltop Skips"): a proper name of several words of any of these types may be the one its
+# first word shortens, but no street ("Birch" is no "Birch Lane").
+_FIRM_TYPES = ("organization", "place", "thing")
 
 # A street said without a house's number ("Elm Road") is the one address known on it ("14 Elm
 # Road"): places whose key is a number and then the street's.
@@ -273,7 +277,7 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
             by_draft[id(d)] = home["key"]
             continue
         if sk == normalize_key(d.name) and (org := await _org_of_name(graph, sk, d, speakers)):
-            attach(sk, d, org["key"], org["name"], "organization", False, "prefix", None)
+            attach(sk, d, org["key"], org["name"], org.get("type", "organization"), False, "prefix", None)
             by_draft[id(d)] = org["key"]
             continue
         still.append((sk, d))
@@ -352,14 +356,17 @@ def _same_numbers(a: str, b: str) -> bool:
 
 def _may_be_org(d: EntityDraft, speakers: frozenset[str]) -> bool:
     """A draft that may be an organisation under its first words: a proper name (never a
-    lower-case word, "the bank") named as one, of no known type, or taken for a person on a weak
-    cue ("Acme wants a discount") when it is one word and no given name or speaker's."""
+    lower-case word, "the bank") named as one, of no known type, taken for a person on a weak
+    cue ("Acme wants a discount") when it is one word and no given name or speaker's, or for a
+    place ("the turf from Meadowline") when it is one word."""
     if not d.name[:1].isupper():
         return False
     if d.type == "person":
         key = normalize_key(d.name)
         return " " not in key and key not in lx.GIVEN_NAMES and key not in speakers
-    return d.type in ("organization", "thing")
+    key = normalize_key(d.name)
+    return d.type in ("organization", "thing") or (d.type == "place" and " " not in key
+                                                   and key not in lx.CITIES | lx.COUNTRIES | lx.US_STATES)
 
 
 async def _org_of_name(graph: TenantGraph, sk: str, d: EntityDraft, speakers: frozenset[str]) -> dict | None:
@@ -370,9 +377,17 @@ async def _org_of_name(graph: TenantGraph, sk: str, d: EntityDraft, speakers: fr
         return None
     words = sk.split()
     heads = [" ".join(words[:n]) for n in range(1, len(words))] if d.type == "organization" else []
-    rows = await graph.read(ORG_PREFIX, prefix=sk + " ", heads=heads)
-    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"] and r["name"][:1].isupper()]
+    rows = await graph.read(ORG_PREFIX, prefix=sk + " ", heads=heads, types=list(_FIRM_TYPES))
+    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"] and r["name"][:1].isupper()
+            and (r["type"] == "organization" or _firm_name(r["name"]))]
     return rows[0] if len(rows) == 1 else None
+
+
+def _firm_name(name: str) -> bool:
+    """A proper name of several capitalised words, no street's: "Meadowline Turf", "Hilltop Skips"."""
+    words = name.split()
+    return (len(words) > 1 and all(w[:1].isupper() for w in words)
+            and words[-1].lower() not in lx.STREETS | lx.PLACE_SUFFIXES)
 
 
 def _is_street(sk: str, d: EntityDraft) -> bool:
@@ -403,7 +418,8 @@ def _streets_of_addresses(unresolved: list[tuple[str, EntityDraft]]) -> None:
 def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
     """An episode's "Acme" is its "Acme Logistics" when that is its one organisation so named:
     the short name becomes an alias of the long one's draft."""
-    orgs = [(sk, d) for sk, d in unresolved if d.type == "organization" and sk == normalize_key(d.name)]
+    orgs = [(sk, d) for sk, d in unresolved if sk == normalize_key(d.name)
+            and (d.type == "organization" or d.type in _FIRM_TYPES and _firm_name(d.name))]
     for i, (sk, d) in enumerate(unresolved):
         if sk != normalize_key(d.name) or not _may_be_org(d, speakers):
             continue
