@@ -361,10 +361,9 @@ def _may_be_org(d: EntityDraft, speakers: frozenset[str]) -> bool:
     place ("the turf from Meadowline") when it is one word."""
     if not d.name[:1].isupper():
         return False
-    if d.type == "person":
-        key = normalize_key(d.name)
-        return " " not in key and key not in lx.GIVEN_NAMES and key not in speakers
     key = normalize_key(d.name)
+    if d.type == "person":
+        return " " not in key and key not in lx.GIVEN_NAMES and key not in speakers
     return d.type in ("organization", "thing") or (d.type == "place" and " " not in key
                                                    and key not in lx.CITIES | lx.COUNTRIES | lx.US_STATES)
 

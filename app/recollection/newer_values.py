@@ -4,11 +4,11 @@ negotiated the hall down to £70 an evening"), both stay current and the older, 
 ranked first. Here two hits that say a value of the same kind (money, a share, a count of the same
 things, a code, a measure; a day of the year, a time of day or days of the week, when the later
 tells a change: "Luton MOT is now Wednesday 14 October") about the same words, with different
-values, and do not each name others, are read as two
-sayings of one value: the older is marked with the later (`Hit.revised_by`: the context block and
-the API say so, so a reader is never shown the older as the last word), and for a question about
-now they are put in the order they were said, the later first. Only a mark and a reordering: the
-older stays in the results (a question about a moment or a period keeps the fused order:
+values, in one group and not each naming others, are read as two sayings of one value: the older
+is marked with the later (`Hit.revised_by`: the context block and the API say so, so a reader is
+never shown the older as the last word), and for a question about now or as of a moment they are
+put in the order they were said, the later first. Only a mark and a reordering: the older stays in
+the results (a question about a period, the past or what came first keeps the fused order:
 search.py)."""
 from __future__ import annotations
 
@@ -271,7 +271,7 @@ def _others(a: _Saying, b: _Saying) -> bool:
 
 def later_values(hits: list, reorder: bool) -> list:
     """`hits`, each older saying of a value marked with the latest later one among the first
-    hits; with `reorder` (a question about now), an older saying and its later one changing
+    hits; with `reorder` (a question about now or as of a moment), an older saying and its later one changing
     places when the later ranked lower (the others keep theirs: a later saying from far below
     displaces no answer between)."""
     top = hits[:LOOKED_AT]

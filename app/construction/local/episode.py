@@ -96,6 +96,7 @@ def _content_words(text: str) -> frozenset[str]:
 _MONTH_AND_DAY_WORDS = lx.MONTHS | lx.WEEKDAYS | lx.WEEKDAYS_SHORT
 
 
+# How far back an assistant's summary is read: the turns since it last spoke, six at most.
 _SUMMARISED_TURNS = 6
 
 
