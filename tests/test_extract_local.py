@@ -2154,3 +2154,12 @@ def test_the_tool_someone_does_everything_in_is_theirs_said_with_no_subject_too(
     assert [(f.object, f.text) for f in ex.facts if f.predicate == "main tool is"] == [
         ("Photoshop", "For software Ines does everything in Photoshop."),
         ("Clip Studio Paint", "Ines's main tool is Clip Studio Paint: Doing everything in Clip Studio Paint now.")]
+
+
+def test_a_bare_nth_is_the_day_another_sentence_of_the_turn_names_with_its_month():
+    # Walk-through 77: "... a coach free on the 24th. So Snowdonia is now Saturday 24 October", said
+    # on 1 October, had put the coach on 24 September (the sentence alone, read in the past).
+    ex = extract([turn("also we need to move Snowdonia, Hillside only had a coach free on the 24th. "
+                       "So Snowdonia is now Saturday 24 October", "Lin", datetime(2026, 10, 1, 9, tzinfo=timezone.utc), 0)])
+    said = " ".join(f.text for f in ex.facts)
+    assert "2026-10-24 (on the 24th)" in said and "2026-09-24" not in said, said

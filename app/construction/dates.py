@@ -886,15 +886,22 @@ def find_dates(
             shift = timedelta(days=7 * -(-(a.start - b.start).days // 7))
             start, end = b.start + shift, b.end + shift
             out[i] = replace(b, start=start, end=end, direction=_direction(start, end, ref_day))
-    # "only had Saturday 21 November free, so the party moves to the 21st": a bare "the 21st" is
-    # the day of that number the text names with its month (it had been this month's 21st).
+    return bare_days_named(out, out, ref_day)
+
+
+def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date) -> list[DateMention]:
+    """`mentions`, a bare "the 21st" among them the day of that number `named` gives with its month:
+    "only had Saturday 21 November free, so the party moves to the 21st" (it had been this month's
+    21st); `named`, the text's own mentions or its turn's ("... a coach free on the 24th. So
+    Snowdonia is now Saturday 24 October")."""
+    out = list(mentions)
     for i, b in enumerate(out):
         if b.granularity == "day" and b.relative and _BARE_NTH.fullmatch(b.phrase):
-            named = {a.start for a in out if a is not b and a.granularity == "day" and _MONTH_NAMED.search(a.phrase)
-                     and a.start.day == b.start.day}
-            if len(named) == 1:
-                (day,) = named
-                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref_day))
+            days = {a.start for a in named if a is not b and a.granularity == "day" and _MONTH_NAMED.search(a.phrase)
+                    and a.start.day == b.start.day}
+            if len(days) == 1:
+                (day,) = days
+                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
     return out
 
 

@@ -5,7 +5,7 @@ import re
 from datetime import date, datetime, time, timezone
 
 from app.construction import lexicon as lx
-from app.construction.dates import find_dates
+from app.construction.dates import bare_days_named, find_dates
 from app.construction.sentences import split_sentences
 from app.domain.models import ASSISTANT_ROLES
 from app.construction.local.bounds import MAX_SENTENCES_PER_TURN, MAX_SENTENCE_CHARS, MAX_TURN_CHARS
@@ -196,4 +196,11 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                                  lowercase=_lowercase(raw)))
         last = out[-1] if out and out[-1].t is t else None
         asked = (t.speaker, last.text) if last is not None and last.question else None
+        # A bare "the 24th" is the day another sentence of the turn names with its month.
+        said = [s for s in out if s.t is t]
+        if len(said) > 1:
+            turn_days = [d for s in said for d in s.dates]
+            for s in said:
+                if s.dates:
+                    s.dates = bare_days_named(s.dates, turn_days, t.at.date())
     return out
