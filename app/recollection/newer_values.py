@@ -281,26 +281,23 @@ def later_values(hits: list, reorder: bool) -> list:
         read.append(_saying(text, when, turn) if text and when else None)
     # Two groups' sayings are two groups' things (a search of no group reads every group's).
     groups = [h.node.get("groupId") for h in top]
+    # (older place, later place) of every two sayings of one value, each pair weighed once
+    pairs = {(k, j) for j in range(len(top)) if read[j] is not None and read[j].values
+             for k in range(len(top)) if k != j and read[k] is not None and groups[k] == groups[j]
+             and _same_thing(read[k], read[j])}
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
-    for j in range(len(top)):
-        if read[j] is None or not read[j].values:
-            continue
-        for k in range(len(top)):
-            if k != j and read[k] is not None and groups[k] == groups[j] and _same_thing(read[k], read[j]) \
-                    and (k not in later or read[later[k]].when < read[j].when):
-                later[k] = j
+    for k, j in pairs:
+        if k not in later or read[later[k]].when < read[j].when:
+            later[k] = j
     for k, j in later.items():
         top[k].revised_by = top[j]
     if not reorder or not later:
         return hits
     order = list(range(len(top)))
     for j in range(1, len(top)):
-        if read[j] is None or not read[j].values:
-            continue
         pos = order.index(j)
         # the highest-ranked older saying of the same thing it says anew
-        older = next((k for k in order[:pos] if read[k] is not None and groups[k] == groups[j]
-                      and _same_thing(read[k], read[j])), None)
+        older = next((k for k in order[:pos] if (k, j) in pairs), None)
         if older is not None:  # the two change places, the rest keep theirs
             i = order.index(older)
             order[i], order[pos] = j, older

@@ -284,15 +284,14 @@ class SearchService:
             fused = [f for f in fused if f.kind in req.kinds]
         s = time.perf_counter()
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
-        if req.as_of is None and not req.include_superseded and ctx.named_period is None \
-                and not asks_before(req.query):
-            hits = later_values(_now_first(hits), reorder=True)
-        else:
-            # Asked as of a moment, the hits are what was said by then: the later of two sayings
-            # of a value is the value then, however the question is put ("When was the follow-up
-            # booked for?" asOf 10 October); asked about a period or what came first, the order is kept.
-            hits = later_values(hits, reorder=req.as_of is not None and not req.include_superseded
-                                and ctx.named_period is None and not asks_earlier(req.query))
+        moment = not req.include_superseded and ctx.named_period is None
+        now = moment and req.as_of is None and not asks_before(req.query)
+        if now:
+            hits = _now_first(hits)
+        # Asked as of a moment, the hits are what was said by then: the later of two sayings of a
+        # value is the value then, however the question is put ("When was the follow-up booked
+        # for?" asOf 10 October); asked about a period or what came first, the order is kept.
+        hits = later_values(hits, reorder=now or moment and req.as_of is not None and not asks_earlier(req.query))
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)
