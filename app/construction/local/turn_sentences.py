@@ -152,6 +152,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     addressed = _addressed(turns)
     asked: tuple[str, str] | None = None  # (who, what) when the turn before ended on a question
     for t in turns:
+        begun = len(out)  # (where this turn's sentences begin: a sequel may pop its first's)
         first = True
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
         content = _normalise(content[:MAX_TURN_CHARS])
@@ -197,7 +198,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         last = out[-1] if out and out[-1].t is t else None
         asked = (t.speaker, last.text) if last is not None and last.question else None
         # A bare "the 24th" is the day another sentence of the turn names with its month.
-        said = [s for s in out if s.t is t]
+        said = out[begun:]
         if len(said) > 1:
             turn_days = [d for s in said for d in s.dates]
             for s in said:
