@@ -2078,6 +2078,18 @@ def test_an_agreements_end_is_one_day_at_a_time_and_a_firms_name_keeps_its_amper
      ["Priya set a rule: No dusty work at the house while he's home, so no sanding, demolition or plastering "
       "at weekends."]),
     ("Biscuit must be kept away from the site.", ["Priya set a rule: Biscuit must be kept away from the site."]),
+    # Walk-throughs 74, 79, 75: a dog to be kept away or in, said otherwise than "must"; a doctor's
+    # ban reported ("she" the doctor), each a "said" fact only
+    ("Biscuit needs to be kept well away from the site once work starts",
+     ["Priya set a rule: Biscuit needs to be kept well away from the site once work starts."]),
+    ("She's got a spaniel called Biscuit, it has to be kept inside while we're working.",
+     ["Priya set a rule: She's got a spaniel called Biscuit, it has to be kept inside while Priya is working."]),
+    ("oh and she was very clear, no grapefruit or grapefruit juice at all because of the simvastatin",
+     ["Priya set a rule: She was very clear, no grapefruit or grapefruit juice at all because of the "
+      "simvastatin."]),
+    ("Drove up yesterday, no traffic at all, lovely.", []),
+    ("I was clear with him, no problem at all.", []),
+    ("It has to be kept in the fridge.", []),
     ("No worries at all, no changes on my side.", []),
     ("No calls yet from the agency. We had no visitors at the weekend.", []),
     ("Tom can't come to the party on Saturday.", []),
@@ -2135,6 +2147,15 @@ def test_a_rule_of_keeping_someone_away_is_triggered_by_whom_and_where_only():
     # Re-run of walk-through 61: "..., full stop" gave the rule the trigger word "stop", which
     # brought it to "Why did they stop working with Marek Kowalski?".
     [c] = extract([turn("Biscuit must be kept away from the site, full stop.", speaker="Priya")]).foresights
+    assert c.trigger.split(", ") == ["biscuit", "site"], c.trigger
+
+
+def test_a_ban_on_a_food_surfaces_for_a_shop_and_a_pet_kept_away_by_its_name_and_place():
+    # Walk-through 75: "no grapefruit ... at all" had no situation a breakfast shop could find.
+    [c] = extract([turn("she was very clear, no grapefruit or grapefruit juice at all because of the "
+                        "simvastatin", speaker="Luis")]).foresights
+    assert {"groceries", "grapefruit"} <= set(c.trigger.split(", ")), c.trigger
+    [c] = extract([turn("Biscuit needs to be kept well away from the site.", speaker="Jo")]).foresights
     assert c.trigger.split(", ") == ["biscuit", "site"], c.trigger
 
 

@@ -651,7 +651,8 @@ _cue("photos", "photo photos picture pictures video videos post posting instagra
 _cue("learning", "learn learning lessons course piano guitar language spanish french classes")
 _cue("money", "buy buying save saving budget purchase afford")
 _cue("family", "visit visiting parents family relatives")
-_cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating menu catering")
+_cue("food", "dinner lunch breakfast restaurant cook cooking bake baking recipe diet eat eating menu catering "
+     "snack snacks groceries fruit juice grapefruit")  # ("no grapefruit or grapefruit juice at all": a shop)
 _cue("drinks", "drink drinking alcohol wine beer")
 _cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
 publicize""")

@@ -234,11 +234,20 @@ _BANNED = re.compile(r"\b(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:is|are)\s+(?
 # "the kids mustn't go near the scaffolding", "Biscuit still never goes to Elm Row".
 _KEPT_FROM = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\bso)\s+)(?P<x>(?-i:[A-Z])[\w'-]*|(?:the|our|my)\s+[a-z][\w-]*)\s+"
-    r"(?:(?:still|always)\s+)?(?:must\s+(?:always\s+)?be\s+kept\s+(?:away\s+from|out\s+of|off)|"
+    # ("Biscuit needs to be kept well away from the site once work starts")
+    r"(?:(?:still|always)\s+)?(?:(?:must|needs\s+to|has\s+to|have\s+to|should)\s+(?:always\s+)?be\s+kept\s+"
+    r"(?:well\s+|right\s+|safely\s+)?(?:away\s+from|out\s+of|off)|"
     r"(?:must\s+(?:never|not)|mustn't|should\s+never|(?:is|are)\s+not\s+allowed\s+to)\s+"
     r"(?:go|come|be)\s+(?:near|on|in|into|to|at)|never\s+goes\s+(?:to|near|on|in|into)|"
     # ("Luna must never be walked with other dogs")
     r"(?:must|should)\s+never\s+be\s+[a-z]+ed\s+(?:with|near|alongside|off|by))\b", _I)
+# ... or a ban told as someone's clear word: "she was very clear, no grapefruit or grapefruit juice at
+# all because of the simvastatin" (not "no traffic at all", a day's news).
+_NO_AT_ALL = re.compile(
+    r"\b(?:clear|strict|strictly|firm|insist(?:s|ed)?|orders|told\s+(?:me|us|him|her|them))\b[^.;!?]{0,25}?"
+    r"(?:[:;,]\s*|\bsaid\s+|\s)no\s+(?!(?:problem|idea|doubt|way|chance|rush|trouble|bother|worries|pressure)\b)"
+    r"(?P<x>[a-z][\w-]*(?:\s+(?:or|and|nor)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)?)\s+"
+    r"(?:at\s+all|whatsoever|ever|of\s+any\s+kind)\b", _I)
 _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,40}?\bbut\s+no\s+"
                      r"(?P<x>[a-z][\w-]*s)\b", _I)
 
@@ -249,8 +258,11 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:ever\s+)?(?P<x>(?!(?:is|was|knows|cares|wants|likes|"
                      r"thinks|says|said|believes|expects|remembers|told|asked|came|showed)\b)[a-z]+s)\b", _I)
 _MEANS_NEED = re.compile(r"\b(?P<x>[a-z][\w-]*)\s+means\s+(?:we|you|they)(?:'ll)?\s+(?:need|have\s+to|must)\b", _I)
+# ... and of one named just before as "it" ("she's got a spaniel called Biscuit, it has to be kept
+# inside while we're working": the sentence says whose).
 _HAS_TO_BE = re.compile(
-    r"(?:^|(?<=[:;,])\s*)(?:on\s+(?:[a-z]+\s+){0,2}day\s*,?\s+)?(?:the|our|my|his|her|their)\s+(?P<x>[a-z][\w-]*)\s+"
+    r"(?:^|(?<=[:;,])\s*)(?:on\s+(?:[a-z]+\s+){0,2}day\s*,?\s+)?(?:(?:the|our|my|his|her|their)\s+(?P<x>[a-z][\w-]*)|"
+    r"(?<=[:;,]\s)(?P<it>it))\s+"
     r"(?:has\s+to|have\s+to|must|needs\s+to)\s+(?:always\s+)?be\s+(?:shut|kept|locked|left|put|closed)\s+"
     r"(?:in|into|out|inside|away|off|upstairs|downstairs)\b", _I)
 
@@ -260,7 +272,7 @@ _HANDLING_WORDS = ["lift", "lifting", "carry", "heavy", "shift", "alone", "himse
 
 
 _NOT_NEEDED = re.compile(r"[^.;!?,]{0,40}?\b(?:needed|required|necessary|due|owed|to\s+pay)\b", _I)
-_KEPT_WORDS = frozenset("kept keep must never goes go still always".split())
+_KEPT_WORDS = frozenset("kept keep must never goes go still always needs need has have should well".split())
 
 
 _CLAUSE_MARK = re.compile(r"[,;.!?]")
@@ -277,9 +289,10 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
-              *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text)]:
-        x = (m.groupdict().get("x") or m.group("y")).lower().split()
-        if x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that"):
+              *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
+              *_NO_AT_ALL.finditer(sent.text)]:
+        x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
+        if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that")):
             continue
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
