@@ -1451,6 +1451,37 @@ def test_an_address_to_the_assistant_by_name_is_no_part_of_what_is_said():
     assert "Clara said the hen do is booked for eight of Clara's group." in texts, texts  # (not "of Clara")
 
 
+def test_a_rule_asked_of_the_assistant_by_name_with_no_comma_is_a_rule_and_an_idiom_none():
+    # Walk-through 81: "Mise never put an order in with Harbour again" was a fact of Mise's, and
+    # "dont get me started" the rule "Marco asked not to get Marco started".
+    said = [("Mise", "assistant", "How was the service last night?"),
+            ("Marco", "user", "dont get me started"),
+            ("Marco", "user", "Mise never put an order in with Harbour again. we're done with them")]
+    ex = extract([turn(text, who, T0 + timedelta(minutes=i), i, role) for i, (who, role, text) in enumerate(said)])
+    assert [c.text for c in ex.foresights] == ["Marco asked never to put an order in with Harbour again."]
+    assert not [f for f in ex.facts if f.subject == "Mise"]
+
+
+def test_what_nobody_does_is_no_rule_and_a_name_set_off_by_what_she_is_holds_her_allergy():
+    # Walk-through 81: "beef cheek is off the menu, nobody orders it" was a standing rule, top for
+    # nine questions; "Eleanor, the regular at table 3, is allergic to shellfish" the speaker's.
+    ex = extract([turn("beef cheek is off the menu, nobody orders it in the warm weather", speaker="Marco")])
+    assert not ex.foresights
+    ex = extract([turn("Eleanor, the regular at table 3, is allergic to shellfish", speaker="Aisha")])
+    assert [c.text for c in ex.foresights] == ["Eleanor is allergic to shellfish."]
+    # (still a rule said of everyone)
+    ex = extract([turn("One rule for everyone: nobody lifts anything over 25 kg alone", speaker="Marco")])
+    assert len(ex.foresights) == 1
+
+
+def test_a_rule_against_strobes_surfaces_for_the_lighting():
+    # Walk-through 82: "no strobes or flashing effects" had no word of lights: missed by "planning the
+    # lighting design".
+    [c] = extract([turn("Important: Poppy has photosensitive epilepsy so absolutely no strobes or flashing "
+                        "effects anywhere in the show", speaker="Fiona")]).foresights
+    assert {"lighting", "lighting design", "effects"} <= set(c.trigger.split(", ")), c.trigger
+
+
 def test_two_words_of_no_ones_are_no_fact_and_a_trade_said_first_no_name():
     # Walk-through 56: "Florist sorted." (a firm "Florist") was the top hit for the florist.
     ex = extract(episode(("Lena", "Florist sorted! Our florist is Petal & Stem in Witney.")))

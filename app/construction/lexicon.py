@@ -590,6 +590,9 @@ SITUATIONS: dict[str, str] = {
                  "trip, travel, packing, away, weekend away, overnight",
     "photos": "photos, pictures, videos, posting, sharing, social media, website, newsletter, online, camera",
     "migraine": "screens, light, noise, schedule, health, work",
+    # "absolutely no strobes or flashing effects anywhere in the show": for whoever plans the lights
+    "lighting": "lighting, lighting design, lights, effects, special effects, stage, show, disco, party, concert, "
+                "fireworks, screens, video games",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "
                 "moving house, stairs",
     "hearing": "phone calls, calling, ringing, video calls, music, noise, concerts, meetings",
@@ -657,6 +660,7 @@ _cue("drinks", "drink drinking alcohol wine beer")
 _cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
 publicize""")
 _cue("fire", "bonfire bonfires burn burning burnt fire fires")
+_cue("lighting", "strobe strobes strobing flashing epilepsy epileptic photosensitive photosensitivity")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.

@@ -412,6 +412,10 @@ _NO_PHOTOS = re.compile(r"\b(?:no|don't\s+(?:post|share|upload|put\s+up)|never\s
                         r"of\s+(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)"
                         r"(?P<where>\s+(?:online|on\s+[\w -]{3,30}))?", _I)
 _APPOSITIVE = re.compile(r",\s+[^,;:.!?]{2,40},", _I)
+# A name the sentence opens with, set off by what they are: "Eleanor, the regular at table 3, is
+# allergic to shellfish" (read as an address to her: no mention, and it was the speaker's allergy).
+_NAME_APPOSITIVE = re.compile(r"^(?P<n>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?),\s+(?:the|our|my|a|an|one)\s+"
+                              r"[^,;:.!?]{2,40},", _I)
 # A subject said as a noun phrase, not a name: "one of their guests", "the bride", "the risotto".
 _NP = re.compile(r"(?:^|[,;:]\s*|\b(?:and|but|so|also)\s+)(?P<np>(?:one\s+of\s+)?"
                  r"(?:the|this|that|these|those|their|his|her|a|an)\s+(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))", _I)
@@ -460,6 +464,9 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
             return said[:1].upper() + said[1:]
         if dish:
             return None
+    if (named := _NAME_APPOSITIVE.match(text)) and _COPULA_GAP.fullmatch(text, named.end(), pos) \
+            and named.group("n").lower() not in lx.STOPWORDS:
+        return named.group("n")
     who = _who_before(sent, pos, reg, recent)
     if said_only:
         return who.name if who is not None and who.person else None

@@ -16,7 +16,8 @@ from app.construction.local.voice import OBJECT_PRONOUN, _Voice, rewrite
 # Verbs of errands only: "never give up", "don't worry", "always be kind" are no instruction.
 ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|send|order|buy|"
            "reserve|pick|choose|use|put|add|invite|cc|copy|reply|forward|share|post|pay|charge|"
-           "spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get|bring|tell|"
+           r"spend|plan|recommend|suggest|wake|remind|contact|seat|serve|cook|get(?!\s+(?:me|us|him|her|them)\s+started)|"
+           "bring|tell|"
            "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve|"
            r"give\s+out|give\s+away|hand\s+out|pass\s+on|disclose|reveal|visit|show|let\s+in|enter|"
            r"give\s+(?:me|us|him|her|them)|feed|pour|suggest\s+(?:me|us)")  # ("never give me gels with caffeine")
@@ -256,7 +257,10 @@ _BUT_NO = re.compile(r"\b(?:fine|allowed|ok|okay|welcome|permitted)\b[^.;!?]{0,4
 # job takes: "piano means we need a third person and the piano trolley on that job"; or of how a thing
 # is to be kept: "on moving day the cat has to be shut in the bathroom".
 _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:ever\s+)?(?P<x>(?!(?:is|was|knows|cares|wants|likes|"
-                     r"thinks|says|said|believes|expects|remembers|told|asked|came|showed)\b)[a-z]+s)\b", _I)
+                     r"thinks|says|said|believes|expects|remembers|told|asked|came|showed|"
+                     # (what people do, not may: "beef cheek is off the menu, nobody orders it")
+                     r"orders|buys|eats|drinks|reads|watches|notices|listens|answers|replies|understands|minds|"
+                     r"wins|loves|enjoys|bothers|complains|checks|misses)\b)[a-z]+s)\b", _I)
 _MEANS_NEED = re.compile(r"\b(?P<x>[a-z][\w-]*)\s+means\s+(?:we|you|they)(?:'ll)?\s+(?:need|have\s+to|must)\b", _I)
 # ... and of one named just before as "it" ("she's got a spaniel called Biscuit, it has to be kept
 # inside while we're working": the sentence says whose).

@@ -139,12 +139,16 @@ def _lowercase(raw: str) -> bool:
 
 def _addressed(turns: list[_Turn]) -> re.Pattern | None:
     """A sentence's opening address to the episode's assistant by name: "Pilot, Sofia Alvarez is
-    joining us" (it was "Ravi said pilot, Sofia Alvarez is joining Ravi"), "Vow, the hen do is booked!"."""
+    joining us" (it was "Ravi said pilot, Sofia Alvarez is joining Ravi"), "Vow, the hen do is booked!";
+    with no comma before what it is asked ("Mise never put an order in with Harbour again" was a fact
+    of Mise's)."""
     names = sorted({t.speaker for t in turns if t.assistant and t.speaker}, key=len, reverse=True)
     if not names:
         return None
     alt = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"^(?:(?:hi|hey|hello|ok|okay|so|and)\s+)?(?:{alt})\s*[,:]\s+(?=\S)", _I)
+    return re.compile(rf"^(?:(?:hi|hey|hello|ok|okay|so|and)\s+)?(?:{alt})(?:\s*[,:]\s+|\s+(?=(?:please\s+|pls\s+)?"
+                      r"(?:never|always|don'?t|do\s+not|from\s+now\s+on|can\s+you|could\s+you|would\s+you|"
+                      r"remind|remember|note|make\s+a\s+note|add|put|book|find)\b))(?=\S)", _I)
 
 
 def _sentences(turns: list[_Turn]) -> list[_Sentence]:
