@@ -2215,3 +2215,35 @@ def test_a_bare_nth_is_the_day_another_sentence_of_the_turn_names_with_its_month
                        "So Snowdonia is now Saturday 24 October", "Lin", datetime(2026, 10, 1, 9, tzinfo=timezone.utc), 0)])
     said = " ".join(f.text for f in ex.facts)
     assert "2026-10-24 (on the 24th)" in said and "2026-09-24" not in said, said
+
+
+def test_a_bare_nth_next_to_the_days_a_turn_names_is_of_their_month():
+    # Walk-through 80: "it's 11-17 November. I'd fly out on the 10th and come back on the 18th", said
+    # on 18 September, flew out on 10 October and came back the day it was said.
+    ex = extract([turn("it's 11-17 November. I'd fly out on the 10th and come back on the 18th", "Karin",
+                       datetime(2026, 9, 18, 9, tzinfo=timezone.utc), 0)])
+    said = " ".join(f.text for f in ex.facts)
+    assert "2026-11-10 (on the 10th)" in said and "2026-11-18 (on the 18th)" in said, said
+    # (a day far from them keeps its own reading)
+    ex = extract([turn("it's 11-17 November. The invoice is due on the 30th", "Karin",
+                       datetime(2026, 9, 18, 9, tzinfo=timezone.utc), 0)])
+    assert "2026-09-30" in " ".join(f.text for f in ex.facts)
+
+
+@pytest.mark.parametrize("said, at, day", [
+    # Walk-through 83: the asking or the calling off is past, the days are not (each was 2025's)
+    ("the Fletchers asked to move their stay a week later, so 26 Sept to 3 Oct at Swallow",
+     datetime(2026, 9, 17, 9, tzinfo=timezone.utc), "2026-09-26"),
+    ("a Mr Ellis asked if he can bring 2 dogs to Heron 27 Nov - 4 Dec", datetime(2026, 11, 9, 9, tzinfo=timezone.utc),
+     "2026-11-27"),
+    ("The Barretts have cancelled their Heron booking, 2-9 October", datetime(2026, 9, 24, 9, tzinfo=timezone.utc),
+     "2026-10-02"),
+    # ... and what is wanted done by a day lies ahead ("updated": January gone by)
+    ("they want the photos updated before January", datetime(2026, 11, 18, 9, tzinfo=timezone.utc), "January 2027"),
+    # (a day asked after far from now is one gone by; a month called off just ahead is that one)
+    ("She asked to see the invoice from 3 March", datetime(2026, 11, 18, 9, tzinfo=timezone.utc), "2026-03-03"),
+    ("They cancelled their booking for October", datetime(2026, 9, 24, 9, tzinfo=timezone.utc), "October 2026"),
+])
+def test_a_day_asked_for_called_off_or_wanted_by_is_the_nearest_or_ahead(said, at, day):
+    ex = extract([turn(said, "Rhys", at, 0)])
+    assert day in " ".join(f.text for f in ex.facts), [f.text for f in ex.facts]

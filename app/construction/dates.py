@@ -43,6 +43,10 @@ __all__ = [
 ]
 
 PAST, PRESENT, FUTURE = "past", "present", "future"
+# Told in the past of a day most often just ahead ("asked to move their stay to 26 Sept", "cancelled
+# their booking, 2-9 October"): a day or month within SOON_DAYS ahead is that one, any other the past's.
+SOON = "soon"
+SOON_DAYS = 62
 
 
 @dataclass(frozen=True)
@@ -199,7 +203,12 @@ def _year_for_month(month: int, ref: date, prefer: str | None, day: int | None =
         c = _safe_date(y, month, min(d, calendar.monthrange(y, month)[1]))
         if c is not None:
             candidates.append(c)
-    if prefer == PAST:
+    if prefer == SOON:
+        soon = [c for c in candidates if (c >= ref if day else (c.year, c.month) > (ref.year, ref.month))
+                and c <= ref + timedelta(days=SOON_DAYS)]
+        if soon:
+            return soon[0].year
+    if prefer in (PAST, SOON):
         past = [c for c in candidates if (c <= ref if day else (c.year, c.month) <= (ref.year, ref.month))]
         if past:
             return max(past).year
@@ -897,14 +906,21 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
     out = list(mentions)
     for i, b in enumerate(out):
         if b.granularity == "day" and b.relative and _BARE_NTH.fullmatch(b.phrase):
-            days = {a.start for a in named if a is not b and a.granularity == "day" and _MONTH_NAMED.search(a.phrase)
-                    and a.start.day == b.start.day}
+            said = [a for a in named if a is not b and a.granularity in ("day", "span")
+                    and _MONTH_NAMED.search(a.phrase)]
+            days = {a.start for a in said if a.granularity == "day" and a.start.day == b.start.day}
+            if not days:
+                # ... or a day next to the days named ("it's 11-17 November. I'd fly out on the 10th and
+                # come back on the 18th": the 18th had been the day it was said)
+                days = {d for a in said if (d := _safe_date(a.start.year, a.start.month, b.start.day)) is not None
+                        and a.start - timedelta(days=_NEXT_TO) <= d <= a.end + timedelta(days=_NEXT_TO)}
             if len(days) == 1:
                 (day,) = days
                 out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
     return out
 
 
+_NEXT_TO = 7  # days either side of a named day or range a bare "the 18th" is read as its month's
 _BARE_NTH = re.compile(r"(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)", _I)
 _MONTH_NAMED = re.compile(rf"\b(?:{_M_ANY})\b|\d{{4}}-\d\d-\d\d", _I)
 _WEEKDAY_ONLY = re.compile(rf"(?:on\s+)?(?:{_WD})", _I)

@@ -5,7 +5,7 @@ import re
 from typing import Callable
 
 from app.construction import lexicon as lx
-from app.construction.dates import DateMention, absolute_text, inline_text
+from app.construction.dates import SOON, DateMention, absolute_text, inline_text
 
 
 _PREP_BEFORE = re.compile(
@@ -165,6 +165,18 @@ _ARRANGED_FOR_HINT = re.compile(
     r"\b(?:got|landed|secured|booked|added)\s+(?:us|me|them|him|her)\s+(?:[\w-]+\s+){0,3}"
     r"(?:shows?|gigs?|dates?|slots?|bookings?|appointments?|tickets?|tables?|rooms?|interviews?)\b", re.IGNORECASE)
 
+# A day asked for or called off ("the Fletchers asked to move their stay, so 26 Sept to 3 Oct", "a Mr
+# Ellis asked if he can bring 2 dogs 27 Nov - 4 Dec", "The Barretts have cancelled their booking, 2-9
+# October"): the asking is past, the day most often not: one just ahead (each had read last year's).
+_ASKED_FOR_HINT = re.compile(r"\b(?:asked|asking|asks|wanted|wants)\s+(?:(?:us|me|him|her|them)\s+)?(?:to|if|whether)\b|"
+                             r"\b(?:cancell?ed|called\s+off)\b", re.IGNORECASE)
+# ... or what must be done by a day: "they want the photos updated before January" (said in
+# November: it had been January gone by, from "updated").
+_WANTED_BY_HINT = re.compile(
+    r"\b(?:want|wants|wanted|need|needs|needed|has\s+to|have\s+to|must)\b[^.;!?]{0,40}?\b(?:by|before|no\s+later\s+than)\s+"
+    r"(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)",
+    re.IGNORECASE)
+
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
                            r"brought|pulled)\b)", re.IGNORECASE)
 
@@ -181,7 +193,7 @@ _PROMISE_MISSED = re.compile(
 
 
 def tense_of(s: str) -> str | None:
-    """'future', 'past' or None: how to read a date phrase whose year or week is open."""
+    """'future', 'past', 'soon' (dates.SOON) or None: how to read a date phrase whose year or week is open."""
     if _PROMISE_MISSED.search(s):
         return "past"
     if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s) or _PROMISED_FOR_HINT.search(s):
@@ -192,6 +204,10 @@ def tense_of(s: str) -> str | None:
         return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
     if _ARRANGED_FOR_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
         return "future"
+    if _WANTED_BY_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+        return "future"
+    if _ASKED_FOR_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+        return SOON
     if _PAST_HINT.search(s):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
