@@ -261,6 +261,16 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     # what a class studies, one topic at a time (walk-through 50: the first topic came first)
     ("This half term 9C is studying cells and organisation.", ("9C", "topic is", "cells and organisation")),
     ("We've finished cells; from today 9C is on chemical reactions.", ("9C", "topic is", "chemical reactions")),
+    # walk-throughs 80-83: values said in words no reader knew (each a "said" fact or a verb's,
+    # beside the value they replaced, both current)
+    ("I've changed the Heron key safe code to 9035, tell the Barretts", ("Heron", "key safe code is", "9035")),
+    ("ok Heron goes to £85 a night then", ("heron", "is", "£85")),
+    ("Maria bumped basal up to 17 units, the 16 was too little", ("Nadia", "basal is", "17 units")),
+    ("she changed my carb ratio to 1:8", ("Nadia", "carb ratio is", "1:8")),
+    ("carb ratio stays 1:10 for now", ("Nadia", "carb ratio is", "1:10")),
+    ("their salmon is £16.50/kg and sea bass £21 a kilo", ("salmon", "is", "£16.50")),
+    ("Coastal Cottages have agreed to 16% commission", ("commission", "is", "16%")),
+    ("Adding a school matinee. That makes 6 shows", ("show count", "is", "6")),
 ])
 def test_a_value_and_whose_it_is(said, value):
     if value is None:  # ("her": no one named before it)
@@ -932,3 +942,11 @@ async def test_a_groups_value_held_by_someone_relates_them_to_whom_it_was_said_w
     await _tell(services, graph, [(0, "Marco", "My brother Davide is my best man now.")], group="w")
     names = {r.entity["name"] for r in await RelatedService().related_to(graph, "Davide", hops=1)}
     assert "Marco" in names, names
+
+
+def test_a_value_set_by_someone_is_no_attribute_of_theirs_and_a_place_named_has_its_price():
+    # Walk-through 80: "Maria bumped basal up to 17 units" was also "Maria's bumped basal"; walk-through
+    # 83: a cottage read as a place ("we stay at Swallow") had no price of its own.
+    assert {v for v in _values(["Maria bumped basal up to 17 units"]) if v[0] == "Maria"} == set()
+    said = _values(["We've two cottages, guests stay at Swallow or at Heron.", "Swallow is £120 a night"])
+    assert ("Swallow", "is", "£120") in said or ("swallow", "is", "£120") in said, said

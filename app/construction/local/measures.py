@@ -29,7 +29,7 @@ from app.construction.local.sentence import _Parse, _Sentence
 # Enterprise their renewal date is now November 12, 2027").
 _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also|yeah|yes|yep|yup|ok|okay|oh|well|right|btw|fyi|"
           r"actually|anyway|ugh|hmm)[,!]?\s+)*|\b(?:and|so|but)\s+|"  # (", so my exam is"; "yeah goal is £6,000")
-          r"^\x00\d+\x00\s*,?\s+|"  # ("From January subs go up to £25": its day first)
+          r"^(?:(?i:from|starting|as\s+of)\s+)?\x00\d+\x00\s*,?\s+|"  # ("From January subs go up to £25": its day first)
           r"(?<=\s)(?=(?i:my|our|their|its|his|her)\s))")
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
@@ -45,9 +45,11 @@ _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,4}?[\w-]+
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going\s+to\s+be|stands\s+at|"
          r"(?:sits|sitting|hovers|hovering|stays)"
-         r"\s+(?:at|around|about)|"
+         r"\s+(?:at|around|about)|stays(?=\s+(?:[£$€]?\d))|"  # ("carb ratio stays 1:10 for now")
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
+         # ("ok Heron goes to £85 a night then": a sum, not a place gone to)
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+to(?=\s+[£$€]\d)"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+from\s+\S+\s+to"  # ("the hake dish goes from €26 to €27")
          r"|(?:dropped|drops|rose|rises|fell|falls|jumped|jumps|climbed|climbs|grew|grows|shot\s+up|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
@@ -75,6 +77,7 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
           r"people|members|players|kids|children|families|households|"  # ("the waiting list is at 23 people")
           r"arr|mrr|acv|tcv")  # a deal's "$120k ARR" (it was no value, so the amount never changed)
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
+        r"1:\d{1,3}(?![\d:.])|"  # a ratio, "carb ratio is now 1:9" ("1:10", a clock's too, reads the same)
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 # A time of day or a race's time: "at 9:30", "48:10", "1:48:30"
 _CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s*(?i:am|pm)\b)?|\d{1,2}\s*(?i:am|pm)\b)"
@@ -93,7 +96,7 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
         r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding|"
         r"because|cos|coz|since)\b|"
-        r"\s*/\s*(?i:yr|year|mo|month|seat|user)\b)")
+        r"\s*/\s*(?i:yr|year|mo|month|seat|user|kg|kilo|lb|night|hour|hr|day|week|head)\b)")  # ("£16.50/kg")
 # (a day said between, before an amount: "fundraising target this year is £2,000"; not "The Eastfield cup
 # match on Saturday is cancelled", the match's day called off: assignments.py)
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR
@@ -170,14 +173,21 @@ _CHANGED = re.compile(
     # (with no determiner a group's dues: "AGM voted to raise subs to £45 a term")
     r"(?:(?P<det>my|our|their|his|her|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s)"
     # ... or a thing priced anew, up or down to its amount ("I'm putting raffle tickets up to £2 a strip")
-    r"|(?=[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?i:up|down)\s+to\s+[£$€]))"
-    rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,2}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
+    # ... or a dose or a count, by its unit ("Maria bumped basal up to 17 units")
+    rf"|(?=[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?i:up|down)\s+to\s+(?:[£$€]|\d[\d.]*\s*(?i:{_UNITS})\b)))"
+    # ("I've changed the Heron key safe code to 9035")
+    rf"(?P<attr>[\w-]+(?:\s+[\w-]+){{0,3}}?)(?:\s+(?i:for|of|at|in)\s+(?P<owner2>{_NAME}))?(?:\s+again)?"
     r"(?:\s+(?i:from)\s+(?:(?i:a|an)\s+)?[$£€]?\d[\d,.]*\w*)?"  # ("raised his target grade from 6 to 7")
     # ("I raised my day rate again, it's £450 from 1 November")
     # ("Changing the travel fee again, $0.70 per mile from November 1")
     rf"(?:\s+(?:up\s+|down\s+|back\s+)?to\s+|\s*,\s*(?i:it's|it\s+is|to)(?:\s+now)?\s+|\s*,\s*(?=[£$€]\d))"
     rf"(?:(?i:a|an)\s+)?(?:{_CLOCK}|{_NUM})"
     + _END)  # ("I'm revising my goal time to 3:55")
+# A rate agreed at its number: "Coastal Cottages have agreed to 16% commission" (after "commission
+# is 18%": the group's commission, whoever agreed).
+_AGREED_AT = re.compile(r"\b(?i:agreed|agree|settled|accepted)\s+(?i:to|on)\s+(?:(?i:a|an)\s+)?"
+                        r"(?P<num>\d{1,3}(?:\.\d+)?\s?%|[£$€]\s?\d[\d,]*(?:\.\d+)?k?)\s+"
+                        r"(?P<attr>(?i:commission|discount|deposit|fee|rate|day\s+rate|hourly\s+rate|rent|price|budget))\b")
 _PROPOSED = re.compile(r"(?:\w+\s+)?\b(?:proposal|propose[sd]?|proposing|suggest(?:s|ed|ing)?|should\s+we|could\s+we|"
                        r"how\s+about|what\s+if)\b", re.I)
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
@@ -370,9 +380,14 @@ def _meant_day(raw: str) -> str | None:
 _WEEKDAY_THE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|on)\b")
 
 # Measured of a body or its training: the speaker's when no one else's is said.
+# (a dose too: "carb ratio stays 1:10 for now", said by the one who injects)
 _OF_A_BODY = frozenset("""weight height heart hr rhr pressure bp sugar glucose a1c hba1c cholesterol bmi fat
+basal bolus insulin ratio dose dosage
 vo2 pr pb 1rm 3rm 5rm max squat deadlift bench press ohp pace time calories kcal protein steps sleep ferritin
 iron temperature waist mileage""".split())
+# Verbs a value is set with, no attribute's words ("Maria bumped basal up to 17 units").
+_SET_VERBS = frozenset("raised bumped upped lowered reduced cut dropped changed moved put increased set revised "
+                       "updated pushed".split())
 # Words of an attribute that make it no attribute: a person's relation or post (parse.py holds
 # them), a date or time word, what a pronoun or a question opens with.
 _NOT_ATTR = (lx.KIN | lx.ORG_ROLES | lx.PRONOUNS | lx.WEEKDAYS | lx.MONTHS | frozenset(
@@ -579,12 +594,18 @@ def _said_is(v: _Values) -> None:
         attr = _attribute(said_attr if thing is None or thing.lower() in _HOMES
                           else f"{thing} {said_attr}")
         words = [said_attr, *said_attr.split()]
-        if attr is None or re.search(_TICKET, m.group("attr")) or any(
+        # "Swallow is £120 a night" (a cottage, read as a place): its sum, as a thing's ("the Forest
+        # Floor Risotto will be €21")
+        priced = (m.group("num") or "")[:1] in "£$€" and not (det or said_owner) and (
+            (e := reg.get(said_attr)) is not None and e.type in ("place", "organization"))
+        if attr is None or re.search(_TICKET, m.group("attr")) or not priced and any(
                 (e := reg.get(w)) is not None and e.type != "thing" for w in words):
             continue  # "Tom is 30", "LUM-4821 is fixed": a name is no attribute
         loose = re.match(r"'s\b|\s+(?:up|down)\s+to\b", text[m.end("attr"):], re.I)
-        if loose and not set(attr.split()) & (_OF_A_BODY | _COUNTS):
-            continue  # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age
+        if loose and (not set(attr.split()) & (_OF_A_BODY | _COUNTS) or set(attr.split()) & _SET_VERBS):
+            # "weight's 83.1", "protein target up to 170 g"; but "Alfie's 8" is an age ("Maria
+            # bumped basal up to 17 units": set by Maria, _changed)
+            continue
         if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS and not (det or said_owner):
             continue  # "Launch is Monday": a scheduled event's day (assignments.py); "my exam" is mine
         whose = v.owner(det or said_owner, m.start())
@@ -793,10 +814,16 @@ def _changed(v: _Values) -> None:
         det = (m.group("det") or "the").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
         value = m.group("num") or m.group("clock")
-        attr = _attribute(m.group("attr"))
+        said_attr = m.group("attr")
+        if det == "the" and whose is None:
+            # ("I've changed the Heron key safe code to 9035": Heron's key safe code)
+            whose, said_attr = _org_first(said_attr, v.reg)
+        attr = _attribute(said_attr)
         if attr and attr.split()[-1] in lx.HIRED and value[:1] in "£$€":
             attr = f"{attr} fee"  # ("negotiated the hall down to £70 an evening": the hall fee)
         v.add(whose, attr, value, m.start(), "", m.end())  # (told by its doer)
+    for m in _AGREED_AT.finditer(v.text):
+        v.add(None, " ".join(m.group("attr").lower().split()), m.group("num").replace(" ", ""), m.start(), "", m.end())
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
@@ -1129,6 +1156,9 @@ _COUNT_NOW = re.compile(
     r"(?P<attr>(?i:[a-z])[a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?i:now|currently|at|now\s+at)\s+"
     r"(?P<num>\d[\d,]*(?:\.\d+)?k?)(?![\d,.:]\d|\s*(?i:am|pm|o'clock)\b)"
     r"(?=\s*(?:[.!?,]|$|\s+(?i:now|today|already)\b))")
+# ... or as what something adds up to: "Adding Friday 20 November for St Mary's. That makes 6 shows".
+_MAKES_COUNT = re.compile(r"(?:^|[,;:]\s+|\b(?:so|and)\s+)(?i:that|which|this|it)(?:'s|\s+)\s*(?i:makes?|brings\s+(?:us|it)\s+to)\s+"
+                          r"(?:(?i:it|us)\s+)?(?:(?i:a\s+total\s+of)\s+)?(?P<num>\d{1,4})\s+(?P<noun>[a-z][a-z-]*s)\b")
 _COUNT_FIRST = re.compile(
     # (first in a clause too: "first Wednesday rehearsal went well btw, 41 singers now")
     r"(?:^|[,;:]\s+)(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
@@ -1161,7 +1191,8 @@ def _counts(v: _Values) -> None:
         attr = _attribute(m.group("attr"))
         if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
-    elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))) is not None \
+    elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))
+          or (m := _MAKES_COUNT.search(v.text))) is not None \
             and m.group("noun").lower() not in lx.STOPWORDS:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
