@@ -337,3 +337,15 @@ def test_a_weekday_after_a_is_any_such_day_and_no_date():
     # Walk-through 59: "never book private parties on a Monday" had become "on a 2026-08-24 (Monday)".
     assert find_dates("Rule: never book private parties on a Monday.", REF, prefer="future") == []
     assert find_dates("never put her on a Sunday shift", REF, prefer="future") == []
+
+
+def test_weekdays_listed_with_no_date_and_a_changeover_day_are_a_routines():
+    # Walk-throughs 80, 83: "gym plan: monday wednesday friday at 7am" was three dates, the Monday
+    # after the Wednesday; "Changeover day is Saturday" one Saturday.
+    for said in ("gym plan: monday wednesday friday at 7am", "new gym schedule: tuesday, thursday and saturday",
+                 "Changeover day is Saturday for both", "training days are Tuesday/Thursday"):
+        assert find_dates(said, REF) == [], said
+    # (a day listed before a date, or one alone, is still a day)
+    assert [m.start for m in find_dates("we could meet Monday and then Friday 12 May", REF)] == [
+        date(2023, 5, 15), date(2023, 5, 12)]
+    assert [m.start for m in find_dates("gym on wednesday", REF)] == [date(2023, 5, 10)]

@@ -475,7 +475,8 @@ _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$",
 # A week's day of a routine: "Our fish delivery day is now Thursday, not Tuesday", "Fish deliveries
 # now come on Wednesday instead of Thursday" (each had been one Thursday, and a plan).
 _ROUTINE_DAY_IS = re.compile(
-    r"\b(?:(?:delivery|collection|bin|market|cleaning|pay|rest|recycling)\s+days?\s+(?:is|are|will\s+be|'s)|"
+    r"\b(?:(?:delivery|collection|bin|market|cleaning|pay|rest|recycling|changeover|training|match|rehearsal|"
+    r"practice|club|gym|shopping|laundry|wash|swim|lesson|session|meeting)\s+days?\s+(?:is|are|will\s+be|'s)|"
     r"(?:deliveries|collections)\s+(?:now\s+)?(?:come|arrive|are|will\s+be|happen))\s+"
     r"(?:(?:now|still|usually|always)\s+)?(?:on\s+)?(?:a\s+)?$", _I)
 _ROUTINE_REPLACED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from)\s+(?:on\s+)?$", _I)
@@ -504,6 +505,17 @@ def _week_routine(text: str, start: int) -> bool:
     return False
 
 
+# Days of a week's routine listed with no date: "gym plan: monday wednesday friday at 7am", "new gym
+# schedule: tuesday thursday saturday" (each had been a date, the Monday after the Wednesday).
+_DAY_LIST = re.compile(rf"(?:{_WD})(?:\s*(?:,|/|&|\band\b|\s)\s*(?:{_WD})\b)+", _I)
+
+
+def _in_day_list(text: str, start: int) -> bool:
+    """Whether the weekday at `start` is one of two or more listed, no date said after the last."""
+    return any(m.start() <= start < m.end() and not _DATE_AFTER.match(text, m.end())
+               for m in _DAY_LIST.finditer(text, max(0, start - 40), start + 60))
+
+
 # A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job".
 _WEEKDAY_KIND = re.compile(r"s?\s+(?:assistants?|staff|helpers?|cover|job|jobs|shifts?|school|club|league|"
                            r"workers?|crew|papers?)\b", _I)
@@ -526,6 +538,7 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
     # ("coming Thursday 24 September": the date says it too)
     if _DATE_AFTER.match(m.string, m.end()) or _ROUTINE_BEFORE.search(m.string, 0, m.start()) \
             or _ROUTINE_AFTER.match(m.string, m.end()) or (not m.group(1) and _week_routine(m.string, m.start(2))) \
+            or (not m.group(1) and _in_day_list(m.string, m.start(2))) \
             or (not m.group(1) and (_DAY_OFF_IS.search(m.string, 0, m.start())
                                     or _ROUTINE_DAY_IS.search(m.string, max(0, m.start() - 60), m.start())
                                     or (_ROUTINE_REPLACED.search(m.string, max(0, m.start() - 16), m.start())
