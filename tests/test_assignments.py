@@ -138,3 +138,27 @@ def test_where_everything_runs_and_where_we_deploy_are_one_value():
                          ("Ravi", "Decision made: from now on we deploy to Fly.io.")))
     assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.predicate == "uses"] == [
         ("hosting", "uses", "Heroku"), ("hosting", "uses", "Fly.io")]
+
+
+def test_a_thing_moved_to_a_day_is_that_things_day():
+    # Walk-throughs 79, 81: "move the skip to monday 12th", "skip is now Wednesday 14 October", "Inspection
+    # moved AGAIN. ..., new date Wednesday 4 November" were "said" facts, the first day current.
+    assert ("skip", "date is", "2023-05-15") in _facts(("Callum", "and move the skip to monday 15th too"))
+    assert ("skip", "date is", "2023-05-17") in _facts(("Callum", "skip is now Wednesday 17 May, on the road"))
+    assert ("pour", "date is", "2023-05-19") in _facts(("Callum", "we pushed the pour back to Friday 19 May"))
+    assert ("inspection", "date is", "2023-05-24") in _facts(
+        ("Marco", "Inspection moved AGAIN. Inspector is off sick, new date Wednesday 24 May"))
+    # (no thing moved: pushed forward, a person, the weather)
+    for said in ("I started to push the biz forward on 9 May", "Tom is now 14 May", "the weather is now better"):
+        assert not {f for f in _facts(("Callum", said)) if f[1] == "date is"}, said
+
+
+async def test_a_things_day_moved_twice_ends_the_day_before(graph, ingestor):
+    said = [("k1", "and move the skip to monday 11th too", 0), ("k2", "skip is now Wednesday 13 March", 2)]
+    for i, text, d in said:
+        await ingestor.memorize(graph.tenant, "site", [
+            {"id": i, "speaker": "Callum", "content": text, "timestamp": DAY1 + timedelta(days=d)}],
+            group_id="crew", flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) "
+                            "RETURN f.object AS day, f.status AS status")
+    assert {r["day"]: r["status"] for r in rows} == {"2024-03-11": "superseded", "2024-03-13": "current"}

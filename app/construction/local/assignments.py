@@ -176,6 +176,26 @@ _MOVED_EVENT = re.compile(
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
+# ... or any thing of ours moved to a day, by a verb that moves only days ("our get-in moves to Sunday
+# 15 November", "and move the skip to monday 12th too", "the skip is now Wednesday 14 October": each a
+# "said" fact, the first day current beside it). With "the", "our" or "my" before it, or said first.
+_THING_MOVED = re.compile(
+    r"(?:\b(?i:move|moving|moved|push|pushing|pushed|postpone|postponing|postponed|reschedule|rescheduling|"
+    r"rescheduled)\s+(?i:the|our|my)\s+"
+    r"(?P<x>(?:(?i:[a-z])[\w'-]*\s+){0,2}?(?i:[a-z])[\w'-]*)|"
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<y>(?:(?i:[a-z])[\w'-]*\s+){0,2}?(?i:[a-z])[\w'-]*)\s+"
+    r"(?:(?i:has\s+been|have\s+been|was|got|is)\s+)?(?i:moves|moved|pushed|postponed|rescheduled|put\s+back|"
+    r"brought\s+forward))"
+    # ("to" goes into the day's place with it)
+    # (not "to push the biz forward on 9 July")
+    r"\s+(?:(?i:back|forward)\s+(?i:to|until|till)\s*|(?i:(?:to|until|till)\s*)?)" + rf"(?:(?i:{_WEEKDAY}),?\s+)?"
+    + r"\x00(?P<d>\d+)\x00"
+    # ("the skip is now Wednesday 14 October": a thing's day anew)
+    r"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<z>(?i:[a-z])[\w'-]*(?:\s+(?i:[a-z])[\w'-]*)?)\s+"
+    r"(?i:is|'s)\s+(?i:now)\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<e>\d+)\x00")
+_NOT_MOVED = frozenset("""it this that they we he she i you everything everyone something nothing which what who
+one date day time meeting""".split())
+_NOT_MOVED_LAST = frozenset("forward back out up on off".split())
 # ... or settled on: "Let's say Friday 18 December for the social", "ok, Sunday 20 December for the social then"
 _DAY_FOR_EVENT = re.compile(
     r"(?:^|[,;:]\s+)(?:(?i:ok|okay|so|right|fine)[,!]?\s+)?(?:(?i:let's\s+(?:say|do|make\s+it|go\s+with|pencil\s+in)|"
@@ -196,7 +216,8 @@ _MOVED_ALONE = re.compile(
     rf"(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:again|back))?)\s*[.!]*$")
 # (after a clause of why: "Dale's van broke down, it's now Friday 11 December"; "Dan now says Friday
 # 26 February, not 29 January")
-_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to)|(?-i:[A-Z])[\w'-]*\s+"
+_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
+                     r"(?-i:[A-Z])[\w'-]*\s+"
                      r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
 
@@ -368,6 +389,18 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             if x.lower() in HANDOVERS and (thing := ordered_thing(ORDERED.search(text, 0, m.start()))):
                 x = f"{thing} {x.lower()}"  # ("wedding cake for the Ruizes, 4 tiers, collection Saturday 17 October")
             add(event_key(x, m.group(0), m.groupdict().get("party"), sent.t.speaker), "date is", day.group(), 0)
+    for m in _THING_MOVED.finditer(text):
+        x = m.group("x") or m.group("y") or m.group("z")
+        slot = int(m.group("d") or m.group("e"))
+        day = ISO_DAY.search(sent.rendered[slot]) if slot < len(sent.rendered) else None
+        # (moved "to" a day, said or in the day's place: not "to push the biz forward on 9 July")
+        said = sent.dates[slot] if slot < len(sent.dates) else None
+        to = m.group("z") or said is not None and re.search(
+            rf"\b(?i:to|until|till)\s+(?:(?i:{_WEEKDAY}),?\s+)?$", sent.text[:said.pos]) or (
+            said is not None and re.match(r"(?i:to|until|till)\b", said.phrase))
+        if day and to and not set(x.lower().split()) & (_NOT_MOVED | _NOT_MOVED_LAST | lx.STOPWORDS) \
+                and reg.get(x) is None and not re.search(lx.SCHEDULED_ALT, x, re.I):
+            add(event_key(x, m.group(0), None, sent.t.speaker), "date is", day.group(), 0)
     for m in [*_RELEASED.finditer(text), *_WE_RELEASE.finditer(text)]:
         thing = reg.get(m.group("x"))
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
