@@ -923,3 +923,21 @@ async def test_a_request_for_one_person_pins_no_one_elses_standing_constraints(s
            if h.kind == "foresight" and h.node.get("text", "").startswith("Mei")]
     assert not mei, [(h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]
     assert res.hits[0].kind == "foresight" and res.hits[0].node["text"] == "Tomás must avoid running."
+
+
+async def test_a_plan_that_names_whom_a_question_is_about_is_no_answer_to_it(services, graph, searcher):
+    # Walk-through 80: "Karin will eat some too", a plan read from Jonas's question, matched every
+    # question naming Karin by its trigger's word "Karin" and was in the top 5 of 29 of 70.
+    await said_on_day3(services, graph, [
+        ("b1", "Karin", "basal is 17 units every night at 22:00"),
+        ("b2", "Karin", "my HbA1c came back at 52"),
+        ("b3", "Jonas", "Pip, what should I bake for the book club on saturday? Karin will eat some too")])
+    plans = await graph.read("MATCH (n:Foresight {tenant: $tenant}) RETURN n.text AS text")
+    assert any("Karin will eat" in r["text"] for r in plans), plans  # (the plan the walk-through had)
+    for query in ("What is Karin's basal insulin dose now?", "What was Karin's most recent HbA1c result?"):
+        res = await search(searcher, graph, query, top_k=5, now=DAY3 + timedelta(days=1))
+        assert not [h for h in res.hits if h.kind == "foresight"], (query, [h.node.get("text") for h in res.hits])
+        assert not res.rankings.get("foresight"), (query, res.rankings.get("foresight"))
+    # (a situation still brings it: what to bake)
+    res = await search(searcher, graph, "What could we bake for the book club?", top_k=5, now=DAY3 + timedelta(days=1))
+    assert res.rankings.get("foresight")

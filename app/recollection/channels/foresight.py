@@ -156,6 +156,15 @@ def _one_thing(query: str) -> set[str]:
             and w not in lx.STOPWORDS and w not in lx.DATE_WORDS}
 
 
+_CAPITALISED = re.compile(r"(?<=\s)(?-i:[A-Z])[\w'’-]*")
+
+
+def _names_said(query: str) -> set[str]:
+    """The query's capitalised words but its first, lower-cased and without an owner's "'s"."""
+    said = {re.sub(r"['’]s$", "", w.lower()) for w in _CAPITALISED.findall(query)}
+    return said - lx.DATE_WORDS - lx.WEEKDAYS - lx.MONTHS - {"i", "i'm", "i've", "i'll"}  # (a day is a plan's word)
+
+
 def _subject(text: str | None) -> set[str]:
     m = _SUBJECT.match(text or "")
     return {m.group(1)} if m else set()
@@ -173,9 +182,13 @@ class ForesightChannel:
         params = dict(fetch=ctx.depth * 3, limit=ctx.depth, minScore=(1 + MIN_SIMILARITY) / 2,
                       people=named_keys(query) if ahead or situation(query) else [],
                       personMin=(1 + PERSON_SIMILARITY) / 2)
-        # (a request's "plan" is no situation: every agenda trigger lists "plans")
-        terms = [t for t in ctx.lucene_terms if t.lower() not in _REQUEST_WORDS]
-        words = [w for w in ctx.words if w not in _REQUEST_WORDS]
+        # (a request's "plan" is no situation: every agenda trigger lists "plans"; nor are the names
+        # it says, which every trigger of a plan of theirs holds: "Karin will eat some too" came
+        # first for "What is Karin's basal insulin dose now?". Whose constraints come by PEOPLE.)
+        names = _names_said(query)
+        terms = [t for t in ctx.lucene_terms if t.lower() not in _REQUEST_WORDS
+                 and re.sub(r"['’]s$", "", t.lower()) not in names]
+        words = [w for w in ctx.words if w not in _REQUEST_WORDS and w not in names]
         if terms and words:
             return [VectorPart("foresight", AGENDA_BOTH if ahead else BOTH, dict(
                 params, lucene=word_queries(terms, ["trigger"], ctx.graph.tenant),
@@ -260,6 +273,11 @@ class ForesightChannel:
         if not (asks_ahead(query) or situation(query)):
             # A question after a fact ("Who is Raj's doctor?"): what matches is a hit like any
             # other, by its turns, not pinned over the answer ("Raj has diabetes": its trigger
-            # lists doctors).
-            ranked = [replace(c, free=True, pin=False) for c in ranked]
+            # lists doctors); and only one that says a word of what it asks, not only whom ("Karin
+            # will eat some too", near by its trigger's "Karin", came first for "What is Karin's
+            # basal insulin dose now?" and for 28 other questions of hers).
+            asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - _names_said(query)
+            ranked = [replace(c, free=True, pin=False) for c in ranked
+                      if asked & set(_WORD.findall((rows[c.key].get("text") or "").lower()) if c.key in rows
+                                     else ())]
         return ranked
