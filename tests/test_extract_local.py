@@ -2247,3 +2247,14 @@ def test_a_bare_nth_next_to_the_days_a_turn_names_is_of_their_month():
 def test_a_day_asked_for_called_off_or_wanted_by_is_the_nearest_or_ahead(said, at, day):
     ex = extract([turn(said, "Rhys", at, 0)])
     assert day in " ".join(f.text for f in ex.facts), [f.text for f in ex.facts]
+
+
+def test_a_diet_said_as_ones_own_from_now_on_is_a_constraint_and_a_dog_allergy_found_by_a_labrador():
+    # Walk-through 80: "completely gluten free from now on, no exceptions, even crumbs" was a "said"
+    # fact; walk-through 83: "Can the Hendersons bring their labrador?" found no one's dog allergy.
+    for said in ("completely gluten free from now on, no exceptions, even crumbs",
+                 "the dietitian says strictly gluten free"):
+        assert [c.text for c in extract([turn(said, speaker="Karin")]).foresights] == ["Karin eats gluten-free."], said
+    assert not extract([turn("gluten free bread is expensive, even at Lidl", speaker="Karin")]).foresights
+    [c] = extract([turn("Mrs Okafor has a severe dog allergy", speaker="Rhys")]).foresights
+    assert {"labrador", "bringing a dog"} <= set(c.trigger.split(", ")), c.trigger

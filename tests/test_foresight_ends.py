@@ -452,6 +452,17 @@ async def test_a_plan_the_team_called_off_ends_whoever_made_it_and_no_other(grap
     assert not any(t.startswith(("Jun", "Sofia")) for t in ended), ended
 
 
+async def test_a_thing_the_team_no_longer_needs_ends_the_plan_of_it(graph, ingestor):
+    # Walk-through 81: "so we dont need the trestle after all" left "Aisha will need the extra trestle
+    # table then" active, a plan for a party that needed none.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Aisha", "we'll need the extra trestle table then", 0),
+        ("m2", "Marco", "I'll order more napkins for the party", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [("m3", "Aisha", "so we dont need the trestle after all", 2)])
+    ended = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is not None}
+    assert any("trestle" in t for t in ended) and not any("napkins" in t for t in ended), ended
+
+
 def test_a_rule_lifted_by_whoever_made_it_ends_it():
     ex = extract(episode(("Tomás", "I sprained my ankle, the physio says no running for three weeks."),
                          ("Tomás", "Good news, the physio cleared me to run again from Monday.")))

@@ -571,7 +571,9 @@ SITUATIONS: dict[str, str] = {
     "food": "food, restaurant, eating out, dinner, lunch, meal, recipe, cooking, snacks, ordering food, groceries, "
             "menu, catering, party, picnic, barbecue, treats",
     "drinks": "drinks, bar, party, alcohol, wine, beer, celebration, dinner, pub, champagne, whisky, gifts",
-    "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels",
+    # ("Can the Hendersons bring their labrador?" found no dog allergy)
+    "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels, bringing a dog, labrador, spaniel, "
+            "puppy, pet-friendly stays",
     "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
     "medicine": "medicine, doctor, prescription, hospital, treatment, pharmacy",
     "medical": "doctor, hospital, vaccination, blood test, medical appointment, health",

@@ -173,7 +173,12 @@ _SAID_ONCE = (
 )
 _ONE_PER_SENTENCE = frozenset({"drinks", "diabetes", "driving"})
 # A whole sentence that is a diet, said in a request: "dinner tonight, 20 min max. vegetarian."
-_BARE_DIET = re.compile(rf"^(?:(?:strictly|still|fully|also|and)\s+)?(?P<d>{_DIET_ALT})(?:\s+(?:please|pls|only|btw))?"
+# ... or as one's own from now on, however firmly: "completely gluten free from now on, no exceptions,
+# even crumbs" (after a coeliac diagnosis; a "said" fact), "the dietitian says strictly gluten free".
+_BARE_DIET = re.compile(rf"^(?:(?:the\s+|my\s+)?[\w-]+\s+(?:says?|said)\s+)?"
+                        rf"(?:(?:strictly|still|fully|also|and|completely|totally|entirely|100%)\s+)*(?P<d>{_DIET_ALT})"
+                        r"(?:\s+(?:please|pls|only|btw|now|from\s+now\s+on|for\s+good|for\s+life))*"
+                        r"(?:\s*,\s*(?:no\s+exceptions|not\s+even|even|strictly|absolutely|for\s+life)\b[^.!?]*)*"
                         r"\s*[.!]*$", _I)
 # Between a name and its constraint: "Pim is allergic", "Pim's vegan", "Sam has really bad asthma".
 _COPULA_GAP = re.compile(

@@ -174,6 +174,10 @@ _NOT_ANY_MORE_US = re.compile(
     r"\bwe(?:'ve|\s+have)?\s+(?:(?:decided|agreed|chose)\s+not\s+to|(?:are|'re)\s+not\s+going\s+to|won't|"
     r"will\s+not)\s+(?:be\s+)?(?P<v>migrate|migrating|move|moving|switch|switching|launch|launching|hire|hiring|"
     r"build|building|go|going|run|running|hold|holding|do|doing)\s+(?P<x>[^.;:!?(),]+)", _I)
+# ... or a thing no longer needed: "so we dont need the trestle after all" (the plan "Aisha will need the
+# extra trestle table then" stayed active).
+_NOT_NEEDED_US = re.compile(r"\bwe\s+(?:don'?t|do\s+not|won'?t|will\s+not)\s+need\s+(?:the\s+|that\s+|those\s+|any\s+)?"
+                            r"(?P<x>[^.;:!?(),]+?)\s+(?:after\s+all|any\s*more|now)\b", _I)
 _VERB_WORDS = {"migrating": "migration", "migrate": "migration", "moving": "move", "switching": "switch",
                "launching": "launch", "hiring": "hire", "building": "build", "going": "go", "running": "run",
                "holding": "hold", "doing": "do"}
@@ -263,6 +267,8 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
                                                      turn_ids=[sent.t.turn.id], day=d.start.isoformat()))
     for m in _NOT_ANY_MORE_US.finditer(text):  # "We decided not to migrate to Kafka after all"
         by_us(_which(m.group("x")), _VERB_WORDS.get(m.group("v").lower(), m.group("v").lower()))
+    for m in _NOT_NEEDED_US.finditer(text):
+        by_us(_which(m.group("x")))
     for m in _NEVER_MIND.finditer(text):
         # by its names when it has some: "cancel the table at Nopi" is not every table booked
         which = _which(m.group("x"))
