@@ -191,6 +191,9 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("Lena's schedule changes again, from this week she works Tuesday, Thursday and Friday evenings.",
      ("Lena", "work days is", "Tuesday, Thursday and Friday evenings")),
     ("Ravi Menon is our new sous-chef, he starts Monday.", ("sous-chef", "is", "Ravi Menon")),
+    # ... a show's and set off after the name (walk-throughs 81, 82: "said" facts, the old holder current)
+    ("Ruby Chen will be the new understudy", ("understudy", "is", "Ruby Chen")),
+    ("Luis Ortiz our kitchen porter works Tuesday to Saturday", ("kitchen porter", "is", "Luis Ortiz")),
     ("Our veg now comes from Mill Lane Organics.", ("veg supplier", "is", "Mill Lane Organics")),
     ("We switch our fish supplier to Northsea Catch next week.", ("fish supplier", "is", "Northsea Catch")),
     # a race's times and a time of day, a change said with "-ing", "X for Y" (walk-throughs 57, 58:

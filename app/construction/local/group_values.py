@@ -320,7 +320,10 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                # a choir's, a photographer's, a school's ("our accompanist is Jonathan Pike", "Marcus is our
                # second shooter", "Mrs Patel is the new deputy head")
                r"accompanist|conductor|musical\s+director|organist|pianist|choirmaster|second\s+shooter|"
-               r"videographer|deputy\s+head|head\s+of\s+year|caretaker")
+               r"videographer|deputy\s+head|head\s+of\s+year|caretaker|"
+               # a show's ("Ruby Chen will be the new understudy")
+               r"understudy|stage\s+manager|choreographer|lighting\s+designer|"
+               r"set\s+designer|costume\s+designer|chaperone|prompter")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
@@ -332,6 +335,11 @@ _TEAM_HOLDER = re.compile(
     r"(?:takes|took|is\s+taking|has\s+taken)\s+over\s+as|stepped\s+in\s+as|steps\s+in\s+as)\s+"
     r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
+# ... or set off after the name: "Luis our kitchen porter works Tuesday to Saturday", "Sian, our cleaner,
+# charges £18 an hour".
+_TEAM_HOLDER_SET_OFF = re.compile(
+    r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s+(?i:our|my)\s+(?:(?i:new)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])")
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
 _TEAM_ROLE_FIRST = re.compile(
     rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?P<role>(?i:{_TEAM_ROLES}))\s+"
@@ -354,7 +362,7 @@ def _new_holders(v: _Values) -> None:
         if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
                 and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
-    for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text)]:
+    for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
         if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
             continue
