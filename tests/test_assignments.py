@@ -162,3 +162,12 @@ async def test_a_things_day_moved_twice_ends_the_day_before(graph, ingestor):
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) "
                             "RETURN f.object AS day, f.status AS status")
     assert {r["day"]: r["status"] for r in rows} == {"2024-03-11": "superseded", "2024-03-13": "current"}
+
+
+def test_a_day_moved_from_one_to_another_is_the_new_one_only():
+    # Walk-through 80: "my appointment moved from 8 Oct to 15 Oct" also kept "Karin's appointment is
+    # 8 October", current beside the new day, and the moved fact was dated the 8th.
+    ex = extract([turn("Riverside called, Dr Berger is sick that day so my appointment moved from 8 Jun to 15 Jun",
+                       speaker="Karin")])
+    dated = [(f.predicate, f.object, f.event_date.isoformat()) for f in ex.facts if f.object.startswith("2023")]
+    assert dated == [("date is", "2023-06-15", "2023-06-15")], dated

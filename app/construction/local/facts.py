@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, time
+from datetime import date, datetime, time
 
 from app.construction import lexicon as lx
 from app.construction.dates import FUTURE, PAST
@@ -20,6 +20,7 @@ from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
 _HIS_HER = re.compile(r"(?i:his|her)\s+")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
@@ -127,7 +128,9 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         confidence=conf,
         valid_from=began[0] if began else t.at,
         valid_from_until=began[1] if began else None,
-        event_date=sent.dates[0].start if sent.dates else None,
+        # (an event's day is its value: "moved from 8 Oct to 15 Oct" is on the 15th)
+        event_date=(date.fromisoformat(parse.obj) if parse.predicate == "date is" and _ISO_DAY.fullmatch(parse.obj)
+                    else sent.dates[0].start if sent.dates else None),
         entities=ents,
         single_valued=parse.single,
         ends=_ENDS.get(parse.predicate),

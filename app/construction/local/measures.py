@@ -608,6 +608,10 @@ def _said_is(v: _Values) -> None:
             continue
         if m.group("d") is not None and attr.split()[-1] in lx.SCHEDULED_EVENTS and not (det or said_owner):
             continue  # "Launch is Monday": a scheduled event's day (assignments.py); "my exam" is mine
+        if m.group("d") is not None and int(m.group("d")) < len(v.sent.rendered) \
+                and re.match(r"(?i:from)\s", v.sent.rendered[int(m.group("d"))]) \
+                and re.search(r"\bmov(?:es|ed|ing)$", text[:m.start("d") - 1].rstrip(), re.I):
+            continue  # "my appointment moved from 8 Oct to 15 Oct": the day it left (assignments.py has the new)
         whose = v.owner(det or said_owner, m.start())
         if whose is None and m.group("d") is not None and not set(attr.split()) & _DATED:
             continue  # "first day is 31 July": whose first day? (two people's would end each other)
