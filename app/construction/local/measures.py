@@ -30,6 +30,8 @@ from app.construction.local.sentence import _Parse, _Sentence
 _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also|yeah|yes|yep|yup|ok|okay|oh|well|right|btw|fyi|"
           r"actually|anyway|ugh|hmm)[,!]?\s+)*|\b(?:and|so|but)\s+|"  # (", so my exam is"; "yeah goal is £6,000")
           r"^(?:(?i:from|starting|as\s+of)\s+)?\x00\d+\x00\s*,?\s+|"  # ("From January subs go up to £25": its day first)
+          # ("Tomasz says Bluewater's salmon goes up to £17.20 a kilo from Monday": told by another)
+          r"^(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?\s+(?i:says|said|reckons|told\s+(?:me|us))\s+(?:(?i:that)\s+)?|"
           r"(?<=\s)(?=(?i:my|our|their|its|his|her)\s))")
 # A value's own first day, said after it: "... from December", "starting 1 March".
 # (The date's rendering holds the word before it: "from December 2026".)
