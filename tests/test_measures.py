@@ -274,6 +274,8 @@ def test_a_body_measure_said_of_no_one_is_the_speakers_each_from_its_clause():
     ("their salmon is £16.50/kg and sea bass £21 a kilo", ("salmon", "is", "£16.50")),
     ("Coastal Cottages have agreed to 16% commission", ("commission", "is", "16%")),
     ("Tomasz says Bluewater's salmon goes up to £17.20 a kilo from Monday", ("Bluewater", "salmon is", "£17.20")),
+    ("From next week rehearsals are Mondays and Wednesdays, still 6:30 to 8:30",
+     ("rehearsals schedule", "is", "Mondays and Wednesdays")),
     ("Adding a school matinee. That makes 6 shows", ("show count", "is", "6")),
 ])
 def test_a_value_and_whose_it_is(said, value):

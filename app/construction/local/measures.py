@@ -234,7 +234,8 @@ _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseli
 _APPOINTMENT_NAMED = re.compile(r"\b(training|practice|rehearsals?|lessons?|classes|sessions)\b", re.I)
 _EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
 _SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^(?i:from\s+now\s+on|from\s+next\s+week|"
-                       r"starting\s+next\s+week|now)\s*,?\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
+                       # ("From next week rehearsals are Mondays and Wednesdays": its day's place)
+                       r"starting\s+next\s+week|now|\x00\d+\x00)\s*,?\s+)(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
                        r"(?i:the)\s+)?" + _APPOINTMENT
                        + r"\s+(?i:is|are|'s)(?:\s+(?i:now|still|usually|always))?\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 _SLOT_NOW = re.compile(r"\b(?:(?i:moved|changed|switched|shifted|rescheduled)\s+|"
