@@ -2258,3 +2258,11 @@ def test_a_diet_said_as_ones_own_from_now_on_is_a_constraint_and_a_dog_allergy_f
     assert not extract([turn("gluten free bread is expensive, even at Lidl", speaker="Karin")]).foresights
     [c] = extract([turn("Mrs Okafor has a severe dog allergy", speaker="Rhys")]).foresights
     assert {"labrador", "bringing a dog"} <= set(c.trigger.split(", ")), c.trigger
+
+
+def test_a_booking_called_off_plans_nothing():
+    # Re-run of walk-through 83: "The Barretts have cancelled their Heron booking, 2-9 October", its
+    # days read ahead, became a plan of those days.
+    ex = extract([turn("The Barretts have cancelled their Heron booking, 2-9 October", "Rhys",
+                       datetime(2026, 9, 24, 9, tzinfo=timezone.utc), 0)])
+    assert not ex.foresights and ex.foresight_ends

@@ -956,3 +956,12 @@ def test_a_value_set_by_someone_is_no_attribute_of_theirs_and_a_place_named_has_
     assert {v for v in _values(["Maria bumped basal up to 17 units"]) if v[0] == "Maria"} == set()
     said = _values(["We've two cottages, guests stay at Swallow or at Heron.", "Swallow is £120 a night"])
     assert ("Swallow", "is", "£120") in said or ("swallow", "is", "£120") in said, said
+
+
+def test_a_value_that_stays_is_no_count_and_a_ratio_ends_its_sentence():
+    # Re-run of walk-through 80: "basal stays at 16" was also "Karin's basal stays is 16", current
+    # beside the 17 units that replaced it; "carb ratio is now 1:9. she said ..." kept no ratio.
+    assert {v for v in _values(["basal stays at 16"], speaker="Karin") if v[0] == "Karin"} == {
+        ("Karin", "basal is", "16")}
+    assert ("Karin", "carb ratio is", "1:9") in _values(["carb ratio is now 1:9. she said 1:8 was a bit much"],
+                                                        speaker="Karin")

@@ -79,7 +79,7 @@ _UNITS = (rf"{_WEIGHT_UNITS}|g|mg|mcg|iu|ml|cm|mm|km|miles?|mi|bpm|kcal|cal|calo
           r"people|members|players|kids|children|families|households|"  # ("the waiting list is at 23 people")
           r"arr|mrr|acv|tcv")  # a deal's "$120k ARR" (it was no value, so the amount never changed)
 _NUM = (rf"(?P<num>\d{{2,3}}/\d{{2,3}}(?!/)|"  # a blood pressure, "121/79"
-        r"1:\d{1,3}(?![\d:.])|"  # a ratio, "carb ratio is now 1:9" ("1:10", a clock's too, reads the same)
+        r"1:\d{1,3}(?![\d:]|\.\d)|"  # a ratio, "carb ratio is now 1:9" ("1:10", a clock's too, reads the same)
         rf"[$£€]?\d(?:[\d,]*\d)?(?:\.\d+)?(?![\d.,:]\d)(?:\s*%|k\b)?(?:\s*(?i:{_UNITS})\b)?)")
 # A time of day or a race's time: "at 9:30", "48:10", "1:48:30"
 _CLOCK = r"(?P<clock>\d{1,2}:\d{2}(?::\d{2})?(?![\d:])(?:\s*(?i:am|pm)\b)?|\d{1,2}\s*(?i:am|pm)\b)"
@@ -1179,6 +1179,7 @@ _COUNT_PRICED = re.compile(
     r"(?i:each|apiece|a\s+piece|per\s+[a-z]+|a\s+[a-z]+)\b")
 
 
+_STAYS = frozenset("stays remains sits goes comes looks seems is was hovers holds".split())
 # A count a thing has: "bake stall has 3 volunteers so far", "Bake stall now has 5 volunteers", "bake stall
 # is down to 4 volunteers" (each a "said" fact, all current).
 _HAS_COUNT = re.compile(
@@ -1196,7 +1197,9 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{thing} {one} count", m.group("num"), m.start(), end=m.end())
     if (m := _COUNT_NOW.match(v.text)) is not None:
         attr = _attribute(m.group("attr"))
-        if attr is not None and (attr.endswith("s") or set(attr.split()) & _COUNTS):
+        # (things counted, not a verb's "s": "basal stays at 16" is no count of "basal stays")
+        if attr is not None and (attr.endswith("s") and attr.split()[-1] not in _STAYS
+                                 or set(attr.split()) & _COUNTS):
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
     elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))
           or (m := _MAKES_COUNT.search(v.text))) is not None \
