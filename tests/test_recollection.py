@@ -941,3 +941,10 @@ async def test_a_plan_that_names_whom_a_question_is_about_is_no_answer_to_it(ser
     # (a situation still brings it: what to bake)
     res = await search(searcher, graph, "What could we bake for the book club?", top_k=5, now=DAY3 + timedelta(days=1))
     assert res.rankings.get("foresight")
+    # ... and a question after a fact a plan's words say, in any of their forms ("baking", "bake"),
+    # brings that plan (re-run of walk-through 82: "performances" was no "perform")
+    await said_on_day3(services, graph, [("b4", "Jonas", "I'm baking brownies for the book club on saturday")])
+    res = await search(searcher, graph, "What is Jonas baking?", top_k=5, now=DAY3 + timedelta(days=1))
+    found = await graph.read("MATCH (n:Foresight {tenant: $tenant}) WHERE elementId(n) IN $keys RETURN n.text AS text",
+                             keys=[c.key for c in res.rankings.get("foresight", [])])
+    assert any("brownies" in r["text"] for r in found), (found, res.rankings.get("foresight"))

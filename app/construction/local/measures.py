@@ -47,7 +47,8 @@ _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,4}?[\w-]+
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going\s+to\s+be|stands\s+at|"
          r"(?:sits|sitting|hovers|hovering|stays)"
-         r"\s+(?:at|around|about)|stays(?=\s+(?:[£$€]?\d))|"  # ("carb ratio stays 1:10 for now")
+         # ("carb ratio stays 1:10 for now"; not "family stays £35")
+         r"\s+(?:at|around|about)|stays(?=\s+(?:1:\d|\d[\d.]*\s*(?:units?|mg|mcg|ml|kg)\b))|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
          # ("ok Heron goes to £85 a night then": a sum, not a place gone to)

@@ -15,6 +15,7 @@ from app.recollection.lucene import word_queries
 from app.recollection.named_dates import asks_ahead
 from app.recollection.speakers import names_in
 from app.recollection.channels.base import EVIDENCE, Candidate, SearchContext, VectorPart, candidate
+from app.store import term_stats
 from app.store.vector import vector_query
 
 MIN_SIMILARITY = 0.25  # below this a trigger is unrelated to the query
@@ -188,7 +189,8 @@ class ForesightChannel:
         names = _names_said(query)
         terms = [t for t in ctx.lucene_terms if t.lower() not in _REQUEST_WORDS
                  and re.sub(r"['’]s$", "", t.lower()) not in names]
-        words = [w for w in ctx.words if w not in _REQUEST_WORDS and w not in names]
+        named = {term_stats.stem(n) for n in names}  # (ctx.words are stems)
+        words = [w for w in ctx.words if w not in _REQUEST_WORDS and w not in named]
         if terms and words:
             return [VectorPart("foresight", AGENDA_BOTH if ahead else BOTH, dict(
                 params, lucene=word_queries(terms, ["trigger"], ctx.graph.tenant),
@@ -276,8 +278,9 @@ class ForesightChannel:
             # lists doctors); and only one that says a word of what it asks, not only whom ("Karin
             # will eat some too", near by its trigger's "Karin", came first for "What is Karin's
             # basal insulin dose now?" and for 28 other questions of hers).
-            asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - _names_said(query)
-            ranked = [replace(c, free=True, pin=False) for c in ranked
-                      if asked & set(_WORD.findall((rows[c.key].get("text") or "").lower()) if c.key in rows
-                                     else ())]
+            # (stems both: "performances" says "perform")
+            asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - {
+                term_stats.stem(n) for n in _names_said(query)}
+            ranked = [replace(c, free=True, pin=False) for c in ranked if c.key in rows
+                      and asked & {term_stats.stem(w) for w in term_stats.words(rows[c.key].get("text"))}]
         return ranked
