@@ -948,3 +948,10 @@ async def test_a_plan_that_names_whom_a_question_is_about_is_no_answer_to_it(ser
     found = await graph.read("MATCH (n:Foresight {tenant: $tenant}) WHERE elementId(n) IN $keys RETURN n.text AS text",
                              keys=[c.key for c in res.rankings.get("foresight", [])])
     assert any("brownies" in r["text"] for r in found), (found, res.rankings.get("foresight"))
+    # ... and one with no word but whom and stopwords keeps what matched (re-run of walk-through 82:
+    # "When is the get-in?" had dropped the plan of the get-in's new day)
+    await said_on_day3(services, graph, [("b5", "Kwame", "our get-in moves to Sunday 23 June, the hall is booked")])
+    res = await search(searcher, graph, "When is the get-in?", top_k=5, now=DAY3 + timedelta(days=1))
+    found = await graph.read("MATCH (n:Foresight {tenant: $tenant}) WHERE elementId(n) IN $keys RETURN n.text AS text",
+                             keys=[c.key for c in res.rankings.get("foresight", [])])
+    assert any("get-in" in r["text"] for r in found), (found, res.rankings.get("foresight"))

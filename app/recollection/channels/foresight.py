@@ -281,6 +281,7 @@ class ForesightChannel:
             # (stems both: "performances" says "perform")
             asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - {
                 term_stats.stem(n) for n in _names_said(query)}
-            ranked = [replace(c, free=True, pin=False) for c in ranked if c.key in rows
+            # (a question of no such word, "When is the get-in?", keeps them all)
+            ranked = [replace(c, free=True, pin=False) for c in ranked if not asked or c.key in rows
                       and asked & {term_stats.stem(w) for w in term_stats.words(rows[c.key].get("text"))}]
         return ranked
