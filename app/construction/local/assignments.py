@@ -176,8 +176,8 @@ _MOVED_EVENT = re.compile(
     rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
-# ... or any thing of ours moved to a day, by a verb that moves only days ("our get-in moves to Sunday
-# 15 November", "and move the skip to monday 12th too", "the skip is now Wednesday 14 October": each a
+# ... or any thing of ours moved to a day, by a verb that moves only days ("and move the skip to monday
+# 12th too", "the pour moved to Monday 19 October", "the skip is now Wednesday 14 October": each a
 # "said" fact, the first day current beside it). With "the", "our" or "my" before it, or said first.
 _THING_MOVED = re.compile(
     r"(?:\b(?i:move|moving|moved|push|pushing|pushed|postpone|postponing|postponed|reschedule|rescheduling|"
@@ -186,8 +186,7 @@ _THING_MOVED = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<y>(?:(?i:[a-z])[\w'-]*\s+){0,2}?(?i:[a-z])[\w'-]*)\s+"
     r"(?:(?i:has\s+been|have\s+been|was|got|is)\s+)?(?i:moves|moved|pushed|postponed|rescheduled|put\s+back|"
     r"brought\s+forward))"
-    # ("to" goes into the day's place with it)
-    # (not "to push the biz forward on 9 July")
+    # ("to" goes into the day's place with it; not "to push the biz forward on 9 July")
     r"\s+(?:(?i:back|forward)\s+(?i:to|until|till)\s*|(?i:(?:to|until|till)\s*)?)" + rf"(?:(?i:{_WEEKDAY}),?\s+)?"
     + r"\x00(?P<d>\d+)\x00"
     # ("the skip is now Wednesday 14 October": a thing's day anew)

@@ -335,8 +335,8 @@ _TEAM_HOLDER = re.compile(
     r"(?:takes|took|is\s+taking|has\s+taken)\s+over\s+as|stepped\s+in\s+as|steps\s+in\s+as)\s+"
     r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
-# ... or set off after the name: "Luis our kitchen porter works Tuesday to Saturday", "Sian, our cleaner,
-# charges £18 an hour".
+# ... or set off after the name: "Luis our kitchen porter works Tuesday to Saturday", "Ana, our stage
+# manager, has the keys".
 _TEAM_HOLDER_SET_OFF = re.compile(
     r"^(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*,?\s+(?i:our|my)\s+(?:(?i:new)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])")

@@ -177,6 +177,9 @@ _WANTED_BY_HINT = re.compile(
     r"(?:the\s+)?(?:end\s+of\s+(?:the\s+)?)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)",
     re.IGNORECASE)
 
+# Words that put a day said with it behind: none of the above then holds.
+_GONE_BY = re.compile(r"\b(?:ago|yesterday|last)\b", re.IGNORECASE)
+
 _BEFORE_MOVED = re.compile(rf"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?=(?:{lx.MOVED_VERBS}|"
                            r"brought|pulled)\b)", re.IGNORECASE)
 
@@ -202,11 +205,11 @@ def tense_of(s: str) -> str | None:
         # "The demo was moved to Friday": ahead, unless the rest is told in the past ("the scan
         # got moved to Friday, then I was wiped out").
         return "past" if _PAST_HINT.search(_MOVED_TO_HINT.sub(" ", _BEFORE_MOVED.sub(" ", s))) else "future"
-    if _ARRANGED_FOR_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+    if _ARRANGED_FOR_HINT.search(s) and not _GONE_BY.search(s):
         return "future"
-    if _WANTED_BY_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+    if _WANTED_BY_HINT.search(s) and not _GONE_BY.search(s):
         return "future"
-    if _ASKED_FOR_HINT.search(s) and not re.search(r"\b(?:ago|yesterday|last)\b", s, re.IGNORECASE):
+    if _ASKED_FOR_HINT.search(s) and not _GONE_BY.search(s):
         return SOON
     if _PAST_HINT.search(s):
         return "past"

@@ -1180,6 +1180,7 @@ _COUNT_PRICED = re.compile(
     r"(?i:each|apiece|a\s+piece|per\s+[a-z]+|a\s+[a-z]+)\b")
 
 
+# A verb's "s", no things counted (_counts: "basal stays at 16").
 _STAYS = frozenset("stays remains sits goes comes looks seems is was hovers holds".split())
 # A count a thing has: "bake stall has 3 volunteers so far", "Bake stall now has 5 volunteers", "bake stall
 # is down to 4 volunteers" (each a "said" fact, all current).
