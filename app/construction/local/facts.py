@@ -12,7 +12,7 @@ from app.construction.local.bounds import (
     ROLE_OBJECT, ROLE_SUBJECT)
 from app.construction.local.text import _clip
 from app.construction.local.voice import OBJECT_PRONOUN, US_ALL, _Voice, rewrite
-from app.construction.local.inline_dates import _fill, tense_of
+from app.construction.local.inline_dates import ISO_DAY, _fill, tense_of
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import _ENDS, _THIRD, RENEWED
@@ -20,7 +20,6 @@ from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
 _HIS_HER = re.compile(r"(?i:his|her)\s+")
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
@@ -129,7 +128,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         valid_from=began[0] if began else t.at,
         valid_from_until=began[1] if began else None,
         # (an event's day is its value: "moved from 8 Oct to 15 Oct" is on the 15th)
-        event_date=(date.fromisoformat(parse.obj) if parse.predicate == "date is" and _ISO_DAY.fullmatch(parse.obj)
+        event_date=(date.fromisoformat(parse.obj) if parse.predicate == "date is" and ISO_DAY.fullmatch(parse.obj)
                     else sent.dates[0].start if sent.dates else None),
         entities=ents,
         single_valued=parse.single,

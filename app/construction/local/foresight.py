@@ -821,10 +821,6 @@ _RUNS_OUT = re.compile(r"\bruns?\s+out\b", _I)
 _HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
 
 
-# What is called off plans nothing (foresight_end.py ends what it names).
-_CALLED_OFF = re.compile(r"\b(?:cancell?ed|called\s+off)\b", _I)
-
-
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
@@ -834,8 +830,6 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         return None  # "he won't finish by 18 December": no deadline of that day (it had been one)
     if _DONE_TODAY.search(text) and not any(d.direction == "future" for d in sent.dates):
         return None  # "I delivered the Halden brand guidelines today": done, no plan (it was a deadline)
-    if _CALLED_OFF.search(text):
-        return None  # "The Barretts have cancelled their Heron booking, 2-9 October": a plan's end, none
     if (within := _within(sent)) is not None:
         return within
     low_words = set(_WORD.findall(text.lower()))

@@ -58,7 +58,14 @@ def called_off(sent: _Sentence) -> bool:
     Hughes says he doesn't need to see him" plans nothing for 9 December; "the Friday match is
     cancelled, we play Saturday instead" still plans Saturday."""
     spans = [m.span("x") for rx in (_CALLED_OFF, _IS_OFF) for m in rx.finditer(sent.text)]
-    return bool(spans) and all(any(d.pos < b and d.pos + len(d.phrase) > a for a, b in spans) for d in sent.dates)
+    return bool(spans) and all(any(d.pos < b and d.pos + len(d.phrase) > a or _SET_OFF.fullmatch(sent.text, b, d.pos)
+                                   for a, b in spans) for d in sent.dates)
+
+
+# A called-off thing's days said after it ("The Barretts have cancelled their Heron booking, 2-9
+# October": read ahead, they had become a plan of those days).
+_SET_OFF = re.compile(r"\s*,\s*(?:(?:from|between|on|for)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?",
+                      re.IGNORECASE)
 
 
 # Eating again what a diet leaves out ends that diet: "I'm back to eating fish" ends "is vegan"
