@@ -30,7 +30,7 @@ WITH p, f WHERE f.status IN ['current', 'superseded'] AND coalesce(f.forgotten, 
 OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact)
 RETURN f.id AS id, p.subjectKey AS subjectKey, p.predicate AS predicate, f.objectKey AS objectKey,
        f.ends IS NOT NULL AS ends, coalesce(f.singleValued, false) AS single, f.validFrom AS validFrom,
-       f.validTo AS validTo, collect(n.id) AS next
+       f.validTo AS validTo, coalesce(f.statedAt, f.validFrom) AS statedAt, collect(n.id) AS next
 """
 
 
@@ -89,7 +89,7 @@ async def _stored(read: Callable[..., Awaitable[list[dict]]],
         stored.setdefault((r["subjectKey"], r["predicate"]), []).append(
             {"id": r["id"], "objectKey": r["objectKey"], "ends": r["ends"], "single": r["single"],
              "validFrom": rewritable(r["validFrom"]), "validTo": rewritable(r["validTo"]),
-             "next": sorted(r["next"]), "batch": None})
+             "statedAt": rewritable(r["statedAt"]), "next": sorted(r["next"]), "batch": None})
     for k, line in stored.items():
         # A thing of one value at a time: its values and the statements that one ended. One that
         # holds several ("takes" metformin and a statin): every value, each ended only by a
@@ -114,7 +114,8 @@ def _replan(stored: list[dict], batch: list[dict]) -> list[dict]:
 def _closing(e: dict, succ: dict) -> list[dict]:
     """The row that closes `e` where `succ` begins (none when stored so already); a new fact's
     status and end are set here."""
-    at = succ["validFrom"]
+    # (A value revised before it began ends where it would have begun: it never held.)
+    at = max(succ["validFrom"], e["validFrom"])
     if e["batch"] is None and e["validTo"] == at and e["next"] == [succ["id"]]:
         return []
     if e["batch"] is not None:
@@ -141,7 +142,8 @@ def _placed(stored: list[dict], batch: list[dict]) -> list[dict]:
                 at = max(within)
                 f["validFrom"] = at
         entry = {"id": f["id"], "objectKey": f["objectKey"], "ends": bool(f.get("ends")), "validFrom": at,
-                 "single": bool(f.get("singleValued")), "validTo": None, "next": [], "batch": f}
+                 "single": bool(f.get("singleValued")), "validTo": None, "next": [], "batch": f,
+                 "statedAt": f.get("statedAt") or f["validFrom"]}
         pos = len(line)
         while pos > 0 and line[pos - 1]["validFrom"] > at:
             pos -= 1
@@ -150,10 +152,39 @@ def _placed(stored: list[dict], batch: list[dict]) -> list[dict]:
 
 
 def _successions(line: list[dict]) -> list[tuple[dict, dict | None]]:
-    """Each value on the timeline with the first later fact that ends it (None: none does)."""
+    """Each value on the timeline with the first later fact that ends it (None: none does); a
+    value said for a day ahead and revised before that day, with the value that revised it."""
     # The statement that a value ended stays true: nothing replaces it.
-    return [(e, next((n for n in line[j + 1:] if _ends(n, e)), None))
-            for j, e in enumerate(line) if not e["ends"]]
+    out: list[tuple[dict, dict | None]] = []
+    for j, e in enumerate(line):
+        if e["ends"]:
+            continue
+        revision = next((r for r in line if _revises(r, e, line)), None)
+        out.append((e, revision if revision is not None else
+                    next((n for n in line[j + 1:] if _ends(n, e) and not _revises(e, n, line)), None)))
+    return out
+
+
+def _revises(r: dict, e: dict, line: list[dict]) -> bool:
+    """Whether `r`, said after `e` was said for a day ahead and before that day, is a new value
+    for it: "From 1 November Swallow goes down to £95" (8 October), then "done, Swallow is £110 a
+    night for the winter now" (29 October). Placed by when they hold, £95 would end £110 on 1
+    November; the later word wins. A value said before `e` ("Swallow is £120", still said on 20
+    October) restates the one `e` replaces and revises nothing. Only values with a figure (prices,
+    counts, codes, times): "I work at Amazon", said before a new job said to start on Monday, is
+    the job that ends then as often as a change of plan."""
+    said, begins = e.get("statedAt"), e["validFrom"]
+    if (said is None or r.get("statedAt") is None or not said < r["statedAt"] < begins
+            or r["validFrom"] >= begins or r["ends"] or not (r["single"] and e["single"])
+            or r["objectKey"] == e["objectKey"] or not _has_figure(r["objectKey"])
+            or not _has_figure(e["objectKey"])):
+        return False
+    return not any(p["objectKey"] == r["objectKey"] and p is not r and p.get("statedAt") is not None
+                   and p["statedAt"] <= said for p in line)
+
+
+def _has_figure(key: str | None) -> bool:
+    return any(c.isdigit() for c in key or "")
 
 
 # What a statement that a value ended names when it names none ("I quit my job", "I left the
