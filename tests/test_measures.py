@@ -968,3 +968,21 @@ def test_a_value_that_stays_is_no_count_and_a_ratio_ends_its_sentence():
     # (re-run of walk-through 82: "family stays £35", a ticket's price, was a family's value, closing
     # "her family is moving to Leeds")
     assert not {v for v in _values(["adult tickets £12, child £8, family stays £35"]) if "family" in v[0] + v[1]}
+
+
+async def test_anothers_value_said_after_a_value_is_its_own_and_stays_when_the_first_changes(services, graph):
+    # Walk-through 83: "key safe code for Heron is 4721 by the way, Swallow's is 1966" was one fact
+    # of Heron's; Heron's new code closed it, and no current fact held Swallow's 1966.
+    said = _values(["The wifi password for Heron is 4455, Swallow's 7788 and the Barn's is 1212"])
+    assert {v for v in said if v[1] == "wifi password is"} == {
+        ("Heron", "wifi password is", "4455"), ("Swallow", "wifi password is", "7788"),
+        ("Barn", "wifi password is", "1212")}
+    await _tell(services, graph, [
+        (0, "Gwen", "I own two holiday cottages, Swallow Cottage and Heron Cottage."),
+        (1, "Gwen", "key safe code for Heron is 4721 by the way, Swallow's is 1966")], group="gwen")
+    await _tell(services, graph, [(20, "Gwen", "I've changed the Heron key safe code to 9035")], group="gwen")
+    rows = await graph.read("""MATCH (f:Fact {tenant: $tenant, predicate: 'key safe code is'})
+                               RETURN f.subject AS whose, f.object AS value, f.status AS status
+                               ORDER BY value""")
+    assert [(r["value"], r["status"]) for r in rows] == [
+        ("1966", "current"), ("4721", "superseded"), ("9035", "current")]

@@ -102,6 +102,10 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"\s*/\s*(?i:yr|year|mo|month|seat|user|kg|kilo|lb|night|hour|hr|day|week|head)\b)")  # ("£16.50/kg")
 # (a day said between, before an amount: "fundraising target this year is £2,000"; not "The Eastfield cup
 # match on Saturday is cancelled", the match's day called off: assignments.py)
+# Another's value of the same attribute, said right after: "key safe code for Heron is 4721 by the
+# way, Swallow's is 1966" (Swallow's code: Heron's was closed with it when Heron's changed).
+_THEIRS_NEXT = re.compile(rf"(?:\s+(?i:by\s+the\s+way|btw))?(?:\s*[,;]\s+(?:(?i:and|while|but)\s+)?|\s+(?i:and)\s+)"
+                          rf"(?:(?i:the)\s+)?(?P<owner>{_NAME})['’]s\s+(?:(?i:is|was)\s+)?(?:{_CLOCK}|{_NUM})" + _END)
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR
                        + r"(?:\s+\x00\d+\x00(?=\s+(?i:is|are|was|will\s+be)\s+(?:(?i:now|still)\s+)?[£$€\d]))?"
                        + _LINK + _MOD + r"\s*" + _VALUE + _END)
@@ -625,6 +629,12 @@ def _said_is(v: _Values) -> None:
         if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
             whose = lead = tickets[-1]  # "Ticket is LUM-4821, status is open"
         v.add(whose, attr, _value(m, v.sent), m.start(), lead, m.end())
+        end, owners = m.end(), {whose}
+        while whose is not None and (more := _THEIRS_NEXT.match(text, end)) and (
+                other := v.owner(more.group("owner"), more.start("owner"))) not in owners | {None}:
+            value, end = _value(more, v.sent), more.end()
+            owners.add(other)
+            v.add(other, attr, value, more.start("owner"), None, end, text=f"{other}'s {attr} is {value}.")
 
 
 def _org_first(attr: str, reg) -> tuple[str | None, str]:
