@@ -27,6 +27,10 @@ def days(text: str, at: datetime) -> list[date]:
     ("We moved in on 13 November, Gareth said", datetime(2026, 10, 27), date(2025, 11, 13)),
     # what was offered lies ahead; what should come, too (session 52: 2025's November, the Monday before)
     ("they offered 22 November instead", datetime(2026, 10, 12), date(2026, 11, 22)),
+    # session 54 (a band's tour): what was offered for a month, and a return wanted, lie ahead
+    ("Priya wants us back in the spring", datetime(2026, 11, 29), date(2027, 3, 1)),
+    ("Priya wants us back, she offered £700 for a headline in April", datetime(2026, 11, 29), date(2027, 4, 1)),
+    ("we played there in April, it was packed", datetime(2026, 11, 29), date(2026, 4, 1)),
     ("I ordered an adjustable stick, should come monday", datetime(2026, 10, 30), date(2026, 11, 2)),
     ("I ordered an adjustable stick, it came monday", datetime(2026, 10, 30), date(2026, 10, 26)),
     # what someone said they'd do lies ahead; what they'd done, behind

@@ -75,3 +75,17 @@ def test_a_couples_rule_and_a_dogs_are_constraints():
     assert {"photos", "camera"} <= set(told[photos])
     assert any("Luna must never be walked with other dogs" in t for t in told)
     assert not any("idea" in t for t in told)
+
+
+def test_a_ban_on_flash_and_photosensitive_epilepsy_come_with_a_shoot_and_two_said_vegan_are_both():
+    # Walk-through 86 (a band's tour): "no flash photography" ended in no -s or -ing and was no rule;
+    # "photosensitive" kept the epilepsy unread; "both me and Ruth are vegan" was Ruth's alone.
+    ex = extract(("Ruth", "important thing for the whole tour: no flash photography at any of our shows. I have "
+                          "photosensitive epilepsy and flashes can trigger a seizure"),
+                 ("Ola", "our rider has to be fully vegan, both me and Ruth are vegan"),
+                 ("Ola", "The pies and the tarts are vegan"))
+    told = constraints(ex)
+    flash = next(t for t in told if "no flash photography" in t)
+    epilepsy = next(t for t in told if t.startswith("Ruth has epilepsy"))
+    assert {"photographer", "photo shoot"} <= set(told[flash]) and "photographer" in told[epilepsy]
+    assert {t for t in told if "vegan" in t} == {"Ola is vegan.", "Ruth is vegan."}

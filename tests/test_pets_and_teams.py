@@ -195,3 +195,12 @@ def test_her_dad_named_first_in_a_sentence_is_the_dad_of_the_one_named_just_befo
     aliases = {e.name: e.aliases for e in ex.entities}
     assert "Maya Patel's dad" in aliases["Raj"]
     assert aliases["Claire"] == [] and aliases["Tom"] == []  # "her" is not Leo's; two named before: no one's
+
+
+def test_a_name_s_our_post_is_the_holder_and_he_s_been_is_has_been():
+    # Walk-through 86 (a band's tour): "Sam's our drummer" was a thing "Sam's our" with a "drummer";
+    # "he's been our drummer since 2022" was "Sam is been Ruth's drummer".
+    ex = extract(("Ruth", "Sam's our drummer"), ("Ruth", "Dev's our tour manager, he's great"),
+                 ("Ruth", "Sam? he's been our drummer since 2022"))
+    assert {("drummer", "Sam"), ("tour manager", "Dev")} <= set(values(ex, "is"))
+    assert not [f.text for f in ex.facts if " is been " in f.text or "'s our" in f.subject]

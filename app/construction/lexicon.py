@@ -522,7 +522,8 @@ DIETS = {
 HEALTH = {
     "diabetic": ("diabetes", "is diabetic"), "diabetes": ("diabetes", "has diabetes"),
     "asthma": ("breathing", "has asthma"), "asthmatic": ("breathing", "has asthma"),
-    "epilepsy": ("health", "has epilepsy"), "epileptic": ("health", "has epilepsy"),
+    # (flashing light is what sets it off: whoever plans a show's lights or takes its photos)
+    "epilepsy": ("lighting", "has epilepsy"), "epileptic": ("lighting", "has epilepsy"),
     "migraines": ("migraine", "gets migraines"), "migraine": ("migraine", "gets migraines"),
     "high blood pressure": ("diabetes", "has high blood pressure"),
     "hypertension": ("diabetes", "has hypertension"), "arthritis": ("mobility", "has arthritis"),
@@ -594,7 +595,7 @@ SITUATIONS: dict[str, str] = {
     "migraine": "screens, light, noise, schedule, health, work",
     # "absolutely no strobes or flashing effects anywhere in the show": for whoever plans the lights
     "lighting": "lighting, lighting design, lights, effects, special effects, stage, show, disco, party, concert, "
-                "fireworks, screens, video games",
+                "fireworks, screens, video games, gig, photographer, photos, photo shoot, camera",
     "mobility": "exercise, sports, hiking, running, gym, walking, travel, activities, lifting, carrying, furniture, "
                 "moving house, stairs",
     "hearing": "phone calls, calling, ringing, video calls, music, noise, concerts, meetings",
@@ -662,7 +663,8 @@ _cue("drinks", "drink drinking alcohol wine beer")
 _cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
 publicize""")
 _cue("fire", "bonfire bonfires burn burning burnt fire fires")
-_cue("lighting", "strobe strobes strobing flashing epilepsy epileptic photosensitive photosensitivity")
+_cue("lighting", "strobe strobes strobing flash flashes flashing epilepsy epileptic photosensitive "
+                 "photosensitivity")
 
 # Verbs that move what is scheduled to another day ("slipped to", "was pushed to", "we moved the
 # demo to"): local/inline_dates.py, local/foresight_end.py, local/assignments.py.

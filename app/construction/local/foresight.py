@@ -56,7 +56,7 @@ _HEALTH = re.compile(
     r"\b(?P<lead>am|'m|is|are|'re|diagnosed with|have|has|'ve got|have got|suffer from|suffers from|get|gets|"
     r"suffering from|living with|live with|lives with|struggle with|struggles with|deal with|deals with|"
     r"dealing with|got|my|his|her|as)\s+(?:(?:a|an|type\s+[12]|chronic|severe|mild|really|pretty|very|also|still|"
-    r"horribly|terribly|badly|easily|so|quite)\s+)*"
+    r"horribly|terribly|badly|easily|so|quite|photosensitive)\s+)*"
     rf"(?P<h>{_HEALTH_ALT})\b", _I)
 # Said in passing of drink, driving, lifting, hearing and a doctor's advice (the forms people use:
 # "haven't had a drink since New Year", "off the booze", "never learned to drive", "not supposed
@@ -184,6 +184,9 @@ _BARE_DIET = re.compile(rf"^(?:(?:the\s+|my\s+)?[\w-]+\s+(?:says?|said)\s+)?"
 _COPULA_GAP = re.compile(
     r"(?:'s|\s+(?:is|was|has|had|gets|got|has\s+been|is\s+now))?(?:\s+(?:really|very|also|severely|badly|"
     r"quite|so|still|now))*\s*", _I)
+# Two said to be it at once: "both me and Ruth are vegan", "Tom and I are both coeliac".
+_TWO_ARE = re.compile(r"(?:\b(?i:both)\s+)?(?P<a>\b(?i:me|I)\b|[A-Z][\w'-]+)\s+(?i:and)\s+"
+                      r"(?P<b>\b(?i:me|I)\b|[A-Z][\w'-]+)(?:\s+(?i:are)(?:\s+(?i:both))?)?\s*$")
 _RULE_NEVER = re.compile(rf"(?<![\w'])(?:I|we)\s+never\s+(?P<v>{LETTER}+)\b[^.;!?]{{0,80}}", _I)
 _RULE_WHEN = re.compile(
     r"(?<![\w'])(?:I|we)\s+(?:can't|cannot|can not|don't|do not|won't|will not)\s+[^.;!?]{2,60}?\s+"
@@ -499,12 +502,22 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
     def subject_at(pos: int, dish: bool = False) -> str | None:
         return _subject_at(sent, reg, recent, pos, dish=dish)
 
+    def each_at(pos: int, dish: bool = False) -> list[str | None]:
+        """Whom it is said of at `pos`: the two of "both me and Ruth are vegan", else one."""
+        two = _TWO_ARE.search(text, max(0, pos - 40), pos)
+        if two is None:
+            return [subject_at(pos, dish)]
+        named = [t.speaker if w.lower() in ("me", "i") else w for w in (two.group("a"), two.group("b"))]
+        return [w if (e := reg.get(w)) is None else e.name for w in named
+                if w.lower() not in lx.STOPWORDS]
+
     for m in _ALLERGY_TO.finditer(text):
         if _NEGATED.search(text, max(0, m.start() - 20), m.start()):
             continue
         x = _chunk(_unplace(rewrite(m.group("x"), _Voice(t.speaker, t.other, sent.companion))), _LIST_END, 8)
         if x:
-            add(subject_at(m.start()), *_allergic_to(x))
+            for who in each_at(m.start()):
+                add(who, *_allergic_to(x))
     if not found:
         for m in _ALLERGY_N.finditer(text):
             words = [w for w in m.group("x").lower().split() if w not in _ALLERGY_ADJ]
@@ -521,7 +534,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         if _NEGATED.search(text, max(0, m.start() - 12), m.start() + 4):
             continue
         d = m.group("d").lower()
-        add(subject_at(m.start(), dish=True), f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
+        for who in each_at(m.start(), dish=True):
+            add(who, f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
     for m in _NO_EAT.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 6)
         first = x.split(" ", 1)[0].lower() if x else ""

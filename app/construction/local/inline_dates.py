@@ -163,7 +163,13 @@ _ARRANGED_FOR_HINT = re.compile(
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "Priya got us two more shows: The Haunt on Friday 20 November": what was got is ahead
     r"\b(?:got|landed|secured|booked|added)\s+(?:us|me|them|him|her)\s+(?:[\w-]+\s+){0,3}"
-    r"(?:shows?|gigs?|dates?|slots?|bookings?|appointments?|tickets?|tables?|rooms?|interviews?)\b", re.IGNORECASE)
+    r"(?:shows?|gigs?|dates?|slots?|bookings?|appointments?|tickets?|tables?|rooms?|interviews?)\b|"
+    # "she offered £700 for a headline in April", "Priya wants us back in the spring" (said in
+    # November: last April and last spring had been read, from "offered")
+    r"\b(?:offered|offers|offering)\s+(?:us\s+|me\s+)?[£$€]\s?\d[\d,.]*k?\s+(?:for\s+(?:a|an|the)\s+[\w-]+\s+)?"
+    r"(?:in|on|for)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|"
+    r"spring|summer|autumn|fall|winter)|"
+    r"\b(?:want|wants|wanted|invited|asked)\s+(?:us|me|them|him|her)\s+back\b", re.IGNORECASE)
 
 # A day asked for or called off ("the Fletchers asked to move their stay, so 26 Sept to 3 Oct", "a Mr
 # Ellis asked if he can bring 2 dogs 27 Nov - 4 Dec", "The Barretts have cancelled their booking, 2-9

@@ -213,7 +213,8 @@ _FIRST = re.compile(r"\b(?:I|me|my|we|us|our)\b", _I)
 _NO_RULE = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
     # ("No dusty work at the house while he's home", "no sanding, demolition or plastering at weekends")
-    r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*(?:s|ing)|work|noise|dust|music|alcohol|parking|access))\b"
+    r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*(?:s|ing)|work|noise|dust|music|alcohol|parking|access|photography|flash|"
+    r"food|drink|meat|dairy|gluten|smoke))\b"
     r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+|\s*,\s+[a-z][\w-]*|\s+or\s+[a-z][\w-]*){0,4}?"
     r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over|of)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"

@@ -291,7 +291,10 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         return t.other, "other", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), True
     m = _THIRD.match(body)
     if m and recent:
-        return recent, "pronoun", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), False
+        aux = _IMPLIED.get(m.group(1).lower(), "")
+        if aux == "is" and _contracted_aux(body[m.end():]) == "has":
+            aux = "has"  # "he's been our drummer since 2022": he has been (it was "Sam is been")
+        return recent, "pronoun", body[m.end():], aux, False
     found = _entity_and_rest(body, sent, reg) if body[:1].isupper() else None
     if found:
         name, _, rest = found

@@ -69,6 +69,8 @@ _CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though
 # "Also, between us, I'm interviewing" ("us" was the speaker: "Between Sofia, ...").
 _ASIDE = re.compile(r"\s*,\s*(?:by the way|btw|between us|between you and me|to be honest|tbh|honestly)\s*,",
                     re.IGNORECASE)
+# "Sam's our drummer", "Dev's the tour manager": "is" (nothing of Sam's is "our" anything).
+_NAME_IS_OUR = re.compile(r"\b([A-Z][\w-]+)['’]s\s+(?=(?:our|my|the|your)\s+(?:[\w-]+\s+){0,2}[\w-]+\s*(?:[,.;!?]|$))")
 # "@Jun": Jun, as a name said ("thanks @Jun"; not an address, "ana@acme.com").
 _AT_NAME = re.compile(r"(?<![\w.@])@(?=[A-Za-z])")
 
@@ -87,7 +89,8 @@ def _clean_sentence(s: str) -> str:
     elif m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
-    s = _CLOSER.sub("", _ASIDE.sub(",", s))
+    s = _NAME_IS_OUR.sub(lambda m: m.group() if m.group(1).lower() in lx.STOPWORDS else f"{m.group(1)} is ",
+                         _CLOSER.sub("", _ASIDE.sub(",", s)))
     s = _AT_NAME.sub("", s)
     s = s.strip(" -*\u2022\"'")
     if s[:1].islower() and not re.match(r"i\b|i'", s):
