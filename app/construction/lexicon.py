@@ -610,7 +610,7 @@ SITUATIONS: dict[str, str] = {
     "colour": "colours, colour coding, colour changes, charts, diagrams, maps, indicators, litmus, slides",
     "moving": "moving, housing, packing, new home, schedule",
     "housing": "housing, flat, flats, apartment, house, home, viewing, viewings, property, rent, lease, buying, "
-               "estate agent, listing, moving",
+               "estate agent, listing, moving, advert, letting, tenant, tenants, applicant, applicants",
     "event": "events, party, gifts, outfit, schedule, calendar, plans",
     "fitness": "exercise, fitness, gym, training, sports, health, schedule, running, race, marathon, kit bag",
     "learning": "learning, lessons, practice, classes, hobbies",

@@ -110,9 +110,11 @@ _TRADES = (
                r"is\s+taking\s+over|will\s+take\s+over|took\s+over)\s+"
                r"(?:(?i:managing|running|the\s+management\s+of)\s+)?(?i:all\s+)?(?i:our|my|the|both)\s+"
                rf"[a-z]+(?:\s+[a-z]+)?(?:\s+{_NOW}|(?=\s+(?:(?i:from)\b|\x00)))"),
-    re.compile(rf"(?<![\w'])(?i:we|I)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
+    # (... "let's use Nadia from now on for everything plumbing and gas": the trade said after)
+    re.compile(rf"(?<![\w'])(?i:we|I|let['’]s)(?:'re|\s+are|'m|\s+am|'ll|\s+will|'ve|\s+have)?\s+(?:(?i:now)\s+)?"
                rf"(?i:use|using|going\s+with|go\s+with|switching\s+to|switched\s+to|moving\s+to|moved\s+to|"
-               rf"hired|hiring|hire\s+from|rent\s+from)\s+{_FIRM}(?:\s+(?i:in|at)\s+[A-Z][\w-]*)?\s+{_NOW}"),
+               rf"hired|hiring|hire\s+from|rent\s+from)\s+{_FIRM}(?:\s+(?i:in|at)\s+[A-Z][\w-]*)?\s+{_NOW}"
+               r"(?:\s+(?i:for)\s+(?:(?i:everything|all|any|our|the)\s+)*(?P<work>[a-z]+)\b)?"),
     re.compile(rf"{_SWITCHED}{_SAID_TRADE}\s+{_TO_FIRM}"),
 )
 
@@ -129,8 +131,9 @@ def _trades(v: _Values) -> None:
             said = m.groupdict().get("trade")
             if said:
                 trade = said.lower().split()[-1].rstrip("s")
-            else:  # the firm's own word ("Dale's Plumbing": a plumber)
-                trade = next((_FIRM_TRADES[w] for w in firm.lower().split() if w in _FIRM_TRADES), None)
+            else:  # the firm's own word ("Dale's Plumbing": a plumber), or the work said for it
+                trade = next((_FIRM_TRADES[w] for w in [*firm.lower().split(), (m.groupdict().get("work") or "")]
+                              if w in _FIRM_TRADES), None)
             if not trade and (was := _NO_LONGER_OUR.search(v.sent.t.turn.content)) is not None:
                 # ("Kowalski Builds are no longer our builder. We've hired Harlow & Sons instead")
                 trade = was.group("trade").lower().split()[-1].rstrip("s")

@@ -218,7 +218,10 @@ _NO_RULE = re.compile(
     r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+|\s*,\s+[a-z][\w-]*|\s+or\s+[a-z][\w-]*){0,4}?"
     r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over|of)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
-    r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever)\b)", _I)
+    r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever|inside|indoors|outside|anywhere)\b)", _I)
+# A place said to be without something: "Harbour Road flats are no pets", "the house is a no-smoking house".
+_IS_NO = re.compile(r"(?<!\bthere\s)\b(?:is|are)\s+(?:strictly\s+|a\s+|an\s+)?no[-\s](?P<x>smoking|pets|dogs|cats|shoes|"
+                    r"alcohol|parking|children|kids|vaping|phones)\b", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
 changes updates things nothing days times clues words strings others ones hard feelings questions answers
 replies responses takers kidding messing joking exceptions excuses""".split())
@@ -295,7 +298,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
-              *_NO_AT_ALL.finditer(sent.text)]:
+              *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
         if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that")):
             continue

@@ -17,6 +17,13 @@ if TYPE_CHECKING:  # (measures.py reads with these: no import back at run time)
 _UNIT = r"(?P<unit>(?:Flat|Apartment|Unit|Room|Studio)\s+(?:\d{1,4}[A-Za-z]?|[A-Z]\b))"
 _UNIT_IS = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+){_UNIT}\s+(?:is|'s)\s+(?:now\s+)?(?P<who>{_NAME})\b"
                       r"(?!\s+(?:and|&)\s+[A-Z])")
+# ... a let named by its place, with its rent: "Quarry Lane is Dan Okafor at £720" (the rent said with
+# a flat too: "Flat 2 is Tom Becker at £790").
+_PLACE_LET = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?P<unit>{_NAME})\s+(?:is|'s)\s+(?:now\s+)?"
+                        rf"(?P<who>{_NAME})\s+(?:at|on|paying)\s+(?P<num>[£$€]\d[\d,]*(?:\.\d+)?)\b")
+# ... or by a move into it: "Sofia got her keys today, she's moved into Flat 2" (Tom, gone, had stayed its tenant).
+_MOVED_INTO = re.compile(rf"(?P<who>{_NAME}|(?i:she|he))(?:['’]s|\s+has)?\s+(?:just\s+)?moved\s+into\s+"
+                         rf"(?:(?P<flat>{_UNIT.replace('?P<unit>', '?:')})|(?P<place>{_NAME}))")
 # The rent said with a move-in: "Hannah moves in on 8 December at 975 a month" (so that "It's 995
 # not 975" has a value to correct).
 _MONEY = r"(?P<num>[£$€]?\d[\d,]*(?:\.\d+)?)"
@@ -50,7 +57,19 @@ def _person(v: _Values, name: str, pos: int = 0) -> str | None:
 def _tenancy(v: _Values) -> None:
     for m in _UNIT_IS.finditer(v.text):
         if (who := _person(v, m.group("who"))) is not None:
-            v.add(" ".join(m.group("unit").split()), "tenant", who, m.start(), end=m.end())
+            v.add(" ".join(m.group("unit").split()), "tenant", who, m.start("unit"), end=m.end())
+    for m in _PLACE_LET.finditer(v.text):
+        place = v.reg.get(m.group("unit"))
+        unit = re.match(_UNIT + r"$", m.group("unit"))
+        if (who := _person(v, m.group("who"))) is None or not (unit or place is not None and place.type == "place"):
+            continue
+        if not unit:
+            v.add(place.name, "tenant", who, m.start("unit"), end=m.end("who"))
+        v.add(who, "rent", m.group("num"), m.end("who"), end=m.end(), text=f"{who}'s rent is {m.group('num')} a month.")
+    for m in _MOVED_INTO.finditer(v.text):
+        unit = m.group("flat") or ((p := v.reg.get(m.group("place"))) is not None and p.type == "place" and p.name)
+        if unit and (who := _person(v, m.group("who"), m.start())) is not None:
+            v.add(" ".join(unit.split()), "tenant", who, m.start(), end=m.end())
     let = _LET_WORDS.search(v.sent.t.turn.content or "") is not None
     for m in [*_MOVES_IN_AT.finditer(v.text), *(_PAYS.finditer(v.text) if let else ())]:
         if (who := _person(v, m.group("who"), m.start())) is not None:

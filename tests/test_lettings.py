@@ -1,0 +1,58 @@
+"""What a landlord and her letting agent tell (walk-through 87 of session 54): who lives where and
+for how much, a new tenant moved in, a new plumber used from now on, an applicant's offer that is
+no correction of a tenant's rent, and a building's rules. Read by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.construction.local import LocalExtractor
+from app.domain.models import Extraction, TurnRecord
+
+SEP = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str], start: datetime = SEP) -> Extraction:
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who, user_id=who.lower(), role="user",
+                        content=text, at=start + timedelta(days=i), seq=i) for i, (who, text) in enumerate(rows)]
+    return LocalExtractor().extract_sync(turns)
+
+
+def values(ex: Extraction) -> set[tuple[str, str, str]]:
+    return {(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued}
+
+
+def test_a_let_named_by_its_place_has_its_tenant_and_rent_and_a_move_in_makes_a_new_tenant():
+    # "Quarry Lane is Dan Okafor at £720" (its third clause) was nothing; "she's moved into Flat 2"
+    # left Tom, gone, its tenant.
+    ex = extract(("Helen", "I own two flats on Harbour Road and a house on Quarry Lane."),
+                 ("Helen", "Flat 2 is Tom Becker at £790, Flat 1 is Priya Nair at £850 and Quarry Lane is "
+                           "Dan Okafor at £720."),
+                 ("Marcus", "Sofia Marsh got her keys today, she's moved into Flat 2"))
+    said = values(ex)
+    assert {("Flat 2", "tenant is", "Tom Becker"), ("Tom Becker", "rent is", "£790"),
+            ("Priya Nair", "rent is", "£850"), ("Quarry Lane", "tenant is", "Dan Okafor"),
+            ("Dan Okafor", "rent is", "£720"), ("Flat 2", "tenant is", "Sofia Marsh")} <= said
+    assert "Quarry Lane is Dan Okafor." in {f.text for f in ex.facts}  # its own clause, not the sentence
+
+
+def test_an_offer_rather_than_an_asking_price_corrects_no_one_elses_rent():
+    # "Sofia has offered £835 rather than £850" had become Priya's rent (her £850), closing it.
+    ex = extract(("Helen", "Flat 1 is Priya Nair, she pays £850 a month"),
+                 ("Marcus", "Sofia has offered £835 rather than £850 if she can move in on 8 November"))
+    assert [o for s, p, o in values(ex) if p == "rent is"] == ["£850"]
+
+
+def test_a_plumber_said_with_his_firm_and_one_used_from_now_on_are_the_households_plumber():
+    ex = extract(("Helen", "Gary Platt is our plumber, Platt Plumbing"),
+                 ("Helen", "ok let's use Nadia from now on for everything plumbing and gas"),
+                 ("Helen", "let's use Nadia from now on"))
+    assert sorted(o for s, p, o in values(ex) if s == "plumber") == ["Gary Platt", "Nadia"]
+
+
+def test_a_buildings_no_pets_and_no_smoking_inside_are_rules_for_a_tenant_or_an_advert():
+    ex = extract(("Helen", "One rule for all three flats: absolutely no smoking, inside or on the balconies."),
+                 ("Helen", "Harbour Road flats are no pets, the building's head lease forbids it"),
+                 ("Helen", "There are no pets in the house now"))
+    rules = {f.text: f.trigger.split(", ") for f in ex.foresights if f.kind == "constraint"}
+    assert len(rules) == 2 and all({"tenant", "advert"} <= set(words) for words in rules.values()), rules
+    assert any("no smoking" in t for t in rules) and any("no pets, the building" in t for t in rules)
