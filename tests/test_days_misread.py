@@ -31,6 +31,16 @@ def days(text: str, at: datetime) -> list[date]:
     ("Priya wants us back in the spring", datetime(2026, 11, 29), date(2027, 3, 1)),
     ("Priya wants us back, she offered £700 for a headline in April", datetime(2026, 11, 29), date(2027, 4, 1)),
     ("we played there in April, it was packed", datetime(2026, 11, 29), date(2026, 4, 1)),
+    # ... and what was booked, confirmed or settled for a day, and what holds until one (walk-through 84)
+    ("booked the ATA certification exam!! October 17, online and proctored", datetime(2026, 9, 14), date(2026, 10, 17)),
+    ("rebooked it for November 14", datetime(2026, 10, 12), date(2026, 11, 14)),
+    ("Helix Tourism confirmed the website job: 25,000 words, PL>EN and DE>EN, deadline November 20",
+     datetime(2026, 10, 12), date(2026, 11, 20)),
+    ("we settled on €0.13 per word from November", datetime(2026, 10, 27), date(2026, 11, 1)),
+    ("signed with Julia Brenner, she's my accountant from October 1", datetime(2026, 9, 22), date(2026, 10, 1)),
+    ("Lindqvist said Jonas Ek covers for her until March", datetime(2026, 11, 2), date(2027, 3, 1)),
+    ("asked, they said November 27 is ok for everything", datetime(2026, 11, 9), date(2026, 11, 27)),
+    ("we went to Paris on October 17", datetime(2026, 9, 14), date(2025, 10, 17)),
     ("I ordered an adjustable stick, should come monday", datetime(2026, 10, 30), date(2026, 11, 2)),
     ("I ordered an adjustable stick, it came monday", datetime(2026, 10, 30), date(2026, 10, 26)),
     # what someone said they'd do lies ahead; what they'd done, behind
