@@ -89,3 +89,15 @@ def test_a_ban_on_flash_and_photosensitive_epilepsy_come_with_a_shoot_and_two_sa
     epilepsy = next(t for t in told if t.startswith("Ruth has epilepsy"))
     assert {"photographer", "photo shoot"} <= set(told[flash]) and "photographer" in told[epilepsy]
     assert {t for t in told if "vegan" in t} == {"Ola is vegan.", "Ruth is vegan."}
+
+
+def test_a_clients_never_told_by_its_contact_is_a_rule_with_whose_it_is():
+    # Walk-through 84: "Ingrid said they never want machine translation used on their documents" was
+    # a "said" fact, so a rush job for the client never brought it.
+    ex = extract(("Maya", "important thing from Lindqvist: Ingrid said they never want machine translation used on "
+                          "their documents. no DeepL, no MT pre-translation, nothing."),
+                 ("Maya", "they never answer the phone"))
+    told = constraints(ex)
+    rule = next(t for t in told if "never want machine translation" in t)
+    assert "Lindqvist" in rule and "work" in told[rule]
+    assert not [t for t in told if "answer" in t]

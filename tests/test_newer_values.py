@@ -216,3 +216,18 @@ def test_two_groups_sayings_are_two_groups_things():
     ours.node["groupId"], theirs.node["groupId"] = "harbourside", "eastfield"
     hits = [ours, theirs]
     assert later_values(hits, reorder=True) is hits and ours.revised_by is None
+
+
+def test_a_turns_my_is_its_speakers_so_two_peoples_rates_are_two_things():
+    # Walk-through 84: Tomasz's "my rate for subcontracted legal PL>EN is €0.09 a word" was marked
+    # revised by "Lindqvist raised Maya's rate to €0.14 per word" (and moved below it).
+    tomasz = said("my rate for subcontracted legal PL>EN is €0.09 a word", 3)
+    tomasz.node["speaker"] = "Tomasz"
+    maya = said("Lindqvist raised Maya's rate to €0.14 per word starting October", 20, kind="fact")
+    hits = [tomasz, maya]
+    assert later_values(hits, reorder=True) is hits and tomasz.revised_by is None
+    # ... and Maya's own "my rate" is Maya's
+    mine = said("my rate with Lindqvist is €0.12 per word", 3)
+    mine.node["speaker"] = "Maya"
+    later_values([mine, maya], reorder=True)
+    assert mine.revised_by is maya

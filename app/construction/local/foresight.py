@@ -187,7 +187,8 @@ _COPULA_GAP = re.compile(
 # Two said to be it at once: "both me and Ruth are vegan", "Tom and I are both coeliac".
 _TWO_ARE = re.compile(r"(?:\b(?i:both)\s+)?(?P<a>\b(?i:me|I)\b|[A-Z][\w'-]+)\s+(?i:and)\s+"
                       r"(?P<b>\b(?i:me|I)\b|[A-Z][\w'-]+)(?:\s+(?i:are)(?:\s+(?i:both))?)?\s*$")
-_RULE_NEVER = re.compile(rf"(?<![\w'])(?:I|we)\s+never\s+(?P<v>{LETTER}+)\b[^.;!?]{{0,80}}", _I)
+# (... or a client's, told: "Ingrid said they never want machine translation used on their documents")
+_RULE_NEVER = re.compile(rf"(?<![\w'])(?:I|we|they(?=\s+never\s+want\b))\s+never\s+(?P<v>{LETTER}+)\b[^.;!?]{{0,80}}", _I)
 _RULE_WHEN = re.compile(
     r"(?<![\w'])(?:I|we)\s+(?:can't|cannot|can not|don't|do not|won't|will not)\s+[^.;!?]{2,60}?\s+"
     r"(?:on\s+(?:sundays|saturdays|mondays|tuesdays|wednesdays|thursdays|fridays|weekends|weekdays|"
@@ -691,9 +692,11 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 rest = [w for w in _WORD.findall(text[m.end("v"):m.end()].lower()) if w not in _FILLERS]
                 if not rest and v in _VAGUE_VERBS:
                     continue  # "probably the gym, i never go lol": a habit owned to, no rule of what
-            rule = _clip(rewrite(m.group(0), voice).rstrip(" ,"), 200)
+            theirs = m.group(0)[:4].lower() == "they"  # a client's: whose, said before it
+            said = text[:m.end()] if theirs and m.start() <= 80 else m.group(0)  # (".. from Lindqvist: Ingrid said")
+            rule = _clip(rewrite(said, voice).rstrip(" ,"), 200)
             keys = [k for w in _WORD.findall(m.group(0).lower()) for k in lx.SITUATION_CUES.get(w, ())]
-            found.append((rule, keys or ["schedule"], _content_words(m.group(0), 4)))
+            found.append((rule, keys or (["work"] if theirs else ["schedule"]), _content_words(m.group(0), 4)))
     return [draft(sent, ftext, keys, words) for ftext, keys, words in found]
 
 
