@@ -98,7 +98,8 @@ fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother
 father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney accountant broker dentist vet
 physio physiotherapist surveyor advisor adviser hairdresser nanny
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
-""")
+midwife
+""") | {"health visitor"}  # (a newborn's family's: "our new health visitor is Joanne Pike")
 # Of those, the trades a firm may hold as well as a person ("Our plumber is Quickfix Plumbing").
 TRADES = _words("""
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic solicitor lawyer
@@ -478,8 +479,10 @@ def _found_in(words: str, where: str) -> None:
         FOUND_IN[w] = where
 
 
+# (a baby's cow's milk protein allergy: its formula, and the cake baked for its party)
 _found_in("lactose dairy dairy-free milk cheese butter cream yogurt",
-          "milk, cheese, yogurt, ice cream, butter, cream, coffee, latte, smoothies, milkshakes, desserts, pizza")
+          "milk, cheese, yogurt, ice cream, butter, cream, coffee, latte, smoothies, milkshakes, desserts, pizza, "
+          "formula, baby milk, cake, baking")
 _found_in("gluten gluten-free wheat flour bread celiac coeliac",
           "bread, pasta, pizza, cake, baking, beer, cereal, sandwiches, pastries, breakfast")
 _found_in("""peanut peanuts nut nuts almond almonds cashew cashews walnut walnuts hazelnut hazelnuts

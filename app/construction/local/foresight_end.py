@@ -53,11 +53,18 @@ _CALLED_OFF = re.compile(
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
+# ... or said to be called off: "mum and dad have to cancel tomorrow", "mum wanted to come 21 November
+# but she's cancelled" (each had been a plan of its day).
+_MUST_CANCEL = re.compile(r"\b(?:ha(?:ve|s|d)|need|needs|needed)\s+to\s+(?:cancel|call\s+off)\s+(?P<x>[^.;:!?(),]+)", _I)
+_BUT_CANCELLED = re.compile(r"(?P<x>[^.;!?]{3,80}?)\s*,?\s+but\s+(?:she|he|they|we|it)(?:['’]s|['’]ve|\s+has|\s+have|"
+                            r"\s+had)?\s+(?:now\s+)?(?:cancell?ed|called\s+(?:it\s+)?off)\b", _I)
+
+
 def called_off(sent: _Sentence) -> bool:
     """Whether `sent` calls off what its days are of: "The 9 December review is cancelled, Mr
     Hughes says he doesn't need to see him" plans nothing for 9 December; "the Friday match is
     cancelled, we play Saturday instead" still plans Saturday."""
-    spans = [m.span("x") for rx in (_CALLED_OFF, _IS_OFF) for m in rx.finditer(sent.text)]
+    spans = [m.span("x") for rx in (_CALLED_OFF, _IS_OFF, _MUST_CANCEL, _BUT_CANCELLED) for m in rx.finditer(sent.text)]
     return bool(spans) and all(any(d.pos < b and d.pos + len(d.phrase) > a or _SET_OFF.fullmatch(sent.text, b, d.pos)
                                    for a, b in spans) for d in sent.dates)
 

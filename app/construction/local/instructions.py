@@ -300,7 +300,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
               *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
-        if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that")):
+        if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that",
+                                                   "wait")):  # ("no wait that was for Priya": taken back)
             continue
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule

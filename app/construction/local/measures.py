@@ -683,6 +683,34 @@ def _body(v: _Values) -> None:
         v.add(speaker, "weight", " ".join(m.group("num").split()), m.start(), f"{speaker}'s weight:", m.end())
 
 
+# A weight told with no verb of being: "nurse weighed her too, 4.7 kg", "weighed at clinic yesterday:
+# 4.4 kg!", "Asha 3.9 kg at the pharmacy scales today" (each a "said" fact beside "Asha is 3.3 kg").
+_WEIGHED = re.compile(r"(?P<i>\bI\s+)?\b(?i:weighed|weigh-in|weigh\s+in)(?:\s+(?P<whom>(?i:her|him|them|it|myself|me)))?\b"
+                      r"(?:[^.;!?\d\x00]|\x00\d+\x00){0,40}?"
+                      rf"[:,]?\s+(?P<num>\d+(?:\.\d+)?\s*(?i:{_WEIGHT_UNITS}))\b" + _END)
+_NAME_WEIGHT = re.compile(rf"(?:^|[,;:]\s+)(?P<who>[A-Z][\w-]+)\s+(?P<num>\d+(?:\.\d+)?\s*(?i:{_WEIGHT_UNITS}))\b"
+                          + _END)
+
+
+def _weighed(v: _Values) -> None:
+    """Whose weight a weighing tells: the one weighed ("her": the person or pet named, or whose
+    weight was said last, never the speaker), or the one named before the figure."""
+    for m in _WEIGHED.finditer(v.text):
+        if m.group("i") or (m.group("whom") or "").lower() in ("myself", "me"):
+            continue  # the speaker's own weighing (_body's, when said as such)
+        if m.group("whom"):
+            whose = v.named_first(m.start()) or v.last_of("weight is") or v.recent
+        else:
+            whose = v.last_of("weight is")
+        if whose is not None and whose != v.speaker:  # (told as "Asha weighed at clinic ...: 4.4 kg")
+            v.add(whose, "weight", " ".join(m.group("num").split()), m.start(), None if m.group("whom") else whose,
+                  m.end())
+    for m in _NAME_WEIGHT.finditer(v.text):
+        e = v.reg.get(m.group("who"))
+        if e is not None and e.type == "person" and not e.speaker:
+            v.add(e.name, "weight", " ".join(m.group("num").split()), m.start("who"), None, m.end())
+
+
 # A week's distance: "I'm running about 50 km a week at the moment" (then "Weekly mileage is down
 # to 30 km": both stayed current, the first a fact of its own).
 _MILEAGE = re.compile(r"(?<![\w'])(?:I'm|I\s+am|I've\s+been|I'll\s+be)\s+(?:now\s+|currently\s+)?"
@@ -1219,7 +1247,7 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _pay, _first_day, _phones, _mileage, _account, _changed,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _first_day, _phones, _mileage, _account, _changed,
             _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
 

@@ -148,12 +148,12 @@ _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&
 _KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                           # ("my advisor there is Daniel Okoro")
-                          rf"{_KIND}(?P<role>[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)
+                          rf"{_KIND}(?P<role>health\s+visitor|[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)
 
 
 _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
                            r"(?P<det>my|our|your|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
-                           rf"{_KIND}(?P<role>[\w-]+)(?:\s+(?:now|from now on|these days))?"
+                           rf"{_KIND}(?P<role>health\s+visitor|[\w-]+)(?:\s+(?:now|from now on|these days))?"
                            r"(?:$|(?=\s*[,;]\s))")  # ("Gary Platt is our plumber, Platt Plumbing")
 # "Mum's GP is Dr. Shah and she sees her every month": the holder's name ends with its clause.
 _CLAUSE_TAIL = re.compile(r"(?:\s*[,;]|\s+(?:and|but|so|who|because|since|although|though)\s).*$", _I)
