@@ -1,6 +1,7 @@
 """What a landlord and her letting agent tell (walk-through 87 of session 54): who lives where and
 for how much, a new tenant moved in, a new plumber used from now on, an applicant's offer that is
-no correction of a tenant's rent, and a building's rules. Read by the local extractor."""
+no correction of a tenant's rent, a building's rules, days changed with why said after; and an
+invoice's sum said again (walk-through 84). Read by the local extractor."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -56,3 +57,26 @@ def test_a_buildings_no_pets_and_no_smoking_inside_are_rules_for_a_tenant_or_an_
     rules = {f.text: f.trigger.split(", ") for f in ex.foresights if f.kind == "constraint"}
     assert len(rules) == 2 and all({"tenant", "advert"} <= set(words) for words in rules.values()), rules
     assert any("no smoking" in t for t in rules) and any("no pets, the building" in t for t in rules)
+
+
+def test_a_day_made_another_with_why_after_and_a_new_date_after_a_move_asked_with_why():
+    # "actually make that Tuesday 24th, Monday I've got the dentist lol" and "Nadia needs to move the
+    # gas safety checks, she's on a course on the 8th. New date is Wednesday 14 October" left the
+    # old days current.
+    nov = datetime(2026, 11, 15, 10, tzinfo=timezone.utc)
+    ex = extract(("Helen", "annual boiler service is booked with Nadia on Monday 23 November"),
+                 ("Helen", "actually make that Tuesday 24th, Monday I've got the dentist lol"), start=nov)
+    assert [f.object for f in ex.facts if f.predicate == "date is"] == ["2026-11-23", "2026-11-24"]
+    ex = extract(("Marcus", "Nadia needs to move the gas safety checks, she's on a course on the 8th. New date "
+                            "is Wednesday 14 October"), start=datetime(2026, 10, 5, 10, tzinfo=timezone.utc))
+    [moved] = [f for f in ex.facts if f.predicate == "date is"]
+    assert (moved.subject, moved.object) == ("gas safety checks", "2026-10-14") and "course" not in moved.text
+
+
+def test_an_invoices_sum_and_the_sum_said_again_after_wait_no():
+    # Walk-through 84: "invoice INV-2026-042 to Brandt for €2,310" then "wait no, €2,420" kept no sum.
+    ex = extract(("Maya", "invoice INV-2026-042 to Brandt for €2,310"),
+                 ("Maya", "wait no, €2,420. forgot the 3 extra leaflets"),
+                 ("Maya", "sent invoice INV-2026-041 to Lindqvist, €1,860"))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "amount is"] == [
+        ("INV-2026-042", "€2,310"), ("INV-2026-042", "€2,420"), ("INV-2026-041", "€1,860")]

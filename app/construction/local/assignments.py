@@ -212,7 +212,8 @@ _MOVED_IT = re.compile(_EVENT_MOVED + r"\s*[,;]\s+(?i:it's|it\s+is|it's\s+been\s
 # council moved our health inspection. It's no longer 20 October, it's now Tuesday 3 November."
 _MOVED_ALONE = re.compile(
     r"(?:" + _EVENT_MOVED + r"|\b(?i:" + lx.MOVED_VERBS + r"|move|reschedule|postpone|push)\s+(?i:the|our|my)\s+"
-    rf"(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:again|back))?)\s*[.!]*$")
+    rf"(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT})s?)(?:\s+(?i:again|back))?)"
+    r"(?:\s*,\s+[^.!?]*)?\s*[.!]*$")  # (and why: "Nadia needs to move the gas safety checks, she's on a course")
 # (after a clause of why: "Dale's van broke down, it's now Friday 11 December"; "Dan now says Friday
 # 26 February, not 29 January")
 _IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
@@ -376,7 +377,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m in moved:  # the event the sentence before moved
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."
-            event = " ".join(said.group(0).strip(" .!").split())
+            # (what moved, not why: "..., she's on a course on the 8th")
+            event = " ".join(re.sub(r"\s*,\s+[^.!?]*$", "", said.group(0).strip(" .!")).split())
             add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text),

@@ -361,6 +361,10 @@ _CORRECTION = re.compile(r"(?<![\d:])(?P<new>\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?
 _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b"
                         r"(?!\s*(?!(?:k|quid|pounds?|dollars?|euros?|each|per|an|pm|am|not|instead|then|now|please|"
                         r"pls|thanks|ok)\b)[a-z]{2,})")
+# ... or a sum said again, alone after a word taken back: "wait no, €2,420." (after "invoice
+# INV-2026-042 to Brandt for €2,310").
+_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
+                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)\s*[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
@@ -381,8 +385,16 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
 def _meant_day(raw: str) -> str | None:
     """What a sentence of a day said instead says after its "sorry, I meant" (or before its "it is",
     its "then")."""
-    m = _MEANT_DAY.match(raw) or _DAY_IT_IS.match(raw) or _DAY_THEN.match(raw)
+    m = _MEANT_DAY.match(raw)
+    if m is not None:
+        # ("actually make that Tuesday 24th, Monday I've got the dentist lol": the day, then why)
+        return _WHY_AFTER.split(m.group("day"), maxsplit=1)[0]
+    m = _DAY_IT_IS.match(raw) or _DAY_THEN.match(raw)
     return m.group("day") if m is not None else None
+
+
+_WHY_AFTER = re.compile(r",\s+(?=(?:[\w']+\s+){0,2}(?:I|I've|I'm|we|we've|we're|she|he|they|as|because|cos|since)\b)|"
+                        r"\s+(?:because|cos|as|since)\s+", re.I)
 
 
 _WEEKDAY_THE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|the|on)\b")
@@ -1045,6 +1057,12 @@ _INVOICED = re.compile(rf"\b(?i:invoiced|billed)\s+[^.;!?]{{0,60}}?\b#?(?P<id>{l
 _INVOICE_STATUS = {"settled": "paid", "issued": "sent", "resent": "sent", "canceled": "cancelled"}
 
 
+# An invoice's sum: "invoice INV-2026-042 to Brandt for €2,310", "sent invoice INV-2026-041 to Lindqvist, €1,860".
+_INVOICE_SUM = re.compile(rf"\b(?i:invoice)\s+(?:(?i:no\.?|number|#)\s*)?{_TICKET}(?:\s+(?i:to|for)\s+[A-Z][\w&'-]*"
+                          r"(?:\s+[A-Z][\w&'-]*)*)?\s*(?:,\s*|\s+(?i:for|of|is|=)\s+|:\s*)"
+                          r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)(?![\d,])")
+
+
 def _tickets(v: _Values) -> None:
     """A ticket's status, said of it or done to it ("LUM-4821 is reopened", "I've opened QL-118")."""
     for m in _TICKET_IS.finditer(v.text):
@@ -1065,6 +1083,8 @@ def _tickets(v: _Values) -> None:
             continue
         status = _INVOICE_STATUS.get(verb, verb)
         v.add(m.group("id"), "status", f"partly {status}" if m.group("part") else status, m.start(), end=m.end())
+    for m in _INVOICE_SUM.finditer(v.text):
+        v.add(m.group("id"), "amount", m.group("num").replace(" ", ""), m.start("id"), end=m.end())
     for m in _INVOICED.finditer(v.text):
         if not _NOT_DONE.search(v.text, max(0, m.start() - 24), m.start()):
             v.add(m.group("id"), "status", "sent", m.start(), end=m.end())
@@ -1292,7 +1312,7 @@ def _corrected(sent: _Sentence, before: list[_Parse], reg: _Registry) -> list[_P
         named = {w for e in sent.named_before(reg, m.start(), ("person",)) for w in e.name.lower().split()}
     else:
         named = set()
-        said = _MAKE_THAT.search(sent.s1)
+        said = _MAKE_THAT.search(sent.s1) or _SAID_AGAIN.match(sent.raw.strip())
         last = next((p for p in reversed(before) if re.search(r"\d", p.obj)), None)
         if said is None or last is None:
             return []
