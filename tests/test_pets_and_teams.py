@@ -204,3 +204,13 @@ def test_a_name_s_our_post_is_the_holder_and_he_s_been_is_has_been():
                  ("Ruth", "Sam? he's been our drummer since 2022"))
     assert {("drummer", "Sam"), ("tour manager", "Dev")} <= set(values(ex, "is"))
     assert not [f.text for f in ex.facts if " is been " in f.text or "'s our" in f.subject]
+
+
+def test_a_two_word_post_is_one_noun_and_a_venues_booker_is_its_post():
+    # Walk-through 86: "our tour manager lost his voice" was "Ruth's tour | manager | lost his voice";
+    # "the Lexington's booker is Tom Hale" no fact of the venue's.
+    ex = extract(("Ruth", "London is The Lexington on Saturday 12 December"),
+                 ("Ruth", "our tour manager lost his voice so Ola is doing the talking"),
+                 ("Ruth", "The Lexington's booker is Tom Hale"))
+    assert ("Ruth's tour manager", "lost") in {(f.subject, f.predicate) for f in ex.facts}
+    assert ("Lexington", "Tom Hale") in values(ex, "booker is")

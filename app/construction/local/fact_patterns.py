@@ -44,7 +44,9 @@ _A_HOME = (r"(?:(?:a|an|our|my|his|her|their)\s+(?:[\w-]+\s+){0,2}?"
            r"(?:flat|apartment|house|home|place|condo|studio|bungalow|cottage)\s+(?:in|near|on)\s+)?")
 OFFICE_WORDS = ("office", "branch", "site", "campus", "hq", "headquarters")
 _OFFICE_AHEAD = rf"(?=(?:[\w-]+\s+){{0,2}}(?i:{'|'.join(OFFICE_WORDS)})\b)"
-_MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*)\s+(?=[a-z])", _I)
+# (a role of two words is one noun: "our tour manager lost his voice" was "Ruth's tour | manager")
+_MY_NOUN = re.compile(r"^(?P<det>my|our)\s+(?P<noun>[a-z][\w-]*(?:\s+(?:manager|engineer|director|designer|visitor|"
+                      r"agent|nurse|porter|chef|officer|secretary|assistant)(?=\s))?)\s+(?=[a-z])", _I)
 _CLAUSE_FIRST = re.compile(r",\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|we've)(?![\w']))")
 _IMPLIED = {"i'm": "am", "i've": "have", "i'll": "will", "i'd": "would", "we're": "are",
             "we've": "have", "we'll": "will", "we'd": "would", "you're": "are", "you've": "have",

@@ -146,7 +146,8 @@ _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&
                                + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
-_ROLE_HOLDER = re.compile(r"^(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
+_ROLE_HOLDER = re.compile(r"^(?:the\s+(?=[\w-]+['’]s\s))?"  # ("the Lexington's booker is Tom Hale")
+                          r"(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
                           # ("my advisor there is Daniel Okoro")
                           rf"{_KIND}(?P<role>health\s+visitor|[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)
 
