@@ -66,3 +66,21 @@ async def test_a_contact_at_a_firm_is_the_groups_whoever_of_it_says_so(services,
                             "RETURN f.subject AS who, f.object AS holder, f.status AS status")
     assert {(r["who"], r["holder"], r["status"]) for r in rows} == {
         ("Ravi", "Mark Doyle", "superseded"), ("Sofia", "Laura Chen", "current")}
+
+
+async def test_someone_leaving_the_band_ends_the_post_they_held_there_and_nothing_else(services, graph):
+    # Walk-through 86: "Sam is leaving the band", sessions after "Sam is our drummer", left Sam the
+    # drummer; the post stayed his beside no one until Kit was named.
+    ingestor = Ingestor(services)
+    for day, text in ((0, "Sam is our drummer."), (0, "My boss is Sam."),
+                      (0, "Dev Okafor is our tour manager."), (30, "bad news. Sam is leaving the band.")):
+        await ingestor.memorize(graph.tenant, f"band{day}", [
+            {"id": f"b{day}-{text[:5]}", "speaker": "Ruth", "content": text,
+             "timestamp": DAY1 + timedelta(days=day, minutes=len(text))}], group_id="lanterns", flush=True)
+    rows = await graph.read("""MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate IN ['is', 'boss is']
+                               RETURN f.subject AS post, f.object AS holder, f.status AS status,
+                                      f.validTo IS NOT NULL AS ended""")
+    held = {(r["post"], r["holder"]): (r["status"], r["ended"]) for r in rows}
+    assert held[("drummer", "Sam")] == ("superseded", True)
+    assert held[("tour manager", "Dev Okafor")] == ("current", False)
+    assert [v for (post, who), v in held.items() if post == "Ruth"] == [("current", False)]  # her boss, Sam too

@@ -14,6 +14,12 @@ from app.construction.entity_resolution import normalize_key, timeline_of
 
 # The extractor's facts that hand a value on, and how the value's text says so.
 HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
+# ... and those of someone leaving the group their post is of ("Sam is leaving the band", sessions
+# after "Sam is our drummer": the drummer's post was Sam's ever after). The group's post held by
+# them (a value "<post> | is | <them>") ends then.
+LEAVES = frozenset({"is leaving", "has left", "left", "is quitting", "has quit", "quit"})
+_GROUP_WORDS = frozenset("""band team group club choir kitchen company cast show crew committee society
+business firm practice shop office""".split())
 
 # The group's current values held by the one replaced (in a conversation of no group, those of no
 # group: a person's values are the tenant's then, as their timelines are), the latest first: read by
@@ -38,12 +44,16 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
     mutates the rows. Returns the indexes of the rows changed (their words are to be counted again)."""
     # (by the name its entity holds: "Jonathan's replacement is Priya Nair" is Jonathan Pike's)
     asks = [{"i": i, "heldBy": _held_by(f), "groupId": f.get("groupId"), "at": f["statedAt"]}
-            for i, f in enumerate(facts) if f["predicate"] in HANDED_ON and f["singleValued"]]
+            for i, f in enumerate(facts) if f["predicate"] in HANDED_ON and f["singleValued"] or _leaves(f)]
     if not asks:
         return []
     found = {row["i"]: row["found"] for row in await read(HELD, asks=asks, handedOn=list(HANDED_ON))}
     changed = []
     for a in asks:
+        if _leaves(facts[a["i"]]):
+            if _post_left(facts[a["i"]], found.get(a["i"]) or []):
+                changed.append(a["i"])
+            continue
         # said before it in the same episode ("I do everything in Photoshop. I've switched from
         # Photoshop to Procreate"), else in the graph
         here = [g for g in reversed(facts[:a["i"]])
@@ -59,6 +69,27 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
         take_over(f, held, predicate=held["predicate"], text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.")
         changed.append(a["i"])
     return changed
+
+
+def _leaves(f: dict) -> bool:
+    """Whether the fact row says its subject leaves the group ("Sam | is leaving | the band", "us")."""
+    said = (f.get("object") or "").lower().split()
+    return f["predicate"] in LEAVES and (said == ["us"] or len(said) == 2 and said[0] in ("the", "our")
+                                         and said[1] in _GROUP_WORDS)
+
+
+def _post_left(f: dict, held: list[dict]) -> bool:
+    """Make the row the end of the one group post its subject held (a value "<post> | is | <them>");
+    False when they held none or several."""
+    posts = [h for h in held if h["predicate"] == "is"]
+    if len({h["subjectKey"] for h in posts}) != 1:
+        return False
+    post = posts[0]
+    # (who left stays named by it, no longer its subject: the post is)
+    f.update(subject=post["subject"], subjectKey=post["subjectKey"], ends="is", objectKey=_held_by(f),
+             about=[dict(r) for r in post["about"] if r["role"] == "subject"]
+             + [{**r, "role": "mentioned"} if r["role"] == "subject" else r for r in f["about"]])
+    return True
 
 
 def _held_by(f: dict) -> str:
