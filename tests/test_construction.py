@@ -395,14 +395,20 @@ async def _prices(graph):
     return [(r["value"], r["status"]) for r in rows]
 
 
+async def _say_prices(graph, ingestor, last: str, on: datetime) -> None:
+    """Swallow's £120 (1 September), £95 "from 1 November" (said 8 October), then `last` `on`."""
+    said = (("Swallow is £120 a night.", datetime(2026, 9, 1, 19, tzinfo=timezone.utc)),
+            ("From 1 November Swallow goes down to £95 a night.", datetime(2026, 10, 8, 20, tzinfo=timezone.utc)),
+            (last, on))
+    for k, (text, at) in enumerate(said):
+        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, at), flush=True)
+
+
 async def test_a_value_said_for_a_day_ahead_is_revised_by_a_new_value_said_before_that_day(graph, ingestor):
     # £95 "from 1 November" (said 8 October) ended the £110 said on 29 October on 1 November:
     # timelines order values by when they hold, and the later word was lost.
-    said = (("Swallow is £120 a night.", datetime(2026, 9, 1, 19, tzinfo=timezone.utc)),
-            ("From 1 November Swallow goes down to £95 a night.", datetime(2026, 10, 8, 20, tzinfo=timezone.utc)),
-            ("Done, Swallow is £110 a night for the winter now.", datetime(2026, 10, 29, 20, tzinfo=timezone.utc)))
-    for k, (text, at) in enumerate(said):
-        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, at), flush=True)
+    await _say_prices(graph, ingestor, "Done, Swallow is £110 a night for the winter now.",
+                      datetime(2026, 10, 29, 20, tzinfo=timezone.utc))
     assert await _prices(graph) == [("£120", "superseded"), ("£95", "superseded"), ("£110", "current")]
     rows = await graph.read("""MATCH (f:Fact {tenant: $tenant, object: '£95'})-[:SUPERSEDED_BY]->(n:Fact)
                                RETURN f.validFrom.epochMillis = f.validTo.epochMillis AS never, n.object AS by""")
@@ -410,11 +416,7 @@ async def test_a_value_said_for_a_day_ahead_is_revised_by_a_new_value_said_befor
 
 
 async def test_the_old_value_said_again_before_a_day_ahead_leaves_the_new_one_to_come(graph, ingestor):
-    said = (("Swallow is £120 a night.", datetime(2026, 9, 1, 19, tzinfo=timezone.utc)),
-            ("From 1 November Swallow goes down to £95 a night.", datetime(2026, 10, 8, 20, tzinfo=timezone.utc)),
-            ("Swallow is £120 a night.", datetime(2026, 10, 20, 20, tzinfo=timezone.utc)))
-    for k, (text, at) in enumerate(said):
-        await ingestor.memorize(graph.tenant, f"c{k}", _said(f"m{k}", text, at), flush=True)
+    await _say_prices(graph, ingestor, "Swallow is £120 a night.", datetime(2026, 10, 20, 20, tzinfo=timezone.utc))
     assert await _prices(graph) == [("£120", "superseded"), ("£95", "current"), ("£120", "superseded")]
 
 

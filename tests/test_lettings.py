@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from app.construction.local import LocalExtractor
-from app.domain.models import Extraction, TurnRecord
+from app.domain.models import Extraction
+from tests.conversation import extracted
 
 SEP = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
 
 
 def extract(*rows: tuple[str, str], start: datetime = SEP) -> Extraction:
-    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who, user_id=who.lower(), role="user",
-                        content=text, at=start + timedelta(days=i), seq=i) for i, (who, text) in enumerate(rows)]
-    return LocalExtractor().extract_sync(turns)
+    return extracted(rows, start, timedelta(days=1))
 
 
 def values(ex: Extraction) -> set[tuple[str, str, str]]:
