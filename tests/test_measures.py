@@ -986,3 +986,27 @@ async def test_anothers_value_said_after_a_value_is_its_own_and_stays_when_the_f
                                ORDER BY value""")
     assert [(r["value"], r["status"]) for r in rows] == [
         ("1966", "current"), ("4721", "superseded"), ("9035", "current")]
+
+
+async def test_an_offer_rather_than_a_sum_asked_corrects_no_value_said_sessions_before(services, graph):
+    # Re-run of walk-through 87: "Sofia has offered £835 rather than £850", weeks after "Flat 1 is
+    # Priya Nair, she pays £850 a month", was taken by the writer for a correction of Priya's rent.
+    await _tell(services, graph, [(0, "Helen", "Flat 1 is Priya Nair, she pays £850 a month.")], group="helen")
+    await _tell(services, graph, [(40, "Marcus", "Sofia has offered £835 rather than £850 if she can move in "
+                                                 "on 8 November")], group="helen")
+    assert await _timeline(graph, "rent is") == [("£850", "current")]
+    await _tell(services, graph, [(41, "Marcus", "Sorry, it's £855 not £850.")], group="helen")
+    assert await _timeline(graph, "rent is") == [("£850", "superseded"), ("£855", "current")]  # a correction still
+
+
+async def test_a_weighing_in_a_session_of_its_own_is_the_weight_the_group_holds(services, graph):
+    # Re-run of walk-through 85: "weighed at clinic yesterday: 4.4 kg!" and "nurse weighed her too,
+    # 4.7 kg", each a session after the last, were "said" facts: Asha's 3.3 kg stayed current.
+    await _tell(services, graph, [(0, "Priya", "Priya's daughter Asha arrived on the 8th."),
+                                  (0, "Priya", "weigh-in today, Asha is 3.3 kg!")], group="asha")
+    await _tell(services, graph, [(14, "Priya", "weighed at clinic yesterday: 4.4 kg!")], group="asha")
+    await _tell(services, graph, [(28, "Priya", "nurse weighed her too, 4.7 kg")], group="asha")
+    assert await _timeline(graph, "weight is") == [("3.3 kg", "superseded"), ("4.4 kg", "superseded"),
+                                                   ("4.7 kg", "current")]
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'weight is'}) RETURN DISTINCT f.subject AS s")
+    assert [r["s"] for r in rows] == ["Asha"]

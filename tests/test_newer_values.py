@@ -231,3 +231,15 @@ def test_a_turns_my_is_its_speakers_so_two_peoples_rates_are_two_things():
     mine.node["speaker"] = "Maya"
     later_values([mine, maya], reorder=True)
     assert mine.revised_by is maya
+
+
+def test_a_value_of_another_kind_is_read_from_its_fact_not_from_its_turns_sums():
+    # Re-run of walk-through 87: "Quarry Lane is Dan Okafor." (its turn: "... Quarry Lane is Dan Okafor
+    # at £720") was read as its turn's £720 and marked revised by "Quarry Lane goes up to £750".
+    tenant = said("Quarry Lane is Dan Okafor.", 1, kind="fact")
+    tenant.node.update(predicate="tenant is", object="Dan Okafor")
+    tenant.evidence.append({"content": "Flat 2 is Tom Becker at £790. Quarry Lane is Dan Okafor at £720.",
+                            "at": tenant.node["validFrom"]})
+    rent = said("Quarry Lane goes up to £750 from November", 20)
+    later_values([tenant, rent], reorder=True)
+    assert tenant.revised_by is None

@@ -201,9 +201,11 @@ def test_a_name_s_our_post_is_the_holder_and_he_s_been_is_has_been():
     # Walk-through 86 (a band's tour): "Sam's our drummer" was a thing "Sam's our" with a "drummer";
     # "he's been our drummer since 2022" was "Sam is been Ruth's drummer".
     ex = extract(("Ruth", "Sam's our drummer"), ("Ruth", "Dev's our tour manager, he's great"),
-                 ("Ruth", "Sam? he's been our drummer since 2022"))
+                 ("Ruth", "Sam says he can do tuesdays fine. he's been our drummer since 2022"))
     assert {("drummer", "Sam"), ("tour manager", "Dev")} <= set(values(ex, "is"))
     assert not [f.text for f in ex.facts if " is been " in f.text or "'s our" in f.subject]
+    # (re-run: "he has been" had lost Sam, "Ruth said he's been Ruth's drummer")
+    assert "Sam has been Ruth's drummer since 2022." in [f.text for f in ex.facts if f.subject == "Sam"]
 
 
 def test_a_two_word_post_is_one_noun_and_a_venues_booker_is_its_post():

@@ -176,7 +176,10 @@ def _said(hit) -> tuple[str, datetime | None, str]:
     text = node.get("content") if hit.kind == "turn" else node.get("text") if hit.kind == "fact" else None
     when = node.get("at") if hit.kind == "turn" else node.get("statedAt") or node.get("validFrom")
     turn = (hit.evidence[0].get("content") or "") if hit.kind == "fact" and hit.evidence else ""
-    if turn and text and not _read(text)[0]:
+    # (not a value of a timeline that keeps one of another kind: "Quarry Lane is Dan Okafor." of "...
+    # Quarry Lane is Dan Okafor at £720" was taken for a rent, revised by "Quarry Lane goes up to £750")
+    valued = (node.get("predicate") or "") == "is" or (node.get("predicate") or "").endswith(" is")
+    if turn and text and not _read(text)[0] and not (valued and node.get("object")):
         # A fact that kept no value of its turn's ("Grace said the alarm code changed again, the
         # installer reset the panel." of "... It's 5196 now."): its turn says it.
         text, when, turn = turn, hit.evidence[0].get("at"), ""

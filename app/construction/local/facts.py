@@ -49,7 +49,13 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     if parse.kind == "pronoun" or told_alone:
         m = _THIRD.match(text)
         if m:
-            text = f"{parse.subject} {'is ' if m.group(1).endswith(chr(39) + 's') else ''}{text[m.end():]}"
+            rest = text[m.end():]
+            verb = ""
+            if m.group(1).endswith(chr(39) + "s"):  # "he's been promoted": has; "he's been our drummer": is
+                verb = "has " if re.match(r"(?:been|got|gone)\s+(?!(?:our|my|the|a|an|his|her|their)\s)", rest) \
+                    else "is "
+                rest = re.sub(r"^been\s+(?=(?:our|my|the|a|an|his|her|their)\s)", "", rest)
+            text = f"{parse.subject} {verb}{rest}"
     if parse.kind == "kin" and "'s " in parse.subject and (m := _HIS_HER.match(text)):
         text = f"{parse.subject.rsplit(chr(39) + 's ', 1)[0]}'s {text[m.end():]}"  # "Her boss is": Martha Kiel's
     elif parse.kind == "name" and parse.predicate.endswith(" is") and (m := _HIS_HER.match(text)) and (
@@ -154,7 +160,10 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
     return _span(sent.dates[0], at)
 
 
-_FIRST_CLAUSE = re.compile(r"\s*(?:,\s*|\s)(?:and|but|so)\s+(?=(?:we|I|he|she|they|you)\b)", re.I)
+# (... or a comma before one: "our health visitor is Karen Holt, she's doing the first home visit on
+# Tuesday 8th" is Karen's from its saying, not from the visit)
+_FIRST_CLAUSE = re.compile(r"\s*(?:,\s*|\s)(?:and|but|so)\s+(?=(?:we|I|he|she|they|you)\b)|"
+                           r"\s*,\s*(?=(?:we|I|he|she|they)(?:'s|'re|'ll|\s+(?:is|are|will)\b))", re.I)
 
 
 def _span(d, at: datetime) -> tuple[datetime, datetime]:

@@ -913,7 +913,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         own = _who_before(sent, said.end(), reg, recent) if said is not None else None
         name = own.name if own is not None and own.person and own.name else who.name
         verb = he.group("v") or ""
-        ftext = f"{name}{PRONOUN_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"
+        if name not in ftext[he.end():]:  # ("she's my accountant from October 1": not "Maya's accountant is
+            ftext = f"{name}{PRONOUN_VERB.get(verb.lower(), verb)}{ftext[he.end():]}"  # Maya's accountant")
     ftext = _clip(ftext.rstrip(" .!?"), MAX_TEXT_CHARS) + "."
     at = t.at
     by = _BY_DATE_HINT.search(text) if due else None

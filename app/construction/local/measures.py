@@ -542,14 +542,14 @@ class _Values:
         return ent.name
 
     def add(self, whose: str | None, attr: str | None, value: str | None, at: int, lead: str | None = None,
-            end: int | None = None, text: str | None = None, ended: bool = False) -> None:
+            end: int | None = None, text: str | None = None, ended: bool = False, unowned: bool = False) -> None:
         # ("none" only for a value said to be over: "Colin did Sundays, Priya will take those over")
         if not attr or not value or value.lower() in lx.STOPWORDS and not (ended and value == "none"):
             return
         speaker = self.speaker
         if whose is None and (owned := {p.subject for p in self.before if p.predicate == f"{attr} is"}):
             whose = owned.pop() if len(owned) == 1 else None  # "The boiler is working again": the one said
-        if whose is None and set(attr.split()) & _OF_A_BODY and not self.sent.t.assistant:
+        if whose is None and set(attr.split()) & _OF_A_BODY and not self.sent.t.assistant and not unowned:
             whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
             parse = _Parse(attr, "name", "is", value, True, False, clause=at,
@@ -714,9 +714,13 @@ def _weighed(v: _Values) -> None:
             whose = v.named_first(m.start()) or v.last_of("weight is") or v.recent
         else:
             whose = v.last_of("weight is")
-        if whose is not None and whose != v.speaker:  # (told as "Asha weighed at clinic ...: 4.4 kg")
-            v.add(whose, "weight", " ".join(m.group("num").split()), m.start(), None if m.group("whom") else whose,
-                  m.end())
+        num = " ".join(m.group("num").split())
+        if whose is None:
+            # weighed in a session of its own: the group's weight, which the writer gives to the one
+            # whose weight the group holds (value_owner.py), not the speaker's
+            v.add(None, "weight", num, m.start(), None, m.end(), unowned=True)
+        elif whose != v.speaker:  # (told as "Asha weighed at clinic ...: 4.4 kg")
+            v.add(whose, "weight", num, m.start(), None if m.group("whom") else whose, m.end())
     for m in _NAME_WEIGHT.finditer(v.text):
         e = v.reg.get(m.group("who"))
         if e is not None and e.type == "person" and not e.speaker:
@@ -1291,9 +1295,17 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
 
 
 def correction_of(sent: _Sentence) -> tuple[str, str] | None:
-    """(old, new) of a number said instead of another ("It's 995 not 975")."""
+    """(old, new) of a number said instead of another ("It's 995 not 975"); not of an offer made
+    instead of a sum asked ("Sofia has offered £835 rather than £850": it had become Priya's rent,
+    the £850 the writer found in the group)."""
     m = _CORRECTION.search(sent.s1)
-    return (m.group("old"), m.group("new")) if m is not None else None
+    if m is None or _OFFERED.search(sent.s1, 0, m.start()):
+        return None
+    return m.group("old"), m.group("new")
+
+
+_OFFERED = re.compile(r"\b(?:offer|offers|offered|offering|proposed|proposes|bid|bids|counter-?offered)\b[^.;!?]*$",
+                      re.I)
 
 
 def _corrected(sent: _Sentence, before: list[_Parse], reg: _Registry) -> list[_Parse]:

@@ -293,10 +293,12 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         return t.other, "other", body[m.end():], _IMPLIED.get(m.group(1).lower(), ""), True
     m = _THIRD.match(body)
     if m and recent:
-        aux = _IMPLIED.get(m.group(1).lower(), "")
-        if aux == "is" and _contracted_aux(body[m.end():]) == "has":
-            aux = "has"  # "he's been our drummer since 2022": he has been (it was "Sam is been")
-        return recent, "pronoun", body[m.end():], aux, False
+        aux, rest = _IMPLIED.get(m.group(1).lower(), ""), body[m.end():]
+        if aux == "is" and (been := _BEEN_A.match(rest)) is not None:
+            rest = rest[been.end():]  # "he's been our drummer since 2022": what he is (it was "Sam is been")
+        elif aux == "is" and _contracted_aux(rest) == "has":
+            aux = "has"  # "she's been promoted"
+        return recent, "pronoun", rest, aux, False
     found = _entity_and_rest(body, sent, reg) if body[:1].isupper() else None
     if found:
         name, _, rest = found
@@ -332,6 +334,7 @@ def _named_relative(rest: str, sent: _Sentence, reg: _Registry):
 
 
 _HAS_WORDS = frozenset("been got gotten gone".split())
+_BEEN_A = re.compile(r"been\s+(?=(?:our|my|the|a|an|his|her|their)\s)", _I)
 # Words after a name's "'s" that make it "is": where someone is ("Sam's in Leeds", "Anouk's off
 # Heron") and what they are doing, in verbs that are seldom a thing owned ("Rosie's leaving
 # Leeds"; not "painting" or "wedding", not "back" or "home").
