@@ -78,3 +78,18 @@ def test_an_invoices_sum_and_the_sum_said_again_after_wait_no():
                  ("Maya", "sent invoice INV-2026-041 to Lindqvist, €1,860"))
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "amount is"] == [
         ("INV-2026-042", "€2,310"), ("INV-2026-042", "€2,420"), ("INV-2026-041", "€1,860")]
+
+
+def test_a_day_agreed_for_checks_and_a_service_booked_for_a_day_are_their_days():
+    # Re-run of walk-through 87: "ok 8 Oct for the gas safety checks then" and "Nadia's booked for the
+    # annual boiler service at Flat 1 and Flat 2 on Monday 23 November" were "said" facts, so the move
+    # and "make that Tuesday 24th" had no day to replace.
+    ex = extract(("Helen", "ok 8 Oct for the gas safety checks then"),
+                 ("Helen", "Nadia needs to move the gas safety checks, she's on a course on Thursday. New date is "
+                           "Wednesday 14 October"), start=datetime(2026, 9, 22, 15, tzinfo=timezone.utc))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [
+        ("gas safety checks", "2026-10-08"), ("gas safety checks", "2026-10-14")]
+    ex = extract(("Helen", "Nadia's booked for the annual boiler service at Flat 1 and Flat 2 on Monday 23 November"),
+                 ("Helen", "actually make that Tuesday 24th, Monday I've got the dentist lol"),
+                 start=datetime(2026, 11, 13, 10, tzinfo=timezone.utc))
+    assert [f.object for f in ex.facts if f.predicate == "date is"] == ["2026-11-23", "2026-11-24"]

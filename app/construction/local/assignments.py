@@ -200,7 +200,14 @@ _DAY_FOR_EVENT = re.compile(
     r"(?:^|[,;:]\s+)(?:(?i:ok|okay|so|right|fine)[,!]?\s+)?(?:(?i:let's\s+(?:say|do|make\s+it|go\s+with|pencil\s+in)|"
     r"we(?:'ll|\s+will)\s+(?:say|do|go\s+with))\s+)?(?:(?i:on\s+))?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?\x00(?P<d>\d+)\x00\s+(?i:for)\s+(?i:the|our)\s+"
-    rf"(?P<x>(?:[\w'-]+\s+){{0,2}}?(?i:{lx.SCHEDULED_ALT}))\b")
+    rf"(?P<x>(?:[\w'-]+\s+){{0,2}}?(?i:{lx.SCHEDULED_ALT})s?)\b")
+# ... or someone booked for it on a day: "Nadia's booked for the annual boiler service at Flat 1 and
+# Flat 2 on Monday 23 November" (a "said" fact: "make that Tuesday 24th" had no day to correct).
+_BOOKED_FOR_EVENT = re.compile(
+    r"(?:^|[,;:]\s+)(?:(?-i:[A-Z])[\w'-]*(?:['’]s|\s+is|\s+has\s+been|\s+got)\s+)?(?i:booked|scheduled|pencill?ed\s+in)\s+"
+    rf"(?i:for)\s+(?i:the|our|my)\s+(?P<x>(?:[\w'-]+\s+){{0,2}}?(?i:{lx.SCHEDULED_ALT})s?)\b"
+    r"[^.;!?\x00]{0,40}?\s(?i:on|for)\s+"
+    rf"(?:(?i:{_WEEKDAY}),?\s+)?\x00(?P<d>\d+)\x00")
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
 _EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
                 rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?"
@@ -382,7 +389,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text),
-              *_DAY_FOR_EVENT.finditer(text)]:
+              *_DAY_FOR_EVENT.finditer(text), *_BOOKED_FOR_EVENT.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             # someone's event is theirs: "Kim's final"
