@@ -925,6 +925,21 @@ async def test_a_request_for_one_person_pins_no_one_elses_standing_constraints(s
     assert res.hits[0].kind == "foresight" and res.hits[0].node["text"] == "Tomás must avoid running."
 
 
+async def test_a_request_naming_someone_of_no_standing_constraint_still_brings_the_households(
+        services, graph, searcher):
+    # Re-run of walk-through 85: "Linda wants to bake a cake for the naming ceremony", Linda named by a
+    # plan of her visit, brought the constraints of Linda alone: none, not the baby's milk allergy.
+    await said_on_day3(services, graph, [
+        ("n1", "Priya", "Dr Iqbal thinks Asha has cows milk protein allergy"),
+        ("n2", "Priya", "I have to cut out all dairy too while I'm breastfeeding"),
+        ("n3", "Dan", "Linda and Gordon are coming for Asha's naming ceremony on Saturday 12 December")])
+    res = await search(searcher, graph, "Linda wants to bake a cake for the naming ceremony, any ideas?",
+                       top_k=5, now=DAY3 + timedelta(days=1))
+    first = [h.node.get("text", "") for h in res.hits[:5] if h.kind == "foresight"]
+    assert any("milk protein allergy" in t for t in first), [
+        (h.kind, h.node.get("text") or h.node.get("content")) for h in res.hits]
+
+
 async def test_a_plan_that_names_whom_a_question_is_about_is_no_answer_to_it(services, graph, searcher):
     # Walk-through 80: "Karin will eat some too", a plan read from Jonas's question, matched every
     # question naming Karin by its trigger's word "Karin" and was in the top 5 of 29 of 70.

@@ -266,9 +266,12 @@ class ForesightChannel:
         # at all under a small tokenBudget).
         # Of whom the query names, when it names someone ("Plan a run for Tomás": Mei's sore knee,
         # pinned, pushed his clearance to run out of the first five).
+        # (Only of whom holds one: "Linda wants to bake a cake", Linda of a plan to visit, must still
+        # bring the baby's milk allergy.)
+        holders = named & set().union(set(), *(about[c.key] for c in strong if c.key in standing))
         more = [i for i, c in enumerate(strong[1:], start=1)
                 if c.key in standing and not ranked[i].pin
-                and (not named or about[c.key] & named)][:MORE_CONSTRAINTS]
+                and (not holders or about[c.key] & holders)][:MORE_CONSTRAINTS]
         for i in more:
             ranked[i] = replace(ranked[i], pin=True)
         query = ctx.text
