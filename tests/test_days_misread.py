@@ -34,6 +34,7 @@ def days(text: str, at: datetime) -> list[date]:
     # ... and what was booked, confirmed or settled for a day, and what holds until one (walk-through 84)
     ("booked the ATA certification exam!! October 17, online and proctored", datetime(2026, 9, 14), date(2026, 10, 17)),
     ("rebooked it for November 14", datetime(2026, 10, 12), date(2026, 11, 14)),
+    ("Helix confirmed the job, deadline 20 November", datetime(2026, 10, 12), date(2026, 11, 20)),
     ("Helix Tourism confirmed the website job: 25,000 words, PL>EN and DE>EN, deadline November 20",
      datetime(2026, 10, 12), date(2026, 11, 20)),
     ("we settled on €0.13 per word from November", datetime(2026, 10, 27), date(2026, 11, 1)),

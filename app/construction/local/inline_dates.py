@@ -173,17 +173,17 @@ _ARRANGED_FOR_HINT = re.compile(
     # "booked the ATA certification exam!! October 17", "rebooked it for November 14", "confirmed the
     # website job: ..., deadline November 20" (said in September: each had read 2025's)
     r"\b(?:booked|re-?booked|re-?scheduled|registered\s+for|signed\s+up\s+for|reserved|confirmed)\s+"
-    r"(?:\S+\s+){0,8}?(?:for\s+|on\s+|deadline\s+|due\s+)?(?:the\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"(?:\S+\s+){0,8}?(?:for\s+|on\s+|deadline\s+|due\s+)?(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "we settled on €0.13 per word from November", "she's my accountant from October 1"
-    r"\b(?:settled|agreed)\s+on\b[^;!?]{0,40}?\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"\b(?:settled|agreed)\s+on\b[^;!?]{0,40}?\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     r"(?:\b(?:is|are)|'s|'re)\s+(?:my|our|the|his|her|their)\s+(?:new\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
-    r"(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # a deadline named, and what holds until a day ("Lindqvist said Jonas Ek covers for her until March")
-    r"\bdeadline\s+(?:on\s+)?(?:the\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"\bdeadline\s+(?:on\s+)?(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     r"\b(?:covers|stays|runs|lasts|continues|holds)\b[^.;!?]{0,30}?\b(?:until|till|through)\s+(?:the\s+)?"
-    r"(?:end\s+of\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
+    r"(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "they said November 27 is ok for everything": a day agreed to
-    r"\b(?:said|says)\s+(?:the\s+)?(?:\\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[^.;!?]{0,20}?\b(?:is|was|works|worked|suits)\s+"
+    r"\b(?:said|says)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[^.;!?]{0,20}?\b(?:is|was|works|worked|suits)\s+"
     r"(?:ok|okay|fine|good|great|perfect|for\s+them|for\s+us)\b", re.IGNORECASE)
 
 # A day asked for or called off ("the Fletchers asked to move their stay, so 26 Sept to 3 Oct", "a Mr
