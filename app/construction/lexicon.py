@@ -110,8 +110,7 @@ attorney accountant broker surveyor vet dentist agent
 ORG_ROLES = _words("""
 ceo cfo cto coo cmo cio cpo cso cro president chairman chairwoman chairperson treasurer principal
 headteacher headmaster headmistress
-booker promoter
-""")  # (a venue's: "the Lexington's booker is Tom Hale")
+""")
 # One role under several words: a manager is a boss, a mum a mother (the single value's
 # predicate, local/parse.py; the role an alias names, role_aliases.py).
 SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",

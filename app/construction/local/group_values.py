@@ -355,8 +355,9 @@ _TEAM_ROLE_FIRST = re.compile(
 _TEAM_HOLDER_SHE = re.compile(
     r"\b(?i:he|she)(?:'s|\s+is|\s+will\s+be|\s+was|\s+has\s+been)?\s+(?i:taking\s+over\s+as|takes\s+over\s+as|"
     r"going\s+to\s+be|(?:voted\s+in|elected|appointed|made|named)\s+as|joining\s+(?:us\s+)?as|starting\s+as|"
-    r"(?:now\s+)?our\s+new)\s+(?:(?i:the|our)\s+)?(?:(?i:new)\s+)?"
-    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
+    # ("he's been our drummer since 2022", "she's our bassist")
+    r"(?:now\s+)?our\s+new|(?:been\s+)?our)\s+(?:(?i:the|our)\s+)?(?:(?i:new)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
 
 
 def _new_holders(v: _Values) -> None:
@@ -375,7 +376,7 @@ def _new_holders(v: _Values) -> None:
             continue
         _holds(v, m, who, role)
     for m in _TEAM_HOLDER_SHE.finditer(v.text):
-        named = v.named_first(m.start())  # (the sentence's: "he" after it)
+        named = v.named_first(m.start()) or v.recent  # (the sentence's: "he" after it; else the one named last)
         who = v.reg.get(named) if named else None
         if who is not None and who.type == "person" and not who.speaker:
             _holds(v, m, who, " ".join(m.group("role").lower().split()))
