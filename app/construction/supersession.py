@@ -159,10 +159,16 @@ def _successions(line: list[dict]) -> list[tuple[dict, dict | None]]:
     for j, e in enumerate(line):
         if e["ends"]:
             continue
-        revision = next((r for r in line if _revises(r, e, line)), None)
+        revision = next((r for r in line if _revises(r, e, line)), None) if _pending(e) else None
         out.append((e, revision if revision is not None else
-                    next((n for n in line[j + 1:] if _ends(n, e) and not _revises(e, n, line)), None)))
+                    next((n for n in line[j + 1:] if _ends(n, e) and not (_pending(n) and _revises(e, n, line))),
+                         None)))
     return out
+
+
+def _pending(e: dict) -> bool:
+    """Whether `e` was said for a day ahead (only such a value may be revised before it holds)."""
+    return e.get("statedAt") is not None and e["statedAt"] < e["validFrom"]
 
 
 def _revises(r: dict, e: dict, line: list[dict]) -> bool:

@@ -197,10 +197,17 @@ class _Saying(NamedTuple):
 
     @property
     def names(self) -> frozenset[str]:
-        # Tomasz's "my rate for subcontracted legal is €0.09 a word" names Tomasz: no value of
-        # "Lindqvist raised Maya's rate to €0.14 per word" (it had been marked revised by it).
-        mine = {self.speaker} if self.speaker and _FIRST_PERSON.search(self.text) else set()
-        return _names(self.text) | mine
+        return _names(self.text)
+
+    @property
+    def mine(self) -> str | None:
+        """Whose a turn's "my" is: its speaker's."""
+        return self.speaker if self.speaker and _FIRST_PERSON.search(self.text) else None
+
+    @property
+    def owned(self) -> frozenset[tuple[str, str]]:
+        """(name, the word of what it owns) the saying says ("Maya's rate": Maya, rate)."""
+        return frozenset((m.group(1), _stem(m.group(2).lower())) for m in _OWNER.finditer(self.text))
 
     @property
     def anchors(self) -> frozenset[str]:
@@ -213,6 +220,7 @@ class _Saying(NamedTuple):
 
 
 _FIRST_PERSON = re.compile(r"\b(?:[Mm]y|I)\b")  # (not "our": a household's rent is any of its own)
+_OWNER = re.compile(r"\b([A-Z][\w-]*)['’]s\s+([\w-]+)")
 
 
 def _saying(text: str, when: datetime, turn: str = "", speaker: str = "") -> _Saying:
@@ -273,7 +281,13 @@ def _same_thing(a: _Saying, b: _Saying) -> bool:
 
 def _others(a: _Saying, b: _Saying) -> bool:
     """Whether each saying names someone or something the other does not say, written either way
-    ("Kev Doyle" and "kev's first fix" are one Kev)."""
+    ("Kev Doyle" and "kev's first fix" are one Kev); or one is a turn's "my" and the other says
+    someone else's (Tomasz's "my rate for subcontracted legal is €0.09 a word" and "Lindqvist raised
+    Maya's rate to €0.14 per word": it had been marked revised by it)."""
+    for x, y in ((a, b), (b, a)):
+        # (of the thing both say: "St Aidan's invoice" is no owner of "I negotiated the hall down")
+        if x.mine and any(word in x.words and name != x.mine for name, word in y.owned):
+            return True
     if not a.names or not b.names or a.names & b.names:
         return False
     return not {_stem(n.lower()) for n in a.names} & b.words and not {_stem(n.lower()) for n in b.names} & a.words
