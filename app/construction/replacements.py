@@ -84,11 +84,10 @@ def _post_left(f: dict, held: list[dict]) -> bool:
     posts = [h for h in held if h["predicate"] == "is"]
     if len({h["subjectKey"] for h in posts}) != 1:
         return False
-    post = posts[0]
+    who = _held_by(f)
     # (who left stays named by it, no longer its subject: the post is)
-    f.update(subject=post["subject"], subjectKey=post["subjectKey"], ends="is", objectKey=_held_by(f),
-             about=[dict(r) for r in post["about"] if r["role"] == "subject"]
-             + [{**r, "role": "mentioned"} if r["role"] == "subject" else r for r in f["about"]])
+    f["about"] = [{**r, "role": "mentioned"} if r["role"] == "subject" else r for r in f["about"]]
+    take_over(f, posts[0], ends="is", objectKey=who)
     return True
 
 
@@ -102,6 +101,6 @@ def _held_by(f: dict) -> str:
 def take_over(f: dict, held: dict, **values) -> None:
     """Make the fact row `f` a value on `held`'s timeline: its subject, and its subject's entities
     with `f`'s others."""
-    f.update(subject=held["subject"], subjectKey=held["subjectKey"], ends=None,
-             about=[dict(r) for r in held["about"] if r["role"] == "subject"]
-             + [r for r in f["about"] if r["role"] != "subject"], **values)
+    f.update(dict(subject=held["subject"], subjectKey=held["subjectKey"], ends=None,
+                  about=[dict(r) for r in held["about"] if r["role"] == "subject"]
+                  + [r for r in f["about"] if r["role"] != "subject"]), **values)  # (`values` may set `ends`)

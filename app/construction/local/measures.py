@@ -1291,7 +1291,7 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
     values.firm = firm
     for read in _READERS:
         read(values)
-    return values.told() or (_corrected(sent, before, reg) if correctable else [])
+    return values.told() or (_corrected(sent, before) if correctable else [])
 
 
 def correction_of(sent: _Sentence) -> tuple[str, str] | None:
@@ -1308,22 +1308,17 @@ _OFFERED = re.compile(r"\b(?:offer|offers|offered|offering|proposed|proposes|bid
                       re.I)
 
 
-def _corrected(sent: _Sentence, before: list[_Parse], reg: _Registry) -> list[_Parse]:
+def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     """"sorry, 85 not 87": the value said before in the episode with the old number, anew; "make
     that 75": the value said last; "Sorry, I mean 28 January": the day said last."""
     if (slot := _corrected_slot(sent, before)) is not None:
         return [slot]
     if (day := corrected_day(sent, before)) is not None:
         return [day[0]]
-    m = _CORRECTION.search(sent.s1)
-    if m is not None:
-        old, new = m.group("old"), m.group("new")
-        # "Sofia has offered £835 rather than £850": Sofia's offer, not a correction of Priya's £850
-        # rent (it had closed it): a person's value is corrected by a sentence naming no other
-        # person ("greenhill agreed to 1,210 instead of 1,240" corrects the household's rent).
-        named = {w for e in sent.named_before(reg, m.start(), ("person",)) for w in e.name.lower().split()}
+    fix = correction_of(sent)  # (none of an offer: "Sofia has offered £835 rather than £850")
+    if fix is not None:
+        old, new = fix
     else:
-        named = set()
         said = _MAKE_THAT.search(sent.s1) or _SAID_AGAIN.match(sent.raw.strip())
         last = next((p for p in reversed(before) if re.search(r"\d", p.obj)), None)
         if said is None or last is None:
@@ -1332,9 +1327,6 @@ def _corrected(sent: _Sentence, before: list[_Parse], reg: _Registry) -> list[_P
     number = held_number(old)  # ("now 42 guests instead of 30" had made a last day "2026-11-42")
     for p in reversed(before):
         if number.search(p.obj):
-            if named and (owner := reg.get(p.subject)) is not None and owner.type == "person" \
-                    and not named & set(p.subject.lower().split()):
-                return []
             value = number.sub(new, p.obj, count=1)
             said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
             said = f"{said[:1].upper()}{said[1:]} is {value}"

@@ -6,6 +6,7 @@ that person is not yet a situation where the constraint matters."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import replace
 
 from app.construction import lexicon as lx
@@ -160,10 +161,13 @@ def _one_thing(query: str) -> set[str]:
 _CAPITALISED = re.compile(r"(?<=\s)(?-i:[A-Z])[\w'’-]*")
 
 
-def _names_said(query: str) -> set[str]:
-    """The query's capitalised words but its first, lower-cased and without an owner's "'s"."""
+@lru_cache(maxsize=256)
+def _names_said(query: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The query's capitalised words but its first, lower-cased and without an owner's "'s"; and
+    their stems (ctx.words are stems). Read twice a search (the vector part, then the ranking)."""
     said = {re.sub(r"['’]s$", "", w.lower()) for w in _CAPITALISED.findall(query)}
-    return said - lx.DATE_WORDS - lx.WEEKDAYS - lx.MONTHS - {"i", "i'm", "i've", "i'll"}  # (a day is a plan's word)
+    said -= lx.DATE_WORDS | lx.WEEKDAYS | lx.MONTHS | {"i", "i'm", "i've", "i'll"}  # (a day is a plan's word)
+    return frozenset(said), frozenset(term_stats.stem(n) for n in said)
 
 
 def _subject(text: str | None) -> set[str]:
@@ -186,10 +190,9 @@ class ForesightChannel:
         # (a request's "plan" is no situation: every agenda trigger lists "plans"; nor are the names
         # it says, which every trigger of a plan of theirs holds: "Karin will eat some too" came
         # first for "What is Karin's basal insulin dose now?". Whose constraints come by PEOPLE.)
-        names = _names_said(query)
+        names, named = _names_said(query)
         terms = [t for t in ctx.lucene_terms if t.lower() not in _REQUEST_WORDS
                  and re.sub(r"['’]s$", "", t.lower()) not in names]
-        named = {term_stats.stem(n) for n in names}  # (ctx.words are stems)
         words = [w for w in ctx.words if w not in _REQUEST_WORDS and w not in named]
         if terms and words:
             return [VectorPart("foresight", AGENDA_BOTH if ahead else BOTH, dict(
@@ -268,7 +271,7 @@ class ForesightChannel:
         # pinned, pushed his clearance to run out of the first five).
         # (Only of whom holds one: "Linda wants to bake a cake", Linda of a plan to visit, must still
         # bring the baby's milk allergy.)
-        holders = named & set().union(set(), *(about[c.key] for c in strong if c.key in standing))
+        holders = named & set().union(*(about[c.key] for c in strong if c.key in standing))
         more = [i for i, c in enumerate(strong[1:], start=1)
                 if c.key in standing and not ranked[i].pin
                 and (not holders or about[c.key] & holders)][:MORE_CONSTRAINTS]
@@ -282,8 +285,7 @@ class ForesightChannel:
             # will eat some too", near by its trigger's "Karin", came first for "What is Karin's
             # basal insulin dose now?" and for 28 other questions of hers).
             # (stems both: "performances" says "perform")
-            asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - {
-                term_stats.stem(n) for n in _names_said(query)}
+            asked = {w for w in ctx.words if len(w) > 2 and w not in lx.STOPWORDS} - _names_said(query)[1]
             # (a question of no such word, "When is the get-in?", keeps them all)
             ranked = [replace(c, free=True, pin=False) for c in ranked if not asked or c.key in rows
                       and asked & {term_stats.stem(w) for w in term_stats.words(rows[c.key].get("text"))}]
