@@ -83,6 +83,10 @@ WHERE old.tenant = $tenant
                 OR old.object =~ '\\d{4}-\\d{2}-\\d{2}' END
   AND (NOT coalesce(old.singleValued, false) OR e.day IS NOT NULL OR old.predicate = 'date is'
        OR old.object =~ '\\d{4}-\\d{2}-\\d{2}')
+  // ... but not a sum told with the day ("Sofia has offered £835 rather than £850 if she can move
+  // in on 8 November", then "she's asked to move in earlier, 1 November instead of the 8th": the
+  // offer stands, only its day moved)
+  AND NOT (e.day IS NOT NULL AND old.object =~ '.*[£$€¥]\\s?\\d.*')
   AND old.status = 'current' AND coalesce(old.forgotten, false) = false AND old.validFrom < e.at
   AND any(w IN e.terms WHERE w IN old.terms)
 MATCH (new:Fact)-[:EVIDENCED_BY]->(:Turn {tenant: $tenant, conversationId: e.conversationId, id: e.turnId})

@@ -9,9 +9,10 @@ episode the extractor does the same (local/measures.py); this is the same rule a
 read in the writer's transaction under the tenant's write lock, as supersession is."""
 from __future__ import annotations
 
+import re
 from typing import Awaitable, Callable
 
-from app.construction.entity_resolution import thing_key
+from app.construction.entity_resolution import normalize_key, thing_key
 
 # The current owners of each attribute in its group, by the (tenant, predicate) index.
 OWNERS = """
@@ -51,3 +52,45 @@ async def adopt_owners(read: Callable[..., Awaitable[list[dict]]], facts: list[d
             f["about"].insert(0, {"key": owner["entity"], "role": "subject"})
         adopted += 1
     return adopted
+
+
+# A sum someone accepted or agreed to: "She accepted £880 from 1 October, 12 month term", told of
+# Priya Nair, whose rent was £850. Said so, it is an act ("Priya | accepted | £880 , 12 month
+# term"), on no timeline, and the £850 stayed current. When its subject holds one sum, current,
+# on one timeline of its group, the sum accepted is that timeline's new value (supersession ends
+# the old); with two ("rent is" and "deposit is") nothing says which, and it stays an act.
+_ACCEPTED = re.compile(r"(?:accepted|agreed(?:\s+to|\s+on)?|settled\s+on|signed\s+(?:up\s+)?(?:for|at))", re.I)
+_FIRST_SUM = re.compile(r"^\s*(?:a\s+|the\s+)?(?P<sum>[£$€]\s?\d[\d,]*(?:\.\d+)?(?:\s?k\b)?)", re.I)
+
+SUMS_HELD = """
+UNWIND $asks AS a
+MATCH (f:Fact {tenant: $tenant, subjectKey: a.subjectKey})
+WHERE f.predicate IS NOT NULL  // (the composite timeline index: tenant, subjectKey, predicate)
+  AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.singleValued
+  AND f.validFrom < a.at AND f.object =~ '[£$€]\\\\s?\\\\d.*'
+  AND coalesce(f.groupId, '') = coalesce(a.groupId, '')
+RETURN a.i AS i, collect(DISTINCT f.predicate) AS predicates
+"""
+
+
+async def adopt_accepted(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
+    """Make each sum accepted (of `facts`, the writer's rows) the new value of the one sum its
+    subject holds; mutates the rows. Returns the indexes of the rows changed."""
+    asks = []
+    for i, f in enumerate(facts):
+        m = _FIRST_SUM.match(str(f.get("object") or ""))
+        if m and _ACCEPTED.fullmatch(f["predicate"]) and not f.get("ends"):
+            asks.append({"i": i, "subjectKey": f["subjectKey"], "groupId": f.get("groupId"),
+                         "at": f["statedAt"], "sum": m.group("sum")})
+    if not asks:
+        return []
+    sums = {a["i"]: a["sum"] for a in asks}
+    changed = []
+    for row in await read(SUMS_HELD, asks=[{k: v for k, v in a.items() if k != "sum"} for a in asks]):
+        if len(row["predicates"]) != 1:
+            continue
+        f = facts[row["i"]]
+        f.update(predicate=row["predicates"][0], object=sums[row["i"]],
+                 objectKey=normalize_key(sums[row["i"]]), singleValued=True)
+        changed.append(row["i"])
+    return changed

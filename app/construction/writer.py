@@ -10,7 +10,7 @@ from app.construction.corrections import adopt_corrections
 from app.construction.moved_events import adopt_moves
 from app.construction.replacements import adopt_replacements
 from app.construction.short_names import adopt_long_names
-from app.construction.value_owner import adopt_owners
+from app.construction.value_owner import adopt_accepted, adopt_owners
 from app.store import term_stats
 from app.store.graph import TenantGraph, TenantTx
 from app.store.locking import TENANT_WRITE_LOCK
@@ -255,7 +255,8 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         await adopt_long_names(tx.run, batch.facts)  # "the code", after "the shed lock code": its timeline
         retold = [*await adopt_corrections(tx.run, batch.facts),  # "It's 995 not 975": the value said before
                   *await adopt_replacements(tx.run, batch.facts),  # "his replacement is Priya Nair": his posts
-                  *await adopt_moves(tx.run, batch.facts)]  # "it's been moved again, now to ...": the inspection
+                  *await adopt_moves(tx.run, batch.facts),  # "it's been moved again, now to ...": the inspection
+                  *await adopt_accepted(tx.run, batch.facts)]  # "She accepted £880": her rent
         for i in retold:
             terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])
         batch.retold = [batch.facts[i]["id"] for i in retold]
