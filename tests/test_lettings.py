@@ -93,3 +93,11 @@ def test_a_day_agreed_for_checks_and_a_service_booked_for_a_day_are_their_days()
                  ("Helen", "actually make that Tuesday 24th, Monday I've got the dentist lol"),
                  start=datetime(2026, 11, 13, 10, tzinfo=timezone.utc))
     assert [f.object for f in ex.facts if f.predicate == "date is"] == ["2026-11-23", "2026-11-24"]
+
+
+def test_he_said_first_is_the_man_though_a_woman_was_named_last():
+    # "He's a smoker, she says he only smokes outside" had made Priya, named last, the smoker.
+    ex = extract(("Marcus", "Priya wants her boyfriend Jake to move in with her."),
+                 ("Marcus", "he's a smoker, she says he only smokes outside"))
+    smokers = {f.subject for f in ex.facts if "smoker" in f.object}
+    assert smokers == {"Jake"}, smokers

@@ -767,10 +767,16 @@ def _called(text: str, start: int, end: int) -> bool:
 
 def _fitting(people: list[str], text: str) -> str | None:
     """The person named last (`people`, the last first) whom the sentence's "she" or "he" fits
-    (none when every one named is of the other); with both, or neither, said, the last one."""
-    she, he = bool(_SHE.search(text)), bool(_HE.search(text))
-    if she == he:
+    (none when every one named is of the other); with both said, the one said first, whom the
+    sentence is about ("He's a smoker, she says he only smokes outside": her boyfriend, not
+    Priya, named last); with neither, the last one."""
+    she, he = _SHE.search(text), _HE.search(text)
+    if not she and not he:
         return people[0]
+    if she and he:
+        first_she = she.start() < he.start()
+        found = next((p for p in people if kin_gender(p) == ("f" if first_she else "m")), None)
+        return found or people[0]
     want = "f" if she else "m"
     return next((p for p in people if kin_gender(p) in (None, want)), None)
 
