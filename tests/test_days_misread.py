@@ -76,3 +76,16 @@ def test_a_bare_nth_is_the_day_of_that_number_the_text_names_with_its_month():
     assert days("but they only had Saturday 21 November free, so the party moves to the 21st", at) == [
         date(2026, 11, 21), date(2026, 11, 21)]
     assert days("on the 3rd we fly, and on 14 October we land", at) == [date(2026, 10, 3), date(2026, 10, 14)]
+
+
+def test_a_month_with_its_day_after_coming_and_a_day_replaced_still_ahead_this_month():
+    # Walk-through 89: "it's now coming October 2 instead of the 25th", said on 24 September, had
+    # been "October 2026 (coming October) 2" and 25 October (after the new day it replaced).
+    at = datetime(2026, 9, 24, tzinfo=timezone.utc)
+    assert days("the term sheet is delayed, it's now coming October 2 instead of the 25th", at) == [
+        date(2026, 10, 2), date(2026, 9, 25)]
+    # ... a day of the new month still, when it comes before the new day or this month's is past
+    assert days("now due on 14 October instead of the 9th", at) == [date(2026, 10, 14), date(2026, 10, 9)]
+    assert days("moved to 3 October rather than the 28th", datetime(2026, 9, 29, tzinfo=timezone.utc)) == [
+        date(2026, 10, 3), date(2026, 10, 28)]
+    assert days("see you next October", at) == [date(2026, 10, 1)]  # (a month alone, as before)

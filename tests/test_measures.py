@@ -1010,3 +1010,24 @@ async def test_a_weighing_in_a_session_of_its_own_is_the_weight_the_group_holds(
                                                    ("4.7 kg", "current")]
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'weight is'}) RETURN DISTINCT f.subject AS s")
     assert [r["s"] for r in rows] == ["Asha"]
+
+
+def test_a_sum_said_again_after_it_is_and_a_labelled_update_are_the_values_new_value():
+    # Walk-through 89: "wait no, with Ana's salary it's $66k. sorry" and "also updated burn: $72k a
+    # month now, we added two contractors" had left the burn at $65k and $60k.
+    values = _values(["burn update: we dropped the contractors so burn is $65k a month",
+                      "wait no, with Ana's salary it's $66k. sorry"], speaker="Leo")
+    assert {("burn", "is", "$65k"), ("burn", "is", "$66k")} <= values, values
+    values = _values(["burn is roughly $60k a month", "also updated burn: $72k a month now, we added two contractors",
+                      "burn update: $61k"], speaker="Leo")
+    assert {("burn", "is", "$60k"), ("burn", "is", "$72k"), ("burn", "is", "$61k")} <= values, values
+
+
+def test_a_name_said_instead_of_another_gives_the_value_said_with_it_anew():
+    # Walk-through 91: "sorry, Whitlock not Whitmore" was no fact: the accountant stayed Whitmore.
+    values = _values(["Quick one, our accountant is Graham Whitmore, he needs the sales export by end of month",
+                      "sorry, Whitlock not Whitmore. Graham Whitlock, from Whitlock & Co in Frome"], speaker="Zoe")
+    assert {("accountant", "is", "Graham Whitmore"), ("accountant", "is", "Graham Whitlock")} <= values, values
+    # ... and a counsel is the household's lawyer (walk-through 89)
+    values = _values(["our lawyer is Dana Whitfield", "our new counsel is Rachel Kim at Kim & Ortega LLP"], speaker="Leo")
+    assert {("lawyer", "is", "Dana Whitfield"), ("lawyer", "is", "Rachel Kim")} <= values, values

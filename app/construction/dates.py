@@ -382,7 +382,8 @@ def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
 @_pattern(
     rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
     rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b"
-    rf"(?:,?\s+(\d{{4}})\b)?",
+    # (not a month with its day: "it's now coming October 2 instead of the 25th")
+    rf"(?!\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:.]))(?:,?\s+(\d{{4}})\b)?",
     needs=(tuple(_MONTHS_FULL),),
 )
 def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
@@ -769,6 +770,12 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
         word = said.group("m1") or said.group("m2")
         month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
         d = _safe_date(_year_for_month(month, ref, prefer, day), month, day)
+        new_day = int(re.search(r"\d+", said.group(0)).group())
+        if (d is not None and day > new_day and d.month != ref.month and ref.day <= day
+                and (this := _safe_date(ref.year, ref.month, day)) is not None):
+            # "it's now coming October 2 instead of the 25th", said on 24 September: the 25th
+            # still ahead this month, before the new day (25 October would come after it)
+            d = this
         return (m.start(), m.end(), d, d, "day", True) if d is not None else None
     if (end := _RANGE_END.match(m.string, m.end())) and not m.group("wd"):
         word = end.group("month") or end.group("month2")

@@ -87,7 +87,7 @@ grandfather grandparents grandson granddaughter grandkids grandchildren aunt aun
 cousins niece nephew stepmom stepmother stepdad stepfather stepson stepdaughter stepbrother
 stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex teacher mentor
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
-solicitor lawyer attorney accountant broker dentist vet physio physiotherapist surveyor advisor adviser
+solicitor lawyer attorney counsel accountant broker dentist vet physio physiotherapist surveyor advisor adviser
 hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather godson goddaughter
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
@@ -95,7 +95,7 @@ hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather
 UNIQUE_KIN = _words("""
 mom mum mother mommy mama dad father daddy papa husband wife partner spouse boyfriend girlfriend
 fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother stepdad stepfather mother-in-law
-father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney accountant broker dentist vet
+father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney counsel accountant broker dentist vet
 physio physiotherapist surveyor advisor adviser hairdresser nanny
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
 midwife
@@ -103,7 +103,7 @@ midwife
 # Of those, the trades a firm may hold as well as a person ("Our plumber is Quickfix Plumbing").
 TRADES = _words("""
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic solicitor lawyer
-attorney accountant broker surveyor vet dentist agent
+attorney counsel accountant broker surveyor vet dentist agent
 """)
 # An organisation's roles with one holder at a time ("Acme's CFO is Laura Chen": local/parse.py);
 # as a capitalised word alone ("the CFO"), no name.
@@ -116,7 +116,8 @@ headteacher headmaster headmistress
 SAME_ROLE = {"manager": "boss", "supervisor": "boss", "mom": "mother", "mum": "mother", "mommy": "mother",
              "mama": "mother", "dad": "father", "daddy": "father", "papa": "father", "fiancé": "fiance",
              "fiancée": "fiance", "fiancee": "fiance", "stepmom": "stepmother", "stepdad": "stepfather",
-             "landlady": "landlord", "gp": "doctor"}
+             "landlady": "landlord", "gp": "doctor",
+             "counsel": "lawyer"}  # ("our new counsel is Rachel Kim", after "our lawyer is Dana Whitfield")
 # Kin words used as a capitalised form of address: "Mom said", "Grandma's cookies".
 KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana grandpa")
 # Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".

@@ -22,7 +22,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved
-from app.construction.local.measures import corrected_day, correction_of, measures
+from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value
 from app.construction.local.medication import medication
 from app.construction.local.parse import employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
@@ -346,6 +346,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     patient: tuple[str, str | None] | None = None
     asked = None  # the last question about allergies (answers.py)
     measured: list = []  # the values said so far (measures.py), which a correction may give anew
+    held: list = []  # the single values parsed so far, whose name a correction may give anew
     last_org = org_named = None  # the organisation named last before the sentence, and in it
     # ... and the firm: an organisation or a name not yet known as one when said ("from the County Music
     # Library", an organisation once "our contact there" is read), whose post "the new contact" is
@@ -476,6 +477,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             valued = measures(s, reg, measured, last_org, recent_before, firm=last_firm, correctable=not (
                 fix is not None and s_before is not None and _said_number(fix[0], s_before.text)
                 and len(measured) == measured_was))
+            if not valued and not s.t.assistant and (renamed := renamed_value(s, held)) is not None:
+                valued = [renamed]  # "sorry, Whitlock not Whitmore": the accountant said before, anew
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
                 continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
             # (a day said again is a value measures() read: only then is it looked for again)
@@ -539,6 +542,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 continue
             s.companion = _companion(s, reg)
             parse = parse_sentence(s, reg, recent_before)
+            if parse.single and not s.t.assistant:
+                held.append(parse)
             if parse.kind == "reported" and not foresaw and not valued_or_assigned and (
                     _greeting_alone(s.raw)
                     or (_REACTION.match(s.text) and content < 3.0)

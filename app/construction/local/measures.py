@@ -363,8 +363,11 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
                         r"pls|thanks|ok)\b)[a-z]{2,})")
 # ... or a sum said again, alone after a word taken back: "wait no, €2,420." (after "invoice
 # INV-2026-042 to Brandt for €2,310").
+# ("wait no, with Ana's salary it's $66k. sorry", after "burn is $65k a month": the sum after "it's")
 _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
-                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)\s*[.!]*$")
+                         r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|that'?s|"
+                         r"make\s+(?:it|that)|should\s+be)\s+(?i:actually\s+)?)?"
+                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
@@ -1302,6 +1305,27 @@ def correction_of(sent: _Sentence) -> tuple[str, str] | None:
     if m is None or _OFFERED.search(sent.s1, 0, m.start()):
         return None
     return m.group("old"), m.group("new")
+
+
+# A name said instead of another, in a sentence of its own: "sorry, Whitlock not Whitmore." after
+# "our accountant is Graham Whitmore" (the value said before with that name, anew).
+_RENAMED = re.compile(r"^(?:(?i:sorry|oops|correction|typo|my\s+bad|my\s+mistake|no)[\s,:;!.-]+)*(?i:it'?s\s+)?"
+                      r"(?P<new>[A-Z][\w'-]+)\s*,?\s+(?i:not)\s+(?P<old>[A-Z][\w'-]+)[\s.!]*$")
+
+
+def renamed_value(sent: _Sentence, held: list[_Parse]) -> _Parse | None:
+    """The single value said last (`held`, in order) holding the name corrected, with the new name."""
+    m = _RENAMED.match(sent.raw.strip())
+    if m is None or m.group("new").lower() == m.group("old").lower():
+        return None
+    old = re.compile(rf"\b{re.escape(m.group('old'))}\b")
+    for p in reversed(held[-6:]):
+        if old.search(p.obj):
+            value = old.sub(m.group("new"), p.obj, count=1)
+            said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
+            return _Parse(p.subject, p.kind, p.predicate, value, True, p.first_person,
+                          text=f"{said[:1].upper()}{said[1:]} is {value}", said_now=True)
+    return None
 
 
 _OFFERED = re.compile(r"\b(?:offer|offers|offered|offering|proposed|proposes|bid|bids|counter-?offered)\b[^.;!?]*$",

@@ -104,7 +104,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
         reg.absorb(unnamed, ent)
     if det == "our" and role in lx.TRADES:  # the household's, whoever of it says so ("Our plumber is ...")
-        return _Parse(role, "name", "is", ent.name, True, False, said_now=True)
+        return _Parse(lx.SAME_ROLE.get(role, role), "name", "is", ent.name, True, False, said_now=True)
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 

@@ -50,7 +50,7 @@ _OPENER = re.compile(
     rf"^(?:(?:{_OPENER_WORDS})(?:\s+(?:{_OPENER_WORDS}))*(?:\s*[,!.:;\-]+\s*|\s+(?=(?:I|I'm|I've|I'll|I'd|we|we're|my|our)\b))"
     r"|@[\w.-]+[,:]?\s+(?=[a-z]|please\b|can\b|could\b)"  # "@Orbit please never ...": whom it is said to
     r"|(?:by the way|between us|between you and me|to be honest|tbh|fun fact|guess what|big news|good news|"
-    r"bad news|great news|"
+    r"bad news|great news|quick one|quick question|quick note|quick thing|heads up|one more thing|"
     r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+"
     r"|(?:done|all\s+done|all\s+set)\s*[,!:]\s+)",  # an assistant's "Done, I upgraded your plan to ..."
     re.IGNORECASE,
@@ -62,7 +62,11 @@ _PRONOUN_LEAD = re.compile(r"(?:he|she|they)(?P<v>'s|'re|'ll|\s)", re.IGNORECASE
 PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will", "'d": " would"}
 # "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
 _CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*)\b")
-_LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?\s*(?:for\b|x\s*\d|[.!,;]|$)")
+# ("updated burn: $72k a month now, we added two contractors")
+_LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?(?:\s+(?:a|an|per)\s+[a-z]+)?(?:\s+now)?"
+                             r"\s*(?:for\b|x\s*\d|[.!,;]|$)")
+# A label that says the value is new: "burn update: ...", "updated burn: ..." (the value's "burn").
+_UPDATE_WORD = re.compile(r"^(?i:updated|new|latest|revised)\s+|\s+(?i:update|updates)(?=:)")
 # The same said last: "Sam is vegan, by the way." is "Sam is vegan."
 _CLOSER = re.compile(r"\s*,\s*(?:by the way|btw|to be honest|tbh|haha|lol|though)\s*(?=[.!?]*$)", re.IGNORECASE)
 # ... and said between commas: "I'm allergic to shellfish, by the way, keep that in mind",
@@ -88,7 +92,8 @@ def _clean_sentence(s: str) -> str:
         s = f"{about.group('name')}{PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}"
     elif m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
-        s = f"{m.group().rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end()) else s[m.end():]
+        s = (f"{_UPDATE_WORD.sub('', m.group()).rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end())
+             else s[m.end():])
     s = _NAME_IS_OUR.sub(lambda m: m.group() if m.group(1).lower() in lx.STOPWORDS else f"{m.group(1)} is ",
                          _CLOSER.sub("", _ASIDE.sub(",", s)))
     s = _AT_NAME.sub("", s)
