@@ -401,6 +401,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 elif ent and ent.type == "thing":
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
             people = _object_first(people, named_here, s.text)
+            if recent_before in people and _pronoun_before_names(s.text, recent_before, named_here):
+                # "Kemi is moving in!" "Is she taking Jess's room?" "yep. she's a nurse": she whom the
+                # question's "she" was, said before the name it holds, is still the one talked of
+                people = [recent_before, *[p for p in people if p != recent_before]]
             if recent_before in people and _HIS_ROLE_IS.match(s.text):
                 # "His neurologist is Dr Okafor at ...": "his" next is still the one the sentence was
                 # about ("his medication must go in our hand luggage" is Leo's, not Dr Okafor's)
@@ -786,6 +790,18 @@ def _fitting(people: list[str], text: str) -> str | None:
     return next((p for p in people if kin_gender(p) in (None, want)), None)
 
 
+
+
+_SHE_OR_HE = re.compile(r"\b(?:she|he)\b", re.I)
+
+
+def _pronoun_before_names(text: str, who: str, named_here: list[tuple[int, str | None]]) -> bool:
+    """Whether the sentence's subject "she"/"he", fitting `who`, comes before every other person it
+    names ("Is she taking Jess's room?": she is not Jess)."""
+    gender = kin_gender(who)
+    m = re.search(r"\bshe\b" if gender == "f" else r"\bhe\b" if gender == "m" else _SHE_OR_HE.pattern, text, re.I)
+    others = [end for end, name in named_here if name is not None and name != who]
+    return m is not None and bool(others) and all(m.start() < end for end in others)
 
 
 # Between a person and "her"/"him", a few words of one clause: the person does it to them.

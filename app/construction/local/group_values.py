@@ -719,7 +719,10 @@ _COUNT_INSTEAD = re.compile(rf"\b{_ITEMS}\s+(?:instead\s+of|not|rather\s+than)\s
 _COUNT_TO = re.compile(
     r"\b(?:(?:dropping|drop|drops|dropped|increasing|increases|increased|cutting|cuts|cut|upping|ups|upped|bumping|"
     r"bumps|bumped|reducing|reduces|reduced)\s+(?:it\s+)?(?:up\s+|down\s+|back\s+)?|(?:going|goes|went|gone)\s+"
-    r"(?:up|down|back\s+down|back\s+up)\s+)to\s+" + _ITEMS + r"\b", re.I)
+    r"(?:up|down|back\s+down|back\s+up)\s+"
+    # ("so I'll be down to 4 students after that", "so back to 5 students :)", "we're up to 12 members")
+    r"|(?:^(?:so\s+|and\s+|now\s+)?|\b(?:be|am|are|is|was|were|now|so)\s+|'(?:m|re|s|ll\s+be)\s+)"
+    r"(?:down|up|back(?:\s+down|\s+up)?)\s+)to\s+" + _ITEMS + r"\b", re.I)
 _DELIVERY_ON = re.compile(
     rf"\b(?:wants?|wanting|needs?|has|have|having|gets?|moving|moves|moved|changing|changed|switching)\s+(?:the\s+)?"
     rf"deliver(?:y|ies)\s+(?:day\s+)?(?:to\s+)?(?:on\s+)?(?P<day>{_WD})\b(?:\s+(?:not|instead\s+of)\s+{_WD}\b)?", re.I)

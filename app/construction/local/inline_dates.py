@@ -252,6 +252,8 @@ _TARGET_BY = re.compile(r"(?<![\w'])(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)
 
 # Where a sentence's clauses part: each may be told in a tense of its own.
 _CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+|"
+                         # what was told, as its own clause: "Helen just told me it's 29 April not 22"
+                         r"\b(?:told\s+(?:me|us)|said|says|confirmed)\s+(?:that\s+)?(?=it'?s\s|it\s+is\s)|"
                          r"\s+and\s+(?=(?:her|his|their|the|my|our|its|your)\s)|"
                          # "shipped yesterday and should be delivered on Thursday"
                          r"\s+and\s+(?=(?:should|will|would|shall|is\s+expected|is\s+due)\b)", re.IGNORECASE)
@@ -317,8 +319,18 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
                 if _MOVED_TO_HINT.search(clause) else tense_of(clause)
             if own[i] is None and _DAY_AT_HOUR.search(clause) and not _MOVED_TO_HINT.search(clause):
                 own[i] = "future"
+        if own[i] is None and i > 0 and (_MOVED_WORD.search(s, 0, bounds[i])
+                                          or _NOW_IS.match(s, bounds[i])):
+            # a day after a move, in a clause of no tense of its own ("the poster session got moved
+            # to the afternoon, 11 December 2-3:30pm"), or told as what is ("told me it's 29 April"):
+            # the day it now is, not the past tense's
+            return None
         return own[i] or whole
     return at
+
+
+_NOW_IS = re.compile(r"it'?s\s|it\s+is\s", re.I)
+_MOVED_WORD = re.compile(rf"\b(?:{lx.MOVED_VERBS})\b", re.I)
 
 
 def _inline(m: DateMention, has_prep: bool) -> str:

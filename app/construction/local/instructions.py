@@ -145,13 +145,19 @@ def in_language(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
     return []
 
 
+# Where files are kept or sent through: a sentence naming one is about files, not about how to
+# reach someone ("no email, no dropbox, no usb sticks. only the M: drive").
+_STORED_ON = re.compile(r"\b(?:dropbox|usb|wetransfer|google\s+drive|onedrive|one\s+drive|sharepoint|memory\s+sticks?|"
+                        r"hard\s+drives?|the\s+cloud|[A-Z]:\s+drive)\b", _I)
+
+
 def contact_by(sent: _Sentence, recent: str | None,
                reg: _Registry | None) -> list[tuple[str, list[str], list[str]]]:
     """"Mrs Patel is hard of hearing, text don't call": how she is to be reached, hers; said of
     no one named ("No phone calls please, email only"), the speaker's own wish."""
     said = list(_CONTACT_BY.finditer(sent.text))
-    if not said:
-        return []
+    if not said or _STORED_ON.search(sent.text):
+        return []  # ("no email, no dropbox, no usb sticks": how files may travel, not how to reach anyone)
     # (an organisation's way too: "Brightwave asked that all communication goes through Slack")
     named = (sent.named_before(reg, sent.s1_pos(said[0].start()), ("person", "organization"))
              if reg is not None else [])
@@ -246,6 +252,17 @@ _KEPT_FROM = re.compile(
     r"(?:go|come|be)\s+(?:near|on|in|into|to|at)|never\s+goes\s+(?:to|near|on|in|into)|"
     # ("Luna must never be walked with other dogs")
     r"(?:must|should)\s+never\s+be\s+[a-z]+ed\s+(?:with|near|alongside|off|by))\b", _I)
+# ... or of what must stay where it is kept: "participant data must never leave the university drive"
+# (found by sending, sharing or copying it anywhere).
+_NEVER_LEAVE = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\bso)\s+)(?P<x>(?:(?:the|our|my|all|any|their)\s+)?"
+    r"(?:(?!(?:must|should|can|may|never)\b)[a-z][\w-]*\s+){0,2}(?!(?:must|should|can|may|never)\b)[a-z][\w-]*)\s+"
+    r"(?:(?:must|should|can|may)\s*(?:never|not|n't)\s+(?:ever\s+)?leave|(?:never|must\s+not)\s+leaves?|"
+    r"(?:has|have|needs?)\s+to\s+stay\s+on)\s+(?:the\s+)?(?P<where>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", _I)
+_SENDING = ["send", "sending", "share", "sharing", "email", "transfer", "upload", "copy", "files", "attach",
+            "forward", "collaborator"]
+_FILES = frozenset("data files file recordings records documents photos footage notes results samples model "
+                   "spreadsheet spreadsheets information details database".split())
 # ... or a ban told as someone's clear word: "she was very clear, no grapefruit or grapefruit juice at
 # all because of the simvastatin" (not "no traffic at all", a day's news).
 _NO_AT_ALL = re.compile(
@@ -298,7 +315,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
-              *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text)]:
+              *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
         if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that",
                                                    "wait")):  # ("no wait that was for Priya": taken back)
@@ -311,6 +328,9 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
         keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)
         if m in kept:
             words = [w for w in words if w not in _KEPT_WORDS]
+        if m.re is _NEVER_LEAVE:  # (data found by sending it anywhere: "How do I send the recordings to Marta?")
+            what = m.group("x").lower().split()[-1]
+            words = list(dict.fromkeys([*words, *(_SENDING if what in _FILES else ["take", "lend", "borrow"]), what]))
         if m.re is _NOBODY and m.group("x").lower() in _HANDLING:  # (found by a fridge shifted alone too)
             words = list(dict.fromkeys([*words, *_HANDLING_WORDS]))
         first = sent.opens_with(reg) if reg is not None else None

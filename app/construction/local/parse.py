@@ -111,6 +111,14 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
 def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
     ("My new contact at Northwind is Priya Nair" ends Tom)."""
+    if (f := _CONTACT_FOR.search(body)) is not None:
+        # "Lily's mum Emma Carter is the contact for Lily", then "from now on Lily's dad Tom Carter is
+        # the contact for Lily instead of Emma": Lily's contact, one at a time
+        ent, whose = reg.get(f.group("name")), reg.get(f.group("whose"))
+        if ent is not None and whose is not None and ent is not whose and ent.type in ("person", "thing") \
+                and whose.type in ("person", "organization", "thing"):
+            ent.settle("person")
+            return _Parse(whose.name, "name", "contact is", ent.name, True, False, said_now=True)
     m = _CONTACT_AT.search(body) or _CONTACT_AT_FIRST.search(body) or _CONTACT_THERE.search(body)
     if m is None:
         return None
@@ -144,6 +152,10 @@ _CONTACT_THERE = re.compile(r"(?:[,;]\s+(?:(?:and|but|so)\s+)?|\b(?:and|but|so)\
 # ... or the place said first: "At Blue Harbour my contact is Niamh Kelly".
 _CONTACT_AT_FIRST = re.compile(r"^(?:at|with|for)\s+(?:the\s+)?(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)\s*,?\s+"
                                + _CONTACT + r"\s+is\s+(?:now\s+)?", _I)
+# Whom to call about someone: "<name> is (now) the (main) contact for <name>".
+_CONTACT_FOR = re.compile(r"(?:^|\s)(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+is\s+(?:now\s+)?(?:the|our)\s+"
+                          r"(?:(?:main|new|primary|first|only|emergency)\s+)?(?:point\s+of\s+)?contact\s+for\s+"
+                          r"(?P<whose>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?:the\s+(?=[\w-]+['’]s\s))?"  # ("the Lexington's booker is Tom Hale")
