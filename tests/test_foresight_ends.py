@@ -754,3 +754,13 @@ async def test_a_plan_called_off_by_its_day_ends_whoever_told_it_and_plans_nothi
     [review] = [r for t, r in fs.items() if "review" in t]
     assert review["endedBy"] == ["m2"] and review["endedAt"] is not None
     assert not [t for t in fs if "need to see" in t], fs
+
+
+async def test_someone_who_withdrew_no_longer_starts_on_the_day_planned(graph, ingestor):
+    # Walk-through 89: "Sam Okafor withdrew" left "Sam Okafor starts on 2026-10-19" ahead.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Leo", "also big news: Sam Okafor accepted our VP Engineering offer!! he starts October 19", 0)])
+    await _tell(ingestor, graph.tenant, "c2", [("m2", "Leo", "ugh. Sam Okafor withdrew, he took a counter offer "
+                                                             "from Datadog", 10)])
+    starts = {t: r for t, r in (await _foresight(graph)).items() if "starts" in t}
+    assert starts and all(r["endedBy"] == ["m2"] for r in starts.values()), starts

@@ -1031,3 +1031,12 @@ def test_a_name_said_instead_of_another_gives_the_value_said_with_it_anew():
     # ... and a counsel is the household's lawyer (walk-through 89)
     values = _values(["our lawyer is Dana Whitfield", "our new counsel is Rachel Kim at Kim & Ortega LLP"], speaker="Leo")
     assert {("lawyer", "is", "Dana Whitfield"), ("lawyer", "is", "Rachel Kim")} <= values, values
+
+
+def test_an_offer_of_a_post_of_several_words_accepted_then_withdrawn_is_one_status_timeline():
+    # Walk-through 89: "accepted our VP Engineering offer" was an act beside the later "withdrew".
+    ex = extract([turn("also big news: Sam Okafor accepted our VP Engineering offer!! he starts October 19",
+                       speaker="Leo", i=0),
+                  turn("ugh. Sam Okafor withdrew, he took a counter offer from Datadog", speaker="Leo", i=1)])
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "status is"] == [
+        ("Sam Okafor", "accepted the offer"), ("Sam Okafor", "withdrew")]

@@ -55,6 +55,11 @@ _IS_OFF = re.compile(
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
 # ... or said to be called off: "mum and dad have to cancel tomorrow", "mum wanted to come 21 November
 # but she's cancelled" (each had been a plan of its day).
+# Someone who was to start, or to come, and no longer will: "Sam Okafor withdrew, he took a counter
+# offer" ends "Sam Okafor starts on 2026-10-19".
+_WITHDREW = re.compile(r"(?:^|(?<=[.,;:!]\s)|(?<=\bso\s))(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?|she|he)"
+                       r"\s+(?:has\s+|just\s+)*(?:withdrawn|withdrew|pulled\s+out|dropped\s+out|backed\s+out)\b", _I)
+_STARTING = ("starts", "start", "starting", "joins", "joining", "begins")
 _MUST_CANCEL = re.compile(r"\b(?:ha(?:ve|s|d)|need|needs|needed)\s+to\s+(?:cancel|call\s+off)\s+(?P<x>[^.;:!?(),]+)", _I)
 _BUT_CANCELLED = re.compile(r"(?P<x>[^.;!?]{3,80}?)\s*,?\s+but\s+(?:she|he|they|we|it)(?:['’]s|['’]ve|\s+has|\s+have|"
                             r"\s+had)?\s+(?:now\s+)?(?:cancell?ed|called\s+(?:it\s+)?off)\b", _I)
@@ -248,6 +253,15 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         if who and not sent.t.assistant:
             out.append(ForesightEndDraft(who=who, words=[m.group("v").lower()], kind="constraint",
                                          turn_ids=[sent.t.turn.id]))
+    for m in _WITHDREW.finditer(text):  # "Sam Okafor withdrew": his start on 19 October is off
+        said = m.group("who")
+        if said.lower() in ("she", "he"):
+            who = recent
+        else:
+            ent = reg.get(said)
+            who = ent.name if ent is not None and ent.type == "person" else None
+        if who:
+            out.append(ForesightEndDraft(who=who, words=list(_STARTING), kind="plan", turn_ids=[sent.t.turn.id]))
     for m in _BACK_TO_EATING.finditer(text):
         if m.group(0).lower().startswith(("back", "started")) or m.group(0).lower().endswith("again"):
             add(m.start(), _DIETS_WITHOUT[m.group("food").lower()], "constraint")

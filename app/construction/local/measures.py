@@ -340,7 +340,8 @@ _STEPS = (
                 r"(?:the\s+|her\s+|his\s+)?"
                 rf"(?P<step>{_STEP})\b"), "passed {step}"),
     (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+|just\s+)*(?P<step>accepted|declined|turned\s+down)"
-                r"(?:\s+(?:the|our|my|his|her|their)\s+(?:[\w$£€]+\s+)?offer)?(?=\s*(?:[!.,;]|$))"),
+                # ("Sam Okafor accepted our VP Engineering offer!!")
+                r"(?:\s+(?:the|our|my|his|her|their)\s+(?:[\w$£€]+\s+){0,3}?offer)?(?=\s*(?:[!.,;]|$))"),
      "{step} the offer"),
     (re.compile(rf"(?<![\w']){_SHE}\s+(?:has\s+)?(?P<step>withdrawn|withdrew|pulled\s+out|dropped\s+out)\b"),
      "withdrew"),
