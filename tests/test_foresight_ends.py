@@ -764,3 +764,17 @@ async def test_someone_who_withdrew_no_longer_starts_on_the_day_planned(graph, i
                                                              "from Datadog", 10)])
     starts = {t: r for t, r in (await _foresight(graph)).items() if "starts" in t}
     assert starts and all(r["endedBy"] == ["m2"] for r in starts.values()), starts
+
+
+async def test_a_day_said_of_it_after_an_event_named_and_the_event_cancelled_by_its_short_name(graph, ingestor):
+    # Walk-through 89: "it's on November 5" gave no day (so no plan), and "demo day is cancelled"
+    # was "Demo | day | is cancelled ...".
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Priya", "we got into the Founders Demo Day at Pier 27! it's on November 5", 0)])
+    plans = [t for t in await _foresight(graph) if "Demo Day is on" in t and "-11-05" in t]
+    assert plans, await _foresight(graph)
+    await _tell(ingestor, graph.tenant, "c2", [
+        ("m2", "Priya", "demo day is cancelled :( the organizers lost the venue at Pier 27", 10)])
+    days = await _days(graph)
+    assert [s for d, s in days.get("founders demo day", [])] == ["superseded", "current"], days  # (cancelled)
+    assert (await _foresight(graph))[plans[0]]["endedBy"] == ["m2"]

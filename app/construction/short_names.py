@@ -48,7 +48,7 @@ def _kind(value: str) -> str:
     A value goes only on a timeline of its kind ("they've dropped our fee to 1.69%" is no value
     of the market's "pitch fee", £35)."""
     v = value.strip()
-    if _ISO_DAY.fullmatch(v):
+    if _ISO_DAY.fullmatch(v) or v == "cancelled":  # (a day called off: "demo day is cancelled")
         return "day"
     if v.endswith("%"):
         return "share"
@@ -67,9 +67,11 @@ _THING_PREDICATES = ("is", "date is")
 
 def _thing(f: dict) -> bool:
     """A value of the group's thing: "<thing> | is | <value>", its subject no entity."""
+    # (an event's day, its name an entity's or not: "Founders Demo Day is on 5 November", then
+    # "demo day is cancelled")
     return (f["predicate"] in _THING_PREDICATES and f["singleValued"] and not f.get("ends")
             and f["subjectKey"] == thing_key(f["subject"], f.get("groupId"))
-            and not any(a["role"] == "subject" for a in f["about"]))
+            and (f["predicate"] == "date is" or not any(a["role"] == "subject" for a in f["about"])))
 
 
 def subject_head(f: dict) -> str | None:

@@ -122,7 +122,8 @@ _EVENT_DAY = re.compile(
 # day said later replaces: "The Eastfield cup match has been rescheduled to Saturday 14 November").
 _CANCELLED_EVENT = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}(?:\s*\x00\d+\x00)?\s*,?\s*(?i:is|was|has\s+been|got|'s)\s+"
+    rf"(?i:{lx.SCHEDULED_ALT})(?:\s+(?i:day|night|weekend|evening))?){_WITH_WHOM}(?:\s*\x00\d+\x00)?\s*,?\s*"
+    r"(?i:is|was|has\s+been|got|'s)\s+"  # ("demo day is cancelled :(")
     r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned)\b")
 # A release's day, by its name: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back
 # to 15 January 2027" (both were "said" facts, 14 November first for "When is the single out?").
@@ -227,6 +228,12 @@ _IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to
                      r"(?-i:[A-Z])[\w'-]*\s+"
                      r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
+
+# A day said of "it" alone, in a sentence of its own, after a sentence naming an event.
+_IT_ON = re.compile(r"^(?i:it's|it\s+is|it'll\s+be|it\s+will\s+be)\s+(?i:on\s+)?"
+                    r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00[\s.!]*$")
+_EVENT_NAMED = re.compile(rf"\b(?i:the|our)\s+(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT})"
+                          r"(?:\s+(?i:day|night|weekend|evening))?)\b")
 
 # ... or moved said of "it" alone, an event said before this episode: "The inspector was ill, and
 # it's been moved again, now to Tuesday 1 December at 10:00" (the writer finds which: moved_events.py).
@@ -380,6 +387,16 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         ent = reg.get(name)
         if reg.get(m.group("x")) is None and (m.group("mine") or (ent is not None and ent.type == "person")):
             add(m.group("x"), "owner is", ent.name if ent is not None else name, 0)
+    # "we got into the Founders Demo Day at Pier 27! it's on November 5": the event the sentence
+    # before named has the day
+    if before and (on := _IT_ON.match(text)) and (named := list(_EVENT_NAMED.finditer(before.s1))):
+        slot = int(on.group("d"))
+        day = ISO_DAY.search(sent.rendered[slot]) if slot < len(sent.rendered) else None
+        y = named[-1].group("y")
+        if day and not set(y.lower().split()[:1]) & lx.STOPWORDS:
+            when = sent.rendered[slot]
+            when = when if re.match(r"(?i:on|in)\s", when) else f"on {when}"
+            add(y, "date is", day.group(), 0, told=f"{y[:1].upper()}{y[1:]} is {when}")
     moved = [m for m in [_IT_NOW.search(text)] if m and before and (said := _MOVED_ALONE.search(before.s1))]
     for m in moved:  # the event the sentence before moved
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
