@@ -243,3 +243,17 @@ def test_a_value_of_another_kind_is_read_from_its_fact_not_from_its_turns_sums()
     rent = said("Quarry Lane goes up to £750 from November", 20)
     later_values([tenant, rent], reorder=True)
     assert tenant.revised_by is None
+
+
+def test_a_question_after_a_sum_marks_no_saying_whose_day_alone_changed():
+    # Walk-through 91: "What was the pitch fee at Frome?" had the £45 turn marked out of date by
+    # the market's later move to another Sunday (its fee never changed).
+    from app.recollection.newer_values import asked_kinds
+    hits = [said("booked the Frome Independent market on Sunday 4 October, pitch fee £45", 1),
+            said("Frome emailed again, the Frome Independent market moved to Sunday 18 October", 20)]
+    assert asked_kinds("What was the pitch fee at Frome?") == {"money"}
+    assert later_values(hits, reorder=False, asked=asked_kinds("What was the pitch fee at Frome?"))[0].revised_by is None
+    # ... asked when, the day said later is the later value
+    assert later_values(hits, reorder=False, asked=asked_kinds("When is the Frome market?"))[0].revised_by is hits[1]
+    # ... and a question of no one kind weighs every kind
+    assert asked_kinds("What do we know about Frome?") == frozenset()

@@ -253,14 +253,19 @@ def _anchors(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _same_thing(a: _Saying, b: _Saying) -> bool:
+def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> bool:
     """Whether two sayings, the older first, give values of one kind, different ones, about the
     same words, and, but for counts, do not each name others: "Priya's deposit came in, $1,000"
-    and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits."""
+    and "Chloe and Ben paid their deposit, $1,200" are two couples' deposits. With `asked` (the
+    kinds of value the question asks after), a value of one of those kinds."""
     if not a.when < b.when:
         return False
     changed = {k for k in set(a.values) & set(b.values)
                if not a.values[k] & b.values[k] and (b.tells_change or k not in _WHEN_KINDS)}
+    if asked:
+        # "What was the pitch fee at Frome?": a turn of its day and its £45, whose day a later
+        # saying moved, still says the fee (it had been marked out of date, Bristol's £60 first)
+        changed = {k for k in changed if k.split()[0] in asked}
     if not changed:
         return False  # (no kind in common, or each said again: no change)
     if not any(k.startswith("count") for k in changed) and _others(a, b):
@@ -293,11 +298,28 @@ def _others(a: _Saying, b: _Saying) -> bool:
     return not {_stem(n.lower()) for n in a.names} & b.words and not {_stem(n.lower()) for n in b.names} & a.words
 
 
-def later_values(hits: list, reorder: bool) -> list:
+# What a question asks after, by its words: a sum, a day, a count (the kinds of _values). A
+# question of none of these (or of several) weighs every kind.
+_ASKS_KIND = (("money", re.compile(r"\b(?:how\s+much|cost|costs|price|prices|fee|fees|rate|rent|charge|charges|"
+                                    r"salary|pay|paid|budget|quote)\b", re.I)),
+              ("date", re.compile(r"^\W*(?:when\b|what\s+(?:day|date)\b)|\bwhat\s+date\b", re.I)),
+              ("count", re.compile(r"\bhow\s+many\b", re.I)))
+
+
+def asked_kinds(query: str) -> frozenset[str]:
+    """The one kind of value `query` asks after ("What was the pitch fee at Frome?": money), else
+    none (every kind weighed)."""
+    kinds = {kind for kind, said in _ASKS_KIND if said.search(query)}
+    if "date" in kinds:
+        kinds |= {"time", "days"}
+    return frozenset(kinds) if len(kinds - {"time", "days"}) == 1 else frozenset()
+
+
+def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset()) -> list:
     """`hits`, each older saying of a value marked with the latest later one among the first
     hits; with `reorder` (a question about now or as of a moment), an older saying and its later one changing
     places when the later ranked lower (the others keep theirs: a later saying from far below
-    displaces no answer between)."""
+    displaces no answer between). `asked`: the kinds of value the question asks after (asked_kinds)."""
     top = hits[:LOOKED_AT]
     read: list[_Saying | None] = []
     for h in top:
@@ -309,7 +331,7 @@ def later_values(hits: list, reorder: bool) -> list:
     # (older place, later place) of every two sayings of one value, each pair weighed once
     pairs = {(k, j) for j in range(len(top)) if read[j] is not None and read[j].values
              for k in range(len(top)) if k != j and read[k] is not None and groups[k] == groups[j]
-             and _same_thing(read[k], read[j])}
+             and _same_thing(read[k], read[j], asked)}
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
     for k, j in pairs:
         if k not in later or read[later[k]].when < read[j].when:

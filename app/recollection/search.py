@@ -19,7 +19,7 @@ from app.recollection.channels.graph import GraphChannel
 from app.recollection.channels.keyword import KeywordChannel
 from app.recollection.channels.scene import SceneChannel
 from app.recollection.channels.vector import VectorChannel
-from app.recollection.newer_values import later_values
+from app.recollection.newer_values import asked_kinds, later_values
 from app.recollection.context import build_context
 from app.recollection.fusion import ChannelScore, Fused, fuse, ranked, replies, turn_scores
 from app.recollection.access_log import AccessLog
@@ -291,7 +291,8 @@ class SearchService:
         # Asked as of a moment, the hits are what was said by then: the later of two sayings of a
         # value is the value then, however the question is put ("When was the follow-up booked
         # for?" asOf 10 October); asked about a period or what came first, the order is kept.
-        hits = later_values(hits, reorder=now or moment and req.as_of is not None and not asks_earlier(req.query))
+        hits = later_values(hits, reorder=now or moment and req.as_of is not None and not asks_earlier(req.query),
+                            asked=asked_kinds(req.query))
         timings["hydrate"] = (time.perf_counter() - s) * 1000
         if record_access:
             self._record_access(graph, hits)

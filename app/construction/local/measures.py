@@ -1324,6 +1324,8 @@ def renamed_value(sent: _Sentence, held: list[_Parse]) -> _Parse | None:
         if old.search(p.obj):
             value = old.sub(m.group("new"), p.obj, count=1)
             said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
+            if said[:1].islower():  # the household's role: "Zoe's accountant is Graham Whitlock"
+                said = f"{sent.t.speaker}'s {said}"
             return _Parse(p.subject, p.kind, p.predicate, value, True, p.first_person,
                           text=f"{said[:1].upper()}{said[1:]} is {value}", said_now=True)
     return None
