@@ -70,3 +70,10 @@ def test_she_asked_after_before_another_name_is_still_whom_the_next_she_is():
                  ("Sage", "That's a relief. Is she taking Jess's room?"),
                  ("Aisha", "yep. she's a nurse at St James's so she works nights a lot"))
     assert {f.subject for f in ex.facts if "nurse" in f.text} == {"Kemi Adebayo"}
+
+
+def test_a_count_with_how_many_are_still_to_go_is_the_count():
+    # "31 participants, 9 to go" and "35 participants!! 5 to go" gave no fact: 27 stayed the count.
+    ex = extract(("Aisha", "27 participants now btw"), ("Aisha", "31 participants, 9 to go"),
+                 ("Aisha", "35 participants!! 5 to go"))
+    assert [f.object for f in ex.facts if f.subject == "participant count"] == ["27", "31", "35"]

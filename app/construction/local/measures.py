@@ -1235,9 +1235,13 @@ _MAKES_COUNT = re.compile(r"(?:^|[,;:]\s+|\b(?:so|and)\s+)(?i:that|which|this|it
                           r"(?:(?i:it|us)\s+)?(?:(?i:a\s+total\s+of)\s+)?(?P<num>\d{1,4})\s+(?P<noun>[a-z][a-z-]*s)\b")
 _COUNT_FIRST = re.compile(
     # (first in a clause too: "first Wednesday rehearsal went well btw, 41 singers now")
-    r"(?:^|[,;:]\s+)(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s+"
+    r"(?:^|[,;:]\s+)(?:(?i:and|so|ok|okay|also)[,!]?\s+)?(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)(?:\s+"
     r"(?:(?i:signed\s+up|registered|enrolled|confirmed|booked\s+in)\s+)?"  # ("38 singers signed up so far")
-    r"(?:(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b|\x00\d+\x00(?=\s*(?:[,.!;]|$)))")
+    r"(?:(?i:open|left|remaining|outstanding|logged|now|so\s+far|to\s+go)\b|\x00\d+\x00(?=\s*(?:[,.!;]|$)))"
+    # ... and how many are still to come: "31 participants, 9 to go", "35 participants!! 5 to go"
+    r"|\s*[,!]+\s*\d[\d,]*\s+(?:(?i:more\s+)?(?i:to\s+go|left|remaining|to\s+recruit))\b)")
+# ... or alone, a sentence of its own: "35 participants!!" (then "5 to go").
+_COUNT_ALONE = re.compile(r"^(?P<num>\d[\d,]*)\s+(?P<noun>[a-z][a-z-]*s)\s*!+\s*$")
 # ... or first with its price each, the way an order is told ("4 trailer loads, £60 each"; then
 # "5 loads now": the load count), a word of its kind between ("trailer").
 _COUNT_PRICED = re.compile(
@@ -1270,7 +1274,7 @@ def _counts(v: _Values) -> None:
                                  or set(attr.split()) & _COUNTS):
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
     elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))
-          or (m := _MAKES_COUNT.search(v.text))) is not None \
+          or (m := _MAKES_COUNT.search(v.text)) or (m := _COUNT_ALONE.match(v.text))) is not None \
             and m.group("noun").lower() not in lx.STOPWORDS:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
