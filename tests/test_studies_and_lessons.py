@@ -77,3 +77,14 @@ def test_a_count_with_how_many_are_still_to_go_is_the_count():
     ex = extract(("Aisha", "27 participants now btw"), ("Aisha", "31 participants, 9 to go"),
                  ("Aisha", "35 participants!! 5 to go"))
     assert [f.object for f in ex.facts if f.subject == "participant count"] == ["27", "31", "35"]
+
+
+def test_a_viva_set_provisionally_and_corrected_as_told_by_another_is_one_days_timeline():
+    # "the viva is provisionally set for 22 April 2027" was a "said" fact, and "correction, Helen
+    # just told me it's 29 April not 22" a second plan beside the first.
+    rows = (("Helen", "Aisha, the viva is provisionally set for 22 April 2027."),
+            ("Aisha", "correction, Helen just told me it's 29 April not 22, Prof Duarte can't do the 22nd"))
+    ex = extracted(rows, datetime(2026, 11, 26, 10, tzinfo=timezone.utc), timedelta(minutes=2))
+    assert [f.object for f in ex.facts if f.subject == "viva" and f.predicate == "date is"] == [
+        "2027-04-22", "2027-04-29"]
+    assert not [f.text for f in ex.foresights if "2027-04-22" in f.text]

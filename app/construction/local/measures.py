@@ -373,8 +373,13 @@ _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
 _MEANT_DAY = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|actually|no|wait)\b[\s,:;!.-]*)+"
+                        # ("correction, Helen just told me it's 29 April not 22")
+                        r"(?:(?-i:[A-Z])[\w'-]*\s+(?:just\s+)?(?:told|texted|emailed|messaged)\s+(?:me|us)\s+(?:that\s+)?"
+                        r"(?=it'?s\s|it\s+is\s))?"
                         r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+)?(?:on\s+)?(?P<day>.+?)"
                         r"[\s.!]*$", re.I)
+# The day it replaces, said after it, and why ("29 April not 22, Prof Duarte can't do the 22nd").
+_NOT_THE_OLD = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b.*$", re.I)
 # ... or agreed, after someone asked to move it: "I can't do the 3rd, can we make it Tuesday 8
 # December?" "ok, Tuesday 8 December it is" (the 3 December meeting stayed).
 _DAY_IT_IS = re.compile(r"^(?:(?:ok|okay|right|fine|great|yes|yep|yeah|cool|perfect|sure|done)\b[\s,!.]*)*"
@@ -392,7 +397,7 @@ def _meant_day(raw: str) -> str | None:
     m = _MEANT_DAY.match(raw)
     if m is not None:
         # ("actually make that Tuesday 24th, Monday I've got the dentist lol": the day, then why)
-        return _WHY_AFTER.split(m.group("day"), maxsplit=1)[0]
+        return _WHY_AFTER.split(_NOT_THE_OLD.sub("", m.group("day")), maxsplit=1)[0]
     m = _DAY_IT_IS.match(raw) or _DAY_THEN.match(raw)
     return m.group("day") if m is not None else None
 
