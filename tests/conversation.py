@@ -36,3 +36,14 @@ def extracted(rows: list[tuple[str, str]] | tuple[tuple[str, str], ...], start: 
                         role="assistant" if who == assistant else "user", content=text,
                         at=start + step * i, seq=i) for i, (who, text) in enumerate(rows)]
     return LocalExtractor().extract_sync(turns)
+
+
+async def tell_days(services, graph, said, group: str | None = None, start: datetime = DAY1) -> None:
+    """(day, speaker, text) rows memorized one conversation a day, `day` days after `start`, each
+    flushed before the next day's: values said sessions apart, as a user says them."""
+    from app.construction.ingest import Ingestor
+    ingestor = Ingestor(services)
+    for day in sorted({d for d, _, _ in said}):
+        await ingestor.memorize(graph.tenant, f"c{day}", [
+            {"id": f"m{i}", "speaker": who, "content": text, "timestamp": start + timedelta(days=d, minutes=i)}
+            for i, (d, who, text) in enumerate(said) if d == day], group_id=group, flush=True)

@@ -2,19 +2,15 @@
 accepted on renewal is her new rent; an applicant's offer stays when only her move-in day moves."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
-from app.construction.ingest import Ingestor
+from tests.conversation import tell_days
 
 DAY1 = datetime(2026, 9, 1, 10, tzinfo=timezone.utc)
 
 
 async def _tell(services, graph, said, group="lets"):
-    ingestor = Ingestor(services)
-    for day in sorted({d for d, _, _ in said}):
-        await ingestor.memorize(graph.tenant, f"c{day}", [
-            {"id": f"m{i}", "speaker": who, "content": text, "timestamp": DAY1 + timedelta(days=d, minutes=i)}
-            for i, (d, who, text) in enumerate(said) if d == day], group_id=group, flush=True)
+    await tell_days(services, graph, said, group, DAY1)
 
 
 async def _facts(graph) -> list[dict]:
