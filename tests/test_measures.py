@@ -1040,3 +1040,9 @@ def test_an_offer_of_a_post_of_several_words_accepted_then_withdrawn_is_one_stat
                   turn("ugh. Sam Okafor withdrew, he took a counter offer from Datadog", speaker="Leo", i=1)])
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "status is"] == [
         ("Sam Okafor", "accepted the offer"), ("Sam Okafor", "withdrew")]
+
+
+def test_a_price_put_up_again_by_those_who_will_is_the_things_price():
+    # Walk-through 91: "so we'll have to put the Fireside up again, to £17" was an act of Zoe's.
+    assert ("fireside", "is", "£17") in _values(["so we'll have to put the Fireside up again, to £17"], speaker="Zoe")
+    assert ("candle", "is", "£18") in _values(["we'll put the candle up to £18"], speaker="Zoe")

@@ -167,7 +167,7 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s)?"
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s|'ll|\s+will)?"
     r"(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?|"
     r"\x00\d+\x00\s+)"  # ("The AGM tonight voted the annual fee up to £55": its day before the verb)
@@ -885,7 +885,8 @@ def _changed(v: _Values) -> None:
         det = (m.group("det") or "the").lower()  # "raised my calories": mine; "cut the budget": the group's
         whose = v.owner(m.group("det"), m.start()) if det != "the" else v.owner(m.group("owner2"), m.start())
         value = m.group("num") or m.group("clock")
-        said_attr = m.group("attr")
+        # ("put the Fireside up again, to £17": the Fireside's)
+        said_attr = re.sub(r"\s+(?:up|down|back)$", "", m.group("attr"), flags=re.I)
         if det == "the" and whose is None:
             # ("I've changed the Heron key safe code to 9035": Heron's key safe code)
             whose, said_attr = _org_first(said_attr, v.reg)
