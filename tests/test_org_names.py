@@ -148,3 +148,13 @@ async def test_a_firm_read_as_a_place_or_a_thing_is_the_one_its_first_word_names
     assert all("Birch" not in aliases for _, aliases in ents.values()), ents
     # nor a city, nor a place named by its kind ("Leeds" is no "Leeds Castle", "Hilltop" no "Hilltop Park")
     assert all(a not in ("Leeds", "Hilltop") for _, aliases in ents.values() for a in aliases), ents
+
+
+async def test_a_speaker_of_a_full_name_is_the_one_named_before_with_a_title(services, graph):
+    # Walk-through 88: the student named "Dr Paul Brennan"; then Paul Brennan spoke in the group, and
+    # the two were people of their own (his facts on one, what was said of him on the other).
+    from tests.conversation import tell_days
+    await tell_days(services, graph, [(0, "Aisha", "Okafor is asking Dr Paul Brennan to join as co-supervisor"),
+                                      (1, "Paul Brennan", "Hello Aisha, happy to join as your co-supervisor")])
+    ents = await _entities(graph)
+    assert "paul brennan" not in ents and "dr paul brennan" in ents, ents

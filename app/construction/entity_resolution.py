@@ -326,7 +326,10 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
     "Dr Anita Patel", "Helen Jones" is "Mrs Helen Jones", "Cousin Yusuf" is "Yusuf", and the other
     way round; None when none or several are."""
     words = sk.split()
-    if d.type != "person" or sk in speakers or not 1 <= len(words) <= 3:
+    # (a speaker of a full name is the one named before with a title: "Emeka Okafor", speaking, is
+    # the "Dr Emeka Okafor" his student named; else a speaker is no one else)
+    full = len(words) == 2 and words[0] in lx.GIVEN_NAMES and words[0] not in lx.TITLES
+    if d.type != "person" or (sk in speakers and not full) or not 1 <= len(words) <= 3:
         return None
     title, surname, keys = "", "", []
     if len(words) == 1:
