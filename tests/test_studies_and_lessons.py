@@ -88,3 +88,12 @@ def test_a_viva_set_provisionally_and_corrected_as_told_by_another_is_one_days_t
     assert [f.object for f in ex.facts if f.subject == "viva" and f.predicate == "date is"] == [
         "2027-04-22", "2027-04-29"]
     assert not [f.text for f in ex.foresights if "2027-04-22" in f.text]
+
+
+def test_each_ones_weekly_slot_in_a_list_is_a_fact_of_its_own():
+    # "Lily is tuesdays at 4pm, Oscar mondays 5pm, ..." was one fact of Lily's: Oscar's slot ninth.
+    ex = extract(("Hannah", "Current students are Lily Carter (9), Oscar Patel (12) and Freya Lewis (14)"),
+                 ("Hannah", "Lily is tuesdays at 4pm, Oscar mondays 5pm and Freya wednesdays 6pm"))
+    slots = {(f.subject, f.object) for f in ex.facts if f.predicate == "is"}
+    assert {("Lily Carter", "tuesdays at 4pm"), ("Oscar Patel", "mondays 5pm"),
+            ("Freya Lewis", "wednesdays 6pm")} <= slots, slots

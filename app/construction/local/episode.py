@@ -24,7 +24,7 @@ from app.construction.local.lowercase import _discover_lowercase, _known_in_lowe
 from app.construction.local.assignments import assignments, it_moved
 from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value
 from app.construction.local.medication import medication
-from app.construction.local.parse import employer, later_single, parse_sentence
+from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
@@ -561,7 +561,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}")
                     or _restates(s, told)):
                 continue
-            parses = [parse]
+            parses = each_slot(parse, s, reg)  # ("Lily is tuesdays at 4pm, Oscar mondays 5pm, ...")
             # "I used to live in Chicago but now I'm based in Austin"; "we moved to Bristol and I
             # now work at Harbourline": the later clause's value is a fact of its own, else the
             # old job would stay current.

@@ -520,3 +520,34 @@ def _object(rest: str, voice: _Voice) -> str:
     if m and (m.start() > 0 or m.group("another")):  # ("Kai sings and Theo plays drums": no object)
         rest = rest[: m.start()]
     return _clip(rewrite(rest, voice).strip(" ,").rstrip(" .!?"), MAX_OBJECT_CHARS)
+
+
+# One's weekly slot, then others' in a list: "Lily is tuesdays at 4pm, Oscar mondays 5pm, Maisie
+# saturdays 10am and Freya wednesdays 6pm" (it was one fact of Lily's holding all four).
+_DAYS = r"(?:every\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_SLOT = (rf"{_DAYS}(?:\s*(?:and|&|/)\s*{_DAYS})?(?:\s+(?:at\s+)?\d{{1,2}}(?:[:.]\d\d)?\s*(?:am|pm)?)?"
+         r"(?:\s+(?:mornings?|afternoons?|evenings?))?")
+_FIRST_SLOT = re.compile(rf"^(?P<when>{_SLOT})(?=\s*,)", re.I)
+_NEXT_SLOT = re.compile(rf"(?:,\s*(?:and\s+)?|\s+and\s+)(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?:is\s+|on\s+)?"
+                        rf"(?P<when>{_SLOT})(?=\s*(?:,|\band\b|[.!]|$))", re.I)
+
+
+def each_slot(parse: _Parse, sent: _Sentence, reg: _Registry) -> list[_Parse]:
+    """`parse`, a weekly slot of someone's, and each slot the sentence gives others after it, one
+    fact each; [parse] when it lists none."""
+    first = _FIRST_SLOT.match(parse.obj) if parse.predicate == "is" else None
+    if first is None:
+        return [parse]
+    found = []
+    for m in _NEXT_SLOT.finditer(sent.text):
+        ent = reg.get(m.group("who"))
+        if ent is None or ent.type not in ("person", "thing") or ent.name == parse.subject:
+            continue
+        when = " ".join(m.group("when").split())
+        found.append(_Parse(ent.name, "name", "is", when, False, False, text=f"{m.group('who')} is {when}"))
+    if not found:
+        return [parse]
+    when = " ".join(first.group("when").split())
+    said = sent.text.split(" is ", 1)[0] if " is " in sent.text else parse.subject
+    return [_Parse(parse.subject, parse.kind, "is", when, parse.single, parse.first_person,
+                   text=f"{said} is {when}"), *found]
