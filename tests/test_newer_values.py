@@ -257,3 +257,5 @@ def test_a_question_after_a_sum_marks_no_saying_whose_day_alone_changed():
     assert later_values(hits, reorder=False, asked=asked_kinds("When is the Frome market?"))[0].revised_by is hits[1]
     # ... and a question of no one kind weighs every kind
     assert asked_kinds("What do we know about Frome?") == frozenset()
+    # ... nor asked how many (a count _values may not read in the later saying: "6 a week")
+    assert asked_kinds("How many hours a week does Aisha TA?") == frozenset()

@@ -298,17 +298,18 @@ def _others(a: _Saying, b: _Saying) -> bool:
     return not {_stem(n.lower()) for n in a.names} & b.words and not {_stem(n.lower()) for n in b.names} & a.words
 
 
-# What a question asks after, by its words: a sum, a day, a count (the kinds of _values). A
-# question of none of these (or of several) weighs every kind.
+# What a question asks after, by its words: a sum or a day (the kinds of _values). A question of
+# neither (or of both) weighs every kind. (Not a count: "How many hours a week does Aisha TA?" had
+# its "4 hours ... £17.50" marked by the later "hours went up to 6 a week ... £19" only through
+# the pay, its "6 a week" no count _values reads.)
 _ASKS_KIND = (("money", re.compile(r"\b(?:how\s+much|cost|costs|price|prices|fee|fees|rate|rent|charge|charges|"
                                     r"salary|pay|paid|budget|quote)\b", re.I)),
-              ("date", re.compile(r"^\W*(?:when\b|what\s+(?:day|date)\b)|\bwhat\s+date\b", re.I)),
-              ("count", re.compile(r"\bhow\s+many\b", re.I)))
+              ("date", re.compile(r"^\W*(?:when\b|what\s+(?:day|date)\b)|\bwhat\s+date\b", re.I)))
 
 
 def asked_kinds(query: str) -> frozenset[str]:
-    """The one kind of value `query` asks after ("What was the pitch fee at Frome?": money), else
-    none (every kind weighed)."""
+    """The one kind of value `query` asks after ("What was the pitch fee at Frome?": money; a day,
+    its time and weekdays with it), else none (every kind weighed)."""
     kinds = {kind for kind, said in _ASKS_KIND if said.search(query)}
     if "date" in kinds:
         kinds |= {"time", "days"}
