@@ -1046,3 +1046,13 @@ def test_a_price_put_up_again_by_those_who_will_is_the_things_price():
     # Walk-through 91: "so we'll have to put the Fireside up again, to £17" was an act of Zoe's.
     assert ("fireside", "is", "£17") in _values(["so we'll have to put the Fireside up again, to £17"], speaker="Zoe")
     assert ("candle", "is", "£18") in _values(["we'll put the candle up to £18"], speaker="Zoe")
+
+
+def test_a_couriers_collection_days_said_by_its_doing_moved_and_told_now_are_one_slot():
+    # Walk-through 91: "DPD will collect on Tuesdays at 2pm", "DPD are changing our collection to
+    # Wednesdays", "collection is Fridays at 3pm now" were three "said" facts, each current.
+    slots = [o for s, p, o in sorted(_values(["DPD will collect on Tuesdays at 2pm"], speaker="Ben")
+                                     | _values(["DPD are changing our collection to Wednesdays from next week"], speaker="Ben")
+                                     | _values(["DPD moved us again, collection is Fridays at 3pm now"], speaker="Ben"))
+             if s == "collection schedule"]
+    assert sorted(slots) == ["Fridays at 3pm", "Tuesdays at 2pm", "Wednesdays"], slots

@@ -235,7 +235,9 @@ _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseli
                 r"(?:meetings?|training|practice)|"
                 # a club's evening and a runner's long run ("Club track night is Tuesdays at 7pm")
                 r"(?:(?:club|our|the)\s+)?(?:track|club|quiz|games|choir|training|run|running)\s+nights?|"
-                r"long\s+runs?|choir|book\s+club))")
+                r"long\s+runs?|choir|book\s+club|"
+                # a courier's round ("collection is Fridays at 3pm now")
+                r"collections?|pick-?ups?))")
 _APPOINTMENT_NAMED = re.compile(r"\b(training|practice|rehearsals?|lessons?|classes|sessions)\b", re.I)
 _EVERY_SLOT = _SLOT.replace("(?P<when>", r"(?P<when>(?i:(?:every|each)\s+" + _DAY + ")|")
 _SLOT_ONE = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^(?i:from\s+now\s+on|from\s+next\s+week|"
@@ -250,7 +252,8 @@ _SLOT_NOW = re.compile(r"\b(?:(?i:moved|changed|switched|shifted|rescheduled)\s+
                        + _APPOINTMENT + r"\s*[:,;-]\s*(?:(?i:from\s+now\s+on|now|so)\s*,?\s+)?(?i:it's|it\s+is|"
                        r"they're|they\s+are)\s+(?:(?i:now)\s+)?(?:(?i:on)\s+)?" + _EVERY_SLOT)
 # ... or moved by someone: "The club moved track night from Tuesdays to Thursdays, still 7pm".
-_SLOT_MOVED_BY = re.compile(r"\b(?i:moved|changed|switched|shifted)\s+(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
+_SLOT_MOVED_BY = re.compile(r"\b(?i:moved|changed|switched|shifted|moving|changing|switching|shifting)\s+"
+                            r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|"
                             r"(?i:the)\s+)?" + _APPOINTMENT + r"\s+(?:(?i:from)\s+[\w-]+"
                             r"(?:\s+(?i:mornings?|evenings?|nights?|afternoons?))?\s+)?(?i:to)\s+(?:(?i:on)\s+)?"
                             + _EVERY_SLOT)
@@ -259,6 +262,10 @@ _SLOT_MOVED_BY = re.compile(r"\b(?i:moved|changed|switched|shifted)\s+(?:(?P<own
 _DAY_FROM_NOW = (r"\x00(?P<ph>\d+)\x00(?=\s*,?\s*(?:\x00\d+\x00|(?i:from\s+now\s+on|until\s+further\s+notice|"
                  r"same\s+time|every\s+week|each\s+week|for\s+the\s+rest\s+of\s+the\s+(?:season|term|year))\b))")
 _PLACED_WEEKDAY = re.compile(r"^(?:(?:to|on)\s+)?\d{4}-\d\d-\d\d \((?P<wd>[A-Za-z]+day)\)$")
+# ... or a courier's round told by its doing: "DPD will collect on Tuesdays at 2pm" (the group's
+# collection).
+_COLLECTS_ON = re.compile(r"\b(?:(?-i:[A-Z])[\w&'-]*|they|it)\s+(?:(?i:will|now|usually|still|only)\s+)?"
+                          r"(?P<what>(?i:collects?|picks?\s+up))\s+(?:(?i:on)\s+)?" + _EVERY_SLOT)
 # ... or moved to its new days: "From next week training moves from Tuesday to Wednesday evenings".
 _SLOT_MOVES = re.compile(r"(?:^|(?<=[,;:])\s+|\b(?:and|so|but)\s+|^\x00\d+\x00\s*,?\s+)"
                          r"(?:(?P<owner>(?i:my|our|his|her|their))\s+|(?i:the)\s+)?" + _APPOINTMENT
@@ -950,8 +957,11 @@ def _schedules(v: _Values) -> None:
 
 
 _OURS = frozenset({"meeting", "meetings", "training", "practice", "standup", "stand-up", "rehearsals", "classes",
-                   "night", "nights", "choir", "club"})
+                   "night", "nights", "choir", "club", "collection", "collections", "pickup", "pickups", "pick-up",
+                   "pick-ups"})
 _SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session": "sessions", "lesson": "lessons",
+                     "collections": "collection", "pickup": "collection", "pickups": "collection",
+                     "pick-up": "collection", "pick-ups": "collection",
                      "class": "classes",
                      "appointment": "appointments", "check-in": "check-ins", "call": "calls",
                      "rehearsal": "rehearsals",
@@ -994,6 +1004,10 @@ def _slots(v: _Values) -> None:
             slot = " ".join((m.group("when") + (m.group("hour") or "")).split())
             whose = None if what.split()[-1] in _OURS else v.speaker
             v.add(whose, f"{what} schedule", slot, m.start(), end=m.end())
+    for m in _COLLECTS_ON.finditer(v.text):
+        if not v.sent.t.assistant:
+            v.add(None, "collection schedule", " ".join((m.group("when") + (m.group("hour") or "")).split()),
+                  m.start(), end=m.end())
     for m in _ROUTINE_DAY.finditer(v.text):
         what = re.sub(r"\s+days?$", "", m.group("what").lower().replace("deliveries", "delivery")
                       .replace("collections", "collection"))
