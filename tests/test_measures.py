@@ -1056,3 +1056,21 @@ def test_a_couriers_collection_days_said_by_its_doing_moved_and_told_now_are_one
                                      | _values(["DPD moved us again, collection is Fridays at 3pm now"], speaker="Ben"))
              if s == "collection schedule"]
     assert sorted(slots) == ["Fridays at 3pm", "Tuesdays at 2pm", "Wednesdays"], slots
+
+
+def test_what_someone_charges_and_what_they_were_paid_when_their_price_went_up_is_their_price():
+    # Walk-through 90: "he charges £85" was nothing, "paid Gareth £90 this time, he's put his price up"
+    # a "said" fact: the tuner's £85 answered "How much does the piano tuner charge?".
+    values = _values(["my piano tuner Gareth Hughes is coming on Wednesday 30 September btw. he charges £85",
+                      "paid Gareth £90 this time, he's put his price up"], speaker="Hannah")
+    assert [o for s, p, o in sorted(values) if s == "Gareth Hughes" and p == "price is"] == ["£85", "£90"]
+    # ... a sum paid with no word of a price is no price ("paid Gareth £90 for the tuning")
+    assert not [v for v in _values(["my tuner is Gareth Hughes", "paid Gareth £90 for the tuning"], speaker="Hannah")
+                if v[1] == "price is"]
+
+
+def test_a_weekly_collection_moved_then_corrected_is_the_day_said_last():
+    # Walk-through 91: "sorry, Thursdays" after "changing our collection to Wednesdays" was a "said" fact.
+    values = _values(["DPD are changing our collection to Wednesdays from next week",
+                      "sorry, Thursdays. Thursdays at 2pm from next week"], speaker="Ben")
+    assert {("collection schedule", "is", "Wednesdays"), ("collection schedule", "is", "Thursdays")} <= values

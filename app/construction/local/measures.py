@@ -799,6 +799,32 @@ def _quotes(v: _Values) -> None:
             v.add(who, "quote", m.group("num").replace(" ", ""), m.start(), end=m.end())
 
 
+# What someone charges for their work, and what they were paid when their price went up: "he
+# charges £85" (of the tuner named before), then "paid Gareth £90 this time, he's put his price up"
+# (each had been nothing, or a "said" fact beside the other).
+_CHARGES = re.compile(r"(?:^|[,;:.]\s+|\b(?:and|but|so)\s+)(?P<who>he|she|they|(?-i:[A-Z])[\w'-]+)\s+(?:(?i:now|only|still)\s+)?"
+                      r"(?i:charges|charge)\s+(?:(?i:us|me|them)\s+)?(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
+_PAID_MORE = re.compile(r"\b(?i:paid|pay|paying)\s+(?P<who>(?-i:[A-Z])[\w'-]+)\s+(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)"
+                        r"(?=[^.;!?]*\b(?i:put\s+(?:his|her|their)\s+(?:price|prices|rate|rates|fee|fees)\s+up|"
+                        r"raised\s+(?:his|her|their)\s+(?:price|prices|rate|rates|fee|fees)|"
+                        r"(?:his|her|their)\s+(?:new\s+)?(?:price|rate|fee)\b))")
+
+
+def _charges(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for m in [*_CHARGES.finditer(v.text), *_PAID_MORE.finditer(v.text)]:
+        said = m.group("who")
+        if said.lower() in ("he", "she", "they"):
+            who = v.named_first(m.start()) or v.recent
+        else:
+            ent = v.reg.get(said)
+            who = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
+        if who is not None:
+            num = m.group("num").replace(" ", "")
+            v.add(who, "price", num, m.start(), end=m.end(), text=f"{who}'s price is {num}.")
+
+
 def _pay(v: _Values) -> None:
     if not v.sent.t.assistant:
         for rx in _PAY:
@@ -1299,7 +1325,7 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _first_day, _phones, _mileage, _account, _changed,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _mileage, _account, _changed,
             _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
 
