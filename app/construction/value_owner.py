@@ -76,17 +76,15 @@ RETURN a.i AS i, collect(DISTINCT f.predicate) AS predicates
 async def adopt_accepted(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
     """Make each sum accepted (of `facts`, the writer's rows) the new value of the one sum its
     subject holds; mutates the rows. Returns the indexes of the rows changed."""
-    asks = []
-    for i, f in enumerate(facts):
-        m = _FIRST_SUM.match(str(f.get("object") or ""))
-        if m and _ACCEPTED.fullmatch(f["predicate"]) and not f.get("ends"):
-            asks.append({"i": i, "subjectKey": f["subjectKey"], "groupId": f.get("groupId"),
-                         "at": f["statedAt"], "sum": m.group("sum")})
-    if not asks:
+    sums = {i: m.group("sum") for i, f in enumerate(facts)
+            if _ACCEPTED.fullmatch(f["predicate"]) and not f.get("ends")
+            and (m := _FIRST_SUM.match(str(f.get("object") or ""))) is not None}
+    if not sums:
         return []
-    sums = {a["i"]: a["sum"] for a in asks}
+    asks = [{"i": i, "subjectKey": facts[i]["subjectKey"], "groupId": facts[i].get("groupId"),
+             "at": facts[i]["statedAt"]} for i in sums]
     changed = []
-    for row in await read(SUMS_HELD, asks=[{k: v for k, v in a.items() if k != "sum"} for a in asks]):
+    for row in await read(SUMS_HELD, asks=asks):
         if len(row["predicates"]) != 1:
             continue
         f = facts[row["i"]]

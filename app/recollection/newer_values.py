@@ -305,15 +305,15 @@ def _others(a: _Saying, b: _Saying) -> bool:
 _ASKS_KIND = (("money", re.compile(r"\b(?:how\s+much|cost|costs|price|prices|fee|fees|rate|rent|charge|charges|"
                                     r"salary|pay|paid|budget|quote)\b", re.I)),
               ("date", re.compile(r"^\W*(?:when\b|what\s+(?:day|date)\b)|\bwhat\s+date\b", re.I)))
+# The kinds of _values each asks after (a day's time and weekdays with it).
+_WEIGHED = {"money": frozenset({"money"}), "date": frozenset({"date", "time", "days"})}
 
 
 def asked_kinds(query: str) -> frozenset[str]:
-    """The one kind of value `query` asks after ("What was the pitch fee at Frome?": money; a day,
-    its time and weekdays with it), else none (every kind weighed)."""
-    kinds = {kind for kind, said in _ASKS_KIND if said.search(query)}
-    if "date" in kinds:
-        kinds |= {"time", "days"}
-    return frozenset(kinds) if len(kinds - {"time", "days"}) == 1 else frozenset()
+    """The one kind of value `query` asks after ("What was the pitch fee at Frome?": money), else
+    none (every kind weighed)."""
+    kinds = [kind for kind, said in _ASKS_KIND if said.search(query)]
+    return _WEIGHED[kinds[0]] if len(kinds) == 1 else frozenset()
 
 
 def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset()) -> list:

@@ -792,14 +792,15 @@ def _fitting(people: list[str], text: str) -> str | None:
 
 
 
-_SHE_OR_HE = re.compile(r"\b(?:she|he)\b", re.I)
+# A subject "she" or "he", by the gender of whom it is (None: either).
+_SUBJECT_PRONOUN = {"f": re.compile(r"\bshe\b", re.I), "m": re.compile(r"\bhe\b", re.I),
+                    None: re.compile(r"\b(?:she|he)\b", re.I)}
 
 
 def _pronoun_before_names(text: str, who: str, named_here: list[tuple[int, str | None]]) -> bool:
     """Whether the sentence's subject "she"/"he", fitting `who`, comes before every other person it
     names ("Is she taking Jess's room?": she is not Jess)."""
-    gender = kin_gender(who)
-    m = re.search(r"\bshe\b" if gender == "f" else r"\bhe\b" if gender == "m" else _SHE_OR_HE.pattern, text, re.I)
+    m = _SUBJECT_PRONOUN[kin_gender(who)].search(text)
     others = [end for end, name in named_here if name is not None and name != who]
     return m is not None and bool(others) and all(m.start() < end for end in others)
 

@@ -53,13 +53,13 @@ _CALLED_OFF = re.compile(
 _IS_OFF = re.compile(
     r"\b(?:my|our|the|his|her|their)\s+(?P<x>[^.;:!?(),]{1,60}?)\s+(?:is|was|has\s+been|got|'s)\s+"
     r"(?:off|cancell?ed|called\s+off|scrapped)\b", _I)
-# ... or said to be called off: "mum and dad have to cancel tomorrow", "mum wanted to come 21 November
-# but she's cancelled" (each had been a plan of its day).
 # Someone who was to start, or to come, and no longer will: "Sam Okafor withdrew, he took a counter
 # offer" ends "Sam Okafor starts on 2026-10-19".
 _WITHDREW = re.compile(r"(?:^|(?<=[.,;:!]\s)|(?<=\bso\s))(?P<who>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?|she|he)"
                        r"\s+(?:has\s+|just\s+)*(?:withdrawn|withdrew|pulled\s+out|dropped\s+out|backed\s+out)\b", _I)
 _STARTING = ("starts", "start", "starting", "joins", "joining", "begins")
+# ... or said to be called off: "mum and dad have to cancel tomorrow", "mum wanted to come 21 November
+# but she's cancelled" (each had been a plan of its day).
 _MUST_CANCEL = re.compile(r"\b(?:ha(?:ve|s|d)|need|needs|needed)\s+to\s+(?:cancel|call\s+off)\s+(?P<x>[^.;:!?(),]+)", _I)
 _BUT_CANCELLED = re.compile(r"(?P<x>[^.;!?]{3,80}?)\s*,?\s+but\s+(?:she|he|they|we|it)(?:['’]s|['’]ve|\s+has|\s+have|"
                             r"\s+had)?\s+(?:now\s+)?(?:cancell?ed|called\s+(?:it\s+)?off)\b", _I)

@@ -283,6 +283,11 @@ _REPORTED_TAIL = re.compile(r"[,;]\s*(?:(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-
                             re.IGNORECASE)
 
 
+# A day's clause told as what it is now ("it's 29 April"), and a move said before it (tense_at).
+_NOW_IS = re.compile(r"it'?s\s|it\s+is\s", re.I)
+_MOVED_WORD = re.compile(rf"\b(?:{lx.MOVED_VERBS})\b", re.I)
+
+
 def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     """The tense to read a date phrase of `s` in: that of the clause it stands in, else the
     sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
@@ -327,10 +332,6 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
             return None
         return own[i] or whole
     return at
-
-
-_NOW_IS = re.compile(r"it'?s\s|it\s+is\s", re.I)
-_MOVED_WORD = re.compile(rf"\b(?:{lx.MOVED_VERBS})\b", re.I)
 
 
 def _inline(m: DateMention, has_prep: bool) -> str:

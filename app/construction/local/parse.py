@@ -62,7 +62,7 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     """"My boss is Sofia Rossi now": a role one person holds for someone at a time, so the new
     holder ends the old. The timeline is the owner's (Maya, "boss is"): "My new manager is Sofia
     Rossi" ends Jonas Weber, who was "my boss"."""
-    contact = _contact_at(body, sent, reg)
+    contact = _contact_for(body, reg) or _contact_at(body, sent, reg)
     if contact is not None:
         return contact
     m = _ROLE_HOLDER.match(body)
@@ -108,17 +108,23 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
 
+def _contact_for(body: str, reg: _Registry) -> _Parse | None:
+    """"Lily's mum Emma Carter is the contact for Lily", then "from now on Lily's dad Tom Carter is
+    the contact for Lily instead of Emma": whom to call about someone, one at a time."""
+    f = _CONTACT_FOR.search(body)
+    if f is None:
+        return None
+    ent, whose = reg.get(f.group("name")), reg.get(f.group("whose"))
+    if ent is None or whose is None or ent is whose or ent.type not in ("person", "thing") \
+            or whose.type not in ("person", "organization", "thing"):
+        return None
+    ent.settle("person")
+    return _Parse(whose.name, "name", "contact is", ent.name, True, False, said_now=True)
+
+
 def _contact_at(body: str, sent: _Sentence, reg: _Registry) -> _Parse | None:
     """"My contact at Northwind is Tom Baker": whom the speaker deals with there, one at a time
     ("My new contact at Northwind is Priya Nair" ends Tom)."""
-    if (f := _CONTACT_FOR.search(body)) is not None:
-        # "Lily's mum Emma Carter is the contact for Lily", then "from now on Lily's dad Tom Carter is
-        # the contact for Lily instead of Emma": Lily's contact, one at a time
-        ent, whose = reg.get(f.group("name")), reg.get(f.group("whose"))
-        if ent is not None and whose is not None and ent is not whose and ent.type in ("person", "thing") \
-                and whose.type in ("person", "organization", "thing"):
-            ent.settle("person")
-            return _Parse(whose.name, "name", "contact is", ent.name, True, False, said_now=True)
     m = _CONTACT_AT.search(body) or _CONTACT_AT_FIRST.search(body) or _CONTACT_THERE.search(body)
     if m is None:
         return None
