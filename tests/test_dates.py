@@ -239,6 +239,11 @@ def test_a_weekday_or_a_day_of_the_month(said, day):
 def test_days_of_a_routine_are_no_dates():
     assert find_dates("I can train Tuesday and Thursday evenings.", REF, prefer="future") == []
     assert find_dates("She does gymnastics on Thursday nights.", REF, prefer="future") == []
+    # a fortnight's day is one of a routine too (each had been the coming one: "Recycling goes out
+    # every other" on 8 May, the weekday lost to the date)
+    for said in ("Recycling goes out every other Monday.", "We meet every second Friday at the pub.",
+                 "Football is on alternate Saturdays.", "Every third Tuesday is the committee."):
+        assert find_dates(said, REF, prefer="future") == [], said
     assert [m.start for m in find_dates("See you Tuesday evening.", REF, prefer="future")] == [date(2023, 5, 9)]
 
 

@@ -448,7 +448,9 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 # ("this saturday (oct 10)": the date in brackets says which)
 _DATE_AFTER = re.compile(rf"(?:,?\s+|\s*\(\s*)(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
-_ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any)\s+$", _I)  # ("on a Monday")
+# ("on a Monday"; "every other Monday", "every second Friday": each fortnight's, no one date)
+_ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any|alternate|"
+                             r"(?:every|each)\s+(?:other|second|2nd|third|3rd|fourth|4th))\s+$", _I)
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.

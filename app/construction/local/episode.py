@@ -29,7 +29,7 @@ from app.construction.local.foresight import _constraint, _plan, allergy_of, day
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.answers import answered_allergy, asked_allergy
-from app.construction.local.foresight_end import called_off, foresight_ends, redated, replanned
+from app.construction.local.foresight_end import called_off, foresight_ends, redated, replanned, retimed
 from app.construction.local.turn_sentences import (
     _ASSISTANT_ROLES, _GREETING, _LIFE, _REACTION, SMALL_TALK, _aware, _sentences, _without_mentions,
     assistant_chatter)
@@ -496,6 +496,18 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
+            elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
+                was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
+                foresights[foresights.index(was)] = moved
+                told = next((i for i in range(len(facts) - 1, -1, -1)
+                             if facts[i].turn_ids[0] in was.turn_ids and old in facts[i].text), None)
+                if told is not None:  # ... and its fact, held until now, told anew ("Zoe meant 5" was one)
+                    f = facts[told]
+                    facts[told] = replace(f, valid_to=s.t.at)
+                    facts.append(replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1),
+                                         turn_ids=[s.t.turn.id], valid_from=s.t.at, valid_from_until=None))
+                    scores.append(scores[told])
+                continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)

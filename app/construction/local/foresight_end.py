@@ -461,6 +461,39 @@ def replanned(sent: _Sentence, plans: list[ForesightDraft]
     return redated(sent, thing, old, new, plans) if old != new else None
 
 
+# A time corrected in a sentence of its own: "The market stall opens at 5pm on Saturday", then
+# "sorry, I meant 5:30" (the plan had kept 5pm, and "Zoe meant 5" was a fact). A time is one with
+# its minutes or its am/pm ("sorry, I meant 5" says no time).
+_TIME = r"\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\d{1,2}:\d{2}\b"
+_RETIMED = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|no|wait|actually)\b[\s,:;!.-]*)+"
+                      r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+|should\s+be\s+)?(?:at\s+)?"
+                      rf"(?P<new>{_TIME})(?:\s*,?\s*(?:not|instead\s+of)\s+(?P<old>\d{{1,2}}(?::\d{{2}})?)"
+                      r"\s*(?:am|pm)?)?[\s.!]*$", re.I)
+_TIME_IN = re.compile(rf"(?<![\d:])(?:{_TIME})", re.I)
+
+
+def retimed(sent: _Sentence, plans: list[ForesightDraft]) -> tuple[ForesightDraft, ForesightDraft, str, str] | None:
+    """The episode's last plan told with a time (of `plans`), at the time a sentence of only
+    "sorry ..." and a time says instead: (the plan, itself at the new time, the old time, the new)."""
+    m = _RETIMED.match(sent.raw.strip())
+    if m is None:
+        return None
+    was = next((f for f in reversed(plans) if f.kind in ("plan", "deadline") and _TIME_IN.search(f.text)), None)
+    if was is None:
+        return None
+    old = _TIME_IN.search(was.text).group()
+    if m.group("old") and not re.match(rf"{re.escape(m.group('old'))}(?!\d)", old):
+        return None  # ("sorry, 4:15 not 3:45" of a plan at 5pm: another time's)
+    new = " ".join(m.group("new").split())
+    half = re.search(r"[ap]m", old, re.I)
+    if half and not re.search(r"[ap]m", new, re.I):
+        new += half.group().lower()  # ("5pm", then "5:30": 5:30pm)
+    if new.replace(" ", "").lower() == old.replace(" ", "").lower():
+        return None
+    text = _TIME_IN.sub(new, was.text, count=1)
+    return was, replace(was, text=text, turn_ids=[*was.turn_ids, sent.t.turn.id]), old, new
+
+
 def _which(x: str, keep_generic: bool = False) -> list[str]:
     """The words of a plan's object that say which plan it is, not when: "the October trip to
     Shrewsbury" is Shrewsbury's."""

@@ -1,0 +1,64 @@
+"""A plan's time corrected in a sentence of its own ("sorry, I meant 5:30"), and days of a
+fortnight's routine ("every other Monday"): read by the local extractor, kept by the writer,
+found by the search (the "left alone" of session 55's walk-throughs)."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import extracted, tell_days
+
+DAY1 = datetime(2026, 10, 1, 10, tzinfo=timezone.utc)  # a Thursday
+
+
+def _plans(ex) -> list[str]:
+    return [f.text for f in ex.foresights if f.kind == "plan"]
+
+
+def test_a_time_said_instead_moves_the_plan_and_its_fact_to_it():
+    # "sorry, I meant 5:30" had left the plan at 5pm, and made the fact "Zoe meant 5".
+    ex = extracted([("Zoe", "The market stall opens at 5pm on Saturday"), ("Zoe", "sorry, I meant 5:30")], DAY1)
+    assert _plans(ex) == ["The market stall opens at 5:30pm on 2026-10-03 (Saturday)."]
+    [old, new] = [f for f in ex.facts if "market stall" in f.text]
+    assert "5pm" in old.text and old.valid_to == DAY1 + timedelta(minutes=1)
+    assert "5:30pm" in new.text and new.valid_to is None and new.turn_ids == ["t1"]
+    assert not [f for f in ex.facts if f.predicate == "meant"]
+    # ... "make that", and a correction that names the time it replaces
+    ex = extracted([("Zoe", "Physio is at 3:45 on Tuesday"), ("Zoe", "oops, make that 4:15")], DAY1)
+    assert _plans(ex) == ["Physio is at 4:15 on 2026-10-06 (Tuesday)."]
+    ex = extracted([("Zoe", "Dentist on Friday at 9am"), ("Zoe", "sorry, 9:30 not 9")], DAY1)
+    assert _plans(ex) == ["Dentist on 2026-10-02 (Friday) at 9:30am."]
+
+
+def test_a_correction_of_another_time_or_of_no_time_leaves_the_plan():
+    ex = extracted([("Zoe", "Dentist on Friday at 9am"), ("Zoe", "sorry, 4:15 not 3:45")], DAY1)
+    assert _plans(ex) == ["Dentist on 2026-10-02 (Friday) at 9am."]
+    # a bare number is no time ("sorry, I meant 5" of what? a count, a table...)
+    ex = extracted([("Zoe", "The market stall opens at 5pm on Saturday"), ("Zoe", "sorry, I meant 6")], DAY1)
+    assert _plans(ex) == ["The market stall opens at 5pm on 2026-10-03 (Saturday)."]
+
+
+async def test_the_time_said_instead_is_the_one_found(services, graph):
+    await tell_days(services, graph, [
+        (0, "Zoe", "The market stall opens at 5pm on Saturday"), (0, "Zoe", "sorry, I meant 5:30"),
+        (0, "Zoe", "Ben is bringing the gazebo")], "shop", DAY1)
+    current = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'market stall' "
+                               "AND f.validTo IS NULL RETURN f.text AS text")
+    assert [r["text"] for r in current] == ["Zoe said the market stall opens at 5:30pm on 2026-10-03 (Saturday)."]
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What time does the market stall open on Saturday?", method=Method.HYBRID, top_k=5,
+        now=DAY1 + timedelta(hours=2)))
+    texts = [h.node.get("text") or "" for h in res.hits if h.kind in ("fact", "foresight")]
+    assert any("5:30pm" in t for t in texts) and not any("5pm" in t for t in texts), texts
+
+
+def test_a_fortnights_day_is_a_routine_not_the_coming_one():
+    # "Recycling goes out every other Monday" was "... every other on 2026-10-05 (Monday)": a plan
+    # for the coming Monday, the weekday lost.
+    ex = extracted([("Zoe", "Recycling goes out every other Monday"),
+                    ("Zoe", "We meet every second Friday at the pub")], DAY1)
+    assert not ex.foresights
+    texts = [f.text for f in ex.facts]
+    assert "Zoe said recycling goes out every other Monday." in texts, texts
+    assert all(f.event_date is None for f in ex.facts)
