@@ -62,3 +62,20 @@ def test_a_fortnights_day_is_a_routine_not_the_coming_one():
     texts = [f.text for f in ex.facts]
     assert "Zoe said recycling goes out every other Monday." in texts, texts
     assert all(f.event_date is None for f in ex.facts)
+
+
+def test_a_day_moved_by_a_span_is_the_new_day_ahead():
+    # "launch slipped a week, now 10 November" was a "said" fact, 3 November the launch's day and
+    # plan; "pushed back by two weeks to 24 November" a day of the year before.
+    ex = extracted([("Leo", "The launch is on 3 November"), ("Priya", "launch slipped a week, now 10 November"),
+                    ("Priya", "the offsite got pushed back by two weeks to 24 November")], DAY1)
+    days = [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"]
+    assert days == [("launch", "2026-11-03"), ("launch", "2026-11-10"), ("offsite", "2026-11-24")], days
+
+
+async def test_a_day_moved_by_a_span_ends_the_plan_of_the_old_day(services, graph):
+    await tell_days(services, graph, [(0, "Leo", "The launch is on 3 November"),
+                                      (3, "Priya", "launch slipped a week, now 10 November")], "team", DAY1)
+    rows = await graph.read("MATCH (f:Foresight {tenant: $tenant}) RETURN f.text AS text, f.endedAt AS ended")
+    ahead = [r["text"] for r in rows if r["ended"] is None]
+    assert len(rows) == 2 and len(ahead) == 1 and "2026-11-10" in ahead[0], rows

@@ -111,7 +111,11 @@ _EVENT_DAY = re.compile(
     # ("moved one more time, to Saturday 31 October"; "booked at VFS Global in Manchester for Thursday ...")
     r"(?:\s+(?i:again|one\s+more\s+time|once\s+more)\s*,?)?"
     r"(?:\s+(?i:at|with|in)\s+(?-i:[A-Z])[^,.;!?\x00]{0,40}?(?=\s+(?i:for|on)\s))?"
-    r"\s+(?:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?:to|for|until|on)?\s*)?"
+    r"\s+(?:back\s+|out\s+|forward\s+)?"
+    # ("launch slipped a week, now 10 November", "pushed back by two weeks to ...")
+    r"(?:(?i:by\s+)?(?i:a|an|one|two|three|four|a\s+couple\s+of|\d+)\s+(?i:days?|weeks?|months?)\s*,?\s*"
+    r"(?:(?i:so\s+)?(?i:it'?s\s+)?(?i:now)\s+)?)?"
+    r"(?:\x00\d+\x00\s+)?(?:to|for|until|on)?\s*)?"
     rf"(?:(?i:on\s+)?(?i:{_WEEKDAY}),?\s+)?"  # ("is on Thursday, November 26")
     r"\x00(?P<d>\d+)\x00"
     # ("the social on the 18th would then be the night before the concert": a day supposed, not said)

@@ -139,7 +139,9 @@ _MOVED_TO_HINT = re.compile(
     r"bring|pull)\s+"
     # "moved the demo to", "moved Tom's onsite to"
     r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
-    r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?(?:to|until|till)\s+(?:the\s+)?"
+    r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?"
+    r"(?:(?:by\s+)?(?:a|an|one|two|three|four|\d+)\s+(?:days?|weeks?|months?)\s+)?"  # ("pushed back by two weeks to")
+    r"(?:to|until|till)\s+(?:the\s+)?"
     r"(?:next\s+|following\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|tomorrow)", re.IGNORECASE)
 
