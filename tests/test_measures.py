@@ -1074,3 +1074,12 @@ def test_a_weekly_collection_moved_then_corrected_is_the_day_said_last():
     values = _values(["DPD are changing our collection to Wednesdays from next week",
                       "sorry, Thursdays. Thursdays at 2pm from next week"], speaker="Ben")
     assert {("collection schedule", "is", "Wednesdays"), ("collection schedule", "is", "Thursdays")} <= values
+
+
+def test_a_code_said_of_no_one_is_its_groups_value():
+    # "ethics number is ETH-2291" was a "said" fact: a name is no one's value, but a code is one.
+    values = _values(["ethics number is ETH-2291", "ethics number is now ETH-3310 after the renewal"],
+                     speaker="Aisha")
+    assert {("ethics number", "is", "ETH-2291"), ("ethics number", "is", "ETH-3310")} <= values
+    # ... a number's word with no digit in its value is still none
+    assert not _values(["the tracking number is Royal Mail"], speaker="Aisha")

@@ -604,6 +604,10 @@ class _Values:
 _AT_PLACE_FIRST = re.compile(r"^(?i:at|with|for)\s+(?:(?i:the)\s+)?[A-Z]")
 
 
+# The words of an attribute whose value is a code ("ETH-2291").
+_CODES = frozenset("number code reference ref id pin".split())
+
+
 def _said_is(v: _Values) -> None:
     """"<attribute> is <value>", its owner said before it or none."""
     text, reg = v.text, v.reg
@@ -616,8 +620,10 @@ def _said_is(v: _Values) -> None:
             # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
             # the attribute is its owner, as "Northwind's" is.
             said_owner, said_attr = _org_first(said_attr, reg)
-        if m.group("name") and (not (det or said_owner) or ":" in m.group(0) or m.group("owner2")
-                                or _AT_PLACE_FIRST.match(text)):
+        # (a code is a value though: "ethics number is ETH-2291", then "new number is ETH-3310")
+        coded = re.search(r"\d", m.group("name") or "") and said_attr.split()[-1].lower() in _CODES
+        if m.group("name") and not coded and (not (det or said_owner) or ":" in m.group(0) or m.group("owner2")
+                                              or _AT_PLACE_FIRST.match(text)):
             # "Launch is Monday", "my head chef sorted: Kwame": a name is no one's value; "my
             # contact at Nudge is Dev Patel": a holder there (parse.py), not "contact is" of mine
             # (which Brightwave's contact ended)
