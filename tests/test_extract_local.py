@@ -240,6 +240,10 @@ def test_we_with_a_named_companion():
     ("Tom had a family thing so we moved Tom's onsite to Friday.", "Hannah moved Tom's onsite"),
     ("Tom uses a wheelchair, so make sure any room we book for him is accessible.",
      "any room Hannah books for him"),
+    # ... nor one named in the clause before "while we", "if we" (walk-throughs 93, 95: "while Geoff
+    # and Linda are away", "asking if Sofia and Hannah Okafor want more sessions")
+    ("Linda next door has said she'll have Biscuit while we're away.", "while Hannah is away"),
+    ("Daniel Reyes emailed asking if we want more sessions.", "asking if Hannah wants more sessions"),
     # but "her" of hers, and one named before "and we", still are
     ("Siobhan wants a cat, we have been at a stalemate since Christmas, and her latest argument is "
      "that a cat won't need walking.", "Hannah and Siobhan have been at a stalemate"),

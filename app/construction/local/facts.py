@@ -174,8 +174,8 @@ def _span(d, at: datetime) -> tuple[datetime, datetime]:
 
 def _companion(sent: _Sentence, reg: _Registry) -> str | None:
     wm = _WE.search(sent.text)
-    if not wm:
-        return None
+    if not wm or _WE_OF_ANOTHER_CLAUSE.search(sent.text, 0, wm.start()):
+        return None  # ("Linda has said she'll have Biscuit while we're away": not Linda and I)
     for mm in sent.mentions:
         ent = reg.get(mm.key)
         if mm.start < wm.start() and ent and ent.type == "person" and not ent.speaker \
@@ -195,6 +195,12 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
     return None
 
 
+# "we" in a clause of its own, whose time, condition or reason it is: the one named in the clause
+# before is not with us ("Brenda will do the school pick-ups while we're away", "Hannah emailed
+# asking if we want more sessions", "Ms Patel pushed the deadline so we have more time").
+# (not "when we": "when we were kids", told of a brother, is his and mine)
+_WE_OF_ANOTHER_CLAUSE = re.compile(r"\b(?:while|whilst|if|unless|until|till|so|because|cos|though|although|whether|"
+                                   r"asking|asked)\s+$", re.I)
 _SAYS_WE = re.compile(r"\s+(?:\w+\s+)?(?:says|said|thinks|reckons|told\s+me|mentioned|confirmed|emailed|texted|"
                       r"wrote|messaged)\s+(?:that\s+)?", re.I)
 _SHE_HE = re.compile(r"\b(?:she|he)(?:'s|'d|'ll)?\b", re.I)
