@@ -1083,3 +1083,9 @@ def test_a_code_said_of_no_one_is_its_groups_value():
     assert {("ethics number", "is", "ETH-2291"), ("ethics number", "is", "ETH-3310")} <= values
     # ... a number's word with no digit in its value is still none
     assert not _values(["the tracking number is Royal Mail"], speaker="Aisha")
+
+
+def test_a_value_for_now_is_the_values_own():
+    # "Target pace for now is 5:40" was a timeline "goal pace for now" beside "target pace is 5:50".
+    values = _values(["Target pace for now is 5:40 per km", "target pace is 5:50 per km"], speaker="Nadia")
+    assert {("Nadia", "goal pace is", "5:40"), ("Nadia", "goal pace is", "5:50")} <= values, values

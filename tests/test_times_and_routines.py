@@ -79,3 +79,15 @@ async def test_a_day_moved_by_a_span_ends_the_plan_of_the_old_day(services, grap
     rows = await graph.read("MATCH (f:Foresight {tenant: $tenant}) RETURN f.text AS text, f.endedAt AS ended")
     ahead = [r["text"] for r in rows if r["ended"] is None]
     assert len(rows) == 2 and len(ahead) == 1 and "2026-11-10" in ahead[0], rows
+
+
+def test_a_weekday_before_a_routines_plural_is_each_weeks():
+    # "Saturday long runs work fine" was "said on 2026-09-12 (Saturday) long runs work fine".
+    ex = extracted([("Nadia", "Saturday long runs work fine"), ("Ann", "Tuesday classes are full")], DAY1)
+    assert all(f.event_date is None for f in ex.facts) and not ex.foresights
+
+
+def test_a_rate_agreed_from_a_month_is_from_the_next_one():
+    # "we agreed $750 a month from January", said on 24 November, was January of the year ending.
+    ex = extracted([("Raj", "we agreed $750 a month from January")], datetime(2026, 11, 24, 10, tzinfo=timezone.utc))
+    assert [f.event_date.isoformat() for f in ex.facts] == ["2027-01-01"]

@@ -521,7 +521,10 @@ def _in_day_list(text: str, start: int) -> bool:
 
 # A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job".
 _WEEKDAY_KIND = re.compile(r"s?\s+(?:assistants?|staff|helpers?|cover|job|jobs|shifts?|school|club|league|"
-                           r"workers?|crew|papers?)\b", _I)
+                           r"workers?|crew|papers?|"
+                           # ("Saturday long runs work fine": each week's)
+                           r"(?:long\s+|easy\s+|morning\s+|evening\s+)?(?:runs|sessions|lessons|classes|practices|"
+                           r"rehearsals|walks|swims|rides))\b", _I)
 
 
 # A shop's days shut: "closed Sunday and Monday", "we're closed on Mondays" (no dates).

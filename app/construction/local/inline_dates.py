@@ -123,6 +123,10 @@ _CHANGES_FROM_HINT = re.compile(
     r"drop(?:s|ping)?|chang(?:es?|ing)|kicks?\s+in|takes?\s+effect|"
     # (its new amount said between, by whom: "the rent is going up :( Greenhill says £1,240 from 1 December")
     r"appl(?:y|ies))\b(?:\s+[\w'£$€,.:()-]+){0,7}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)|"
+    # ... or a rate agreed from a day: "we agreed $750 a month from January", said in November
+    r"[$£€]\s?\d[\d,.]*k?\s+(?:a|an|per)\s+(?:month|year|week|hour|night|day|session)\s+"
+    r"(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"

@@ -469,6 +469,8 @@ def attribute_key(words: str) -> str:
     parts = key.split()
     while len(parts) > 1 and parts[0] in _LEAD:
         parts.pop(0)
+    while len(parts) > 2 and tuple(parts[-2:]) in _FOR_NOW:
+        del parts[-2:]  # "Target pace for now is 5:40": the target pace, as "target pace is 5:50" later
     if len(parts) == 3 and parts[1] == "for" and parts[2] not in lx.STOPWORDS:
         parts = [parts[2], parts[0]]  # "budget for tools" is the "tools budget"
     key = f" {' '.join(parts)} "
@@ -480,6 +482,7 @@ def attribute_key(words: str) -> str:
     return " ".join(parts)
 
 
+_FOR_NOW = frozenset({("for", "now"), ("right", "now"), ("this", "week"), ("at", "present")})
 _LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
 _BEST = frozenset("pr 1rm max record best one rep max 1 rep max press".split())
 
