@@ -259,3 +259,16 @@ def test_a_question_after_a_sum_marks_no_saying_whose_day_alone_changed():
     assert asked_kinds("What do we know about Frome?") == frozenset()
     # ... nor asked how many (a count _values may not read in the later saying: "6 a week")
     assert asked_kinds("How many hours a week does Aisha TA?") == frozenset()
+
+
+def test_things_numbered_apart_are_two_things():
+    # Walk-through 94: "ticket 4471 closed" (HP) was marked revised by "ticket 4533 closed" (Dentsply),
+    # and invoice #1042's sum by invoice #1057's.
+    for old, new in (("HP fixed the printer this morning, ticket 4471 closed", "Dentsply replaced the sensor, ticket 4533 closed"),
+                     ("OK, invoice #1042 is $2,430.", "I sent Pinewood invoice #1057 for the 10 laptops, $11,900")):
+        hits = [said(old, 3), said(new, 20)]
+        assert later_values(hits, reorder=True) is hits, (old, new)
+    # ... one numbered thing's sum said again is still its later value
+    hits = [said("Sent Pinewood invoice #1042 for September support, $2,340", 3),
+            said("Pinewood invoice #1042 is $2,430 now, I transposed the digits", 4)]
+    assert texts(later_values(hits, reorder=True))[0].startswith("Pinewood invoice #1042 is $2,430")

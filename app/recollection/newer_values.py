@@ -268,6 +268,8 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         changed = {k for k in changed if k.split()[0] in asked}
     if not changed:
         return False  # (no kind in common, or each said again: no change)
+    if _labels(a.text) and _labels(b.text) and not _labels(a.text) & _labels(b.text):
+        return False  # "invoice #1042 ... $2,430" and "invoice #1057 ... $11,900": two invoices
     if not any(k.startswith("count") for k in changed) and _others(a, b):
         # Two sayings each naming others are of two things ("Helen has a key safe ..., the code is
         # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
@@ -282,6 +284,17 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # days are said of too many things: "£45 a month" and "keep £550 a month").
         return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+# What names one of several things of a kind by its number: "invoice #1042", "ticket 4533", "order
+# no. 7781" (each invoice's sum, each ticket's state, is its own).
+_LABEL = re.compile(r"(?:#\s?|\b(?:invoice|ticket|order|case|claim|job|po)\s+(?:no\.?\s*|number\s+|#\s?)?)"
+                    r"([A-Z]{0,4}-?\d{3,})\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _labels(text: str) -> frozenset[str]:
+    return frozenset(m.group(1).lower() for m in _LABEL.finditer(text))
 
 
 def _others(a: _Saying, b: _Saying) -> bool:
