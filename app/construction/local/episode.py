@@ -22,7 +22,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved
-from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value
+from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value, sum_said_again
 from app.construction.local.medication import medication
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
@@ -372,16 +372,27 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     people: list[str] = []  # persons named, the last first
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
+    took_back = False  # whether the sentence before took back the one before it
     for s in sents:
         s_before, previous = previous, s
         lately = [*lately[-5:], s_before.text] if s_before is not None else lately
         measured_was, measured_mark = measured_mark, len(measured)  # (values before the sentence before)
         marks, was = (len(facts), len(scores), len(foresights)), marks
+        taken_back, took_back = took_back, False
         if s_before is not None and s_before.t is s.t and not s.t.assistant and _RETRACTED.match(s.raw.strip()):
             # "our landlord is selling?? no just a rumour, ignore": what the sentence before said, unsaid
-            del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
+            # (unless it took back the one before it: "Manchester rejected him... no wait, Manchester
+            # hasn't replied yet. ignore that" is the rejection's "ignore")
+            if not taken_back:
+                del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
             marks = (len(facts), len(scores), len(foresights))
             continue
+        if s_before is not None and s_before.t is s.t and not s.t.assistant and _TAKEN_BACK.match(s.raw.strip()) \
+                and sum_said_again(s.raw) is None:
+            # "I'll image them Monday before I leave... no wait I'm off Monday": the sentence before,
+            # unsaid, and this one said in its place
+            del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
+            marks, took_back = (len(facts), len(scores), len(foresights)), True
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
@@ -496,17 +507,20 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
+            elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
+                    told := _one_sum_told(facts, was[0], marks[0], resaid)) is not None and (
+                    s_before.t.speaker == s.t.speaker):
+                # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the sentence before's
+                # fact (no value's), with the sum said instead, from now
+                _said_instead(facts, scores, told, _SUM.search(facts[told].text).group(), resaid, s.t)
+                continue
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
                 foresights[foresights.index(was)] = moved
                 told = next((i for i in range(len(facts) - 1, -1, -1)
                              if facts[i].turn_ids[0] in was.turn_ids and old in facts[i].text), None)
-                if told is not None:  # ... and its fact, held until now, told anew ("Zoe meant 5" was one)
-                    f = facts[told]
-                    facts[told] = replace(f, valid_to=s.t.at)
-                    facts.append(replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1),
-                                         turn_ids=[s.t.turn.id], valid_from=s.t.at, valid_from_until=None))
-                    scores.append(scores[told])
+                if told is not None:  # ... and its fact, told anew ("Zoe meant 5" was one)
+                    _said_instead(facts, scores, told, old, new, s.t)
                 continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
@@ -671,6 +685,30 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     )
 
 
+_SUM = re.compile(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?")
+
+
+def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn) -> None:
+    """facts[told] with `new` said instead of `old` in turn `t`: in its place when `t` said it (it was
+    never so), else after it, the old one held until `t`."""
+    f = facts[told]
+    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1))
+    if f.turn_ids == [t.turn.id]:
+        facts[told] = again
+        return
+    facts[told] = replace(f, valid_to=t.at)
+    facts.append(replace(again, turn_ids=[t.turn.id], valid_from=t.at, valid_from_until=None))
+    scores.append(scores[told])
+
+
+def _one_sum_told(facts: list[FactDraft], start: int, end: int, said: str) -> int | None:
+    """The index of the one fact of facts[start:end] (a sentence's) that tells one sum, of the
+    currency `said` is in; None when none or several do."""
+    told = [i for i in range(start, end) if len(sums := _SUM.findall(facts[i].text)) == 1
+            and sums[0][0] == said[0] and sums[0] != said]
+    return told[0] if len(told) == 1 else None
+
+
 def _greeting_alone(raw: str) -> bool:
     """A greeting with at most a name after it: "Welcome to Berlin Jun!", "Thanks for the
     advice" (no one's news), not "Hey Caroline, that roadtrip last weekend was insane", nor
@@ -750,6 +788,12 @@ _RETRACTED = re.compile(
     r"(?:(?:just|only)\s+)?(?:a\s+rumou?r|ignore(?:\s+(?:that|this|me|it))?|never\s*mind|scratch\s+that|"
     r"forget\s+(?:that|it|I\s+said\s+(?:that|anything))|not\s+true|false\s+alarm)\b"
     r"(?:[\s,;:!.?-]*(?:ignore(?:\s+(?:that|this|me|it))?|sorry|lol|my\s+bad|never\s*mind))*[\s.!?]*$", re.I)
+
+
+# ... or taken back by what is said in its place: "no wait, Manchester hasn't replied yet", "wait no,
+# it's AAB", "actually no, Thursday's better".
+_TAKEN_BACK = re.compile(r"^(?:(?:no+|nah|oh|sorry|actually)[\s,!.-]+wait|wait[\s,!.-]+(?:no+|nah|sorry|actually)|"
+                         r"actually[\s,!.-]+no)\b[\s,!.:-]*\w", re.I)
 
 
 class LocalExtractor:

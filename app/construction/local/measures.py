@@ -398,6 +398,14 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
                        rf"(?:[\s,]+(?:{lx.WEEKDAY_ALT}))?[\s.!]*$", re.I)
 
 
+def sum_said_again(raw: str) -> str | None:
+    """The sum a sentence says alone after a word taken back ("wait no, it's $2,430."), as written."""
+    m = _SAID_AGAIN.match(raw.strip())
+    if m is None:
+        return None
+    return re.search(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?", m.group()).group()
+
+
 def _meant_day(raw: str) -> str | None:
     """What a sentence of a day said instead says after its "sorry, I meant" (or before its "it is",
     its "then")."""

@@ -1,0 +1,45 @@
+"""What a user takes back and says in its place (walk-throughs 93 and 94 of session 56): a remark
+unsaid by "no wait, ..." in its turn, and a sum said again after "wait no" of a sentence that
+held no value. Read by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from tests.conversation import extracted
+
+NOV = datetime(2026, 11, 12, 10, tzinfo=timezone.utc)
+
+
+def _texts(ex) -> list[str]:
+    return [f.text for f in ex.facts]
+
+
+def test_a_remark_taken_back_by_what_is_said_in_its_place_is_unsaid():
+    # "Manchester rejected him" was a current fact, though its turn went on "no wait ... ignore that".
+    ex = extracted([("Mark", "and Manchester rejected him... no wait, Manchester hasn't replied yet. ignore that")],
+                   NOV)
+    assert _texts(ex) == ["Manchester hasn't replied yet."]
+    # ... and a plan: "I'll image them Monday" stayed a plan of Beth's after "no wait I'm off Monday"
+    ex = extracted([("Beth", "I'll image them Monday before I leave... no wait I'm off Monday. Raj can you image them?")],
+                   NOV)
+    assert not ex.foresights and not [t for t in _texts(ex) if "image" in t]
+    # a "no wait" of another turn takes nothing back
+    ex = extracted([("Beth", "I'll image the laptops on Monday"), ("Raj", "no wait, I have the keys")], NOV)
+    assert [f.text for f in ex.foresights if f.kind == "plan"]
+
+
+def test_a_sum_said_again_is_the_sum_of_the_sentence_before():
+    # "wait no, it's $2,430" of "Sent Pinewood invoice #1042 ..., $2,340" (a said fact, no value) made
+    # nothing: $2,340 stayed the one sum of the invoice.
+    ex = extracted([("Beth", "Sent Pinewood invoice #1042 for the router swap, $2,340"),
+                    ("Beth", "wait no, it's $2,430. I transposed the digits")], NOV)
+    [old, new] = [f for f in ex.facts if "#1042" in f.text]
+    assert "$2,340" in old.text and old.valid_to == NOV + timedelta(minutes=1)
+    assert "$2,430" in new.text and new.valid_to is None and new.turn_ids == ["t1"]
+    # ... in its own turn, the sum is said right at once
+    ex = extracted([("Beth", "Sent Pinewood invoice #1042 for the router swap, $2,340. wait no, it's $2,430")], NOV)
+    assert [f.text for f in ex.facts if "#1042" in f.text] == [
+        "Beth said sent Pinewood invoice #1042 for the router swap, $2,430."]
+    # ... said by another, or of a sentence of two sums, it is no one's sum again
+    ex = extracted([("Beth", "Sent invoice #1042 for the router swap, $2,340"), ("Raj", "wait no, it's $2,430")], NOV)
+    assert [f.text for f in ex.facts if "#1042" in f.text] == ["Beth said sent invoice #1042 for the router swap, $2,340."]
