@@ -101,3 +101,33 @@ def test_a_clients_never_told_by_its_contact_is_a_rule_with_whose_it_is():
     rule = next(t for t in told if "never want machine translation" in t)
     assert "Lindqvist" in rule and "work" in told[rule]
     assert not [t for t in told if "answer" in t]
+
+
+def test_what_someone_must_not_have_or_take_is_a_constraint_of_theirs():
+    # Walk-throughs 95 and 92 of session 56: "Geoff must not have grapefruit" was a "said" fact, and
+    # "I must not take ibuprofen ..., it sets off an attack" a constraint of food ending "it".
+    ex = extract(("Ann", "Penny, please always remember Geoff must not have grapefruit or grapefruit juice. "
+                         "It interferes with his blood pressure tablets"),
+                 ("Nadia", "I have asthma, so I must not take ibuprofen or any other NSAID, it sets off an attack"),
+                 ("Ann", "we must not have visitors after 10pm"),
+                 ("Ann", "the ice cream is dairy-free for people who can't have lactose"))
+    told = constraints(ex)
+    assert "grapefruit" in told["Geoff must not have grapefruit or grapefruit juice."]
+    assert {"painkillers", "ibuprofen"} <= set(told["Nadia must not take ibuprofen or any other NSAID."])
+    assert not [t for t in told if "visitors" in t or "lactose" in t], told
+
+
+def test_what_not_to_do_to_a_machine_and_what_to_flag_are_standing_instructions():
+    # Walk-throughs 94 and 93: both were "said" facts, no constraint at all (told where an assistant
+    # takes part, as instructions are).
+    ex = extract(("Raj", "Important rule: never reboot the dental clinic's server during opening hours, that's 8am "
+                         "to 6pm on weekdays."),
+                 ("Sofia", "Luca is colour blind, red-green"),
+                 ("Sofia", "please always flag it when we look at courses that need colour vision or when we book any "
+                           "lab taster day, he needs to ask for adjustments"),
+                 ("Sofia", "don't ask"), ("Penny", "Noted."))
+    told = constraints(ex)
+    assert {"reboot", "server", "clinic's"} <= set(told[next(t for t in told if "never to reboot" in t)])
+    assert "colours" in told["Luca is colour-blind."]
+    assert any(t.startswith("Sofia asked to always flag it when") for t in told)
+    assert not any("not to ask" in t for t in told)

@@ -444,7 +444,7 @@ mussels fish seafood salmon tuna dairy milk cheese butter cream yogurt lactose g
 flour bread pasta egg eggs soy soya tofu sesame mustard celery lupin corn strawberry strawberries
 kiwi banana bananas mango tomato tomatoes garlic onion onions chocolate coffee caffeine sugar
 meat pork beef chicken lamb bacon ham alcohol wine beer spicy cilantro coriander mushrooms
-mushroom olives avocado honey fruit vegetables sulfites msg
+mushroom olives avocado honey fruit vegetables sulfites msg grapefruit grapefruits citrus liquorice licorice
 """)
 PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
 OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")
@@ -541,7 +541,8 @@ HEALTH = {
     "broken ankle": ("mobility", "has a broken ankle"), "wheelchair": ("mobility", "uses a wheelchair"),
     "deaf": ("health", "is deaf"), "blind": ("health", "is blind"), "colorblind": ("colour", "is colour-blind"),
     "colour-blind": ("colour", "is colour-blind"), "color-blind": ("colour", "is colour-blind"),
-    "colourblind": ("colour", "is colour-blind"),
+    "colourblind": ("colour", "is colour-blind"), "colour blind": ("colour", "is colour-blind"),
+    "color blind": ("colour", "is colour-blind"),
     "claustrophobic": ("crowds", "is claustrophobic"), "seasick": ("water", "gets seasick"),
     "motion sickness": ("travel", "gets motion sickness"), "celiac disease": ("food", "has celiac disease"),
     "coeliac disease": ("food", "has coeliac disease"), "gluten intolerance": ("food", "has a gluten intolerance"),
@@ -580,7 +581,7 @@ SITUATIONS: dict[str, str] = {
     "pets": "pets, animals, visiting friends, adopting a pet, parks, hotels, bringing a dog, labrador, spaniel, "
             "puppy, pet-friendly stays",
     "outdoors": "outdoors, hiking, camping, picnic, garden, park, spring, summer",
-    "medicine": "medicine, doctor, prescription, hospital, treatment, pharmacy",
+    "medicine": "medicine, doctor, prescription, hospital, treatment, pharmacy, painkillers, pain relief",
     "medical": "doctor, hospital, vaccination, blood test, medical appointment, health",
     "dentist": "dentist, dental appointment, doctor, health",
     "flying": "travel, flights, airplane, vacation, trip",

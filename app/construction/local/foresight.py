@@ -42,8 +42,15 @@ _DIET = re.compile(
     r"foods|dish|dishes|cafe|café|menu|version|alternative|cookbook|friend|friends|bakery|burger|cheese|"
     r"meal|meals|spot|joint|diet\s+is))", _I)
 _NO_EAT = re.compile(
-    r"\b(?:don't|do not|doesn't|does not|can't|cannot|can not|never|won't|no longer|stopped)\s+(?:really\s+)?"
-    r"(?P<v>eat|eating|drink|drinking|consume|touch)\s+(?P<x>[^.;:!?()]+)", _I)
+    r"\b(?:don't|do not|doesn't|does not|can't|cannot|can not|never|won't|no longer|stopped|"
+    # ("Geoff must not have grapefruit", "she isn't allowed to take ibuprofen")
+    r"must\s+not|mustn't|should\s+not|shouldn't|(?:is|are|'s)\s+not\s+allowed\s+to|isn't\s+allowed\s+to)\s+"
+    r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking)\s+(?P<x>[^.;:!?()]+)", _I)
+# What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack")
+_WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as)\b)", _I)
+_ANYONE_WHO = re.compile(r"\b(?:people|those|anyone|anybody|someone|somebody|folks|guests|kids|everyone)\s+who\s+$", _I)
+# What one must not have or take is food or a medicine ("must not have visitors" is no diet).
+_HAD = frozenset("have having take taking".split())
 _NO_EAT_SKIP = frozenset("out much a an the that this it anything enough there here too well as like with "
                          "before after at in late early so very right".split())
 _AVOID = re.compile(r"\b(?:avoid|avoids|avoiding|hate|hates|can't stand|cannot stand|dislike|dislikes|detest)\s+"
@@ -538,17 +545,23 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         for who in each_at(m.start(), dish=True):
             add(who, f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
     for m in _NO_EAT.finditer(text):
-        x = _chunk(m.group("x"), _LIST_END, 6)
+        x = _WHY.split(_chunk(m.group("x"), _LIST_END, 6), maxsplit=1)[0]
         first = x.split(" ", 1)[0].lower() if x else ""
         if not x or first in _NO_EAT_SKIP or first in lx.PRONOUNS:
             continue
-        drink = m.group("v").lower().startswith("drink")
+        v = m.group("v").lower()
+        if v in _HAD and first not in lx.FOODS | lx.MEDICINES or _ANYONE_WHO.search(text, 0, m.start()):
+            continue  # ("it's dairy-free for people who can't have lactose": no one's)
+        drink = v.startswith("drink")
         neg = m.group(0).split(" ", 1)[0].lower()
         aux = {"can't": "can't", "cannot": "can't", "can": "can't", "never": "never",
-               "stopped": "no longer", "no": "no longer", "won't": "won't"}.get(neg, "doesn't")
-        base = "drink" if drink else "eat"
+               "stopped": "no longer", "no": "no longer", "won't": "won't", "must": "must not", "mustn't": "must not",
+               "should": "must not", "shouldn't": "must not"}.get(neg, "doesn't")
+        if neg in ("is", "are", "'s", "isn't"):
+            aux = "must not"  # ("is not allowed to have")
+        base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD else "eat"
         verb = f"{aux} {base}s" if aux in ("never", "no longer") else f"{aux} {base}"
-        add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else "food"],
+        add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
                       [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 5)

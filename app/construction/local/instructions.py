@@ -20,14 +20,18 @@ ERRANDS = ("book|schedule|reschedule|call|ring|phone|email|e-mail|text|message|s
            "bring|tell|"
            "include|accept|take|set|leave|offer|quote|discount|deploy|ship|release|merge|sign|approve|"
            r"give\s+out|give\s+away|hand\s+out|pass\s+on|disclose|reveal|visit|show|let\s+in|enter|"
-           r"give\s+(?:me|us|him|her|them)|feed|pour|suggest\s+(?:me|us)")  # ("never give me gels with caffeine")
+           r"give\s+(?:me|us|him|her|them)|feed|pour|suggest\s+(?:me|us)|"  # ("never give me gels with caffeine")
+           # what is done to a machine ("never reboot the dental clinic's server during opening hours"), and
+           # what to raise when ("please always flag it when we book any lab taster day")
+           r"reboot|restart|update|patch|upgrade|install|shut\s+down|turn\s+off|switch\s+off|unplug|wipe|"
+           r"flag|mention|warn|check|ask")
 _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
 _INSTRUCTION = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw)[,]?\s+)*"
     rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{ERRANDS})\b"
-    rf"(?P<rest>[^.;!?]{{0,100}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
+    rf"(?P<rest>[^.;!?]{{0,140}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
 
@@ -35,7 +39,8 @@ def instructions(sent: _Sentence, recent: str | None = None,
                  reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
     """(text, situation keys, trigger words) of each instruction `sent` gives. `recent`: the
     person named last before it, whom "her" or "him" in it stands for ("never call her")."""
-    told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip())]
+    # (an errand's words after its verb: "don't ask" alone, "always check!" say no errand)
+    told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip()) if m.group("rest").strip()]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
         told += rules(sent, reg) or always_with(sent, recent, reg)
