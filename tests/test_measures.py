@@ -1089,3 +1089,23 @@ def test_a_value_for_now_is_the_values_own():
     # "Target pace for now is 5:40" was a timeline "goal pace for now" beside "target pace is 5:50".
     values = _values(["Target pace for now is 5:40 per km", "target pace is 5:50 per km"], speaker="Nadia")
     assert {("Nadia", "goal pace is", "5:40"), ("Nadia", "goal pace is", "5:50")} <= values, values
+
+
+def test_an_email_address_is_its_owners_one_at_a_time_and_said_again_after_a_slip():
+    # Walk-through 93: each address was a "said" fact, the first current, the correction "sorry, it's
+    # jpatel@..., no dot" nowhere as hers.
+    values = _values(["The head of sixth form is Mr Graham Collins, his email is g.collins@staldhelms.org.uk",
+                      "Ms Joanna Patel is acting head of sixth form now, she'll do Luca's reference",
+                      "her email is j.patel@staldhelms.org.uk", "sorry, it's jpatel@staldhelms.org.uk, no dot"],
+                     speaker="Sofia")
+    assert {(s, o) for s, p, o in values if p == "email is"} == {
+        ("Mr Graham Collins", "g.collins@staldhelms.org.uk"), ("Ms Joanna Patel", "j.patel@staldhelms.org.uk"),
+        ("Ms Joanna Patel", "jpatel@staldhelms.org.uk")}
+    # ... and the post, held by one at a time (acting or not)
+    assert [o for s, p, o in sorted(values) if s == "head of sixth form"] == ["Mr Graham Collins", "Ms Joanna Patel"]
+
+
+def test_a_post_handed_over_is_the_new_holders():
+    # Walk-through 92: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" was one "said" fact.
+    values = _values(["Mark Hensley is our treasurer", "Mark Hensley has stepped down as treasurer, Priya Shah takes over"])
+    assert {("treasurer", "is", "Mark Hensley"), ("treasurer", "is", "Priya Shah")} <= values

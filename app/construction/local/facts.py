@@ -22,6 +22,7 @@ from app.construction.local.turn_sentences import _LIFE, _WE
 _HIS_HER = re.compile(r"(?i:his|her)\s+")
 
 
+_TITLES = frozenset("Mr Mrs Ms Miss Dr Prof".split())  # ("Ms Joanna Patel is ...": a name's, kept)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
 
@@ -36,7 +37,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         two = " ".join(text.split(" ", 2)[:2]).strip(",.:;!?")  # ("Priya Desai is ...": a full name)
         named = (text[:2].isupper() and text[1:2].isalpha()) or first[:1].isupper() and (
-            reg.get(first) is not None or reg.get(two) is not None)
+            reg.get(first) is not None or reg.get(two) is not None or first.rstrip(".") in _TITLES)
         text = f"{parse.lead} {text if named else text[:1].lower() + text[1:]}"
     if parse.text:
         text = parse.text

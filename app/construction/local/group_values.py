@@ -324,19 +324,22 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                # second shooter", "Mrs Patel is the new deputy head")
                r"accompanist|conductor|musical\s+director|organist|pianist|choirmaster|second\s+shooter|"
                r"videographer|deputy\s+head|head\s+of\s+year|caretaker|"
+               # ("Ms Joanna Patel is acting head of sixth form now", after Mr Graham Collins)
+               r"head\s+of\s+sixth\s+form|head\s+teacher|headteacher|form\s+tutor|"
+               r"(?:personal\s+statement\s+|maths\s+|english\s+|science\s+)?tutor|"
                # a show's ("Ruby Chen will be the new understudy")
                r"understudy|stage\s+manager|choreographer|lighting\s+designer|"
                r"set\s+designer|costume\s+designer|chaperone|prompter")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
-    r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
     r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
     r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be|"
     # elected or appointed to it, or taking it over
     r"(?:was|has\s+been|got|is|'s\s+been)\s+(?:voted\s+in|elected|appointed|made|named|chosen|co-opted)(?:\s+as)?|"
     r"(?:takes|took|is\s+taking|has\s+taken)\s+over\s+as|stepped\s+in\s+as|steps\s+in\s+as)\s+"
-    r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?"
+    r"(?:(?i:now)\s+)?(?:(?i:the|our|my|team)\s+)?(?:(?i:new)\s+)?(?:(?i:acting|interim)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
 # ... or set off after the name: "Luis our kitchen porter works Tuesday to Saturday", "Ana, our stage
 # manager, has the keys".
@@ -345,9 +348,18 @@ _TEAM_HOLDER_SET_OFF = re.compile(
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])")
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
 _TEAM_ROLE_FIRST = re.compile(
-    rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?P<role>(?i:{_TEAM_ROLES}))\s+"
+    rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?:(?i:acting|interim)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\s+"
     r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?"
     r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")  # ("... is Ms Priya Nair")
+
+
+# ... or handed over: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" (one "said"
+# fact: Mark stayed the treasurer).
+_HANDED_OVER = re.compile(
+    r"\b(?:has\s+)?(?i:stepped\s+down|resigned|retired|left|quit)\s+as\s+(?:(?i:our|the)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b\s*[,;.]?\s*(?:(?i:and|so)\s+)?"
+    r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?i:takes|is\s+taking|will\s+take|has\s+taken|took)\s+over\b")
 
 
 # ... by "he" or "she", the person named before it: "We interviewed Tom Briggs this week and he's
@@ -366,7 +378,8 @@ def _new_holders(v: _Values) -> None:
         if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
                 and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
-    for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text)]:
+    for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text),
+              *_HANDED_OVER.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
         if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
             continue

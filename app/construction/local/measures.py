@@ -898,6 +898,29 @@ def _phones(v: _Values) -> None:
             v.add(whose, "phone", num, m.start(), end=m.end(), text=said)
 
 
+# Someone's email address, one at a time: "his email is g.collins@staldhelms.org.uk", "Ms Patel's new
+# email is ..." (each was a "said" fact, the first current beside the next).
+_ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_EMAIL = re.compile(
+    r"(?<![\w'])(?P<whose>(?i:my|his|her|their)|(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s)\s+(?:(?i:new|work)\s+)?"
+    rf"(?i:e-?mail)(?:\s+(?i:address))?\s+(?i:is|'s)\s+(?:(?i:now)\s+)?(?P<addr>{_ADDRESS})")
+# ... and said again after a slip: "sorry, it's jpatel@staldhelms.org.uk, no dot"
+_EMAIL_AGAIN = re.compile(r"^(?:(?i:sorry|oops|correction|typo|wait|no|actually)[\s,:;!.-]+)+"
+                          rf"(?:(?i:it'?s|it\s+is|should\s+be)\s+)?(?P<addr>{_ADDRESS})")
+
+
+def _emails(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for m in _EMAIL.finditer(v.text):
+        whose = v.owner(m.group("name") or m.group("whose"), m.start())
+        if whose is not None:
+            # (told with what the sentence said first: "The head of sixth form is Mr Graham Collins, his email is ...")
+            said = f"{whose}'s email is {m.group('addr')}." if m.group("whose").lower() in ("his", "her", "their") \
+                and not m.start() else None
+            v.add(whose, "email", m.group("addr"), m.start(), end=m.end(), text=said)
+
+
 def _mileage(v: _Values) -> None:
     if not v.sent.t.assistant:
         for m in _MILEAGE.finditer(v.text):
@@ -1342,7 +1365,8 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _mileage, _account, _changed,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _emails, _mileage,
+            _account, _changed,
             _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
 
@@ -1409,6 +1433,11 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
         return [slot]
     if (day := corrected_day(sent, before)) is not None:
         return [day[0]]
+    if (again := _EMAIL_AGAIN.match(sent.raw.strip())) and (
+            last := next((p for p in reversed(before) if p.predicate == "email is"), None)) is not None:
+        addr = again.group("addr")
+        return [] if addr == last.obj else [_Parse(last.subject, last.kind, last.predicate, addr, True, last.first_person,
+                                                   text=f"{last.subject}'s email is {addr}", said_now=True)]
     fix = correction_of(sent)  # (none of an offer: "Sofia has offered £835 rather than £850")
     if fix is not None:
         old, new = fix
