@@ -109,3 +109,20 @@ async def test_no_current_fact_keeps_an_old_dose_or_a_stopped_medication(graph, 
         MATCH (e:Entity {tenant: $tenant, key: 'lisinopril'})<-[:ABOUT]-(f:Fact {status: 'current'})
         RETURN e.type AS type, collect(f.predicate) AS predicates""")
     assert med["type"] == "thing" and {"takes", "lisinopril dose is"} <= set(med["predicates"]), med
+
+
+def test_a_dose_told_alone_changed_by_the_doctor_or_as_it_and_corrected_is_the_takers():
+    # Walk-through 95: "Felodipine, 5mg every morning" made no fact, felodipine no medication; "Dr Hughes
+    # has put the felodipine up to 15mg" a value of the drug's; "sorry, 10mg not 15!" and "reduced it to
+    # 7.5mg" no dose of Geoff's.
+    facts = _facts("Geoff takes blood pressure tablets.", "Felodipine, 5mg every morning.",
+                   "Dr Hughes at Elm Tree Surgery prescribes it.", "Dr Hughes has put the felodipine up to 15mg",
+                   "sorry, 10mg not 15!", "Dr Hughes rang yesterday and reduced it to 7.5mg", speaker="Ann")
+    doses = {o for s, p, o in facts if (s, p) == ("Geoff", "felodipine dose is")}
+    assert doses == {"5 mg", "15 mg", "10 mg", "7.5 mg"}, facts
+    assert ("Geoff", "takes", "Felodipine") in facts
+    assert not [f for f in facts if f[0] == "Dr Hughes" and "dose" in f[1]]
+    # ... "it" of two medications taken is neither's
+    facts = _facts("Geoff takes felodipine 5mg.", "Geoff takes metformin 500mg.", "Dr Hughes reduced it to 2.5mg",
+                   speaker="Ann")
+    assert not [f for f in facts if f[2] == "2.5 mg"], facts

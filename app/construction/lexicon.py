@@ -465,6 +465,15 @@ creatine iron ferrous vitamin vitamins magnesium zinc calcium b12 folate probiot
 apoquel cytopoint librela solensia metacam meloxicam rimadyl carprofen onsior galliprant previcox vetmedin
 pimobendan methimazole felimazole vidalta bravecto nexgard simparica credelio frontline advocate stronghold
 revolution seresto drontal milbemax panacur trazodone
+felodipine nifedipine diltiazem verapamil candesartan irbesartan valsartan enalapril perindopril propranolol
+carvedilol nebivolol doxazosin spironolactone indapamide hydrochlorothiazide ezetimibe pravastatin edoxaban
+dabigatran ticagrelor heparin dapagliflozin empagliflozin sitagliptin liraglutide dulaglutide tirzepatide
+mounjaro wegovy montelukast budesonide fluticasone beclometasone salmeterol tiotropium symbicort seretide
+cetirizine loratadine fexofenadine ondansetron metoclopramide diclofenac co-codamol dihydrocodeine
+buprenorphine duloxetine paroxetine bupropion lamotrigine levetiracetam keppra valproate carbamazepine
+topiramate sumatriptan methylphenidate ritalin concerta elvanse lisdexamfetamine atomoxetine tamsulosin
+finasteride clarithromycin azithromycin cefalexin nitrofurantoin trimethoprim fluconazole aciclovir
+hydrocortisone diazepam lorazepam zopiclone colchicine
 """)  # (a pet's too: "Dr Shah put Biscuit on Apoquel 16 mg")
 
 # What a food rule rules out hides in dishes and drinks that no word of the rule names: "I'm

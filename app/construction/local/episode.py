@@ -23,7 +23,7 @@ from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved
 from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value, sum_said_again
-from app.construction.local.medication import medication
+from app.construction.local.medication import medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
@@ -373,6 +373,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
     took_back = False  # whether the sentence before took back the one before it
+    takers: dict[str, str] = {}  # who takes each medication said (by its name in lower case)
     for s in sents:
         s_before, previous = previous, s
         lately = [*lately[-5:], s_before.text] if s_before is not None else lately
@@ -562,7 +563,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if not foresaw and not valued_or_assigned and _PASSING.match(s.raw) and not (
                     {w for w in _content_words(s.raw) if not w[0].isdigit()} - _PASSING_WORDS):
                 continue  # the weather, a long day
-            named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions)
+            # (a medication with its dose names a thing: "Felodipine, 5mg every morning.")
+            named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions) or names_a_dose(s.text)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
             if any(_APPOS.match(s.text, m.end) for m in s.mentions):
                 bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
@@ -599,14 +601,16 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 parses.append(post)
             # "Dr. Lee has him on metformin. He takes ...": he is whom that medication was for,
             # while no one else has been named since.
-            taken = medication(s, reg, patient[0] if patient and patient[1] == recent_before else recent_before)
+            taken = medication(s, reg, patient[0] if patient and patient[1] == recent_before else recent_before, takers)
+            takers.update((t.obj.lower(), t.subject) for t in taken if t.predicate == "takes")
             if taken:  # "Raj takes 10 units of Lantus every night": "Raj | takes | Lantus"
                 whom = {t.subject for t in taken}
                 for_whom = next((t.subject for t in reversed(taken) if t.subject != s.t.speaker), None)
                 patient = (for_whom, recent) if for_whom else patient
                 said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
-                parses = [p for p in parses if p.subject not in whom and p.predicate not in said
+                parses = [p for p in parses if p.subject not in whom and p.predicate not in said and p.kind != "reported"
                           and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
+                measured += [t for t in taken if t.single]  # (a dose a correction may give anew: "sorry, 10mg not 15")
             if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
                 kept = [p for p in parses if p.single and p.kind != "reported"

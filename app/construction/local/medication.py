@@ -42,9 +42,17 @@ _GOES_TO = re.compile(
     rf"{_AMOUNT}\s+(?:[\w,]+\s+){{0,4}}?of\s+{_MED}", _I)
 # ... or by whoever prescribes it, of "the" medication: "she's lowering the Apoquel to 8 mg once a day".
 _THE_DOSE_TO = re.compile(
-    r"\b(?:bumped|increased|raised|upped|lowered|reduced|cut|decreased|dropped|halved|doubled|upping|increasing|"
+    r"\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|halved|doubled|upping|increasing|"
     rf"raising|lowering|reducing|cutting|dropping)\s+(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
     rf"(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
+# ... or told alone, of whom was named before: "Geoff takes blood pressure tablets." "Felodipine, 5mg
+# every morning." (no fact of it at all)
+_MED_ALONE = re.compile(rf"^{_MED}\s*,?\s*{_AMOUNT}(?=\s+(?:every|each|a|at|in|twice|once|daily|nightly|per)\b|"
+                        r"\s*(?:[.,;!]|$))", _I)
+# ... or changed as "it", of the one medication the episode said was taken: "Dr Hughes rang yesterday and
+# reduced it to 7.5mg".
+_IT_TO = re.compile(r"\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|halved|doubled|"
+                    rf"changed)\s+it\s+(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
 # A dose beside what is taken: "10 units of Lantus", "on insulin, 10 units every night".
 _DOSE_BEFORE = re.compile(rf"{_AMOUNT}\s+(?:of\s+)?$", _I)
 _DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+)(?:about\s+)?{_AMOUNT}", _I)
@@ -78,9 +86,17 @@ _SPEAKER = frozenset({"i", "me", "we", "us"})
 _PRONOUN = frozenset({"he", "she", "him", "her", "they", "them"})
 
 
-def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Parse]:
-    """The "takes" and "stopped taking" facts a sentence states, for whom it says."""
+def medication(sent: _Sentence, reg: _Registry, recent: str | None,
+               takers: dict[str, str] | None = None) -> list[_Parse]:
+    """The "takes" and "stopped taking" facts a sentence states, for whom it says. `takers`: who
+    takes each medication the episode said before (by its name in lower case), whom a dose
+    changed by another is for ("Dr Hughes has put the felodipine up to 15mg", "he reduced it to
+    7.5mg": the one medication taken)."""
     text = sent.text
+    takers = takers or {}
+    if len(takers) == 1 and (m := _IT_TO.search(text)):
+        [(med, who)] = takers.items()
+        return [_Parse(who, "name", f"{med} dose is", _amount(m.group(1)), True, False)]
     if not any(w in lx.MEDICATIONS for w in re.findall(r"[a-z]+", text.lower())):
         return []
     out: list[_Parse] = []
@@ -140,10 +156,12 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
         # the Apoquel to 8 mg": Dr Shah's patient, said before the sentence)
         named = [e.name for mm in sent.mentions if mm.end <= m.start()
                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
-        who = named[1] if len(named) > 1 else recent if recent not in named else None
+        med = one_medication(m.group(1))
+        who = named[1] if len(named) > 1 else recent if recent not in named else takers.get(med.lower())
         if who is not None:
-            med = one_medication(m.group(1))
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
+    for m in _MED_ALONE.finditer(text):
+        add(m, "takes", m.group(1), word=recent or sent.t.speaker, dose=m.group(2))
     if out:
         return out
     for rx, predicate in ((_PUT_ON, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
@@ -153,6 +171,12 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None) -> list[_Par
     for m in _PRESCRIBED.finditer(text):  # for whom it says, else for the speaker ("she prescribed me ...")
         add(m, "takes", m.group(2), word=m.group(1) or "me", dose=dose_of(m, 2))
     return out
+
+
+def names_a_dose(text: str) -> bool:
+    """Whether `text` opens with a medication and its dose ("Felodipine, 5mg every morning."): a
+    fact, however few its words."""
+    return _MED_ALONE.match(text) is not None
 
 
 def one_medication(word: str) -> str:
