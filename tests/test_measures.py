@@ -1109,3 +1109,16 @@ def test_a_post_handed_over_is_the_new_holders():
     # Walk-through 92: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" was one "said" fact.
     values = _values(["Mark Hensley is our treasurer", "Mark Hensley has stepped down as treasurer, Priya Shah takes over"])
     assert {("treasurer", "is", "Mark Hensley"), ("treasurer", "is", "Priya Shah")} <= values
+
+
+def test_grades_are_what_they_grade_one_set_at_a_time():
+    # Walk-through 93: each set of predicted grades was a "said" fact, A*AB current after AAA.
+    values = _values(["Luca is applying for Chemistry",
+                      "his predicted grades came through today, A*AB. A* maths, A chem, B biology",
+                      "good news, Ms Patel says Luca's predicted grades are now A*AA",
+                      "so predicted is AAA now", "Bristol made an offer, AAA", "We booked ABC Boat Hire"],
+                     speaker="Mark")
+    assert [o for s, p, o in sorted(values) if p == "predicted grades is"] == ["A*AA", "A*AB", "AAA"]
+    assert {s for s, p, o in values if p == "predicted grades is"} == {"Luca"}
+    assert ("Bristol", "offer is", "AAA") in values
+    assert not [v for v in values if "ABC" in v[2]]

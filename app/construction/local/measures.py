@@ -921,6 +921,38 @@ def _emails(v: _Values) -> None:
             v.add(whose, "email", m.group("addr"), m.start(), end=m.end(), text=said)
 
 
+# Grades as a school writes them ("A*AB", "AAA"), of what is graded, one set at a time: "his predicted
+# grades came through today, A*AB", "Luca's predicted grades are now A*AA", "so predicted is AAA now",
+# "Bristol made an offer, AAA" (each was a "said" fact: the first predicted grades stayed current).
+_GRADES = r"(?P<grades>(?:A\*{1,2}|[A-E]){2,5})(?![\w*])"
+_GRADED = re.compile(
+    r"(?<![\w'])(?:(?P<whose>(?i:my|his|her|their)|(?P<name>[A-Z][\w-]*)['’]s)\s+)?"
+    r"(?P<attr>(?i:predicted\s+grades?|predicted|predictions|target\s+grades?|grades|results))\s+"
+    r"(?:(?i:came)(?:\s+(?i:through|in|out|back))?(?:\s+\S+)?\s*,|(?i:are|is|'s|were|was)(?:\s+(?i:now|still))?|"
+    r"(?i:now))\s*" + _GRADES)
+_OFFER_GRADES = re.compile(
+    r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)?)\s+(?i:made|gave|sent)\s+(?:(?i:him|her|them|us|me)\s+)?"
+    r"(?i:an?\s+)?(?i:offer)(?:\s+(?i:too|as\s+well))?\s*[,:]\s*" + _GRADES)
+_GRADES_OF = {"predicted": "predicted grades", "predictions": "predicted grades", "predicted grade": "predicted grades",
+              "target grade": "target grades"}
+
+
+def _grades(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for m in _GRADED.finditer(v.text):
+        attr = " ".join(m.group("attr").lower().split())
+        attr = _GRADES_OF.get(attr, attr)
+        said = m.group("name") or m.group("whose")
+        whose = v.owner(said, m.start()) if said else None
+        told = f"{whose}'s {attr} are {m.group('grades')}." if whose and said.lower() in ("his", "her", "their") \
+            else None if whose else f"{attr[:1].upper()}{attr[1:]} are {m.group('grades')}."
+        v.add(whose, attr, m.group("grades"), m.start(), end=m.end(), text=told)
+    for m in _OFFER_GRADES.finditer(v.text):
+        if (whose := v.owner(m.group("org"), m.start())) is not None:
+            v.add(whose, "offer", m.group("grades"), m.start(), end=m.end(), text=f"{whose}'s offer is {m.group('grades')}.")
+
+
 def _mileage(v: _Values) -> None:
     if not v.sent.t.assistant:
         for m in _MILEAGE.finditer(v.text):
@@ -1365,7 +1397,8 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _emails, _mileage,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _emails, _grades,
+            _mileage,
             _account, _changed,
             _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
