@@ -1109,6 +1109,9 @@ def test_a_post_handed_over_is_the_new_holders():
     # Walk-through 92: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" was one "said" fact.
     values = _values(["Mark Hensley is our treasurer", "Mark Hensley has stepped down as treasurer, Priya Shah takes over"])
     assert {("treasurer", "is", "Mark Hensley"), ("treasurer", "is", "Priya Shah")} <= values
+    # ... or found, named after it (walk-through 93: "We've found a personal statement tutor, Hannah Okafor")
+    values = _values(["We've found a personal statement tutor, Hannah Okafor. She was recommended by the Bensons"])
+    assert ("personal statement tutor", "is", "Hannah Okafor") in values
 
 
 def test_grades_are_what_they_grade_one_set_at_a_time():

@@ -354,6 +354,12 @@ _TEAM_ROLE_FIRST = re.compile(
     r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")  # ("... is Ms Priya Nair")
 
 
+# ... or found, named after it: "We've found a personal statement tutor, Hannah Okafor", "we hired a new
+# dog walker: Priya Nair" (a "said" fact: no tutor held).
+_FOUND_HOLDER = re.compile(
+    r"\b(?i:found|hired|got|booked|chose|picked|appointed|taken\s+on|took\s+on)\s+(?i:a|an|our|a\s+new|the)\s+"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\s*[,:-]\s*(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*"
+    r"(?:\s+[A-Z][\w'-]*)?)")
 # ... or handed over: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" (one "said"
 # fact: Mark stayed the treasurer).
 _HANDED_OVER = re.compile(
@@ -379,7 +385,7 @@ def _new_holders(v: _Values) -> None:
                 and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
     for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text),
-              *_HANDED_OVER.finditer(v.text)]:
+              *_HANDED_OVER.finditer(v.text), *_FOUND_HOLDER.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
         if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
             continue
