@@ -2270,3 +2270,12 @@ def test_a_booking_called_off_plans_nothing():
     ex = extract([turn("The Barretts have cancelled their Heron booking, 2-9 October", "Rhys",
                        datetime(2026, 9, 24, 9, tzinfo=timezone.utc), 0)])
     assert not ex.foresights and ex.foresight_ends
+
+
+def test_a_womans_or_mans_name_is_a_given_name_and_she_is_the_one_just_introduced():
+    # Walk-through 92: "Grace Okafor" was a thing (her name only in the list of women's names), and
+    # "she works at Riverside Physio" was Leila's.
+    ex = extract([turn("my sister Leila recommended a physio, Grace Okafor. she works at Riverside Physio on Mill Lane",
+                       speaker="Nadia")])
+    assert entity(ex, "Grace Okafor").type == "person"
+    assert [f.subject for f in ex.facts if f.predicate == "works at"] == ["Grace Okafor"]

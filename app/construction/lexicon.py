@@ -288,6 +288,9 @@ theo theodore thomas tiago tim timothy tobias toby tom tomas tomasz tomás tommy
 tristan umar victor viktor vikram vincent wayne wei wesley wilfred william winston wojciech xavier
 yannick yousef yusuf zak zoltan ollie teddy arlo
 """)
+# Every given name known, of either list ("a physio, Grace Okafor" was a thing: "grace" was only a
+# woman's name, not a given one).
+GIVEN_NAMES = GIVEN_NAMES | FEMALE_NAMES | MALE_NAMES
 
 CITIES = _words("""
 amsterdam athens atlanta auckland austin baltimore bangkok barcelona beijing berlin bogota
