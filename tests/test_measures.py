@@ -1125,3 +1125,15 @@ def test_grades_are_what_they_grade_one_set_at_a_time():
     assert {s for s, p, o in values if p == "predicted grades is"} == {"Luca"}
     assert ("Bristol", "offer is", "AAA") in values
     assert not [v for v in values if "ABC" in v[2]]
+
+
+def test_a_service_is_one_providers_at_a_time_whose_it_is_said_or_not():
+    # Walk-through 94: "Their backups currently go to Carbonite" and the switch to Backblaze B2 were
+    # "said" facts, Carbonite current.
+    values = _values(["Harlow & Finch signed the support contract today!",
+                      "Their backups currently go to Carbonite. Not great",
+                      "we're switching Harlow & Finch backups from Carbonite to Backblaze B2",
+                      "our broadband is with BT"], speaker="Raj")
+    assert [o for s, p, o in sorted(values) if (s, p) == ("Harlow & Finch", "backup provider is")] == [
+        "Backblaze B2", "Carbonite"]
+    assert ("broadband provider", "is", "BT") in values

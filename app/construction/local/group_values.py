@@ -57,6 +57,33 @@ _SUPPLIED = [
 ]
 
 
+# A service one firm provides at a time, whose it is said or not: "Their backups currently go to
+# Carbonite", then "we're switching Harlow & Finch backups from Carbonite to Backblaze B2" (a "said"
+# fact each: Carbonite stayed current); "our broadband is with BT".
+_SERVICES = (r"(?P<goods>(?i:backups?|broadband|internet|insurance|energy|electricity|gas|hosting|e-?mail|domains?|"
+             r"payroll|banking|pension|phone\s+contract|mobile\s+contract|web\s+hosting|cloud\s+storage))")
+_WHOSE_SERVICE = r"(?:(?P<whose>(?i:our|my|the|their|his|her)|[A-Z][\w'’&-]*(?:\s+(?:&\s+)?[A-Z][\w'’-]*)*?(?:['’]s)?)\s+)?"
+_SERVED = [
+    re.compile(rf"{_WHOSE_SERVICE}{_SERVICES}\s+(?:(?i:now|currently|all|still)\s+)*"
+               rf"(?i:go(?:es)?\s+to|(?:is|are)\s+(?:(?i:now|currently|still)\s+)?(?:with|on|through|at)|"
+               rf"runs?\s+(?:on|through)|sits?\s+(?:on|with))\s+{_FIRM}"),
+    re.compile(rf"{_SWITCHED}{_WHOSE_SERVICE}{_SERVICES}\s+{_TO_FIRM}"),
+]
+
+
+def _services(v: _Values) -> None:
+    for rx in _SERVED:
+        for m in rx.finditer(v.text):
+            firm, said = m.group("firm").rstrip(" .&"), m.group("whose")
+            if firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
+                continue
+            goods = m.group("goods").lower().rstrip("s").replace("email", "e-mail") if m.group("goods").lower() != "gas" \
+                else "gas"
+            owner = re.sub(r"['’]s$", "", said) if said else None
+            whose = None if owner is None or owner.lower() in ("our", "my", "the") else v.owner(owner, m.start())
+            v.add(whose, f"{goods} provider", firm, m.start(), end=m.end())
+
+
 # ... with its price said beside it ("Our flour comes from Millbrook Mills, £18.50 a sack"), or the
 # price said of what a firm supplies ("butter is from Pennine Dairy, £4.10 a block", "Flour from
 # Marriage's is £18.50 a sack"): the goods' price, which "butter went up to £4.60" changes.
@@ -842,6 +869,6 @@ def _org_posts(v: _Values) -> None:
           text=f"{who.name} is the {role} {'at' if role.endswith('contact') else 'of'} {org.name}.")
 
 
-GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _trades, _deals, _events,
+GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _services, _trades, _deals, _events,
                  _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _firm_quotes, _line_up, _on_call, _topics,
                  _positions)
