@@ -43,3 +43,14 @@ def test_a_sum_said_again_is_the_sum_of_the_sentence_before():
     # ... said by another, or of a sentence of two sums, it is no one's sum again
     ex = extracted([("Beth", "Sent invoice #1042 for the router swap, $2,340"), ("Raj", "wait no, it's $2,430")], NOV)
     assert [f.text for f in ex.facts if "#1042" in f.text] == ["Beth said sent invoice #1042 for the router swap, $2,340."]
+
+
+def test_a_number_said_instead_is_the_number_of_the_speakers_fact_said_last():
+    # Walk-through 94: "sorry, not 6, he wants 8 of them" (after the assistant's question) left "asked for
+    # 6 Dell Latitude 5450s" the one fact, the 8 nowhere.
+    ex = extracted([("Beth", "Pinewood Bakery wants new laptops. Tom Reyes asked for 6 Dell Latitude 5450s"),
+                    ("Ada", "Do you want me to note a deadline?"),
+                    ("Beth", "sorry, not 6, he wants 8 of them. I misread his email")], NOV, assistant="Ada")
+    [old, new] = [f for f in ex.facts if "Dell" in f.text]
+    assert "asked for 6 Dell" in old.text and old.valid_to == NOV + timedelta(minutes=2)
+    assert "asked for 8 Dell" in new.text and new.valid_to is None

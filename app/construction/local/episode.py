@@ -12,7 +12,7 @@ from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft
 from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS)
-from app.construction.local.text import _WORD, _clip, _content_score
+from app.construction.local.text import _WORD, _clip, _content_score, held_number
 from app.construction.local.voice import OBJECT_PRONOUN, _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
 from app.construction.local.entities import (
@@ -373,6 +373,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
     took_back = False  # whether the sentence before took back the one before it
+    by_speaker: dict[str, set[str]] = {}  # each speaker's turns' ids (whose fact a correction may be)
+    for t in turns:
+        by_speaker.setdefault(t.speaker, set()).add(t.turn.id)
     takers: dict[str, str] = {}  # who takes each medication said (by its name in lower case)
     for s in sents:
         s_before, previous = previous, s
@@ -508,13 +511,6 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
-            elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
-                    told := _one_sum_told(facts, was[0], marks[0], resaid)) is not None and (
-                    s_before.t.speaker == s.t.speaker):
-                # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the sentence before's
-                # fact (no value's), with the sum said instead, from now
-                _said_instead(facts, scores, told, _SUM.search(facts[told].text).group(), resaid, s.t)
-                continue
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
                 foresights[foresights.index(was)] = moved
@@ -522,6 +518,17 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                              if facts[i].turn_ids[0] in was.turn_ids and old in facts[i].text), None)
                 if told is not None:  # ... and its fact, told anew ("Zoe meant 5" was one)
                     _said_instead(facts, scores, told, old, new, s.t)
+                continue
+            elif not valued and not s.t.assistant and fix is not None and (
+                    told := _told_once(facts, by_speaker[s.t.speaker], held_number(fix[0]))) is not None:
+                # "Tom Reyes asked for 6 Dell Latitude 5450s" "sorry, not 6, he wants 8 of them": the
+                # speaker's fact said last with that number (no value's), with the number said instead
+                _said_instead(facts, scores, told, fix[0], fix[1], s.t)
+                continue
+            elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
+                    told := _told_once(facts, by_speaker[s.t.speaker], _sum_other_than(resaid))) is not None:
+                # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
+                _said_instead(facts, scores, told, _SUM.search(facts[told].text).group(), resaid, s.t)
                 continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
@@ -705,12 +712,17 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     scores.append(scores[told])
 
 
-def _one_sum_told(facts: list[FactDraft], start: int, end: int, said: str) -> int | None:
-    """The index of the one fact of facts[start:end] (a sentence's) that tells one sum, of the
-    currency `said` is in; None when none or several do."""
-    told = [i for i in range(start, end) if len(sums := _SUM.findall(facts[i].text)) == 1
-            and sums[0][0] == said[0] and sums[0] != said]
+def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int | None:
+    """The index of the one fact among the last few of the speaker's (`own`: their turns' ids)
+    that `said` finds once; None when none or several do."""
+    told = [i for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1)
+            if facts[i].turn_ids[0] in own and len(said.findall(facts[i].text)) == 1]
     return told[0] if len(told) == 1 else None
+
+
+def _sum_other_than(said: str) -> re.Pattern:
+    """A sum of the currency `said` is in, another than it."""
+    return re.compile(rf"(?!{re.escape(said)}(?![\d,.]))\{said[0]}\s?\d[\d,]*(?:\.\d+)?k?")
 
 
 def _greeting_alone(raw: str) -> bool:

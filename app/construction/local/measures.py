@@ -363,6 +363,11 @@ _STEPS = (
 _CORRECTION = re.compile(r"(?<![\d:])(?P<new>\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?<!,)k?\s*(?:[a-z]+\s*)?,?\s+"
                          r"(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
+# ... the old one said first, in a sentence of its own: "sorry, not 6, he wants 8 of them".
+_NOT_OLD_FIRST = re.compile(r"^(?:(?i:sorry|oops|correction|wait|no|actually)[\s,:;!.-]+)*(?i:not)\s+"
+                            r"[$£€]?(?P<old>\d[\d,]*(?:\.\d+)?)\s*[,;:-]\s*"
+                            r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|(?:he|she|they|we|I)\s+(?:wants?|needs?|meant|said|"
+                            r"asked\s+for|ordered))\s+)?[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)(?![\d:])")
 # "Actually no, make that 75": the value said last, anew.
 # ... not a number of other things ("make it 6 crew days now" after "revised the quote to £4,650"
 # had made the quote £6): the number alone, or of money or time.
@@ -1423,10 +1428,12 @@ def measures(sent: _Sentence, reg: _Registry, before: list[_Parse], org: str | N
 
 
 def correction_of(sent: _Sentence) -> tuple[str, str] | None:
-    """(old, new) of a number said instead of another ("It's 995 not 975"); not of an offer made
-    instead of a sum asked ("Sofia has offered £835 rather than £850": it had become Priya's rent,
-    the £850 the writer found in the group)."""
+    """(old, new) of a number said instead of another ("It's 995 not 975", "sorry, not 6, he wants
+    8 of them"); not of an offer made instead of a sum asked ("Sofia has offered £835 rather than
+    £850": it had become Priya's rent, the £850 the writer found in the group)."""
     m = _CORRECTION.search(sent.s1)
+    if m is None:
+        m = _NOT_OLD_FIRST.match(sent.s1)
     if m is None or _OFFERED.search(sent.s1, 0, m.start()):
         return None
     return m.group("old"), m.group("new")
