@@ -2279,3 +2279,11 @@ def test_a_womans_or_mans_name_is_a_given_name_and_she_is_the_one_just_introduce
                        speaker="Nadia")])
     assert entity(ex, "Grace Okafor").type == "person"
     assert [f.subject for f in ex.facts if f.predicate == "works at"] == ["Grace Okafor"]
+
+
+def test_your_among_two_users_and_an_assistant_is_the_other_users():
+    # Walk-through 92: "Ollie is bumping your weekly mileage" kept "your", whose no one knew.
+    ex = extract([turn("hi Stride, Ollie is my coach", speaker="Nadia", i=0),
+                  turn("Hi both!", speaker="Stride", i=1, role="assistant"),
+                  turn("I'm bumping your weekly mileage to 55 km", speaker="Ollie", i=2)])
+    assert any("Nadia's weekly mileage" in f.text for f in ex.facts), [f.text for f in ex.facts]

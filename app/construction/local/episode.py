@@ -286,13 +286,18 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         name = full.get(name, name)
         if name not in speakers:
             speakers.append(name)
+    helpers = {full.get(n, n) for r in records if str(r.role or "").lower() in _ASSISTANT_ROLES
+               for n in [" ".join(str(r.speaker or "").split())[:80] or "someone"]}
     turns: list[_Turn] = []
     for i, r in enumerate(records):
         name = " ".join(str(r.speaker or "").split())[:80] or "someone"
         name = full.get(name, name)
-        others = [s for s in speakers if s != name]
-        other = others[0] if len(others) == 1 else None
         assistant = str(r.role or "").lower() in _ASSISTANT_ROLES
+        others = [s for s in speakers if s != name]
+        # (a user's "your" among two users and an assistant is the other user's: "Ollie is bumping your
+        # weekly mileage to 55 km", said to Nadia)
+        people = others if assistant else [s for s in others if s not in helpers]
+        other = people[0] if len(people) == 1 else None
         if other is None and assistant and turns and not turns[-1].assistant and turns[-1].speaker != name:
             other = turns[-1].speaker  # among several users, "your" is the one it answers
         turns.append(_Turn(turn=r, index=i, speaker=name, other=other, at=_aware(r.at), assistant=assistant))
