@@ -921,6 +921,9 @@ async def test_a_question_after_a_value_held_at_the_start_finds_the_one_replaced
     assert [asks_earlier(q) for q in ("What did the subs cost originally?", "What's the previous address?",
                                       "How much are the subs?", "Who starts in goal?")] == [
         True, True, False, False]
+    # ... by whose original it was (walk-through 92: "Nadia's original target pace" fell to 7th once replaced)
+    assert [asks_earlier(q) for q in ("What was Nadia's original target pace?", "What were her old shoes?",
+                                      "What's the oldest club record?")] == [True, True, False]
 
 
 async def test_a_turn_whose_value_was_replaced_and_whose_rest_is_only_reported_counts_as_replaced(services, graph):

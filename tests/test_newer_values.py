@@ -265,7 +265,8 @@ def test_things_numbered_apart_are_two_things():
     # Walk-through 94: "ticket 4471 closed" (HP) was marked revised by "ticket 4533 closed" (Dentsply),
     # and invoice #1042's sum by invoice #1057's.
     for old, new in (("HP fixed the printer this morning, ticket 4471 closed", "Dentsply replaced the sensor, ticket 4533 closed"),
-                     ("OK, invoice #1042 is $2,430.", "I sent Pinewood invoice #1057 for the 10 laptops, $11,900")):
+                     ("OK, invoice #1042 is $2,430.", "I sent Pinewood invoice #1057 for the 10 laptops, $11,900"),
+                     ("HP fixed the printer, ticket 4471 closed", "Square support ticket is 88213, still open")):
         hits = [said(old, 3), said(new, 20)]
         assert later_values(hits, reorder=True) is hits, (old, new)
     # ... one numbered thing's sum said again is still its later value

@@ -23,6 +23,11 @@ def test_a_remark_taken_back_by_what_is_said_in_its_place_is_unsaid():
     ex = extracted([("Beth", "I'll image them Monday before I leave... no wait I'm off Monday. Raj can you image them?")],
                    NOV)
     assert not ex.foresights and not [t for t in _texts(ex) if "image" in t]
+    # ... what the sentence said before the clause taken back stays (re-run of walk-through 94: the
+    # laptops' arrival had gone with the imaging)
+    ex = extracted([("Beth", "Pinewood laptops arrive tomorrow, I'll image them Monday before I leave... no wait "
+                             "I'm off Monday")], NOV)
+    assert "Pinewood laptops arrive on 2026-11-13." in _texts(ex) and not ex.foresights
     # a "no wait" of another turn takes nothing back
     ex = extracted([("Beth", "I'll image the laptops on Monday"), ("Raj", "no wait, I have the keys")], NOV)
     assert [f.text for f in ex.foresights if f.kind == "plan"]

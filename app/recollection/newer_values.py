@@ -288,7 +288,7 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
 
 # What names one of several things of a kind by its number: "invoice #1042", "ticket 4533", "order
 # no. 7781" (each invoice's sum, each ticket's state, is its own).
-_LABEL = re.compile(r"(?:#\s?|\b(?:invoice|ticket|order|case|claim|job|po)\s+(?:no\.?\s*|number\s+|#\s?)?)"
+_LABEL = re.compile(r"(?:#\s?|\b(?:invoice|ticket|order|case|claim|job|po)\s+(?:is\s+|no\.?\s*|number\s+(?:is\s+)?|#\s?)?)"
                     r"([A-Z]{0,4}-?\d{3,})\b", re.I)
 
 

@@ -65,7 +65,9 @@ def asks_before(query: str) -> bool:
 # of the season?" (the £25 replaced since was dropped with every value no longer true).
 _ASKS_EARLIER = re.compile(
     r"\b(?:at\s+(?:the\s+)?(?:start|beginning|outset)\s+of|at\s+first|originally|initially|to\s+begin\s+with|"
-    r"used\s+to\s+(?:be|cost|charge|pay|earn|live|work|play|take|weigh)|the\s+original|(?:the\s+)?previous(?:ly)?|"
+    # ("What was Nadia's original target pace?", "her old shoes")
+    r"used\s+to\s+(?:be|cost|charge|pay|earn|live|work|play|take|weigh)|"
+    r"(?:the|his|her|their|my|our|\w+['’]s)\s+(?:original|old|former)|(?:the\s+)?previous(?:ly)?|"
     r"before\s+(?:it|they|the\s+\w+|\w+['’]s\s+\w+)\s+(?:went|changed|rose|dropped|moved|was|were)|"
     r"(?:the\s+)?first\s+(?:price|fee|rate|dose|amount|value|budget|salary|rent|goal))\b", re.IGNORECASE)
 

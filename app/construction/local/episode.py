@@ -398,9 +398,23 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             continue
         if s_before is not None and s_before.t is s.t and not s.t.assistant and _TAKEN_BACK.match(s.raw.strip()) \
                 and sum_said_again(s.raw) is None:
-            # "I'll image them Monday before I leave... no wait I'm off Monday": the sentence before,
-            # unsaid, and this one said in its place
-            del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
+            # "I'll image them Monday before I leave... no wait I'm off Monday": what the sentence before
+            # said of what this one names, unsaid (all it said when it names none of it), and this one
+            # said in its place ("Pinewood laptops arrive tomorrow, I'll image them Monday ...": the
+            # arrival stays)
+            named = {w for w in _content_words(s.raw) if not w[0].isdigit()} - _TAKE_BACK_WORDS
+            gone = [i for i in range(was[0], len(facts)) if named & _content_words(facts[i].text)]
+            gone_fs = [i for i in range(was[2], len(foresights)) if named & _content_words(foresights[i].text)]
+            if not gone and not gone_fs:
+                gone, gone_fs = list(range(was[0], len(facts))), list(range(was[2], len(foresights)))
+            for i in gone:  # (a clause before what it names stays: "Pinewood laptops arrive tomorrow, ...")
+                if (kept := _clause_before(facts[i].text, named)) is not None:  # (said, as its verb was the other's)
+                    facts[i] = replace(facts[i], subject=s.t.speaker, predicate="said", object=kept.rstrip("."),
+                                       text=kept, single_valued=False)
+            gone = [i for i in gone if _content_words(facts[i].text) & named]
+            facts[:] = [f for i, f in enumerate(facts) if i not in gone]
+            scores[:] = [x for i, x in enumerate(scores) if i not in gone]
+            foresights[:] = [f for i, f in enumerate(foresights) if i not in gone_fs]
             marks, took_back = (len(facts), len(scores), len(foresights)), True
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
@@ -813,6 +827,15 @@ _RETRACTED = re.compile(
 
 # ... or taken back by what is said in its place: "no wait, Manchester hasn't replied yet", "wait no,
 # it's AAB", "actually no, Thursday's better".
+def _clause_before(text: str, words: frozenset[str]) -> str | None:
+    """`text` up to the clause that first names one of `words` (a clause of three words at least
+    before it), ended as a sentence; None when it has none such."""
+    hit = min((m.start() for w in words for m in [re.search(rf"\b{re.escape(w)}\b", text, re.I)] if m), default=None)
+    cut = max((m.start() for m in re.finditer(r"[,;]\s", text[:hit])), default=-1) if hit is not None else -1
+    return f"{text[:cut].rstrip()}." if cut > 0 and len(text[:cut].split()) >= 3 else None
+
+
+_TAKE_BACK_WORDS = frozenset("no wait nah oh sorry actually".split())
 _TAKEN_BACK = re.compile(r"^(?:(?:no+|nah|oh|sorry|actually)[\s,!.-]+wait|wait[\s,!.-]+(?:no+|nah|sorry|actually)|"
                          r"actually[\s,!.-]+no)\b[\s,!.:-]*\w", re.I)
 
