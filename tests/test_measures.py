@@ -1140,3 +1140,13 @@ def test_a_service_is_one_providers_at_a_time_whose_it_is_said_or_not():
     assert [o for s, p, o in sorted(values) if (s, p) == ("Harlow & Finch", "backup provider is")] == [
         "Backblaze B2", "Carbonite"]
     assert ("broadband provider", "is", "BT") in values
+
+
+def test_a_sum_paid_with_a_firm_and_a_sitter_by_the_doing_are_one_timeline_each():
+    # Walk-through 95: "Deposit with Anglo Welsh is £300" was a timeline of its own (ABC's £400 no value,
+    # "ABC" no attribute), and "Karen Oakes ... is going to dog-sit instead" a "said" fact.
+    values = _values(["Deposit with ABC is £400, and the balance is £1,210, due 4 weeks before",
+                      "Deposit with Anglo Welsh is £300, balance £1,200 due by 23 October",
+                      "Karen Oakes from choir is going to dog-sit instead. She adores him"], speaker="Geoff")
+    assert {("deposit", "is", "£400"), ("deposit", "is", "£300"), ("balance", "is", "£1,210"),
+            ("dog sitter", "is", "Karen Oakes")} <= values, values

@@ -23,6 +23,7 @@ _HIS_HER = re.compile(r"(?i:his|her)\s+")
 
 
 _TITLES = frozenset("Mr Mrs Ms Miss Dr Prof".split())  # ("Ms Joanna Patel is ...": a name's, kept)
+_CLAUSE_OPEN = re.compile(r"^\s*(?:and|but|also|plus)\s+", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
 
@@ -30,6 +31,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     t = sent.t
     voice = _Voice(t.speaker, t.other, sent.companion, keep_we=bool(parse.lead and parse.lead.endswith(" said")))
     said = sent.s1[parse.clause:parse.until]
+    if parse.clause:  # ("..., and the balance is £1,210": the clause, not its "and")
+        said = _CLAUSE_OPEN.sub("", said)
     if parse.until is not None:  # "Ben owns billing, and Chloe owns checkout": Ben's clause alone
         said = _CLAUSE_JOIN.sub("", said)
     text = _fill(rewrite(said, voice), sent.rendered).strip()

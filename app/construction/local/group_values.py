@@ -387,6 +387,13 @@ _FOUND_HOLDER = re.compile(
     r"\b(?i:found|hired|got|booked|chose|picked|appointed|taken\s+on|took\s+on)\s+(?i:a|an|our|a\s+new|the)\s+"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\s*[,:-]\s*(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*"
     r"(?:\s+[A-Z][\w'-]*)?)")
+# ... or by the doing: "Karen Oakes from choir is going to dog-sit instead" (after Linda's offer).
+_SITS = {"dog-sit": "dog sitter", "dogsit": "dog sitter", "pet-sit": "pet sitter", "petsit": "pet sitter",
+         "cat-sit": "cat sitter", "house-sit": "house sitter", "housesit": "house sitter", "babysit": "babysitter"}
+_SITTING = re.compile(
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)(?:\s+(?i:from|next\s+door|at)(?:\s+[\w'-]+){0,2})?"
+    r"\s+(?i:is\s+going\s+to|will|'ll|can|is\s+happy\s+to|has\s+offered\s+to|offered\s+to|is\s+going\s+to\s+be\s+able\s+to)\s+"
+    rf"(?P<role>(?i:{'|'.join(_SITS)}))\b")
 # ... or handed over: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" (one "said"
 # fact: Mark stayed the treasurer).
 _HANDED_OVER = re.compile(
@@ -421,6 +428,10 @@ def _new_holders(v: _Values) -> None:
         if who.type != "person":
             continue
         _holds(v, m, who, role)
+    for m in _SITTING.finditer(v.text):
+        who = v.reg.get(m.group("who"))
+        if who is not None and who.type == "person" and not who.speaker:
+            _holds(v, m, who, _SITS[m.group("role").lower()])
     for m in _TEAM_HOLDER_SHE.finditer(v.text):
         named = v.named_first(m.start()) or v.recent  # (the sentence's: "he" after it; else the one named last)
         who = v.reg.get(named) if named else None

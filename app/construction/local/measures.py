@@ -495,6 +495,9 @@ def attribute_key(words: str) -> str:
     return " ".join(parts)
 
 
+# A sum paid to whom it is paid: "Deposit with Anglo Welsh is £300" is the deposit (each firm's had
+# been a timeline of its own, the first current).
+_PAID_WITH = re.compile(r"((?i:deposit|balance|fees?|payment|booking))\s+(?i:with|to|for)\s+\S.*$")
 _FOR_NOW = frozenset({("for", "now"), ("right", "now"), ("this", "week"), ("at", "present")})
 _LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
 _BEST = frozenset("pr 1rm max record best one rep max 1 rep max press".split())
@@ -632,6 +635,8 @@ def _said_is(v: _Values) -> None:
         if (det2 := m.group("det2")) and det2.lower() != "the":
             det = det or det2  # "the rent for my flat": the speaker's
         said_attr = m.group("attr")
+        if (paid := _PAID_WITH.match(said_attr)) is not None:
+            said_attr = paid.group(1)  # "Deposit with ABC is £400": the deposit's (ABC is no attribute)
         if not (det or said_owner):
             # "Northwind deal amount is $135k", "The Harbor renewal date is ...": a name before
             # the attribute is its owner, as "Northwind's" is.
