@@ -1150,3 +1150,11 @@ def test_a_sum_paid_with_a_firm_and_a_sitter_by_the_doing_are_one_timeline_each(
                       "Karen Oakes from choir is going to dog-sit instead. She adores him"], speaker="Geoff")
     assert {("deposit", "is", "£400"), ("deposit", "is", "£300"), ("balance", "is", "£1,210"),
             ("dog sitter", "is", "Karen Oakes")} <= values, values
+
+
+def test_someones_rate_is_their_price():
+    # Walk-through 93: "Dan charges £50 an hour" (price) and "he's putting his rate up to £60 an hour from
+    # November" (rate) were two timelines, both current.
+    values = _values(["Priya at work recommended Daniel Reyes, he did her daughter's statement",
+                      "Dan charges £50 an hour", "he's putting his rate up to £60 an hour from November"], speaker="Mark")
+    assert {("Daniel Reyes", "price is", "£50"), ("Daniel Reyes", "price is", "£60")} <= values, values

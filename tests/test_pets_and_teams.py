@@ -105,7 +105,7 @@ def test_a_new_dog_walker_is_the_households_one_walker_and_no_one_is_our_dog():
     assert values(ex, "is") == [("dog walker", "Jake Morrison"), ("dog walker", "Priya Nair")]
     # (a position: "Alfie goes back to defence" ends it)
     assert values(ex, "position is") == [("Alfie", "goalkeeper")]
-    assert values(ex, "rate is") == [("Priya Nair", "$25")]
+    assert values(ex, "price is") == [("Priya Nair", "$25")]  # (her rate is her price: "she charges ...")
     assert not [e for e in ex.entities if "Tom's dog" in [e.name, *e.aliases]]
 
 

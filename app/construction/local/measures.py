@@ -492,7 +492,12 @@ def attribute_key(words: str) -> str:
     parts = key.split()
     if parts and parts[0] in _LIFTS and (len(parts) == 1 or " ".join(parts[1:]) in _BEST):
         return f"{parts[0]} pr"
+    if " ".join(parts) in _A_PRICE:
+        return "price"  # "his rate up to £60 an hour", after "Dan charges £50 an hour" (his price)
     return " ".join(parts)
+
+
+_A_PRICE = frozenset({"rate", "rates", "hourly rate", "hourly fee", "fee per hour", "charge", "charges"})
 
 
 # A sum paid to whom it is paid: "Deposit with Anglo Welsh is £300" is the deposit (each firm's had
