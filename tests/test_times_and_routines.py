@@ -91,3 +91,13 @@ def test_a_rate_agreed_from_a_month_is_from_the_next_one():
     # "we agreed $750 a month from January", said on 24 November, was January of the year ending.
     ex = extracted([("Raj", "we agreed $750 a month from January")], datetime(2026, 11, 24, 10, tzinfo=timezone.utc))
     assert [f.event_date.isoformat() for f in ex.facts] == ["2027-01-01"]
+
+
+def test_a_booking_with_someone_and_its_day_said_anew_are_one_days_timeline_no_weekly_slot():
+    # Walk-through 92: "booked the physio with Grace for Tuesday 6 October" was a "said" fact, and
+    # "physio is now Friday 9 October at 8am" also a weekly slot "Fridays".
+    ex = extracted([("Nadia", "booked the physio with Grace for Tuesday 6 October at 4pm"),
+                    ("Nadia", "the clinic moved me AGAIN. physio is now Friday 9 October at 8am")], DAY1)
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [
+        ("physio", "2026-10-06"), ("physio", "2026-10-09")]
+    assert not [f for f in ex.facts if f.predicate.endswith("schedule is")]

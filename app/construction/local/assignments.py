@@ -179,7 +179,10 @@ _MOVED_EVENT = re.compile(
     r"schedul(?:e|ed)|arrang(?:e|ed)|approved)\s+"  # ("Moss & Grain confirmed the kitchen fitting for Monday 7 December")
     r"(?:(?i:the|our|my|his|her|their)|(?P<pos>[A-Z][\w-]*)['’]s)\s+"
     r"(?P<x>(?:[\w'-]+\s+){0,3}?"
-    rf"(?i:{lx.SCHEDULED_ALT}))\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
+    rf"(?i:{lx.SCHEDULED_ALT}))"
+    # ("booked the physio with Grace for Tuesday 6 October")
+    r"(?:\s+(?i:with|at)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"
+    r"\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)
 # ... or any thing of ours moved to a day, by a verb that moves only days ("and move the skip to monday

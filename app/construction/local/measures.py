@@ -1081,6 +1081,9 @@ _SAME_APPOINTMENT = {"meetings": "meeting", "physiotherapy": "physio", "session"
                      "stand-up": "standup", "counseling": "counselling"}
 
 
+_A_DATE_NEXT = re.compile(r"\s*,?\s*(?:the\s+)?\x00\d+\x00")
+
+
 def _slots(v: _Values) -> None:
     """When someone's sessions are, said or moved; "our" said by an assistant is the person it
     speaks to (the one named last: "Hi Samuel! ... Our sessions are Tuesdays at 5pm")."""
@@ -1090,6 +1093,9 @@ def _slots(v: _Values) -> None:
             continue  # (whose, said by an assistant, the rules below read when it says)
         if m.re is _SLOT_MOVED_BY and not re.match(r"(?i:every|each)\b|\w+days\b", m.group("when")):
             continue  # "Niall moved my appointment to Wednesday 9 December": one day, no slot
+        if m.groupdict().get("when") and not m.group("when").lower().endswith("s") \
+                and _A_DATE_NEXT.match(v.text, m.end("when")):
+            continue  # "physio is now Friday 9 October at 8am": that Friday's, no weekly slot
         word = m.groupdict().get("owner")
         whose = v.owner(word, m.start()) if word else v.speaker
         what = " ".join(m.group("what").lower().split())
