@@ -1158,3 +1158,17 @@ def test_someones_rate_is_their_price():
     values = _values(["Priya at work recommended Daniel Reyes, he did her daughter's statement",
                       "Dan charges £50 an hour", "he's putting his rate up to £60 an hour from November"], speaker="Mark")
     assert {("Daniel Reyes", "price is", "£50"), ("Daniel Reyes", "price is", "£60")} <= values, values
+
+
+def test_a_coach_tells_the_measures_of_whom_he_coaches():
+    # Walk-through 92: "I'm Ollie Brennan, Nadia's coach" made "Nadia's coach" a person of its own, and the
+    # paces and mileage Ollie told were his; "target pace goes to 5:25" was a "said" fact.
+    ex = extract([turn("Hi all. I'm Ollie Brennan, Nadia's coach at Harbour Harriers. Target pace for now is 5:40 per "
+                       "km, that gets her round in just under 4 hours", speaker="Ollie", i=0),
+                  turn("and target pace goes to 5:25 per km", speaker="Ollie", i=1),
+                  turn("weekly mileage back up to 40 km this week", speaker="Ollie", i=2)])
+    values = {(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued}
+    assert {("Nadia", "goal pace is", "5:40"), ("Nadia", "goal pace is", "5:25"),
+            ("Nadia", "mileage is", "40 km")} <= values, values
+    assert "Nadia's coach" in next(e for e in ex.entities if e.name == "Ollie Brennan").aliases
+    assert "Ollie Brennan is Nadia's coach at Harbour Harriers." in [f.text for f in ex.facts]

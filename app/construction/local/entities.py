@@ -117,6 +117,12 @@ _APPOS = re.compile(
     # ("Priya Nair is our new dog walker": a post, not our dog)
     + _NOT_A_POST)
 
+# ... or another's, after a comma, said of one introduced ("I'm Ollie Brennan, Nadia's coach", "this is Dr
+# Hughes, Geoff's GP": "Nadia's coach" had been a person of its own).
+_INTRO_APPOS = re.compile(rf",\s+(?P<det>)(?P<owner>[A-Z][\w-]+)['’]s\s+(?:(?i:{_KIN_ADJ})\s+)?"
+                          rf"(?P<kin>(?i:{_KIN_ALT}))(?![\w'-])")
+_INTRODUCED = re.compile(r"(?:^|[.!?,]\s*|\b(?i:all|everyone|there)[.!,]?\s+)(?i:I'm|I\s+am|this\s+is|meet|it's)\s+$")
+
 _TYPE_ORDER = ("person", "organization", "place", "project", "thing")
 
 
@@ -650,7 +656,7 @@ def _group_mention(text: str, toks: list[re.Match], chunk: list[int], voice: _Vo
                 ws := k.split()) >= 2 and ws[0] == low[0].rstrip(".") and ws[-1] == surname.group(1)), None)
             return _Mention(start, surname.end(), text[start:surname.end()], found) if found else None
     is_speaker = name in speakers
-    appos = _APPOS.match(text, end)
+    appos = _APPOS.match(text, end) or (_INTRO_APPOS.match(text, end) if _INTRODUCED.search(text, 0, start) else None)
     if appos and start not in named_kin:
         det = appos.group("det")
         if appos.group("owner"):  # "Dr. Okafor is Dad's doctor", "Mark is Raj's coach"

@@ -23,6 +23,7 @@ _HIS_HER = re.compile(r"(?i:his|her)\s+")
 
 
 _TITLES = frozenset("Mr Mrs Ms Miss Dr Prof".split())  # ("Ms Joanna Patel is ...": a name's, kept)
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}) is \1,\s+")
 _CLAUSE_OPEN = re.compile(r"^\s*(?:and|but|also|plus)\s+", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
@@ -73,6 +74,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
                 and w0.lower().strip(",.") not in lx.WEEKDAYS | lx.WEEKDAYS_SHORT | lx.MONTHS):
             text = text[0].lower() + text[1:]
         text = f"{t.speaker} said {text}"
+    if (same := _SELF_NAMED.match(text)) is not None:  # "I'm Ollie Brennan, Nadia's coach": not "is Ollie Brennan, ..."
+        text = f"{same.group(1)} is {text[same.end():]}"
     text = _clip(text.rstrip(" .!?\u2026"), MAX_TEXT_CHARS) + "."
     if sent.hedged:
         conf = CONF_HEDGED

@@ -53,6 +53,8 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
          # ("ok Heron goes to £85 a night then": a sum, not a place gone to)
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+to(?=\s+[£$€]\d)"
+         # ("target pace goes to 5:25 per km": a time, not a place gone to)
+         r"|(?:went|goes|go|is\s+going|will\s+go)\s+to(?=\s+\d{1,2}:\d\d\b)"
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+from\s+\S+\s+to"  # ("the hake dish goes from €26 to €27")
          r"|(?:dropped|drops|rose|rises|fell|falls|jumped|jumps|climbed|climbs|grew|grows|shot\s+up|"
          r"increased|increases|decreased|decreases)\s+to|(?:is\s+)?mov(?:es|ed|ing)(?:\s+to)?"
@@ -482,6 +484,8 @@ def attribute_key(words: str) -> str:
     parts = key.split()
     while len(parts) > 1 and parts[0] in _LEAD:
         parts.pop(0)
+    while len(parts) > 1 and parts[-1] in ("back", "again"):
+        parts.pop()  # "weekly mileage back up to 40 km": the weekly mileage
     while len(parts) > 2 and tuple(parts[-2:]) in _FOR_NOW:
         del parts[-2:]  # "Target pace for now is 5:40": the target pace, as "target pace is 5:50" later
     if len(parts) == 3 and parts[1] == "for" and parts[2] not in lx.STOPWORDS:
@@ -502,6 +506,8 @@ _A_PRICE = frozenset({"rate", "rates", "hourly rate", "hourly fee", "fee per hou
 
 # A sum paid to whom it is paid: "Deposit with Anglo Welsh is £300" is the deposit (each firm's had
 # been a timeline of its own, the first current).
+# Whose body someone tends, by their post: a coach's athlete's pace is hers.
+_TENDS = frozenset("coach trainer physio physiotherapist doctor gp nurse dietitian nutritionist carer".split())
 _PAID_WITH = re.compile(r"((?i:deposit|balance|fees?|payment|booking))\s+(?i:with|to|for)\s+\S.*$")
 _FOR_NOW = frozenset({("for", "now"), ("right", "now"), ("this", "week"), ("at", "present")})
 _LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
@@ -564,6 +570,13 @@ class _Values:
         found = self.sent.named_before(self.reg, pos, ("organization",))
         return found[-1].name if found else None
 
+    def tended_by(self, speaker: str) -> str | None:
+        """Whom the speaker coaches or treats, named so in the episode ("I'm Ollie Brennan, Nadia's coach")."""
+        ent = self.reg.get(speaker)
+        tended = [a.rsplit("'s ", 1)[0] for a in (ent.aliases if ent is not None else ())
+                  if "'s " in a and a.rsplit("'s ", 1)[1].lower() in _TENDS]
+        return tended[0] if len(tended) == 1 else None
+
     def owner(self, word: str | None, pos: int) -> str | None:
         """Whose a value is, said as `word` ("I", "my", "they", "Brightwave"); None: its group's."""
         if word is None:
@@ -590,7 +603,9 @@ class _Values:
         if whose is None and (owned := {p.subject for p in self.before if p.predicate == f"{attr} is"}):
             whose = owned.pop() if len(owned) == 1 else None  # "The boiler is working again": the one said
         if whose is None and set(attr.split()) & _OF_A_BODY and not self.sent.t.assistant and not unowned:
-            whose, lead = speaker, lead or f"{speaker}'s"  # "Squat 5 rep max is 80 kg", said by the lifter
+            # "Squat 5 rep max is 80 kg", said by the lifter; "Target pace is 5:50", said by her coach
+            whose = self.tended_by(speaker) or speaker
+            lead = lead or f"{whose}'s"
         if whose is None:  # its group's, told as said ("Jon said the opening night is on ...")
             parse = _Parse(attr, "name", "is", value, True, False, clause=at,
                            lead=f"{speaker} said" if lead is None else lead or None, said_now=True, text=text)
