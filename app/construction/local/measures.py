@@ -917,17 +917,6 @@ _PHONE = re.compile(
     r"(?:(?i:now)\s+)?(?P<num>\+?\(?\d[\d\s().-]{5,16}\d)(?![\d-])", re.I)
 
 
-def _phones(v: _Values) -> None:
-    if v.sent.t.assistant:
-        return
-    for m in _PHONE.finditer(v.text):
-        whose = v.owner(m.group("name") or m.group("whose"), m.start())
-        if whose is not None:
-            num = " ".join(m.group("num").split())
-            said = f"{whose}'s number is {num}." if m.group("whose").lower() in ("his", "her", "their") else None
-            v.add(whose, "phone", num, m.start(), end=m.end(), text=said)
-
-
 # Someone's email address, one at a time: "his email is g.collins@staldhelms.org.uk", "Ms Patel's new
 # email is ..." (each was a "said" fact, the first current beside the next).
 _ADDRESS = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
@@ -939,16 +928,20 @@ _EMAIL_AGAIN = re.compile(r"^(?:(?i:sorry|oops|correction|typo|wait|no|actually)
                           rf"(?:(?i:it'?s|it\s+is|should\s+be)\s+)?(?P<addr>{_ADDRESS})")
 
 
-def _emails(v: _Values) -> None:
+def _contacts(v: _Values) -> None:
+    """Someone's phone number and email address, each one at a time."""
     if v.sent.t.assistant:
         return
-    for m in _EMAIL.finditer(v.text):
-        whose = v.owner(m.group("name") or m.group("whose"), m.start())
-        if whose is not None:
+    for rx, attr, said_as, group in ((_PHONE, "phone", "number", "num"), (_EMAIL, "email", "email", "addr")):
+        for m in rx.finditer(v.text):
+            whose = v.owner(m.group("name") or m.group("whose"), m.start())
+            if whose is None:
+                continue
+            value = " ".join(m.group(group).split())
             # (told with what the sentence said first: "The head of sixth form is Mr Graham Collins, his email is ...")
-            said = f"{whose}'s email is {m.group('addr')}." if m.group("whose").lower() in ("his", "her", "their") \
+            said = f"{whose}'s {said_as} is {value}." if m.group("whose").lower() in ("his", "her", "their") \
                 and not m.start() else None
-            v.add(whose, "email", m.group("addr"), m.start(), end=m.end(), text=said)
+            v.add(whose, attr, value, m.start(), end=m.end(), text=said)
 
 
 # Grades as a school writes them ("A*AB", "AAA"), of what is graded, one set at a time: "his predicted
@@ -1433,7 +1426,7 @@ def _counts(v: _Values) -> None:
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
-_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _phones, _emails, _grades,
+_READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _contacts, _grades,
             _mileage,
             _account, _changed,
             _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
