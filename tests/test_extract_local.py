@@ -2287,3 +2287,8 @@ def test_your_among_two_users_and_an_assistant_is_the_other_users():
                   turn("Hi both!", speaker="Stride", i=1, role="assistant"),
                   turn("I'm bumping your weekly mileage to 55 km", speaker="Ollie", i=2)])
     assert any("Nadia's weekly mileage" in f.text for f in ex.facts), [f.text for f in ex.facts]
+    # ... but the assistant's, when the turn calls it by name (third run of 94: "Beth wants Beth to keep track")
+    ex = extract([turn("hi Stride, Ollie is my coach", speaker="Nadia", i=0),
+                  turn("Hi both!", speaker="Stride", i=1, role="assistant"),
+                  turn("Morning Stride. Nadia and I want you to keep track of her training", speaker="Ollie", i=2)])
+    assert not any("want Nadia to keep track" in f.text for f in ex.facts), [f.text for f in ex.facts]

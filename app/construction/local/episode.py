@@ -297,6 +297,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         # (a user's "your" among two users and an assistant is the other user's: "Ollie is bumping your
         # weekly mileage to 55 km", said to Nadia)
         people = others if assistant else [s for s in others if s not in helpers]
+        if not assistant and any(re.search(rf"\b{re.escape(h)}\b", str(r.content or "")) for h in helpers):
+            people = []  # ("Morning Ada. Beth and I want you to keep track": the assistant, called by name)
         other = people[0] if len(people) == 1 else None
         if other is None and assistant and turns and not turns[-1].assistant and turns[-1].speaker != name:
             other = turns[-1].speaker  # among several users, "your" is the one it answers
