@@ -244,6 +244,8 @@ def test_we_with_a_named_companion():
     # and Linda are away", "asking if Sofia and Hannah Okafor want more sessions")
     ("Linda next door has said she'll have Biscuit while we're away.", "while Hannah is away"),
     ("Daniel Reyes emailed asking if we want more sessions.", "asking if Hannah wants more sessions"),
+    ("ABC had a flood at the yard so we've moved it.", "so Hannah has moved it"),
+    # ... nor "you" in a saying ("mind you", "as a thank you"; third run of 95: "mind Ann")
     # but "her" of hers, and one named before "and we", still are
     ("Siobhan wants a cat, we have been at a stalemate since Christmas, and her latest argument is "
      "that a cat won't need walking.", "Hannah and Siobhan have been at a stalemate"),
@@ -2292,3 +2294,9 @@ def test_your_among_two_users_and_an_assistant_is_the_other_users():
                   turn("Hi both!", speaker="Stride", i=1, role="assistant"),
                   turn("Morning Stride. Nadia and I want you to keep track of her training", speaker="Ollie", i=2)])
     assert not any("want Nadia to keep track" in f.text for f in ex.facts), [f.text for f in ex.facts]
+    # ... and no one's in a saying (third run of 95: "at breakfast mind Ann", "just so Ollie knows")
+    ex = extract([turn("hi Stride, Ollie is my coach", speaker="Nadia", i=0),
+                  turn("Hi both!", speaker="Stride", i=1, role="assistant"),
+                  turn("I'm allergic to penicillin, just so you know", speaker="Nadia", i=2),
+                  turn("she does miss her chocolate at breakfast mind you", speaker="Ollie", i=3)])
+    assert not [f.text for f in ex.facts if "so Ollie" in f.text or "mind Nadia" in f.text], [f.text for f in ex.facts]

@@ -1155,9 +1155,14 @@ def test_a_sum_paid_with_a_firm_and_a_sitter_by_the_doing_are_one_timeline_each(
 def test_someones_rate_is_their_price():
     # Walk-through 93: "Dan charges £50 an hour" (price) and "he's putting his rate up to £60 an hour from
     # November" (rate) were two timelines, both current.
-    values = _values(["Priya at work recommended Daniel Reyes, he did her daughter's statement",
-                      "Dan charges £50 an hour", "he's putting his rate up to £60 an hour from November"], speaker="Mark")
+    said = ["Priya at work recommended Daniel Reyes, he did her daughter's statement",
+            "Dan charges £50 an hour", "he's putting his rate up to £60 an hour from November"]
+    values = _values(said, speaker="Mark")
     assert {("Daniel Reyes", "price is", "£50"), ("Daniel Reyes", "price is", "£60")} <= values, values
+    # ... from the month said, not from the day it was said (third run: £50 had ended in October)
+    ex = extract([turn(t, speaker="Mark", i=i) for i, t in enumerate(said)])
+    [new] = [f for f in ex.facts if f.object == "£60"]
+    assert (new.valid_from.month, new.valid_from.day) == (11, 1), new.valid_from
 
 
 def test_a_coach_tells_the_measures_of_whom_he_coaches():
@@ -1172,3 +1177,15 @@ def test_a_coach_tells_the_measures_of_whom_he_coaches():
             ("Nadia", "mileage is", "40 km")} <= values, values
     assert "Nadia's coach" in next(e for e in ex.entities if e.name == "Ollie Brennan").aliases
     assert "Ollie Brennan is Nadia's coach at Harbour Harriers." in [f.text for f in ex.facts]
+
+
+def test_a_coach_known_from_an_earlier_session_tells_his_athletes_measures():
+    # Third run of walk-through 92: the alias "Nadia's coach" came from a session before, and "target pace
+    # is 5:50" in a later one was Ollie's again.
+    from app.construction.local import LocalExtractor
+    from app.domain.models import EntityDraft
+    known = [EntityDraft(name="Ollie Brennan", type="person", aliases=["Ollie", "Nadia's coach"]),
+             EntityDraft(name="Nadia", type="person")]
+    ex = LocalExtractor().extract_sync([turn("great. new plan: target pace is 5:50 per km for Malaga", speaker="Ollie")],
+                                       known)
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "goal pace is"] == [("Nadia", "5:50")]

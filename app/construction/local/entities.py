@@ -179,6 +179,9 @@ class _Registry:
         # an organisation the group knows by another of its names, key -> its name ("Blue Harbour"
         # -> "Blue Harbour Fish Co"): what a name in a predicate is written as (parse._contact_at)
         self.known_as: dict[str, str] = {}
+        # A person the conversation named before, by each of their names: their aliases ("Ollie" and
+        # "Ollie Brennan": "Nadia's coach", said sessions before)
+        self.known_aliases: dict[str, tuple[str, ...]] = {}
 
     def add(self, name: str, votes: dict[str, float] | None = None, *, speaker: bool = False,
             titled: bool = False) -> str | None:
@@ -427,6 +430,9 @@ def vote_known(reg: "_Registry", known: Sequence[EntityDraft]) -> None:
                     head, _, trade = head.rpartition(" ")
             if e.type == "person" and " " in e.name:  # "Melanie" of "Melanie Hart"
                 types.setdefault(_key(e.name.split()[0]), "person")
+            if e.type == "person" and e.aliases:
+                for name in (e.name, *e.aliases):
+                    reg.known_aliases.setdefault(_key(name), tuple(e.aliases))
     for ent in reg.by_key.values():
         t = types.get(ent.key)
         if t is None and " " in ent.key and types.get(ent.key.split()[0]) == "person":

@@ -205,9 +205,9 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
 # "we" in a clause of its own, whose time, condition or reason it is: the one named in the clause
 # before is not with us ("Brenda will do the school pick-ups while we're away", "Hannah emailed
 # asking if we want more sessions", "Ms Patel pushed the deadline so we have more time").
-# (not "when we": "when we were kids", told of a brother, is his and mine; nor "so we": "Tom is coeliac so
-# we need gluten free options" is Tom's too)
-_WE_OF_ANOTHER_CLAUSE = re.compile(r"\b(?:while|whilst|if|unless|until|till|because|cos|though|although|whether|"
+# (not "when we": "when we were kids", told of a brother, is his and mine; "so we" is: "ABC cancelled so we
+# moved it" was "Ann and ABC", false, where "Tom is coeliac so we need ..." as the speaker's is only short)
+_WE_OF_ANOTHER_CLAUSE = re.compile(r"\b(?:while|whilst|if|unless|until|till|so|because|cos|though|although|whether|"
                                    r"asking|asked)\s+$", re.I)
 _SAYS_WE = re.compile(r"\s+(?:\w+\s+)?(?:says|said|thinks|reckons|told\s+me|mentioned|confirmed|emailed|texted|"
                       r"wrote|messaged)\s+(?:that\s+)?", re.I)

@@ -16,7 +16,7 @@ from datetime import date
 
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key
-from app.construction.local.entities import _Registry
+from app.construction.local.entities import _Registry, _key
 from app.construction.local.inline_dates import ISO_DAY, _fill
 from app.construction.local.text import held_number
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
@@ -37,7 +37,7 @@ _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also|yeah|yes|yep|yup|o
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
 _LEAD_DAY = re.compile(r"^\s*\x00(?P<d>\d+)\x00\s*,?\s")  # the sentence begun by its day
-_FROM_DAY = re.compile(rf"(?:\s+(?i:a|per|each|every)\s+(?i:month|week|year|annum|hour|night|day))?"  # ("a month")
+_FROM_DAY = re.compile(rf"(?:\s+(?i:a|an|per|each|every)\s+(?i:month|week|year|annum|hour|night|day))?"  # ("a month")
                        rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
@@ -573,9 +573,9 @@ class _Values:
     def tended_by(self, speaker: str) -> str | None:
         """Whom the speaker coaches or treats, named so in the episode ("I'm Ollie Brennan, Nadia's coach")."""
         ent = self.reg.get(speaker)
-        tended = [a.rsplit("'s ", 1)[0] for a in (ent.aliases if ent is not None else ())
-                  if "'s " in a and a.rsplit("'s ", 1)[1].lower() in _TENDS]
-        return tended[0] if len(tended) == 1 else None
+        said = [*(ent.aliases if ent is not None else ()), *self.reg.known_aliases.get(_key(speaker), ())]
+        tended = {a.rsplit("'s ", 1)[0] for a in said if "'s " in a and a.rsplit("'s ", 1)[1].lower() in _TENDS}
+        return tended.pop() if len(tended) == 1 else None
 
     def owner(self, word: str | None, pos: int) -> str | None:
         """Whose a value is, said as `word` ("I", "my", "they", "Brightwave"); None: its group's."""

@@ -146,8 +146,8 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
         plural = voice.companion is not None and base in ("we", "us")
         name = f"{voice.speaker} and {voice.companion}" if plural else voice.speaker
     else:
-        if voice.other is None:
-            return m.group(1), end
+        if voice.other is None or (base == "you" and _YOU_IDIOM.search(s, 0, m.start())):
+            return m.group(1), end  # ("as a thank you", "mind you": no one's)
         name = voice.other
         plural = False
     if base in ("my", "mine", "our", "ours", "your", "yours"):
@@ -179,6 +179,11 @@ def _replace_pronoun(s: str, m: re.Match, low: str, voice: _Voice) -> tuple[str,
     if lw in lx.PRONOUNS or (lw in lx.STOPWORDS and lw not in lx.THIRD_PERSON and lw not in _VERB_STOPS):
         return name, end
     return f"{name}{f.group(1)}{f.group(2)}{conjugate(word)}", f.end()
+
+
+# "you" of a saying, no one addressed: "mind you", "as a thank you", "bless you" (a "thank you" or "see you"
+# is said to whom it thanks).
+_YOU_IDIOM = re.compile(r"\b(?:mind|an?\s+thank|bless|just\s+so)\s+$", re.IGNORECASE)  # ("just so you know")
 
 
 # "him", and "her" where it is no possessive: "call her", "Petra referred her", "any room we book
