@@ -268,7 +268,7 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         changed = {k for k in changed if k.split()[0] in asked}
     if not changed:
         return False  # (no kind in common, or each said again: no change)
-    if _labels(a.text) and _labels(b.text) and not _labels(a.text) & _labels(b.text):
+    if (la := _labels(a.text)) and (lb := _labels(b.text)) and not la & lb:
         return False  # "invoice #1042 ... $2,430" and "invoice #1057 ... $11,900": two invoices
     if not any(k.startswith("count") for k in changed) and _others(a, b):
         # Two sayings each naming others are of two things ("Helen has a key safe ..., the code is

@@ -118,7 +118,7 @@ _APPOS = re.compile(
     + _NOT_A_POST)
 
 # ... or another's, after a comma, said of one introduced ("I'm Ollie Brennan, Nadia's coach", "this is Dr
-# Hughes, Geoff's GP": "Nadia's coach" had been a person of its own).
+# Hughes, Geoff's GP": "Nadia's coach" had been a person of its own). (Its "det" is empty: read as _APPOS's.)
 _INTRO_APPOS = re.compile(rf",\s+(?P<det>)(?P<owner>[A-Z][\w-]+)['’]s\s+(?:(?i:{_KIN_ADJ})\s+)?"
                           rf"(?P<kin>(?i:{_KIN_ALT}))(?![\w'-])")
 _INTRODUCED = re.compile(r"(?:^|[.!?,]\s*|\b(?i:all|everyone|there)[.!,]?\s+)(?i:I'm|I\s+am|this\s+is|meet|it's)\s+$")

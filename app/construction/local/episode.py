@@ -22,7 +22,7 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved
-from app.construction.local.measures import corrected_day, correction_of, measures, renamed_value, sum_said_again
+from app.construction.local.measures import SUM, corrected_day, correction_of, measures, renamed_value, sum_said_again
 from app.construction.local.medication import medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
@@ -400,23 +400,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             continue
         if s_before is not None and s_before.t is s.t and not s.t.assistant and _TAKEN_BACK.match(s.raw.strip()) \
                 and sum_said_again(s.raw) is None:
-            # "I'll image them Monday before I leave... no wait I'm off Monday": what the sentence before
-            # said of what this one names, unsaid (all it said when it names none of it), and this one
-            # said in its place ("Pinewood laptops arrive tomorrow, I'll image them Monday ...": the
-            # arrival stays)
-            named = {w for w in _content_words(s.raw) if not w[0].isdigit()} - _TAKE_BACK_WORDS
-            gone = [i for i in range(was[0], len(facts)) if named & _content_words(facts[i].text)]
-            gone_fs = [i for i in range(was[2], len(foresights)) if named & _content_words(foresights[i].text)]
-            if not gone and not gone_fs:
-                gone, gone_fs = list(range(was[0], len(facts))), list(range(was[2], len(foresights)))
-            for i in gone:  # (a clause before what it names stays: "Pinewood laptops arrive tomorrow, ...")
-                if (kept := _clause_before(facts[i].text, named)) is not None:  # (said, as its verb was the other's)
-                    facts[i] = replace(facts[i], subject=s.t.speaker, predicate="said", object=kept.rstrip("."),
-                                       text=kept, single_valued=False)
-            gone = [i for i in gone if _content_words(facts[i].text) & named]
-            facts[:] = [f for i, f in enumerate(facts) if i not in gone]
-            scores[:] = [x for i, x in enumerate(scores) if i not in gone]
-            foresights[:] = [f for i, f in enumerate(foresights) if i not in gone_fs]
+            # "I'll image them Monday before I leave... no wait I'm off Monday": the sentence before, unsaid,
+            # and this one said in its place
+            _unsay(facts, scores, foresights, was, s)
             marks, took_back = (len(facts), len(scores), len(foresights)), True
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
@@ -549,7 +535,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
                     told := _told_once(facts, by_speaker[s.t.speaker], _sum_other_than(resaid))) is not None:
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
-                _said_instead(facts, scores, told, _SUM.search(facts[told].text).group(), resaid, s.t)
+                _said_instead(facts, scores, told, SUM.search(facts[told].text).group(), resaid, s.t)
                 continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
@@ -636,8 +622,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 for_whom = next((t.subject for t in reversed(taken) if t.subject != s.t.speaker), None)
                 patient = (for_whom, recent) if for_whom else patient
                 said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
-                parses = [p for p in parses if p.subject not in whom and p.predicate not in said and p.kind != "reported"
-                          and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
+                parses = [p for p in parses if p.subject not in whom and p.predicate not in said
+                          and p.kind != "reported" and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
                 measured += [t for t in taken if t.single]  # (a dose a correction may give anew: "sorry, 10mg not 15")
             if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").
@@ -717,9 +703,6 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     )
 
 
-_SUM = re.compile(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?")
-
-
 def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn) -> None:
     """facts[told] with `new` said instead of `old` in turn `t`: in its place when `t` said it (it was
     never so), else after it, the old one held until `t`."""
@@ -743,7 +726,7 @@ def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int |
 
 def _sum_other_than(said: str) -> re.Pattern:
     """A sum of the currency `said` is in, another than it."""
-    return re.compile(rf"(?!{re.escape(said)}(?![\d,.]))\{said[0]}\s?\d[\d,]*(?:\.\d+)?k?")
+    return re.compile(rf"(?!{re.escape(said)}(?![\d,.]))(?={re.escape(said[0])}){SUM.pattern}")
 
 
 def _greeting_alone(raw: str) -> bool:
@@ -829,17 +812,37 @@ _RETRACTED = re.compile(
 
 # ... or taken back by what is said in its place: "no wait, Manchester hasn't replied yet", "wait no,
 # it's AAB", "actually no, Thursday's better".
+_TAKE_BACK_WORDS = frozenset("no wait nah oh sorry actually".split())
+_TAKEN_BACK = re.compile(r"^(?:(?:no+|nah|oh|sorry|actually)[\s,!.-]+wait|wait[\s,!.-]+(?:no+|nah|sorry|actually)|"
+                         r"actually[\s,!.-]+no)\b[\s,!.:-]*\w", re.I)
+
+
+def _unsay(facts: list[FactDraft], scores: list[float], foresights: list[ForesightDraft],
+           since: tuple[int, int, int], taking_back: _Sentence) -> None:
+    """What the sentence before `taking_back` said (its facts, scores and foresight from `since` on) of
+    what that names, unsaid, a clause before it kept ("Pinewood laptops arrive tomorrow, I'll image them
+    Monday ... no wait I'm off Monday": the arrival stays); all it said when it names none of it."""
+    named = {w for w in _content_words(taking_back.raw) if not w[0].isdigit()} - _TAKE_BACK_WORDS
+    gone = [i for i in range(since[0], len(facts)) if named & _content_words(facts[i].text)]
+    gone_fs = [i for i in range(since[2], len(foresights)) if named & _content_words(foresights[i].text)]
+    if not gone and not gone_fs:
+        gone, gone_fs = list(range(since[0], len(facts))), list(range(since[2], len(foresights)))
+    for i in gone:  # (the clause kept is said, as its verb was the other clause's)
+        if (kept := _clause_before(facts[i].text, named)) is not None:
+            facts[i] = replace(facts[i], subject=taking_back.t.speaker, predicate="said", object=kept.rstrip("."),
+                               text=kept, single_valued=False)
+    gone = [i for i in gone if _content_words(facts[i].text) & named]
+    facts[:] = [f for i, f in enumerate(facts) if i not in gone]
+    scores[:] = [x for i, x in enumerate(scores) if i not in gone]
+    foresights[:] = [f for i, f in enumerate(foresights) if i not in gone_fs]
+
+
 def _clause_before(text: str, words: frozenset[str]) -> str | None:
     """`text` up to the clause that first names one of `words` (a clause of three words at least
     before it), ended as a sentence; None when it has none such."""
     hit = min((m.start() for w in words for m in [re.search(rf"\b{re.escape(w)}\b", text, re.I)] if m), default=None)
     cut = max((m.start() for m in re.finditer(r"[,;]\s", text[:hit])), default=-1) if hit is not None else -1
     return f"{text[:cut].rstrip()}." if cut > 0 and len(text[:cut].split()) >= 3 else None
-
-
-_TAKE_BACK_WORDS = frozenset("no wait nah oh sorry actually".split())
-_TAKEN_BACK = re.compile(r"^(?:(?:no+|nah|oh|sorry|actually)[\s,!.-]+wait|wait[\s,!.-]+(?:no+|nah|sorry|actually)|"
-                         r"actually[\s,!.-]+no)\b[\s,!.:-]*\w", re.I)
 
 
 class LocalExtractor:

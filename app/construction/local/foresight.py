@@ -45,7 +45,8 @@ _NO_EAT = re.compile(
     r"\b(?:don't|do not|doesn't|does not|can't|cannot|can not|never|won't|no longer|stopped|"
     # ("Geoff must not have grapefruit", "she isn't allowed to take ibuprofen")
     r"must\s+not|mustn't|should\s+not|shouldn't|(?:is|are|'s)\s+not\s+allowed\s+to|isn't\s+allowed\s+to)\s+"
-    r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking)\s+(?P<x>[^.;:!?()]+)", _I)
+    r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking)\s+"
+    r"(?P<x>[^.;:!?()]+)", _I)
 # What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack")
 _WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as)\b)", _I)
 _ANYONE_WHO = re.compile(r"\b(?:people|those|anyone|anybody|someone|somebody|folks|guests|kids|everyone)\s+who\s+$", _I)

@@ -62,7 +62,8 @@ _SUPPLIED = [
 # fact each: Carbonite stayed current); "our broadband is with BT".
 _SERVICES = (r"(?P<goods>(?i:backups?|broadband|internet|insurance|energy|electricity|gas|hosting|e-?mail|domains?|"
              r"payroll|banking|pension|phone\s+contract|mobile\s+contract|web\s+hosting|cloud\s+storage))")
-_WHOSE_SERVICE = r"(?:(?P<whose>(?i:our|my|the|their|his|her)|[A-Z][\w'’&-]*(?:\s+(?:&\s+)?[A-Z][\w'’-]*)*?(?:['’]s)?)\s+)?"
+_WHOSE_SERVICE = (r"(?:(?P<whose>(?i:our|my|the|their|his|her)|"
+                  r"[A-Z][\w'’&-]*(?:\s+(?:&\s+)?[A-Z][\w'’-]*)*?(?:['’]s)?)\s+)?")  # ("Harlow & Finch backups")
 _SERVED = [
     re.compile(rf"{_WHOSE_SERVICE}{_SERVICES}\s+(?:(?i:now|currently|all|still)\s+)*"
                rf"(?i:go(?:es)?\s+to|(?:is|are)\s+(?:(?i:now|currently|still)\s+)?(?:with|on|through|at)|"
@@ -71,14 +72,17 @@ _SERVED = [
 ]
 
 
+_SERVICE_OF = {"backups": "backup", "domains": "domain", "e-mail": "email"}
+
+
 def _services(v: _Values) -> None:
     for rx in _SERVED:
         for m in rx.finditer(v.text):
             firm, said = m.group("firm").rstrip(" .&"), m.group("whose")
             if firm.split()[0].lower() in lx.STOPWORDS | lx.DATE_WORDS:
                 continue
-            goods = m.group("goods").lower().rstrip("s").replace("email", "e-mail") if m.group("goods").lower() != "gas" \
-                else "gas"
+            goods = " ".join(m.group("goods").lower().split())
+            goods = _SERVICE_OF.get(goods, goods)
             owner = re.sub(r"['’]s$", "", said) if said else None
             whose = None if owner is None or owner.lower() in ("our", "my", "the") else v.owner(owner, m.start())
             v.add(whose, f"{goods} provider", firm, m.start(), end=m.end())
@@ -391,8 +395,9 @@ _FOUND_HOLDER = re.compile(
 _SITS = {"dog-sit": "dog sitter", "dogsit": "dog sitter", "pet-sit": "pet sitter", "petsit": "pet sitter",
          "cat-sit": "cat sitter", "house-sit": "house sitter", "housesit": "house sitter", "babysit": "babysitter"}
 _SITTING = re.compile(
-    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)(?:\s+(?i:from|next\s+door|at)(?:\s+[\w'-]+){0,2})?"
-    r"\s+(?i:is\s+going\s+to|will|'ll|can|is\s+happy\s+to|has\s+offered\s+to|offered\s+to|is\s+going\s+to\s+be\s+able\s+to)\s+"
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"(?:\s+(?i:from|next\s+door|at)(?:\s+[\w'-]+){0,2})?"  # ("Karen Oakes from choir")
+    r"\s+(?i:is\s+going\s+to|will|'ll|can|is\s+happy\s+to|has\s+offered\s+to|offered\s+to)\s+"
     rf"(?P<role>(?i:{'|'.join(_SITS)}))\b")
 # ... or handed over: "Mark Hensley has stepped down as treasurer, Priya Shah takes over" (one "said"
 # fact: Mark stayed the treasurer).
@@ -880,6 +885,6 @@ def _org_posts(v: _Values) -> None:
           text=f"{who.name} is the {role} {'at' if role.endswith('contact') else 'of'} {org.name}.")
 
 
-GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _services, _trades, _deals, _events,
-                 _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _firm_quotes, _line_up, _on_call, _topics,
+GROUP_READERS = (_head_counts, _hours_and_prices, _rota, _rota_days, _duties, _suppliers, _services, _trades, _deals,
+                 _events, _stays, _new_holders, _numbered_holders, _org_posts, _standing_order, _firm_quotes, _line_up, _on_call, _topics,
                  _positions)

@@ -405,12 +405,13 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
                        rf"(?:[\s,]+(?:{lx.WEEKDAY_ALT}))?[\s.!]*$", re.I)
 
 
+SUM = re.compile(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?")  # a sum as written: "$2,430", "£1.5k"
+
+
 def sum_said_again(raw: str) -> str | None:
     """The sum a sentence says alone after a word taken back ("wait no, it's $2,430."), as written."""
     m = _SAID_AGAIN.match(raw.strip())
-    if m is None:
-        return None
-    return re.search(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?", m.group()).group()
+    return SUM.search(m.group()).group() if m is not None else None
 
 
 def _meant_day(raw: str) -> str | None:
@@ -504,10 +505,10 @@ def attribute_key(words: str) -> str:
 _A_PRICE = frozenset({"rate", "rates", "hourly rate", "hourly fee", "fee per hour", "charge", "charges"})
 
 
-# A sum paid to whom it is paid: "Deposit with Anglo Welsh is £300" is the deposit (each firm's had
-# been a timeline of its own, the first current).
 # Whose body someone tends, by their post: a coach's athlete's pace is hers.
 _TENDS = frozenset("coach trainer physio physiotherapist doctor gp nurse dietitian nutritionist carer".split())
+# A sum paid to whom it is paid: "Deposit with Anglo Welsh is £300" is the deposit (each firm's had
+# been a timeline of its own, the first current).
 _PAID_WITH = re.compile(r"((?i:deposit|balance|fees?|payment|booking))\s+(?i:with|to|for)\s+\S.*$")
 _FOR_NOW = frozenset({("for", "now"), ("right", "now"), ("this", "week"), ("at", "present")})
 _LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
@@ -1427,9 +1428,7 @@ def _counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _contacts, _grades,
-            _mileage,
-            _account, _changed,
-            _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
+            _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
 
 
