@@ -306,3 +306,20 @@ def test_values_changed_as_a_photographer_a_dog_walker_and_a_pta_said_them():
     assert [v for s, _, v in said if s == "fair"] == ["2026-11-28", "2026-12-12"]
     assert [v for s, _, v in said if s == "bake stall volunteer count"] == ["3", "5", "4"]
     assert not [s for s, _, _ in said if "kid" in s]  # (a person's, not a thing's count)
+
+
+def test_one_put_in_anothers_place_is_their_replacement():
+    # Walk-through 94: "Carla Nguyen replaces Dr Ochoa as our contact at Brightsmile" was a fact of its own.
+    ex = extract(("Raj", "Dr Ochoa is the practice owner at Brightsmile"),
+                 ("Raj", "Carla Nguyen replaces Dr Ochoa as our contact at Brightsmile"))
+    assert ("Dr Ochoa", "replacement is", "Carla Nguyen") in values(ex)
+
+
+async def test_one_put_in_anothers_place_takes_over_their_post(services, graph):
+    from tests.conversation import tell_days
+    await tell_days(services, graph, [(0, "Raj", "Dr Ochoa is our contact at Brightsmile Dental"),
+                                      (20, "Raj", "Carla Nguyen replaces Dr Ochoa as our contact at Brightsmile")],
+                    "it", SEP)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate = 'contact is' "
+                            "RETURN f.object AS o, f.status AS status ORDER BY f.validFrom")
+    assert [(r["o"], r["status"]) for r in rows] == [("Dr Ochoa", "superseded"), ("Carla Nguyen", "current")], rows

@@ -407,6 +407,15 @@ _HANDED_OVER = re.compile(
     r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?i:takes|is\s+taking|will\s+take|has\s+taken|took)\s+over\b")
 
 
+# ... or one person put in another's place, whatever the post: "Carla Nguyen replaces Dr Ochoa as our
+# contact at Brightsmile" (a "said" fact: Dr Ochoa stayed the contact). The writer hands the replaced one's
+# posts on (construction/replacements.py), as for "his replacement is Priya Nair".
+_TITLED = r"(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?"
+_REPLACES = re.compile(
+    rf"(?P<new>{_TITLED})\s+(?i:replaces|is\s+replacing|has\s+replaced|will\s+replace|takes\s+over\s+from|"
+    rf"is\s+taking\s+over\s+from|took\s+over\s+from|has\s+taken\s+over\s+from)\s+(?P<old>{_TITLED})\b")
+
+
 # ... by "he" or "she", the person named before it: "We interviewed Tom Briggs this week and he's
 # taking over as Saturday assistant".
 _TEAM_HOLDER_SHE = re.compile(
@@ -433,6 +442,12 @@ def _new_holders(v: _Values) -> None:
         if who.type != "person":
             continue
         _holds(v, m, who, role)
+    for m in _REPLACES.finditer(v.text):
+        new, old = v.reg.get(m.group("new")), v.reg.get(m.group("old"))
+        if new is not None and old is not None and new is not old and {new.type, old.type} == {"person"} \
+                and not new.speaker and not old.speaker:
+            v.add(old.name, "replacement", new.name, m.start(), end=m.end(),
+                  text=f"{old.name}'s replacement is {new.name}.")
     for m in _SITTING.finditer(v.text):
         who = v.reg.get(m.group("who"))
         if who is not None and who.type == "person" and not who.speaker:
