@@ -22,7 +22,7 @@ from app.construction.local.turn_sentences import _LIFE, _WE
 _HIS_HER = re.compile(r"(?i:his|her)\s+")
 
 
-_TITLES = frozenset("Mr Mrs Ms Miss Dr Prof".split())  # ("Ms Joanna Patel is ...": a name's, kept)
+_TITLES = lx.TITLES - lx.KIN  # (a title before a name, as entities.py reads one)
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}) is \1,\s+")
 _CLAUSE_OPEN = re.compile(r"^\s*(?:and|but|also|plus)\s+", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
@@ -41,7 +41,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         two = " ".join(text.split(" ", 2)[:2]).strip(",.:;!?")  # ("Priya Desai is ...": a full name)
         named = (text[:2].isupper() and text[1:2].isalpha()) or first[:1].isupper() and (
-            reg.get(first) is not None or reg.get(two) is not None or first.rstrip(".") in _TITLES)
+            reg.get(first) is not None or reg.get(two) is not None
+            or first.rstrip(".").lower() in _TITLES)  # ("Ms Joanna Patel is ...": a name's capital, kept)
         text = f"{parse.lead} {text if named else text[:1].lower() + text[1:]}"
     if parse.text:
         text = parse.text
