@@ -47,6 +47,10 @@ def days(text: str, at: datetime) -> list[date]:
     # what someone said they'd do lies ahead; what they'd done, behind
     ("Tomasz said he'd take over as trips officer from 19 October", datetime(2026, 10, 5), date(2026, 10, 19)),
     ("she'd left on 3 October", datetime(2026, 10, 5), date(2026, 10, 3)),
+    # a change told done from a month: one just ahead is that one (session 57: last December had been read)
+    ("Livery went up to £145 a week from December", datetime(2026, 11, 2), date(2026, 12, 1)),
+    ("the yard put the fee up to £160 from January", datetime(2026, 11, 20), date(2027, 1, 1)),
+    ("our rent went up to £900 from March", datetime(2026, 11, 2), date(2026, 3, 1)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]

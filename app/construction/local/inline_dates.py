@@ -197,6 +197,12 @@ _ARRANGED_FOR_HINT = re.compile(
 # October"): the asking is past, the day most often not: one just ahead (each had read last year's).
 _ASKED_FOR_HINT = re.compile(r"\b(?:asked|asking|asks|wanted|wants)\s+(?:(?:us|me|him|her|them)\s+)?(?:to|if|whether)\b|"
                              r"\b(?:cancell?ed|called\s+off)\b", re.IGNORECASE)
+# ... or a change told done from a day ("Livery went up to £145 a week from December", said in
+# November): a change is most often told as it is announced, a day or month just ahead.
+_CHANGED_FROM_HINT = re.compile(
+    r"\b(?:went\s+(?:up|down)|rose|increased|decreased|dropped|changed|(?:was|were|got)\s+(?:raised|cut|lowered))\b"
+    r"(?:\s+[\w'£$€,.:()-]+){0,7}?\s+(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
 # ... or what must be done by a day: "they want the photos updated before January" (said in
 # November: it had been January gone by, from "updated").
 _WANTED_BY_HINT = re.compile(
@@ -236,7 +242,7 @@ def tense_of(s: str) -> str | None:
         return "future"
     if _WANTED_BY_HINT.search(s) and not _GONE_BY.search(s):
         return "future"
-    if _ASKED_FOR_HINT.search(s) and not _GONE_BY.search(s):
+    if (_ASKED_FOR_HINT.search(s) or _CHANGED_FROM_HINT.search(s)) and not _GONE_BY.search(s):
         return SOON
     if _PAST_HINT.search(s):
         return "past"
