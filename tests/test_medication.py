@@ -126,3 +126,16 @@ def test_a_dose_told_alone_changed_by_the_doctor_or_as_it_and_corrected_is_the_t
     facts = _facts("Geoff takes felodipine 5mg.", "Geoff takes metformin 500mg.", "Dr Hughes reduced it to 2.5mg",
                    speaker="Ann")
     assert not [f for f in facts if f[2] == "2.5 mg"], facts
+
+
+def test_a_horses_dose_in_sachets_put_down_by_the_vet_is_the_horses():
+    # Session 57 (a livery yard): "bute" was no medication, a sachet no dose, and "She's put Maisie
+    # down to half a sachet" was "Dr Priya Shah is put Maisie ..." with the old dose current.
+    facts = _facts("Maisie is on 1 sachet of bute a day (that's 1g).", "Dr Priya Shah came out on Monday.",
+                   "She's put Maisie down to half a sachet of bute.", speaker="Sarah")
+    assert {("Maisie", "takes", "bute"), ("Maisie", "bute dose is", "1 sachet"),
+            ("Maisie", "bute dose is", "half a sachet")} <= facts, facts
+    assert not [f for f in facts if f[0] == "Dr Priya Shah" and f[1] == "is"], facts
+    # a child's syrup in ml and a tablet's in g are doses too
+    assert ("Leo", "piriton dose is", "2.5 ml") in _facts("Leo has 2.5ml of Piriton when he gets hives.",
+                                                          speaker="Amy")

@@ -473,6 +473,7 @@ carvedilol nebivolol doxazosin spironolactone indapamide hydrochlorothiazide eze
 dabigatran ticagrelor heparin dapagliflozin empagliflozin sitagliptin liraglutide dulaglutide tirzepatide
 mounjaro wegovy montelukast budesonide fluticasone beclometasone salmeterol tiotropium symbicort seretide
 cetirizine loratadine fexofenadine ondansetron metoclopramide diclofenac co-codamol dihydrocodeine
+bute phenylbutazone danilon equipalazone pergolide prascend piriton chlorphenamine calpol nurofen calprofen
 buprenorphine duloxetine paroxetine bupropion lamotrigine levetiracetam keppra valproate carbamazepine
 topiramate sumatriptan methylphenidate ritalin concerta elvanse lisdexamfetamine atomoxetine tamsulosin
 finasteride clarithromycin azithromycin cefalexin nitrofurantoin trimethoprim fluconazole aciclovir

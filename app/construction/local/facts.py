@@ -16,6 +16,7 @@ from app.construction.local.inline_dates import ISO_DAY, _fill, tense_of
 from app.construction.local.entities import _Registry
 from app.construction.local.sentence import _Parse, _Sentence
 from app.construction.local.fact_patterns import _ENDS, _THIRD, RENEWED
+from app.construction.local.parse import pronoun_aux
 from app.construction.local.foresight import _MARK
 from app.construction.local.turn_sentences import _LIFE, _WE
 
@@ -58,8 +59,7 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
             rest = text[m.end():]
             verb = ""
             if m.group(1).endswith(chr(39) + "s"):  # "he's been promoted": has; "he's been our drummer": is
-                verb = "has " if re.match(r"(?:been|got|gone)\s+(?!(?:our|my|the|a|an|his|her|their)\s)", rest) \
-                    else "is "
+                verb = f"{pronoun_aux(rest)} "
                 rest = re.sub(r"^been\s+(?=(?:our|my|the|a|an|his|her|their)\s)", "", rest)
             text = f"{parse.subject} {verb}{rest}"
     if parse.kind == "kin" and "'s " in parse.subject and (m := _HIS_HER.match(text)):

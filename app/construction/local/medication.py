@@ -15,11 +15,12 @@ from app.construction.local.fact_patterns import _I
 from app.construction.local.sentence import _Parse, _Sentence
 
 _MED = rf"(?:(?:his|her|my|their|the|a)\s+)?(?:new\s+)?({_alt(lx.MEDICATIONS)})(?![\w'-])"
-_DOSE = (r"(?:(?:[\d.]+|one|two|three|four|a|an)\s*(?:mg|milligrams?|units?|ml|mcg|tablets?|pills?|puffs?|doses?)"
+_UNITS = r"mg|milligrams?|units?|ml|mcg|micrograms?|tablets?|pills?|puffs?|sachets?|scoops?|drops?|grams?|g"
+_DOSE = (rf"(?:(?:[\d.]+|one|two|three|four|half\s+an?|a|an)\s*(?:{_UNITS}|doses?)(?![\w-])"
          r"\s+(?:of\s+)?)?")
-# A dose as said: "12 units", "5mg", "two tablets".
-_AMOUNT = (r"((?:\d+(?:\.\d+)?|one|two|three|four|five|six)\s*(?:mg|milligrams?|units?|ml|mcg|micrograms?|"
-           r"tablets?|pills?|puffs?)(?![\w-]))")
+# A dose as said: "12 units", "5mg", "two tablets", "half a sachet" (of a horse's bute).
+_AMOUNT = (r"((?:\d+(?:\.\d+)?|one|two|three|four|five|six|half\s+an?)\s*"
+           rf"(?:{_UNITS})(?![\w-]))")
 # Whose medication: a possessive, as a whom ("his insulin" is for him).
 _WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
 _WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
@@ -59,6 +60,9 @@ _DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+)(?:about\s+)?{_AMOUNT}", _I
 
 # Whom it is for, as the sentence says it: a pronoun, "me", or a name ("Dad", "Raj").
 _WHOM = r"(me|him|her|us|them|[A-Z][\w'-]*)"
+# ... or of whom it is put to: "She's put Maisie down to half a sachet of bute" (the vet said before).
+_PUT_WHOM_TO = re.compile(rf"\b(?:put|puts|moved|dropped|brought|taken|took|bumped|upped)\s+{_WHOM}\s+"
+                          rf"(?:up|down|back)\s+to\s+{_AMOUNT}\s+(?:of\s+)?{_MED}", _I)
 _WHO = rf"(?<![\w'])((?i:my|our)\s+(?i:{_alt(lx.KIN)})|I|he|she|we|they|[A-Z][\w'-]*)"
 
 # (pattern, its groups: whom, taken, stopped)
@@ -68,7 +72,9 @@ _SWITCHED_SELF = re.compile(rf"{_WHO}\s+(?:have\s+|has\s+|'ve\s+|'s\s+)?(?:switc
                             rf"(?:over\s+)?from\s+{_MED}\s+(?:on)?to\s+{_DOSE}{_MED}", _I)
 _PUT_ON = re.compile(rf"\b(?:has|had|have|put|puts|started|starts|keeps?|kept)\s+{_WHOM}\s+on\s+{_DOSE}{_MED}", _I)
 _TAKES = re.compile(rf"{_WHO}(?:\s+(?:is|am|are)|'s|'m|'re)?\s+(?:now\s+|still\s+)?(?:takes|take|taking|on|"
-                    rf"started\s+taking|started\s+on|uses|using)\s+{_DOSE}{_MED}", _I)
+                    rf"started\s+taking|started\s+on|uses|using|"
+                    # ("Leo has 2.5ml of Piriton when he gets hives": a dose said)
+                    rf"(?:has|have|gets|get)(?=\s+(?:\d|one|two|half)))\s+{_DOSE}{_MED}", _I)
 # "she prescribed iron supplements" (for the speaker), "Dr. Lee prescribed Dad metformin".
 _PRESCRIBED = re.compile(rf"\b(?:prescribed|prescribes|prescribing)\s+(?:{_WHOM}\s+)?{_DOSE}{_MED}", _I)
 _TOOK_OFF = re.compile(rf"\b(?:took|taken|takes|taking)\s+{_WHOM}\s+off\s+{_MED}", _I)
@@ -103,7 +109,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
 
     def add(m: re.Match, predicate: str, med: str, word: str | None = None, dose: str | None = None) -> None:
         word = word or m.group(1)
-        who = _whom(word, m.start(1), sent, reg, recent)
+        who = _patient(word, m.start(1), sent, reg, recent)
         med = one_medication(med)
         if who:
             # A thing of its own, which its facts name: entity("lisinopril") was null, and "who
@@ -146,6 +152,12 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
             reg.add(med, {"thing": 9.0})
             kind = "pronoun" if said.lower() in _PRONOUN else "name"
             out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(5)), True, False))
+    for m in _PUT_WHOM_TO.finditer(text):
+        if (who := _patient(m.group(1), m.start(1), sent, reg, recent)) is not None:
+            med = one_medication(m.group(3))
+            reg.add(med, {"thing": 9.0})
+            kind = "pronoun" if m.group(1).lower() in _PRONOUN else "name"
+            out.append(_Parse(who, kind, f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     for m in _GOES_TO.finditer(text):
         if (who := _whom(m.group(1), m.start(), sent, reg, recent)) is not None:
             med = one_medication(m.group(3))
@@ -188,6 +200,14 @@ def _amount(said: str) -> str:
     """A dose as one text for each way of saying it: "10mg" and "10 mg" are one value."""
     m = re.match(r"(\S+?)\s*([a-z]+)$", said.strip().lower())
     return f"{m.group(1)} {m.group(2)}" if m else said.strip().lower()
+
+
+def _patient(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | None) -> str | None:
+    """`_whom`, or an animal named: a thing to the registry ("Maisie is on 1 sachet of bute", of a mare)."""
+    if (who := _whom(word, at, sent, reg, recent)) is not None:
+        return who
+    named = reg.get(word) if word[:1].isupper() and word.lower() not in lx.MEDICATIONS else None
+    return named.name if named is not None else None
 
 
 def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | None) -> str | None:

@@ -314,8 +314,8 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
         aux, rest = _IMPLIED.get(m.group(1).lower(), ""), body[m.end():]
         if aux == "is" and (been := _BEEN_A.match(rest)) is not None:
             rest = rest[been.end():]  # "he's been our drummer since 2022": what he is (it was "Sam is been")
-        elif aux == "is" and _contracted_aux(rest) == "has":
-            aux = "has"  # "she's been promoted"
+        elif aux == "is":
+            aux = pronoun_aux(rest)  # "she's been promoted", "she's put Maisie on bute": has
         return recent, "pronoun", rest, aux, False
     found = _entity_and_rest(body, sent, reg) if body[:1].isupper() else None
     if found:
@@ -381,6 +381,22 @@ def _contracted_aux(after: str) -> str | None:
     if nxt in _HAS_WORDS or nxt in lx.IRREGULAR_PAST or (nxt.endswith("ed") and not nxt.endswith("eed")):
         return "has"
     return "is"
+
+
+# Past forms a pronoun's "'s" is "has" before ("she's put Maisie on half a sachet", "he's sent the forms"):
+# no possessive follows "she's", so a past form is its verb; not those mostly said of a state ("he's
+# lost", "she's stuck", "he's fed up").
+_PRONOUN_HAS = (lx.IRREGULAR_PAST | lx.PARTICIPLES) - frozenset("lost set broke beat bent lit shut hung stuck fed lay bit".split())
+
+
+def pronoun_aux(rest: str) -> str:
+    """What "he's" or "she's" stands for before `rest`: "has" before a participle ("she's been
+    promoted", "she's just converted me", "she's put him on bute"), "is" before anything else
+    ("she's tired", "he's in Leeds", "he's been our drummer": what he is)."""
+    if _BEEN_A.match(rest):
+        return "is"
+    first = (rest.split() or [""])[0].lower().strip(",.")
+    return "has" if first in _PRONOUN_HAS or _contracted_aux(rest) == "has" else "is"
 
 
 _APPOS_SKIP = re.compile(r"^,\s+(?:my|our|your|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+,\s*", _I)
