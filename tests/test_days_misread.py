@@ -51,6 +51,10 @@ def days(text: str, at: datetime) -> list[date]:
     ("Livery went up to £145 a week from December", datetime(2026, 11, 2), date(2026, 12, 1)),
     ("the yard put the fee up to £160 from January", datetime(2026, 11, 20), date(2027, 1, 1)),
     ("our rent went up to £900 from March", datetime(2026, 11, 2), date(2026, 3, 1)),
+    # ... and what was entered for a day (the show entered lies ahead)
+    ("The Hickstead show got cancelled, we've entered Maisie in the Ardingly show on 8 November instead",
+     datetime(2026, 10, 12), date(2026, 11, 8)),
+    ("entered him for the Autumn 10k on Sunday 15 November", datetime(2026, 10, 12), date(2026, 11, 15)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]

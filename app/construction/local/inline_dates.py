@@ -178,7 +178,7 @@ _ARRANGED_FOR_HINT = re.compile(
     r"\b(?:want|wants|wanted|invited|asked)\s+(?:us|me|them|him|her)\s+back\b|"
     # "booked the ATA certification exam!! October 17", "rebooked it for November 14", "confirmed the
     # website job: ..., deadline November 20" (said in September: each had read 2025's)
-    r"\b(?:booked|re-?booked|re-?scheduled|registered\s+for|signed\s+up\s+for|reserved|confirmed)\s+"
+    r"\b(?:booked|re-?booked|re-?scheduled|registered\s+for|signed\s+up\s+for|reserved|confirmed|entered)\s+"
     r"(?:\S+\s+){0,8}?(?:for\s+|on\s+|deadline\s+|due\s+)?(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "we settled on €0.13 per word from November", "she's my accountant from October 1"
     r"\b(?:settled|agreed)\s+on\b[^;!?]{0,40}?\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
