@@ -117,6 +117,20 @@ def test_what_someone_must_not_have_or_take_is_a_constraint_of_theirs():
     assert not [t for t in told if "visitors" in t or "lactose" in t], told
 
 
+def test_no_ibuprofen_is_no_blood_thinner_and_what_may_be_had_instead_is_no_part_of_the_rule():
+    # Session 57's walk-throughs: "Finn can't have ibuprofen, he came out in a rash" had also made "Finn takes a
+    # blood thinner: no ibuprofen or aspirin", false; "must NOT take ibuprofen or aspirin with it, only
+    # paracetamol for pain" had been cut to "..., only."
+    ex = extract(("Amy", "Finn can't have ibuprofen, he came out in a rash with it in August. Calpol only for him"),
+                 ("Amy", "and Dad mustn't take nurofen"),
+                 ("Dan", "Mum is on warfarin. Mum must NOT take ibuprofen or aspirin with it, only paracetamol for pain."))
+    told = constraints(ex)
+    assert not [t for t in told if "blood thinner" in t and not t.startswith("Dan's mum")], told
+    assert "Finn can't have ibuprofen." in told and "Amy's dad must not take ibuprofen." in told, told
+    assert "Dan's mum must not take ibuprofen or aspirin with it." in told, told
+    assert "Dan's mum takes a blood thinner: no ibuprofen or aspirin." in told, told
+
+
 def test_what_not_to_do_to_a_machine_and_what_to_flag_are_standing_instructions():
     # Walk-throughs 94 and 93: both were "said" facts, no constraint at all (told where an assistant
     # takes part, as instructions are).

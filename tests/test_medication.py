@@ -139,3 +139,21 @@ def test_a_horses_dose_in_sachets_put_down_by_the_vet_is_the_horses():
     # a child's syrup in ml and a tablet's in g are doses too
     assert ("Leo", "piriton dose is", "2.5 ml") in _facts("Leo has 2.5ml of Piriton when he gets hives.",
                                                           speaker="Amy")
+
+
+def test_a_dose_said_after_why_told_to_drop_and_lowered_again_and_a_sum_said_again_is_no_dose():
+    # Walk-through 99: "I'm on warfarin for my AF, 5mg every evening" had no dose; "said to drop the warfarin to
+    # 4mg" and "has lowered it again, 3.5mg now" no new one; and "sorry, £14,200" (of a savings account) had
+    # made the warfarin dose 14,200 mg.
+    facts = _facts("The other thing is I'm on warfarin for my AF, 5mg every evening.", speaker="Margaret")
+    assert ("Margaret", "warfarin dose is", "5 mg") in facts, facts
+    ex = extract([turn("The clinic phoned.", speaker="Margaret", i=0),
+                  turn("Dr Helen Okafor said to drop the warfarin to 4mg a day from tonight.", speaker="Margaret", i=1),
+                  turn("I rang Nationwide, Dad's savings account has about £12,400 in it.", speaker="Daniel", i=2),
+                  turn("sorry, £14,200. I read it backwards off the letter.", speaker="Daniel", i=3)])
+    doses = {f.object for f in ex.facts if f.predicate == "warfarin dose is"}
+    assert doses == {"4 mg"}, [f.text for f in ex.facts]
+    assert [f.text for f in ex.facts if "14,200" in f.text and f.valid_to is None], [f.text for f in ex.facts]
+    facts = _facts("I take warfarin, 4mg.", "INR 3.4 this time, so Dr Okafor has lowered it again, 3.5mg now.",
+                   speaker="Margaret")
+    assert ("Margaret", "warfarin dose is", "3.5 mg") in facts, facts

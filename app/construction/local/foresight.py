@@ -47,8 +47,9 @@ _NO_EAT = re.compile(
     r"must\s+not|mustn't|should\s+not|shouldn't|(?:is|are|'s)\s+not\s+allowed\s+to|isn't\s+allowed\s+to)\s+"
     r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking)\s+"
     r"(?P<x>[^.;:!?()]+)", _I)
-# What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack")
-_WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as)\b)", _I)
+# What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack"), and what may be had
+# instead ("ibuprofen or aspirin with it, only paracetamol for pain": it had been cut to "..., only")
+_WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as|only|just|but|except|instead)\b)", _I)
 _ANYONE_WHO = re.compile(r"\b(?:people|those|anyone|anybody|someone|somebody|folks|guests|kids|everyone)\s+who\s+$", _I)
 # What one must not have or take is food or a medicine ("must not have visitors" is no diet).
 _HAD = frozenset("have having take taking".split())
@@ -104,9 +105,12 @@ _NO_FLY = re.compile(
 _BLOOD_THINNER = re.compile(
     r"\b(?:(?:on|taking|takes|take|started|starting|prescribed|with)\s+(?:a\s+|the\s+|my\s+|his\s+|her\s+)?"
     r"(?:blood[- ]thinners?|warfarin|apixaban|eliquis|rivaroxaban|xarelto|clopidogrel|coumadin|anticoagulants?)"
-    r"|(?:it's|it is|its)\s+(?:still\s+)?a\s+blood[- ]thinner"
-    r"|(?:no|not|never|can't take|cannot take|can't have|mustn't take|shouldn't take)\s+(?:any\s+)?"
-    r"(?:ibuprofen|nurofen|advil|nsaids?)(?![\w']))", _I)
+    r"|(?:it's|it is|its)\s+(?:still\s+)?a\s+blood[- ]thinner)", _I)
+# ... and ibuprofen ruled out, for whatever reason (a rash, asthma): no blood thinner said ("Finn can't have
+# ibuprofen, he came out in a rash" had been "Finn takes a blood thinner").
+# ("can't have ibuprofen", "must not take ibuprofen" are a rule of no food or medicine already: _NO_EAT)
+_NO_IBUPROFEN = re.compile(r"\b(?:no|never|mustn't take|shouldn't take)\s+(?:any\s+)?(?:ibuprofen|nurofen|advil|"
+                           r"nsaids?)(?![\w'])", _I)
 _LOW_SALT = re.compile(
     r"\b(?:off\s+(?:the\s+)?salt|cut(?:ting)?\s+(?:out|down on|back on)\s+(?:the\s+)?salt|"
     r"low[- ](?:salt|sodium)|salt[- ]free|watch(?:ing)?\s+(?:my|his|her|the|your)\s+salt)\b", _I)
@@ -170,6 +174,8 @@ _SAID_ONCE = (
     (_NO_FLY, "does not fly", ["flying", "travel"], ["fly", "flying", "flights", "plane", "airport", "trains"]),
     (_BLOOD_THINNER, "takes a blood thinner: no ibuprofen or aspirin", ["medicine", "health"],
      ["ibuprofen", "aspirin", "painkillers", "pain relief", "blood thinner", "bleeding"]),
+    (_NO_IBUPROFEN, "must not take ibuprofen", ["medicine", "health"],
+     ["ibuprofen", "nurofen", "painkillers", "pain relief", "pain", "headache", "fever", "temperature"]),
     (_LOW_SALT, "is on a low-salt diet", ["food"], ["salt", "salty", "crisps", "chips", "takeaway"]),
     (_TYPE_DIABETES, "has diabetes", ["diabetes", "health"], ["diabetes", "insulin", "sugar", "snacks"]),
     (_NO_LIFT, "can't lift heavy things", ["mobility"], ["lift", "lifting", "heavy", "carry"]),

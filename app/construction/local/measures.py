@@ -1506,7 +1506,10 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
         old, new = fix
     else:
         said = _MAKE_THAT.search(sent.s1) or _SAID_AGAIN.match(sent.raw.strip())
-        last = next((p for p in reversed(before) if re.search(r"\d", p.obj)), None)
+        # (a sum said again is a sum's: "sorry, £14,200" had made a warfarin dose of 14,200 mg)
+        money = re.search(r"[$£€]", said.group(0)) if said is not None else None
+        number = rf"{re.escape(money.group())}\s?\d" if money else r"\d"
+        last = next((p for p in reversed(before) if re.search(number, p.obj)), None)
         if said is None or last is None:
             return []
         old, new = re.search(r"\d[\d,]*(?:\.\d+)?", last.obj).group(), said.group("new")

@@ -44,7 +44,9 @@ _GOES_TO = re.compile(
 # ... or by whoever prescribes it, of "the" medication: "she's lowering the Apoquel to 8 mg once a day".
 _THE_DOSE_TO = re.compile(
     r"\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|halved|doubled|upping|increasing|"
-    rf"raising|lowering|reducing|cutting|dropping)\s+(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
+    # (as told to do: "Dr Helen Okafor said to drop the warfarin to 4mg a day")
+    r"raising|lowering|reducing|cutting|dropping|(?<=to\s)(?:drop|lower|reduce|increase|raise|cut|put|up|bump))\s+"
+    rf"(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
     rf"(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
 # ... or told alone, of whom was named before: "Geoff takes blood pressure tablets." "Felodipine, 5mg
 # every morning." (no fact of it at all)
@@ -53,10 +55,12 @@ _MED_ALONE = re.compile(rf"^{_MED}\s*,?\s*{_AMOUNT}(?=\s+(?:every|each|a|at|in|t
 # ... or changed as "it", of the one medication the episode said was taken: "Dr Hughes rang yesterday and
 # reduced it to 7.5mg".
 _IT_TO = re.compile(r"\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|halved|doubled|"
-                    rf"changed)\s+it\s+(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
+                    r"changed)\s+it\s+(?:again\s+)?(?:up\s+|down\s+|back\s+)?(?:to\s+|(?:again\s*)?,\s*)"
+                    rf"{_AMOUNT}", _I)  # ("Dr Okafor has lowered it again, 3.5mg now")
 # A dose beside what is taken: "10 units of Lantus", "on insulin, 10 units every night".
 _DOSE_BEFORE = re.compile(rf"{_AMOUNT}\s+(?:of\s+)?$", _I)
-_DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+)(?:about\s+)?{_AMOUNT}", _I)
+_DOSE_AFTER = re.compile(rf"^\s*(?:,\s*|\s+at\s+|\s+|\s+for\s+(?:[\w'-]+\s+){{0,2}}[\w'-]+\s*,\s*)(?:about\s+)?{_AMOUNT}",
+                         _I)  # ("I'm on warfarin for my AF, 5mg every evening")
 
 # Whom it is for, as the sentence says it: a pronoun, "me", or a name ("Dad", "Raj").
 _WHOM = r"(me|him|her|us|them|[A-Z][\w'-]*)"
@@ -170,6 +174,8 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
                  and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
         med = one_medication(m.group(1))
         who = named[1] if len(named) > 1 else recent if recent not in named else takers.get(med.lower())
+        if who is None and named and takers.get(med.lower()) is None and not sent.t.assistant:
+            who = sent.t.speaker  # told to the speaker by the one named ("Dr Okafor said to drop the warfarin to 4mg")
         if who is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     for m in _MED_ALONE.finditer(text):
