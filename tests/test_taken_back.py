@@ -59,3 +59,14 @@ def test_a_number_said_instead_is_the_number_of_the_speakers_fact_said_last():
     [old, new] = [f for f in ex.facts if "Dell" in f.text]
     assert "asked for 6 Dell" in old.text and old.valid_to == NOV + timedelta(minutes=2)
     assert "asked for 8 Dell" in new.text and new.valid_to is None
+
+
+def test_a_number_corrected_with_nothing_to_correct_leaves_the_assistants_next_sentence_read(caplog):
+    # Walk-throughs 96 and 97 of session 57: "1 to 5:30 rather than 6" with no fact saying 6 had left the name of the
+    # users' sentences (read to tell an assistant's restatement) holding None, and every later assistant
+    # sentence of the episode was skipped with a TypeError.
+    with caplog.at_level("WARNING"):
+        extracted([("Claire", "She can do Tuesdays and Thursdays, but 1 to 5:30 rather than 6"),
+                   ("Nest", "Jess sounds like a great find for the children. When would she start with you?")],
+                  NOV, assistant="Nest")
+    assert not [r for r in caplog.records if "skipped a sentence" in r.getMessage()]

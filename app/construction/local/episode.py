@@ -521,21 +521,21 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
                 foresights[foresights.index(was)] = moved
-                told = next((i for i in range(len(facts) - 1, -1, -1)
+                said_last = next((i for i in range(len(facts) - 1, -1, -1)
                              if facts[i].turn_ids[0] in was.turn_ids and old in facts[i].text), None)
-                if told is not None:  # ... and its fact, told anew ("Zoe meant 5" was one)
-                    _said_instead(facts, scores, told, old, new, s.t)
+                if said_last is not None:  # ... and its fact, told anew ("Zoe meant 5" was one)
+                    _said_instead(facts, scores, said_last, old, new, s.t)
                 continue
             elif not valued and not s.t.assistant and fix is not None and (
-                    told := _told_once(facts, by_speaker[s.t.speaker], held_number(fix[0]))) is not None:
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], held_number(fix[0]))) is not None:
                 # "Tom Reyes asked for 6 Dell Latitude 5450s" "sorry, not 6, he wants 8 of them": the
                 # speaker's fact said last with that number (no value's), with the number said instead
-                _said_instead(facts, scores, told, fix[0], fix[1], s.t)
+                _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
                 continue
             elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
-                    told := _told_once(facts, by_speaker[s.t.speaker], _sum_other_than(resaid))) is not None:
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], _sum_other_than(resaid))) is not None:
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
-                _said_instead(facts, scores, told, SUM.search(facts[told].text).group(), resaid, s.t)
+                _said_instead(facts, scores, said_last, SUM.search(facts[said_last].text).group(), resaid, s.t)
                 continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
