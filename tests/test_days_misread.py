@@ -55,6 +55,15 @@ def days(text: str, at: datetime) -> list[date]:
     ("The Hickstead show got cancelled, we've entered Maisie in the Ardingly show on 8 November instead",
      datetime(2026, 10, 12), date(2026, 11, 8)),
     ("entered him for the Autumn 10k on Sunday 15 November", datetime(2026, 10, 12), date(2026, 11, 15)),
+    # walk-throughs 96-99: a death is gone by whatever follows it; what holds until a day ends ahead; a month
+    # of last year is last year's; a start from a day just ahead in a clause of no tense of its own
+    ("Dad passed away on the 28th of August and we're trying to keep on top of everything",
+     datetime(2026, 9, 14), date(2026, 8, 28)),
+    ("Rhys said 15kg max till January", datetime(2026, 12, 3), date(2027, 1, 1)),
+    ("I was there until 3 November", datetime(2026, 12, 3), date(2026, 11, 3)),
+    ("She had laminitis in April last year", datetime(2026, 9, 22), date(2025, 4, 1)),
+    ("they can finally give us what we wanted, so from 2nd Nov Isla's days become Mon, Wed and Thu",
+     datetime(2026, 10, 8), date(2026, 11, 2)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]

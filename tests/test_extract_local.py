@@ -881,6 +881,24 @@ def test_sentence_splitting():
     assert split_sentences("ratio 3:1 (roughly) fine") == ["ratio 3:1 (roughly) fine"]
 
 
+
+def test_a_pronoun_in_a_name_or_a_title_is_no_ones():
+    # Walk-throughs 97 and 99: "NS&Daniel will pay", "a Joie Rob-Snug 2", "The Lord's Margaret's Shepherd and
+    # Abide with Margaret"; a self-introduction's second clause, "Gail Pritchard is Gail Pritchard runs ..."
+    ex = extract(episode(("Margaret", "Richard wanted The Lord's my Shepherd and Abide with Me."),
+                         ("Daniel", "Anita says NS&I will pay them out to the estate."),
+                         ("Rob", "The car seat is a Joie i-Snug 2, it fits her Corsa."),
+                         ("Rob", "Tom and I went to see my mum in Leeds.")))
+    texts = " ".join(f.text for f in ex.facts)
+    assert "The Lord's my Shepherd and Abide with Me" in texts and "NS&I" in texts, texts
+    assert "Margaret's Shepherd" not in texts and "NS&Daniel" not in texts and "Rob-Snug" not in texts, texts
+    assert "Rob's mum" in texts, texts
+    ex = extract(episode(("Gail", "Hi, I'm Gail Pritchard, I run Oakfield Livery where Bramble lives"),
+                         ("Bethan", "I'm Bethan, I do Gareth's books for Pryce Electrical")))
+    assert [f.text for f in ex.facts] == ["Gail Pritchard runs Oakfield Livery where Bramble lives.",
+                                          "Bethan does Gareth's books for Pryce Electrical."]
+
+
 def test_conjugation():
     assert [conjugate(w) for w in ("love", "go", "have", "study", "play", "miss", "went", "can")] == [
         "loves", "goes", "has", "studies", "plays", "misses", "went", "can"]
@@ -2305,3 +2323,18 @@ def test_your_among_two_users_and_an_assistant_is_the_other_users():
                   turn("I'm allergic to penicillin, just so you know", speaker="Nadia", i=2),
                   turn("she does miss her chocolate at breakfast mind you", speaker="Ollie", i=3)])
     assert not [f.text for f in ex.facts if "so Ollie" in f.text or "mind Nadia" in f.text], [f.text for f in ex.facts]
+
+
+def test_a_new_holder_of_a_role_said_without_my_or_with_where_they_are_is_the_speakers():
+    # Walk-throughs 96, 98, 99: "My rep at Edmundson's is Dave Morgan" made no fact, "new rep is Sian Griffiths"
+    # and "The new carer is Precious" only "said" ones (the old holder stayed current); "Megan's the new sharer"
+    # had the subject "Megan's the".
+    ex = extract(episode(("Gareth", "My rep at Edmundson's is Dave Morgan"),
+                         ("Gareth", "Dave from Edmundson's has left. new rep is Sian Griffiths"),
+                         ("Margaret", "The new carer is Precious."),
+                         ("Hannah", "So Megan's the new sharer from this week")))
+    facts = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert {("Gareth", "rep is", "Dave Morgan"), ("Gareth", "rep is", "Sian Griffiths"),
+            ("Margaret", "carer is", "Precious")} <= facts, facts
+    assert ("Megan", "is", "the new sharer") in facts, facts
+    assert {e.name: e.type for e in ex.entities}["Precious"] == "person"

@@ -383,7 +383,9 @@ def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
     rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
     rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b"
     # (not a month with its day: "it's now coming October 2 instead of the 25th")
-    rf"(?!\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:.]))(?:,?\s+(\d{{4}})\b)?",
+    rf"(?!\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:.]))(?:,?\s+(\d{{4}})\b)?"
+    # ("She had laminitis in April last year": 2025's April, not "April 2026 in 2025")
+    r"(?:\s+(?:of\s+)?(last|this|next)\s+year\b)?",
     needs=(tuple(_MONTHS_FULL),),
 )
 def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
@@ -394,6 +396,10 @@ def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
         return None
     month = _MONTHS_FULL[word.lower()]
     mod = m.group(1).lower()
+    if m.group(4) and not m.group(3):
+        year = ref.year + {"last": -1, "this": 0, "next": 1}[m.group(4).lower()]
+        s, e = _month_span(year, month)
+        return (m.start(2) if mod not in _PART_OF else m.start()), m.end(), s, e, "month", True
     if mod in ("last", "past", "this past"):
         year = ref.year if month < ref.month else ref.year - 1
     elif mod in ("next", "coming"):

@@ -89,6 +89,7 @@ stepsister mother-in-law father-in-law sister-in-law brother-in-law in-laws ex t
 therapist doctor gp coach classmate classmates teammate teammates landlord landlady tutor
 solicitor lawyer attorney counsel accountant broker dentist vet physio physiotherapist surveyor advisor adviser
 hairdresser nanny groomsman groomsmen bridesmaid bridesmaids godmother godfather godson goddaughter
+rep carer childminder farrier sharer
 """)
 # Relationship words with usually one holder: safe as a standing alias ("Maya's mom"), and a
 # single value when said of someone ("My boss is Sofia Rossi now": local/parse.py).
@@ -98,8 +99,8 @@ fiance fiancé fiancee fiancée boss manager supervisor coach stepmom stepmother
 father-in-law landlord landlady therapist doctor gp solicitor lawyer attorney counsel accountant broker dentist vet
 physio physiotherapist surveyor advisor adviser hairdresser nanny
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic agent
-midwife
-""") | {"health visitor"}  # (a newborn's family's: "our new health visitor is Joanne Pike")
+midwife rep carer childminder farrier sharer
+""") | {"health visitor", "key worker"}  # (a newborn's family's: "our new health visitor is Joanne Pike")
 # Of those, the trades a firm may hold as well as a person ("Our plumber is Quickfix Plumbing").
 TRADES = _words("""
 plumber electrician builder cleaner gardener handyman locksmith decorator roofer mechanic solicitor lawyer
@@ -148,6 +149,8 @@ researcher retiree salesman saleswoman salesperson scientist sculptor secretary 
 songwriter soldier statistician streamer student surgeon tailor teacher technician therapist
 trainer translator tutor veteran vet veterinarian volunteer waiter waitress welder writer youtuber
 florist caterer videographer seamstress physio
+solicitor rep carer childminder farrier apprentice surveyor vicar optician osteopath chiropractor
+podiatrist
 """)
 
 COUNTRIES = _words("""
@@ -354,7 +357,8 @@ HOLDER_ROLES = (r"(?:hiring\s+|account\s+|product\s+|project\s+|property\s+|offi
                 r"owner|lead|(?:main\s+)?contact|point\s+of\s+contact|tenants?|landlord|(?:letting\s+)?agent|"
                 r"plumber|electrician|builder|gardener|cleaner|caretaker|guarantor|admin(?:istrator)?|director|"
                 r"head|coach|teacher|tutor|doctor|dentist|vet|accountant|lawyer|solicitor|recruiter|sponsor|"
-                r"champion|mentor|supervisor|approver|reviewer|decision[\s-]maker")
+                r"champion|mentor|supervisor|approver|reviewer|decision[\s-]maker|"
+                r"carer|nanny|childminder|farrier|sharer|rep|key\s+worker|vicar")
 
 # Places known by their number, which is part of the name: "Flat 3", "Unit 4B", "Room 204".
 NUMBERED_PLACES = _words("""

@@ -36,7 +36,9 @@ from app.construction.local.turn_sentences import (
 from app.construction.local.facts import _CLAUSE_JOIN, _companion, _fact, _fact_score
 
 # "My manager is ", "Our landlord was ": a role of the speaker's, then (a mention) who holds it.
-_ROLE_IS = re.compile(r"(?:(?i:my|our)|[A-Z][\w-]*['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?i:is|was)\s+")
+_ROLE_IS = re.compile(r"(?:(?i:my|our)|[A-Z][\w-]*['’]s)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+"
+                      # (where the holder is: "My rep at Edmundson's is Dave Morgan")
+                      r"(?:(?i:at|from|with)\s+[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*){0,2}\s+)?(?i:is|was)\s+")
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ _HIS_HER = re.compile(r"(?i:his|her)\s+")
 
 
 _TITLES = lx.TITLES - lx.KIN  # (a title before a name, as entities.py reads one)
-_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}) is \1,\s+")
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}) is \1(?:,\s+|\s+(?=\1\s))")
 _CLAUSE_OPEN = re.compile(r"^\s*(?:and|but|also|plus)\s+", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
@@ -76,7 +76,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
             text = text[0].lower() + text[1:]
         text = f"{t.speaker} said {text}"
     if (same := _SELF_NAMED.match(text)) is not None:  # "I'm Ollie Brennan, Nadia's coach": not "is Ollie Brennan, ..."
-        text = f"{same.group(1)} is {text[same.end():]}"
+        rest = text[same.end():]  # ... and "I'm Gail Pritchard, I run Oakfield Livery": "Gail Pritchard runs ..."
+        text = rest if rest.startswith(f"{same.group(1)} ") else f"{same.group(1)} is {rest}"
     text = _clip(text.rstrip(" .!?\u2026"), MAX_TEXT_CHARS) + "."
     if sent.hedged:
         conf = CONF_HEDGED

@@ -15,6 +15,7 @@ _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+
 _WEEKDAY_BEFORE = re.compile(rf"\b(?:{lx.WEEKDAY_ALT})\.?,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
     r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
+    r"died|passed\s+away|"  # ("Dad passed away on the 28th of August and we're trying to ...": last August)
     r"since|"
     r"won(?!['’]t)|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by; "won't" is ahead)
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
@@ -228,6 +229,13 @@ _PROMISE_MISSED = re.compile(
     r"still\s+(?:no|nothing|haven't|hasn't)|didn't|did\s+not|no\s+(?:word|news|call|email|reply))", re.IGNORECASE)
 
 
+_FROM_DAY = re.compile(r"\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                       r"(?![^,;]*\bto\b)", re.IGNORECASE)
+# Until a day: it lies ahead ("Rhys said 15kg max till January", said in December: it had been January gone by).
+_UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+                         r"nov|dec|mon|tue|wed|thu|fri|sat|sun|next|the\s+new\s+year)", re.IGNORECASE)
+
+
 def tense_of(s: str) -> str | None:
     """'future', 'past', 'soon' (dates.SOON) or None: how to read a date phrase whose year or week is open."""
     if _PROMISE_MISSED.search(s):
@@ -244,6 +252,8 @@ def tense_of(s: str) -> str | None:
         return "future"
     if (_ASKED_FOR_HINT.search(s) or _CHANGED_FROM_HINT.search(s)) and not _GONE_BY.search(s):
         return SOON
+    if _UNTIL_HINT.search(s) and not _PAST_HINT.search(s) and not _GONE_BY.search(s):
+        return "future"
     if _PAST_HINT.search(s):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
@@ -336,6 +346,8 @@ def tense_at(s: str) -> str | None | Callable[[int], str | None]:
                 if _MOVED_TO_HINT.search(clause) else tense_of(clause)
             if own[i] is None and _DAY_AT_HOUR.search(clause) and not _MOVED_TO_HINT.search(clause):
                 own[i] = "future"
+        if own[i] is None and i > 0 and _FROM_DAY.search(s, bounds[i], bounds[i + 1]):
+            return SOON  # "..., so from 2nd Nov Isla's days become Mon, Wed and Thu": a start just ahead
         if own[i] is None and i > 0 and (_MOVED_WORD.search(s, 0, bounds[i])
                                           or _NOW_IS.match(s, bounds[i])):
             # a day after a move, in a clause of no tense of its own ("the poster session got moved

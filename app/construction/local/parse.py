@@ -89,21 +89,23 @@ def _holder(body: str, sent: _Sentence, reg: _Registry, org_before: int = 0) -> 
                 and (e := reg.get(mm.key)) is not None and e.type in ("organization", "thing")]
         owner = said_owner = orgs[-1].name if of_org and orgs else None
     else:
-        owner = said_owner = sent.t.speaker if det in ("my", "our") else sent.t.other
+        owner = said_owner = sent.t.other if det == "your" else sent.t.speaker
     if named is None:
         named = _WHERE_TAIL.sub("", _NOW_TAIL.sub("", _CLAUSE_TAIL.sub("", _unplace(body[m.end():])).rstrip(" .!")))
     ent = reg.get(named)
     if owner is None or ent is None:  # (the named may be an alias: "Laura", Laura Chen named before)
         return None
     if ent.type != "person" and not (role in lx.TRADES and ent.type in ("organization", "thing")):
-        if not of_org or ent.type != "thing":
+        if ent.type != "thing":
             return None
-        ent.settle("person")  # who holds a post is a person (a trade may be a firm's: "Quickfix Plumbing")
+        # who holds a post is a person (a trade may be a firm's: "Quickfix Plumbing"), and so is whom
+        # a person's carer or nanny is ("The new carer is Precious": a name no list holds)
+        ent.settle("person")
     # "Dad's doctor", met before its holder was named ("... so she's Dad's doctor"), is the holder.
     unnamed = reg.get(f"{said_owner}'s {role}")
     if unnamed is not None and unnamed is not ent and unnamed.kin_unnamed:
         reg.absorb(unnamed, ent)
-    if det == "our" and role in lx.TRADES:  # the household's, whoever of it says so ("Our plumber is ...")
+    if det in ("our", "the", "") and role in lx.TRADES:  # the household's, whoever of it says so ("Our plumber is ...")
         return _Parse(lx.SAME_ROLE.get(role, role), "name", "is", ent.name, True, False, said_now=True)
     return _Parse(owner, "name", f"{lx.SAME_ROLE.get(role, role)} is", ent.name, True, True)
 
@@ -165,9 +167,12 @@ _CONTACT_FOR = re.compile(r"(?:^|\s)(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
 _KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
 _ROLE_HOLDER = re.compile(r"^(?:the\s+(?=[\w-]+['’]s\s))?"  # ("the Lexington's booker is Tom Hale")
-                          r"(?P<det>my|our|your|their|its|(?P<owner>[A-Z][\w-]+)['’]s)\s+(?:new\s+|current\s+)?"
-                          # ("my advisor there is Daniel Okoro")
-                          rf"{_KIND}(?P<role>health\s+visitor|[\w-]+)(?:\s+(?:there|here))?\s+is\s+(?:now\s+)?", _I)
+                          # (the speaker's, said "the new" or "new": "The new carer is Precious", "new rep is Sian")
+                          r"(?:(?P<det>my|our|your|their|its|the(?=\s+(?:new|current)\s)|(?P<owner>[A-Z][\w-]+)['’]s)\s+|"
+                          r"(?=(?i:new)\s))(?:new\s+|current\s+)?"
+                          # ("my advisor there is Daniel Okoro", "my rep at Edmundson's is Dave Morgan")
+                          rf"{_KIND}(?P<role>health\s+visitor|key\s+worker|[\w-]+)(?:\s+(?:there|here))?"
+                          r"(?:\s+(?:at|from|with)\s+[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,2})?\s+is\s+(?:now\s+)?", _I)
 
 
 _HOLDER_FIRST = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+is\s+(?:now\s+)?"
@@ -263,6 +268,10 @@ def _reported(sent: _Sentence, voice: _Voice) -> _Parse:
     return _Parse(sent.t.speaker, "reported", "said", obj)
 
 
+# Where a kin or role word's holder is, between it and its verb: "my rep at Edmundson's is ...".
+_KIN_AT = re.compile(r"^(?:at|from|with|in)\s+[A-Z][\w'&.-]*(?:\s+(?:&\s+)?[A-Z][\w'&.-]*){0,3}\s+(?=(?:is|was)\s)")
+
+
 def _whose(det: str, recent: str | None) -> str | None:
     """Whom "his" or "her" opening a sentence is: the person named last ("Martha Kiel is my
     editor. Her boss is Graham Otieno": Martha's boss, it was "Ines said her boss is ..."), unless
@@ -290,7 +299,10 @@ def _subject(body: str, sent: _Sentence, reg: _Registry, voice: _Voice, recent: 
             if named:
                 return named
             name = reg.canonical(f"{owner}'s {m.group('kin').lower()}")
-            return name, "kin", body[m.end():].lstrip(" ,"), "", False
+            rest = body[m.end():].lstrip(" ,")
+            if (where := _KIN_AT.match(rest)) is not None:
+                rest = rest[where.end():]  # "my rep at Edmundson's is Dave Morgan": the rep is (it was no fact)
+            return name, "kin", rest, "", False
     m = _MY_NOUN_BE.match(body)
     if m and m.group("det"):
         noun = m.group("noun").lower()
@@ -357,7 +369,8 @@ _BEEN_A = re.compile(r"been\s+(?=(?:our|my|the|a|an|his|her|their)\s)", _I)
 # Heron") and what they are doing, in verbs that are seldom a thing owned ("Rosie's leaving
 # Leeds"; not "painting" or "wedding", not "back" or "home").
 _IS_WORDS = frozenset("""in at on off out away from with into here there going coming leaving moving
-getting starting doing having taking making staying feeling looking trying thinking planning heading""".split())
+getting starting doing having taking making staying feeling looking trying thinking planning heading
+the a an our my your their""".split())  # ("Megan's the new sharer", "Sam's our drummer": no possessive before them)
 _ASPECT_ADVERBS = frozenset("""just already never always finally now still also recently officially actually
 really definitely probably even""".split())
 

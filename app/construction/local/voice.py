@@ -101,7 +101,7 @@ def rewrite(s: str, voice: _Voice) -> str:
             continue
         tok = m.group(1)
         low = tok.lower()
-        if tok == "US" or (low == "i" and tok == "i" and s[m.end():m.end() + 1] == "."):
+        if tok == "US" or (low == "i" and tok == "i" and s[m.end():m.end() + 1] == ".") or _in_a_name(s, m):
             continue
         out.append(s[pos:m.start()])
         repl, end = _replace_pronoun(s, m, low, voice)
@@ -109,6 +109,32 @@ def rewrite(s: str, voice: _Voice) -> str:
         pos = end
     out.append(s[pos:])
     return "".join(out)
+
+
+# A pronoun that is part of a name or a title, no one's: "NS&I", "a Joie i-Snug 2", "Abide with Me",
+# "Love Me Tender", "The Lord's my Shepherd" (each had been the speaker's name).
+_JOINED_AFTER = re.compile(r"&|-(?=[A-Za-z0-9])")  # ("i-Snug", "me-time"; not "happening--I'm exploring")
+_JOINED_BEFORE = re.compile(r"(?:&|(?<=[A-Za-z0-9])-)$")
+_TITLE_CASE = frozenset("Me My Mine Myself We Us Our You Your".split())
+_WORD_BEFORE = re.compile(r"([\w'’]+)\s+$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?\"“(]\s*)$")
+_WORD_AFTER = re.compile(r"\s+([\w'’]+)")
+
+
+def _in_a_name(s: str, m: re.Match) -> bool:
+    if _JOINED_AFTER.match(s, m.end()) or _JOINED_BEFORE.search(s, 0, m.start()):
+        return True
+    before, after = _WORD_BEFORE.search(s, 0, m.start()), _WORD_AFTER.match(s, m.end())
+    if before is None or _SENTENCE_START.search(s, 0, before.start()):
+        return False  # a sentence's first word, or the one after it ("Finding my Zen is ...")
+    if m.group(1) in _TITLE_CASE:
+        return True  # capitalised inside a sentence
+    return (m.group(1).lower() in ("my", "our", "your") and before.group(1)[:1].isupper()
+            and after is not None and after.group(1)[:1].isupper() and before.group(1).lower() not in _LOWER_OK)
+
+
+# ... not after a word that is capitalised for other reasons ("I" itself, a greeting: "Hi my Mum ...")
+_LOWER_OK = frozenset("i hi hey thanks dear".split())
 
 
 # An emphatic "myself" ends a clause that says what the speaker is ("I'm still in the London
