@@ -360,7 +360,7 @@ def test_an_allergy_is_a_standing_constraint_triggered_by_food_situations():
     ("I don't fly any more, so it's the Eurostar or nothing.", "Maya does not fly.", "flights"),
     ("The GP put me on warfarin after the clot.", "Maya takes a blood thinner: no ibuprofen or aspirin.",
      "pharmacy"),
-    ("Remember, no ibuprofen for me, only paracetamol.", "Maya takes a blood thinner: no ibuprofen or aspirin.",
+    ("Remember, no ibuprofen for me, only paracetamol.", "Maya must not take ibuprofen.",
      "ibuprofen"),
     ("The cardiologist wants me off the salt completely.", "Maya is on a low-salt diet.", "restaurant"),
     ("My eyes are going, so no driving after dark until the op.", "Maya must not drive after dark.", "car"),

@@ -231,7 +231,8 @@ _PROMISE_MISSED = re.compile(
 
 _FROM_DAY = re.compile(r"\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
                        r"(?![^,;]*\bto\b)", re.IGNORECASE)
-# Until a day: it lies ahead ("Rhys said 15kg max till January", said in December: it had been January gone by).
+# Until a day: one just ahead is that one ("Rhys said 15kg max till January", said in December: it had been
+# January gone by; "I lived in Leeds until March", said in October, is the March gone by).
 _UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
                          r"nov|dec|mon|tue|wed|thu|fri|sat|sun|next|the\s+new\s+year)", re.IGNORECASE)
 
@@ -252,8 +253,6 @@ def tense_of(s: str) -> str | None:
         return "future"
     if (_ASKED_FOR_HINT.search(s) or _CHANGED_FROM_HINT.search(s)) and not _GONE_BY.search(s):
         return SOON
-    if _UNTIL_HINT.search(s) and not _PAST_HINT.search(s) and not _GONE_BY.search(s):
-        return "future"
     if _PAST_HINT.search(s):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
@@ -261,6 +260,8 @@ def tense_of(s: str) -> str | None:
         return "future"
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
+    if _UNTIL_HINT.search(s) and not _GONE_BY.search(s):
+        return SOON
     if _WEAK_PAST_HINT.search(s):
         return "past"
     return None
