@@ -145,3 +145,25 @@ def test_what_not_to_do_to_a_machine_and_what_to_flag_are_standing_instructions(
     assert "colours" in told["Luca is colour-blind."]
     assert any(t.startswith("Sofia asked to always flag it when") for t in told)
     assert not any("not to ask" in t for t in told)
+
+
+def test_rules_said_short_or_between_people_are_standing_constraints():
+    # Session 57's walk-throughs (a livery yard, a widow's care, a family's childcare, an electrician): each
+    # of these had been a "said" fact, so "Gail wants to give Bramble her bute before breakfast" or "can Jess
+    # put a film on?" brought none of them.
+    ex = extract(("Hannah", "My mare is called Maisie, she had laminitis in April last year."),
+                 ("Hannah", "No alfalfa in anything - feed, chaff, treats, nothing. And max two treats a day."),
+                 ("Hannah", "Also she must never get bute on an empty stomach, it always goes in with her feed"),
+                 ("Hannah", "Gail, please nobody ring me before 7am, I'm on earlies."),
+                 ("Margaret", "And no cranberry juice or grapefruit."),
+                 ("Gareth", "one thing with them, never park on their drive. they've just had it resin done"),
+                 ("Claire", "Screen time rule: Finn gets no screens at all."),
+                 ("Margaret", "No problem, no rush at all."),
+                 ("Gareth", "never mind, it's sorted"))
+    told = constraints(ex)
+    assert "Maisie must never have bute on an empty stomach." in told, told
+    assert {"alfalfa", "treats"} <= set(next(v for t, v in told.items() if "No alfalfa" in t)), told
+    for said in ("Max two treats a day", "nobody ring Hannah before 7am", "No cranberry juice or grapefruit",
+                 "never park on their drive", "Screen time rule: Finn gets no screens at all"):
+        assert [t for t in told if said in t], (said, told)
+    assert not [t for t in told if "rush" in t or "never mind" in t], told

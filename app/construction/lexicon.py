@@ -452,6 +452,7 @@ flour bread pasta egg eggs soy soya tofu sesame mustard celery lupin corn strawb
 kiwi banana bananas mango tomato tomatoes garlic onion onions chocolate coffee caffeine sugar
 meat pork beef chicken lamb bacon ham alcohol wine beer spicy cilantro coriander mushrooms
 mushroom olives avocado honey fruit vegetables sulfites msg grapefruit grapefruits citrus liquorice licorice
+cranberry cranberries juice spinach kale alfalfa molasses
 """)
 PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
 OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")

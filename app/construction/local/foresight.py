@@ -10,7 +10,7 @@ from app.construction.dates import absolute_text, number
 from app.domain.models import ForesightDraft
 from app.construction.local.bounds import LETTER, MAX_TEXT_CHARS, PLAN_DEFAULT_DAYS, _alt
 from app.construction.local.text import PRONOUN_VERB, _WORD, _clip, _content_score
-from app.construction.local.voice import _ADV_ALT, _Voice, rewrite
+from app.construction.local.voice import _ADV_ALT, _Voice, conjugate, rewrite
 from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED_TO_HINT, _fill, _unplace, tense_of
 from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
@@ -45,14 +45,15 @@ _NO_EAT = re.compile(
     r"\b(?:don't|do not|doesn't|does not|can't|cannot|can not|never|won't|no longer|stopped|"
     # ("Geoff must not have grapefruit", "she isn't allowed to take ibuprofen")
     r"must\s+not|mustn't|should\s+not|shouldn't|(?:is|are|'s)\s+not\s+allowed\s+to|isn't\s+allowed\s+to)\s+"
-    r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking)\s+"
+    # ("she must never get bute on an empty stomach": of a mare's medicine)
+    r"(?:really\s+)?(?:ever\s+)?(?P<v>eat|eating|drink|drinking|consume|touch|have|having|take|taking|get|be\s+given)\s+"
     r"(?P<x>[^.;:!?()]+)", _I)
 # What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack"), and what may be had
 # instead ("ibuprofen or aspirin with it, only paracetamol for pain": it had been cut to "..., only")
 _WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as|only|just|but|except|instead)\b)", _I)
 _ANYONE_WHO = re.compile(r"\b(?:people|those|anyone|anybody|someone|somebody|folks|guests|kids|everyone)\s+who\s+$", _I)
 # What one must not have or take is food or a medicine ("must not have visitors" is no diet).
-_HAD = frozenset("have having take taking".split())
+_HAD = frozenset("have having take taking get".split())
 _NO_EAT_SKIP = frozenset("out much a an the that this it anything enough there here too well as like with "
                          "before after at in late early so very right".split())
 _AVOID = re.compile(r"\b(?:avoid|avoids|avoiding|hate|hates|can't stand|cannot stand|dislike|dislikes|detest)\s+"
@@ -557,7 +558,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         if not x or first in _NO_EAT_SKIP or first in lx.PRONOUNS:
             continue
         v = m.group("v").lower()
-        if v in _HAD and first not in lx.FOODS | lx.MEDICINES or _ANYONE_WHO.search(text, 0, m.start()):
+        if (v in _HAD or v.startswith("be")) and first not in lx.FOODS | lx.MEDICINES | lx.MEDICATIONS or \
+                _ANYONE_WHO.search(text, 0, m.start()):
             continue  # ("it's dairy-free for people who can't have lactose": no one's)
         drink = v.startswith("drink")
         neg = m.group(0).split(" ", 1)[0].lower()
@@ -566,8 +568,10 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                "should": "must not", "shouldn't": "must not"}.get(neg, "doesn't")
         if neg in ("is", "are", "'s", "isn't"):
             aux = "must not"  # ("is not allowed to have")
-        base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD else "eat"
-        verb = f"{aux} {base}s" if aux in ("never", "no longer") else f"{aux} {base}"
+        elif neg == "never" and re.search(r"\b(?:must|should)\s+$", text[:m.start()], re.I):
+            aux = "must never"  # ("she must never get bute on an empty stomach")
+        base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD or v.startswith("be") else "eat"
+        verb = f"{aux} {conjugate(base)}" if aux in ("never", "no longer") else f"{aux} {base}"
         add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
                       [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):

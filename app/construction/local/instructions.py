@@ -286,7 +286,8 @@ _NOBODY = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:ever\s+)?(?P<x>(?!(?:is
                      r"thinks|says|said|believes|expects|remembers|told|asked|came|showed|"
                      # (what people do, not may: "beef cheek is off the menu, nobody orders it")
                      r"orders|buys|eats|drinks|reads|watches|notices|listens|answers|replies|understands|minds|"
-                     r"wins|loves|enjoys|bothers|complains|checks|misses)\b)[a-z]+s)\b", _I)
+                     # ("please nobody ring me before 7am")
+                     r"wins|loves|enjoys|bothers|complains|checks|misses)\b)(?:[a-z]+s|ring|call|phone|text|message))\b", _I)
 _MEANS_NEED = re.compile(r"\b(?P<x>[a-z][\w-]*)\s+means\s+(?:we|you|they)(?:'ll)?\s+(?:need|have\s+to|must)\b", _I)
 # ... and of one named just before as "it" ("she's got a spaniel called Biscuit, it has to be kept
 # inside while we're working": the sentence says whose).
@@ -295,6 +296,33 @@ _HAS_TO_BE = re.compile(
     r"(?<=[:;,]\s)(?P<it>it))\s+"
     r"(?:has\s+to|have\s+to|must|needs\s+to)\s+(?:always\s+)?be\s+(?:shut|kept|locked|left|put|closed)\s+"
     r"(?:in|into|out|inside|away|off|upstairs|downstairs)\b", _I)
+
+
+# Said short: what someone is not to be given ("No alfalfa in anything - feed, chaff, treats, nothing", "And no
+# cranberry juice or grapefruit", after warfarin), a limit a day ("max two treats a day"), a rule named ("Screen
+# time rule: Finn gets no screens at all"), or an imperative between people ("one thing with them, never park on
+# their drive", "she asked that we always ring before arriving"): each had been a "said" fact.
+_NO_FOOD = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)*no\s+(?:more\s+)?"
+                      r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", _I)
+_MAX_A_DAY = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly)\s+)*(?:(?-i:[A-Z])[\w'-]*\s+)?"
+                        r"(?:max(?:imum)?|no\s+more\s+"
+                        r"than|at\s+most)\s+(?:of\s+)?(?:\d+|one|two|three|four|five|six|ten|twenty|thirty)\s+"
+                        r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:a|per|each)\s+(?:day|week|night|session)\b", _I)
+_NAMED_RULE = re.compile(r"^(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+rules?\s*[:–-]\s*\S", _I)
+_NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:that\s+)?(?:we|you|us\s+to)\s+)"
+                       r"(?:(?:and|so|but|please|just)\s+)*(?:never|always)\s+"
+                       r"(?P<x>(?!(?:mind|again|ever|been|seen|the|a|an|too|so|very|really|happy|glad|good|nice|sure|fun|"
+                       r"late|early|busy|before|after|on|in|at|here|there|"
+                       # (advice, no rule: "never give up on your dreams")
+                       r"quit|give|stop|forget|let|doubt|lose|underestimate|change|believe|trust|look)\b)[a-z]+)\b"
+                       r"(?=\s+(?:[a-z]+\s+){0,4}?(?:on|in|at|before|after|the|their|his|her|our|your|any|anything|"
+                       r"first|ahead|without)\b)", _I)
+_GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
+
+
+def _short_rules(text: str) -> list[re.Match]:
+    return [*(m for m in _NO_FOOD.finditer(text) if set(m.group("x").lower().split()) & _GIVEN),
+            *_MAX_A_DAY.finditer(text), *_NAMED_RULE.finditer(text), *_NEVER_DO.finditer(text)]
 
 
 _HANDLING = frozenset("lifts carries moves shifts handles".split())
@@ -320,7 +348,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
-              *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text)]:
+              *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text),
+              *_short_rules(sent.text)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
         if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that",
                                                    "wait")):  # ("no wait that was for Priya": taken back)
