@@ -1165,6 +1165,19 @@ def test_someones_rate_is_their_price():
     assert (new.valid_from.month, new.valid_from.day) == (11, 1), new.valid_from
 
 
+def test_what_someone_is_an_hour_and_their_rate_put_up_is_their_price():
+    # Walk-throughs 97 and 98: "She's £13 an hour" (the nanny named before), "From now on you're £50 an hour,
+    # not £45" and "I've put your hourly up again, £52 now" (the other user's) were no values.
+    values = _values(["Our nanny is Marta Kowalski. She's £13 an hour"], speaker="Rob")
+    assert ("Marta Kowalski", "price is", "£13") in values, values
+    ex = extract([turn("For the record my rates are £45 an hour and £60 call-out", speaker="Gareth", i=0),
+                  turn("From now on you're £50 an hour, not £45. Everybody else charges more", speaker="Bethan", i=1),
+                  turn("And I've put your hourly up again, £52 now for anything new", speaker="Bethan", i=2)])
+    prices = [f.object for f in ex.facts if (f.subject, f.predicate) == ("Gareth", "price is")]
+    assert prices == ["£45", "£50", "£52"], [f.text for f in ex.facts]
+    assert not [f for f in ex.facts if f.subject == "Bethan" and f.predicate == "price is"]
+
+
 def test_a_coach_tells_the_measures_of_whom_he_coaches():
     # Walk-through 92: "I'm Ollie Brennan, Nadia's coach" made "Nadia's coach" a person of its own, and the
     # paces and mileage Ollie told were his; "target pace goes to 5:25" was a "said" fact.

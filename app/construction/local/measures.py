@@ -858,12 +858,27 @@ _PAID_MORE = re.compile(r"\b(?i:paid|pay|paying)\s+(?P<who>(?-i:[A-Z])[\w'-]+)\s
                         r"(?:his|her|their)\s+(?:new\s+)?(?:price|rate|fee)\b))")
 
 
+# ... or what someone is an hour ("Marta Kowalski. She's £13 an hour", "From now on you're £50 an hour, not
+# £45"), or their rate put up ("I've put your hourly up again, £52 now"): each had been no value.
+_IS_PER = re.compile(r"(?<![\w'])(?P<who>he|she|you|(?-i:[A-Z])[\w'-]+)(?:'s|'re|\s+is|\s+are)\s+(?:(?i:now|only|still)\s+)?"
+                     r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)\s+(?i:an?|per)\s+(?i:hour|day|session|lesson|night|visit)\b")
+_PUT_UP = re.compile(r"\b(?i:put|putting|bumped|bumping|raised|raising|upped)\s+(?P<who>(?i:your|his|her|my))\s+"
+                     r"(?i:hourly|rates?|prices?|fees?|day\s+rate|hourly\s+rate)(?:\s+(?i:up))?(?:\s+(?i:again))?"
+                     r"(?:\s*,\s*|\s+(?i:to)\s+)(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)")
+_WHOSE_WORD = {"your": "you", "his": "he", "her": "she", "my": "I"}
+
+
 def _charges(v: _Values) -> None:
     if v.sent.t.assistant:
         return
-    for m in [*_CHARGES.finditer(v.text), *_PAID_MORE.finditer(v.text)]:
-        said = m.group("who")
-        if said.lower() in ("he", "she", "they"):
+    for m in [*_CHARGES.finditer(v.text), *_PAID_MORE.finditer(v.text), *_IS_PER.finditer(v.text),
+              *_PUT_UP.finditer(v.text)]:
+        said = _WHOSE_WORD.get(m.group("who").lower(), m.group("who"))
+        if said.lower() == "you":
+            who = v.sent.t.other
+        elif said == "I":
+            who = v.speaker
+        elif said.lower() in ("he", "she", "they"):
             who = v.named_first(m.start()) or v.recent
         else:
             ent = v.reg.get(said)
