@@ -112,6 +112,21 @@ async def test_a_person_named_with_or_without_a_title_is_the_one_so_named(servic
     assert "Tom Baker" in ents["mr tom baker"][1] and ents["mr tom reyes"][1] == [], ents
 
 
+async def test_a_full_name_and_a_title_fit_for_her_with_the_surname_are_one_person(services, graph):
+    # Walk-throughs 97 and 98: "Margaret Okafor" and "Mrs Okafor", "Deepa Patel" and "Mrs Patel" were two
+    # people each (her quote's timeline split between them); "Mr Okafor" is not Margaret.
+    await _tell(services, graph, [(0, "New customer: Margaret Okafor, 14 Mill Lane, wants a new consumer unit"),
+                                  (0, "Mrs Patel rang about the nursery fees"),
+                                  (1, "Mrs Okafor wants it done before Christmas"),
+                                  (1, "Mr Okafor rang too"),
+                                  (1, "the manager is Deepa Patel")])
+    ents = await _entities(graph)
+    assert "Mrs Okafor" in ents["margaret okafor"][1] and "mrs okafor" not in ents, ents
+    assert "mr okafor" in ents, ents
+    people = {k for k in ents if "patel" in k}
+    assert len(people) == 1, ents
+
+
 async def test_a_surname_said_alone_is_the_one_person_of_that_surname(services, graph):
     # Walk-throughs 74 and 79: "Okafor" after "David Okafor", "Harwood" after "Mike Harwood", were
     # people of their own (Okafor's revised quote never closed his first).

@@ -79,8 +79,8 @@ RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMI
 # its title ("Helen Jones" for "Mrs Helen Jones", "Dr Patel" for "Dr Anita Patel").
 PERSON_TITLED = """
 MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
-WHERE ($title <> '' AND e.key STARTS WITH $title + ' ' AND e.key ENDS WITH ' ' + $surname
-       AND size(split(e.key, ' ')) = 3)
+WHERE ($title <> '' AND e.key ENDS WITH ' ' + $surname
+       AND (size(split(e.key, ' ')) = 2 OR (e.key STARTS WITH $title + ' ' AND size(split(e.key, ' ')) = 3)))
    OR e.key IN $keys
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
@@ -344,11 +344,28 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
         keys = [f"{words[0]} {words[2]}", f"{words[1]} {words[2]}"]  # ("Dr Anita Patel")
     elif len(words) == 2 and words[0] in lx.GIVEN_NAMES:
         keys = [f"{t} {sk}" for t in sorted(lx.TITLES)]  # ("Helen Jones")
+        # ... and by a title fit for her or him with the surname ("Margaret Okafor", "Mrs Okafor" said before)
+        keys += [f"{t} {words[1]}" for t in lx.SURNAME_TITLES if _fits(t, words[0])]
     else:
         return None
     rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys)
-    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"]]
+    # ("Mrs Okafor" is "Margaret Okafor", not "David Okafor": a title and a given name of one sex)
+    rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"]
+            and (not title or len(r["key"].split()) == 3 or _fits(title, r["key"].split()[0]))]
     return rows[0] if len(rows) == 1 else None
+
+
+_WOMENS_TITLES, _MENS_TITLES = frozenset("mrs ms miss dame lady sister sra mme".split()), frozenset("mr sir lord".split())
+
+
+def _fits(title: str, given: str) -> bool:
+    """Whether a title may be said of one of that given name: "Mrs" of Margaret, "Mr" of David, "Dr" of either
+    (a name of neither list: a given name at all)."""
+    if title in _WOMENS_TITLES:
+        return given in lx.FEMALE_NAMES
+    if title in _MENS_TITLES:
+        return given in lx.MALE_NAMES
+    return given in lx.GIVEN_NAMES
 
 
 def _same_numbers(a: str, b: str) -> bool:
