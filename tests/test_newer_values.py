@@ -273,3 +273,14 @@ def test_things_numbered_apart_are_two_things():
     hits = [said("Sent Pinewood invoice #1042 for September support, $2,340", 3),
             said("Pinewood invoice #1042 is $2,430 now, I transposed the digits", 4)]
     assert texts(later_values(hits, reorder=True))[0].startswith("Pinewood invoice #1042 is $2,430")
+
+
+def test_two_peoples_phone_numbers_are_no_codes():
+    # Walk-through 96: "Megan's number is 07700 900 318" was marked revised by Dr Shah's "her direct number
+    # is 01829 555 740": the pieces of a phone number had been read as codes.
+    hits = [said("Megan's number is 07700 900 318", 3, kind="fact"),
+            said("Hannah said her direct number is 01829 555 740 for emergencies", 20, kind="fact")]
+    assert later_values(hits, reorder=True) is hits and hits[0].revised_by is None
+    # ... a code said again is still one
+    hits = [said("The tack room code is 4071", 3), said("New tack room code is 5190, they changed it", 20)]
+    assert texts(later_values(hits, reorder=True))[0].startswith("New tack room code")

@@ -44,7 +44,9 @@ _DIGIT = re.compile(r"\d")
 _MEASURE = re.compile(r"\b(\d+(?:\.\d+)?)\s?(mg|mcg|ml|kg|g|km|cm|mm|lbs?|oz|mph|units?)\b")
 # A code or a number said alone, four to six digits and no year ("New code is 8302", "it's 7351 now").
 _CODE_NAMED = re.compile(r"\b(?:code|pin|passcode|combination)\b\W+(?:[a-z']+\W+){0,2}?(\d{4,6})\b(?![.,:/-]?\d)")
-_CODE = re.compile(r"(?<![\d.,:£$€/-])\b(?!(?:19|20)\d\d\b)(\d{4,6})\b(?![.,:/-]?\d|\s?(?:%|[ap]\.?m\b))")
+# (not a piece of a phone number: "Megan's number is 07700 900 318" and Dr Shah's "01829 555 740" had been
+# two codes, the first marked as changed by the second)
+_CODE = re.compile(r"(?<![\d.,:£$€/-])(?<!\d\s)\b(?!(?:19|20)\d\d\b)(\d{4,6})\b(?![.,:/-]?\d|\s\d|\s?(?:%|[ap]\.?m\b))")
 _TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|\b(\d{1,2}):(\d\d)\b")  # (of lower case)
 # (Month and day names are read by their first letters, then looked up: an alternation of every
 # name is several times slower, on every hit of every search.)
