@@ -157,3 +157,14 @@ def test_a_dose_said_after_why_told_to_drop_and_lowered_again_and_a_sum_said_aga
     facts = _facts("I take warfarin, 4mg.", "INR 3.4 this time, so Dr Okafor has lowered it again, 3.5mg now.",
                    speaker="Margaret")
     assert ("Margaret", "warfarin dose is", "3.5 mg") in facts, facts
+
+
+def test_she_who_was_prescribed_is_the_patient_not_the_consultant_named_last():
+    # Walk-through 97: "She's been prescribed an EpiPen Jr" after "The consultant is Dr Nkechi Okafor" was
+    # "Dr Nkechi Okafor has been prescribed an EpiPen Jr".
+    ex = extract([turn("Isla had a reaction to egg last week.", speaker="Claire", i=0),
+                  turn("The consultant is Dr Nkechi Okafor at St Mary's", speaker="Claire", i=1),
+                  turn("She's been prescribed an EpiPen Jr, 0.15mg.", speaker="Claire", i=2)])
+    texts = [f.text for f in ex.facts]
+    assert "Isla has been prescribed an EpiPen Jr, 0.15mg." in texts, texts
+    assert not [t for t in texts if t.startswith("Dr Nkechi Okafor has been")], texts

@@ -411,6 +411,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
             # (never the one speaking: "she" is someone else)
             others = [p for p in people if p != s.t.speaker]
+            if _TREATED.search(s.text):  # ("She's been prescribed an EpiPen Jr": the patient, not the consultant)
+                others = [p for p in others if not _CLINICIAN.match(p)] or others
             recent_before = _fitting(others, s.text) if others else None
             named_here = []
             for mm in s.mentions:
@@ -865,6 +867,12 @@ class LocalExtractor:
             when = _aware(first.at).date().isoformat() if first else "an unknown date"
             return Extraction(title=f"Conversation on {when}", summary="", keywords=[], importance=0.1)
 
+
+# A pronoun treated, not treating: whom "she" is in "She's been prescribed an EpiPen Jr" after "The consultant is
+# Dr Nkechi Okafor" (it had been the consultant).
+_TREATED = re.compile(r"\b(?:she|he)(?:'s|\s+(?:has|had|was|is|got))\s+(?:been\s+|just\s+|now\s+)*(?:prescribed|referred|"
+                      r"diagnosed|given|put\s+on|admitted|discharged|vaccinated|seen\s+by)\b", re.I)
+_CLINICIAN = re.compile(r"(?:dr|dr\.|doctor|nurse|prof|professor)\s", re.I)
 
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
