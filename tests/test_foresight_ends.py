@@ -732,6 +732,20 @@ async def test_an_event_moved_said_as_it_in_a_later_episode_is_the_one_its_turn_
     assert len(await _days(graph)) == 2
 
 
+async def test_an_event_said_moved_then_now_on_a_day_is_the_one_its_turn_names(graph, ingestor):
+    # Walk-through 98: "NICEIC moved. Paul can't do the 10th, it's now Monday 14th December at 10am" left
+    # the assessment's 10 December day current and its plan active.
+    await _tell(ingestor, graph.tenant, "sparks", [
+        ("m1", "Gareth", "NICEIC assessment is booked for Thursday June 20th, 9am.", 0),
+        ("m2", "Gareth", "The Henderson inspection is on June 24th.", 0)])
+    report = await _tell(ingestor, graph.tenant, "sparks", [
+        ("m3", "Gareth", "NICEIC moved. Paul can't do the 20th, it's now Monday July 1st at 10am.", 5)])
+    assert report.process.foresights_ended == 1
+    days = await _days(graph)
+    assert days["niceic assessment"] == [("2024-06-20", "superseded"), ("2024-07-01", "current")], days
+    assert days["henderson inspection"] == [("2024-06-24", "current")], days
+
+
 async def test_a_value_replaced_ends_the_plan_its_turn_told_with_the_old_value(graph, ingestor):
     # Re-run of walk-through 57: Tom's on-call plan stayed active beside Hana's, and ranked second
     # for "What's coming up for me?".

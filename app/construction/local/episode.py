@@ -21,7 +21,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
-from app.construction.local.assignments import assignments, it_moved
+from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import SUM, corrected_day, correction_of, measures, renamed_value, sum_said_again
 from app.construction.local.medication import medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
@@ -557,7 +557,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # stored value that holds 50 (the subs had become £55)
                 fixes = None
             # "it's been moved again, now to Tuesday 1 December": the writer finds what it is
-            moved_to = None if valued or assigned or s.t.assistant else it_moved(s)
+            moved_to = None if valued or assigned or s.t.assistant else it_moved(
+                s, s_before if s_before is not None and s_before.t is s.t else None)
             valued_or_assigned = valued or assigned or fixes
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
@@ -665,6 +666,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     f = replace(f, corrects=fixes)
                 if moved_to is not None and p is parses[0]:
                     f = replace(f, moves_to=moved_to)
+                    if s_before is not None and s_before.t is s.t and tells_move(s_before.text):
+                        # the move told in the sentence before ("NICEIC moved."): its words name the event
+                        f = replace(f, text=f"{s_before.text.rstrip(' .!')}: {f.text}")
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):
                     # ... told without the slot, which its own timeline holds ("Tomás said physio is
                     # with Ana Sousa at the clinic in Boavista": no Tuesday current beside Thursday)
