@@ -770,6 +770,18 @@ async def test_a_plan_called_off_by_its_day_ends_whoever_told_it_and_plans_nothi
     assert not [t for t in fs if "need to see" in t], fs
 
 
+async def test_what_may_now_be_cancelled_ends_its_plan_and_plans_nothing(graph, ingestor):
+    # Walk-through 96: "So we can cancel the dentist on the 10th" became a plan ("Hannah can cancel the
+    # dentist on ..."), and the dentist's appointment stayed active.
+    await _tell(ingestor, graph.tenant, "c1", [("m1", "Gail", "Dentist for Bramble is on March 10th at 4pm", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [("m2", "Hannah", "Her teeth were done today. So we can cancel the dentist "
+                                                                "on the 10th", 3)])
+    fs = await _foresight(graph)
+    [dentist] = [r for t, r in fs.items() if t.startswith("Dentist for Bramble")]
+    assert dentist["endedBy"] == ["m2"], fs
+    assert not [t for t in fs if "can cancel" in t], fs
+
+
 async def test_someone_who_withdrew_no_longer_starts_on_the_day_planned(graph, ingestor):
     # Walk-through 89: "Sam Okafor withdrew" left "Sam Okafor starts on 2026-10-19" ahead.
     await _tell(ingestor, graph.tenant, "c1", [

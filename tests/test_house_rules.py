@@ -164,6 +164,6 @@ def test_rules_said_short_or_between_people_are_standing_constraints():
     assert "Maisie must never have bute on an empty stomach." in told, told
     assert {"alfalfa", "treats"} <= set(next(v for t, v in told.items() if "No alfalfa" in t)), told
     for said in ("Max two treats a day", "nobody ring Hannah before 7am", "No cranberry juice or grapefruit",
-                 "never park on their drive", "Screen time rule: Finn gets no screens at all"):
+                 "never park on their drive", "Finn gets no screens at all"):
         assert [t for t in told if said in t], (said, told)
     assert not [t for t in told if "rush" in t or "never mind" in t], told

@@ -9,11 +9,8 @@ EMOJI_CLASS = (
     "\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF\uFE0F\u200D\u20E3"
     "\U000E0000-\U000E007F"
 )
-# (a face typed in letters ends a sentence as an emoji does: "Zofia is leaving at half term :( we've
-# found someone new" had been one sentence, its "we" Zofia's)
 _BOUNDARY = re.compile(
-    rf"[.!?\u2026]+[\"')\]]*(?=\s|$)|[\u3002\uff01\uff1f]+|\n+|[{EMOJI_CLASS}]+(?=\s+[A-Z]|\s*$)|"
-    r"(?<=\s)[:;]-?[()/\\|DPp]+(?=\s|$)"
+    rf"[.!?\u2026]+[\"')\]]*(?=\s|$)|[\u3002\uff01\uff1f]+|\n+|[{EMOJI_CLASS}]+(?=\s+[A-Z]|\s*$)"
 )
 _ABBREVIATIONS = frozenset("""
 mr mrs ms mx dr prof st jr sr vs etc e.g i.e eg ie inc ltd co corp mt no approx dept est fig

@@ -253,8 +253,8 @@ _IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+has|it
 
 # ... or said to be "now" a day after the move was told ("NICEIC moved. Paul can't do the 10th, it's now Monday
 # 14th December at 10am"): the move in the turn's sentence before or in this one.
-_IT_NOW = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+is)\s+(?i:now)\s+(?:(?i:on)\s+)?"
-                     rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
+_NOW_A_DAY = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+is)\s+(?i:now)\s+(?:(?i:on)\s+)?"
+                        rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 _MOVE_TOLD = re.compile(rf"\b(?:{lx.MOVED_VERBS}|rescheduled|changed|can't\s+do|cannot\s+do|can\s+no\s+longer\s+do)\b", re.I)
 
 
@@ -267,7 +267,7 @@ def it_moved(sent: _Sentence, before: _Sentence | None = None) -> str | None:
     """The ISO day "it" was moved to, in a sentence that names no event moved; `before`: the turn's
     sentence before it, which may tell the move ("NICEIC moved.")."""
     m = _IT_MOVED.search(sent.s1)
-    if m is None and (now := _IT_NOW.search(sent.s1)) is not None and (
+    if m is None and (now := _NOW_A_DAY.search(sent.s1)) is not None and (
             _MOVE_TOLD.search(sent.s1, 0, now.start()) or (before is not None and tells_move(before.text))):
         m = now
     if m is None or int(m.group("d")) >= len(sent.rendered):

@@ -183,7 +183,7 @@ def _span(d, at: datetime) -> tuple[datetime, datetime]:
 
 def _companion(sent: _Sentence, reg: _Registry) -> str | None:
     wm = _WE.search(sent.text)
-    if not wm or _WE_OF_ANOTHER_CLAUSE.search(sent.text, 0, wm.start()):
+    if not wm or _WE_OF_ANOTHER_CLAUSE.search(sent.text, 0, wm.start()) or _FACE_BEFORE_WE.search(sent.raw):
         return None  # ("Linda has said she'll have Biscuit while we're away": not Linda and I)
     for mm in sent.mentions:
         ent = reg.get(mm.key)
@@ -211,6 +211,9 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
 # moved it" was "Ann and ABC", false, where "Tom is coeliac so we need ..." as the speaker's is only short)
 _WE_OF_ANOTHER_CLAUSE = re.compile(r"\b(?:while|whilst|if|unless|until|till|so|because|cos|though|although|whether|"
                                    r"asking|asked)\s+$", re.I)
+# ... nor after a face typed in letters, which ends what was said of the one before ("Zofia is leaving at half
+# term :( we've found someone new": not Lucy and Zofia)
+_FACE_BEFORE_WE = re.compile(r"(?<!\w)[:;=]-?[()DPp/\\|]+\s+(?:we|we're|we've|we'll|we'd|us)\b", re.I)
 _SAYS_WE = re.compile(r"\s+(?:\w+\s+)?(?:says|said|thinks|reckons|told\s+me|mentioned|confirmed|emailed|texted|"
                       r"wrote|messaged)\s+(?:that\s+)?", re.I)
 _SHE_HE = re.compile(r"\b(?:she|he)(?:'s|'d|'ll)?\b", re.I)

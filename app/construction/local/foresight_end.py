@@ -60,7 +60,9 @@ _WITHDREW = re.compile(r"(?:^|(?<=[.,;:!]\s)|(?<=\bso\s))(?P<who>(?-i:[A-Z])[\w'
 _STARTING = ("starts", "start", "starting", "joins", "joining", "begins")
 # ... or said to be called off: "mum and dad have to cancel tomorrow", "mum wanted to come 21 November
 # but she's cancelled" (each had been a plan of its day).
-_MUST_CANCEL = re.compile(r"\b(?:ha(?:ve|s|d)|need|needs|needed)\s+to\s+(?:cancel|call\s+off)\s+(?P<x>[^.;:!?(),]+)", _I)
+# (... and what may now be: "So we can cancel the dentist on the 10th", its reason gone)
+_MUST_CANCEL = re.compile(r"\b(?:(?:ha(?:ve|s|d)|need|needs|needed)\s+to|can|could|should)\s+(?:now\s+)?(?:cancel|call\s+off)\s+"
+                          r"(?P<x>[^.;:!?(),]+)", _I)
 _BUT_CANCELLED = re.compile(r"(?P<x>[^.;!?]{3,80}?)\s*,?\s+but\s+(?:she|he|they|we|it)(?:['’]s|['’]ve|\s+has|\s+have|"
                             r"\s+had)?\s+(?:now\s+)?(?:cancell?ed|called\s+(?:it\s+)?off)\b", _I)
 
@@ -278,7 +280,7 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
                     and not _CLEARED_BY.match(sent.text, sent.mentions[0].end)):  # ("Diane says it's fine ...")
                 out.append(ForesightEndDraft(who=first.name, words=words, kind="constraint",
                                              turn_ids=[sent.t.turn.id]))
-    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED):
+    for rx in (_CALLED_OFF, _IS_OFF, _NOT_AFTER_ALL, _INSTEAD, _DROPPED, _MUST_CANCEL):
         for m in rx.finditer(text):
             which = _which(m.group("x"))
             add(m.start(), which, "plan")

@@ -320,9 +320,11 @@ _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:th
 _GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
 
 
-def _short_rules(text: str) -> list[re.Match]:
+def _short_rules(sent: _Sentence) -> list[re.Match]:
+    text = sent.text
     return [*(m for m in _NO_FOOD.finditer(text) if set(m.group("x").lower().split()) & _GIVEN),
-            *_MAX_A_DAY.finditer(text), *_NAMED_RULE.finditer(text), *_NEVER_DO.finditer(text)]
+            *_MAX_A_DAY.finditer(text), *_NEVER_DO.finditer(text),
+            *_NAMED_RULE.finditer(sent.raw)]  # (its label, which the sentence's text is cut from)
 
 
 _HANDLING = frozenset("lifts carries moves shifts handles".split())
@@ -349,7 +351,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
               *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text),
-              *_short_rules(sent.text)]:
+              *_short_rules(sent)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
         if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that",
                                                    "wait")):  # ("no wait that was for Priya": taken back)

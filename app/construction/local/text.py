@@ -61,7 +61,7 @@ _PRONOUN_LEAD = re.compile(r"(?:he|she|they)(?P<v>'s|'re|'ll|\s)", re.IGNORECASE
 # A pronoun's verb written out where a name takes the pronoun's place ("he's" -> "Omar is").
 PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will", "'d": " would"}
 # "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
-_CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*|rules?)\b")  # ("Screen time rule: ...")
+_CONSTRAINT_LABEL = re.compile(r"(?i)\b(?:allerg\w*|intoleran\w*|vegan|vegetarian|coeliac|celiac|diabet\w*)\b")
 # ("updated burn: $72k a month now, we added two contractors")
 _LABELLED_VALUE = re.compile(r"[$£€]?\d[\d,.]*(?:\s*[a-zA-Z%]{1,6})?(?:\s+(?:a|an|per)\s+[a-z]+)?(?:\s+now)?"
                              r"\s*(?:for\b|x\s*\d|[.!,;]|$)")
