@@ -73,6 +73,13 @@ def test_a_number_said_of_her_is_the_person_named_before():
         ("Tom", "07700 900123", "Tom's number is 07700 900123.")]
 
 
+def test_a_direct_line_said_of_her_is_the_number_of_the_person_named_before():
+    # Walk-through 99: "Her direct line is 01423 557902" (the new solicitor's) was a "said" fact of Daniel's.
+    ex = extract(("Daniel", "Our new solicitor is Anita Desai at Carrow & Webb."),
+                 ("Daniel", "Her direct line is 01423 557902."))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "phone is"] == [("Anita Desai", "01423 557902")]
+
+
 def test_rent_going_up_to_what_the_agent_says_then_agreed_lower_and_a_goal_said_after_yeah():
     # "the rent is going up :( Greenhill says £1,240 from 1 December" and "yeah goal is £6,000"
     # were a "said" fact and nothing: "rent is £1,150" stayed current.

@@ -929,7 +929,9 @@ def _first_day(v: _Values) -> None:
 # was kept), "My mobile is 07700 900123", "Hannah's new number is 07700 900456".
 _PHONE = re.compile(
     r"(?<![\w'])(?P<whose>my|his|her|their|(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?)['’]s)\s+(?:(?i:new)\s+)?"
-    r"(?:(?i:phone|mobile|cell|contact|work|home)\s+)?(?i:number|no\.?|phone|mobile|cell)\s+(?i:is|'s)\s+"
+    # ("Her direct line is 01423 557902": the solicitor's named before)
+    r"(?:(?i:phone|mobile|cell|contact|work|home|direct)\s+)?(?i:number|no\.?|phone|mobile|cell|line|landline|dial)\s+"
+    r"(?i:is|'s)\s+"
     r"(?:(?i:now)\s+)?(?P<num>\+?\(?\d[\d\s().-]{5,16}\d)(?![\d-])", re.I)
 
 
