@@ -248,6 +248,14 @@ def test_a_customers_quote_given_revised_and_settled_is_one_timeline():
     assert not [s for s, p, _ in said if s == "Marta" and p == "quote is"]
 
 
+def test_a_quote_to_them_is_the_household_named_before_not_the_assistant_called_by_name():
+    # Walk-through 98: "Right Bolt, you're in the group now" then "a full rewire for the Hendersons ..., quoted
+    # them £4,200" made the quote the assistant's ("Bolt | quote is | £4,200").
+    ex = extract(("Bethan", "Right Bolt, you're in the group now. I'm Bethan, I do Gareth's books."),
+                 ("Gareth", "main thing is a full rewire for the Hendersons on Cae Mawr Road, quoted them £4,200 last week"))
+    assert [(s, v) for s, p, v in values(ex) if p == "quote is"] == [("Hendersons", "£4,200")]
+
+
 def test_a_head_count_said_in_a_clause_grows_and_a_proposal_or_a_supposed_day_is_no_value():
     ex = extract(("Elena", "Great first rehearsal tonight! 38 singers signed up so far"),
                  ("Elena", "first Wednesday rehearsal went well btw, 41 singers now"),

@@ -833,6 +833,10 @@ _FINAL_PRICE = re.compile(r"\b(?i:I|we)\s+(?i:said|agreed|settled\s+on|offered|w
                           rf"{_MONEY}\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b")
 
 
+# A household by its surname: "the Hendersons".
+_FAMILY = re.compile(r"\b(?i:the)\s+((?-i:[A-Z])[a-z]+s)\b(?!.*\b(?i:the)\s+(?-i:[A-Z])[a-z]+s\b)")
+
+
 def _quotes(v: _Values) -> None:
     if v.sent.t.assistant:
         return
@@ -841,9 +845,12 @@ def _quotes(v: _Values) -> None:
         if whom and whom.lower() not in ("her", "him", "them"):
             ent = v.reg.get(whom)
             who = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
+        elif whom and whom.lower() == "them" and (family := _FAMILY.search(v.text, 0, m.start())) is not None:
+            who = family.group(1)  # ("a full rewire for the Hendersons on Cae Mawr Road, quoted them £4,200")
         else:  # the customer the sentence named before it, else the one named last
             who = v.named_first(m.start()) or v.recent
-        if who and who != v.speaker:
+        said = v.reg.get(who) if who else None
+        if who and who != v.speaker and not (said is not None and said.speaker):  # (nor the assistant, "Bolt")
             v.add(who, "quote", m.group("num").replace(" ", ""), m.start(), end=m.end())
 
 
