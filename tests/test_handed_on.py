@@ -254,6 +254,16 @@ def test_a_quote_to_them_is_the_household_named_before_not_the_assistant_called_
     ex = extract(("Bethan", "Right Bolt, you're in the group now. I'm Bethan, I do Gareth's books."),
                  ("Gareth", "main thing is a full rewire for the Hendersons on Cae Mawr Road, quoted them £4,200 last week"))
     assert [(s, v) for s, p, v in values(ex) if p == "quote is"] == [("Hendersons", "£4,200")]
+    # ... a quote given again or settled is the one said last ("re-quoted at £990", "agreed £950 final"), of no
+    # one when none was (walk-through 98: "Dai" and "Callum", named before, had been given quotes)
+    ex = extract(("Marta", "New job: Helen Okafor, 2 bed flat. I quoted her £850"),
+                 ("Marta", "she added a piano so re-quoted at £990"),
+                 ("Marta", "she knocked us down a bit, agreed £950 final"))
+    assert [(s, v) for s, p, v in values(ex) if p == "quote is"] == [
+        ("Helen Okafor", "£850"), ("Helen Okafor", "£990"), ("Helen Okafor", "£950")]
+    ex = extract(("Gareth", "Day 2 at the Hendersons. going well, Dai's lad is handy"),
+                 ("Gareth", "re-quoted at £4,650 for the lot"))
+    assert not [v for _, p, v in values(ex) if p == "quote is"]
 
 
 def test_a_head_count_said_in_a_clause_grows_and_a_proposal_or_a_supposed_day_is_no_value():
