@@ -168,3 +168,13 @@ def test_she_who_was_prescribed_is_the_patient_not_the_consultant_named_last():
     texts = [f.text for f in ex.facts]
     assert "Isla has been prescribed an EpiPen Jr, 0.15mg." in texts, texts
     assert not [t for t in texts if t.startswith("Dr Nkechi Okafor has been")], texts
+
+
+def test_a_medicine_given_to_a_child_and_the_dose_going_up_are_the_childs():
+    # Walk-through 97: "we give her cetirizine, 2.5ml once a day" and "Isla's 14kg now so the cetirizine dose goes
+    # up to 5ml once a day" were "said" facts of the mother's, both current.
+    facts = _facts("Isla has an egg allergy.", "For her eczema we give her cetirizine, 2.5ml once a day.",
+                   "Isla's 14kg now so the cetirizine dose goes up to 5ml once a day", speaker="Claire")
+    assert {("Isla", "takes", "cetirizine"), ("Isla", "cetirizine dose is", "2.5 ml"),
+            ("Isla", "cetirizine dose is", "5 ml")} <= facts, facts
+    assert not [f for f in facts if f[0] == "Claire" and "dose" in f[1]], facts

@@ -48,6 +48,10 @@ _THE_DOSE_TO = re.compile(
     r"raising|lowering|reducing|cutting|dropping|(?<=to\s)(?:drop|lower|reduce|increase|raise|cut|put|up|bump))\s+"
     rf"(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
     rf"(?:up\s+|down\s+|back\s+)?to\s+{_AMOUNT}", _I)
+# ... or of "the" medication's dose going up, of whom the sentence names ("Isla's 14kg now so the cetirizine
+# dose goes up to 5ml once a day"), else its taker.
+_THE_DOSE_GOES = re.compile(rf"\bthe\s+{_MED}\s+(?:dose|dosage)\s+(?:goes|went|is\s+going|has\s+gone|'s\s+going|"
+                            rf"is\s+now|is)\s+(?:up\s+|down\s+)?(?:to\s+)?{_AMOUNT}", _I)
 # ... or told alone, of whom was named before: "Geoff takes blood pressure tablets." "Felodipine, 5mg
 # every morning." (no fact of it at all)
 _MED_ALONE = re.compile(rf"^{_MED}\s*,?\s*{_AMOUNT}(?=\s+(?:every|each|a|at|in|twice|once|daily|nightly|per)\b|"
@@ -81,6 +85,8 @@ _TAKES = re.compile(rf"{_WHO}(?:\s+(?:is|am|are)|'s|'m|'re)?\s+(?:now\s+|still\s
                     rf"(?:has|have|gets|get)(?=\s+(?:\d|one|two|half)))\s+{_DOSE}{_MED}", _I)
 # "she prescribed iron supplements" (for the speaker), "Dr. Lee prescribed Dad metformin".
 _PRESCRIBED = re.compile(rf"\b(?:prescribed|prescribes|prescribing)\s+(?:{_WHOM}\s+)?{_DOSE}{_MED}", _I)
+# Given by whoever looks after them: "we give her cetirizine, 2.5ml once a day" (of the child named before).
+_GIVE = re.compile(rf"\b(?:give|gives|giving|gave)\s+{_WHOM}\s+(?:the\s+)?{_DOSE}{_MED}", _I)
 _TOOK_OFF = re.compile(rf"\b(?:took|taken|takes|taking)\s+{_WHOM}\s+off\s+{_MED}", _I)
 # A stop told by whoever prescribes ("My GP told me to stop ibuprofen completely"), and a switch
 # said without what it was from ("I'm switching to paracetamol 500 mg"): the old value ended,
@@ -178,11 +184,17 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
             who = sent.t.speaker  # told to the speaker by the one named ("Dr Okafor said to drop the warfarin to 4mg")
         if who is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
+    for m in _THE_DOSE_GOES.finditer(text):
+        named = [e.name for mm in sent.mentions if mm.end <= m.start()
+                 and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        med = one_medication(m.group(1))
+        if (who := named[0] if named else takers.get(med.lower()) or recent) is not None:
+            out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     for m in _MED_ALONE.finditer(text):
         add(m, "takes", m.group(1), word=recent or sent.t.speaker, dose=m.group(2))
     if out:
         return out
-    for rx, predicate in ((_PUT_ON, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
+    for rx, predicate in ((_PUT_ON, "takes"), (_GIVE, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
                           (_TOLD_TO_STOP, "stopped taking"), (_SWITCHING_TO, "takes"), (_TAKES, "takes")):
         for m in rx.finditer(text):
             add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
