@@ -106,3 +106,13 @@ def test_a_month_with_its_day_after_coming_and_a_day_replaced_still_ahead_this_m
     assert days("moved to 3 October rather than the 28th", datetime(2026, 9, 29, tzinfo=timezone.utc)) == [
         date(2026, 10, 3), date(2026, 10, 28)]
     assert days("see you next October", at) == [date(2026, 10, 1)]  # (a month alone, as before)
+
+
+def test_the_weekday_of_a_span_said_before_it_and_a_ranges_start_without_the():
+    # Walk-throughs 97 and 96: "the Saturday night" of a 27-29 November visit had been the 21st; "19th to 27th
+    # December" had no first day.
+    assert days("My mum is visiting 27-29 November, she can babysit on the Saturday night",
+                datetime(2026, 11, 15, tzinfo=timezone.utc)) == [date(2026, 11, 27), date(2026, 11, 28)]
+    assert days("I'm away 19th to 27th December", datetime(2026, 11, 20, tzinfo=timezone.utc)) == [
+        date(2026, 12, 19), date(2026, 12, 27)]
+    assert days("we play Saturday", datetime(2026, 11, 15, tzinfo=timezone.utc)) == [date(2026, 11, 21)]

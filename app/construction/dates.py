@@ -767,13 +767,16 @@ _RANGE_END = re.compile(rf"\s*(?:to|until|till|through|-|–)\s+(?:(?:the\s+)?(?
 # "on the 21st", "moved it to the 19th", "Thursday the 19th": a day of this month or the next
 # (the last, in the past tense); with its weekday, the nearest month where the day is that one.
 # ("Tuesday 24th" too, its "the" left out)
-@_pattern(rf"(?:\bon\s+)?(?:(?:\b(?:this\s+coming|this|next|coming)\s+)?\b(?P<wd>{_WD}),?\s+(?:the\s+)?|\bthe\s+)"
+@_pattern(rf"(?:\bon\s+)?(?:(?:\b(?:this\s+coming|this|next|coming)\s+)?\b(?P<wd>{_WD}),?\s+(?:the\s+)?|\bthe\s+|"
+          # ("I'm away 19th to 27th December": a range's start without "the")
+          rf"\b(?=\d{{1,2}}(?:st|nd|rd|th)\s*(?:to|until|till|-|–)\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_M_ANY})\b))"
           rf"(?P<day>\d{{1,2}})(?:st|nd|rd|th)\b"
           rf"(?!\s+(?:of\s+)?(?:{_M_ANY}|century|centuries)\b)", needs=(_DIGITS,))
 def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     day = int(m.group("day"))
     said_on = m.group(0)[:2].lower() == "on"
-    if not 1 <= day <= 31 or not (said_on or m.group("wd") or _TO_THE_NTH.search(m.string, 0, m.start())):
+    if not 1 <= day <= 31 or not (said_on or m.group("wd") or _TO_THE_NTH.search(m.string, 0, m.start())
+                                  or _RANGE_END.match(m.string, m.end())):
         return None  # "the 3rd in line", "the 19th century": no day
     first = date(ref.year, ref.month, 1)
     if (_INSTEAD_OF.search(m.string, 0, m.start()) and not m.group("wd")
@@ -926,7 +929,20 @@ def find_dates(
             shift = timedelta(days=7 * -(-(a.start - b.start).days // 7))
             start, end = b.start + shift, b.end + shift
             out[i] = replace(b, start=start, end=end, direction=_direction(start, end, ref_day))
+    # "My mum is visiting 27-29 November, she can babysit on the Saturday night": the Saturday of that span
+    # (it had been the coming one, a week before)
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if (b.relative and _THE_WEEKDAY.fullmatch(text, max(0, b.pos - 4), b.pos + len(b.phrase))
+                and 1 <= (a.end - a.start).days <= 13 and a.start > b.start):
+            inside = next((a.start + timedelta(days=k) for k in range((a.end - a.start).days + 1)
+                           if (a.start + timedelta(days=k)).weekday() == b.start.weekday()), None)
+            if inside is not None:
+                out[i] = replace(b, start=inside, end=inside, direction=_direction(inside, inside, ref_day))
     return bare_days_named(out, out, ref_day)
+
+
+_THE_WEEKDAY = re.compile(rf"(?i:the)\s+(?:{_WD})", _I)
 
 
 def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date) -> list[DateMention]:
