@@ -167,3 +167,11 @@ def test_rules_said_short_or_between_people_are_standing_constraints():
                  "never park on their drive", "Finn gets no screens at all"):
         assert [t for t in told if said in t], (said, told)
     assert not [t for t in told if "rush" in t or "never mind" in t], told
+
+
+def test_a_will_left_is_no_plan():
+    # Walk-through 99: "Dad's will names me and Mum as executors" was a plan ("will" read as the verb).
+    ex = extract(("Daniel", "So Dad's will names me and Mum as executors."),
+                 ("Daniel", "I will call the bank on Monday."))
+    plans = [f.text for f in ex.foresights if f.kind == "plan"]
+    assert plans and all("call the bank" in p for p in plans), plans

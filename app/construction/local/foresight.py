@@ -228,7 +228,10 @@ _FILLERS = frozenset("lol haha hahaha lmao tbh tho though anyway anyways really 
 _PLAN_CUE = re.compile(
     r"(?:(?<![\w'])(?:going to|gonna|planning to|planning on|plan to|plans to|hoping to|hope to|want to|"
     r"wanna|would like to|would love to|intend to|intending to|about to|thinking about|thinking of|"
-    r"considering|looking forward to|can't wait to|can't wait for|will|scheduled to|supposed to|need to|"
+    # (not a will left: "Dad's will names me and Mum as executors")
+    r"considering|looking forward to|can't wait to|can't wait for|"
+    r"(?<!['’]s\s)(?<!\bthe\s)(?<!\ba\s)(?<!\bhis\s)(?<!\bher\s)(?<!\bmy\s)(?<!\btheir\s)(?<!\bour\s)will|"
+    r"scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|entered|"
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up\s+for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
