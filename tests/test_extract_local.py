@@ -2340,3 +2340,12 @@ def test_a_new_holder_of_a_role_said_without_my_or_with_where_they_are_is_the_sp
             ("Margaret", "carer is", "Precious")} <= facts, facts
     assert ("Megan", "is", "the new sharer") in facts, facts
     assert {e.name: e.type for e in ex.entities}["Precious"] == "person"
+
+
+def test_a_reverend_is_a_person_and_a_bank_an_organisation():
+    # Walk-through 99: "Reverend Paul Whitby" was a thing, Barclays and NS&I people.
+    ex = extract(episode(("Daniel", "The vicar is Reverend Paul Whitby, he's lovely."),
+                         ("Daniel", "I rang Barclays and Nationwide today. Anita says NS&I will pay them out.")))
+    types = {e.name: e.type for e in ex.entities}
+    assert types["Reverend Paul Whitby"] == "person", types
+    assert types["Barclays"] == types["Nationwide"] == types["NS&I"] == "organization", types

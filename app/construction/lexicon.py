@@ -124,7 +124,8 @@ KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana gran
 # Kin words that also prefix a name: "Uncle Bob", "Aunt May", "Cousin Vinny".
 KIN_TITLES = _words("uncle aunt auntie grandma grandpa granny nana cousin")
 # A person's title before a name.
-TITLES = _words("mr mrs ms miss mx dr dra prof professor sir dame lady lord rev father sister brother captain sra mme")
+TITLES = _words("mr mrs ms miss mx dr dra prof professor sir dame lady lord rev revd reverend pastor rabbi "
+                "father sister brother captain sra mme")
 # The titles a surname is said with ("Mr Okafor", "Dr Lin"), the most said first: whom a surname
 # alone may be (recollection/lookup.py, channels/foresight.py).
 SURNAME_TITLES = ("mr", "mrs", "ms", "dr", "miss", "prof")
@@ -744,6 +745,8 @@ TICKET_ID = r"(?:[A-Z][A-Z0-9]{1,9}-\d{1,7}(?:-\d{1,7})?|[A-Z]-\d{3,9})"
 KNOWN_ORGS = _words("""
 dhl ups fedex usps dpd tnt gls hermes evri parcelforce amazon ebay etsy paypal stripe klarna visa
 mastercard amex google apple microsoft netflix spotify uber airbnb ikea
+barclays santander nationwide lloyds hsbc natwest halifax monzo starling revolut tsb metro ns&i hmrc dvla
+tesco sainsbury's sainsburys asda morrisons waitrose aldi lidl octopus
 """)
 
 # What someone has one of at a time, said as "my <noun> is ...": a new one ends the old ("My new
