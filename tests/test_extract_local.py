@@ -884,6 +884,14 @@ def test_we_after_a_face_typed_in_letters_is_no_one_named_before():
     assert not [t for t in texts if "Zofia have" in t or "and Zofia" in t], texts
 
 
+def test_we_after_a_death_is_not_with_the_one_who_died():
+    # Walk-through 99: "Dad passed away on the 28th of August and we're trying to keep on top of everything"
+    # was "Daniel and Daniel's dad are trying ...".
+    ex = extract(episode(("Daniel", "Dad passed away on the 28th of August and we're trying to keep on top of "
+                                    "everything with the estate.")))
+    assert not [f.text for f in ex.facts if "Daniel's dad are" in f.text], [f.text for f in ex.facts]
+
+
 def test_a_pronoun_in_a_name_or_a_title_is_no_ones():
     # Walk-throughs 97 and 99: "NS&Daniel will pay", "a Joie Rob-Snug 2", "The Lord's Margaret's Shepherd and
     # Abide with Margaret"; a self-introduction's second clause, "Gail Pritchard is Gail Pritchard runs ..."

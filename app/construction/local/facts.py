@@ -200,6 +200,8 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
                 continue  # "Lucy loved the cake, she's left us a review": Lucy did it to us
             if _SAYS_WE.fullmatch(sent.text, mm.end, wm.start()):
                 continue  # "Priya says we're in Steam Next Fest": the speaker's "we", told by Priya
+            if _DIED.search(sent.text, mm.end, wm.start()):
+                continue  # "Dad passed away on the 28th of August and we're trying to ...": not with us
             return ent.name
     return None
 
@@ -217,6 +219,7 @@ _FACE_BEFORE_WE = re.compile(r"(?<!\w)[:;=]-?[()DPp/\\|]+\s+(?:we|we're|we've|we
 _SAYS_WE = re.compile(r"\s+(?:\w+\s+)?(?:says|said|thinks|reckons|told\s+me|mentioned|confirmed|emailed|texted|"
                       r"wrote|messaged)\s+(?:that\s+)?", re.I)
 _SHE_HE = re.compile(r"\b(?:she|he)(?:'s|'d|'ll)?\b", re.I)
+_DIED = re.compile(r"\b(?:died|passed\s+away|passed\s+on|lost\s+(?:him|her))\b", re.I)
 # A person who is no one "we" is with: named after a preposition ("For Priya we're going with
 # 125k"), or named again or as "him"/"her" after "we" ("we moved Tom's onsite", "any onsite room
 # we book for him").
