@@ -2357,3 +2357,12 @@ def test_a_reverend_is_a_person_and_a_bank_an_organisation():
     types = {e.name: e.type for e in ex.entities}
     assert types["Reverend Paul Whitby"] == "person", types
     assert types["Barclays"] == types["Nationwide"] == types["NS&I"] == "organization", types
+
+
+def test_a_list_the_assistant_draws_up_under_a_label_is_no_fact():
+    # Second run of walk-through 97: "Nursery bag for Finn: nappies and wipes, ..." (the assistant's) was a fact
+    # of no one's, the top hit for the nursery's address.
+    ex = extract([turn("Can you write a list of what Finn needs in his nursery bag?", "Claire", T0, 0),
+                  turn("Nursery bag for Finn: nappies and wipes, two changes of clothes, his comforter, and a labelled "
+                       "bag for dirty clothes.", "Nest", T0 + timedelta(minutes=1), 1, role="assistant")])
+    assert not [f.text for f in ex.facts if "nappies" in f.text], [f.text for f in ex.facts]

@@ -153,6 +153,8 @@ def test_a_dose_said_after_why_told_to_drop_and_lowered_again_and_a_sum_said_aga
                   turn("sorry, £14,200. I read it backwards off the letter.", speaker="Daniel", i=3)])
     doses = {f.object for f in ex.facts if f.predicate == "warfarin dose is"}
     assert doses == {"4 mg"}, [f.text for f in ex.facts]
+    # (and no fact of the doctor's beside it with the same 4mg: it had stayed current after the dose changed)
+    assert not [f.text for f in ex.facts if f.subject == "Dr Helen Okafor"], [f.text for f in ex.facts]
     assert [f.text for f in ex.facts if "14,200" in f.text and f.valid_to is None], [f.text for f in ex.facts]
     facts = _facts("I take warfarin, 4mg.", "INR 3.4 this time, so Dr Okafor has lowered it again, 3.5mg now.",
                    speaker="Margaret")
@@ -178,3 +180,11 @@ def test_a_medicine_given_to_a_child_and_the_dose_going_up_are_the_childs():
     assert {("Isla", "takes", "cetirizine"), ("Isla", "cetirizine dose is", "2.5 ml"),
             ("Isla", "cetirizine dose is", "5 ml")} <= facts, facts
     assert not [f for f in facts if f[0] == "Claire" and "dose" in f[1]], facts
+
+
+def test_a_vets_practice_is_no_one_whom_a_dose_is_put_on():
+    # Second run of walk-through 96: "His vet is Megan Ashworth at Dee Valley Vets, she's put him on 2g of bute"
+    # made "Megan Ashworth takes bute" (the practice was a person, so "him" was the vet).
+    facts = _facts("His vet is Megan Ashworth at Dee Valley Vets, she's put him on 2g of bute a day for a bruised sole",
+                   speaker="Hannah")
+    assert not [f for f in facts if f[0] == "Megan Ashworth" and ("takes" in f[1] or "dose" in f[1])], facts

@@ -340,6 +340,7 @@ engineers engineering lawyers consultants contractors designers roasters brewery
 coffee tea wines fitness salon florist florists films games press publishing printing printers design
 digital energy marketing events travel tours kitchens outfitters apparel cosmetics catering seafood
 fisheries fish supplies wholesale distributors imports electronics sports kits sportswear
+vets veterinary surgery stables
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")
@@ -643,6 +644,8 @@ SITUATIONS: dict[str, str] = {
     # what may be said in public: "nothing gets announced publicly before Brightmoss signs off"
     "publicity": "posting, social media, trailer, press, journalists, tweet, twitter, news, marketing, publicity, "
                  "newsletter, website",
+    # what a child may watch: "Screen time rule: Finn gets no screens at all" (for "can Jess put a film on?")
+    "screens": "screens, screen time, tv, television, film, films, movie, movies, tablet, ipad, cartoons, video games",
     # what may be burnt and when: "Bonfires are only allowed on Sundays before 10am"
     "fire": "clearing, burning, garden waste, cuttings, weeds, gardening, plot, weekend",
 }
@@ -687,6 +690,7 @@ _cue("drinks", "drink drinking alcohol wine beer")
 _cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
 publicize""")
 _cue("fire", "bonfire bonfires burn burning burnt fire fires")
+_cue("screens", "screen screens tv television ipad tablet cartoons")
 _cue("lighting", "strobe strobes strobing flash flashes flashing epilepsy epileptic photosensitive "
                  "photosensitivity")
 

@@ -96,6 +96,9 @@ def _content_words(text: str) -> frozenset[str]:
 
 
 _MONTH_AND_DAY_WORDS = lx.MONTHS | lx.WEEKDAYS | lx.WEEKDAYS_SHORT
+# A list the assistant draws up under a label ("Nursery bag for Finn: nappies and wipes, two changes of clothes,
+# his comforter, ..."): its suggestion, no one's memory (it had been the top hit for the nursery's address).
+_LABELLED_LIST = re.compile(r"^[A-Z][\w' -]{2,40}:\s*[^.:;]+,[^.:;]+,[^.:;]+")
 
 
 # How far back an assistant's summary is read: the turns since it last spoke, six at most.
@@ -606,7 +609,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # is no chatter; a sum it suggests, "venue and catering: £8,500", no one's, is)
             if s.t.assistant and not foresaw and (not _owned(valued, assigned) and assistant_chatter(
                     parse.kind, parse.predicate, named or bool(s.dates), f"{parse.predicate} {parse.obj}")
-                    or _restates(s, told)):
+                    or _restates(s, told) or _LABELLED_LIST.match(s.raw)):
                 continue
             parses = each_slot(parse, s, reg)  # ("Lily is tuesdays at 4pm, Oscar mondays 5pm, ...")
             # "I used to live in Chicago but now I'm based in Austin"; "we moved to Bristol and I
@@ -627,8 +630,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 for_whom = next((t.subject for t in reversed(taken) if t.subject != s.t.speaker), None)
                 patient = (for_whom, recent) if for_whom else patient
                 said = {t.predicate for t in taken}  # "He takes ...": told of whom medication says
+                # (a dose said is the sentence's fact: "Dr Helen Okafor said to drop the warfarin to 4mg" had also
+                # stayed a current fact of the doctor's, its 4mg beside the new dose)
+                dosed = any(t.predicate.endswith(" dose is") for t in taken)
                 parses = [p for p in parses if p.subject not in whom and p.predicate not in said
-                          and p.kind != "reported" and not p.subject.startswith(tuple(f"{w}'s " for w in whom))] + taken
+                          and p.kind != "reported" and not p.subject.startswith(tuple(f"{w}'s " for w in whom))
+                          and not (dosed and not p.single)] + taken
                 measured += [t for t in taken if t.single]  # (a dose a correction may give anew: "sorry, 10mg not 15")
             if assigned:  # "Dev is taking over billing from Ben": billing's owner, not a fact of Dev's;
                 # a person's one-value thing said beside it stays ("..., and I live in Leeds now").

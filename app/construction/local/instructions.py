@@ -318,6 +318,9 @@ _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:th
                        r"(?=\s+(?:[a-z]+\s+){0,4}?(?:on|in|at|before|after|the|their|his|her|our|your|any|anything|"
                        r"first|ahead|without)\b)", _I)
 _GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
+_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO)
+_SHORT_RULE_FILLER = frozenset("max maximum day days week weeks minutes minute hours hour nothing anything "
+                               "nursery school work home".split())
 
 
 def _short_rules(sent: _Sentence) -> list[re.Match]:
@@ -369,6 +372,14 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
             words = list(dict.fromkeys([*words, *(_SENDING if what in _FILES else ["take", "lend", "borrow"]), what]))
         if m.re is _NOBODY and m.group("x").lower() in _HANDLING:  # (found by a fridge shifted alone too)
             words = list(dict.fromkeys([*words, *_HANDLING_WORDS]))
+        if m.re in _SHORT_RULES:  # found by what it rules, not by whom or a day ("Isla max 20 minutes a day" had
+            # come with every question naming Isla or the nursery)
+            named = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", sent.text)}
+            words = [w for w in words if w not in named and w not in _SHORT_RULE_FILLER] or words
+            if m.re is _NAMED_RULE:  # (and by its label, and the situations it names: "Screen time rule: ...")
+                label_keys, label_words = situation_cues(m.group("x"))
+                keys = list(dict.fromkeys([*label_keys, *keys]))
+                words = list(dict.fromkeys([*label_words, *words]))
         first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
