@@ -176,8 +176,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
     for m in _THE_DOSE_TO.finditer(text):
         # whom the sentence names before it, not the one doing it ("Dr Shah called, she's lowering
         # the Apoquel to 8 mg": Dr Shah's patient, said before the sentence)
-        named = [e.name for mm in sent.mentions if mm.end <= m.start()
-                 and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        named = _persons_before(sent, reg, m.start())
         med = one_medication(m.group(1))
         who = named[1] if len(named) > 1 else recent if recent not in named else takers.get(med.lower())
         if who is None and named and takers.get(med.lower()) is None and not sent.t.assistant:
@@ -185,8 +184,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
         if who is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     for m in _THE_DOSE_GOES.finditer(text):
-        named = [e.name for mm in sent.mentions if mm.end <= m.start()
-                 and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        named = _persons_before(sent, reg, m.start())
         med = one_medication(m.group(1))
         if (who := named[0] if named else takers.get(med.lower()) or recent) is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
@@ -194,8 +192,9 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
         add(m, "takes", m.group(1), word=recent or sent.t.speaker, dose=m.group(2))
     if out:
         return out
-    for rx, predicate in ((_PUT_ON, "takes"), (_GIVE, "takes"), (_TOOK_OFF, "stopped taking"), (_STOPPED, "stopped taking"),
-                          (_TOLD_TO_STOP, "stopped taking"), (_SWITCHING_TO, "takes"), (_TAKES, "takes")):
+    for rx, predicate in ((_PUT_ON, "takes"), (_GIVE, "takes"), (_TOOK_OFF, "stopped taking"),
+                          (_STOPPED, "stopped taking"), (_TOLD_TO_STOP, "stopped taking"), (_SWITCHING_TO, "takes"),
+                          (_TAKES, "takes")):
         for m in rx.finditer(text):
             add(m, predicate, m.group(2), dose=dose_of(m, 2) if predicate == "takes" else None)
     for m in _PRESCRIBED.finditer(text):  # for whom it says, else for the speaker ("she prescribed me ...")
@@ -218,6 +217,12 @@ def _amount(said: str) -> str:
     """A dose as one text for each way of saying it: "10mg" and "10 mg" are one value."""
     m = re.match(r"(\S+?)\s*([a-z]+)$", said.strip().lower())
     return f"{m.group(1)} {m.group(2)}" if m else said.strip().lower()
+
+
+def _persons_before(sent: _Sentence, reg: _Registry, pos: int) -> list[str]:
+    """The people the sentence names before `pos`, no speaker, in order."""
+    return [e.name for mm in sent.mentions if mm.end <= pos
+            and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
 
 
 def _patient(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | None) -> str | None:
