@@ -2366,3 +2366,14 @@ def test_a_list_the_assistant_draws_up_under_a_label_is_no_fact():
                   turn("Nursery bag for Finn: nappies and wipes, two changes of clothes, his comforter, and a labelled "
                        "bag for dirty clothes.", "Nest", T0 + timedelta(minutes=1), 1, role="assistant")])
     assert not [f.text for f in ex.facts if "nappies" in f.text], [f.text for f in ex.facts]
+
+
+def test_a_sentence_that_only_announces_news_is_no_fact():
+    # Walk-through 99: "More news on the house." was the fact that ranked first for "What's the house valued at
+    # now?", the value only in its turn.
+    ex = extract(episode(("Daniel", "More news on the house. Anita asked for a full RICS report, and the new figure "
+                                    "is £472,500."),
+                         ("Margaret", "Bit of a change with the carer. The new carer is Precious.")))
+    texts = [f.text for f in ex.facts]
+    assert not [t for t in texts if "news on" in t or "change with" in t], texts
+    assert [t for t in texts if "£472,500" in t] and [t for t in texts if "Precious" in t], texts

@@ -249,6 +249,11 @@ _PASSING = re.compile(
     r"^(?:(?:ugh|oh|well|so|and|wow|man)[,!]?\s+)*(?:(?:the\s+)?weather(?:'s|\s+is)|it's\s+(?:so\s+|really\s+|"
     r"freezing|boiling|pouring|raining|snowing|cold|hot|warm|grey|gray|sunny|windy|chilly|muggy|humid)|"
     r"(?:i'm|i\s+am|so)\s+(?:so\s+|really\s+|totally\s+)?(?:tired|exhausted|knackered|sleepy|wiped))", re.I)
+# A sentence that only announces news to come: "More news on the house.", "Bit of a change with the carer.",
+# "Quick update on the van".
+_NEWS_OPENER = re.compile(r"^(?:(?:also|and|so|ok|okay|right|oh)[,!]?\s+)*(?:some\s+|more\s+|big\s+|good\s+|bad\s+|quick\s+|"
+                          r"another\s+|an\s+|a\s+|bit\s+of\s+(?:an?\s+)?)?(?:news|update|change|development)s?\s+"
+                          r"(?:on|about|with|re|from|regarding)\s+[^.!?,:]{1,40}[.!:]*$", re.I)
 _PASSING_WORDS = frozenset("""weather grim nice lovely finally cold hot warm grey gray sunny rain raining rained
 stopped since today morning tonight evening afternoon again need needs more coffee tea tired exhausted knackered
 sleepy long day week monday tuesday wednesday thursday friday saturday sunday snow snowing windy freezing
@@ -585,6 +590,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if not foresaw and not valued_or_assigned and _PASSING.match(s.raw) and not (
                     {w for w in _content_words(s.raw) if not w[0].isdigit()} - _PASSING_WORDS):
                 continue  # the weather, a long day
+            if not foresaw and not valued_or_assigned and _NEWS_OPENER.match(s.raw):
+                continue  # "More news on the house.": what the news is follows (it had been the top hit, empty)
             # (a medication with its dose names a thing: "Felodipine, 5mg every morning.")
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions) or names_a_dose(s.text)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
