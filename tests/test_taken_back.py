@@ -70,3 +70,18 @@ def test_a_number_corrected_with_nothing_to_correct_leaves_the_assistants_next_s
                    ("Nest", "Jess sounds like a great find for the children. When would she start with you?")],
                   NOV, assistant="Nest")
     assert not [r for r in caplog.records if "skipped a sentence" in r.getMessage()]
+
+
+SEP = datetime(2026, 9, 17, 10, tzinfo=timezone.utc)
+
+
+def test_a_place_said_again_after_a_slip_is_the_booking_said_last():
+    # Walk-through 99: "No wait, it's St Mary's, on Station Road. St Anne's is where we got married" left the
+    # booking at St Anne's current, and its plan, St Mary's nowhere but in the turn.
+    ex = extracted([("Margaret", "We've booked it for Saturday 17th October at 2pm at St Anne's church."),
+                    ("Margaret", "No wait, it's St Mary's, on Station Road. St Anne's is where we got married.")], SEP)
+    [old, new] = [f for f in ex.facts if "has booked" in f.text]
+    assert "St Anne's" in old.text and old.valid_to == SEP + timedelta(minutes=1)
+    assert "St Mary's church" in new.text and new.valid_to is None
+    assert [f.text for f in ex.foresights if "St Mary's" in f.text] and not [
+        f.text for f in ex.foresights if "St Anne's" in f.text]

@@ -549,6 +549,16 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
                 _said_instead(facts, scores, said_last, SUM.search(facts[said_last].text).group(), resaid, s.t)
                 continue
+            elif not valued and not s.t.assistant and (named := _NAME_SAID_AGAIN.match(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], _name_like(named.group("new")))) is not None:
+                # "We've booked it ... at St Anne's church" "No wait, it's St Mary's, on Station Road": the
+                # speaker's fact said last with a name of that kind, and its plan, with the name said instead
+                old = _name_like(named.group("new")).search(facts[said_last].text).group()
+                for k, fs in enumerate(foresights):
+                    if fs.turn_ids == facts[said_last].turn_ids and old in fs.text:
+                        foresights[k] = replace(fs, text=fs.text.replace(old, named.group("new"), 1))
+                _said_instead(facts, scores, said_last, old, named.group("new"), s.t)
+                continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
@@ -736,6 +746,21 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     facts[told] = replace(f, valid_to=t.at)
     facts.append(replace(again, turn_ids=[t.turn.id], valid_from=t.at, valid_from_until=None))
     scores.append(scores[told])
+
+
+# A place's name said again after a slip: "No wait, it's St Mary's, on Station Road."
+_NAME_SAID_AGAIN = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(?i:it'?s|it\s+is)\s+"
+                              r"(?P<new>(?:St\.?|Saint|The|Mount)\s+[A-Z][\w'’-]+|[A-Z][\w'’-]+\s+(?:Church|Hall|Hotel|"
+                              r"Road|Street|Lane|Park|Centre|Center|House|Arms|Inn|Surgery|Hospital))\b")
+
+
+def _name_like(new: str) -> re.Pattern:
+    """Another name of the kind of `new`: its first word the same ("St Anne's" for "St Mary's"), or its last
+    ("Grand Hotel" for "Park Hotel")."""
+    first, last = new.split()[0], new.split()[-1]
+    if first in ("St", "St.", "Saint", "The", "Mount"):
+        return re.compile(rf"\b{re.escape(first)}\s+(?!{re.escape(new.split()[1])}\b)[A-Z][\w'’-]+")
+    return re.compile(rf"\b(?!{re.escape(new.split()[0])}\b)[A-Z][\w'’-]+\s+{re.escape(last)}\b")
 
 
 def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int | None:
