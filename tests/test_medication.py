@@ -180,6 +180,12 @@ def test_a_medicine_given_to_a_child_and_the_dose_going_up_are_the_childs():
     assert {("Isla", "takes", "cetirizine"), ("Isla", "cetirizine dose is", "2.5 ml"),
             ("Isla", "cetirizine dose is", "5 ml")} <= facts, facts
     assert not [f for f in facts if f[0] == "Claire" and "dose" in f[1]], facts
+    # ... given "her" after a consultant was named: the child's, never the consultant's (third run of walk-through
+    # 97: "Dr Nkechi Okafor takes cetirizine")
+    facts = _facts("Isla had a reaction to egg.", "The consultant is Dr Nkechi Okafor at St Mary's",
+                   "For mild reactions (hives, itchy mouth) we give her cetirizine, 2.5ml once a day.", speaker="Claire")
+    assert ("Isla", "cetirizine dose is", "2.5 ml") in facts, facts
+    assert not [f for f in facts if f[0].startswith("Dr ") and ("takes" in f[1] or "dose" in f[1])], facts
 
 
 def test_a_vets_practice_is_no_one_whom_a_dose_is_put_on():

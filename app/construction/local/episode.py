@@ -23,7 +23,7 @@ from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import SUM, corrected_day, correction_of, measures, renamed_value, sum_said_again
-from app.construction.local.medication import medication, names_a_dose
+from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
@@ -420,7 +420,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # (never the one speaking: "she" is someone else)
             others = [p for p in people if p != s.t.speaker]
             if _TREATED.search(s.text):  # ("She's been prescribed an EpiPen Jr": the patient, not the consultant)
-                others = [p for p in others if not _CLINICIAN.match(p)] or others
+                others = [p for p in others if not CLINICIAN.match(p)] or others
             recent_before = _fitting(others, s.text) if others else None
             named_here = []
             for mm in s.mentions:
@@ -914,8 +914,8 @@ class LocalExtractor:
 # A pronoun treated, not treating: whom "she" is in "She's been prescribed an EpiPen Jr" after "The consultant is
 # Dr Nkechi Okafor" (it had been the consultant).
 _TREATED = re.compile(r"\b(?:she|he)(?:'s|\s+(?:has|had|was|is|got))\s+(?:been\s+|just\s+|now\s+)*(?:prescribed|referred|"
-                      r"diagnosed|given|put\s+on|admitted|discharged|vaccinated|seen\s+by)\b", re.I)
-_CLINICIAN = re.compile(r"(?:dr|dr\.|doctor|nurse|prof|professor)\s", re.I)
+                      r"diagnosed|given|put\s+on|admitted|discharged|vaccinated|seen\s+by)\b|"
+                      r"\b(?:give|gives|giving|gave)\s+(?:her|him)\s+(?:the\s+|a\s+|some\s+)?[a-z]", re.I)
 
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)

@@ -184,7 +184,7 @@ def medication(sent: _Sentence, reg: _Registry, recent: str | None,
         if who is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
     for m in _THE_DOSE_GOES.finditer(text):
-        named = _persons_before(sent, reg, m.start())
+        named = [n for n in _persons_before(sent, reg, m.start()) if not CLINICIAN.match(n)]
         med = one_medication(m.group(1))
         if (who := named[0] if named else takers.get(med.lower()) or recent) is not None:
             out.append(_Parse(who, "name", f"{med.lower()} dose is", _amount(m.group(2)), True, False))
@@ -225,10 +225,16 @@ def _persons_before(sent: _Sentence, reg: _Registry, pos: int) -> list[str]:
             and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
 
 
+# A name that says its holder treats, not takes: whom "her" is never is ("we give her cetirizine" after "The
+# consultant is Dr Nkechi Okafor" had made the consultant take it).
+CLINICIAN = re.compile(r"(?:dr|dr\.|doctor|nurse|prof|professor)\s", re.I)
+
+
 def _patient(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | None) -> str | None:
-    """`_whom`, or an animal named: a thing to the registry ("Maisie is on 1 sachet of bute", of a mare)."""
+    """`_whom`, or an animal named: a thing to the registry ("Maisie is on 1 sachet of bute", of a mare);
+    never a clinician said as a pronoun."""
     if (who := _whom(word, at, sent, reg, recent)) is not None:
-        return who
+        return None if word.lower() in _PRONOUN and CLINICIAN.match(who) else who
     named = reg.get(word) if word[:1].isupper() and word.lower() not in lx.MEDICATIONS else None
     return named.name if named is not None else None
 
