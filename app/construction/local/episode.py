@@ -549,15 +549,16 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
                 _said_instead(facts, scores, said_last, SUM.search(facts[said_last].text).group(), resaid, s.t)
                 continue
-            elif not valued and not s.t.assistant and (named := _NAME_SAID_AGAIN.match(s.raw)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], _name_like(named.group("new")))) is not None:
+            elif not valued and not s.t.assistant and (place := _NAME_SAID_AGAIN.match(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker],
+                                            like := _name_like(place["new"]))) is not None:
                 # "We've booked it ... at St Anne's church" "No wait, it's St Mary's, on Station Road": the
                 # speaker's fact said last with a name of that kind, and its plan, with the name said instead
-                old = _name_like(named.group("new")).search(facts[said_last].text).group()
+                old = like.search(facts[said_last].text).group()
                 for k, fs in enumerate(foresights):
                     if fs.turn_ids == facts[said_last].turn_ids and old in fs.text:
-                        foresights[k] = replace(fs, text=fs.text.replace(old, named.group("new"), 1))
-                _said_instead(facts, scores, said_last, old, named.group("new"), s.t)
+                        foresights[k] = replace(fs, text=fs.text.replace(old, place["new"], 1))
+                _said_instead(facts, scores, said_last, old, place["new"], s.t)
                 continue
             measured += valued
             assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
