@@ -2377,3 +2377,11 @@ def test_a_sentence_that_only_announces_news_is_no_fact():
     texts = [f.text for f in ex.facts]
     assert not [t for t in texts if "news on" in t or "change with" in t], texts
     assert [t for t in texts if "£472,500" in t] and [t for t in texts if "Precious" in t], texts
+
+
+def test_a_nursery_named_in_full_and_by_its_first_words_is_one_organisation():
+    # Walk-through 97: "Little Acorns Nursery" and "Little Acorns" were two places.
+    ex = extract(episode(("Claire", "Isla goes to Little Acorns Nursery on Mondays."),
+                         ("Rob", "Letter from Little Acorns today about fees")))
+    ents = {e.name: (e.type, e.aliases) for e in ex.entities}
+    assert ents["Little Acorns Nursery"] == ("organization", ["Little Acorns"]), ents

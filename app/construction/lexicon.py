@@ -340,7 +340,7 @@ engineers engineering lawyers consultants contractors designers roasters brewery
 coffee tea wines fitness salon florist florists films games press publishing printing printers design
 digital energy marketing events travel tours kitchens outfitters apparel cosmetics catering seafood
 fisheries fish supplies wholesale distributors imports electronics sports kits sportswear
-vets veterinary surgery stables
+vets veterinary surgery stables nursery nurseries preschool playgroup
 """)
 # Words that make the whole name an organisation wherever they stand ("University of Lisbon").
 ORG_HEADS = _words("university college school academy institute bank hospital ministry department")
