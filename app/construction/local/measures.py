@@ -827,12 +827,13 @@ _RATE_FOR = re.compile(r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d\d)?)\s+(?:an|per|a)\
 # Tom Reilly, house in Highbury to St Albans. quoted £1,200", then "I said £880, final price" (each a "said"
 # fact beside "revised her quote to £920", which stayed current after £880).
 _MONEY = r"(?P<num>[£$€]\s?\d(?:[\d,]*\d)?(?:\.\d\d)?k?)"
-# (and given again: "re-quoted at £4,650 for the lot"; settled: "agreed £4,400 final")
-_QUOTED = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:I|we)(?:'ve|\s+have)?\s+)?(?i:re-?)?(?i:quoted)\s+"
+# (and given again: "re-quoted at £4,650 for the lot")
+_QUOTED = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:I|we)(?:'ve|\s+have)?\s+)?(?P<again>(?i:re-?))?(?i:quoted)\s+"
                      rf"(?:(?P<whom>(?i:her|him|them)|{_NAME})\s+)?(?:(?i:at)\s+)?{_MONEY}(?![\d,.]\d)")
-_FINAL_PRICE = re.compile(r"\b(?:(?i:I|we)\s+(?i:said|agreed|settled\s+on|offered|went\s+with)\s+"
-                          rf"{_MONEY}\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b|"
-                          r"(?i:agreed|settled\s+on)\s+" + _MONEY.replace("num", "num2") + r"\s*,?\s*(?i:final)\b)")
+_FINAL_PRICE = re.compile(r"\b(?i:I|we)\s+(?i:said|agreed|settled\s+on|offered|went\s+with)\s+"
+                          rf"{_MONEY}\s*,?\s*(?i:final|last|best)\s+(?i:price|offer|quote)\b")
+# ... settled, of no one said: "Eleri knocked us down a bit, agreed £4,400 final"
+_SETTLED = re.compile(rf"(?<!\bI\s)(?<!\b[Ww]e\s)\b(?i:agreed|settled\s+on)\s+{_MONEY}\s*,?\s*(?i:final)\b(?!\s+(?i:price|offer|quote))")
 
 
 # A household by its surname: "the Hendersons".
@@ -842,20 +843,20 @@ _FAMILY = re.compile(r"\b(?i:the)\s+((?-i:[A-Z])[a-z]+s)\b(?!.*\b(?i:the)\s+(?-i
 def _quotes(v: _Values) -> None:
     if v.sent.t.assistant:
         return
-    for m in (*_QUOTED.finditer(v.text), *_FINAL_PRICE.finditer(v.text)):
+    for m in (*_QUOTED.finditer(v.text), *_FINAL_PRICE.finditer(v.text), *_SETTLED.finditer(v.text)):
         whom = m.groupdict().get("whom")
         if whom and whom.lower() not in ("her", "him", "them"):
             ent = v.reg.get(whom)
             who = ent.name if ent is not None and ent.type == "person" and not ent.speaker else None
         elif whom and whom.lower() == "them" and (family := _FAMILY.search(v.text, 0, m.start())) is not None:
             who = family.group(1)  # ("a full rewire for the Hendersons on Cae Mawr Road, quoted them £4,200")
-        elif m.groupdict().get("num2") or m.group(0).lower().lstrip(" ,;:").startswith("re"):
+        elif m.re is _SETTLED or m.groupdict().get("again"):
             who = v.last_of("quote is")  # given again or settled: the quote said last in the episode, if any
         else:  # the customer the sentence named before it, else the one named last
             who = v.named_first(m.start()) or v.recent
         said = v.reg.get(who) if who else None
         if who and who != v.speaker and not (said is not None and said.speaker):  # (nor the assistant, "Bolt")
-            v.add(who, "quote", (m.group("num") or m.groupdict().get("num2")).replace(" ", ""), m.start(), end=m.end())
+            v.add(who, "quote", m.group("num").replace(" ", ""), m.start(), end=m.end())
 
 
 # What someone charges for their work, and what they were paid when their price went up: "he
