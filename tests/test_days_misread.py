@@ -9,6 +9,7 @@ import pytest
 
 from app.construction.dates import find_dates
 from app.construction.local.inline_dates import tense_at
+from tests.conversation import extracted
 
 
 def days(text: str, at: datetime) -> list[date]:
@@ -116,3 +117,16 @@ def test_the_weekday_of_a_span_said_before_it_and_a_ranges_start_without_the():
     assert days("I'm away 19th to 27th December", datetime(2026, 11, 20, tzinfo=timezone.utc)) == [
         date(2026, 12, 19), date(2026, 12, 27)]
     assert days("we play Saturday", datetime(2026, 11, 15, tzinfo=timezone.utc)) == [date(2026, 11, 21)]
+
+
+def test_the_weekday_is_the_one_named_with_its_date_in_the_same_turn():
+    # Walk-through 98: "I'm quoting at the Hendersons on the tuesday" after "Tuesday 8th December" had been
+    # read as the coming Tuesday, the 1st.
+    at = datetime(2026, 11, 26, 10, tzinfo=timezone.utc)  # a Thursday
+    said = "put him in for Tuesday 8th December. no wait, wednesday 9th, I'm quoting at the Hendersons on the tuesday"
+    assert days(said, at) == [date(2026, 12, 8), date(2026, 12, 9), date(2026, 12, 8)]
+    facts = extracted([("Bethan", said)], at).facts
+    quoting = next(f for f in facts if "Hendersons" in f.text)
+    assert "2026-12-08 (tuesday)" in quoting.text and "2026-12-01" not in quoting.text
+    # ... and a Tuesday no date names stays the coming one
+    assert days("I'm quoting at the Hendersons on the tuesday", at) == [date(2026, 12, 1)]

@@ -939,19 +939,29 @@ def find_dates(
                            if (a.start + timedelta(days=k)).weekday() == b.start.weekday()), None)
             if inside is not None:
                 out[i] = replace(b, start=inside, end=inside, direction=_direction(inside, inside, ref_day))
-    return bare_days_named(out, out, ref_day)
+    return bare_days_named(out, out, ref_day, text)
 
 
 _THE_WEEKDAY = re.compile(rf"(?i:the)\s+(?:{_WD})", _I)
 
 
-def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date) -> list[DateMention]:
+def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date,
+                    text: str = "") -> list[DateMention]:
     """`mentions`, a bare "the 21st" among them the day of that number `named` gives with its month:
     "only had Saturday 21 November free, so the party moves to the 21st" (it had been this month's
     21st); `named`, the text's own mentions or its turn's ("... a coach free on the 24th. So
-    Snowdonia is now Saturday 24 October")."""
+    Snowdonia is now Saturday 24 October"). Likewise "the Tuesday" of `text`, the mentions' own, is
+    the Tuesday named ("Tuesday 8th December. no wait, Wednesday 9th, I'm quoting on the Tuesday")."""
     out = list(mentions)
     for i, b in enumerate(out):
+        if (text and b.granularity == "day" and b.relative and _WEEKDAY_ONLY.fullmatch(b.phrase)
+                and _THE_WEEKDAY.fullmatch(text, max(0, b.pos - 4), b.pos + len(b.phrase))):
+            days = {a.start for a in named if a is not b and a.granularity == "day"
+                    and _MONTH_NAMED.search(a.phrase) and a.start.weekday() == b.start.weekday()}
+            if len(days) == 1:
+                (day,) = days
+                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
+            continue
         if b.granularity == "day" and b.relative and _BARE_NTH.fullmatch(b.phrase):
             said = [a for a in named if a is not b and a.granularity in ("day", "span")
                     and _MONTH_NAMED.search(a.phrase)]

@@ -207,5 +207,5 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             turn_days = [d for s in said for d in s.dates]
             for s in said:
                 if s.dates:
-                    s.dates = bare_days_named(s.dates, turn_days, t.at.date())
+                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text)
     return out
