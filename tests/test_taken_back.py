@@ -85,3 +85,24 @@ def test_a_place_said_again_after_a_slip_is_the_booking_said_last():
     assert "St Mary's church" in new.text and new.valid_to is None
     assert [f.text for f in ex.foresights if "St Mary's" in f.text] and not [
         f.text for f in ex.foresights if "St Anne's" in f.text]
+
+
+def test_a_day_said_again_is_the_day_of_the_speakers_fact_said_last_and_why_stays_its_own():
+    # Walk-through 98: "put him in for Tuesday 8th December. no wait, wednesday 9th, I'm quoting at the Hendersons on
+    # the tuesday" kept the 8th in the booking and made "on 2026-12-09, Bethan is quoting at the Hendersons".
+    at = datetime(2026, 11, 26, 10, tzinfo=timezone.utc)  # a Thursday
+    ex = extracted([("Bethan", "put him in for Tuesday 8th December. no wait, wednesday 9th, I'm quoting at the "
+                               "Hendersons on the tuesday")], at)
+    booked = next(f for f in ex.facts if "put him in" in f.text)
+    assert "2026-12-09" in booked.text and "2026-12-08" not in booked.text and booked.event_date.day == 9
+    quoting = next(f for f in ex.facts if "Hendersons" in f.text)
+    assert quoting.text == "Bethan is quoting at the Hendersons on 2026-12-08 (tuesday)."
+    # ... in the next turn, the day said before holds until then
+    ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Bethan", "no wait, wednesday 9th")], at)
+    [old, new] = [f for f in ex.facts if "put him in" in f.text]
+    assert "2026-12-08" in old.text and old.valid_to == at + timedelta(minutes=1)
+    assert "2026-12-09" in new.text and new.valid_to is None and new.turn_ids == ["t1"]
+    # ... never another speaker's
+    ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "no wait, wednesday 9th")], at)
+    assert [f.text for f in ex.facts if "put him in" in f.text] == [
+        "Bethan said put him in for Tuesday 2026-12-08 (8th December)."]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
+from datetime import date
 from dataclasses import replace
 from typing import Sequence
 
@@ -22,7 +23,9 @@ from app.construction.local.fact_patterns import _FIRST
 from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved, tells_move
-from app.construction.local.measures import SUM, corrected_day, correction_of, measures, renamed_value, sum_said_again
+from app.construction.local.measures import (
+    SUM, corrected_day, correction_of, day_said_alone, measures, renamed_value, sum_said_again,
+)
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
@@ -549,6 +552,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
                 _said_instead(facts, scores, said_last, SUM.search(facts[said_last].text).group(), resaid, s.t)
                 continue
+            elif not valued and not s.t.assistant and (day := day_said_alone(s)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _another_day(day.start))) is not None:
+                # "put him in for Tuesday 8th December" "no wait, wednesday 9th": the speaker's fact said last with
+                # a day (no value's, no plan's: those moved above), with the day said instead
+                _said_instead(facts, scores, said_last, other.search(facts[said_last].text).group(),
+                              f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
+                continue
             elif not valued and not s.t.assistant and (place := _NAME_SAID_AGAIN.match(s.raw)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker],
                                             like := _name_like(place["new"]))) is not None:
@@ -736,11 +746,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     )
 
 
-def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn) -> None:
-    """facts[told] with `new` said instead of `old` in turn `t`: in its place when `t` said it (it was
-    never so), else after it, the old one held until `t`."""
+def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn,
+                  **changed) -> None:
+    """facts[told] with `new` said instead of `old` in turn `t` (and the fields `changed`): in its place when
+    `t` said it (it was never so), else after it, the old one held until `t`."""
     f = facts[told]
-    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1))
+    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1), **changed)
     if f.turn_ids == [t.turn.id]:
         facts[told] = again
         return
@@ -770,6 +781,12 @@ def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int |
     told = [i for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1)
             if facts[i].turn_ids[0] in own and len(said.findall(facts[i].text)) == 1]
     return told[0] if len(told) == 1 else None
+
+
+def _another_day(said: date) -> re.Pattern:
+    """A day written in a fact other than `said`, with its weekday before it and its words after it
+    ("Tuesday 2026-12-08 (8th December)")."""
+    return re.compile(rf"(?:\b(?i:{lx.WEEKDAY_ALT})\s+)?(?!{said.isoformat()})\b\d{{4}}-\d\d-\d\d(?:\s\([^)]*\))?")
 
 
 def _sum_other_than(said: str) -> re.Pattern:

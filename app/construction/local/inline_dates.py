@@ -11,6 +11,8 @@ from app.construction.dates import SOON, DateMention, absolute_text, inline_text
 _PREP_BEFORE = re.compile(
     r"\b(on|in|at|by|since|until|till|to|during|over|for|from|before|after|around|through|of|"
     r"starting|between)\s+$", re.IGNORECASE)
+# "on the tuesday" of a Tuesday a date said names: "on 2026-12-08 (tuesday)", not "on the 2026-12-08 (tuesday)"
+_PREP_THE_BEFORE = re.compile(r"\b(on|for|by|until|till|from|before|after)\s+the\s+$", re.IGNORECASE)
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(rf"\b(?:{lx.WEEKDAY_ALT})\.?,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
@@ -389,7 +391,8 @@ def _with_placeholders(s: str, mentions: list[DateMention],
         if m.pos < pos:
             continue
         start = m.pos
-        pm = _PREP_BEFORE.search(s, max(pos, m.pos - 12), m.pos)
+        pm = _PREP_BEFORE.search(s, max(pos, m.pos - 12), m.pos) or (
+            _PREP_THE_BEFORE.search(s, max(pos, m.pos - 16), m.pos) if m.phrase.strip().lower() in lx.WEEKDAYS else None)
         if pm:
             start = pm.start()
             if m.granularity == "span" and m.start != m.end:

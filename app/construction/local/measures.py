@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from app.construction import lexicon as lx
+from app.construction.dates import DateMention
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry, _key
 from app.construction.local.inline_dates import ISO_DAY, _fill
@@ -1581,20 +1582,27 @@ def _corrected_slot(sent: _Sentence, before: list[_Parse]) -> _Parse | None:
                   text=f"{whose[:1].upper()}{whose[1:]} is {value}", said_now=True)
 
 
-def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] | None:
-    """The day said last in the episode, anew, and the day it replaces, for a sentence that says
-    only a day after "sorry", "I meant" or "make that"."""
+def day_said_alone(sent: _Sentence) -> DateMention | None:
+    """The one day a sentence says after "sorry", "I meant" or "make that", and nothing else but why
+    ("no wait, wednesday 9th"); None for more than a day ("Sorry, I'm late today")."""
     meant = _meant_day(sent.raw.strip())
     # (only the days said in its words: "oct 5 then, monday" says one day)
     days = [d for d in sent.dates if d.granularity == "day" and (
         meant is None or d.phrase.strip().lower() in meant.lower())]
     if meant is None or len(days) != 1 or _WEEKDAY_THE.sub(
             "", meant.lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
-        return None  # ("Sorry, I'm late today": more than a day)
-    last = next((p for p in reversed(before) if ISO_DAY.fullmatch(p.obj)), None)
+        return None
+    return days[0]
+
+
+def corrected_day(sent: _Sentence, before: list[_Parse]) -> tuple[_Parse, str] | None:
+    """The day said last in the episode, anew, and the day it replaces, for a sentence that says
+    only a day after "sorry", "I meant" or "make that"."""
+    day = day_said_alone(sent)
+    last = next((p for p in reversed(before) if ISO_DAY.fullmatch(p.obj)), None) if day is not None else None
     if last is None:
         return None
-    phrase, said = days[0].phrase.strip(), days[0].start
+    phrase, said = day.phrase.strip(), day.start
     if not re.search(r"\b\d{4}\b", phrase):  # the year of the day it corrects ("Sorry, I mean 28 January")
         was = date.fromisoformat(last.obj)
         try:

@@ -130,6 +130,24 @@ def _without_mentions(text: str, mentions: list[_Mention]) -> str:
     return " ".join(parts)
 
 
+# A day said instead, then why, in one sentence: "no wait, wednesday 9th, I'm quoting at the Hendersons on the
+# tuesday" is the day taken back to (a sentence of its own, which the fact said before takes) and what the
+# speaker does (it had been "on 2026-12-09, Bethan is quoting at the Hendersons").
+_DAY_THEN_WHY = re.compile(
+    r"^(?P<day>(?:(?:sorry|oops|no|wait|actually)\b[\s,:;!.-]*)+(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+)?"
+    rf"(?:on\s+)?(?:(?:{lx.WEEKDAY_ALT})\b(?:\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?)"
+    rf"(?:\s+(?:of\s+)?(?:{lx.MONTH_ALT})\b)?),\s+"
+    r"(?P<why>(?:I|I'm|I've|I'll|we|we're|we've|he|she|they|he's|she's|they're)\s.+)$", _I)
+
+
+def _days_apart(raws: list[str]) -> list[str]:
+    out = []
+    for raw in raws:
+        m = _DAY_THEN_WHY.match(raw)
+        out += [m["day"] + ".", m["why"][:1].upper() + m["why"][1:]] if m is not None else [raw]
+    return out
+
+
 def _lowercase(raw: str) -> bool:
     """Texting in lower case: the sentence does not begin with a capital (one that simply names
     no one still does). Some names in it may be capitalised, others not."""
@@ -160,7 +178,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         first = True
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
         content = _normalise(content[:MAX_TURN_CHARS])
-        for raw in split_sentences(content, MAX_SENTENCES_PER_TURN):
+        for raw in _days_apart(split_sentences(content, MAX_SENTENCES_PER_TURN)):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
             text = without_emphatic(_clean_sentence(raw))
