@@ -130,3 +130,34 @@ def test_the_weekday_is_the_one_named_with_its_date_in_the_same_turn():
     assert "2026-12-08 (tuesday)" in quoting.text and "2026-12-01" not in quoting.text
     # ... and a Tuesday no date names stays the coming one
     assert days("I'm quoting at the Hendersons on the tuesday", at) == [date(2026, 12, 1)]
+
+
+def test_a_bare_nth_or_weekday_is_the_day_ahead_the_turns_just_before_named():
+    # Walk-through 102: "They've offered us Sunday 11th April instead" then "Sunday afternoon might be better" and
+    # "Ros is fine for the 11th" had been the coming Sunday (29 November) and this month's 11th, gone by.
+    at = datetime(2026, 11, 23, 11, 13, tzinfo=timezone.utc)
+    ex = extracted([("Helen", "Yep. They've offered us Sunday 11th April instead, 3pm. I've said yes"),
+                    ("Owen", "Sunday afternoon might actually be better for the older members tbh"),
+                    ("Cadence", "Would you like me to check who needs to be told about the new concert date?"),
+                    ("Helen", "Rosalind first. Actually I already texted her, Ros is fine for the 11th")], at,
+                   assistant="Cadence")
+    sunday = next(f for f in ex.facts if "afternoon" in f.text)
+    ros = next(f for f in ex.facts if "Ros is fine" in f.text)
+    assert sunday.event_date == ros.event_date == date(2027, 4, 11)
+    # ... never a day gone by ("we met on Sunday"), nor one the turns before do not name
+    ex = extracted([("Helen", "They've offered us Sunday 11th April instead"),
+                    ("Owen", "We met on Sunday and agreed the programme")], at)
+    assert next(f for f in ex.facts if "programme" in f.text).event_date == date(2026, 11, 22)
+    ex = extracted([("Owen", "Ros is fine for the 11th")], at)
+    assert ex.facts[0].event_date == date(2026, 12, 11)
+
+
+def test_news_announced_is_neither_fact_nor_plan():
+    # Walk-throughs 102 and 103: "You will not believe this." was a plan for a month, "Owen will not believe this."
+    for said in ("You will not believe this. The town hall is closing for rewiring the whole of March",
+                 "you're not going to believe this. They've run out of Fiasp again"):
+        ex = extracted([("Owen", "Tenors sectional on saturday was great btw"), ("Helen", said)],
+                       datetime(2026, 11, 23, 11, tzinfo=timezone.utc))
+        assert not [f for f in ex.facts if "believe" in f.text] and not [
+            o for o in ex.foresights if "believe" in o.text]
+        assert len([f for f in ex.facts if f.turn_ids == ["t1"]]) == 1

@@ -30,7 +30,7 @@ import calendar
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
-from typing import Callable
+from typing import Callable, Sequence
 
 __all__ = [
     "DateMention",
@@ -946,23 +946,29 @@ _THE_WEEKDAY = re.compile(rf"(?i:the)\s+(?:{_WD})", _I)
 
 
 def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date,
-                    text: str = "") -> list[DateMention]:
+                    text: str = "", earlier: Sequence[DateMention] = ()) -> list[DateMention]:
     """`mentions`, a bare "the 21st" among them the day of that number `named` gives with its month:
     "only had Saturday 21 November free, so the party moves to the 21st" (it had been this month's
     21st); `named`, the text's own mentions or its turn's ("... a coach free on the 24th. So
     Snowdonia is now Saturday 24 October"). Likewise "the Tuesday" of `text`, the mentions' own, is
-    the Tuesday named ("Tuesday 8th December. no wait, Wednesday 9th, I'm quoting on the Tuesday")."""
+    the Tuesday named ("Tuesday 8th December. no wait, Wednesday 9th, I'm quoting on the Tuesday").
+    `earlier`, the days the turns just before named, settle the same when the turn's do not, if only
+    with a day ahead of that number or weekday: "They've offered us Sunday 11th April instead" then
+    "Ros is fine for the 11th", "Sunday afternoon might be better" (this month's 11th, the coming Sunday)."""
     out = list(mentions)
+    ahead = [a for a in earlier if a.granularity == "day" and a.start > ref and _MONTH_NAMED.search(a.phrase)]
     for i, b in enumerate(out):
-        if (text and b.granularity == "day" and b.relative and _WEEKDAY_ONLY.fullmatch(b.phrase)
-                and _THE_WEEKDAY.fullmatch(text, max(0, b.pos - 4), b.pos + len(b.phrase))):
-            days = {a.start for a in named if a is not b and a.granularity == "day"
-                    and _MONTH_NAMED.search(a.phrase) and a.start.weekday() == b.start.weekday()}
-            if len(days) == 1:
-                (day,) = days
-                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
+        if b.granularity != "day" or not b.relative:
             continue
-        if b.granularity == "day" and b.relative and _BARE_NTH.fullmatch(b.phrase):
+        if _WEEKDAY_ONLY.fullmatch(b.phrase):
+            if b.start < ref:
+                continue  # ("we met on Sunday": that one)
+            the = bool(text) and bool(_THE_WEEKDAY.fullmatch(text, max(0, b.pos - 4), b.pos + len(b.phrase)))
+            days = {a.start for a in named if a is not b and a.granularity == "day"
+                    and _MONTH_NAMED.search(a.phrase) and a.start.weekday() == b.start.weekday()} if the else set()
+            if not days:
+                days = {a.start for a in ahead if a.start.weekday() == b.start.weekday()}
+        elif _BARE_NTH.fullmatch(b.phrase):
             said = [a for a in named if a is not b and a.granularity in ("day", "span")
                     and _MONTH_NAMED.search(a.phrase)]
             days = {a.start for a in said if a.granularity == "day" and a.start.day == b.start.day}
@@ -971,9 +977,13 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
                 # come back on the 18th": the 18th had been the day it was said)
                 days = {d for a in said if (d := _safe_date(a.start.year, a.start.month, b.start.day)) is not None
                         and a.start - timedelta(days=_NEXT_TO) <= d <= a.end + timedelta(days=_NEXT_TO)}
-            if len(days) == 1:
-                (day,) = days
-                out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
+            if not days:
+                days = {a.start for a in ahead if a.start.day == b.start.day}
+        else:
+            continue
+        if len(days) == 1:
+            (day,) = days
+            out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
     return out
 
 

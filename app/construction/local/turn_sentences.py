@@ -32,6 +32,11 @@ SMALL_TALK = re.compile(
     r"(?:have|enjoy)\s+a\s+(?:good|great|nice|lovely)\s+(?:day|afternoon|evening|weekend|week|one)\b|"
     r"(?:thanks?,?\s+)?that's\s+(?:all|it)(?:\s+for\s+(?:today|now))?\b[\s.!]*$|"
     r"how\s+was\s+your\s+(?:week|day|weekend)\b)", _I)
+# News announced, not told: "You will not believe this.", "Guess what!" (it had been a plan, "Owen will not
+# believe this", kept in mind for a month).
+_DRUMROLL = re.compile(r"^(?:(?:oh|omg|ok|okay|so|well|right)[,!]?\s+)*(?:(?:you|you're|you\s+are)\s+(?:will\s+not|"
+                       r"won't|wont|wouldn't|would\s+not|will\s+never|never|not\s+going\s+to|never\s+going\s+to)\s+"
+                       r"believe\s+(?:this|it|what|who)\b[^.!?]*|guess\s+what)[\s.!?]*$", _I)
 _REACTION = re.compile(
     r"^(?:that|this|it|sounds|what|so|how|wow|such|same|haha|lol|aw+|cool|great|nice|awesome|amazing|glad|"
     r"happy|sorry|love|lovely|wonderful|beautiful|congrats|good|oh|yes|yeah|no|sure|true|totally|brilliant|"
@@ -140,6 +145,9 @@ _DAY_THEN_WHY = re.compile(
     r"(?P<why>(?:I|I'm|I've|I'll|we|we're|we've|he|she|they|he's|she's|they're)\s.+)$", _I)
 
 
+_DAYS_NAMED_TURNS = 3  # turns before whose days ahead a bare "the 11th" or "Sunday" may be
+
+
 def _days_apart(raws: list[str]) -> list[str]:
     out = []
     for raw in raws:
@@ -184,7 +192,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             text = without_emphatic(_clean_sentence(raw))
             if addressed is not None and not t.assistant and (m := addressed.match(text)):
                 text = _clean_sentence(text[m.end():])
-            if not text or not any(ch.isalnum() for ch in text):
+            if not text or not any(ch.isalnum() for ch in text) or _DRUMROLL.match(text):
                 continue
             question = text.rstrip().endswith("?") and not _FIRST.match(text) \
                 and not re.match(r"(?:my|our)\b", text, _I)
@@ -219,11 +227,13 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                                  lowercase=_lowercase(raw)))
         last = out[-1] if out and out[-1].t is t else None
         asked = (t.speaker, last.text) if last is not None and last.question else None
-        # A bare "the 24th" is the day another sentence of the turn names with its month.
+        # A bare "the 24th" is the day another sentence of the turn names with its month, or one the turns
+        # just before named ahead.
         said = out[begun:]
-        if len(said) > 1:
-            turn_days = [d for s in said for d in s.dates]
+        turn_days = [d for s in said for d in s.dates]
+        earlier = [d for s in out[:begun] if s.t.index >= t.index - _DAYS_NAMED_TURNS for d in s.dates]
+        if len(said) > 1 or earlier:
             for s in said:
                 if s.dates:
-                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text)
+                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier)
     return out
