@@ -42,6 +42,12 @@ def days(text: str, at: datetime) -> list[date]:
     ("signed with Julia Brenner, she's my accountant from October 1", datetime(2026, 9, 22), date(2026, 10, 1)),
     ("Lindqvist said Jonas Ek covers for her until March", datetime(2026, 11, 2), date(2027, 3, 1)),
     ("asked, they said November 27 is ok for everything", datetime(2026, 11, 9), date(2026, 11, 27)),
+    # walk-throughs 100, 101, 103: a name given, a day reported, what must be done, a state until a month
+    ("A woman called Priya wants the sofa for £350, collecting 5 December", datetime(2026, 11, 22), date(2026, 12, 5)),
+    ("they said mid January", datetime(2026, 10, 28), date(2027, 1, 11)),
+    ("I've got to get it before the 11th", datetime(2026, 11, 20), date(2026, 12, 11)),
+    ("the MOT doesn't run out till February", datetime(2026, 10, 19), date(2027, 2, 1)),
+    ("I called Priya on 5 December", datetime(2026, 11, 22), date(2025, 12, 5)),
     ("we went to Paris on October 17", datetime(2026, 9, 14), date(2025, 10, 17)),
     ("I ordered an adjustable stick, should come monday", datetime(2026, 10, 30), date(2026, 11, 2)),
     ("I ordered an adjustable stick, it came monday", datetime(2026, 10, 30), date(2026, 10, 26)),

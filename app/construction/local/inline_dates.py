@@ -109,7 +109,9 @@ _SCHEDULE_HINT = re.compile(
     r"\b(?:starts|begins|opens|arrives|lands|launches|kicks\s+off|goes\s+live)\s+(?:on\s+)?(?:the\s+)?"
     r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "Harbor is in a procurement freeze until March": a state now that lasts until a day ahead
-    r"\b(?:is|are|am|'s|'re|'m|stays|remains|runs|lasts|holds)\s[^.;!?]{0,40}?\b(?:until|till)\s+(?:the\s+)?"
+    # ("the MOT doesn't run out till February", said in October)
+    r"\b(?:is|are|am|'s|'re|'m|stays|remains|runs|lasts|holds|doesn't|don't|does\s+not|do\s+not|isn't|aren't)\s"
+    r"[^.;!?]{0,40}?\b(?:until|till)\s+(?:the\s+)?"
     r"(?:end\s+of\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "I can get budget approved for March": what can be done is ahead
     r"\b(?:can|cannot|can't)\s+(?!be\b)(?:\w+\s+){1,6}?(?:for|in|on|by)\s+(?:the\s+)?"
@@ -239,8 +241,19 @@ _UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:
                          r"nov|dec|mon|tue|wed|thu|fri|sat|sun|next|the\s+new\s+year)", re.IGNORECASE)
 
 
+# Words in a past form that tell no past: a name given ("a woman called Priya wants the sofa, collecting 5
+# December"), a day reported as what was said ("they said mid January", said in October: the coming one), what
+# must be done ("I've got to get it before the 11th").
+_NO_TENSE = re.compile(r"\b(?:(?:someone|somebody|(?:a|an|the)\s+[a-z]+)\s+(?:called|named)(?=\s+(?-i:[A-Z]))|"
+                       r"(?:said|says|told\s+(?:me|us|him|her|them))(?:\s+(?:it'?s|it\s+is|it'?ll\s+be|it\s+will\s+be))?"
+                       r"(?=\s+(?:(?:early|mid|late|the\s+end\s+of|end\s+of)[\s-]+)?(?:the\s+)?"
+                       r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))|"
+                       r"(?:'ve|have|has|'s)\s+got\s+to)\b", re.IGNORECASE)
+
+
 def tense_of(s: str) -> str | None:
     """'future', 'past', 'soon' (dates.SOON) or None: how to read a date phrase whose year or week is open."""
+    told = _NO_TENSE.sub(" ", s)  # (the words of a past read without those that tell none)
     if _PROMISE_MISSED.search(s):
         return "past"
     if _FUTURE_HINT.search(s) or _IF_BY_HINT.search(s) or _PROMISED_FOR_HINT.search(s):
@@ -255,7 +268,7 @@ def tense_of(s: str) -> str | None:
         return "future"
     if (_ASKED_FOR_HINT.search(s) or _CHANGED_FROM_HINT.search(s)) and not _GONE_BY.search(s):
         return SOON
-    if _PAST_HINT.search(s):
+    if _PAST_HINT.search(told):
         return "past"
     if _AHEAD_HINT.search(s) or _SCHEDULE_HINT.search(s) or _CHANGES_FROM_HINT.search(s) or (
             _BY_DATE_HINT.search(s) and not _WEAK_PAST_HINT.search(_TARGET_BY.sub(" ", _COMMITTED.sub(" ", s)))):
@@ -264,7 +277,7 @@ def tense_of(s: str) -> str | None:
         return "future"  # "We are expecting twins in December", "are getting married in August"
     if _UNTIL_HINT.search(s) and not _GONE_BY.search(s):
         return SOON
-    if _WEAK_PAST_HINT.search(s):
+    if _WEAK_PAST_HINT.search(told):
         return "past"
     return None
 
