@@ -106,3 +106,52 @@ def test_a_day_said_again_is_the_day_of_the_speakers_fact_said_last_and_why_stay
     ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "no wait, wednesday 9th")], at)
     assert [f.text for f in ex.facts if "put him in" in f.text] == [
         "Bethan said put him in for Tuesday 2026-12-08 (8th December)."]
+
+
+def test_a_sum_said_again_with_why_or_as_meant_is_the_sum_it_went_to():
+    # Walk-throughs 101 and 102: "sorry, £5,250, I misread the PDF" and "sorry, I meant £55" (after "from £45 to
+    # £50 a term") left the slip current; "incl. insurance" had ended a sentence at "incl."
+    at = datetime(2026, 10, 8, 21, tzinfo=timezone.utc)
+    ex = extracted([("Tom", "£5,200 full pack incl. insurance"),
+                    ("Tom", "sorry, £5,250, I misread the PDF. £5,250 all in")], at)
+    [old, new] = [f for f in ex.facts if "full pack" in f.text]
+    assert old.text == "Tom said £5,200 full pack incl. insurance." and old.valid_to == at + timedelta(minutes=1)
+    assert new.text == "Tom said £5,250 full pack incl. insurance." and new.valid_to is None
+    ex = extracted([("Owen", "Subs are going up from January, from £45 to £50 a term"),
+                    ("Owen", "sorry, I meant £55. £50 was the first proposal, we voted for 55")], at)
+    [old, new] = [f for f in ex.facts if "Subs" in f.text or "subs" in f.text]
+    assert "from £45 to £50" in old.text and "from £45 to £55" in new.text and new.valid_to is None
+
+
+def test_a_count_or_a_name_said_again_is_the_speakers_fact_said_last_and_its_plan():
+    # Walk-throughs 103 and 101: "no wait, 16." left "Tresiba to 15 units" current for ever; "no wait it's the VFS
+    # centre in Manchester, not London" made no fact, London stayed.
+    at = datetime(2026, 10, 3, 10, 30, tzinfo=timezone.utc)
+    ex = extracted([("Callum", "she's dropped my Tresiba to 15 units from tonight"),
+                    ("Callum", "no wait, 16. 15 is what she said we might go to next if the lows continue")], at)
+    [old, new] = [f for f in ex.facts if "Tresiba" in f.text]
+    assert "15 units" in old.text and old.valid_to == at + timedelta(minutes=1)
+    assert "16 units" in new.text and new.valid_to is None
+    assert all("15 units" not in o.text for o in ex.foresights)
+    ex = extracted([("Tom", "Visa appointment booked! London consulate, Thursday 22nd Oct at 10.30"),
+                    ("Tom", "no wait it's the VFS centre in Manchester, not London. same date and time")], at)
+    [old, new] = [f for f in ex.facts if "consulate" in f.text]
+    assert old.text.startswith("London") and old.valid_to == at + timedelta(minutes=1)
+    assert new.text.startswith("Manchester consulate") and new.subject == "Manchester"
+    # ... a name no fact of the speaker holds corrects nothing
+    ex = extracted([("Tom", "Visa appointment booked for Thursday"), ("Tom", "no wait it's Manchester, not London")], at)
+    assert not [f for f in ex.facts if "Manchester" in f.text and "booked" in f.text]
+
+
+def test_a_number_taken_back_in_its_sentence_and_a_day_meant_instead_of_a_weekday():
+    # Walk-through 100: "15 loaves a day from next monday - no wait, 16" kept both; "sorry, I meant from the 7th
+    # November, not next saturday" made a fact of its own, "next saturday" current.
+    at = datetime(2026, 10, 12, 19, tzinfo=timezone.utc)
+    ex = extracted([("Tom", "the Copper Kettle want 15 loaves a day from next monday - no wait, 16, he just texted")], at)
+    assert [f.text for f in ex.facts] == [
+        "The Copper Kettle want 16 loaves a day from 2026-10-19 (next monday), he just texted."]
+    ex = extracted([("Nadia", "Kayla asked if she can change her hours - 8am to 2pm, from next saturday"),
+                    ("Nadia", "sorry, I meant from the 7th November, not next saturday")], at)
+    [old, new] = [f for f in ex.facts if "Kayla" in f.text]
+    assert "2026-10-24" in old.text and old.valid_to == at + timedelta(minutes=1)
+    assert "2026-11-07" in new.text and new.event_date.isoformat() == "2026-11-07" and new.valid_to is None

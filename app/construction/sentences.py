@@ -15,7 +15,7 @@ _BOUNDARY = re.compile(
 _ABBREVIATIONS = frozenset("""
 mr mrs ms mx dr prof st jr sr vs etc e.g i.e eg ie inc ltd co corp mt no approx dept est fig
 a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec ave av blvd rd gen col lt sgt rev
-apt ste dra sra srta mme mlle
+apt ste dra sra srta mme mlle incl excl tel
 """.split())
 _LAST_WORD = re.compile(r"([\w.]+)[.]+[\"')\]]*$")
 _WORD = re.compile(r"\w+")

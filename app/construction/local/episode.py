@@ -24,7 +24,7 @@ from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import (
-    SUM, corrected_day, correction_of, day_said_alone, measures, renamed_value, sum_said_again,
+    SUM, corrected_day, correction_of, day_said_alone, measures, number_said_again, renamed_value, sum_said_again,
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
@@ -548,9 +548,26 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
                 continue
             elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], _sum_other_than(resaid))) is not None:
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _sum_other_than(resaid))) is not None:
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
-                _said_instead(facts, scores, said_last, SUM.search(facts[said_last].text).group(), resaid, s.t)
+                old = other.search(facts[said_last].text).group()
+                _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
+                _said_instead(facts, scores, said_last, old, resaid, s.t)
+                continue
+            elif not valued and not s.t.assistant and (resaid := number_said_again(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _count_other_than(resaid))) is not None:
+                # "she's dropped my Tresiba to 15 units from tonight" "no wait, 16.": the same, of a count
+                old = other.search(facts[said_last].text).group()
+                _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
+                _said_instead(facts, scores, said_last, old, resaid, s.t)
+                continue
+            elif not valued and not s.t.assistant and (named := _NAME_NOT_THE_OLD.match(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker],
+                                            re.compile(rf"\b{re.escape(named['old'])}\b"))) is not None:
+                # "Visa appointment booked! London consulate, ..." "no wait it's the VFS centre in Manchester, not
+                # London.": the speaker's fact said last with the name, with the name said instead
+                _plans_said_instead(foresights, facts[said_last].turn_ids, named["old"], named["new"])
+                _said_instead(facts, scores, said_last, named["old"], named["new"], s.t)
                 continue
             elif not valued and not s.t.assistant and (day := day_said_alone(s)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker], other := _another_day(day.start))) is not None:
@@ -565,9 +582,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # "We've booked it ... at St Anne's church" "No wait, it's St Mary's, on Station Road": the
                 # speaker's fact said last with a name of that kind, and its plan, with the name said instead
                 old = like.search(facts[said_last].text).group()
-                for k, fs in enumerate(foresights):
-                    if fs.turn_ids == facts[said_last].turn_ids and old in fs.text:
-                        foresights[k] = replace(fs, text=fs.text.replace(old, place["new"], 1))
+                _plans_said_instead(foresights, facts[said_last].turn_ids, old, place["new"])
                 _said_instead(facts, scores, said_last, old, place["new"], s.t)
                 continue
             measured += valued
@@ -751,7 +766,9 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     """facts[told] with `new` said instead of `old` in turn `t` (and the fields `changed`): in its place when
     `t` said it (it was never so), else after it, the old one held until `t`."""
     f = facts[told]
-    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1), **changed)
+    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1),
+                    subject=f.subject.replace(old, new, 1),
+                    entities=[(new if name == old else name, role) for name, role in f.entities], **changed)
     if f.turn_ids == [t.turn.id]:
         facts[told] = again
         return
@@ -789,9 +806,27 @@ def _another_day(said: date) -> re.Pattern:
     return re.compile(rf"(?:\b(?i:{lx.WEEKDAY_ALT})\s+)?(?!{said.isoformat()})\b\d{{4}}-\d\d-\d\d(?:\s\([^)]*\))?")
 
 
+def _plans_said_instead(foresights: list[ForesightDraft], turn_ids: list[str], old: str, new: str) -> None:
+    """The plans of the turns `turn_ids` that hold `old`, with `new` said instead."""
+    for k, fs in enumerate(foresights):
+        if fs.turn_ids == turn_ids and old in fs.text:
+            foresights[k] = replace(fs, text=fs.text.replace(old, new, 1))
+
+
+def _count_other_than(said: str) -> re.Pattern:
+    """A number other than `said` that counts something ("15 units"; no day, hour, sum or code)."""
+    return re.compile(rf"(?<![\d.,:/£$€#-])(?!{re.escape(said)}(?![\d.]))\d+(?:\.\d+)?(?![\d.,:/-])"
+                      r"(?=\s*(?!(?:am|pm)\b)[a-z%])")
+
+
+# A name said instead of another, both said: "no wait it's the VFS centre in Manchester, not London."
+_NAME_NOT_THE_OLD = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(?:(?i:it'?s|it\s+is|I\s+meant?)\s+)?"
+                               r"[^.!?]*?\b(?P<new>(?-i:[A-Z])[\w'’-]+),?\s+(?i:not)\s+(?P<old>(?-i:[A-Z])[\w'’-]+)\b")
+
+
 def _sum_other_than(said: str) -> re.Pattern:
-    """A sum of the currency `said` is in, another than it."""
-    return re.compile(rf"(?!{re.escape(said)}(?![\d,.]))(?={re.escape(said[0])}){SUM.pattern}")
+    """A sum of the currency `said` is in, another than it, and not one it went from ("from £45 to £50": the £50)."""
+    return re.compile(rf"(?<!\bfrom\s)(?!{re.escape(said)}(?![\d,.]))(?={re.escape(said[0])}){SUM.pattern}")
 
 
 def _greeting_alone(raw: str) -> bool:

@@ -380,10 +380,12 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
 # ... or a sum said again, alone after a word taken back: "wait no, €2,420." (after "invoice
 # INV-2026-042 to Brandt for €2,310").
 # ("wait no, with Ana's salary it's $66k. sorry", after "burn is $65k a month": the sum after "it's")
+# ("sorry, I meant £55", "sorry, £5,250, I misread the PDF": why after it)
 _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
                          r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|that'?s|"
-                         r"make\s+(?:it|that)|should\s+be)\s+(?i:actually\s+)?)?"
-                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?[.!]*$")
+                         r"make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
+                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
+                         r"(?:,\s+(?i:I|I've|I'm|my|we|it|that)\b[^.!?]*)?[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
@@ -391,10 +393,12 @@ _MEANT_DAY = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|act
                         # ("correction, Helen just told me it's 29 April not 22")
                         r"(?:(?-i:[A-Z])[\w'-]*\s+(?:just\s+)?(?:told|texted|emailed|messaged)\s+(?:me|us)\s+(?:that\s+)?"
                         r"(?=it'?s\s|it\s+is\s))?"
-                        r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+)?(?:on\s+)?(?P<day>.+?)"
+                        r"(?:i\s+meant?\s+|make\s+(?:that|it)\s+|it'?s\s+|it\s+is\s+)?(?:on\s+|from\s+)?(?P<day>.+?)"
                         r"[\s.!]*$", re.I)
 # The day it replaces, said after it, and why ("29 April not 22, Prof Duarte can't do the 22nd").
-_NOT_THE_OLD = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\b.*$", re.I)
+# ("sorry, I meant from the 7th November, not next saturday")
+_NOT_THE_OLD = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\b|"
+                          rf"(?:next\s+|this\s+)?(?:{lx.WEEKDAY_ALT})\b).*$", re.I)
 # ... or agreed, after someone asked to move it: "I can't do the 3rd, can we make it Tuesday 8
 # December?" "ok, Tuesday 8 December it is" (the 3 December meeting stayed).
 _DAY_IT_IS = re.compile(r"^(?:(?:ok|okay|right|fine|great|yes|yep|yeah|cool|perfect|sure|done)\b[\s,!.]*)*"
@@ -406,7 +410,18 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
                        rf"(?:[\s,]+(?:{lx.WEEKDAY_ALT}))?[\s.!]*$", re.I)
 
 
-SUM = re.compile(r"[$£€]\s?\d[\d,]*(?:\.\d+)?k?")  # a sum as written: "$2,430", "£1.5k"
+SUM = re.compile(r"[$£€]\s?\d(?:[\d,]*\d)?(?:\.\d+)?k?")  # a sum as written: "$2,430", "£1.5k"
+
+
+# ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight".
+_NUMBER_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+                                r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)[.!]*$")
+
+
+def number_said_again(raw: str) -> str | None:
+    """The number a sentence says alone after a word taken back ("no wait, 16.")."""
+    m = _NUMBER_SAID_AGAIN.match(raw.strip())
+    return m["new"] if m is not None else None
 
 
 def sum_said_again(raw: str) -> str | None:

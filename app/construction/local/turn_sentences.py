@@ -145,6 +145,17 @@ _DAY_THEN_WHY = re.compile(
     r"(?P<why>(?:I|I'm|I've|I'll|we|we're|we've|he|she|they|he's|she's|they're)\s.+)$", _I)
 
 
+# A number taken back in its sentence: "the Copper Kettle want 15 loaves a day from next monday - no wait, 16, he
+# just texted again" wants 16 (both had been kept, unread).
+_NUMBER_TAKEN_BACK = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)(?P<mid>\s+[a-z][^.!?\d]*?)\s*(?:[-–—,;]+|\.\.\.)\s*"
+                                r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+(?P<new>\d+(?:\.\d+)?)\b", _I)
+
+
+def _number_said_instead(text: str) -> str:
+    m = _NUMBER_TAKEN_BACK.search(text)
+    return text if m is None else f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
+
+
 _DAYS_NAMED_TURNS = 3  # turns before whose days ahead a bare "the 11th" or "Sunday" may be
 
 
@@ -189,7 +200,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         for raw in _days_apart(split_sentences(content, MAX_SENTENCES_PER_TURN)):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
-            text = without_emphatic(_clean_sentence(raw))
+            text = _number_said_instead(without_emphatic(_clean_sentence(raw)))
             if addressed is not None and not t.assistant and (m := addressed.match(text)):
                 text = _clean_sentence(text[m.end():])
             if not text or not any(ch.isalnum() for ch in text) or _DRUMROLL.match(text):
