@@ -284,3 +284,26 @@ def test_two_peoples_phone_numbers_are_no_codes():
     # ... a code said again is still one
     hits = [said("The tack room code is 4071", 3), said("New tack room code is 5190, they changed it", 20)]
     assert texts(later_values(hits, reorder=True))[0].startswith("New tack room code")
+
+
+def test_no_later_value_from_an_assistants_sum_a_question_or_a_ratio():
+    # Walk-throughs 100, 102, 103: "Their price is £15.80 a 16kg bag" marked by the assistant's "So that's £1.60
+    # more per bag than Millbrook's £14.20"; a fact by the assistant's question; "14 units" by the carb ratio "1 unit
+    # for 8g".
+    echo = said("So that's £1.60 more per bag than the old price of £14.20 a bag", 20)
+    echo.node["role"] = "assistant"
+    pairs = [
+        (said("Nadia said their price is £15.80 a bag of flour", 10, kind="fact"), echo),
+        (said("Helen said rehearsals will start at 7pm at Northfield from the 3rd", 10, kind="fact"),
+         said("So from 3 November rehearsals at Northfield start at 7:15pm, is that right?", 12)),
+        (said("Callum said 14 units of Tresiba from tonight, Wendy's call", 10, kind="fact"),
+         said("Wendy also changed Callum's breakfast ratio, it's 1 unit for 8g now after Wendy's call", 12, kind="fact")),
+    ]
+    for older, later in pairs:
+        out = later_values([older, later], reorder=True)
+        assert out[0] is older and getattr(older, "revised_by", None) is None, texts([older, later])
+    # ... while a user's later sum of the same thing still marks the older
+    older, later = said("Nadia said their price is £15.80 a bag of flour", 10, kind="fact"), said(
+        "Their price is £16.40 a bag of flour now", 20)
+    out = later_values([older, later], reorder=True)
+    assert out[0] is later and older.revised_by is later

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from app.construction import lexicon as lx
+from app.domain.models import ASSISTANT_ROLES
 
 # How many hits are read: an older saying below these is out of the answer's view already.
 LOOKED_AT = 10
@@ -41,7 +42,9 @@ switched switch switching date time day days""".split()) | lx.DATE_WORDS | lx.WE
 
 _DIGIT = re.compile(r"\d")
 # A measure and its unit: a dose, a weight, a distance ("put the amlodipine up to 7.5mg").
-_MEASURE = re.compile(r"\b(\d+(?:\.\d+)?)\s?(mg|mcg|ml|kg|g|km|cm|mm|lbs?|oz|mph|units?)\b")
+# (not a ratio's: "14 units" had been marked as changed by "1 unit for 8g", a carb ratio)
+_MEASURE = re.compile(r"\b(\d+(?:\.\d+)?)\s?(mg|mcg|ml|kg|g|km|cm|mm|lbs?|oz|mph|units?)\b"
+                      r"(?!\s*(?:for|per|to|:|/)\s*(?:every\s+)?\d)")
 # A code or a number said alone, four to six digits and no year ("New code is 8302", "it's 7351 now").
 _CODE_NAMED = re.compile(r"\b(?:code|pin|passcode|combination)\b\W+(?:[a-z']+\W+){0,2}?(\d{4,6})\b(?![.,:/-]?\d)")
 # (not a piece of a phone number: "Megan's number is 07700 900 318" and Dr Shah's "01829 555 740" had been
@@ -331,6 +334,14 @@ def asked_kinds(query: str) -> frozenset[str]:
     return _WEIGHED[kinds[0]] if len(kinds) == 1 else frozenset()
 
 
+def _asks_or_echoes(hit) -> bool:
+    """A hit that says no value anew: an assistant's turn, or a question."""
+    if hit.kind == "turn" and hit.node.get("role") in ASSISTANT_ROLES:
+        return True
+    text = hit.node.get("content") if hit.kind == "turn" else hit.node.get("text")
+    return (text or "").rstrip().endswith("?")
+
+
 def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset()) -> list:
     """`hits`, each older saying of a value marked with the latest later one among the first
     hits; with `reorder` (a question about now or as of a moment), an older saying and its later one changing
@@ -344,8 +355,10 @@ def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset())
         read.append(_saying(text, when, turn, speaker) if text and when else None)
     # Two groups' sayings are two groups' things (a search of no group reads every group's).
     groups = [h.node.get("groupId") for h in top]
-    # (older place, later place) of every two sayings of one value, each pair weighed once
-    pairs = {(k, j) for j in range(len(top)) if read[j] is not None and read[j].values
+    # (older place, later place) of every two sayings of one value, each pair weighed once; never later an
+    # assistant's turn, which says again or works out what users said ("So that's £1.60 more per bag than
+    # Millbrook's £14.20" had marked the £15.80 it came from), nor a question
+    pairs = {(k, j) for j in range(len(top)) if read[j] is not None and read[j].values and not _asks_or_echoes(top[j])
              for k in range(len(top)) if k != j and read[k] is not None and groups[k] == groups[j]
              and _same_thing(read[k], read[j], asked)}
     later: dict[int, int] = {}  # an older saying's place -> its latest later saying's
