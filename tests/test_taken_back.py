@@ -102,8 +102,12 @@ def test_a_day_said_again_is_the_day_of_the_speakers_fact_said_last_and_why_stay
     [old, new] = [f for f in ex.facts if "put him in" in f.text]
     assert "2026-12-08" in old.text and old.valid_to == at + timedelta(minutes=1)
     assert "2026-12-09" in new.text and new.valid_to is None and new.turn_ids == ["t1"]
-    # ... never another speaker's
-    ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "no wait, wednesday 9th")], at)
+    # ... another's, only in the turn right after (walk-through 103: "flying out from Edinburgh on Friday 18th
+    # December" "no, it's the 19th, Saturday"), never with a turn between
+    ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "no wait, it's the 9th, wednesday")], at)
+    assert [f.text for f in ex.facts if "put him in" in f.text][-1] == "Bethan said put him in for 2026-12-09 (the 9th)."
+    ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "Great, the van is free then"),
+                    ("Raj", "no wait, wednesday 9th")], at)
     assert [f.text for f in ex.facts if "put him in" in f.text] == [
         "Bethan said put him in for Tuesday 2026-12-08 (8th December)."]
 

@@ -754,6 +754,9 @@ def _season_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 _TO_THE_NTH = re.compile(r"\b(?:to|until|till|by|for|from|before|after|instead\s+of|rather\s+than|not)\s+$", _I)
+# ... or said as what it is, alone: "no, it's the 19th, Saturday", "make it the 21st." (not "it's the 3rd time")
+_ITS_THE = re.compile(r"\b(?:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+$", _I)
+_SAID_ALONE = re.compile(r"\s*(?:[,.!?;]|$)")
 # The day a new one replaces, said by its number alone: "now due on 14 October instead of the 9th",
 # "she starts on 26 October, not the 19th": of the month said before it.
 _INSTEAD_OF = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+$", _I)
@@ -776,7 +779,8 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     day = int(m.group("day"))
     said_on = m.group(0)[:2].lower() == "on"
     if not 1 <= day <= 31 or not (said_on or m.group("wd") or _TO_THE_NTH.search(m.string, 0, m.start())
-                                  or _RANGE_END.match(m.string, m.end())):
+                                  or _RANGE_END.match(m.string, m.end())
+                                  or (_ITS_THE.search(m.string, 0, m.start()) and _SAID_ALONE.match(m.string, m.end()))):
         return None  # "the 3rd in line", "the 19th century": no day
     first = date(ref.year, ref.month, 1)
     if (_INSTEAD_OF.search(m.string, 0, m.start()) and not m.group("wd")
@@ -979,6 +983,9 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
                         and a.start - timedelta(days=_NEXT_TO) <= d <= a.end + timedelta(days=_NEXT_TO)}
             if not days:
                 days = {a.start for a in ahead if a.start.day == b.start.day}
+            if not days:  # ("flying out on Friday 18th December" "no, it's the 19th, Saturday")
+                days = {d for a in ahead if (d := _safe_date(a.start.year, a.start.month, b.start.day)) is not None
+                        and abs((d - a.start).days) <= _NEXT_TO}
         else:
             continue
         if len(days) == 1:

@@ -715,7 +715,7 @@ physio physiotherapy dentist check-up checkup scan first-fix second-fix
 grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot friendly friendlies
 festival show fair fete market playtest gig concert recital premiere bbq barbecue picnic agm auction
 collection pickup pick-up social flights
-viva defence defense graduation
+viva defence defense graduation training
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

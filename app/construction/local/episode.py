@@ -533,6 +533,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
+                    _day_said_instead(facts, scores, s, set(was.turn_ids))  # (and its fact)
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
                 foresights[foresights.index(was)] = moved
@@ -569,13 +570,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _plans_said_instead(foresights, facts[said_last].turn_ids, named["old"], named["new"])
                 _said_instead(facts, scores, said_last, named["old"], named["new"], s.t)
                 continue
-            elif not valued and not s.t.assistant and (day := day_said_alone(s)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _another_day(day.start))) is not None:
-                # "put him in for Tuesday 8th December" "no wait, wednesday 9th": the speaker's fact said last with
-                # a day (no value's, no plan's: those moved above), with the day said instead
-                _said_instead(facts, scores, said_last, other.search(facts[said_last].text).group(),
-                              f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
-                continue
+            elif not valued and not s.t.assistant and _day_said_instead(
+                    facts, scores, s, by_speaker[s.t.speaker] | _user_turn_before(s, s_before)):
+                continue  # (a fact of no value's, no plan's: those moved above)
             elif not valued and not s.t.assistant and (place := _NAME_SAID_AGAIN.match(s.raw)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker],
                                             like := _name_like(place["new"]))) is not None:
@@ -804,6 +801,25 @@ def _another_day(said: date) -> re.Pattern:
     """A day written in a fact other than `said`, with its weekday before it and its words after it
     ("Tuesday 2026-12-08 (8th December)")."""
     return re.compile(rf"(?:\b(?i:{lx.WEEKDAY_ALT})\s+)?(?!{said.isoformat()})\b\d{{4}}-\d\d-\d\d(?:\s\([^)]*\))?")
+
+
+def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence, own: set[str]) -> bool:
+    """Whether `s` says only a day, said instead of the day of the one fact among the last few of the
+    turns `own` that has one, and that fact is told again with it: "put him in for Tuesday 8th December"
+    "no wait, wednesday 9th"; "flying out on Friday 18th December" "no, it's the 19th, Saturday"."""
+    day = day_said_alone(s)
+    said_last = _told_once(facts, own, other := _another_day(day.start)) if day is not None else None
+    if said_last is None:
+        return False
+    _said_instead(facts, scores, said_last, other.search(facts[said_last].text).group(),
+                  f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
+    return True
+
+
+def _user_turn_before(s: _Sentence, before: _Sentence | None) -> set[str]:
+    """The id of the turn just before `s`'s, a user's, when `s` opens its turn."""
+    return {before.t.turn.id} if before is not None and before.t is not s.t and not before.t.assistant \
+        and before.t.index == s.t.index - 1 else set()
 
 
 def _plans_said_instead(foresights: list[ForesightDraft], turn_ids: list[str], old: str, new: str) -> None:

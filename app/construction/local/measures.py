@@ -1604,6 +1604,8 @@ def day_said_alone(sent: _Sentence) -> DateMention | None:
     # (only the days said in its words: "oct 5 then, monday" says one day)
     days = [d for d in sent.dates if d.granularity == "day" and (
         meant is None or d.phrase.strip().lower() in meant.lower())]
+    if len(days) > 1:  # (its weekday said with it: "no, it's the 19th, Saturday")
+        days = [d for d in days if d.phrase.strip().lower() not in lx.WEEKDAYS] or days
     if meant is None or len(days) != 1 or _WEEKDAY_THE.sub(
             "", meant.lower().replace(days[0].phrase.strip().lower(), "", 1)).strip(" ,"):
         return None

@@ -20,9 +20,12 @@ _PUT_UP = [re.compile(rf"\b(?:put|puts|putting|pushed|pushing|bumped)\s+(?:the\s
 _ITS_PRICE = re.compile(r"^(?:(?:so|and|now|ugh)[,!]?\s+)*(?:it's|it\s+is|its|they're|they\s+are)\s+(?:now\s+)?"
                         r"(?P<rest>[£$€]\s?\d.*)$", _I)
 # An event to be moved, its new day said next: "Brightmoss wants the release moved."
-_MOVED = re.compile(rf"\b(?:the|our|this)\s+(?P<ev>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\s+"
-                    # ("The visa appointment has been moved AGAIN")
-                    r"(?:(?:has\s+been|have\s+been|was|were|got|is\s+being|'s\s+been)\s+)?"
+_MOVED = re.compile(rf"(?:^|\b(?:the|our|this)\s+)(?P<ev>(?:(?!(?:the|our|this)\s)[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))"
+                    # ("the consultant appointment on the 1st is moved")
+                    r"(?:\s+(?:on|for)\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+[A-Za-z]+)?)?"
+                    # ("The visa appointment has been moved AGAIN", "the inspection's moved AGAIN", "pump training
+                    # moved AGAIN")
+                    r"(?:'s\s+|\s+(?:(?:has\s+been|have\s+been|was|were|got|is|are|is\s+being|'s\s+been)\s+)?)"
                     r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
                     r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
@@ -59,7 +62,7 @@ _FOUND_REPLACEMENT = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+
                                 r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)['’]s\s+replacement[\s!.]*$", _I)
 _NAME_FIRST = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>\s*,.*|\s+(?:is|who)\b.*|)$",
                          _I)
-_NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s+(?:is|'s|:)\s*"
+_NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s*(?:is|'s|:)?\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
 # A day said of an order's collection after the order: "New order: christening cake for baby Ava, Lucy
@@ -112,10 +115,13 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         thing = ordered_thing(ordered)
         return f"The {thing} {said.group('what').lower()} is on {said.group('rest')}" if thing else None
     said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text)
-    if said is None or (moved := _MOVED.search(before)) is None:
+    # (the move told just before, or earlier in the speaker's turn: "pump training moved AGAIN. the pumps haven't
+    # been delivered" "it's now Monday 9th November")
+    if said is None or (moved := _MOVED.search(before) or next(reversed([*_MOVED.finditer(earlier())]), None)) is None:
         return None
     event = moved.group("ev") or moved.group("ev2")
-    event = event if any(c.isupper() for c in event) else event.lower()  # ("the Luton MOT", "the Globex demo")
+    # ("the Luton MOT", "the Globex demo"; not a sentence's first letter: "Pump training moved AGAIN")
+    event = event if any(c.isupper() for c in event[1 if moved.start() == 0 else 0:]) else event.lower()
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
     return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"
