@@ -458,7 +458,8 @@ cranberry cranberries juice spinach kale alfalfa molasses
 """)
 PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
 OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")
-MEDICINES = _words("penicillin aspirin ibuprofen antibiotics amoxicillin codeine sulfa latex anesthesia morphine")
+MEDICINES = _words("penicillin aspirin ibuprofen antibiotics amoxicillin codeine sulfa latex anesthesia morphine "
+                   "sedative sedatives tranquilliser tranquillisers tranquilizer tranquilizers aspartame sweeteners")
 # Medications someone takes ("Dr. Lee has him on metformin", "switched from metformin to
 # insulin"): generic names, common brands and classes.
 MEDICATIONS = _words("""

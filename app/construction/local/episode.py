@@ -374,6 +374,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
+    users = sorted({t.speaker for t in turns if not t.assistant and t.speaker})
 
     def keep(fs: ForesightDraft, turn: int) -> bool:
         """`fs` kept, unless said already or its turn has said enough."""
@@ -422,8 +423,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
             # (never the one speaking: "she" is someone else)
             others = [p for p in people if p != s.t.speaker]
-            if _TREATED.search(s.text):  # ("She's been prescribed an EpiPen Jr": the patient, not the consultant)
-                others = [p for p in others if not CLINICIAN.match(p)] or others
+            if _TREATED.search(s.text) or _PATIENTS.search(s.text):
+                # ("She's been prescribed an EpiPen Jr": the patient, not the consultant; "his new consultant is
+                # Dr Helen Strachan", "he is NOT allowed to drive if his sugar is under 5", after "his consultant
+                # is Dr Martin Okafor": the other user, of whom the two tell the assistant, when no one else is)
+                others = [p for p in others if not CLINICIAN.match(p)] or (
+                    [u for u in users if u != s.t.speaker] if helped and len(users) == 2 else [])
             recent_before = _fitting(others, s.text) if others else None
             named_here = []
             for mm in s.mentions:
@@ -986,6 +991,11 @@ _TREATED = re.compile(r"\b(?:she|he)(?:'s|\s+(?:has|had|was|is|got))\s+(?:been\s
                       r"diagnosed|given|put\s+on|admitted|discharged|vaccinated|seen\s+by)\b|"
                       r"\b(?:give|gives|giving|gave)\s+(?:her|him)\s+(?:the\s+|a\s+|some\s+)?[a-z]", re.I)
 
+# ... or told as a patient: "his consultant", "her sugar", "not allowed to drive".
+_PATIENTS = re.compile(r"\b(?:his|her)\s+(?:new\s+|old\s+|usual\s+)?(?:consultant|gp|doctor|diabetes\s+nurse|practice\s+nurse|"
+                       r"dentist|physio|surgeon|specialist|dietitian|dietician|blood\s+sugars?|sugars?|glucose|levels|"
+                       r"readings|bloods|insulin|dose|hypos?|meds|medication|tablets|inhaler|blood\s+pressure)\b|"
+                       r"\ballowed\s+to\s+drive\b", re.I)
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
 

@@ -51,6 +51,8 @@ _NO_EAT = re.compile(
 # What is said of it after it ("ibuprofen or any other NSAID, it sets off an attack"), and what may be had
 # instead ("ibuprofen or aspirin with it, only paracetamol for pain": it had been cut to "..., only")
 _WHY = re.compile(r",\s*(?=(?:it|that|which|they|he|she|as|only|just|but|except|instead)\b)", _I)
+_ANY_OF = re.compile(r"^(?:anything\s+(?:with|containing)\s+|any\s+(?!more\b))|\s+in\s+it$|"
+                     r"\s+(?:before|after|during|on|at|for|with|the)$", _I)  # (what a chunk cut left dangling)
 _ANYONE_WHO = re.compile(r"\b(?:people|those|anyone|anybody|someone|somebody|folks|guests|kids|everyone)\s+who\s+$", _I)
 # What one must not have or take is food or a medicine ("must not have visitors" is no diet).
 _HAD = frozenset("have having take taking get".split())
@@ -91,6 +93,7 @@ _MUST_NOT_DRIVE = re.compile(
     r"isn't allowed to|is not allowed to|not allowed to)\s+(?:be\s+)?driv(?:e|ing)(?![\w'])"
     r"|no\s+driving)(?!\s+(?:today|tonight|tomorrow|there|home|back|to\b|that|this|it|you|him|her|them|us|me|"
     r"after|at night|in\b|lessons?|tests?|instructor|school|range))", _I)
+_ON_CONDITION = re.compile(r"\s*,?\s+(?P<c>(?:if|unless|when|until|while|below|under)\b[^.;!?,]{1,60})", _I)
 _NO_LIFT = re.compile(
     r"\b(?:can't|cannot|can not|not supposed to|not allowed to|shouldn't|mustn't|must not|unable to|"
     r"told (?:me|him|her|us) not to)\s+(?:lift|carry|pick up)\s+(?:anything|heavy|much|more|things|boxes|"
@@ -556,7 +559,8 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         for who in each_at(m.start(), dish=True):
             add(who, f"{lx.DIETS.get(d, 'is ' + d)}", ["food"], [d, "diet"])
     for m in _NO_EAT.finditer(text):
-        x = _WHY.split(_chunk(m.group("x"), _LIST_END, 6), maxsplit=1)[0]
+        # ("she can't have anything with chicken in it", "must NOT be given any sedatives": the chicken, sedatives)
+        x = _ANY_OF.sub("", _WHY.split(_chunk(m.group("x"), _LIST_END, 6), maxsplit=1)[0])
         first = x.split(" ", 1)[0].lower() if x else ""
         if not x or first in _NO_EAT_SKIP or first in lx.PRONOUNS:
             continue
@@ -625,6 +629,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         # One of these per sentence: "I don't drink alcohol" and "I'm diabetic" are already one
         # (the patterns above), and "no driving after dark" is not also "does not drive".
         if m and not (keys[0] in _ONE_PER_SENTENCE and any(keys[0] in k for _, k, _ in found)):
+            if rx is _MUST_NOT_DRIVE and (when := _ON_CONDITION.match(text, m.end())) is not None:
+                # ("he is NOT allowed to drive if his sugar is under 5": had been "must not drive", its why lost)
+                says, words = f"{says} {when.group('c').strip()}", [*words, *_WORD.findall(when.group("c").lower())]
             add(subject_at(m.start()), says, keys, words)
     for m in _BAD_WITH.finditer(text):
         x = m.group("x")
@@ -799,6 +806,19 @@ def _ends_on(sent: _Sentence, at: datetime) -> datetime | None:
     return None
 
 
+# A day someone cannot do: "he can't do next Tuesday after all" holds for that day, not for ever.
+_CANT_THAT_DAY = re.compile(r"\b(?:can't|cannot|can\s+not|won't\s+be\s+able\s+to)\s+(?:do|make)\b|"
+                            r"\b(?:isn't|is\s+not|not)\s+available\b", _I)
+
+
+def _ends_that_day(sent: _Sentence, at: datetime) -> datetime | None:
+    """The end of the day ahead a sentence says someone cannot do, said right after it, else None."""
+    m = _CANT_THAT_DAY.search(sent.text)
+    day = next((d for d in sent.dates if m is not None and d.granularity == "day" and d.start >= at.date()
+                and m.end() <= d.pos <= m.end() + 16), None)
+    return datetime.combine(day.end, time(23, 59, 59), tzinfo=at.tzinfo) if day is not None else None
+
+
 _TRAILING_AND = re.compile(r"\s+(?:and|or|but|then)$", _I)
 
 
@@ -808,8 +828,8 @@ def draft(sent: _Sentence, text: str, keys: list[str], words: list[str]) -> Fore
     return ForesightDraft(text=_clip(text, MAX_TEXT_CHARS).rstrip(" .") + ".",
                           trigger=_trigger(keys, words + lx.found_in(words)),
                           turn_ids=[sent.t.turn.id], valid_from=sent.t.at,
-                          valid_to=_ends_after(sent.text, sent.t.at) or _ends_on(sent, sent.t.at),
-                          kind="constraint")
+                          valid_to=_ends_after(sent.text, sent.t.at) or _ends_on(sent, sent.t.at)
+                          or _ends_that_day(sent, sent.t.at), kind="constraint")
 
 
 def _allergic_to(x: str) -> tuple[str, list[str], list[str]]:

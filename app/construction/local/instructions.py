@@ -235,7 +235,8 @@ _IS_NO = re.compile(r"(?<!\bthere\s)\b(?:is|are)\s+(?:strictly\s+|a\s+|an\s+)?no
                     r"alcohol|parking|children|kids|vaping|phones)\b", _I)
 _NOT_RULES = frozenset("""worries problems issues plans complaints regrets thanks news luck ideas doubts signs
 changes updates things nothing days times clues words strings others ones hard feelings questions answers
-replies responses takers kidding messing joking exceptions excuses""".split())
+replies responses takers kidding messing joking exceptions excuses bites offers bids viewings enquiries inquiries
+calls emails texts buyers""".split())  # ("No bites on the car at £9,500 so I've dropped it": no rule)
 
 
 # ... or said as a ban or an exception: "Smoking is banned inside 41 Mill Street", "dogs are fine
@@ -302,7 +303,9 @@ _HAS_TO_BE = re.compile(
 # cranberry juice or grapefruit", after warfarin), a limit a day ("max two treats a day"), a rule named ("Screen
 # time rule: Finn gets no screens at all"), or an imperative between people ("one thing with them, never park on
 # their drive", "she asked that we always ring before arriving"): each had been a "said" fact.
-_NO_FOOD = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)*no\s+(?:more\s+)?"
+# ("pharmacist said absolutely no grapefruit juice with it", after simvastatin)
+_NO_FOOD = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:said|says|told\s+(?:me|us|him|her))\s+)"
+                      r"(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)*no\s+(?:more\s+)?"
                       r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", _I)
 _MAX_A_DAY = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly)\s+)*(?:(?-i:[A-Z])[\w'-]*\s+)?"
                         r"(?:max(?:imum)?|no\s+more\s+"
@@ -399,12 +402,17 @@ _ALWAYS_WITH = re.compile(_WHOSE_MUST + r"(?:be|go|come|travel)\s+(?:at|to|with|
 
 # ... or in the hand luggage: "Whenever we fly, his medication must go in our hand luggage with the
 # doctor's letter, never in the hold" (a "said" fact: "I'm packing our bags for the flight" found nothing).
-_IN_LUGGAGE = re.compile(_WHOSE_MUST + r"(?:be|go|stay|travel)\s+in\s+(?:(?:our|the|my|his|her|their)\s+)?"
+# ("the insulin ALWAYS goes in hand luggage, never in the hold")
+_IN_LUGGAGE = re.compile(r"(?:" + _WHOSE_MUST + r"(?:be|go|stay|travel)|(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)"
+                         r"(?P<whose2>the|her|his|their|my|our)\s+(?P<x2>(?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+always\s+"
+                         r"(?:goes|stays|travels|is|are))\s+in\s+(?:(?:our|the|my|his|her|their)\s+)?"
                          r"(?P<ev>hand\s+luggage|carry-?on|cabin\s+bags?|hand\s+baggage)", _I)
 # ... or needed each time: "Maya gets really travel sick, so she always needs a window seat and a Kwells
 # tablet before take off".
+# ... or to be carried, the speaker's too: "I always have to carry glucose tablets, I keep Dextro in every jacket".
 _ALWAYS_NEEDS = re.compile(r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<whose>she|he|(?-i:[A-Z])[\w-]*)\s+"
-                           r"(?:always|must\s+always)\s+(?:needs?|has\s+to\s+have|gets?)\s+(?P<x>[^.;!?]{3,80})", _I)
+                           r"(?:always|must\s+always)\s+(?:needs?|has\s+to\s+have|gets?|(?P<must>(?:has|have)\s+to\s+"
+                           r"(?:carry|take|bring|keep))|must\s+(?:carry|take|bring|keep))\s+(?P<x>[^.;!?]{3,80})", _I)
 _FLYING = ["flight", "fly", "flying", "airport", "packing", "luggage", "bags", "travel", "trip", "plane"]
 
 
@@ -416,9 +424,12 @@ def always_with(sent: _Sentence, recent: str | None, reg: _Registry | None = Non
     m = _ALWAYS_WITH.search(sent.text) or _IN_LUGGAGE.search(sent.text)
     if m is None:
         return _always_needs(sent, recent, reg)
-    whose = m.group("whose")
+    mark = "whose" if m.group("whose") else "whose2"
+    whose, what = m.group(mark), m.group("x") or m.group("x2")
     low = whose.lower()
-    if low in ("her", "his", "their"):
+    if low == "the":
+        owner = "The"
+    elif low in ("her", "his", "their"):
         if recent is None:
             return []
         owner = f"{recent}'s"
@@ -426,12 +437,12 @@ def always_with(sent: _Sentence, recent: str | None, reg: _Registry | None = Non
         owner = f"{sent.t.speaker}'s"
     else:
         owner = whose
-    said = sent.text[m.end("whose"):_clause_end(sent.text, m.end())].strip()
+    said = sent.text[m.end(mark):_clause_end(sent.text, m.end())].strip()
     keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())])
-    extra = ["trip", "travel", "packing", "away", "match", "outing", m.group("x").split()[-1], m.group("ev")]
+    extra = ["trip", "travel", "packing", "away", "match", "outing", what.split()[-1], m.group("ev")]
     if m.re is _IN_LUGGAGE:
-        said = sent.text[m.end("whose"):].strip().rstrip(".!")  # (never in the hold: its words too)
-        extra = [*_FLYING, m.group("x").split()[-1]]
+        said = sent.text[m.end(mark):].strip().rstrip(".!")  # (never in the hold: its words too)
+        extra = [*_FLYING, what.split()[-1]]
     return [(f"{owner} {said}", keys or ["rules"], list(dict.fromkeys([*words, *extra])))]
 
 
@@ -444,9 +455,11 @@ def _always_needs(sent: _Sentence, recent: str | None, reg: _Registry | None
     if who.lower() in ("she", "he"):  # the one the sentence named before it, else the one named last
         named = sent.named_before(reg, sent.s1_pos(m.start()), ("person",)) if reg is not None else []
         who = named[0].name if named else recent
+    elif who == "I" and m.group("must"):
+        who = sent.t.speaker  # (a need of the speaker's own: "I always need" is as often a habit)
     elif who.lower() in lx.STOPWORDS or who.lower() in lx.PRONOUNS:
         return []
-    if not who or who == sent.t.speaker:
+    if not who or who == sent.t.speaker and not m.group("must"):
         return []
     said = rewrite(sent.text.strip().rstrip(".!"), _Voice(sent.t.speaker, sent.t.other))
     keys, words = situation_cues(sent.text)
@@ -454,4 +467,5 @@ def _always_needs(sent: _Sentence, recent: str | None, reg: _Registry | None
     # (begun by whom it is about, as a constraint's text is)
     text = said if said.startswith(who.split()[0]) else f"{who} always needs {m.group('x').strip()}"
     return [(text[:1].upper() + text[1:], keys or ["needs"],
-             list(dict.fromkeys([*words, *needs, "trip", "travel", "journey"])))]
+             list(dict.fromkeys([*words, *needs, "trip", "travel", "journey", *(("bag", "packing") if m.group("must")
+                                                                                 else ())])))]

@@ -156,6 +156,11 @@ def _number_said_instead(text: str) -> str:
     return text if m is None else f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
 
 
+# A standing rule asked as a question: "oh one more thing, can you never suggest diet drinks with aspartame
+# for me?" is "Never suggest diet drinks with aspartame for me." (the question had been no rule, nothing).
+_ASKED_AS_RULE = re.compile(r"^(?:(?:oh|and|also|so|btw|ok|okay)[,]?\s+)*(?:one\s+more\s+thing[,:]?\s+)?"
+                            r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?P<how>always|never)\s+"
+                            r"(?:please\s+)?(?P<rest>[^?]+)\?+$", _I)
 _DAYS_NAMED_TURNS = 3  # turns before whose days ahead a bare "the 11th" or "Sunday" may be
 
 
@@ -183,7 +188,9 @@ def _addressed(turns: list[_Turn]) -> re.Pattern | None:
     if not names:
         return None
     alt = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"^(?:(?:hi|hey|hello|ok|okay|so|and)\s+)?(?:{alt})(?:\s*[,:]\s+|\s+(?=(?:please\s+|pls\s+)?"
+    # (a label before it: "the important bit Juniper: he is NOT allowed to drive ...")
+    return re.compile(rf"^(?:(?:hi|hey|hello|ok|okay|so|and)\s+)?(?:(?:the\s+)?(?:important|main|key|big|one|other|"
+                      rf"crucial)\s+(?:bit|thing|point|part)\s+(?=(?:{alt})\s*:))?(?:{alt})(?:\s*[,:]\s+|\s+(?=(?:please\s+|pls\s+)?"
                       r"(?:never|always|don'?t|do\s+not|from\s+now\s+on|can\s+you|could\s+you|would\s+you|"
                       r"remind|remember|note|make\s+a\s+note|add|put|book|find)\b))(?=\S)", _I)
 
@@ -205,6 +212,8 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 text = _clean_sentence(text[m.end():])
             if not text or not any(ch.isalnum() for ch in text) or _DRUMROLL.match(text):
                 continue
+            if (rule := _ASKED_AS_RULE.match(text)) is not None:
+                text = f"{rule['how'][:1].upper()}{rule['how'][1:]} {rule['rest'].rstrip(' ?')}."
             question = text.rstrip().endswith("?") and not _FIRST.match(text) \
                 and not re.match(r"(?:my|our)\b", text, _I)
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:

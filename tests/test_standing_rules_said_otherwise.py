@@ -1,0 +1,52 @@
+"""Standing rules said in other forms than an order (walk-throughs 100, 101 and 103 of session 58): asked
+as a question, reported ("pharmacist said absolutely no ..."), an obligation of the speaker's, what always
+goes in hand luggage, what a pet must not be given; whom "he" is when two users tell the assistant of one
+of them; and what is no rule (no bites on a car for sale) or holds one day only. Read by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from tests.conversation import extracted
+
+AT = datetime(2026, 9, 29, 20, 10, tzinfo=timezone.utc)
+
+
+def _rules(rows) -> list[str]:
+    """The constraints of `rows` told after the assistant's greeting."""
+    rows = [("Juniper", "Hi both! What would you like me to keep track of?"), *rows]
+    return [o.text for o in extracted(rows, AT, assistant="Juniper").foresights if o.kind == "constraint"]
+
+
+def test_he_told_of_as_a_patient_is_the_other_user_not_his_consultant():
+    rows = [("Callum", "hey Juniper, Priya added you to our chat so you can help us keep track of my diabetes stuff"),
+            ("Juniper", "Hi Callum, hi Priya! Happy to help."),
+            ("Priya", "and his consultant at the diabetes centre is Dr Martin Okafor, he's been seeing him for years"),
+            ("Priya", "the important bit Juniper: he is NOT allowed to drive if his sugar is under 5. five to drive"),
+            ("Priya", "his new consultant is Dr Helen Strachan")]
+    ex = extracted(rows, AT, assistant="Juniper")
+    assert [o.text for o in ex.foresights if o.kind == "constraint"] == ["Callum must not drive if his sugar is under 5."]
+    assert [(f.subject, f.object) for f in ex.facts if "consultant" in f.predicate] == [
+        ("Callum", "Dr Martin Okafor"), ("Callum", "Dr Helen Strachan")]
+    assert not [f for f in ex.facts if "Juniper" in f.text and "allowed" in f.text]
+
+
+def test_rules_asked_reported_owed_or_packed_are_constraints():
+    assert _rules([("Callum", "oh one more thing, can you never suggest diet drinks with aspartame for me? they give "
+                              "me migraines")]) == ["Callum asked never to suggest diet drinks with aspartame for Callum."]
+    assert _rules([("Callum", "also the GP started me on simvastatin last week for my cholesterol. pharmacist said "
+                              "absolutely no grapefruit juice with it")]) == [
+        "Callum set a rule: Pharmacist said absolutely no grapefruit juice with it."]
+    assert _rules([("Callum", "and I always have to carry glucose tablets, I keep Dextro in every jacket")]) == [
+        "Callum always has to carry glucose tablets, Callum keeps Dextro in every jacket."]
+    assert _rules([("Priya", "and the insulin ALWAYS goes in hand luggage, never in the hold. it freezes down there")]) == [
+        "The insulin ALWAYS goes in hand luggage, never in the hold."]
+    assert _rules([("Hannah", "Fiona said one really important thing: Mochi must NOT be given any sedatives or calming "
+                              "tablets before the flight")]) == ["Mochi must not have sedatives or calming tablets."]
+
+
+def test_no_bites_on_a_sale_is_no_rule_and_a_day_someone_cannot_do_ends_with_it():
+    assert _rules([("Tom", "No bites on the car at £9,500 so I've dropped it to £8,950")]) == []
+    ex = extracted([("Tom", "Marek texted. he can't do next Tuesday after all, he's moved us to Thursday 12th November")],
+                   datetime(2026, 11, 2, 19, 56, tzinfo=timezone.utc), assistant="Crumb")
+    [cant] = [o for o in ex.foresights if o.kind == "constraint"]
+    assert cant.valid_to is not None and cant.valid_to.date().isoformat() == "2026-11-10"
