@@ -159,3 +159,19 @@ def test_a_number_taken_back_in_its_sentence_and_a_day_meant_instead_of_a_weekda
     [old, new] = [f for f in ex.facts if "Kayla" in f.text]
     assert "2026-10-24" in old.text and old.valid_to == at + timedelta(minutes=1)
     assert "2026-11-07" in new.text and new.event_date.isoformat() == "2026-11-07" and new.valid_to is None
+
+
+def test_an_address_said_alone_is_the_places_and_a_street_said_again_its_own():
+    # Walk-through 102: "... Northfield Methodist Hall can have us on Tuesdays. 14 Quarry Road" kept no address, and
+    # "no wait, it's Quarry Lane. 14 Quarry Lane, EB4 7QT" made no fact.
+    at = datetime(2026, 10, 14, 11, 39, tzinfo=timezone.utc)
+    ex = extracted([("Helen", "Good news on the venue front - Northfield Methodist Hall can have us on Tuesdays. "
+                              "14 Quarry Road"),
+                    ("Helen", "no wait, it's Quarry Lane. 14 Quarry Lane, EB4 7QT")], at)
+    [old, *new] = [f for f in ex.facts if "address" in f.text]
+    assert old.text == "Helen said the address of Northfield Methodist Hall is 14 Quarry Road."
+    assert old.valid_to == at + timedelta(minutes=1)
+    assert new and all("Quarry Lane" in f.text and f.valid_to is None for f in new)
+    assert any("EB4 7QT" in f.text for f in new)
+    # ... and an address with no place named before it is no one's
+    assert not [f for f in extracted([("Helen", "14 Quarry Road")], at).facts if "address" in f.text]

@@ -28,6 +28,7 @@ from app.construction.local.measures import (
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
+from app.construction.local.sequels import STREETS
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
@@ -787,11 +788,14 @@ _NAME_SAID_AGAIN = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(
 
 def _name_like(new: str) -> re.Pattern:
     """Another name of the kind of `new`: its first word the same ("St Anne's" for "St Mary's"), or its last
-    ("Grand Hotel" for "Park Hotel")."""
+    ("Grand Hotel" for "Park Hotel"); a street's, either ("Quarry Road" for "Quarry Lane")."""
     first, last = new.split()[0], new.split()[-1]
     if first in ("St", "St.", "Saint", "The", "Mount"):
         return re.compile(rf"\b{re.escape(first)}\s+(?!{re.escape(new.split()[1])}\b)[A-Z][\w'’-]+")
-    return re.compile(rf"\b(?!{re.escape(new.split()[0])}\b)[A-Z][\w'’-]+\s+{re.escape(last)}\b")
+    other_first = rf"\b(?!{re.escape(first)}\b)[A-Z][\w'’-]+\s+{re.escape(last)}\b"
+    if re.fullmatch(STREETS, last):
+        return re.compile(rf"{other_first}|\b{re.escape(first)}\s+(?!{re.escape(last)}\b)(?:{STREETS})\b")
+    return re.compile(other_first)
 
 
 def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int | None:

@@ -82,6 +82,16 @@ def ordered_thing(m: re.Match | None) -> str | None:
     return thing if thing and thing.split()[0] not in lx.STOPWORDS else None
 
 
+# An address said alone after a place was named: "Northfield Methodist Hall can have us on Tuesdays. 14 Quarry
+# Road" (alone, it had been no fact): the place's address.
+STREETS = (r"Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Court|Crescent|Terrace|Grove|Gardens|"
+           r"Row|Hill|Square|Mews|Parade|Walk|Green")
+_ADDRESS_ALONE = re.compile(rf"^(?P<addr>\d{{1,4}}[A-Za-z]?,?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?:{STREETS})\b"
+                            r"(?:,?\s+[A-Z][a-z]+)?(?:,?\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2})?)[\s.!]*$")
+_PLACE = re.compile(r"\b(?P<place>(?:[A-Z][\w'’-]+\s+){0,3}(?:Hall|Centre|Center|Church|School|Surgery|Clinic|Hospital|"
+                    r"Library|Hotel|Club|House|Studio|Gym|Pharmacy|Vets|Office|Chapel|Theatre|Arms|Inn|Pub))\b")
+
+
 def sequel(before: str, text: str, earlier: Callable[[], str] = str,
            around: Callable[[], str] = str) -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
@@ -89,6 +99,9 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
     before it in its turn and the turn before (an order's collection day names the order said there);
     `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent);
     each read only by a sentence of its shape."""
+    if (said := _ADDRESS_ALONE.match(text)) is not None:
+        places = [*_PLACE.finditer(earlier() or before)] or [*_PLACE.finditer(around())]
+        return f"The address of {places[-1]['place']} is {said['addr']}" if places else None
     if (said := _MONTHLY.match(text)) is not None:
         # (a home named just before, or lately with no other thing named just before: "the gym is great.
         # It's £30 a month" is no rent)
