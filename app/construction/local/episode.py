@@ -331,7 +331,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         # the one person the turn's sentence before named ("Maya Patel joined. Her dad Raj ...")
         named = {e.name for mm in before.mentions if (e := reg.get(mm.key)) is not None
                  and e.type == "person" and not e.speaker} if before is not None and before.t is s.t else ()
-        s.mentions = find_entities(s.text, _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set,
+        # (texted in lower case, its first letter is no name's: "flour's costing us more now" had made a person
+        # "Flour", and "us" Tom and Flour)
+        s.mentions = find_entities(s.text[:1].lower() + s.text[1:] if s.lowercase and _a_word(s.text) else s.text,
+                                   _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set,
                                    next(iter(named)) if len(named) == 1 else None)
         s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
         before = s
@@ -823,6 +826,12 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     _said_instead(facts, scores, said_last, other.search(facts[said_last].text).group(),
                   f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
     return True
+
+
+def _a_word(text: str) -> bool:
+    """Whether `text` opens with an English word no one is called ("flour's", not "priya's")."""
+    first = re.match(r"[A-Za-z]+", text)
+    return first is not None and (w := first.group().lower()) in lx.ENGLISH_WORDS and w not in lx.GIVEN_NAMES
 
 
 def _user_turn_before(s: _Sentence, before: _Sentence | None) -> set[str]:

@@ -161,6 +161,10 @@ def _number_said_instead(text: str) -> str:
 _ASKED_AS_RULE = re.compile(r"^(?:(?:oh|and|also|so|btw|ok|okay)[,]?\s+)*(?:one\s+more\s+thing[,:]?\s+)?"
                             r"(?:can|could|would|will)\s+you\s+(?:please\s+)?(?P<how>always|never)\s+"
                             r"(?:please\s+)?(?P<rest>[^?]+)\?+$", _I)
+# A question texted without its mark: "did you use the clean tins" (it had been the fact "Tom did Nadia use ...").
+_ASKED_WITHOUT_MARK = re.compile(r"^(?:(?:and|so|also|btw|oh|hey)[,]?\s+)*(?:did|do|does|have|has|are|were|can|could|"
+                                 r"will|would)\s+(?:you|u|we|they|he|she)\s+(?!(?:know|think|remember)\s+(?:that|if)\b)"
+                                 r"[a-z][^.!?]*$", _I)
 _DAYS_NAMED_TURNS = 3  # turns before whose days ahead a bare "the 11th" or "Sunday" may be
 
 
@@ -214,8 +218,8 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 continue
             if (rule := _ASKED_AS_RULE.match(text)) is not None:
                 text = f"{rule['how'][:1].upper()}{rule['how'][1:]} {rule['rest'].rstrip(' ?')}."
-            question = text.rstrip().endswith("?") and not _FIRST.match(text) \
-                and not re.match(r"(?:my|our)\b", text, _I)
+            question = (text.rstrip().endswith("?") or _ASKED_WITHOUT_MARK.match(raw) is not None) \
+                and not _FIRST.match(text) and not re.match(r"(?:my|our)\b", text, _I)
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:
                 # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
                 text = as_answer(asked[1], text) or text
