@@ -341,3 +341,12 @@ async def test_one_put_in_anothers_place_takes_over_their_post(services, graph):
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.predicate = 'contact is' "
                             "RETURN f.object AS o, f.status AS status ORDER BY f.validFrom")
     assert [(r["o"], r["status"]) for r in rows] == [("Dr Ochoa", "superseded"), ("Carla Nguyen", "current")], rows
+
+
+def test_one_found_for_a_post_and_named_next_holds_it():
+    # Walk-through 100: "found an engineer!! Marek Nowak from Bake-Tech Services" kept "Tom found an engineer." only.
+    ex = extract(("Tom", "found an engineer!! Marek Nowak from Bake-Tech Services. Rachel at Crust & Co swears by him"))
+    assert [f.text for f in ex.facts if "Marek" in f.text] == [
+        "Tom said the engineer is Marek Nowak from Bake-Tech Services."]
+    ex = extract(("Tom", "found an engineer!! Not cheap though."))  # (no name next: nothing of whom)
+    assert not [f for f in ex.facts if "engineer is" in f.text]

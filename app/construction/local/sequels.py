@@ -62,6 +62,15 @@ _FOUND_REPLACEMENT = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+
                                 r"(?P<who>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)['’]s\s+replacement[\s!.]*$", _I)
 _NAME_FIRST = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>\s*,.*|\s+(?:is|who)\b.*|)$",
                          _I)
+# ... or one found for a post, named next: "found an engineer!! Marek Nowak from Bake-Tech Services" (the name
+# alone had been no fact, "Tom found an engineer." the only one).
+_FOUND_ONE = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+)?(?:found|got|hired|booked)\s+(?:a|an|our)\s+"
+                        r"(?P<new>new\s+)?(?P<post>engineer|plumber|electrician|builder|cleaner|nanny|childminder|tutor|"
+                        r"accompanist|accountant|solicitor|vet|dentist|gardener|decorator|mechanic|photographer|"
+                        r"caterer|dog\s+walker|dogwalker|babysitter|carer|roofer|locksmith|joiner|plasterer|"
+                        r"bookkeeper|surveyor|instructor|coach|physio|therapist)[\s!.]*$", _I)
+_NAME_FROM = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+\s+(?-i:[A-Z])[\w'-]+)(?P<rest>\s+(?:from|at|of)\s+"
+                        r"(?-i:[A-Z])[^.!?]*?|\s*,[^.!?]*?|)[\s.!]*$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s*(?:is|'s|:)?\s*"
                        r"(?:now\s+)?(?:on\s+)?(?P<rest>.+)$", _I)
 
@@ -111,6 +120,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         offered = _OFFERED.search(before)
         return f"The {offered.group('what').lower()} on the {offered.group('thing').lower()} is {said.group('amt')}" \
             if offered is not None else None
+    if (found := _FOUND_ONE.match(before)) is not None and (named := _NAME_FROM.match(text)) is not None:
+        return f"The {found['new'] or ''}{found['post'].lower()} is {named['name']}{named['rest']}"
     if (found := _FOUND_REPLACEMENT.match(before)) is not None and (named := _NAME_FIRST.match(text)) is not None:
         return f"{found.group('who')}'s replacement is {named.group('name')}{named.group('rest')}"
     if (booked := _BOOKED.match(before)) is not None and (day := _ON_DAY.search(text)) is not None:
