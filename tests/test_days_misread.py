@@ -167,3 +167,14 @@ def test_news_announced_is_neither_fact_nor_plan():
         assert not [f for f in ex.facts if "believe" in f.text] and not [
             o for o in ex.foresights if "believe" in o.text]
         assert len([f for f in ex.facts if f.turn_ids == ["t1"]]) == 1
+
+
+def test_a_weekday_is_the_one_named_the_turn_before_not_three_turns_back():
+    # Walk-through 100 (second run): "I'll make it on the thursday evening" took the Thursday the assistant had said
+    # three turns before (the engineer's, 12 November), not the coming one.
+    at = datetime(2026, 11, 2, 20, tzinfo=timezone.utc)
+    ex = extracted([("Crumb", "So Marek's visit is Thursday 12 November at 6:30am."),
+                    ("Nadia", "Mrs Marsh rang, she wants a birthday cake for Oscar, he's turning 6 on Friday 20th November"),
+                    ("Tom", "we'll have to do it completely separately then, no sesame anywhere near"),
+                    ("Nadia", "I'll make it on the thursday evening after we've deep cleaned")], at, assistant="Crumb")
+    assert next(f for f in ex.facts if "deep cleaned" in f.text).event_date == date(2026, 11, 5)

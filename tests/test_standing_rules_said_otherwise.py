@@ -50,3 +50,13 @@ def test_no_bites_on_a_sale_is_no_rule_and_a_day_someone_cannot_do_ends_with_it(
                    datetime(2026, 11, 2, 19, 56, tzinfo=timezone.utc), assistant="Crumb")
     [cant] = [o for o in ex.foresights if o.kind == "constraint"]
     assert cant.valid_to is not None and cant.valid_to.date().isoformat() == "2026-11-10"
+
+
+def test_she_of_a_rule_after_a_pets_rule_is_the_pet_not_the_vet_who_said_it():
+    # Walk-through 101 (second run): "she can't have anything with chicken in it" became "Dr Fiona Kerr can't have
+    # chicken." (before, no rule at all).
+    assert _rules([("Hannah", "Fiona said one really important thing: Mochi must NOT be given any sedatives or calming "
+                               "tablets before the flight"),
+                   ("Hannah", "also reminder for everyone, she can't have anything with chicken in it, she gets the "
+                              "itchy rash")]) == ["Mochi must not have sedatives or calming tablets.",
+                                                  "Mochi can't have chicken."]

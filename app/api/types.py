@@ -95,7 +95,7 @@ class Fact:
     valid_to: Optional[datetime]
     status: str = strawberry.field(description=(
         "now (in a search, relatedTo or entity with asOf: at that moment): current, superseded (a later "
-        "value replaced it), upcoming (true from validFrom, ahead: \"I start at Globex on 1 June\"), "
+        "value replaced it, or a correction ended it), upcoming (true from validFrom, ahead: \"I start at Globex on 1 June\"), "
         "retracted; a value replaced from a day ahead is current until then"))
     event_date: Optional[date] = None
     mem_cell_id: Optional[strawberry.ID] = None
@@ -128,6 +128,10 @@ def _status_at(stored: str, valid_from: Optional[datetime], valid_to: Optional[d
         return "upcoming"
     if stored == "superseded" and valid_to is not None and valid_to > now:
         return "current"
+    if stored == "current" and valid_to is not None and valid_to <= now:
+        # (ended as it was told: "£5,200 full pack" then "sorry, £5,250": it had read current, though
+        # its validity was over)
+        return "superseded"
     return stored
 
 

@@ -950,17 +950,21 @@ _THE_WEEKDAY = re.compile(rf"(?i:the)\s+(?:{_WD})", _I)
 
 
 def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: date,
-                    text: str = "", earlier: Sequence[DateMention] = ()) -> list[DateMention]:
+                    text: str = "", earlier: Sequence[DateMention] = (),
+                    just_before: Sequence[DateMention] = ()) -> list[DateMention]:
     """`mentions`, a bare "the 21st" among them the day of that number `named` gives with its month:
     "only had Saturday 21 November free, so the party moves to the 21st" (it had been this month's
     21st); `named`, the text's own mentions or its turn's ("... a coach free on the 24th. So
     Snowdonia is now Saturday 24 October"). Likewise "the Tuesday" of `text`, the mentions' own, is
     the Tuesday named ("Tuesday 8th December. no wait, Wednesday 9th, I'm quoting on the Tuesday").
-    `earlier`, the days the turns just before named, settle the same when the turn's do not, if only
-    with a day ahead of that number or weekday: "They've offered us Sunday 11th April instead" then
-    "Ros is fine for the 11th", "Sunday afternoon might be better" (this month's 11th, the coming Sunday)."""
+    `earlier`, the days the turns just before named, settle a number the same when the turn's do not, if
+    only with a day ahead: "They've offered us Sunday 11th April instead" then "Ros is fine for the 11th"
+    (this month's 11th); `just_before`, the turn right before's, a weekday: "Sunday afternoon might be
+    better" (the coming Sunday; a Thursday named three turns before was another thing's)."""
     out = list(mentions)
-    ahead = [a for a in earlier if a.granularity == "day" and a.start > ref and _MONTH_NAMED.search(a.phrase)]
+
+    def ahead_of(said: Sequence[DateMention]) -> list[DateMention]:
+        return [a for a in said if a.granularity == "day" and a.start > ref and _MONTH_NAMED.search(a.phrase)]
     for i, b in enumerate(out):
         if b.granularity != "day" or not b.relative:
             continue
@@ -971,7 +975,7 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
             days = {a.start for a in named if a is not b and a.granularity == "day"
                     and _MONTH_NAMED.search(a.phrase) and a.start.weekday() == b.start.weekday()} if the else set()
             if not days:
-                days = {a.start for a in ahead if a.start.weekday() == b.start.weekday()}
+                days = {a.start for a in ahead_of(just_before) if a.start.weekday() == b.start.weekday()}
         elif _BARE_NTH.fullmatch(b.phrase):
             said = [a for a in named if a is not b and a.granularity in ("day", "span")
                     and _MONTH_NAMED.search(a.phrase)]
@@ -981,6 +985,7 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
                 # come back on the 18th": the 18th had been the day it was said)
                 days = {d for a in said if (d := _safe_date(a.start.year, a.start.month, b.start.day)) is not None
                         and a.start - timedelta(days=_NEXT_TO) <= d <= a.end + timedelta(days=_NEXT_TO)}
+            ahead = ahead_of(earlier)
             if not days:
                 days = {a.start for a in ahead if a.start.day == b.start.day}
             if not days:  # ("flying out on Friday 18th December" "no, it's the 19th, Saturday")

@@ -280,6 +280,8 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
         # a count names are often its members ("Bake stall now has 5 volunteers, Nina joined").
         return False
+    if "money" in changed and _rate_units(a.text) & _rate_units(b.text):
+        return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
     if len(shared) == 1:
@@ -289,6 +291,18 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # days are said of too many things: "£45 a month" and "keep £550 a month").
         return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+# A sum a unit of a thing costs: "£2.40 a loaf", "£16.40 a 16kg bag", "£1.10 each" is none (of what?); nor a
+# month's, an hour's or a person's, which many things cost.
+_RATE = re.compile(r"[£$€]\s?\d[\d,.]*\s+(?:a|an|per)\s+(?:\d+\s*(?:kg|g|l|ml|lb)\s+)?([a-z]{3,})\b")
+_ANY_RATE = frozenset("""month week day year hour night session person head time visit lesson class term evening
+morning night go pop piece""".split())
+
+
+@lru_cache(maxsize=4096)
+def _rate_units(text: str) -> frozenset[str]:
+    return frozenset(_stem(m.group(1)) for m in _RATE.finditer(text.lower()) if m.group(1) not in _ANY_RATE)
 
 
 # What names one of several things of a kind by its number: "invoice #1042", "ticket 4533", "order

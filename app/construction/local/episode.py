@@ -333,7 +333,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                  and e.type == "person" and not e.speaker} if before is not None and before.t is s.t else ()
         # (texted in lower case, its first letter is no name's: "flour's costing us more now" had made a person
         # "Flour", and "us" Tom and Flour)
-        s.mentions = find_entities(s.text[:1].lower() + s.text[1:] if s.lowercase and _a_word(s.text) else s.text,
+        s.mentions = find_entities(s.text[:1].lower() + s.text[1:] if s.lowercase and _a_word(s) else s.text,
                                    _Voice(s.t.speaker, s.t.other), reg, known_caps, speaker_set,
                                    next(iter(named)) if len(named) == 1 else None)
         s.s1, s.rendered = _with_placeholders(s.text, s.dates, s.shifts)
@@ -378,6 +378,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
+    held_by_thing: tuple[str, int] | None = None  # the thing (a pet) a constraint was said of last, and its turn
     users = sorted({t.speaker for t in turns if not t.assistant and t.speaker})
 
     def keep(fs: ForesightDraft, turn: int) -> bool:
@@ -484,6 +485,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
                 ends.extend(foresight_ends(s, reg, recent_before))
                 found = _constraint(s, reg, recent_before)
+                if (held_by_thing is not None and recent_before and s.t.index - held_by_thing[1] <= 2
+                        and (_SHE.search(s.text) or _HE.search(s.text))):
+                    # "Mochi must NOT be given any sedatives ..." "she can't have anything with chicken in it": the
+                    # cat a rule was just said of, not the vet named before ("Fiona can't have chicken")
+                    found = [replace(f, text=held_by_thing[0] + f.text[len(recent_before):])
+                             if f.kind == "constraint" and f.text.startswith(recent_before + " ") else f for f in found]
                 answer = None if found else answered_allergy(s, asked)
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
@@ -511,6 +518,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     foresaw = True
                     if fs.kind == "constraint":
                         constrained, constraint = True, constraint or fs
+                        if (held := reg.get(fs.text.split(" ", 1)[0])) is not None and held.type == "thing":
+                            held_by_thing = (held.name, s.t.index)
                 foresights = foresights[:MAX_FORESIGHTS]
             elif (s.t.assistant and len(foresights) < MAX_FORESIGHTS and _PROMISED.match(s.text)
                   and any(d.direction == "future" for d in s.dates)):
@@ -828,10 +837,12 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     return True
 
 
-def _a_word(text: str) -> bool:
-    """Whether `text` opens with an English word no one is called ("flour's", not "priya's")."""
-    first = re.match(r"[A-Za-z]+", text)
-    return first is not None and (w := first.group().lower()) in lx.ENGLISH_WORDS and w not in lx.GIVEN_NAMES
+def _a_word(s: _Sentence) -> bool:
+    """Whether `s` opens with an English word no one is called, texted in lower case ("flour's", not
+    "priya's", nor "Manchester" capitalised by its writer)."""
+    first = re.match(r"[A-Za-z]+", s.text)
+    w = first.group().lower() if first is not None else ""
+    return bool(w) and w in lx.ENGLISH_WORDS and w not in lx.GIVEN_NAMES and re.search(rf"\b{w}\b", s.raw) is not None
 
 
 def _user_turn_before(s: _Sentence, before: _Sentence | None) -> set[str]:

@@ -15,6 +15,7 @@ from app.construction.local.inline_dates import TOLD_BACK, _BY_DATE_HINT, _MOVED
 from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.fact_patterns import _I, _LIST_END, _chunk
+from app.construction.local.medication import CLINICIAN
 
 
 _MARK = re.compile(
@@ -579,7 +580,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
             aux = "must never"  # ("she must never get bute on an empty stomach")
         base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD or v.startswith("be") else "eat"
         verb = f"{aux} {conjugate(base)}" if aux in ("never", "no longer") else f"{aux} {base}"
-        add(subject_at(m.start()), f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
+        if (who := subject_at(m.start())) is not None and CLINICIAN.match(who):
+            continue  # ("Fiona said ... Mochi ..." "she can't have anything with chicken in it": the cat, not the vet)
+        add(who, f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
                       [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):
         x = _chunk(m.group("x"), _LIST_END, 5)

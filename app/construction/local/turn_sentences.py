@@ -257,7 +257,8 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         turn_days = [d for s in said for d in s.dates]
         earlier = [d for s in out[:begun] if s.t.index >= t.index - _DAYS_NAMED_TURNS for d in s.dates]
         if len(said) > 1 or earlier:
+            just_before = [d for s in out[:begun] if s.t.index == t.index - 1 for d in s.dates]
             for s in said:
                 if s.dates:
-                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier)
+                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier, just_before)
     return out
