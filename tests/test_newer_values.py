@@ -313,6 +313,7 @@ def test_a_price_of_one_unit_said_again_is_one_value_but_not_a_months():
     # Walk-through 100: "wholesale at £2.40 a loaf" stayed first, unmarked, after "£2.80 a loaf from the 1st of December".
     older = said("Copper Kettle are taking 12 sourdough loaves a day now, wholesale at £2.40 a loaf", 2, kind="fact")
     later = said("Tom will tell him £2.80 a loaf from 2026-12-01", 20, kind="fact")
+    later.evidence.append({"speaker": "Tom", "content": "I'll tell him £2.80 a loaf from the 1st of December"})
     out = later_values([older, later], reorder=True)
     assert out[0] is later and older.revised_by is later
     gym, storage = said("the gym is £32 a month btw", 2), said("storage unit is £89 a month", 20)

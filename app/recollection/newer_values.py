@@ -325,9 +325,11 @@ def _others(a: _Saying, b: _Saying) -> bool:
         # (of the thing both say: "St Aidan's invoice" is no owner of "I negotiated the hall down")
         if x.mine and any(word in x.words and name != x.mine for name, word in y.owned):
             return True
-    if not a.names or not b.names or a.names & b.names:
+    # (not who told it: "Tom will tell him £2.80 a loaf" names no other thing than the loaf price Tom said before)
+    names_a, names_b = a.names - {a.speaker, b.speaker}, b.names - {a.speaker, b.speaker}
+    if not names_a or not names_b or names_a & names_b:
         return False
-    return not {_stem(n.lower()) for n in a.names} & b.words and not {_stem(n.lower()) for n in b.names} & a.words
+    return not {_stem(n.lower()) for n in names_a} & b.words and not {_stem(n.lower()) for n in names_b} & a.words
 
 
 # What a question asks after, by its words: a sum or a day (the kinds of _values). A question of
@@ -365,7 +367,8 @@ def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset())
     read: list[_Saying | None] = []
     for h in top:
         text, when, turn = _said(h)
-        speaker = (h.node.get("speaker") or "") if h.kind == "turn" else ""
+        speaker = (h.node.get("speaker") or "") if h.kind == "turn" else (
+            (h.evidence[0].get("speaker") or "") if h.kind == "fact" and h.evidence else "")
         read.append(_saying(text, when, turn, speaker) if text and when else None)
     # Two groups' sayings are two groups' things (a search of no group reads every group's).
     groups = [h.node.get("groupId") for h in top]
