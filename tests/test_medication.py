@@ -194,3 +194,13 @@ def test_a_vets_practice_is_no_one_whom_a_dose_is_put_on():
     facts = _facts("His vet is Megan Ashworth at Dee Valley Vets, she's put him on 2g of bute a day for a bruised sole",
                    speaker="Hannah")
     assert not [f for f in facts if f[0] == "Megan Ashworth" and ("takes" in f[1] or "dose" in f[1])], facts
+
+
+def test_a_dose_said_alone_after_its_medication_is_its_one_value():
+    # Walk-through 103: "she also wants me lower on the Tresiba again ... 14 units from tonight" was "unit count is 14",
+    # so the Tresiba's 16 before it stayed current (Tresiba was no medication).
+    facts = _facts("I'm on Tresiba for basal, 18 units every night at 10pm",
+                   "she also wants me lower on the Tresiba again, still getting lows after spin. 14 units from tonight",
+                   speaker="Callum")
+    assert {o for s, p, o in facts if (s, p) == ("Callum", "tresiba dose is")} == {"18 units", "14 units"}, facts
+    assert not [f for f in facts if f[0] == "unit count"], facts

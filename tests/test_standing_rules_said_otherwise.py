@@ -21,13 +21,19 @@ def test_he_told_of_as_a_patient_is_the_other_user_not_his_consultant():
     rows = [("Callum", "hey Juniper, Priya added you to our chat so you can help us keep track of my diabetes stuff"),
             ("Juniper", "Hi Callum, hi Priya! Happy to help."),
             ("Priya", "and his consultant at the diabetes centre is Dr Martin Okafor, he's been seeing him for years"),
-            ("Priya", "the important bit Juniper: he is NOT allowed to drive if his sugar is under 5. five to drive"),
+            ("Priya", "the important bit Juniper: he is NOT allowed to drive if his sugar is under 5. five to drive. "
+                      "he checks before every trip"),
+            ("Callum", "she's right, that's basically the DVLA rule"),
             ("Priya", "his new consultant is Dr Helen Strachan")]
     ex = extracted(rows, AT, assistant="Juniper")
     assert [o.text for o in ex.foresights if o.kind == "constraint"] == ["Callum must not drive if his sugar is under 5."]
     assert [(f.subject, f.object) for f in ex.facts if "consultant" in f.predicate] == [
         ("Callum", "Dr Martin Okafor"), ("Callum", "Dr Helen Strachan")]
     assert not [f for f in ex.facts if "Juniper" in f.text and "allowed" in f.text]
+    # ... and so is the turn's next "he" (walk-through 103, second run: "Dr Martin Okafor checks before every trip");
+    # "she" is never a man's title-named ("Dr Martin Okafor is right")
+    assert [f.subject for f in ex.facts if "every trip" in f.text] == ["Callum"]
+    assert not [f for f in ex.facts if "right" in f.text and "Okafor" in f.text]
 
 
 def test_rules_asked_reported_owed_or_packed_are_constraints():
@@ -60,3 +66,10 @@ def test_she_of_a_rule_after_a_pets_rule_is_the_pet_not_the_vet_who_said_it():
                    ("Hannah", "also reminder for everyone, she can't have anything with chicken in it, she gets the "
                               "itchy rash")]) == ["Mochi must not have sedatives or calming tablets.",
                                                   "Mochi can't have chicken."]
+
+
+def test_what_the_vet_says_a_dog_must_not_eat_is_no_rule_of_the_speakers_own():
+    # Walk-through 103 (second run, tenant B): "the vet says no grapes or raisins EVER, they're toxic for dogs" was
+    # "Priya must avoid grapes or."
+    assert _rules([("Priya", "and the vet says no grapes or raisins EVER, they're toxic for dogs")]) == [
+        "Priya set a rule: The vet says no grapes or raisins EVER, they're toxic for dogs."]

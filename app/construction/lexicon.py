@@ -454,7 +454,7 @@ flour bread pasta egg eggs soy soya tofu sesame mustard celery lupin corn strawb
 kiwi banana bananas mango tomato tomatoes garlic onion onions chocolate coffee caffeine sugar
 meat pork beef chicken lamb bacon ham alcohol wine beer spicy cilantro coriander mushrooms
 mushroom olives avocado honey fruit vegetables sulfites msg grapefruit grapefruits citrus liquorice licorice
-cranberry cranberries juice spinach kale alfalfa molasses
+cranberry cranberries juice spinach kale alfalfa molasses grape grapes raisin raisins sultanas xylitol
 """)
 PET_ALLERGENS = _words("cat cats dog dogs pet pets fur dander horse horses feathers")
 OUTDOOR_ALLERGENS = _words("pollen grass hay dust mold mould bees bee wasps wasp insect insects stings ragweed trees")
@@ -463,7 +463,7 @@ MEDICINES = _words("penicillin aspirin ibuprofen antibiotics amoxicillin codeine
 # Medications someone takes ("Dr. Lee has him on metformin", "switched from metformin to
 # insulin"): generic names, common brands and classes.
 MEDICATIONS = _words("""
-insulin lantus humalog novorapid levemir metformin glipizide gliclazide januvia ozempic semaglutide
+insulin lantus humalog novorapid levemir tresiba fiasp toujeo abasaglar humulin insulatard degludec glargine metformin glipizide gliclazide januvia ozempic semaglutide
 lisinopril ramipril amlodipine losartan atenolol bisoprolol metoprolol furosemide bendroflumethiazide
 atorvastatin simvastatin rosuvastatin statin statins aspirin warfarin apixaban eliquis rivaroxaban
 xarelto clopidogrel levothyroxine thyroxine omeprazole lansoprazole pantoprazole sertraline citalopram

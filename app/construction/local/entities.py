@@ -341,7 +341,10 @@ def kin_gender(name: str) -> str | None:
     if "'s " in name:
         word = name.rsplit(" ", 1)[-1].lower()
         return "f" if word in _FEMALE_KIN else "m" if word in _MALE_KIN else None
-    first = name.split(" ", 1)[0].lower().rstrip(".")
+    words = name.lower().replace(".", "").split()
+    # (a title that says none, then the given name: "Dr Martin Okafor" is a man's)
+    first = words[1] if len(words) > 2 and words[0] in ("dr", "doctor", "prof", "professor", "rev", "revd",
+                                                           "reverend", "nurse", "coach") else words[0] if words else ""
     if first in ("mrs", "ms", "miss", "madam"):
         return "f"
     if first in ("mr", "sir"):

@@ -378,6 +378,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     # An assistant takes part: what the user tells it always or never to do is a standing rule
     # (instructions.py); between people "don't tell Josh" is a secret of the moment, or a joke.
     helped = any(t.assistant for t in turns)
+    told_of: tuple[int, str] | None = None  # (turn, user) the turn tells the assistant of as "he" or "she"
     held_by_thing: tuple[str, int] | None = None  # the thing (a pet) a constraint was said of last, and its turn
     users = sorted({t.speaker for t in turns if not t.assistant and t.speaker})
 
@@ -428,12 +429,17 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
             # (never the one speaking: "she" is someone else)
             others = [p for p in people if p != s.t.speaker]
+            if told_of is not None and told_of[0] == s.t.index:
+                others = [told_of[1], *(p for p in others if p != told_of[1])]  # (the turn's "he" goes on: "... he
+                # checks before every trip" had been Dr Okafor, named the turn before)
             if _TREATED.search(s.text) or _PATIENTS.search(s.text):
                 # ("She's been prescribed an EpiPen Jr": the patient, not the consultant; "his new consultant is
                 # Dr Helen Strachan", "he is NOT allowed to drive if his sugar is under 5", after "his consultant
                 # is Dr Martin Okafor": the other user, of whom the two tell the assistant, when no one else is)
                 others = [p for p in others if not CLINICIAN.match(p)] or (
                     [u for u in users if u != s.t.speaker] if helped and len(users) == 2 else [])
+                if others and others[0] in users:
+                    told_of = (s.t.index, others[0])
             recent_before = _fitting(others, s.text) if others else None
             named_here = []
             for mm in s.mentions:

@@ -662,7 +662,9 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
                 [v for w in words if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _RESTRICTED.finditer(text) if not found else ():  # (driving, lifting: the rules above)
         x = m.group("x").lower()
-        if x.split()[0] not in _NOT_RESTRICTED | lx.STOPWORDS:
+        # (not a food: "the vet says no grapes or raisins EVER, they're toxic for dogs" had been "Priya must avoid
+        # grapes or"; what is not to be eaten is read as such, and whose)
+        if x.split()[0] not in _NOT_RESTRICTED | lx.STOPWORDS and not set(x.split()) & lx.FOODS:
             told = m.group(0).lower()
             said = f"must avoid {x}" if re.search(r"\b(?:no|avoid|stop)\s+$", told[:m.start("x") - m.start()]) \
                 else f"must not {x}"  # "no jumping": avoid jumping; "not allowed to jump": not jump

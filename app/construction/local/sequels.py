@@ -101,6 +101,13 @@ _PLACE = re.compile(r"\b(?P<place>(?:[A-Z][\w'’-]+\s+){0,3}(?:Hall|Centre|Cent
                     r"Library|Hotel|Club|House|Studio|Gym|Pharmacy|Vets|Office|Chapel|Theatre|Arms|Inn|Pub))\b")
 
 
+# A dose said alone after its medication was named: "she also wants me lower on the Tresiba again. 14 units from
+# tonight" (the 14 had been a "unit count" of no one's, the 16 before it the Tresiba's, current).
+_DOSE_ALONE = re.compile(r"^(?:(?:so|and|now|ok|okay)[,!]?\s+)*(?P<amt>\d+(?:\.\d+)?\s*(?:units?|mg|mcg|ml))\b"
+                         r"(?P<tail>[^.!?]*)[.!]*$", _I)
+_MEDICATION = re.compile(rf"\b(?P<my>my\s+|me\b[^.!?]*?\bthe\s+)?(?P<med>{'|'.join(sorted(lx.MEDICATIONS, key=len, reverse=True))})\b", _I)
+
+
 def sequel(before: str, text: str, earlier: Callable[[], str] = str,
            around: Callable[[], str] = str) -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
@@ -108,6 +115,13 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
     before it in its turn and the turn before (an order's collection day names the order said there);
     `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent);
     each read only by a sentence of its shape."""
+    if (said := _DOSE_ALONE.match(text)) is not None:
+        meds = [*_MEDICATION.finditer(before)] or [*_MEDICATION.finditer(earlier())] or [
+            *_MEDICATION.finditer(around())]
+        if not meds:
+            return None
+        med = meds[-1]
+        return f"{'My' if med['my'] else 'The'} {med['med']} is {said['amt']}{said['tail']}"
     if (said := _ADDRESS_ALONE.match(text)) is not None:
         places = [*_PLACE.finditer(earlier() or before)] or [*_PLACE.finditer(around())]
         return f"The address of {places[-1]['place']} is {said['addr']}" if places else None
