@@ -1202,3 +1202,16 @@ def test_a_coach_known_from_an_earlier_session_tells_his_athletes_measures():
     ex = LocalExtractor().extract_sync([turn("great. new plan: target pace is 5:50 per km for Malaga", speaker="Ollie")],
                                        known)
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "goal pace is"] == [("Nadia", "5:50")]
+
+
+async def test_a_turn_whose_value_a_correction_ended_counts_as_replaced(services, graph):
+    # Walk-through 101 (second run): "£5,200 full pack incl. insurance" then "sorry, £5,250, I misread the PDF": the
+    # first turn stayed first for "What's the removal quote?", its fact ended but current in status.
+    from app.recollection.hydrate import hydrate
+
+    await _tell(services, graph, [(0, "Tom", "£5,200 full pack incl. insurance"),
+                                  (0, "Tom", "sorry, £5,250, I misread the PDF. £5,250 all in")], group="w")
+    keys = {r["id"]: r["key"] for r in await graph.read(
+        "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, elementId(t) AS key")}
+    found = await hydrate(graph, {"turn": [keys["m0"], keys["m1"]]})
+    assert (found[keys["m0"]]["replaced"], found[keys["m1"]]["replaced"]) == (True, False)

@@ -18,15 +18,20 @@ TIMES = ("at", "startedAt", "endedAt", "lastAccessedAt", "validFrom", "validTo",
 # `replaced`: every value the turn said has been replaced since ("Our budget is £18,000", after
 # "the budget went up to £21,500"): its words still match the question, its answer is old. What
 # else it said only as someone's words ("Owen said the steel adds twelve grand") keeps no turn
-# current ("Yes, budget is now £97,000. The steel ... add about twelve grand" had stayed first).
+# current ("Yes, budget is now £97,000. The steel ... add about twelve grand" had stayed first). A value
+# a correction ended is replaced too ("£5,200 full pack incl. insurance" then "sorry, £5,250": the first
+# turn had stayed first, unmarked, its fact ended).
 TURNS = """
 UNWIND $keys AS k
 MATCH (n:Turn) WHERE elementId(n) = k AND n.tenant = $tenant
 RETURN k AS key, n {.id, .conversationId, .groupId, .speaker, .content, .userId, .memCellId, .role,
                     at: toString(n.at),
-                    replaced: EXISTS { (f:Fact {status: 'superseded', singleValued: true})-[:EVIDENCED_BY]->(n) }
+                    replaced: EXISTS { (f:Fact)-[:EVIDENCED_BY]->(n)
+                                       WHERE f.status = 'superseded' AND f.singleValued
+                                          OR f.status = 'current' AND f.validTo <= datetime() }
                       AND NOT EXISTS { (g:Fact {status: 'current'})-[:EVIDENCED_BY]->(n)
-                                       WHERE g.singleValued OR g.predicate <> 'said' }} AS node
+                                       WHERE (g.singleValued OR g.predicate <> 'said')
+                                         AND (g.validTo IS NULL OR g.validTo > datetime()) }} AS node
 """
 
 CELLS = """
