@@ -178,3 +178,12 @@ def test_a_weekday_is_the_one_named_the_turn_before_not_three_turns_back():
                     ("Tom", "we'll have to do it completely separately then, no sesame anywhere near"),
                     ("Nadia", "I'll make it on the thursday evening after we've deep cleaned")], at, assistant="Crumb")
     assert next(f for f in ex.facts if "deep cleaned" in f.text).event_date == date(2026, 11, 5)
+
+
+def test_a_weekday_as_usual_or_of_a_class_is_a_weeks_day_not_a_date():
+    # Walk-throughs 100 and 103: "market is Saturday as usual" and "Thursday is your spin class" had been one
+    # Saturday and one Thursday (plans ending that week).
+    at = datetime(2026, 9, 14, 10, tzinfo=timezone.utc)
+    assert days("market is Saturday as usual, pitch 14 at Riverside", at) == []
+    assert days("reminding you Thursday is your spin class, 6:30pm at PureGym Leith", at) == []
+    assert days("Friday is my last day at the bakery", at) == [date(2026, 9, 18)]

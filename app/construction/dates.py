@@ -460,7 +460,11 @@ _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any|a
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
-_ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b", _I)
+# ("market is Saturday as usual", "Thursday is your spin class": a week's day, no date)
+_ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b|"
+                            r"\s*,?\s+(?:as\s+(?:usual|always|normal|ever)|like\s+always|like\s+usual)\b|"
+                            r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:class|session|"
+                            r"lesson|training|practice|club)\b", _I)
 
 
 # "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.
