@@ -572,16 +572,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # speaker's fact said last with that number (no value's), with the number said instead
                 _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
                 continue
-            elif not valued and not s.t.assistant and (resaid := sum_said_again(s.raw)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _sum_other_than(resaid))) is not None:
-                # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430.": the same, of a sum
-                old = other.search(facts[said_last].text).group()
-                _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
-                _said_instead(facts, scores, said_last, old, resaid, s.t)
-                continue
-            elif not valued and not s.t.assistant and (resaid := number_said_again(s.raw)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], other := _count_other_than(resaid))) is not None:
-                # "she's dropped my Tresiba to 15 units from tonight" "no wait, 16.": the same, of a count
+            elif not valued and not s.t.assistant and (again := _said_again(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], again[1])) is not None:
+                # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430."; "she's dropped my Tresiba to
+                # 15 units from tonight" "no wait, 16.": the same, of a sum or a count
+                resaid, other = again
                 old = other.search(facts[said_last].text).group()
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
                 _said_instead(facts, scores, said_last, old, resaid, s.t)
@@ -862,6 +857,15 @@ def _plans_said_instead(foresights: list[ForesightDraft], turn_ids: list[str], o
     for k, fs in enumerate(foresights):
         if fs.turn_ids == turn_ids and old in fs.text:
             foresights[k] = replace(fs, text=fs.text.replace(old, new, 1))
+
+
+def _said_again(raw: str) -> tuple[str, re.Pattern] | None:
+    """A sum or a count a sentence says alone after a word taken back, and what finds another of its kind."""
+    if (resaid := sum_said_again(raw)) is not None:
+        return resaid, _sum_other_than(resaid)
+    if (resaid := number_said_again(raw)) is not None:
+        return resaid, _count_other_than(resaid)
+    return None
 
 
 def _count_other_than(said: str) -> re.Pattern:
