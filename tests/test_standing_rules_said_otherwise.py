@@ -73,3 +73,15 @@ def test_what_the_vet_says_a_dog_must_not_eat_is_no_rule_of_the_speakers_own():
     # "Priya must avoid grapes or."
     assert _rules([("Priya", "and the vet says no grapes or raisins EVER, they're toxic for dogs")]) == [
         "Priya set a rule: The vet says no grapes or raisins EVER, they're toxic for dogs."]
+
+
+def test_sentences_after_a_pets_rule_are_read(caplog):
+    # Walk-through 101 (third run): the pet's rule had clobbered the values parsed so far, and every later sentence
+    # that parsed a value was skipped with an AttributeError ("Never book anything for Tom on a Wednesday" lost).
+    ex = extracted([("Juniper", "Hi both!"),
+                    ("Hannah", "Mochi must NOT be given any sedatives or calming tablets before the flight"),
+                    ("Tom", "one rule though: never book anything for me on a Wednesday, I'm at the Manchester office"),
+                    ("Tom", "my rent is £900 a month")], AT, assistant="Juniper")
+    assert not [r for r in caplog.records if "skipped a sentence" in r.getMessage()]
+    assert {"Tom's rent is £900 a month."} <= {f.text for f in ex.facts}
+    assert any(f.text.startswith("Never book anything for Tom") for f in ex.facts)

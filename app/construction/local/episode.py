@@ -524,8 +524,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     foresaw = True
                     if fs.kind == "constraint":
                         constrained, constraint = True, constraint or fs
-                        if (held := reg.get(fs.text.split(" ", 1)[0])) is not None and held.type == "thing":
-                            held_by_thing = (held.name, s.t.index)
+                        # (not "held", the values parsed so far: it had been clobbered, and a later sentence's
+                        # held.append raised)
+                        if (holder := reg.get(fs.text.split(" ", 1)[0])) is not None and holder.type == "thing":
+                            held_by_thing = (holder.name, s.t.index)
                 foresights = foresights[:MAX_FORESIGHTS]
             elif (s.t.assistant and len(foresights) < MAX_FORESIGHTS and _PROMISED.match(s.text)
                   and any(d.direction == "future" for d in s.dates)):
