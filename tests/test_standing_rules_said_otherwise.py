@@ -66,6 +66,11 @@ def test_she_of_a_rule_after_a_pets_rule_is_the_pet_not_the_vet_who_said_it():
                    ("Hannah", "also reminder for everyone, she can't have anything with chicken in it, she gets the "
                               "itchy rash")]) == ["Mochi must not have sedatives or calming tablets.",
                                                   "Mochi can't have chicken."]
+    # ... the vet named in full with her title (walk-through 101, third run: no rule at all)
+    assert _rules([("Hannah", "Our vet is Dr Fiona Kerr at Headingley Vets"),
+                   ("Hannah", "Fiona said one really important thing: Mochi must NOT be given any sedatives"),
+                   ("Hannah", "also reminder for everyone, she can't have anything with chicken in it")])[-1] == (
+        "Mochi can't have chicken.")
 
 
 def test_what_the_vet_says_a_dog_must_not_eat_is_no_rule_of_the_speakers_own():

@@ -490,12 +490,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             answer = None
             if not s.t.assistant and len(foresights) < MAX_FORESIGHTS:
                 ends.extend(foresight_ends(s, reg, recent_before))
-                found = _constraint(s, reg, recent_before)
-                if (held_by_thing is not None and recent_before and s.t.index - held_by_thing[1] <= 2
-                        and (_SHE.search(s.text) or _HE.search(s.text))):
-                    # "Mochi must NOT be given any sedatives ..." "she can't have anything with chicken in it": the
-                    # cat a rule was just said of, not the vet named before ("Fiona can't have chicken")
-                    found = [replace(f, text=held_by_thing[0] + f.text[len(recent_before):])
+                # "Mochi must NOT be given any sedatives ..." "she can't have anything with chicken in it": the cat a
+                # rule was just said of, not the vet named before ("Fiona can't have chicken")
+                pet = held_by_thing[0] if held_by_thing is not None and s.t.index - held_by_thing[1] <= 2 and (
+                    _SHE.search(s.text) or _HE.search(s.text)) else None
+                found = _constraint(s, reg, recent_before, pet)
+                if pet is not None and recent_before and not CLINICIAN.match(recent_before):
+                    found = [replace(f, text=pet + f.text[len(recent_before):])
                              if f.kind == "constraint" and f.text.startswith(recent_before + " ") else f for f in found]
                 answer = None if found else answered_allergy(s, asked)
                 if answer is not None:

@@ -511,7 +511,10 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
     return who.name if who.person else None  # "she is allergic" with no one to be "she"
 
 
-def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[ForesightDraft]:
+def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
+                pet: str | None = None) -> list[ForesightDraft]:
+    """The constraints `sent` says; `recent`, whom its "she" or "he" is; `pet`, the animal a rule was just said
+    of, whom a food rule's "she" is when `recent` is a clinician."""
     text = sent.text
     t = sent.t
     if not _may_constrain(text):
@@ -581,7 +584,11 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None) -> list[For
         base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD or v.startswith("be") else "eat"
         verb = f"{aux} {conjugate(base)}" if aux in ("never", "no longer") else f"{aux} {base}"
         if (who := subject_at(m.start())) is not None and CLINICIAN.match(who):
-            continue  # ("Fiona said ... Mochi ..." "she can't have anything with chicken in it": the cat, not the vet)
+            # ("Fiona said ... Mochi must NOT be given ..." "she can't have anything with chicken in it": the cat,
+            # not the vet)
+            if pet is None:
+                continue
+            who = pet
         add(who, f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
                       [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):
