@@ -94,7 +94,7 @@ _MUST_NOT_DRIVE = re.compile(
     r"isn't allowed to|is not allowed to|not allowed to)\s+(?:be\s+)?driv(?:e|ing)(?![\w'])"
     r"|no\s+driving)(?!\s+(?:today|tonight|tomorrow|there|home|back|to\b|that|this|it|you|him|her|them|us|me|"
     r"after|at night|in\b|lessons?|tests?|instructor|school|range))", _I)
-_ON_CONDITION = re.compile(r"\s*,?\s+(?P<c>(?:if|unless|when|until|while|below|under)\b[^.;!?,]{1,60})", _I)
+_ON_CONDITION = re.compile(r"\s*,?\s+(?P<c>(?:if|unless|when|while|below|under)\b[^.;!?,]{1,60})", _I)
 _NO_LIFT = re.compile(
     r"\b(?:can't|cannot|can not|not supposed to|not allowed to|shouldn't|mustn't|must not|unable to|"
     r"told (?:me|him|her|us) not to)\s+(?:lift|carry|pick up)\s+(?:anything|heavy|much|more|things|boxes|"
