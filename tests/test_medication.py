@@ -204,3 +204,17 @@ def test_a_dose_said_alone_after_its_medication_is_its_one_value():
                    speaker="Callum")
     assert {o for s, p, o in facts if (s, p) == ("Callum", "tresiba dose is")} == {"18 units", "14 units"}, facts
     assert not [f for f in facts if f[0] == "unit count"], facts
+
+
+def test_a_dose_changed_from_tonight_is_no_plan_of_a_day():
+    # Walk-through 103 (third run): each dose change had also been a day-long plan ("Callum's Tresiba is 14 units from
+    # 2026-11-14."), listed among the things to keep in mind that day.
+    from datetime import datetime, timezone
+    from tests.conversation import extracted
+    ex = extracted([("Callum", "she also wants me lower on the Tresiba again. 14 units from tonight")],
+                   datetime(2026, 11, 14, 11, tzinfo=timezone.utc))
+    assert [f.object for f in ex.facts if f.predicate == "tresiba dose is"] == ["14 units"]
+    assert not [o for o in ex.foresights if o.kind == "plan"]
+    ex = extracted([("Callum", "I'm seeing Wendy on Friday about the Tresiba")],
+                   datetime(2026, 11, 14, 11, tzinfo=timezone.utc))
+    assert [o for o in ex.foresights if o.kind == "plan"]  # (a day ahead is still one)

@@ -897,6 +897,9 @@ _RUNS_OUT = re.compile(r"\bruns?\s+out\b", _I)
 _HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
 
 
+_FROM_TODAY = re.compile(r"\bfrom\s+(?:tonight|today|this\s+(?:morning|evening))\b", _I)
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
@@ -906,6 +909,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         return None  # "he won't finish by 18 December": no deadline of that day (it had been one)
     if _DONE_TODAY.search(text) and not any(d.direction == "future" for d in sent.dates):
         return None  # "I delivered the Halden brand guidelines today": done, no plan (it was a deadline)
+    if _FROM_TODAY.search(text) and not any(d.direction == "future" for d in sent.dates):
+        return None  # "14 units from tonight": a value that holds from now on, no plan of a day (it had been one)
     if (within := _within(sent)) is not None:
         return within
     low_words = set(_WORD.findall(text.lower()))
