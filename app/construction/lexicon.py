@@ -372,6 +372,13 @@ STREETS = _words("""
 road rd street st avenue ave lane close drive way crescent terrace place gardens grove mews row
 square court walk parade hill
 """)
+STREET_ALT = "|".join(sorted(STREETS, key=lambda w: (-len(w), w)))  # (as WEEKDAY_ALT, of lower case)
+# A building's last word, of a place one goes to: "Northfield Methodist Hall", "St Anne's Church".
+BUILDINGS = _words("""
+hall centre center church chapel school surgery clinic hospital library hotel club house studio gym
+pharmacy vets office theatre arms inn pub park
+""")
+BUILDING_ALT = "|".join(sorted(BUILDINGS, key=lambda w: (-len(w), w)))
 
 # Between two capitalised words, still one name: "University of Lisbon", "Rio de Janeiro".
 NAME_CONNECTORS = _words("of de da del della di du la le van von der den y")

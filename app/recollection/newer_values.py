@@ -297,7 +297,7 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
 # month's, an hour's or a person's, which many things cost.
 _RATE = re.compile(r"[£$€]\s?\d[\d,.]*\s+(?:a|an|per)\s+(?:\d+\s*(?:kg|g|l|ml|lb)\s+)?([a-z]{3,})\b")
 _ANY_RATE = frozenset("""month week day year hour night session person head time visit lesson class term evening
-morning night go pop piece""".split())
+morning go pop piece""".split())
 
 
 @lru_cache(maxsize=4096)

@@ -28,7 +28,6 @@ from app.construction.local.measures import (
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
-from app.construction.local.sequels import STREETS
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
@@ -432,7 +431,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             if told_of is not None and told_of[0] == s.t.index:
                 others = [told_of[1], *(p for p in others if p != told_of[1])]  # (the turn's "he" goes on: "... he
                 # checks before every trip" had been Dr Okafor, named the turn before)
-            if _TREATED.search(s.text) or _PATIENTS.search(s.text):
+            if _TREATED.search(s.text):
                 # ("She's been prescribed an EpiPen Jr": the patient, not the consultant; "his new consultant is
                 # Dr Helen Strachan", "he is NOT allowed to drive if his sugar is under 5", after "his consultant
                 # is Dr Martin Okafor": the other user, of whom the two tell the assistant, when no one else is)
@@ -495,9 +494,6 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 pet = held_by_thing[0] if held_by_thing is not None and s.t.index - held_by_thing[1] <= 2 and (
                     _SHE.search(s.text) or _HE.search(s.text)) else None
                 found = _constraint(s, reg, recent_before, pet)
-                if pet is not None and recent_before and not CLINICIAN.match(recent_before):
-                    found = [replace(f, text=pet + f.text[len(recent_before):])
-                             if f.kind == "constraint" and f.text.startswith(recent_before + " ") else f for f in found]
                 answer = None if found else answered_allergy(s, asked)
                 if answer is not None:
                     found.append(allergy_of(s, *answer))
@@ -798,8 +794,8 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
 
 # A place's name said again after a slip: "No wait, it's St Mary's, on Station Road."
 _NAME_SAID_AGAIN = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(?i:it'?s|it\s+is)\s+"
-                              r"(?P<new>(?:St\.?|Saint|The|Mount)\s+[A-Z][\w'’-]+|[A-Z][\w'’-]+\s+(?:Church|Hall|Hotel|"
-                              r"Road|Street|Lane|Park|Centre|Center|House|Arms|Inn|Surgery|Hospital))\b")
+                              r"(?P<new>(?:St\.?|Saint|The|Mount)\s+[A-Z][\w'’-]+|[A-Z][\w'’-]+\s+(?=[A-Z])"
+                              rf"(?i:{lx.BUILDING_ALT}|{lx.STREET_ALT}))\b")
 
 
 def _name_like(new: str) -> re.Pattern:
@@ -809,8 +805,8 @@ def _name_like(new: str) -> re.Pattern:
     if first in ("St", "St.", "Saint", "The", "Mount"):
         return re.compile(rf"\b{re.escape(first)}\s+(?!{re.escape(new.split()[1])}\b)[A-Z][\w'’-]+")
     other_first = rf"\b(?!{re.escape(first)}\b)[A-Z][\w'’-]+\s+{re.escape(last)}\b"
-    if re.fullmatch(STREETS, last):
-        return re.compile(rf"{other_first}|\b{re.escape(first)}\s+(?!{re.escape(last)}\b)(?:{STREETS})\b")
+    if last.lower() in lx.STREETS:
+        return re.compile(rf"{other_first}|\b{re.escape(first)}\s+(?!{re.escape(last)}\b)(?=[A-Z])(?i:{lx.STREET_ALT})\b")
     return re.compile(other_first)
 
 
@@ -1024,15 +1020,14 @@ class LocalExtractor:
 
 # A pronoun treated, not treating: whom "she" is in "She's been prescribed an EpiPen Jr" after "The consultant is
 # Dr Nkechi Okafor" (it had been the consultant).
+# ... or told of as a patient: "his consultant", "her sugar", "not allowed to drive".
 _TREATED = re.compile(r"\b(?:she|he)(?:'s|\s+(?:has|had|was|is|got))\s+(?:been\s+|just\s+|now\s+)*(?:prescribed|referred|"
                       r"diagnosed|given|put\s+on|admitted|discharged|vaccinated|seen\s+by)\b|"
-                      r"\b(?:give|gives|giving|gave)\s+(?:her|him)\s+(?:the\s+|a\s+|some\s+)?[a-z]", re.I)
-
-# ... or told as a patient: "his consultant", "her sugar", "not allowed to drive".
-_PATIENTS = re.compile(r"\b(?:his|her)\s+(?:new\s+|old\s+|usual\s+)?(?:consultant|gp|doctor|diabetes\s+nurse|practice\s+nurse|"
-                       r"dentist|physio|surgeon|specialist|dietitian|dietician|blood\s+sugars?|sugars?|glucose|levels|"
-                       r"readings|bloods|insulin|dose|hypos?|meds|medication|tablets|inhaler|blood\s+pressure)\b|"
-                       r"\ballowed\s+to\s+drive\b", re.I)
+                      r"\b(?:give|gives|giving|gave)\s+(?:her|him)\s+(?:the\s+|a\s+|some\s+)?[a-z]|"
+                      r"\b(?:his|her)\s+(?:new\s+|old\s+|usual\s+)?(?:consultant|gp|doctor|diabetes\s+nurse|practice\s+nurse|"
+                      r"dentist|physio|surgeon|specialist|dietitian|dietician|blood\s+sugars?|sugars?|glucose|levels|"
+                      r"readings|bloods|insulin|dose|hypos?|meds|medication|tablets|inhaler|blood\s+pressure)\b|"
+                      r"\ballowed\s+to\s+drive\b", re.I)
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
 

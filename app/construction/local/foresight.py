@@ -514,7 +514,7 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
 def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
                 pet: str | None = None) -> list[ForesightDraft]:
     """The constraints `sent` says; `recent`, whom its "she" or "he" is; `pet`, the animal a rule was just said
-    of, whom a food rule's "she" is when `recent` is a clinician."""
+    of, whom they are instead."""
     text = sent.text
     t = sent.t
     if not _may_constrain(text):
@@ -526,7 +526,10 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
             found.append((f"{subject} {predicate}", keys, words))
 
     def subject_at(pos: int, dish: bool = False) -> str | None:
-        return _subject_at(sent, reg, recent, pos, dish=dish)
+        who = _subject_at(sent, reg, recent, pos, dish=dish)
+        # (after a rule said of a pet, its pronoun's: "Mochi must NOT be given any sedatives ..." "she can't have
+        # anything with chicken in it" is the cat's, not the vet's named before)
+        return pet if pet is not None and who is not None and (who == recent or CLINICIAN.match(who)) else who
 
     def each_at(pos: int, dish: bool = False) -> list[str | None]:
         """Whom it is said of at `pos`: the two of "both me and Ruth are vegan", else one."""
@@ -584,11 +587,7 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
         base = "drink" if drink else "take" if v.startswith("tak") else "have" if v in _HAD or v.startswith("be") else "eat"
         verb = f"{aux} {conjugate(base)}" if aux in ("never", "no longer") else f"{aux} {base}"
         if (who := subject_at(m.start())) is not None and CLINICIAN.match(who):
-            # ("Fiona said ... Mochi must NOT be given ..." "she can't have anything with chicken in it": the cat,
-            # not the vet)
-            if pet is None:
-                continue
-            who = pet
+            continue  # ("she can't have anything with chicken in it" is never the vet's)
         add(who, f"{verb} {x}", ["drinks" if drink else _allergen_key([first])],
                       [v for w in _WORD.findall(x.lower()) if w not in lx.STOPWORDS for v in _variants(w)])
     for m in _AVOID.finditer(text):

@@ -93,12 +93,9 @@ def ordered_thing(m: re.Match | None) -> str | None:
 
 # An address said alone after a place was named: "Northfield Methodist Hall can have us on Tuesdays. 14 Quarry
 # Road" (alone, it had been no fact): the place's address.
-STREETS = (r"Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Place|Court|Crescent|Terrace|Grove|Gardens|"
-           r"Row|Hill|Square|Mews|Parade|Walk|Green")
-_ADDRESS_ALONE = re.compile(rf"^(?P<addr>\d{{1,4}}[A-Za-z]?,?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?:{STREETS})\b"
+_ADDRESS_ALONE = re.compile(rf"^(?P<addr>\d{{1,4}}[A-Za-z]?,?\s+(?:[A-Z][\w'-]*\s+){{1,3}}(?=[A-Z])(?i:{lx.STREET_ALT})\b"
                             r"(?:,?\s+[A-Z][a-z]+)?(?:,?\s+[A-Z]{1,2}\d{1,2}[A-Z]?\s*\d[A-Z]{2})?)[\s.!]*$")
-_PLACE = re.compile(r"\b(?P<place>(?:[A-Z][\w'’-]+\s+){0,3}(?:Hall|Centre|Center|Church|School|Surgery|Clinic|Hospital|"
-                    r"Library|Hotel|Club|House|Studio|Gym|Pharmacy|Vets|Office|Chapel|Theatre|Arms|Inn|Pub))\b")
+_PLACE = re.compile(rf"\b(?P<place>(?:[A-Z][\w'’-]+\s+){{0,3}}(?=[A-Z])(?i:{lx.BUILDING_ALT}))\b")
 
 
 # A dose said alone after its medication was named: "she also wants me lower on the Tresiba again. 14 units from

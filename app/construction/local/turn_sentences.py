@@ -168,6 +168,15 @@ _ASKED_WITHOUT_MARK = re.compile(r"^(?:(?:and|so|also|btw|oh|hey)[,]?\s+)*(?:did
 _DAYS_NAMED_TURNS = 3  # turns before whose days ahead a bare "the 11th" or "Sunday" may be
 
 
+def _lately(out: list[_Sentence], end: int, since: int) -> list[_Sentence]:
+    """The sentences of `out` before `end` from turn `since` on (read from the end: an episode's first ones
+    are far behind)."""
+    start = end
+    while start > 0 and out[start - 1].t.index >= since:
+        start -= 1
+    return out[start:end]
+
+
 def _days_apart(raws: list[str]) -> list[str]:
     out = []
     for raw in raws:
@@ -255,9 +264,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         # just before named ahead.
         said = out[begun:]
         turn_days = [d for s in said for d in s.dates]
-        earlier = [d for s in out[:begun] if s.t.index >= t.index - _DAYS_NAMED_TURNS for d in s.dates]
+        lately = _lately(out, begun, t.index - _DAYS_NAMED_TURNS)
+        earlier = [d for s in lately for d in s.dates]
         if len(said) > 1 or earlier:
-            just_before = [d for s in out[:begun] if s.t.index == t.index - 1 for d in s.dates]
+            just_before = [d for s in lately if s.t.index == t.index - 1 for d in s.dates]
             for s in said:
                 if s.dates:
                     s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier, just_before)
