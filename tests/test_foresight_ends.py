@@ -566,8 +566,9 @@ async def test_a_day_said_again_after_sorry_moves_the_days_fact_and_its_plan(gra
     assert [re.sub(r"\d{4}-", "", t) for t in active] == [
         "The mortgage meeting is on 01-28 (28 January).", "The survey is on 02-11 (11 February)."], rows
     days = await _days(graph)
-    assert [(d[-5:], s) for d, s in days["mortgage meeting"]] == [("01-27", "superseded"), ("01-28", "current")]
-    assert [(d[-5:], s) for d, s in days["survey"]] == [("02-10", "superseded"), ("02-11", "current")]
+    # (the day said first was a slip, never the day: retracted, local/slips.py)
+    assert [(d[-5:], s) for d, s in days["mortgage meeting"]] == [("01-27", "retracted"), ("01-28", "current")]
+    assert [(d[-5:], s) for d, s in days["survey"]] == [("02-10", "retracted"), ("02-11", "current")]
     # the assistant's "Noted 27 January." is the user's day told back, no fact
     assert not await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text STARTS WITH 'Assistant' "
                                 "RETURN f.text AS text")

@@ -96,7 +96,8 @@ class Fact:
     status: str = strawberry.field(description=(
         "now (in a search, relatedTo or entity with asOf: at that moment): current, superseded (a later "
         "value replaced it, or a correction ended it), upcoming (true from validFrom, ahead: \"I start at Globex on 1 June\"), "
-        "retracted; a value replaced from a day ahead is current until then"))
+        "retracted (said in error and taken back at once: never true); a value replaced from a day ahead is "
+        "current until then"))
     event_date: Optional[date] = None
     mem_cell_id: Optional[strawberry.ID] = None
     group_id: Optional[strawberry.ID] = strawberry.field(default=None, description=(

@@ -364,7 +364,7 @@ class Pipeline:
                 "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
                 "corrects": list(f.corrects) if f.corrects else None, "movesTo": f.moves_to,
                 "statedAt": stated_at,
-                "eventDate": f.event_date, "status": "current", "embedding": None,
+                "eventDate": f.event_date, "status": "retracted" if f.retracted else "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,
                 "groupId": first.group_id,
             }
@@ -391,7 +391,7 @@ class Pipeline:
                 if org and person and org in res.entities and person in res.entities:
                     pairs.append((person, org, "contact at"))
             for s, o, predicate in pairs:
-                if o != s and not {s, o} & assistants:
+                if o != s and not {s, o} & assistants and not f.retracted:  # (a slip relates nothing)
                     batch.related.append({
                         "fromKey": s, "toKey": o, "predicate": predicate, "factId": fid,
                         "validFrom": valid_from, "validTo": f.valid_to,

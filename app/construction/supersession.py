@@ -40,7 +40,8 @@ async def plan_supersession(read: Callable[..., Awaitable[list[dict]]], facts: l
     returns {oldId, newId, at} rows for the writer. `read`: the writer's transaction's, after it
     took the tenant's write lock (app/construction/writer.py), so two runs writing a new value of
     the same thing at once do not both close the old one."""
-    single = [f for f in facts if (f["singleValued"] or f.get("ends")) and f["subjectKey"]]
+    single = [f for f in facts if (f["singleValued"] or f.get("ends")) and f["subjectKey"]
+              and f.get("status") != "retracted"]  # (a value taken back is on no timeline: local/slips.py)
     if not single:
         return []
     stored = await _stored(read, {_timeline_of(f) for f in single})

@@ -24,6 +24,8 @@ def headline(hit) -> str:
     # this one's for the last word, whatever its validity says.
     later = f"; another value said later: hit {hit.revised_by.rank}" if hit.revised_by is not None else ""
     if hit.kind == "fact":
+        if n.get("status") == "retracted":  # (only in a search that includes everything)
+            return f"[fact, said in error, taken back {_when(n.get('validTo'))}] {n.get('text')}"
         # The validity says whether it ended; "superseded" would also mark a value true today
         # whose successor begins later (a job held until next month's new one).
         until = _day(n.get("validTo")) if n.get("validTo") else "now"
@@ -36,7 +38,8 @@ def headline(hit) -> str:
         return f"[scene: {n.get('topic')}, {n.get('cells')} episodes, {n.get('status')}] {consensus}"
     if hit.kind == "memcell":
         return (f"[episode {_day(n.get('startedAt'))}] {n.get('title')}: {n.get('summary')}")
-    return f"[message {_when(n.get('at'))}{later}] {n.get('speaker')}: {n.get('content')}"
+    slip = "; taken back by a correction after it" if n.get("slip") else ""
+    return f"[message {_when(n.get('at'))}{later}{slip}] {n.get('speaker')}: {n.get('content')}"
 
 
 def build_context(hits: list, token_budget: int | None) -> str:

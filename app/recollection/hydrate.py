@@ -21,17 +21,22 @@ TIMES = ("at", "startedAt", "endedAt", "lastAccessedAt", "validFrom", "validTo",
 # current ("Yes, budget is now £97,000. The steel ... add about twelve grand" had stayed first). A value
 # a correction ended is replaced too ("£5,200 full pack incl. insurance" then "sorry, £5,250": the first
 # turn had stayed first, unmarked, its fact ended).
+# `slip`: what the turn said of substance was taken back at once ("... to 15 units from tonight",
+# then "no wait, 16": local/slips.py): it was never true, at any moment a question asks about.
 TURNS = """
 UNWIND $keys AS k
 MATCH (n:Turn) WHERE elementId(n) = k AND n.tenant = $tenant
+WITH k, n, EXISTS { (r:Fact {status: 'retracted'})-[:EVIDENCED_BY]->(n) } AS retracted,
+     NOT EXISTS { (g:Fact {status: 'current'})-[:EVIDENCED_BY]->(n)
+                  WHERE (g.singleValued OR g.predicate <> 'said')
+                    AND (g.validTo IS NULL OR g.validTo > datetime()) } AS noneHeld
 RETURN k AS key, n {.id, .conversationId, .groupId, .speaker, .content, .userId, .memCellId, .role,
                     at: toString(n.at),
-                    replaced: EXISTS { (f:Fact)-[:EVIDENCED_BY]->(n)
+                    replaced: noneHeld AND (retracted OR EXISTS { (f:Fact)-[:EVIDENCED_BY]->(n)
                                        WHERE f.status = 'superseded' AND f.singleValued
-                                          OR f.status = 'current' AND f.validTo <= datetime() }
-                      AND NOT EXISTS { (g:Fact {status: 'current'})-[:EVIDENCED_BY]->(n)
-                                       WHERE (g.singleValued OR g.predicate <> 'said')
-                                         AND (g.validTo IS NULL OR g.validTo > datetime()) }} AS node
+                                          OR f.status = 'current' AND f.validTo <= datetime() }),
+                    slip: retracted AND noneHeld
+                      AND NOT EXISTS { (s:Fact {status: 'superseded'})-[:EVIDENCED_BY]->(n) }} AS node
 """
 
 CELLS = """

@@ -366,6 +366,9 @@ def later_values(hits: list, reorder: bool, asked: frozenset[str] = frozenset())
     top = hits[:LOOKED_AT]
     read: list[_Saying | None] = []
     for h in top:
+        if h.kind == "turn" and h.node.get("slip"):
+            read.append(None)  # (a value taken back at once: no saying of it, hydrate.TURNS)
+            continue
         text, when, turn = _said(h)
         speaker = (h.node.get("speaker") or "") if h.kind == "turn" else (
             (h.evidence[0].get("speaker") or "") if h.kind == "fact" and h.evidence else "")

@@ -82,10 +82,21 @@ def _now_first(hits: list[Hit]) -> list[Hit]:
     """A question about now has its turns whose every value was replaced since after the other
     hits ("What's our budget?": "Our budget is £18,000" ranked above "the tools budget went up to
     £21,500"); they stay, for what else they say. Asked about a moment or a period, the order stays."""
-    stale = [h for h in hits if h.kind == "turn" and h.node.get("replaced")]
-    if not stale:
+    return _last(hits, lambda h: h.kind == "turn" and h.node.get("replaced"))
+
+
+def _slips_last(hits: list[Hit]) -> list[Hit]:
+    """Turns whose values were taken back at once come after the other hits, whatever is asked: they
+    were never true ("What was his dose before the last change?" had the slip's 15 shown as the value
+    before, hydrate.TURNS' `slip`)."""
+    return _last(hits, lambda h: h.kind == "turn" and h.node.get("slip"))
+
+
+def _last(hits: list[Hit], stale) -> list[Hit]:
+    """`hits` with those `stale` says after the others, each part in its order, ranked anew."""
+    if not any(stale(h) for h in hits):
         return hits
-    ordered = [h for h in hits if not (h.kind == "turn" and h.node.get("replaced"))] + stale
+    ordered = [h for h in hits if not stale(h)] + [h for h in hits if stale(h)]
     for i, h in enumerate(ordered, 1):
         h.rank = i
     return ordered
@@ -288,8 +299,7 @@ class SearchService:
         hits = await _hits(graph, fused, req.top_k, req.user_id, req.as_of)
         moment = not req.include_superseded and ctx.named_period is None
         now = moment and req.as_of is None and not asks_before(req.query)
-        if now:
-            hits = _now_first(hits)
+        hits = _now_first(hits) if now else _slips_last(hits)
         # Asked as of a moment, the hits are what was said by then: the later of two sayings of a
         # value is the value then, however the question is put ("When was the follow-up booked
         # for?" asOf 10 October); asked about a period or what came first, the order is kept.

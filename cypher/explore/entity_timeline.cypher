@@ -1,6 +1,6 @@
 // Timeline of the facts about one entity, oldest first (by validFrom). Superseded facts are
-// included: the `status` column says 'current' or 'superseded', validTo says when a fact
-// stopped being true, and the SUPERSEDED_BY edge (graph view) points to the fact that replaced
+// included: the `status` column says 'current', 'superseded' or 'retracted' (said in error and
+// taken back at once: never true), validTo says when a fact stopped being true, and the SUPERSEDED_BY edge (graph view) points to the fact that replaced
 // it. `role` is how the fact is about the entity (subject, object or mentioned).
 // The entity is found by name or alias, case-insensitively (as the API's entity lookup does).
 // In Neo4j Browser set:

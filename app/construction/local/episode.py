@@ -31,6 +31,7 @@ from app.construction.local.parse import each_slot, employer, later_single, pars
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
+from app.construction.local.slips import retract_slips
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import called_off, foresight_ends, redated, replanned, retimed
 from app.construction.local.turn_sentences import (
@@ -758,14 +759,18 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         except Exception:  # noqa: BLE001 - one odd sentence must not cost the whole cell
             log.warning("local extractor skipped a sentence of turn %s", s.t.turn.id, exc_info=True)
 
+    facts = retract_slips(facts, turns)
+    # (the episode's title and summary say what held, not a value taken back)
+    told = [(f, sc) for f, sc in zip(facts, scores) if not f.retracted]
+    held, held_scores = [f for f, _ in told], [sc for _, sc in told]
     used = {reg.root(mm.key) for s in sents for mm in s.mentions}
     # and what a fact names besides ("Tomás takes lisinopril": the medication, said in lower case)
     used |= {e.key for f in facts for name, _ in f.entities if (e := reg.get(name)) is not None}
     entities = reg.drafts(used)
     keywords = _keywords(sents, reg)
     return Extraction(
-        title=_title(facts, scores, keywords, turns, sents),
-        summary=_summary(facts, scores, sents, turns),
+        title=_title(held, held_scores, keywords, turns, sents),
+        summary=_summary(held, held_scores, sents, turns),
         keywords=keywords,
         importance=_importance(facts, foresights, turns),
         facts=facts,

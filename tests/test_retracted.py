@@ -1,0 +1,97 @@
+"""A value taken back at once is retracted, not superseded (construction/local/slips.py): walk-through
+103's "she's dropped my Tresiba to 15 units from tonight", then "no wait, 16." The 15 was never the
+dose: stored `retracted`, on no timeline (the 16 replaces the 18), never the value held before, and
+its turn never the answer nor the later value of one. The local extractor, then the real Neo4j."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.api.types import Fact
+from app.construction.ingest import Ingestor
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import extracted
+
+OCT = datetime(2026, 10, 1, 21, tzinfo=timezone.utc)
+
+DOSES = [(0, "Callum", "I'm on Tresiba, 18 units every night at 10pm"),
+         (2, "Callum", "nurse rang. she's dropped my Tresiba to 15 units from tonight"),
+         (2, "Callum", "no wait, 16. 15 is what she said we might go to next if the lows continue. 16 units from tonight")]
+
+
+def _doses(ex) -> list[tuple[str, bool]]:
+    return [(f.object, f.retracted) for f in ex.facts if f.predicate == "tresiba dose is"]
+
+
+def test_a_value_taken_back_by_a_correction_is_retracted_and_the_one_before_it_is_not():
+    ex = extracted([(who, text) for _, who, text in DOSES], OCT)
+    assert _doses(ex) == [("18 units", False), ("15 units", True), ("16 units", False)]
+    slip = next(f for f in ex.facts if f.object == "15 units")
+    assert slip.valid_to == OCT + timedelta(minutes=2)  # taken back when the correction came
+    # a sum said again after "wait no" (a fact of no value: the extractor ended it at the correction)
+    ex = extracted([("Beth", "Sent Pinewood invoice #1042 for the router swap, $2,340"),
+                    ("Beth", "wait no, it's $2,430. I transposed the digits")], OCT)
+    assert [("$2,340" in f.text, f.retracted) for f in ex.facts if "#1042" in f.text] == [(True, True), (False, False)]
+
+
+def test_a_value_changed_without_a_correction_or_long_after_is_not_retracted():
+    # a change told plainly: the 15 held until it
+    ex = extracted([("Callum", "she's dropped my Tresiba to 15 units from tonight"),
+                    ("Callum", "she's put my Tresiba up to 16 units now, the lows stopped")], OCT)
+    assert _doses(ex) == [("15 units", False), ("16 units", False)]
+    # "sorry" that corrects nothing ("sorry I'm late")
+    ex = extracted([("Callum", "she's dropped my Tresiba to 15 units from tonight"),
+                    ("Callum", "Sorry I'm late replying. My Tresiba is 16 units now")], OCT)
+    assert _doses(ex) == [("15 units", False), ("16 units", False)]
+    # a correction four turns on takes back no value said that long before
+    ex = extracted([("Callum", "she's dropped my Tresiba to 15 units from tonight"), ("Priya", "ok"),
+                    ("Callum", "the lows were bad"), ("Priya", "poor you"),
+                    ("Callum", "no wait, my Tresiba is 16 units now")], OCT)
+    assert _doses(ex) == [("15 units", False), ("16 units", False)]
+
+
+async def _tell(services, graph):
+    await Ingestor(services).memorize(graph.tenant, "diabetes", [
+        {"id": f"m{i}", "speaker": who, "content": text, "timestamp": OCT + timedelta(days=d, minutes=i)}
+        for i, (d, who, text) in enumerate(DOSES)], group_id="home", flush=True)
+
+
+async def test_a_retracted_value_is_on_no_timeline_and_no_value_held_before(services, graph):
+    await _tell(services, graph)
+    rows = await graph.read(
+        "MATCH (f:Fact {tenant: $tenant, predicate: 'tresiba dose is'}) "
+        "OPTIONAL MATCH (f)-[:SUPERSEDED_BY]->(n:Fact) "
+        "RETURN f.object AS v, f.status AS s, n.object AS next ORDER BY f.validFrom, f.object", )
+    # (the 16 may be said twice: "she's dropped ... to 16", "16 units from tonight", one value)
+    assert sorted({(r["v"], r["s"], r["next"]) for r in rows}) == [
+        ("15 units", "retracted", None), ("16 units", "current", None), ("18 units", "superseded", "16 units")]
+    slip = await graph.read("MATCH (f:Fact {tenant: $tenant, object: '15 units'}) RETURN f {.*} AS f")
+    assert Fact.of(slip[0]["f"]).status == "retracted"  # as the API tells it
+    searcher = SearchService(services)
+    # Asked after the value before the last change: the 18, never the 15
+    res = await searcher.search(graph.tenant, SearchRequest(
+        query="What was Callum's Tresiba dose originally?", method=Method.HYBRID, top_k=10), record_access=False)
+    values = [h.node.get("object") for h in res.hits if h.kind == "fact"]
+    assert "18 units" in values and "15 units" not in values, values
+    turns = [h for h in res.hits if h.kind == "turn"]
+    slip_turn = next((h for h in turns if "15 units from tonight" in h.node["content"]), None)
+    if slip_turn is not None:  # (the last, if among the hits at all)
+        assert slip_turn is res.hits[-1] and slip_turn.node["slip"], res.context
+        assert "taken back by a correction" in res.context
+    assert all(h.revised_by is None or "15 units" not in (h.revised_by.node.get("content") or "")
+               for h in res.hits), res.context  # no value's later saying
+    # the episode's title and summary say the dose that held
+    cells = [h.node for h in res.hits if h.kind == "memcell"]
+    assert cells and not [c for c in cells if "15 units" in c["title"] + c["summary"]], cells
+    # the slip's turn, asked after directly, comes after what held
+    res = await searcher.search(graph.tenant, SearchRequest(
+        query="Tresiba dropped to 15 units", method=Method.KEYWORD, kinds=("turn",), top_k=10), record_access=False)
+    slip_turn = next((h for h in res.hits if h.kind == "turn" and "15 units from tonight" in h.node["content"]), None)
+    assert slip_turn is not None, res.context
+    assert slip_turn.node["slip"] and all(h.kind != "turn" or h.node.get("slip") for h in res.hits[slip_turn.rank - 1:])
+    # everything included: the slip is there, said to be one
+    res = await searcher.search(graph.tenant, SearchRequest(
+        query="Tresiba units", method=Method.KEYWORD, kinds=("fact",), top_k=10, include_superseded=True),
+        record_access=False)
+    assert any(h.kind == "fact" and h.node.get("status") == "retracted" for h in res.hits), res.context
+    assert "[fact, said in error, taken back" in res.context
