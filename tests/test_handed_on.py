@@ -350,3 +350,19 @@ def test_one_found_for_a_post_and_named_next_holds_it():
         "Tom said the engineer is Marek Nowak from Bake-Tech Services."]
     ex = extract(("Tom", "found an engineer!! Not cheap though."))  # (no name next: nothing of whom)
     assert not [f for f in ex.facts if "engineer is" in f.text]
+
+
+def test_a_new_one_for_a_post_named_in_the_next_turn_holds_it_and_her_number_is_hers():
+    # Walk-through 104: "so we've got a new health visitor" "her name is Priya Shah. ... Her direct number is
+    # 01632 960418" left Gillian the health visitor and gave her Priya's number.
+    ex = extracted([("Hannah", "Our health visitor is Gillian Marsh, she does the weigh-in clinic on Thursdays"),
+                    ("Hannah", "news: Gillian is moving to another patch in Harwood, so we've got a new health visitor"),
+                    ("Hannah", "her name is Priya Shah. Lovely, came round this morning. Her direct number is "
+                               "01632 960418")], SEP, timedelta(minutes=3))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "health visitor is"] == [
+        ("Hannah", "Gillian Marsh"), ("Hannah", "Priya Shah")]
+    assert [f.subject for f in ex.facts if f.predicate == "phone is"] == ["Priya Shah"]
+    # a name said with no new one before it is no post's
+    ex = extracted([("Hannah", "we met a lovely mum at baby group"), ("Hannah", "her name is Priya Shah")],
+                   SEP, timedelta(minutes=3))
+    assert not [f for f in ex.facts if f.predicate.endswith(" is") and "Priya" in f.object]

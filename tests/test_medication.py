@@ -218,3 +218,15 @@ def test_a_dose_changed_from_tonight_is_no_plan_of_a_day():
     ex = extracted([("Callum", "I'm seeing Wendy on Friday about the Tresiba")],
                    datetime(2026, 11, 14, 11, tzinfo=timezone.utc))
     assert [o for o in ex.foresights if o.kind == "plan"]  # (a day ahead is still one)
+
+
+def test_an_allergy_a_doctor_thinks_a_patient_has_is_no_rule_of_the_doctors():
+    # Walk-through 104: "Dr Mehta thinks it could be cow's milk protein allergy" was the constraint "Dr Mehta has a
+    # milk protein allergy." (the top hit for "Which GP thought Isla might have a milk allergy?")
+    ex = extract([turn("GP saw her too this afternoon.", speaker="Tom", i=0),
+                  turn("Dr Mehta thinks it could be cow's milk protein allergy - the eczema, the reflux", speaker="Tom",
+                       i=1)])
+    assert not [f.text for f in ex.foresights if "Mehta" in f.text]
+    # the doctor's own, said plainly, stays theirs
+    ex = extract([turn("Dr Mehta is allergic to penicillin, funnily enough.", speaker="Tom", i=0)])
+    assert [f.text[:34] for f in ex.foresights if f.kind == "constraint"] == ["Dr Mehta is allergic to penicillin"]

@@ -175,3 +175,27 @@ def test_an_address_said_alone_is_the_places_and_a_street_said_again_its_own():
     assert any("EB4 7QT" in f.text for f in new)
     # ... and an address with no place named before it is no one's
     assert not [f for f in extracted([("Helen", "14 Quarry Road")], at).facts if "address" in f.text]
+
+
+def test_a_measure_said_again_with_its_unit_is_the_value_it_corrects_and_the_slip_is_retracted():
+    # Walk-through 104: "weigh-in done, she's 4.8kg" "no wait, 4.6kg. I was reading the wrong line" left 4.8kg
+    # current and 4.6kg in no fact.
+    ex = extracted([("Tom", "weigh-in done, she's 4.8kg"),
+                    ("Tom", "no wait, 4.6kg. I was reading the wrong line in the red book")], NOV)
+    assert [(f.object, f.retracted) for f in ex.facts if f.subject == "weight"] == [
+        ("4.8kg", True), ("4.6kg", False)]
+
+
+def test_a_day_meant_instead_of_the_weekday_of_a_fact_of_two_days_is_the_day_said_last():
+    # Walk-through 104: "the clinic on the 19th is cancelled, they've rebooked Isla for Thursday 10th December"
+    # "sorry, I meant Friday 11th December, not Thursday": the month's name had been taken for a name said
+    # instead ("December" for "Thursday"), and the plan kept the 10th.
+    ex = extracted([("Hannah", "St Luke's rang. Dr Keane's clinic on the 19th is cancelled, they've rebooked Isla "
+                               "for Thursday 10th December at 9:30"),
+                    ("Hannah", "sorry, I meant Friday 11th December, not Thursday. Still 9:30")], NOV)
+    rebooked = [f for f in ex.facts if "rebooked" in f.text]
+    assert [(("2026-12-10" in f.text, "2026-12-11" in f.text), f.retracted) for f in rebooked] == [
+        ((True, False), True), ((False, True), False)], [f.text for f in rebooked]
+    assert not [f for f in ex.facts if "December 2026" in f.text]
+    assert [f.text for f in ex.foresights if "rebooked" in f.text and "2026-12-11" in f.text]
+    assert not [f for f in ex.foresights if "2026-12-10 (10th" in f.text]

@@ -815,11 +815,11 @@ def _name_like(new: str) -> re.Pattern:
     return re.compile(other_first)
 
 
-def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern) -> int | None:
+def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern, several: bool = False) -> int | None:
     """The index of the one fact among the last few of the speaker's (`own`: their turns' ids)
-    that `said` finds once; None when none or several do."""
+    that `said` finds once (`several`: at least once); None when none or several facts do."""
     told = [i for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1)
-            if facts[i].turn_ids[0] in own and len(said.findall(facts[i].text)) == 1]
+            if facts[i].turn_ids[0] in own and (n := len(said.findall(facts[i].text))) and (n == 1 or several)]
     return told[0] if len(told) == 1 else None
 
 
@@ -834,10 +834,12 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     turns `own` that has one, and that fact is told again with it: "put him in for Tuesday 8th December"
     "no wait, wednesday 9th"; "flying out on Friday 18th December" "no, it's the 19th, Saturday"."""
     day = day_said_alone(s)
-    said_last = _told_once(facts, own, other := _another_day(day.start)) if day is not None else None
+    said_last = _told_once(facts, own, other := _another_day(day.start), several=True) if day is not None else None
     if said_last is None:
         return False
-    _said_instead(facts, scores, said_last, other.search(facts[said_last].text).group(),
+    # (of a fact of two days, the one said last: "the clinic on the 19th is cancelled, they've rebooked
+    # Isla for Thursday 10th December" then "sorry, I meant Friday 11th December, not Thursday")
+    _said_instead(facts, scores, said_last, [*other.finditer(facts[said_last].text)][-1].group(),
                   f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
     return True
 
@@ -879,8 +881,11 @@ def _count_other_than(said: str) -> re.Pattern:
 
 
 # A name said instead of another, both said: "no wait it's the VFS centre in Manchester, not London."
+# (not a day's or a month's name: "sorry, I meant Friday 11th December, not Thursday" is a day said
+# again, its "December" had taken the place of "Thursday")
 _NAME_NOT_THE_OLD = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(?:(?i:it'?s|it\s+is|I\s+meant?)\s+)?"
-                               r"[^.!?]*?\b(?P<new>(?-i:[A-Z])[\w'’-]+),?\s+(?i:not)\s+(?P<old>(?-i:[A-Z])[\w'’-]+)\b")
+                               rf"[^.!?]*?\b(?!(?i:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})\b)(?P<new>(?-i:[A-Z])[\w'’-]+),?\s+"
+                               rf"(?i:not)\s+(?!(?i:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})\b)(?P<old>(?-i:[A-Z])[\w'’-]+)\b")
 
 
 def _sum_other_than(said: str) -> re.Pattern:

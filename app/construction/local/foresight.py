@@ -511,6 +511,10 @@ def _subject_at(sent: _Sentence, reg: _Registry, recent: str | None, pos: int,
     return who.name if who.person else None  # "she is allergic" with no one to be "she"
 
 
+_OPINED = re.compile(r"\b(?:thinks?|thought|says?|said|suspects?|suspected|reckons?|believes?|confirmed|"
+                     r"diagnosed|wonders?|wondered|mentioned)\b", _I)
+
+
 def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
                 pet: str | None = None) -> list[ForesightDraft]:
     """The constraints `sent` says; `recent`, whom its "she" or "he" is; `pet`, the animal a rule was just said
@@ -529,7 +533,12 @@ def _constraint(sent: _Sentence, reg: _Registry, recent: str | None,
         who = _subject_at(sent, reg, recent, pos, dish=dish)
         # (after a rule said of a pet, its pronoun's: "Mochi must NOT be given any sedatives ..." "she can't have
         # anything with chicken in it" is the cat's, not the vet's named before)
-        return pet if pet is not None and who is not None and (who == recent or CLINICIAN.match(who)) else who
+        if pet is not None and who is not None and (who == recent or CLINICIAN.match(who)):
+            return pet
+        if who is not None and CLINICIAN.match(who) and _OPINED.search(text, 0, pos):
+            return None  # what a doctor thinks a patient has is no rule of the doctor's ("Dr Mehta thinks it
+            # could be cow's milk protein allergy" had been "Dr Mehta has a milk protein allergy.")
+        return who
 
     def each_at(pos: int, dish: bool = False) -> list[str | None]:
         """Whom it is said of at `pos`: the two of "both me and Ruth are vegan", else one."""

@@ -445,6 +445,7 @@ _REPLANNED = re.compile(r"^(?:(?:sorry|oops|correction|my\s+mistake|my\s+bad|no|
                         r"(?:he|she|they)\s+(?:said|says|meant)\s+)?"
                         r"(?:on\s+)?(?P<day>[^,;]+?)\s*(?:[,;.!]|$)", re.I)
 _ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_WEEKDAY_BEFORE = re.compile(rf"^(?:{lx.WEEKDAY_ALT})\s+(?=(?:the\s+)?\d)")
 
 
 def replanned(sent: _Sentence, plans: list[ForesightDraft]
@@ -453,12 +454,15 @@ def replanned(sent: _Sentence, plans: list[ForesightDraft]
     `redated`), for a sentence whose first clause is only "sorry ..." and a day."""
     m = _REPLANNED.match(sent.raw.strip())
     days = [d for d in sent.dates if d.granularity == "day"]
-    if m is None or len(days) < 1 or days[0].phrase.strip().lower() != m.group("day").strip().lower():
+    # (its weekday before the day's phrase: "sorry, I meant Friday 11th December, not Thursday")
+    if m is None or len(days) < 1 or days[0].phrase.strip().lower() != _WEEKDAY_BEFORE.sub("", m.group("day").strip().lower()):
         return None
     was = next((f for f in reversed(plans) if f.kind in ("plan", "deadline") and _ISO.search(f.text)), None)
     if was is None:
         return None
-    old, new = _ISO.search(was.text).group(), days[0].start.isoformat()
+    # the plan's day said last ("the clinic on the 19th is cancelled, they've rebooked Isla for Thursday
+    # 10th December": the 10th, not the 19th)
+    old, new = _ISO.findall(was.text)[-1], days[0].start.isoformat()
     thing = " ".join(w for w in _WORD.findall(_ISO.sub(" ", was.text))[:6])
     return redated(sent, thing, old, new, plans) if old != new else None
 

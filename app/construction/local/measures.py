@@ -413,9 +413,11 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
 SUM = re.compile(r"[$£€]\s?\d(?:[\d,]*\d)?(?:\.\d+)?k?")  # a sum as written: "$2,430", "£1.5k"
 
 
-# ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight".
+# ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight"; with
+# its unit ("no wait, 4.6kg." after "weigh-in done, she's 4.8kg").
 _NUMBER_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
-                                r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)[.!]*$")
+                                r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)"
+                                r"(?:\s?(?i:kg|g|lbs?|oz|ml|mg|mcg|units?|cm|mm|km|miles?))?[.!]*$")
 
 
 def number_said_again(raw: str) -> str | None:

@@ -69,6 +69,14 @@ _FOUND_ONE = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+)?(?:fou
                         r"accompanist|accountant|solicitor|vet|dentist|gardener|decorator|mechanic|photographer|"
                         r"caterer|dog\s+walker|dogwalker|babysitter|carer|roofer|locksmith|joiner|plasterer|"
                         r"bookkeeper|surveyor|instructor|coach|physio|therapist)[\s!.]*$", _I)
+# ... or a new one for a post, named in the speaker's next sentence: "Gillian is moving to another patch,
+# so we've got a new health visitor" "her name is Priya Shah." (a fact "Hannah said her name is Priya
+# Shah", of no post: Gillian stayed the health visitor).
+_NEW_ONE = re.compile(r"\b(?:got|have|get|getting|found|hired)\s+(?:a|an|our)\s+new\s+"
+                      rf"(?P<post>{'|'.join(sorted((re.escape(k) for k in lx.UNIQUE_KIN), key=len, reverse=True))})"
+                      r"[\s!.]*$", _I)
+_NAME_IS = re.compile(r"^(?:(?:his|her|their|the)\s+name(?:'s|\s+is)|(?:she|he)(?:'s|\s+is)\s+called)\s+"
+                      r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>[^.!?]*?)[\s.!]*$", _I)
 _NAME_FROM = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+\s+(?-i:[A-Z])[\w'-]+)(?P<rest>\s+(?:from|at|of)\s+"
                         r"(?-i:[A-Z])[^.!?]*?|\s*,[^.!?]*?|)[\s.!]*$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s*(?:is|'s|:)?\s*"
@@ -133,6 +141,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
             if offered is not None else None
     if (found := _FOUND_ONE.match(before)) is not None and (named := _NAME_FROM.match(text)) is not None:
         return f"The {found['new'] or ''}{found['post'].lower()} is {named['name']}{named['rest']}"
+    if (named := _NAME_IS.match(text)) is not None and (new := _NEW_ONE.search(before)) is not None:
+        return f"Our new {new['post'].lower()} is {named['name']}{named['rest']}"
     if (found := _FOUND_REPLACEMENT.match(before)) is not None and (named := _NAME_FIRST.match(text)) is not None:
         return f"{found.group('who')}'s replacement is {named.group('name')}{named.group('rest')}"
     if (booked := _BOOKED.match(before)) is not None and (day := _ON_DAY.search(text)) is not None:

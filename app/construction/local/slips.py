@@ -58,7 +58,7 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
         for i in ended + latest:
             old, said = out[i], where[out[i].turn_ids[0]]
             if (old.retracted or said.assistant or fix.index - said.index > WITHIN
-                    or old.object.casefold() == new.object.casefold()):
+                    or old.object.casefold() == new.object.casefold() and old.text.casefold() == new.text.casefold()):
                 continue
             if i in ended or (old.single_valued and new.single_valued and old.valid_to is None):
                 out[i] = replace(old, retracted=True, valid_to=fix.turn.at)
