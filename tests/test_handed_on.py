@@ -366,3 +366,21 @@ def test_a_new_one_for_a_post_named_in_the_next_turn_holds_it_and_her_number_is_
     ex = extracted([("Hannah", "we met a lovely mum at baby group"), ("Hannah", "her name is Priya Shah")],
                    SEP, timedelta(minutes=3))
     assert not [f for f in ex.facts if f.predicate.endswith(" is") and "Priya" in f.object]
+
+
+def test_one_named_then_whose_kin_they_are_is_the_he_that_follows():
+    # Walk-through 105: "Rob Hale, Zac's dad. He's got his FA emergency aid badge already" gave the badge to Zac.
+    ex = extracted([("Dan", "oh no. who's taking over"),
+                    ("Priya", "Rob Hale, Zac's dad. He's got his FA emergency aid badge already.")],
+                   SEP, timedelta(minutes=2))
+    assert [f.subject for f in ex.facts if "badge" in f.text] == ["Rob Hale"]
+
+
+def test_a_given_name_said_first_with_an_allergy_is_a_persons_constraint():
+    # Walk-through 105: "Maisie has a nut allergy, a bad one" was "Priya said maisie has ...", no constraint
+    # ("Maisie" was no name known); and "Luna and Oliver!", their pets' names, stays a fact (LoCoMo).
+    ex = extracted([("Priya", "yes. Maisie has a nut allergy, a bad one, she carries an EpiPen.")], SEP)
+    assert [f.text for f in ex.foresights if f.kind == "constraint"] == ["Maisie has a nut allergy."]
+    ex = extracted([("Caroline", "What are their names? Pets are such a joy!"),
+                    ("Melanie", "Luna and Oliver! They are so sweet and playful")], SEP, timedelta(minutes=1))
+    assert [f.text for f in ex.facts if "Luna" in f.text] == ["Melanie said Luna and Oliver."]

@@ -199,3 +199,28 @@ def test_a_day_meant_instead_of_the_weekday_of_a_fact_of_two_days_is_the_day_sai
     assert not [f for f in ex.facts if "December 2026" in f.text]
     assert [f.text for f in ex.foresights if "rebooked" in f.text and "2026-12-11" in f.text]
     assert not [f for f in ex.foresights if "2026-12-10 (10th" in f.text]
+
+
+def test_a_time_said_again_or_a_sum_meant_with_why_is_the_value_it_corrects():
+    # Walk-through 105: "training is tuesdays 6pm" "no wait, it's 6:30 now, the U14s have it till half past" made no
+    # fact; "entry fee is £80 per team" "sorry, I meant £60, the £80 was for the U16 section" left £80 the fee.
+    ex = extracted([("Dan", "training is tuesdays 6pm on the 3G pitch"),
+                    ("Dan", "no wait, it's 6:30 now, the U14s have it till half past")], NOV)
+    assert [(f.text, f.retracted) for f in ex.facts if f.subject == "training schedule"] == [
+        ("Dan said training is tuesdays 6pm on the 3G pitch.", True),
+        ("Dan said training is tuesdays 6:30pm on the 3G pitch.", False)]
+    ex = extracted([("Priya", "entry fee is £80 per team"),
+                    ("Priya", "sorry, I meant £60, the £80 was for the U16 section")], NOV)
+    assert [(f.object, f.retracted) for f in ex.facts if f.subject == "entry fee"] == [("£80", True), ("£60", False)]
+    # a time of day said after "no wait" with nothing before it to correct is no one's value
+    ex = extracted([("Dan", "the kit arrived"), ("Dan", "no wait, it's 6:30 now, I'm late")], NOV)
+    assert not [f for f in ex.facts if "6:30" in f.text and f.retracted]
+
+
+def test_a_sentence_trailed_off_and_said_right_with_i_mean_is_unsaid():
+    # Walk-through 105: "Lost 2-2... I mean drew 2-2 with Pinner Park" kept "Dan lost 2-2." current.
+    ex = extracted([("Dan", "Lost 2-2... I mean drew 2-2 with Pinner Park this morning")], NOV)
+    assert not [f for f in ex.facts if "lost" in f.text] and [f for f in ex.facts if "drew 2-2" in f.text]
+    # "I mean" of a sentence not trailed off takes nothing back
+    ex = extracted([("Dan", "We lost to Pinner Park. I mean they were better on the day")], NOV)
+    assert [f for f in ex.facts if "lost" in f.text]

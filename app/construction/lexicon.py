@@ -239,6 +239,7 @@ stella stuart sunil svetlana sylvia tamsin tariq tess thabo theo theodore tiago 
 travis trevor tristan umar usha uzma valerie vanya victoria viktor vivian wayne wesley wilfred winston
 wojciech yara yannick yolanda yousef yvonne zainab zak zeynep zoltan mira ola tilly milly poppy lottie
 hattie bella ollie teddy arlo
+jordan riley tyler harper aria luna kai rowan jamie charlie frankie
 """)
 
 # Given names most often a woman's or a man's, for whom "she" and "he" can be (the names that are
@@ -266,6 +267,12 @@ sadie sally salma samantha sandra sanjana saoirse sara sarah selina sharon sheil
 sian sienna silvia sinead siobhan sofia sonia sophia sophie stacey stella stephanie susan suzanne svetlana
 sylvia tamsin tanya tara teresa tess usha uzma valentina valerie vanessa vera victoria vivian wendy yara
 yasmin yolanda yvonne zainab zara zeynep zoe zoë tilly milly poppy lottie hattie bella
+maisie maisy ruby millie mollie esme scarlett elsie edie aoife ailsa eilidh mairi morag carole tracy tracey
+kayleigh becky ngozi adaeze chioma amara ayesha fatima khadija aaliyah anjali divya kavya pooja shanice tamara
+tia tiana keisha jodie lacey darcy evelyn hollie imani jenna kendra kiera lexi libby marnie paige rosa savannah
+serena shauna skye talia thea tilda ursula winnie yvette zuzanna agnieszka magda asha nkechi funmi folake
+yetunde aisling clodagh grainne eimear ffion cerys seren carys lowri elin bronwen clare deborah debbie esther
+florence
 """)
 MALE_NAMES = _words("""
 aaron abdul adam adrian ahmed aidan aiden alan alastair albert alejandro alexander alfie ali alistair alvaro
@@ -291,6 +298,9 @@ sergei sergio seun shane siddharth simon solomon stanley stefan stephen steve st
 theo theodore thomas tiago tim timothy tobias toby tom tomas tomasz tomás tommy tony travis trevor
 tristan umar victor viktor vikram vincent wayne wei wesley wilfred william winston wojciech xavier
 yannick yousef yusuf zak zoltan ollie teddy arlo
+zac zack zach rob robbie rory euan eoin cormac struan murray kenny bernie ronnie albie frankie louie logan
+mason kian reuben rufus otis ezra hamza bilal zain zayn tariq rashid hussein mustafa ravi arun hari rajiv kwesi
+tunde femi obi segun dele kayode olu terry kev phil nick pete stu ted alf stan ron sid wilf
 """)
 # Every given name known, of either list ("a physio, Grace Okafor" was a thing: "grace" was only a
 # woman's name, not a given one).

@@ -25,6 +25,7 @@ from app.construction.local.lowercase import _discover_lowercase, _known_in_lowe
 from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import (
     SUM, corrected_day, correction_of, day_said_alone, measures, number_said_again, renamed_value, sum_said_again,
+    time_said_again,
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
@@ -418,11 +419,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
             marks = (len(facts), len(scores), len(foresights))
             continue
-        if s_before is not None and s_before.t is s.t and not s.t.assistant and _TAKEN_BACK.match(s.raw.strip()) \
-                and sum_said_again(s.raw) is None:
+        meant = s_before is not None and s_before.t is s.t and not s.t.assistant and _MEANT_AFTER_DOTS.match(
+            s.raw.strip()) is not None and s_before.raw.rstrip().endswith(("...", "…"))
+        if s_before is not None and s_before.t is s.t and not s.t.assistant and (
+                _TAKEN_BACK.match(s.raw.strip()) or meant) and sum_said_again(s.raw) is None:
             # "I'll image them Monday before I leave... no wait I'm off Monday": the sentence before, unsaid,
             # and this one said in its place
-            _unsay(facts, scores, foresights, was, s)
+            _unsay(facts, scores, foresights, was, s, whole=meant)
             marks, took_back = (len(facts), len(scores), len(foresights)), True
         try:
             # Whom "she" or "he" in this sentence can be: the person named last whom the pronoun
@@ -454,6 +457,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 elif ent and ent.type == "thing":
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
             people = _object_first(people, named_here, s.text)
+            if (apposed := _APPOSED.match(s.text)) is not None and apposed["kin"].lower() in lx.KIN and (
+                    head := next((who for end, who in named_here if end == apposed.end("head") and who), None)):
+                # "Rob Hale, Zac's dad. He's got his FA emergency aid badge": he is Rob, whom the sentence
+                # names, not Zac, named to say whose dad he is
+                people = [head, *[p for p in people if p != head]]
             if recent_before in people and _pronoun_before_names(s.text, recent_before, named_here):
                 # "Kemi is moving in!" "Is she taking Jess's room?" "yep. she's a nurse": she whom the
                 # question's "she" was, said before the name it holds, is still the one talked of
@@ -578,6 +586,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # 15 units from tonight" "no wait, 16.": the same, of a sum or a count
                 resaid, other = again
                 old = other.search(facts[said_last].text).group()
+                if re.fullmatch(r"\d{1,2}:\d\d", resaid) and (half := re.search(r"[ap]m$", old, re.I)):
+                    resaid += half.group()  # ("6pm", then "no wait, it's 6:30": 6:30pm)
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
                 _said_instead(facts, scores, said_last, old, resaid, s.t)
                 continue
@@ -647,6 +657,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # (a medication with its dose names a thing: "Felodipine, 5mg every morning.")
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions) or names_a_dose(s.text)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
+            if len({reg.root(m.key) for m in s.mentions if not (reg.get(m.key) and reg.get(m.key).speaker)}) > 1:
+                bonus += 0.5  # "Luna and Oliver!" (their pets' names, asked): names said together say who
             if any(_APPOS.match(s.text, m.end) for m in s.mentions):
                 bonus += 1.0  # "Priya is my sister.": who someone is, though every word is a mention
             elif (role := _ROLE_IS.match(s.text)) and any(m.start == role.end() for m in s.mentions):
@@ -871,7 +883,15 @@ def _said_again(raw: str) -> tuple[str, re.Pattern] | None:
         return resaid, _sum_other_than(resaid)
     if (resaid := number_said_again(raw)) is not None:
         return resaid, _count_other_than(resaid)
+    if (resaid := time_said_again(raw)) is not None:
+        return resaid, _time_other_than(resaid)
     return None
+
+
+def _time_other_than(said: str) -> re.Pattern:
+    """A time of day other than `said` ("6pm" for "6:30"; not "6:30pm", nor a sum's or a date's number)."""
+    return re.compile(rf"(?<![\d.,:/£$€#-])(?!{re.escape(said)}(?![\d:]))(?:\d{{1,2}}(?::\d\d)?\s?(?:am|pm)\b|"
+                      r"\d{1,2}:\d\d\b)", re.I)
 
 
 def _count_other_than(said: str) -> re.Pattern:
@@ -977,12 +997,16 @@ _RETRACTED = re.compile(
 # ... or taken back by what is said in its place: "no wait, Manchester hasn't replied yet", "wait no,
 # it's AAB", "actually no, Thursday's better".
 _TAKE_BACK_WORDS = frozenset("no wait nah oh sorry actually".split())
+# One named, then whose kin they are: "Rob Hale, Zac's dad".
+_APPOSED = re.compile(r"^(?P<head>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?),\s+(?:[A-Z][\w'’-]+)['’]s\s+(?P<kin>[\w-]+)")
+# ... or trailed off and said right: "Lost 2-2... I mean drew 2-2 with Pinner Park" (both had been facts).
+_MEANT_AFTER_DOTS = re.compile(r"^(?:sorry[\s,]+)?I\s+mean(?:t)?\b[\s,:-]*\w", re.I)
 _TAKEN_BACK = re.compile(r"^(?:(?:no+|nah|oh|sorry|actually)[\s,!.-]+wait|wait[\s,!.-]+(?:no+|nah|sorry|actually)|"
                          r"actually[\s,!.-]+no)\b[\s,!.:-]*\w", re.I)
 
 
 def _unsay(facts: list[FactDraft], scores: list[float], foresights: list[ForesightDraft],
-           since: tuple[int, int, int], taking_back: _Sentence) -> None:
+           since: tuple[int, int, int], taking_back: _Sentence, whole: bool = False) -> None:
     """What the sentence before `taking_back` said (its facts, scores and foresight from `since` on) of
     what that names, unsaid, a clause before it kept ("Pinewood laptops arrive tomorrow, I'll image them
     Monday ... no wait I'm off Monday": the arrival stays); all it said when it names none of it."""
@@ -995,7 +1019,9 @@ def _unsay(facts: list[FactDraft], scores: list[float], foresights: list[Foresig
         if (kept := _clause_before(facts[i].text, named)) is not None:
             facts[i] = replace(facts[i], subject=taking_back.t.speaker, predicate="said", object=kept.rstrip("."),
                                text=kept, single_valued=False)
-    gone = [i for i in gone if _content_words(facts[i].text) & named]
+    # (a fact of it that names none of it stays, for a day said instead to correct: "put him in for Tuesday 8th
+    # December. no wait, wednesday 9th, ..."; all of it, trailed off and said right: "Lost 2-2... I mean drew 2-2")
+    gone = [i for i in gone if whole or _content_words(facts[i].text) & named]
     facts[:] = [f for i, f in enumerate(facts) if i not in gone]
     scores[:] = [x for i, x in enumerate(scores) if i not in gone]
     foresights[:] = [f for i, f in enumerate(foresights) if i not in gone_fs]

@@ -385,7 +385,8 @@ _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\
                          r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|that'?s|"
                          r"make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
                          r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
-                         r"(?:,\s+(?i:I|I've|I'm|my|we|it|that)\b[^.!?]*)?[.!]*$")
+                         # (why after it: "sorry, I meant £60, the £80 was for the U16 section")
+                         r"(?:,\s+(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b[^.!?]*)?[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
@@ -418,6 +419,18 @@ SUM = re.compile(r"[$£€]\s?\d(?:[\d,]*\d)?(?:\.\d+)?k?")  # a sum as written:
 _NUMBER_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
                                 r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)"
                                 r"(?:\s?(?i:kg|g|lbs?|oz|ml|mg|mcg|units?|cm|mm|km|miles?))?[.!]*$")
+
+
+# ... or a time ("training is tuesdays 6pm" "no wait, it's 6:30 now, the U14s have it till half past"), why after it.
+_TIME_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+                              r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?:(?i:at)\s+)?"
+                              r"(?P<new>\d{1,2}(?::\d\d)?\s?(?i:am|pm)|\d{1,2}:\d\d)(?:\s+(?i:now))?(?:[,;.!]|$)")
+
+
+def time_said_again(raw: str) -> str | None:
+    """The time of day a sentence says first after a word taken back ("no wait, it's 6:30 now, ...")."""
+    m = _TIME_SAID_AGAIN.match(raw.strip())
+    return m["new"] if m is not None else None
 
 
 def number_said_again(raw: str) -> str | None:
