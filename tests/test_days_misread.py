@@ -187,3 +187,15 @@ def test_a_weekday_as_usual_or_of_a_class_is_a_weeks_day_not_a_date():
     assert days("market is Saturday as usual, pitch 14 at Riverside", at) == []
     assert days("reminding you Thursday is your spin class, 6:30pm at PureGym Leith", at) == []
     assert days("Friday is my last day at the bakery", at) == [date(2026, 9, 18)]
+
+
+@pytest.mark.parametrize("text, at, day", [
+    # Walk-through 106: said in November, the June a wedding was moved to is next year's, not this year's gone by
+    ("the 26th June clashes with a diocese thing so they've moved Emma and Josh again, now Saturday 3 July",
+     datetime(2026, 11, 10), date(2027, 6, 26)),
+    ("the 3rd of March works for us", datetime(2026, 11, 10), date(2027, 3, 3)),
+    # (a day of the past said so stays there)
+    ("the 26th June was lovely, such a good wedding", datetime(2026, 11, 10), date(2026, 6, 26)),
+])
+def test_a_day_a_present_verb_is_said_of_is_ahead(text, at, day):
+    assert days(text, at.replace(tzinfo=timezone.utc))[0] == day

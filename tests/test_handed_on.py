@@ -384,3 +384,18 @@ def test_a_given_name_said_first_with_an_allergy_is_a_persons_constraint():
     ex = extracted([("Caroline", "What are their names? Pets are such a joy!"),
                     ("Melanie", "Luna and Oliver! They are so sweet and playful")], SEP, timedelta(minutes=1))
     assert [f.text for f in ex.facts if "Luna" in f.text] == ["Melanie said Luna and Oliver."]
+
+
+def test_a_day_said_instead_after_anothers_question_is_the_moved_things_and_she_who_holds_a_post_named():
+    # Walk-through 106: "they want to push the engagement shoot" "What did she suggest?" "Sunday the 15th instead,
+    # same place, but 2:30pm" named no shoot; "she's our second shooter from now on" did not name Priya.
+    ex = extracted([("Callum", "Morning. Sophie messaged, they want to push the engagement shoot, Saturday looks like "
+                               "rain all day"),
+                    ("Nadia", "What did she suggest?"),
+                    ("Callum", "Sunday the 15th instead, same place, but 2:30pm because sunset is earlier now")],
+                   datetime(2026, 11, 4, 9, 45, tzinfo=timezone.utc), timedelta(minutes=3))
+    assert ("engagement shoot", "date is", "2026-11-15") in values(ex)
+    ex = extracted([("Nadia", "Yes actually - Priya Mistry, she assisted at the Coleman wedding. I've just messaged her"),
+                    ("Callum", "she said yes!! she's our second shooter from now on.")], SEP, timedelta(minutes=3))
+    assert [f.text for f in ex.facts if f.predicate == "is" and f.object == "Priya Mistry"] == [
+        "Priya Mistry is our second shooter from now on."]

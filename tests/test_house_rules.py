@@ -185,3 +185,18 @@ def test_a_rule_said_short_is_found_by_what_it_rules_not_by_whom():
     told = constraints(ex)
     assert not [w for t, ws in told.items() for w in ws if w in ("isla", "finn", "max", "day", "nursery")], told
     assert {"tv", "film"} <= set(told["Claire set a rule: Finn gets no screens at all."]), told
+
+
+def test_a_rule_after_a_dash_and_a_wish_never_to_be_are_standing_constraints():
+    # Walk-through 106: "He's strict - absolutely no flash inside the church" was a fact about the vicar; "she
+    # doesn't want to be photographed from her left side at all" a plan that ended a month on.
+    ex = extract(("Nadia", "He's strict - absolutely no flash inside the church, during the ceremony or after"),
+                 ("Callum", "Chloe doesn't want to be photographed from her left side at all."))
+    rules = constraints(ex)
+    flash = next(t for t in rules if "no flash" in t)
+    assert "flash" in rules[flash]
+    assert "Chloe doesn't want to be photographed from her left side at all." in rules
+    assert not [f for f in ex.foresights if f.kind == "plan"]
+    # a wish not to do something on a day is that day's plan, not a standing rule
+    ex = extract(("Callum", "Chloe doesn't want to go to the fitting on Friday 18 September"))
+    assert not constraints(ex)

@@ -29,6 +29,10 @@ _CLAUSE_OPEN = re.compile(r"^\s*(?:and|but|also|plus)\s+", re.IGNORECASE)
 _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re.IGNORECASE)
 
 
+# A role's holder said as "she": "she's our second shooter from now on".
+_SHE_HOLDS = re.compile(r"^(?:she|he)(?:'s|’s|\s+is)\s+(?=(?:our|my|the|their|your)\s)", re.I)
+
+
 def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     t = sent.t
     voice = _Voice(t.speaker, t.other, sent.companion, keep_we=bool(parse.lead and parse.lead.endswith(" said")))
@@ -38,7 +42,12 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     if parse.until is not None:  # "Ben owns billing, and Chloe owns checkout": Ben's clause alone
         said = _CLAUSE_JOIN.sub("", said)
     text = _fill(rewrite(said, voice), sent.rendered).strip()
-    if parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
+    held = reg.get(parse.obj) if parse.predicate == "is" and parse.kind != "reported" else None
+    if held is not None and held.type == "person" and (she := _SHE_HOLDS.match(text)) is not None:
+        # ("she's our second shooter from now on", of Priya Mistry: "Priya Mistry is our second shooter ...", not
+        # "Callum said she's ...", which no search for her found)
+        text = f"{held.name} is {text[she.end():]}"
+    elif parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
         first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         two = " ".join(text.split(" ", 2)[:2]).strip(",.:;!?")  # ("Priya Desai is ...": a full name)
         named = (text[:2].isupper() and text[1:2].isalpha()) or first[:1].isupper() and (

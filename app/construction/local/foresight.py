@@ -246,6 +246,8 @@ _WILL_FILLER = frozenset("""
 let see check think tell say keep talk try be get do take make bet admit miss never always
 probably definitely just send find figure give love like use stick stay
 """.split())  # ("For Fernweh I'll use Figma too": a choice of tool, no plan to remind of)
+# A wish said as one not had: "doesn't want to", "never wants to" (just before the cue).
+_NOT_WANTED = re.compile(r"(?:n't|n’t|\bnot|\bnever)\s+$", _I)
 _DESIRE_CUES = frozenset({"want to", "wanna", "would like to", "'d like to", "hope to", "hoping to",
                           "would love to", "'d love to"})
 # A verb that puts a dated event ahead: "I'm flying ... next month", "Emma starts school in May".
@@ -928,7 +930,7 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     # deadline (the kind only: it makes no plan of its own).
     due = deadline or bool(ahead and _BY_DATE_HINT.search(text))
     who: _Who | None = None
-    cue = None
+    cue, standing = None, False
     for c in _PLAN_CUE.finditer(text):
         cw = " ".join(c.group().lower().split())
         before = text[max(0, c.start() - 6):c.start()].lower()
@@ -942,6 +944,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
                 continue
         if cw in _DESIRE_CUES and not ahead and _content_score(_chunk(text[c.end():], _LIST_END, 10)) < 2:
             continue  # "I want to show it off": too vague to plan for
+        # ("she doesn't want to be photographed from her left side at all": a standing wish, no plan of a month)
+        standing = cw in _DESIRE_CUES and not ahead and _NOT_WANTED.search(text[:c.start()]) is not None
         if cw.startswith("promise") and not _content_score(_chunk(text[c.end():], _LIST_END, 10)):
             continue  # "... than Ines promised": what, it does not say
         w = _who_before(sent, c.start() + (1 if cw.startswith("'") else 0), reg, recent)
@@ -994,6 +998,11 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
     # Due by a day: over once that day is ("by December 10th, she wants to revisit next year"
     # was open until the end of next year).
     valid_to = plan_until(at, [due_day] if due_day else ahead)
+    if standing:
+        keys, words = situation_cues(sent.text)
+        named = [e.name for mm in sent.mentions if (e := reg.get(mm.key)) is not None and not e.speaker]
+        return ForesightDraft(text=ftext, trigger=_trigger(keys or ["rules"], [*named, *words]), turn_ids=[t.turn.id],
+                              valid_from=at, valid_to=None, kind="constraint")
     return ForesightDraft(
         text=ftext,
         trigger=_plan_trigger(sent, reg, ahead, deadline),

@@ -326,10 +326,26 @@ _NOW_IS = re.compile(r"it'?s\s|it\s+is\s", re.I)
 _MOVED_WORD = re.compile(rf"\b(?:{lx.MOVED_VERBS})\b", re.I)
 
 
+# A day of a month that is what a present verb says of, itself: "the 26th June clashes with a diocese
+# thing", "the 3rd works for us" (said in November, the June ahead, not the one gone by).
+_DAY_SUBJECT = re.compile(rf"\b(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|(?:{lx.MONTH_ALT})\s+"
+                          r"\d{1,2}(?:st|nd|rd|th)?)\s+(?:clashes|works|suits|isn't|doesn't|won't|is\s+(?:fine|good|"
+                          r"ok|okay|free|no\s+good|out|tricky|difficult))\b", re.I)
+
+
 def tense_at(s: str) -> str | None | Callable[[int], str | None]:
     """The tense to read a date phrase of `s` in: that of the clause it stands in, else the
     sentence's ("Engineering missed the Nov 12 date, the new promise is a fix by December 10":
-    the first date is past, the second ahead)."""
+    the first date is past, the second ahead); a day a present verb is said of, ahead."""
+    told = _clause_tense_at(s)
+    ahead = [m.start() for m in _DAY_SUBJECT.finditer(s)]
+    if not ahead:
+        return told
+    return lambda pos: "future" if any(a <= pos <= a + 4 for a in ahead) else (told(pos) if callable(told) else told)
+
+
+def _clause_tense_at(s: str) -> str | None | Callable[[int], str | None]:
+    """tense_at, of the clauses."""
     if (told := _REPORTED_TAIL.search(s)) is not None and told.start() > 0:
         s = s[:told.start()]  # (positions before it are the same)
     whole = tense_of(s)

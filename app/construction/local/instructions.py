@@ -222,7 +222,8 @@ _FIRST = re.compile(r"\b(?:I|me|my|we|us|our)\b", _I)
 # A standing rule said as "no <things> <where or when>": "No pets at Maple Court per the head
 # lease", "the Flat 4 tenant works nights, no visits before noon", "no viewings on Sundays".
 _NO_RULE = re.compile(
-    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
+    # (after a dash too: "He's strict - absolutely no flash inside the church")
+    r"(?:^|(?<=[:;,])\s*|(?<=\s[-–—])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)?"
     # ("No dusty work at the house while he's home", "no sanding, demolition or plastering at weekends")
     r"no\s+(?P<x>(?:[a-z][\w-]*\s+){0,2}?(?:[a-z][\w-]*(?:s|ing)|work|noise|dust|music|alcohol|parking|access|photography|flash|"
     r"food|drink|meat|dairy|gluten|smoke))\b"

@@ -37,6 +37,9 @@ _DAY_MONTH = (rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
 # ... or said as the day it is now: "May 28 2027 now, something about their Q2 slate".
 _DAY_NOW = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}{_DAY_MONTH}(?:,?\s+\d{{4}})?)\s+now\b(?P<tail>.*)$",
                       _I)
+# ... or said instead, a day of a month or of the week: "Sunday the 15th instead, same place, but 2:30pm".
+_DAY_INSTEAD = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}(?:{_DAY_MONTH[3:-1]}|(?:the\s+)?\d{{1,2}}"
+                          r"(?:st|nd|rd|th))(?:,?\s+\d{4})?)\s+instead\b(?P<tail>.*)$", _I)
 # ... or said as what it is now: "now it's Thursday 8 October at 9:30am".
 _NOW_ITS = re.compile(r"^(?:(?:so|and|ok|okay|ugh)[,!]?\s+)*(?:now\s+it's|now\s+it\s+is|it's\s+now|its\s+now|it\s+is\s+now)\s+"
                       rf"(?:on\s+)?(?P<rest>{_WEEKDAY_FIRST}(?:{_DAY_MONTH[3:-1]}"
@@ -159,7 +162,14 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         ordered = ORDERED.search(earlier() or before)
         thing = ordered_thing(ordered)
         return f"The {thing} {said.group('what').lower()} is on {said.group('rest')}" if thing else None
-    said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text)
+    return moved_to(before, text, earlier)
+
+
+def moved_to(before: str, text: str, earlier: Callable[[], str] = str) -> str | None:
+    """`text` said as the new day of the thing `before` (or `earlier`) tells moved, else None (a sequel of
+    that one shape: also after another's question, "they want to push the engagement shoot" "What did she
+    suggest?" "Sunday the 15th instead", where other sequels' things are no longer the one talked of)."""
+    said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text) or _DAY_INSTEAD.match(text)
     # (the move told just before, or earlier in the speaker's turn: "pump training moved AGAIN. the pumps haven't
     # been delivered" "it's now Monday 9th November")
     if said is None or (moved := _MOVED.search(before) or next(reversed([*_MOVED.finditer(earlier())]), None)) is None:

@@ -16,7 +16,7 @@ from app.construction.local.sentence import _Sentence, _Turn
 from app.construction.local.fact_patterns import _FIRST, _I
 from app.construction.local.voice import without_emphatic
 from app.construction.local.replies import as_agreed, as_answer
-from app.construction.local.sequels import sequel, told_again
+from app.construction.local.sequels import moved_to, sequel, told_again
 
 
 _HEDGE = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in lx.HEDGES) + r")\b", _I)
@@ -66,6 +66,14 @@ _ASSISTANT_OPINION = re.compile(
 
 
 _MORE_SAID = re.compile(r"[,;:\-\u2013\u2014]|\b(?:but|and|though|although|because|so)\b", _I)
+
+
+def _asked_after(out: list, t) -> object | None:
+    """The last sentence of `t`'s speaker in the turn before the one before `t`, when that one (the turn just
+    before) is another's question."""
+    if not out[-1].question or out[-1].t.speaker == t.speaker or out[-1].t.index != t.index - 1:
+        return None
+    return next((o for o in reversed(out) if o.t.index == t.index - 2 and o.t.speaker == t.speaker), None)
 
 
 def assistant_chatter(kind: str, predicate: str, says_something: bool, text: str = "") -> bool:
@@ -231,7 +239,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 and not _FIRST.match(text) and not re.match(r"(?:my|our)\b", text, _I)
             if first and not question and not t.assistant and asked and asked[0] != t.speaker:
                 # "Is training on a set day?" "yep Tuesdays 6pm": "Training is on Tuesdays 6pm."
-                text = as_answer(asked[1], text) or text
+                # (or what the speaker said before the question: "they want to push the engagement shoot" "What
+                # did she suggest?" "Sunday the 15th instead": the shoot's new day)
+                own = _asked_after(out, t)
+                text = as_answer(asked[1], text) or (moved_to(own.text, text) if own is not None else None) or text
             elif first and not question and not t.assistant and out and out[-1].t.speaker != t.speaker:
                 # "I'd like to raise the fundraising target to £4,500" "yes, £4,500 it is"
                 text = as_agreed(out[-1].text, text) or text
