@@ -199,3 +199,10 @@ def test_a_weekday_as_usual_or_of_a_class_is_a_weeks_day_not_a_date():
 ])
 def test_a_day_a_present_verb_is_said_of_is_ahead(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc))[0] == day
+
+
+def test_a_bare_day_said_with_christmas_is_decembers():
+    # Walk-through 107: "before my parents come for Christmas on the 19th", said on 8 November, was 19 November.
+    at = datetime(2026, 11, 8, 10, tzinfo=timezone.utc)
+    ex = extracted([("Hannah", "it all has to be finished before my parents come for Christmas on the 19th")], at)
+    assert [f.event_date for f in ex.facts] == [date(2026, 12, 19)]

@@ -1216,3 +1216,12 @@ async def test_a_turn_whose_value_a_correction_ended_counts_as_replaced(services
         "MATCH (t:Turn {tenant: $tenant}) RETURN t.id AS id, elementId(t) AS key")}
     found = await hydrate(graph, {"turn": [keys["m0"], keys["m1"]]})
     assert (found[keys["m0"]]["replaced"], found[keys["m1"]]["replaced"]) == (True, False)
+
+
+def test_a_total_budget_for_the_whole_thing_is_the_budget():
+    # Walk-through 107: "our total budget for the whole thing is £25,000" was "Hannah's total | budget for | ...", so
+    # "putting the budget up to £28,000" closed nothing.
+    assert ("budget", "is", "£25,000") in _values(["our total budget for the whole thing is £25,000, that includes the "
+                                                   "units and appliances"], speaker="Hannah")
+    assert ("budget", "is", "£25,000") in _values(["our total budget is £25,000"], speaker="Hannah")
+    assert not [v for v in _values(["our total budget is £25,000"], speaker="Hannah") if v[1] == "total budget is"]

@@ -318,3 +318,17 @@ def test_a_price_of_one_unit_said_again_is_one_value_but_not_a_months():
     assert out[0] is later and older.revised_by is later
     gym, storage = said("the gym is £32 a month btw", 2), said("storage unit is £89 a month", 20)
     assert later_values([gym, storage], reorder=True)[0] is gym and getattr(gym, "revised_by", None) is None
+
+
+def test_a_day_moved_is_the_day_after_the_move_and_a_day_gone_by_is_no_plan_to_move():
+    # Walk-through 107: "he can't do on 2026-11-12 (Thursday), he's moved the hob fitting to Monday 2026-11-16" says the
+    # 12th too, so the fitting "on Thursday 2026-11-12" had stayed unmarked; and "Rhys capped the hob on 2026-10-09",
+    # said after it, had been marked as revised by the fitting's move.
+    hits = [said("Rhys capped the hob on 2026-09-09 (Wednesday), all safe", 11, kind="fact"),
+            said("Rhys is coming back to fit the new gas hob on Thursday 2026-11-12", 20, kind="fact"),
+            said("Rhys texted, he can't do on 2026-11-12 (Thursday), he's moved the hob fitting to Monday 2026-11-16", 27)]
+    for i, h in enumerate(hits, 1):
+        h.rank = i
+    later_values(hits, reorder=False)
+    assert [h.revised_by for h in hits] == [None, hits[2], None]
+

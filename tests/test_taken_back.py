@@ -224,3 +224,13 @@ def test_a_sentence_trailed_off_and_said_right_with_i_mean_is_unsaid():
     # "I mean" of a sentence not trailed off takes nothing back
     ex = extracted([("Dan", "We lost to Pinner Park. I mean they were better on the day")], NOV)
     assert [f for f in ex.facts if "lost" in f.text]
+
+
+def test_a_reference_said_again_by_the_other_user_is_the_one_said_and_the_slip_retracted():
+    # Walk-through 107: "planning reference is 26/01873/HOUS" "no wait, it's 26/01837/HOUS - you swapped the 3 and the
+    # 7" (Tom, of Hannah's) left the wrong reference current.
+    ex = extracted([("Hannah", "yes approved in August! planning reference is 26/01873/HOUS"),
+                    ("Tom", "no wait, it's 26/01837/HOUS - you swapped the 3 and the 7, I've got the letter in front of me")],
+                   NOV)
+    assert [("26/01873" in f.text, f.retracted) for f in ex.facts if "planning reference" in f.text] == [
+        (True, True), (False, False)]

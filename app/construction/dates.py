@@ -995,6 +995,10 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
             if not days:  # ("flying out on Friday 18th December" "no, it's the 19th, Saturday")
                 days = {d for a in ahead if (d := _safe_date(a.start.year, a.start.month, b.start.day)) is not None
                         and abs((d - a.start).days) <= _NEXT_TO}
+            if not days and text and _CHRISTMAS.search(text):
+                # ("before my parents come for Christmas on the 19th", said in November: December's 19th)
+                year = ref.year if ref.month < 12 or ref.day <= b.start.day else ref.year + 1
+                days = {d for d in [_safe_date(year, 12, b.start.day)] if d is not None and d >= ref}
         else:
             continue
         if len(days) == 1:
@@ -1003,6 +1007,7 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
     return out
 
 
+_CHRISTMAS = re.compile(r"\b(?:christmas|xmas)\b", _I)
 _NEXT_TO = 7  # days either side of a named day or range a bare "the 18th" is read as its month's
 _BARE_NTH = re.compile(r"(?:on\s+)?the\s+\d{1,2}(?:st|nd|rd|th)", _I)
 _MONTH_NAMED = re.compile(rf"\b(?:{_M_ANY})\b|\d{{4}}-\d\d-\d\d", _I)

@@ -154,7 +154,8 @@ _TOKEN = re.compile(r"[A-Za-z]+(?:['’]s\b)?")
 _SENTENCES = re.compile(r"(?<=[.!?:])\s+|\n+")
 
 
-_NOT_NAMES = lx.DATE_WORDS | lx.WEEKDAYS_SHORT  # ("still Tue/Thu 12pm")
+# ("still Tue/Thu 12pm"; "It's 5196 now", "That's ...": no one's)
+_NOT_NAMES = lx.DATE_WORDS | lx.WEEKDAYS_SHORT | lx.PRONOUNS | frozenset("that there here what who where let".split())
 
 
 @lru_cache(maxsize=4096)
@@ -266,7 +267,9 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
     if not a.when < b.when:
         return False
     changed = {k for k in set(a.values) & set(b.values)
-               if not a.values[k] & b.values[k] and (b.tells_change or k not in _WHEN_KINDS)}
+               if not a.values[k] & _moved_to(b, k) and (b.tells_change or k not in _WHEN_KINDS)}
+    if "date" in changed and _gone_by(a):
+        changed.discard("date")  # ("Rhys capped the hob on 2026-10-09", said after: done, no day to move)
     if asked:
         # "What was the pitch fee at Frome?": a turn of its day and its £45, whose day a later
         # saying moved, still says the fee (it had been marked out of date, Bristol's £60 first)
@@ -291,6 +294,26 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # days are said of too many things: "£45 a month" and "keep £550 a month").
         return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+def _moved_to(b: _Saying, kind: str) -> set[str]:
+    """The values of `kind` `b` says, but of a day told as a change, the days after the change: "Rhys can't do
+    Thursday 2026-11-12, he's moved the hob fitting to Monday 2026-11-16" moved it to the 16th (the 12th it
+    says too had kept the fitting of the 12th unmarked)."""
+    if kind != "date" or not b.tells_change:
+        return b.values[kind]
+    told = _CHANGED.search(b.text)
+    after = _values(b.text[told.end():]).get("date") if told is not None else None
+    return after or b.values[kind]
+
+
+_ISO_DAY = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
+
+
+def _gone_by(a: _Saying) -> bool:
+    """Whether every day `a` names in full was over when it was said (an event told done, no plan)."""
+    days = [(int(y), int(m), int(d)) for y, m, d in _ISO_DAY.findall(a.text)]
+    return bool(days) and all(day < (a.when.year, a.when.month, a.when.day) for day in days)
 
 
 # A sum a unit of a thing costs: "£2.40 a loaf", "£16.40 a 16kg bag", "£1.10 each" is none (of what?); nor a

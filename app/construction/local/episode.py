@@ -24,7 +24,7 @@ from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import (
-    SUM, corrected_day, correction_of, day_said_alone, measures, number_said_again, renamed_value, sum_said_again,
+    SUM, attribute_key, corrected_day, correction_of, day_said_alone, measures, number_said_again, renamed_value, sum_said_again,
     time_said_again,
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
@@ -591,6 +591,15 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
                 _said_instead(facts, scores, said_last, old, resaid, s.t)
                 continue
+            elif not valued and not s.t.assistant and (code := _CODE_SAID_AGAIN.match(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker] | _user_turn_before(s, s_before),
+                                            like := _same_shape(code["new"]))) is not None:
+                # "planning reference is 26/01873/HOUS" "no wait, it's 26/01837/HOUS - you swapped the 3 and the
+                # 7": the code of that shape the fact said last holds, said again (by either user)
+                old = like.search(facts[said_last].text).group()
+                _plans_said_instead(foresights, facts[said_last].turn_ids, old, code["new"])
+                _said_instead(facts, scores, said_last, old, code["new"], s.t)
+                continue
             elif not valued and not s.t.assistant and (named := _NAME_NOT_THE_OLD.match(s.raw)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker],
                                             re.compile(rf"\b{re.escape(named['old'])}\b"))) is not None:
@@ -735,6 +744,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                           and all(p.predicate not in (v.predicate, f"{v.subject} is")
                                   and (v.predicate != "is" or p.subject != v.subject)
                                   and v.predicate != f"{p.subject} is"
+                                  # ("our total budget ... is £25,000": the budget's, not also a "total budget")
+                                  and not (p.predicate.endswith(" is") and v.predicate == "is"
+                                           and attribute_key(p.predicate[:-3]) == attribute_key(v.subject))
                                   # ("We switched caterers to Harvest & Vine Catering": one fact)
                                   and not (p.predicate == "uses" and v.obj.startswith(p.obj))
                                   for v in valued)] + valued
@@ -886,6 +898,18 @@ def _said_again(raw: str) -> tuple[str, re.Pattern] | None:
     if (resaid := time_said_again(raw)) is not None:
         return resaid, _time_other_than(resaid)
     return None
+
+
+# A reference or code said again after a slip: "no wait, it's 26/01837/HOUS - you swapped the 3 and the 7".
+_CODE_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+                              r"(?:(?i:it'?s|it\s+is|that'?s|should\s+be)\s+)?(?P<new>(?=[\w/-]*\d[\w/-]*\d[\w/-]*\d)"
+                              r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+)\b")
+
+
+def _same_shape(code: str) -> re.Pattern:
+    """Another code of `code`'s shape: its letters and digits in the same places, its separators the same."""
+    shape = "".join(r"\d" if c.isdigit() else "[A-Za-z]" if c.isalpha() else re.escape(c) for c in code)
+    return re.compile(rf"(?<![\w/-])(?!{re.escape(code)}(?![\w/-])){shape}(?![\w/-])")
 
 
 def _time_other_than(said: str) -> re.Pattern:

@@ -44,6 +44,8 @@ _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
 _ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,4}?[\w-]+)"  # ("For now my goal is")
+         # ("our total budget for the whole thing is £25,000": the budget)
+         r"(?:\s+(?i:for\s+(?:the\s+(?:whole|entire)\s+(?:thing|project|job|lot)|everything|the\s+lot|all\s+of\s+it)))?"
          rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
          r"|(?P<det2>(?i:my|our|his|her|their|the))\s+(?P<thing2>[\w-]+)))?")  # ("the rent for my flat")
 _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going\s+to\s+be|stands\s+at|"
@@ -504,7 +506,7 @@ _COUNTS = frozenset("count total number tally backlog list queue".split())
 # A day that is a thing's own, said of no one (its group's): "Renewal date is March 1, 2027".
 _DATED = frozenset("renewal expiry expiration deadline due contract trial subscription lease licence license "
                    "warranty cutoff cut-off".split())
-_LEAD = frozenset("new current latest daily weekly monthly usual regular my our their the his her its".split())
+_LEAD = frozenset("new current latest daily weekly monthly usual regular my our their the his her its total overall".split())
 _HOMES = frozenset("flat apartment house home place room studio".split())
 
 
