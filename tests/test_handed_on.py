@@ -399,3 +399,17 @@ def test_a_day_said_instead_after_anothers_question_is_the_moved_things_and_she_
                     ("Callum", "she said yes!! she's our second shooter from now on.")], SEP, timedelta(minutes=3))
     assert [f.text for f in ex.facts if f.predicate == "is" and f.object == "Priya Mistry"] == [
         "Priya Mistry is our second shooter from now on."]
+
+
+def test_one_who_takes_on_a_post_another_steps_down_from_holds_it_and_a_firm_said_first_is_named():
+    # Walk-through 105: "Janet is stepping down as welfare officer, she's moving to Leeds. Marcus Reid has agreed to
+    # take it on" made "Marcus Reid | has agreed to take | it on"; "Goalline is our kit supplier" named no firm.
+    ex = extract(("Priya", "another change too, Janet is stepping down as welfare officer, she's moving to Leeds. "
+                           "Marcus Reid has agreed to take it on"))
+    assert ("welfare officer", "is", "Marcus Reid") in values(ex)
+    ex = extract(("Priya", "Janet is stepping down as welfare officer. We'll take it from there"))
+    assert not [v for v in values(ex) if v[0] == "welfare officer"]
+    ex = extract(("Priya", "Goalline is our kit supplier from now on"))
+    assert "Goalline" in {e.name for e in ex.entities}
+    ex = extract(("Priya", "Work is our priority this month"))
+    assert "Work" not in {e.name for e in ex.entities}

@@ -1225,3 +1225,10 @@ def test_a_total_budget_for_the_whole_thing_is_the_budget():
                                                    "units and appliances"], speaker="Hannah")
     assert ("budget", "is", "£25,000") in _values(["our total budget is £25,000"], speaker="Hannah")
     assert not [v for v in _values(["our total budget is £25,000"], speaker="Hannah") if v[1] == "total budget is"]
+
+
+def test_a_value_from_now_on_after_a_so_is_the_things_own():
+    # Walk-through 104: "bedtime is 8pm" then "She's exhausted by 7 so bedtime is 7pm from now on" (no value: "from"
+    # ended none, and the clause before "so" had been the attribute's words).
+    assert ("bedtime", "is", "7pm") in _values(["She's exhausted by 7 so bedtime is 7pm from now on"], speaker="Hannah")
+    assert ("bedtime", "is", "7pm") in _values(["bedtime is 7pm from now on"], speaker="Hannah")

@@ -785,6 +785,8 @@ def _initial_is_name(text: str, end: int, word: str, known_caps: set[str], posse
         return True  # "Tom is vegan.": what is said of a person, of no noun ("Lunch is allergic")
     if lw in lx.GIVEN_NAMES and not word.isupper():
         return True  # "Laura hates phone calls": a given name, which no common word is
+    if nxt in ("is", "are") and nxt2 in ("our", "my", "their") and lw not in lx.ENGLISH_WORDS:
+        return True  # "Goalline is our kit supplier from now on": who holds a post, by a word no English one
     if nxt in ("is", "was", "has", "had", "and", "will", "would", "can", "could", "just",
                "always", "never", "really", "also"):
         # "Work is hard", "Dinner was great": too often a plain noun; but English writes no noun

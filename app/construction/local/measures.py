@@ -43,7 +43,8 @@ _FROM_DAY = re.compile(rf"(?:\s+(?i:a|an|per|each|every)\s+(?i:month|week|year|a
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
           r"(?i:the)\s+)?")
-_ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its)\s)[\w-]+\s+){0,4}?[\w-]+)"  # ("For now my goal is")
+# ("For now my goal is"; "She's exhausted by 7 so bedtime is 7pm": the bedtime, after its "so")
+_ATTR = (r"(?P<attr>(?:(?!(?i:my|our|their|his|her|its|so|but|because|cos)\s)[\w-]+\s+){0,4}?[\w-]+)"
          # ("our total budget for the whole thing is £25,000": the budget)
          r"(?:\s+(?i:for\s+(?:the\s+(?:whole|entire)\s+(?:thing|project|job|lot)|everything|the\s+lot|all\s+of\s+it)))?"
          rf"(?:\s+(?i:for|of|at|in|on)\s+(?:(?P<owner2>{_NAME})"  # ("the rent for Flat 2 is now ...")
@@ -103,7 +104,8 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
         r"each|every|"
         r"in|on|since|after|x\s*\d|not|as|with|at|too|again|though|lol|these|lately|recently|nowadays|"
         r"please|pls|thanks|overall|total|annually|yearly|monthly|instead|open|left|remaining|outstanding|"
-        r"because|cos|coz|since)\b|"
+        # ("bedtime is 7pm from now on", "going forward", "starting Monday")
+        r"because|cos|coz|since|from|going|starting)\b|"
         r"\s*/\s*(?i:yr|year|mo|month|seat|user|kg|kilo|lb|night|hour|hr|day|week|head)\b)")  # ("£16.50/kg")
 # (a day said between, before an amount: "fundraising target this year is £2,000"; not "The Eastfield cup
 # match on Saturday is cancelled", the match's day called off: assignments.py)

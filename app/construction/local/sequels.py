@@ -80,6 +80,14 @@ _NEW_ONE = re.compile(r"\b(?:got|have|get|getting|found|hired)\s+(?:a|an|our)\s+
                       r"[\s!.]*$", _I)
 _NAME_IS = re.compile(r"^(?:(?:his|her|their|the)\s+name(?:'s|\s+is)|(?:she|he)(?:'s|\s+is)\s+called)\s+"
                       r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>[^.!?]*?)[\s.!]*$", _I)
+# ... or one stepping down from a post, and who takes it on next: "Janet is stepping down as welfare officer,
+# she's moving to Leeds. Marcus Reid has agreed to take it on" (the post had no holder after it).
+_STEPS_DOWN = re.compile(r"\b(?:is|'s|are|has|have)\s+(?:stepping|stepped|standing|stood)\s+down\s+as\s+(?:the\s+|our\s+)?"
+                         r"(?P<post>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[,.;!]|$|\s+(?:from|at|in|for|after|because|so|and)\b))",
+                         _I)
+_TAKES_IT_ON = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s+(?:has\s+agreed\s+to|agreed\s+to|"
+                          r"will|is\s+going\s+to|'s\s+going\s+to|is|'s|has)\s+(?:take|taking|taken|took)\s+"
+                          r"(?:it|that|the\s+(?:role|job|post))?\s*(?:on|over)\b(?P<rest>[^.!?]*)[.!]*$", _I)
 _NAME_FROM = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+\s+(?-i:[A-Z])[\w'-]+)(?P<rest>\s+(?:from|at|of)\s+"
                         r"(?-i:[A-Z])[^.!?]*?|\s*,[^.!?]*?|)[\s.!]*$", _I)
 _NEW_DATE = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:the\s+)?new\s+(?:date|day)\s*(?:is|'s|:)?\s*"
@@ -144,6 +152,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
             if offered is not None else None
     if (found := _FOUND_ONE.match(before)) is not None and (named := _NAME_FROM.match(text)) is not None:
         return f"The {found['new'] or ''}{found['post'].lower()} is {named['name']}{named['rest']}"
+    if (took := _TAKES_IT_ON.match(text)) is not None and (left := _STEPS_DOWN.search(before)) is not None:
+        return f"The {left['post'].lower()} is now {took['name']}{took['rest']}"
     if (named := _NAME_IS.match(text)) is not None and (new := _NEW_ONE.search(before)) is not None:
         return f"Our new {new['post'].lower()} is {named['name']}{named['rest']}"
     if (found := _FOUND_REPLACEMENT.match(before)) is not None and (named := _NAME_FIRST.match(text)) is not None:
