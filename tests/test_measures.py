@@ -925,6 +925,9 @@ async def test_a_question_after_a_value_held_at_the_start_finds_the_one_replaced
     # ... by whose original it was (walk-through 92: "Nadia's original target pace" fell to 7th once replaced)
     assert [asks_earlier(q) for q in ("What was Nadia's original target pace?", "What were her old shoes?",
                                       "What's the oldest club record?")] == [True, True, False]
+    # ... at the very start, "of" unsaid (re-run of walk-through 107: the budget replaced since was left out)
+    assert [asks_earlier(q) for q in ("What was the budget at the very start?", "When does the course start?")] == [
+        True, False]
 
 
 async def test_a_turn_whose_value_was_replaced_and_whose_rest_is_only_reported_counts_as_replaced(services, graph):

@@ -105,7 +105,8 @@ def test_a_day_said_again_is_the_day_of_the_speakers_fact_said_last_and_why_stay
     # ... another's, only in the turn right after (walk-through 103: "flying out from Edinburgh on Friday 18th
     # December" "no, it's the 19th, Saturday"), never with a turn between
     ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "no wait, it's the 9th, wednesday")], at)
-    assert [f.text for f in ex.facts if "put him in" in f.text][-1] == "Bethan said put him in for 2026-12-09 (the 9th)."
+    # (said right by Gareth: his saying, session 59)
+    assert [f.text for f in ex.facts if "put him in" in f.text][-1] == "Gareth said put him in for 2026-12-09 (the 9th)."
     ex = extracted([("Bethan", "put him in for Tuesday 8th December"), ("Gareth", "Great, the van is free then"),
                     ("Raj", "no wait, wednesday 9th")], at)
     assert [f.text for f in ex.facts if "put him in" in f.text] == [
@@ -234,3 +235,5 @@ def test_a_reference_said_again_by_the_other_user_is_the_one_said_and_the_slip_r
                    NOV)
     assert [("26/01873" in f.text, f.retracted) for f in ex.facts if "planning reference" in f.text] == [
         (True, True), (False, False)]
+    # ... said right by Tom, his (re-run: "Hannah said planning reference is 26/01837/HOUS")
+    assert [f.text for f in ex.facts if "26/01837" in f.text] == ["Tom said planning reference is 26/01837/HOUS."]

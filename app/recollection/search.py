@@ -64,7 +64,9 @@ def asks_before(query: str) -> bool:
 # A question after a value held before the one of now, by no date: "How much were the subs at the start
 # of the season?" (the £25 replaced since was dropped with every value no longer true).
 _ASKS_EARLIER = re.compile(
-    r"\b(?:at\s+(?:the\s+)?(?:start|beginning|outset)\s+of|at\s+first|originally|initially|to\s+begin\s+with|"
+    # ("What was the budget at the very start?")
+    r"\b(?:at\s+(?:the\s+)?(?:very\s+)?(?:start|beginning|outset)\b(?:\s+of)?|at\s+first|originally|initially|"
+    r"to\s+begin\s+with|"
     # ("What was Nadia's original target pace?", "her old shoes")
     r"used\s+to\s+(?:be|cost|charge|pay|earn|live|work|play|take|weigh)|"
     r"(?:the|his|her|their|my|our|\w+['’]s)\s+(?:original|old|former)|(?:the\s+)?previous(?:ly)?|"

@@ -813,6 +813,11 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1),
                     subject=f.subject.replace(old, new, 1),
                     entities=[(new if name == old else name, role) for name, role in f.entities], **changed)
+    if f.predicate == "said" and f.subject != t.speaker and again.text.startswith(f"{f.subject} said "):
+        # said right by the other ("no wait, it's 26/01837/HOUS - you swapped the 3 and the 7"): theirs, not
+        # "Hannah said planning reference is 26/01837/HOUS"
+        again = replace(again, subject=t.speaker, text=f"{t.speaker} said {again.text[len(f.subject) + 6:]}",
+                        entities=[(t.speaker if name == f.subject else name, role) for name, role in again.entities])
     if f.turn_ids == [t.turn.id]:
         facts[told] = again
         return

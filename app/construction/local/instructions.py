@@ -365,7 +365,10 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
             continue
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
-        said = rewrite(sent.text.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
+        # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
+        dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
+        said = rewrite((sent.text[m.start():] if dash else sent.text).strip().rstrip("."),
+                       _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
         keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)

@@ -52,8 +52,11 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
         before = [(where[f.turn_ids[0]].index, i) for i, f in enumerate(out)
                   if f.turn_ids and f.turn_ids[0] in where and where[f.turn_ids[0]].index < fix.index
                   and f.subject.casefold() == new.subject.casefold() and f.predicate == new.predicate]
-        # one the extractor ended at the correction (the value said instead), else the latest
-        ended = [i for _, i in before if out[i].valid_to is not None and out[i].valid_to == fix.turn.at]
+        # one the extractor ended at the correction (the value said instead, by whoever said it right), else the
+        # latest
+        ended = [i for i, f in enumerate(out) if f.valid_to is not None and f.valid_to == fix.turn.at
+                 and f.predicate == new.predicate and f.turn_ids and f.turn_ids[0] in where
+                 and where[f.turn_ids[0]].index < fix.index]
         latest = [max(before)[1]] if before and not ended else []
         for i in ended + latest:
             old, said = out[i], where[out[i].turn_ids[0]]
