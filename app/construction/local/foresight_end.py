@@ -455,7 +455,8 @@ def replanned(sent: _Sentence, plans: list[ForesightDraft]
     m = _REPLANNED.match(sent.raw.strip())
     days = [d for d in sent.dates if d.granularity == "day"]
     # (its weekday before the day's phrase: "sorry, I meant Friday 11th December, not Thursday")
-    if m is None or len(days) < 1 or days[0].phrase.strip().lower() != _WEEKDAY_BEFORE.sub("", m.group("day").strip().lower()):
+    said = m.group("day").strip().lower() if m is not None else ""
+    if m is None or len(days) < 1 or days[0].phrase.strip().lower() not in (said, _WEEKDAY_BEFORE.sub("", said)):
         return None
     was = next((f for f in reversed(plans) if f.kind in ("plan", "deadline") and _ISO.search(f.text)), None)
     if was is None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 
 from app.construction import lexicon as lx
 from app.construction.dates import bare_days_named, find_dates
@@ -68,12 +68,17 @@ _ASSISTANT_OPINION = re.compile(
 _MORE_SAID = re.compile(r"[,;:\-\u2013\u2014]|\b(?:but|and|though|although|because|so)\b", _I)
 
 
+_ONE_SITTING = timedelta(hours=1)
+
+
 def _asked_after(out: list, t) -> object | None:
     """The last sentence of `t`'s speaker in the turn before the one before `t`, when that one (the turn just
     before) is another's question."""
     if not out[-1].question or out[-1].t.speaker == t.speaker or out[-1].t.index != t.index - 1:
         return None
-    return next((o for o in reversed(out) if o.t.index == t.index - 2 and o.t.speaker == t.speaker), None)
+    own = next((o for o in reversed(out) if o.t.index == t.index - 2 and o.t.speaker == t.speaker), None)
+    # (in one sitting: an answer days after the question is no sequel of what was said before it)
+    return own if own is not None and t.turn.at - own.t.turn.at <= _ONE_SITTING else None
 
 
 def assistant_chatter(kind: str, predicate: str, says_something: bool, text: str = "") -> bool:
