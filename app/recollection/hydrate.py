@@ -15,29 +15,42 @@ TIMES = ("at", "startedAt", "endedAt", "lastAccessedAt", "validFrom", "validTo",
          "updatedAt")
 
 
-# `replaced`: every value the turn said has been replaced since ("Our budget is £18,000", after
-# "the budget went up to £21,500"): its words still match the question, its answer is old. What
-# else it said only as someone's words ("Owen said the steel adds twelve grand") keeps no turn
-# current ("Yes, budget is now £97,000. The steel ... add about twelve grand" had stayed first). A value
-# a correction ended is replaced too ("£5,200 full pack incl. insurance" then "sorry, £5,250": the first
-# turn had stayed first, unmarked, its fact ended).
-# `slip`: what the turn said of substance was taken back at once ("... to 15 units from tonight",
-# then "no wait, 16": local/slips.py): it was never true, at any moment a question asks about.
+# What each turn's facts say of it (`_turn_flags`): their status, whether single-valued, whether someone's
+# words ("said"), whether their validity is over. One read of the turn's facts: the flags below had been
+# four subqueries per turn on the search's critical path.
 TURNS = """
 UNWIND $keys AS k
 MATCH (n:Turn) WHERE elementId(n) = k AND n.tenant = $tenant
-WITH k, n, EXISTS { (r:Fact {status: 'retracted'})-[:EVIDENCED_BY]->(n) } AS retracted,
-     NOT EXISTS { (g:Fact {status: 'current'})-[:EVIDENCED_BY]->(n)
-                  WHERE (g.singleValued OR g.predicate <> 'said')
-                    AND (g.validTo IS NULL OR g.validTo > datetime()) } AS noneHeld
 RETURN k AS key, n {.id, .conversationId, .groupId, .speaker, .content, .userId, .memCellId, .role,
                     at: toString(n.at),
-                    replaced: noneHeld AND (retracted OR EXISTS { (f:Fact)-[:EVIDENCED_BY]->(n)
-                                       WHERE f.status = 'superseded' AND f.singleValued
-                                          OR f.status = 'current' AND f.validTo <= datetime() }),
-                    slip: retracted AND noneHeld
-                      AND NOT EXISTS { (s:Fact {status: 'superseded'})-[:EVIDENCED_BY]->(n) }} AS node
+                    facts: [(f:Fact)-[:EVIDENCED_BY]->(n) | [f.status, coalesce(f.singleValued, false),
+                                                             f.predicate = 'said',
+                                                             f.validTo IS NOT NULL AND f.validTo <= datetime()]]} AS node
 """
+
+
+def _turn_flags(node: dict) -> dict:
+    """A turn's `replaced` and `slip`, from its facts (TURNS).
+
+    `replaced`: every value the turn said has been replaced since ("Our budget is £18,000", after "the
+    budget went up to £21,500"): its words still match the question, its answer is old. What else it
+    said only as someone's words ("Owen said the steel adds twelve grand") keeps no turn current ("Yes,
+    budget is now £97,000. The steel ... add about twelve grand" had stayed first). A value a correction
+    ended is replaced too ("£5,200 full pack incl. insurance" then "sorry, £5,250": the first turn had
+    stayed first, unmarked, its fact ended), and one taken back.
+    `slip`: what the turn said of substance was taken back at once ("... to 15 units from tonight", then
+    "no wait, 16": local/slips.py): it was never true, at any moment a question asks about."""
+    if "facts" not in node:
+        return node  # (not a turn)
+    facts = node.pop("facts") or []
+    held = any(status == "current" and (single or not said) and not over for status, single, said, over in facts)
+    retracted = any(status == "retracted" for status, *_ in facts)
+    ended = any(status == "superseded" and single or status == "current" and over
+                for status, single, _, over in facts)
+    node["replaced"] = not held and (retracted or ended)
+    node["slip"] = retracted and not held and not any(status == "superseded" for status, *_ in facts)
+    return node
+
 
 CELLS = """
 UNWIND $keys AS k
@@ -118,7 +131,7 @@ async def hydrate(graph: TenantGraph, keys_by_kind: dict[str, list[str]],
     scoped = {"userId": user_id, "asOf": as_of, "userCells": USER_CELLS} if "scene" in kinds else {}
     rows = await graph.read_rows(_one_query(kinds), ("key", "node"), **scoped,
                                  **{f"keys_{k}": keys_by_kind[k] for k in kinds})
-    return {r["key"]: _user_consensus(_with_times(r["node"])) for r in rows}
+    return {r["key"]: _user_consensus(_turn_flags(_with_times(r["node"]))) for r in rows}
 
 
 def _user_consensus(node: dict) -> dict:

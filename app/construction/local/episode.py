@@ -24,8 +24,8 @@ from app.construction.local.nicknames import find_nicknames
 from app.construction.local.lowercase import _discover_lowercase, _known_in_lowercase, _known_names
 from app.construction.local.assignments import assignments, it_moved, tells_move
 from app.construction.local.measures import (
-    SUM, attribute_key, corrected_day, correction_of, day_said_alone, measures, number_said_again, renamed_value, sum_said_again,
-    time_said_again,
+    SLIP_LEAD, SUM, attribute_key, corrected_day, correction_of, day_said_alone, measures, number_said_again,
+    renamed_value, sum_said_again, time_said_again,
 )
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
@@ -419,10 +419,10 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 del facts[was[0]:], scores[was[1]:], foresights[was[2]:]
             marks = (len(facts), len(scores), len(foresights))
             continue
-        meant = s_before is not None and s_before.t is s.t and not s.t.assistant and _MEANT_AFTER_DOTS.match(
-            s.raw.strip()) is not None and s_before.raw.rstrip().endswith(("...", "…"))
-        if s_before is not None and s_before.t is s.t and not s.t.assistant and (
-                _TAKEN_BACK.match(s.raw.strip()) or meant) and sum_said_again(s.raw) is None:
+        in_turn = s_before is not None and s_before.t is s.t and not s.t.assistant
+        meant = in_turn and _MEANT_AFTER_DOTS.match(s.raw.strip()) is not None and s_before.raw.rstrip().endswith(
+            ("...", "…"))
+        if in_turn and (_TAKEN_BACK.match(s.raw.strip()) or meant) and sum_said_again(s.raw) is None:
             # "I'll image them Monday before I leave... no wait I'm off Monday": the sentence before, unsaid,
             # and this one said in its place
             _unsay(facts, scores, foresights, was, s, whole=meant)
@@ -906,7 +906,7 @@ def _said_again(raw: str) -> tuple[str, re.Pattern] | None:
 
 
 # A reference or code said again after a slip: "no wait, it's 26/01837/HOUS - you swapped the 3 and the 7".
-_CODE_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+_CODE_SAID_AGAIN = re.compile(SLIP_LEAD +
                               r"(?:(?i:it'?s|it\s+is|that'?s|should\s+be)\s+)?(?P<new>(?=[\w/-]*\d[\w/-]*\d[\w/-]*\d)"
                               r"[A-Za-z0-9]+(?:[/-][A-Za-z0-9]+)+)\b")
 

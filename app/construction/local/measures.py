@@ -418,15 +418,17 @@ _DAY_THEN = re.compile(r"^(?:(?:ok|okay|right|fine|so|yes|yeah|hmm+)\b[\s,!.]*)*
 SUM = re.compile(r"[$£€]\s?\d(?:[\d,]*\d)?(?:\.\d+)?k?")  # a sum as written: "$2,430", "£1.5k"
 
 
+# What a value said again after a slip opens with: "no wait, ", "sorry, ", "Correction: ".
+SLIP_LEAD = r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
 # ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight"; with
 # its unit ("no wait, 4.6kg." after "weigh-in done, she's 4.8kg").
-_NUMBER_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+_NUMBER_SAID_AGAIN = re.compile(SLIP_LEAD +
                                 r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)"
                                 r"(?:\s?(?i:kg|g|lbs?|oz|ml|mg|mcg|units?|cm|mm|km|miles?))?[.!]*$")
 
 
 # ... or a time ("training is tuesdays 6pm" "no wait, it's 6:30 now, the U14s have it till half past"), why after it.
-_TIME_SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+_TIME_SAID_AGAIN = re.compile(SLIP_LEAD +
                               r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?:(?i:at)\s+)?"
                               r"(?P<new>\d{1,2}(?::\d\d)?\s?(?i:am|pm)|\d{1,2}:\d\d)(?:\s+(?i:now))?(?:[,;.!]|$)")
 
