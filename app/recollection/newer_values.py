@@ -302,9 +302,14 @@ def _moved_to(b: _Saying, kind: str) -> set[str]:
     says too had kept the fitting of the 12th unmarked)."""
     if kind != "date" or not b.tells_change:
         return b.values[kind]
-    told = _CHANGED.search(b.text)
-    after = _values(b.text[told.end():]).get("date") if told is not None else None
-    return after or b.values[kind]
+    return _days_after_change(b.text) or b.values[kind]
+
+
+@lru_cache(maxsize=4096)
+def _days_after_change(text: str) -> frozenset[str]:
+    """The days `text` says after its first word of a change (read once per text: the same hits come back)."""
+    told = _CHANGED.search(text)
+    return frozenset(_values(text[told.end():]).get("date", ())) if told is not None else frozenset()
 
 
 _ISO_DAY = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
