@@ -317,8 +317,14 @@ _ISO_DAY = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
 
 def _gone_by(a: _Saying) -> bool:
     """Whether every day `a` names in full was over when it was said (an event told done, no plan)."""
-    days = [(int(y), int(m), int(d)) for y, m, d in _ISO_DAY.findall(a.text)]
-    return bool(days) and all(day < (a.when.year, a.when.month, a.when.day) for day in days)
+    last = _last_full_day(a.text)
+    return last is not None and last < (a.when.year, a.when.month, a.when.day)
+
+
+@lru_cache(maxsize=4096)
+def _last_full_day(text: str) -> tuple[int, int, int] | None:
+    """The latest day `text` names in full (read once per text, as the others are)."""
+    return max(((int(y), int(m), int(d)) for y, m, d in _ISO_DAY.findall(text)), default=None)
 
 
 # A sum a unit of a thing costs: "£2.40 a loaf", "£16.40 a 16kg bag", "£1.10 each" is none (of what?); nor a
