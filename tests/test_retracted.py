@@ -95,3 +95,20 @@ async def test_a_retracted_value_is_on_no_timeline_and_no_value_held_before(serv
         record_access=False)
     assert any(h.kind == "fact" and h.node.get("status") == "retracted" for h in res.hits), res.context
     assert "[fact, said in error, taken back" in res.context
+
+
+def test_a_code_said_again_after_sorry_no_or_a_typo_takes_the_one_before_back():
+    # Walk-throughs 108 and 109: "sorry no, 22047751. always mix up the last two" made "Chloe is
+    # 22047751nd year ..." of her year of study and a rule "always mix up the last two"; "sorry typo,
+    # it's 4127" changed nothing (the bib stayed 4172).
+    ex = extracted([("Chloe", "I'm a 2nd year adult nursing student"),
+                    ("Chloe", "my student number is 22047715"),
+                    ("Chloe", "sorry no, 22047751. always mix up the last two")], OCT)
+    assert [(f.object, f.retracted) for f in ex.facts if f.predicate == "student number is"] == [
+        ("22047715", True), ("22047751", False)]
+    assert not [f for f in ex.facts if "22047751nd" in f.text]
+    assert not [fs for fs in ex.foresights if fs.kind == "constraint"]
+    ex = extracted([("Dan", "Race pack email arrived! My bib number is 4172 for the 2026 race"),
+                    ("Dan", "sorry typo, it's 4127")], OCT)
+    assert [(f.object, f.retracted) for f in ex.facts if f.predicate == "bib number is"] == [
+        ("4172", True), ("4127", False)]

@@ -107,7 +107,8 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
         f["subjectHead"] = subject_head(f)
     # (a correction, "now on the 28th, not the 27th", finds what it corrects by the old value:
     # corrections.py, after this)
-    free = [i for i, f in enumerate(facts) if not f.get("corrects") and not f.get("movesTo")]
+    # (a value said with the number it replaces is its own: "order 15 boxes not 12")
+    free = [i for i, f in enumerate(facts) if len(f.get("corrects") or ()) != 2 and not f.get("movesTo")]
     things = [{"i": i, "head": facts[i]["subjectHead"], "predicate": facts[i]["predicate"],
                "at": facts[i]["validFrom"]} for i in free if facts[i]["subjectHead"]]
     attrs = [{"i": i, "subjectKey": f["subjectKey"], "tail": f["predicate"].split()[-2] + " is",

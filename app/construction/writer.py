@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from app.construction.entity_resolution import BY_KEYS, normalize_key, stale_surfaces
 from app.construction.foresight_ends import DAY_MOVED, DAY_TWINS, DAY_VALUE, VALUE_MOVED, end_foresight
 from app.construction.supersession import plan_supersession
-from app.construction.corrections import adopt_corrections
+from app.construction.corrections import adopt_corrections, closings
 from app.construction.moved_events import adopt_moves
 from app.construction.replacements import adopt_replacements
 from app.construction.short_names import adopt_long_names
@@ -260,7 +260,8 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         for i in retold:
             terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])
         batch.retold = [batch.facts[i]["id"] for i in retold]
-        batch.supersede = await plan_supersession(tx.run, batch.facts)
+        # (and the sayings a correction ends: "start at 8 instead of 8:30", after "his lads will arrive at 8:30")
+        batch.supersede = await plan_supersession(tx.run, batch.facts) + closings(batch.facts)
         # A fact dated by its day alone may start later than said (the value it replaced was
         # stated that day): its relations start with it.
         starts = {f["id"]: f["validFrom"] for f in batch.facts}

@@ -191,8 +191,10 @@ class FactDraft:
     ends: str | None = None
     # A number said instead of another ("It's 995 not 975"), of no value said before in its
     # episode: (old, new). The writer gives the group's value that holds the old number the new
-    # one (construction/corrections.py); with none, the fact stays as said.
-    corrects: tuple[str, str] | None = None
+    # one (construction/corrections.py); with none, the fact stays as said. A value read from the
+    # sentence itself ("order 15 boxes not 12": the box count) has its own timeline: (old, new,
+    # "sayings"), only the sayings that hold the old number end.
+    corrects: tuple[str, ...] | None = None
     # A day an event said only as "it" was moved to ("The inspector was ill, and it's been moved again,
     # now to Tuesday 1 December"), ISO: the writer gives it to the group's event whose name the
     # turn's words hold (construction/moved_events.py); with none, the fact stays as said.

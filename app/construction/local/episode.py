@@ -13,7 +13,7 @@ from app.domain.models import EntityDraft, Extraction, FactDraft, ForesightDraft
 from app.construction.local.bounds import (
     MAX_FACTS, MAX_FACTS_PER_TURN, MAX_FORESIGHTS, MAX_FORESIGHTS_PER_TURN, MAX_KEYWORDS, MAX_SUMMARY_CHARS,
     MAX_TITLE_CHARS)
-from app.construction.local.text import _WORD, _clip, _content_score, held_number
+from app.construction.local.text import _WORD, _clip, _content_score, held_number, put_instead, said_meridiem
 from app.construction.local.voice import OBJECT_PRONOUN, _Voice
 from app.construction.local.inline_dates import _unplace, _with_placeholders
 from app.construction.local.entities import (
@@ -630,7 +630,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 foresaw = plan is not None and keep(plan, s.t.index)
             # "It's 995 not 975" of no value this episode said: the writer looks for the group's
             # value that holds 975 (construction/corrections.py)
-            fixes = None if valued or s.t.assistant else fix
+            # (a value the sentence says itself: only the sayings that held the old number)
+            fixes = None if s.t.assistant or fix is None else (*fix, "sayings") if valued else fix
             if fixes is not None and any(_said_number(fixes[0], said) for said in lately):
                 # "I'll order 50 red scarves" "sorry, 55 not 50": the scarves', said just before, not a
                 # stored value that holds 50 (the subs had become £55)
@@ -752,7 +753,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                                   for v in valued)] + valued
             for p in parses:
                 f = _fact(s, p, reg)
-                if fixes is not None and p is parses[0]:
+                if fixes is not None and p is (valued[0] if valued else parses[0]):
                     f = replace(f, corrects=fixes)
                 if moved_to is not None and p is parses[0]:
                     f = replace(f, moves_to=moved_to)
@@ -810,7 +811,9 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     """facts[told] with `new` said instead of `old` in turn `t` (and the fields `changed`): in its place when
     `t` said it (it was never so), else after it, the old one held until `t`."""
     f = facts[told]
-    again = replace(f, text=f.text.replace(old, new, 1), object=f.object.replace(old, new, 1),
+    # (a time with its half of the day for one without: "kick off 10:30am", "10am not 10:30")
+    swap = (lambda said: put_instead(said, old, new)) if said_meridiem(new) else (lambda said: said.replace(old, new, 1))
+    again = replace(f, text=swap(f.text), object=swap(f.object),
                     subject=f.subject.replace(old, new, 1),
                     entities=[(new if name == old else name, role) for name, role in f.entities], **changed)
     if f.predicate == "said" and f.subject != t.speaker and again.text.startswith(f"{f.subject} said "):
@@ -899,7 +902,9 @@ def _said_again(raw: str) -> tuple[str, re.Pattern] | None:
     if (resaid := sum_said_again(raw)) is not None:
         return resaid, _sum_other_than(resaid)
     if (resaid := number_said_again(raw)) is not None:
-        return resaid, _count_other_than(resaid)
+        # (a number of a code's length is a code's: "sorry no, 22047751", after "it's 22047715"; "sorry
+        # typo, it's 4127" after "bib number is 4172")
+        return resaid, _same_shape(resaid) if len(resaid) >= 4 and resaid.isdigit() else _count_other_than(resaid)
     if (resaid := time_said_again(raw)) is not None:
         return resaid, _time_other_than(resaid)
     return None
@@ -914,7 +919,8 @@ _CODE_SAID_AGAIN = re.compile(SLIP_LEAD +
 def _same_shape(code: str) -> re.Pattern:
     """Another code of `code`'s shape: its letters and digits in the same places, its separators the same."""
     shape = "".join(r"\d" if c.isdigit() else "[A-Za-z]" if c.isalpha() else re.escape(c) for c in code)
-    return re.compile(rf"(?<![\w/-])(?!{re.escape(code)}(?![\w/-])){shape}(?![\w/-])")
+    # (not a year: "sorry, 4127" finds no 2026)
+    return re.compile(rf"(?<![\w/-])(?!{re.escape(code)}(?![\w/-])|(?:19|20)\d\d(?![\w/-])){shape}(?![\w/-])")
 
 
 def _time_other_than(said: str) -> re.Pattern:

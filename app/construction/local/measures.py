@@ -19,7 +19,7 @@ from app.construction.dates import DateMention
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry, _key
 from app.construction.local.inline_dates import ISO_DAY, _fill
-from app.construction.local.text import held_number
+from app.construction.local.text import held_number, put_instead
 from app.construction.local.fact_patterns import DAY as _DAY, NAME as _NAME
 from app.construction.local.group_values import GROUP_READERS
 from app.construction.local.tenancy import TENANCY_READERS
@@ -367,7 +367,7 @@ _STEPS = (
 )
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150".
 # (a number, not a time's part: "at 3:50, not 3:45" had made "3:55" "50,:55")
-_CORRECTION = re.compile(r"(?<![\d:])(?P<new>\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?<!,)k?\s*(?:[a-z]+\s*)?,?\s+"
+_CORRECTION = re.compile(r"(?<![\d:])(?P<new>(?:\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?:\s?[ap]m\b)?)(?<!,)k?\s*(?:[a-z]+\s*)?,?\s+"
                          r"(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
 # ... the old one said first, in a sentence of its own: "sorry, not 6, he wants 8 of them".
@@ -419,7 +419,7 @@ SUM = re.compile(r"[$£€]\s?\d(?:[\d,]*\d)?(?:\.\d+)?k?")  # a sum as written:
 
 
 # What a value said again after a slip opens with: "no wait, ", "sorry, ", "Correction: ".
-SLIP_LEAD = r"^(?:(?i:wait|no|sorry|oops|correction|actually)[\s,:;!.-]+)+"
+SLIP_LEAD = r"^(?:(?i:wait|no|sorry|oops|correction|actually|typo|my\s+bad)[\s,:;!.-]+)+"
 # ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight"; with
 # its unit ("no wait, 4.6kg." after "weigh-in done, she's 4.8kg").
 _NUMBER_SAID_AGAIN = re.compile(SLIP_LEAD +
@@ -1582,7 +1582,7 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
     number = held_number(old)  # ("now 42 guests instead of 30" had made a last day "2026-11-42")
     for p in reversed(before):
         if number.search(p.obj):
-            value = number.sub(new, p.obj, count=1)
+            value = put_instead(p.obj, old, new)
             said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
             said = f"{said[:1].upper()}{said[1:]} is {value}"
             return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,

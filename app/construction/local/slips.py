@@ -16,11 +16,11 @@ from dataclasses import replace
 from app.domain.models import FactDraft
 
 # A sentence that says the one before it was wrong ("no wait, 16.", "Sorry, I meant Thursday",
-# "oops, £2,430", "Correction: the 28th"; not "Sorry to hear that", nor "sorry I'm late").
+# "oops, £2,430", "Correction: the 28th", "sorry no, 22047751"; not "Sorry to hear that", nor "sorry I'm late").
 _SLIP = re.compile(r"(?:^|[.!?]\s+)(?:(?:no|nope|oh)[\s,!.-]+)?"
                    r"(?:wait\b|oops\b|whoops\b|correction\b|typo\b|my\s+(?:bad|mistake)\b|"
                    r"(?:sorry[\s,!.-]+)?I\s+meant\b|"
-                   r"sorry[\s,!.-]+(?:I\s+mean\b|it'?s\b|it\s+is\b|not\b|make\s+(?:it|that)\b|[£$€]?\d|the\s+\d))",
+                   r"sorry[\s,!.-]+(?:no[\s,!.-]+)?(?:typo\b|my\s+bad\b|I\s+mean\b|it'?s\b|it\s+is\b|not\b|make\s+(?:it|that)\b|[£$€]?\d|the\s+\d))",
                    re.IGNORECASE)
 # Turns after the slip within which a correction takes it back (the speaker's next message, or the
 # other's answer, with the assistant's echo between).

@@ -121,3 +121,19 @@ def held_number(old: str) -> re.Pattern:
     (local/measures.py) and at write time (construction/corrections.py) alike."""
     return re.compile(rf"(?<![\d.,:-]){re.escape(old)}(?![\d,:-]|\.\d)")
 
+
+_MERIDIEM = re.compile(r"\d\s?[ap]\.?m$", re.I)
+
+
+def said_meridiem(time: str) -> bool:
+    """Whether a time ends with its half of the day ("10am", "6:30 pm")."""
+    return _MERIDIEM.search(time) is not None
+
+
+def put_instead(text: str, old: str, new: str) -> str:
+    """`text` with the number `old` (as held_number finds it) said as `new`, once; a new time that
+    says its half of the day ("10am not 10:30") takes the old one's too ("kick off 10:30am" is
+    "kick off 10am", not "10amam")."""
+    then = r"(?:\s?[ap]\.?m\b)?" if said_meridiem(new) else ""
+    return re.sub(held_number(old).pattern + then, lambda _: new, text, count=1)
+

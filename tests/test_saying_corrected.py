@@ -1,0 +1,66 @@
+"""A number told in someone's words (a `said` fact, on no timeline) and corrected sessions later
+("start at 8 instead of 8:30"): the saying ends where the correction begins. From walk-throughs
+105 and 107 of session 59, where both stayed current and the old saying ranked first."""
+from __future__ import annotations
+
+from app.recollection.request import Method, SearchRequest
+from app.recollection.search import SearchService
+from tests.conversation import DAY1, extracted, tell_days
+
+
+async def _said(graph, number: str) -> list[tuple[str, str]]:
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS $n "
+                            "RETURN f.text AS text, f.status AS status ORDER BY f.validFrom", n=number)
+    return [(r["text"], r["status"]) for r in rows]
+
+
+async def test_a_time_told_in_someones_words_is_ended_by_its_correction(services, graph):
+    await tell_days(services, graph, [
+        (0, "Priya", "Basics first: home games are Saturday mornings, kick off 10:30 at Lansbury Rec"),
+        (0, "Hannah", "Gareth also said his lads will arrive at 8:30 each morning"),
+        (0, "Hannah", "the skip is booked for 10:30 on Friday"),
+        (21, "Priya", "league says from 1 November home games kick off at 10am not 10:30, because of the light"),
+        (22, "Hannah", "Gareth's asked if his lads can start at 8 instead of 8:30 from now on, I said yes")],
+        group="club")
+    old = dict(await _said(graph, "10:30"))
+    assert old["Priya said home games are Saturday mornings, kick off 10:30 at Lansbury Rec."] == "superseded", old
+    # (another saying of 10:30 that shares none of the correction's words stays)
+    assert [s for t, s in old.items() if "skip" in t] == ["current"], old
+    assert [s for t, s in await _said(graph, "8:30") if "arrive" in t] == ["superseded"]
+    ended = await graph.read(
+        "MATCH (o:Fact {tenant: $tenant})-[:SUPERSEDED_BY]->(n:Fact {tenant: $tenant}) "
+        "WHERE o.text CONTAINS 'Lansbury' RETURN n.text AS text, o.validTo = n.validFrom AS meets")
+    assert [(r["text"].count("10am"), r["meets"]) for r in ended] == [(1, True)], ended
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="What time do home games kick off?", method=Method.HYBRID, top_k=5, group_id="club"),
+        record_access=False)
+    texts = [h.node.get("text", "") for h in res.hits if h.kind == "fact"]
+    assert texts and "10am" in texts[0], texts
+
+
+async def test_a_correction_sharing_one_word_with_a_saying_leaves_it(services, graph):
+    # "Mia said 4 of us are going" holds a 4; "subs are £5 not 4" shares no more than a number with it
+    await tell_days(services, graph, [
+        (0, "Mia", "Tom said 4 of us are going to the quiz night"),
+        (3, "Mia", "sorry the subs are 5 not 4 this term")], group="quiz")
+    assert [s for _, s in await _said(graph, "quiz night")] == ["current"]
+
+
+def test_a_time_corrected_with_its_half_of_the_day_keeps_it():
+    # "kick off at 10am not 10:30" had made the value "kick off 10 at Lansbury Rec"
+    ex = extracted([("Priya", "home games kick off 10:30 at Lansbury Rec"),
+                    ("Priya", "sorry, kick off at 10am not 10:30")], DAY1)
+    assert [f.text for f in ex.facts if "kick off" in f.text][-1].count("kick off 10am at Lansbury Rec") == 1
+
+
+async def test_a_value_said_with_the_number_it_replaces_ends_the_saying_of_it(services, graph):
+    # Walk-through 107: "order 15 boxes not 12" made the box count 15; "Showroom said 12 boxes for
+    # the splashback" stayed current and ranked first.
+    await tell_days(services, graph, [
+        (0, "Hannah", "showroom said 12 boxes for the splashback and the bit behind the range"),
+        (28, "Hannah", "I went back to the tile showroom, they said order 15 boxes not 12, for wastage")],
+        group="kitchen")
+    assert [s for t, s in await _said(graph, "12 boxes")] == ["superseded"]
+    assert [(r["v"], r["s"]) for r in await graph.read(
+        "MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued RETURN f.object AS v, f.status AS s")] == [
+        ("15", "current")]
