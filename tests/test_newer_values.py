@@ -332,3 +332,20 @@ def test_a_day_moved_is_the_day_after_the_move_and_a_day_gone_by_is_no_plan_to_m
     later_values(hits, reorder=False)
     assert [h.revised_by for h in hits] == [None, hits[2], None]
 
+
+
+def test_a_count_of_the_same_things_in_no_ones_words_needs_no_other_word_in_common():
+    # Walk-through 111: "we're at 55 guests" stayed the answer above "48 guests confirmed", unmarked
+    # (the two share only the things they count).
+    fact = said("Tom said we're at 55 guests.", 10, kind="fact")
+    fact.evidence = [{"speaker": "Tom", "content": "so dad's side are all coming now. we're at 55 guests",
+                      "at": fact.node["validFrom"]}]
+    hits = [fact, said("sent Leila the final numbers today, 48 guests confirmed", 28)]
+    out = later_values(hits, reorder=True)
+    assert texts(out) == [texts(hits)[1], texts(hits)[0]] and out[1].revised_by is out[0]
+    # ... not a count someone holds, nor two people's own
+    for older, newer in (("Tom has 2 kids", "Sara has 3 kids"), ("I have 2 kids", "I have 3 kids")):
+        hits = [said(older, 1), said(newer, 5)]
+        hits[0].node["speaker"], hits[1].node["speaker"] = "Tom", "Sara"
+        out = later_values(hits, reorder=True)
+        assert texts(out) == [older, newer] and out[0].revised_by is None

@@ -64,3 +64,16 @@ async def test_a_value_said_with_the_number_it_replaces_ends_the_saying_of_it(se
     assert [(r["v"], r["s"]) for r in await graph.read(
         "MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued RETURN f.object AS v, f.status AS s")] == [
         ("15", "current")]
+
+
+async def test_a_fact_of_no_value_holding_the_old_sum_ends_and_one_sharing_only_its_unit_stays(services, graph):
+    # Walk-through 108: "it's £24 a month now instead of £30" left "broadband is separate, £30 a month"
+    # the answer.
+    await tell_days(services, graph, [
+        (0, "Hannah", "nope, broadband is separate, £30 a month, we split it"),
+        (0, "Hannah", "I pay £30 a month for the gym"),
+        (29, "Hannah", "also I switched us to Zen broadband, it's £24 a month now instead of £30, starts Tuesday")],
+        group="flat")
+    said = await _said(graph, "£30")
+    assert [s for t, s in said if "separate" in t] == ["superseded"], said
+    assert [s for t, s in said if "gym" in t] == ["current"], said

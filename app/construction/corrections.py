@@ -8,7 +8,8 @@ under the tenant's write lock, as supersession is (within one episode the extrac
 local/measures.py).
 
 The old number told only in someone's words ("Gareth also said his lads will arrive at 8:30 each
-morning", a `said` fact, on no timeline), weeks before "his lads can start at 8 instead of 8:30":
+morning", a `said` fact, on no timeline) or in a fact of no value ("Broadband is separate, £30 a
+month, Hannah splits it"), weeks before "his lads can start at 8 instead of 8:30":
 that saying ends where the correction's fact begins (`closings`: SUPERSEDED_BY the new fact), when
 it shares the correction's words; the correction's fact stays as said. Both, when a value and a
 saying hold the old number."""
@@ -33,8 +34,8 @@ CALL (a) {
   RETURN f
 }
 WITH a, f
-WHERE (f.singleValued OR f.predicate = 'said') AND f.status = 'current' AND coalesce(f.forgotten, false) = false
-  AND (f.object CONTAINS a.old OR NOT f.singleValued AND f.text CONTAINS a.old)
+WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false
+  AND (f.singleValued AND f.object CONTAINS a.old OR NOT f.singleValued AND f.text CONTAINS a.old)
   AND coalesce(f.statedAt, f.validFrom) < a.at
 WITH a, f ORDER BY f.validFrom DESC
 WITH a, collect({id: f.id, single: f.singleValued, subject: f.subject, subjectKey: f.subjectKey,
@@ -69,7 +70,9 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
         old, new, *sayings_only = f.pop("corrects")
         number = held_number(old)
         # the sayings that hold the old number, sharing the correction's words: ended by it
-        around = _content(told[f["turnIds"][0]])  # (a saying's teller is a word it shares: "Showroom said 12 boxes")
+        # (a saying's teller is a word it shares, "Showroom said 12 boxes"; not the one who corrects, whose
+        # name the facts of their "I" and "we" all hold: "Hannah switched Hannah to Zen broadband")
+        around = _content(told[f["turnIds"][0]]) - (_content(f["subject"]) if f["subject"][:1].isupper() else set())
         f["closes"] = [{"oldId": c["id"], "newId": f["id"], "at": max(f["validFrom"], _native(c["validFrom"]))}
                        for c in row["found"] if not c["single"] and number.search(c["text"])
                        and len(around & _content(c["text"])) >= SAID_SHARES]

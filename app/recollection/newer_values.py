@@ -287,6 +287,12 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
+    if len(shared) == 1 and shared <= {_stem(k.split()[-1]) for k in changed if k.startswith("count of ")} \
+            and not a.mine and not b.mine and not _HOLDER.search(a.text) and not _HOLDER.search(b.text) \
+            and not _others(a, b):
+        # A count of one thing, in no one's words ("we're at 55 guests", "48 guests confirmed"): the
+        # things it counts say what it is of (not "I have 2 kids" of one and "Sara has 3 kids" of another)
+        return True
     if len(shared) == 1:
         # One word in common is enough for a share, a measure or a code both said their numbers of
         # ("yes 10% contingency on top" and "bumping the contingency to 20% now"), else too little
@@ -294,6 +300,10 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # days are said of too many things: "£45 a month" and "keep £550 a month").
         return bool(changed & _ANCHORED_KINDS) and shared <= a.anchors & b.anchors
     return len(shared) >= 2 and len(shared) >= 0.15 * len(wa | wb)
+
+
+# Someone who holds the things a count counts: "Sara has 3 kids".
+_HOLDER = re.compile(r"\b[A-Z][\w-]*\s+(?:has|had|owns|keeps|got)\s+(?:got\s+)?\d")
 
 
 def _moved_to(b: _Saying, kind: str) -> set[str]:
