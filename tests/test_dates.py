@@ -354,3 +354,18 @@ def test_weekdays_listed_with_no_date_and_a_changeover_day_are_a_routines():
     assert [m.start for m in find_dates("we could meet Monday and then Friday 12 May", REF)] == [
         date(2023, 5, 15), date(2023, 5, 12)]
     assert [m.start for m in find_dates("gym on wednesday", REF)] == [date(2023, 5, 10)]
+
+
+@pytest.mark.parametrize("said, ref, days", [
+    # Walk-through 109: the 11th of a list that says its month at its end had been September's (a Friday too)
+    ("Premier Inn Harbourside, Friday 11th and Saturday 12th December, £89 a night", date(2026, 10, 23),
+     [date(2026, 12, 11), date(2026, 12, 12)]),
+    ("Tuesday 8th or Wednesday 9th June works", date(2026, 11, 2), [date(2027, 6, 8), date(2027, 6, 9)]),
+    # Walk-throughs 111 and 110: a day agreed to, said in the past tense, is ahead (it had been 19 October,
+    # gone by, and 2025's December)
+    ("cricket club said yes for the 19th!! it's £300 for the evening", date(2026, 10, 27), [date(2026, 11, 19)]),
+    ("I got an extension to 2 December", date(2026, 11, 29), [date(2026, 12, 2)]),
+])
+def test_a_day_of_a_list_is_of_the_month_said_at_its_end_and_a_day_agreed_to_is_ahead(said, ref, days):
+    at = datetime.combine(ref, datetime.min.time(), timezone.utc)
+    assert [m.start for m in find_dates(said, at, prefer=tense_at(said))] == days

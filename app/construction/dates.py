@@ -799,6 +799,18 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
             # still ahead this month, before the new day (25 October would come after it)
             d = this
         return (m.start(), m.end(), d, d, "day", True) if d is not None else None
+    if (listed := _LISTED_BEFORE.match(m.string, m.end())) is not None:
+        # "Friday 11th and Saturday 12th December": the month the list says last (said in October, the
+        # 11th had been September's, a Friday too)
+        word = listed.group("month")
+        month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
+        year = _year_for_month(month, ref, prefer, int(listed.group("day")))
+        if m.group("wd"):  # (the year its weekday falls in: "Tuesday 8th or Wednesday 9th June")
+            wd = _WEEKDAYS[m.group("wd").lower()]
+            year = next((y for y in (year, year + 1, year - 1)
+                         if (c := _safe_date(y, month, day)) is not None and c.weekday() == wd), year)
+        d = _safe_date(year, month, day)
+        return (m.start(), m.end(), d, d, "day", True) if d is not None else None
     if (end := _RANGE_END.match(m.string, m.end())) and not m.group("wd"):
         word = end.group("month") or end.group("month2")
         month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
@@ -821,6 +833,10 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     d = _safe_date(month_first.year, month_first.month, day)
     return (m.start(), m.end(), d, d, "day", True) if d is not None else None
 
+
+# A day of a list that says its month once, at its end: " and Saturday 12th December".
+_LISTED_BEFORE = re.compile(rf"\s*(?:,|and|&|or)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+                            rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
 
 # A range's start said by its number alone, right before its end: "the 21st to ", "the 21st-".
 _RANGE_START = re.compile(r"\bthe\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\s*(?:to|until|till|through|-|–)\s+$", _I)

@@ -181,6 +181,11 @@ _ARRANGED_FOR_HINT = re.compile(
     r"(?:in|on|for)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|"
     r"spring|summer|autumn|fall|winter)|"
     r"\b(?:want|wants|wanted|invited|asked)\s+(?:us|me|them|him|her)\s+back\b|"
+    # "cricket club said yes for the 19th!!", "I got an extension to 2 December" (said on 27 October
+    # and 29 November: the 19th gone by, and 2025's December, had been read)
+    r"\bsaid\s+yes\s+(?:to\s+|for\s+)(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
+    r"thu|fri|sat|sun)|\b(?:an?\s+)?extension\s+(?:to|until|till)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|"
+    r"sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)|"
     # "booked the ATA certification exam!! October 17", "rebooked it for November 14", "confirmed the
     # website job: ..., deadline November 20" (said in September: each had read 2025's)
     r"\b(?:booked|re-?booked|re-?scheduled|registered\s+for|signed\s+up\s+for|reserved|confirmed|entered)\s+"
