@@ -182,6 +182,7 @@ _MOVED_EVENT = re.compile(
     rf"(?i:{lx.SCHEDULED_ALT}))"
     # ("booked the physio with Grace for Tuesday 6 October")
     r"(?:\s+(?i:with|at)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"
+    r"(?:\s+(?i:again|one\s+more\s+time|once\s+more),?)?"  # ("we're moving the AGM again, to Saturday 9 January")
     r"\s+(?i:back\s+|out\s+|forward\s+)?(?:\x00\d+\x00\s+)?(?i:(?:to|until|till|for)\s*)?"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?"  # ("to Wednesday 9 December")
     r"\x00(?P<d>\d+)\x00")  # ("to" goes into the date's place with it; "from" the day before it, skipped)

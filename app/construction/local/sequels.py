@@ -56,7 +56,12 @@ _MONTHLY = re.compile(r"^(?:(?:so|and|ok|okay)[,!]?\s+)*(?:it's|it\s+is|its)\s+(
 _HOMES = re.compile(r"\b(?:flat|flats|apartment|house|home|place|room|studio|rent|rental|landlord|landlady|lease|"
                     r"tenancy|letting)\b", _I)
 _THING_NAMED = re.compile(r"\b(?:the|my|our|their|his|her)\s+[a-z][\w-]+", _I)
-_AMOUNT_ALONE = re.compile(r"^(?P<amt>[£$€]\s?\d[\d,]*(?:\.\d\d)?k?)[\s!.]*$")
+# ... or with what it is for, after a bill came: "the water bill came in today. £312.40 for the half year"
+_AMOUNT_FOR = re.compile(r"^(?P<amt>[£$€]\s?\d[\d,]*(?:\.\d\d)?k?)(?P<tail>\s+(?:for|a|per|each|inc|incl|including|plus)\b"
+                         r"[^.!?]*?)?[\s!.]*$", _I)
+_BILL_CAME = re.compile(r"\b(?:the|our|my|their)\s+(?P<bill>(?:[a-z][\w-]*\s+)?(?:bill|invoice|quote|estimate|"
+                        r"statement|valuation|fine))\s+(?:has\s+|finally\s+)?(?:came|come|arrived|landed|is\s+in|"
+                        r"is\s+here)\b", _I)
 _OFFERED = re.compile(r"\b(?:an?|the)\s+(?P<what>offer|quote|bid|estimate|valuation)\s+(?:on|for)\s+"
                       r"(?:the|our|my|their)\s+(?P<thing>[a-z][\w-]*)\b[^.!?]*[.!]?\s*$", _I)
 # A replacement found, named next: "Found Jonathan's replacement! Priya Nair, she accompanies the
@@ -146,10 +151,11 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         # It's £30 a month" is no rent)
         home = _HOMES.search(before) or _HOMES.search(around()) and not _THING_NAMED.search(before)
         return f"The rent is {said.group('amt')} a month{said.group('tail')}" if home else None
-    if (said := _AMOUNT_ALONE.match(text)) is not None:
-        offered = _OFFERED.search(before)
-        return f"The {offered.group('what').lower()} on the {offered.group('thing').lower()} is {said.group('amt')}" \
-            if offered is not None else None
+    if (said := _AMOUNT_FOR.match(text)) is not None:
+        if said["tail"] is None and (offered := _OFFERED.search(before)) is not None:
+            return f"The {offered.group('what').lower()} on the {offered.group('thing').lower()} is {said.group('amt')}"
+        came = _BILL_CAME.search(before)
+        return f"The {came['bill'].lower()} is {said['amt']}{said['tail'] or ''}" if came is not None else None
     if (found := _FOUND_ONE.match(before)) is not None and (named := _NAME_FROM.match(text)) is not None:
         return f"The {found['new'] or ''}{found['post'].lower()} is {named['name']}{named['rest']}"
     if (took := _TAKES_IT_ON.match(text)) is not None and (left := _STEPS_DOWN.search(before)) is not None:

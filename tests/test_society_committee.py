@@ -1,0 +1,27 @@
+"""A society's committee in a group chat (walk-through 110 of session 60): a bill's amount said after
+the bill came, then said again after "sorry"; a meeting moved "again, to" a day. Each had been a
+"said" fact, so the first value stayed current. Read by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from tests.conversation import extracted
+
+OCT = datetime(2026, 10, 12, 18, 46, tzinfo=timezone.utc)
+
+
+def test_a_bills_amount_said_after_it_came_is_its_value_and_one_said_again_after_sorry_replaces_it():
+    ex = extracted([("Dev", "hi all. First thing, the water bill came in today. £312.40 for the half year"),
+                    ("Dev", "sorry, £321.40, I misread it. Its due by 6 November")], OCT)
+    assert [(f.object, f.retracted) for f in ex.facts if f.subject == "water bill" and f.predicate == "is"] == [
+        ("£312.40", True), ("£321.40", False)]
+    # (an amount alone after no bill nor offer is no one's)
+    ex = extracted([("Dev", "the shed roof is leaking again. £45 for the felt")], OCT)
+    assert not [f for f in ex.facts if f.single_valued and "£45" in f.object]
+
+
+def test_a_meeting_moved_again_to_a_day_is_its_new_day():
+    ex = extracted([("Helen", "So the AGM moves to Sunday 13 December, same time, 2pm, same place"),
+                    ("Helen", "So we're moving the AGM again, to Saturday 9 January, 11am, scout hut still")], OCT)
+    assert [f.object for f in ex.facts if f.predicate == "date is" and f.subject.lower() == "agm"] == [
+        "2026-12-13", "2027-01-09"]
