@@ -112,3 +112,17 @@ def test_a_code_said_again_after_sorry_no_or_a_typo_takes_the_one_before_back():
                     ("Dan", "sorry typo, it's 4127")], OCT)
     assert [(f.object, f.retracted) for f in ex.facts if f.predicate == "bib number is"] == [
         ("4172", True), ("4127", False)]
+
+
+def test_a_value_taken_back_in_its_sentence_or_said_again_as_what_it_was():
+    # Walk-through 111: "leila's number is 07700 914382, no wait, 07700 914832 ..." kept the wrong number in a
+    # current fact; "no wait, it was £250, I checked my banking app" left the £200 deposit current.
+    ex = extracted([("Tom", "yeah. leila's number is 07700 914382, no wait, 07700 914832 if you want to ring her")], OCT)
+    assert [f.object for f in ex.facts if f.predicate == "phone is"] == ["07700 914832"]
+    assert not [f for f in ex.facts if "914382" in f.text]
+    ex = extracted([("Rachel", "I paid the Fernleigh deposit on Friday, £200"),
+                    ("Rachel", "no wait, it was £250, I checked my banking app")], OCT)
+    assert [("£250" in f.text, f.retracted) for f in ex.facts if "deposit" in f.text] == [(False, True), (True, False)]
+    # (a value of another shape after "sorry" is no slip of it: "at 6, sorry, 6:30" stays as said)
+    ex = extracted([("Tom", "we meet at 6 sorry 6:30 on Friday")], OCT)
+    assert any("6:30" in f.text for f in ex.facts)

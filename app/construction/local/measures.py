@@ -387,7 +387,7 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
 # ("wait no, with Ana's salary it's $66k. sorry", after "burn is $65k a month": the sum after "it's")
 # ("sorry, I meant £55", "sorry, £5,250, I misread the PDF": why after it)
 _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
-                         r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|that'?s|"
+                         r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|it\s+was|that'?s|that\s+was|"
                          r"make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
                          r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
                          # (why after it: "sorry, I meant £60, the £80 was for the U16 section")
@@ -424,7 +424,7 @@ SLIP_LEAD = r"^(?:(?i:wait|no|sorry|oops|correction|actually|typo|my\s+bad)[\s,:
 # ... or a number alone: "no wait, 16." after "she's dropped my Tresiba to 15 units from tonight"; with
 # its unit ("no wait, 4.6kg." after "weigh-in done, she's 4.8kg").
 _NUMBER_SAID_AGAIN = re.compile(SLIP_LEAD +
-                                r"(?:(?i:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)"
+                                r"(?:(?i:it'?s|it\s+is|it\s+was|make\s+(?:it|that)|I\s+meant?)\s+)?(?P<new>\d+(?:\.\d+)?)"
                                 r"(?:\s?(?i:kg|g|lbs?|oz|ml|mg|mcg|units?|cm|mm|km|miles?))?[.!]*$")
 
 

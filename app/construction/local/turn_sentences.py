@@ -164,9 +164,21 @@ _NUMBER_TAKEN_BACK = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)(?P<mid>\s+[a-z][^.!?\d]
                                 r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+(?P<new>\d+(?:\.\d+)?)\b", _I)
 
 
+# ... or a value taken back right after it, said again in its shape: "leila's number is 07700 914382, no wait,
+# 07700 914832 if you want to ring her" (the fact had kept the wrong number).
+_VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)\s*(?:[-–—,;]+|\.\.\.)\s*"
+                               r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+(?:it'?s\s+)?"
+                               r"(?P<new>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)(?![\w.,:/-]?\d)", _I)
+
+
 def _number_said_instead(text: str) -> str:
     m = _NUMBER_TAKEN_BACK.search(text)
-    return text if m is None else f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
+    if m is not None:
+        return f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
+    m = _VALUE_TAKEN_BACK.search(text)
+    if m is not None and re.sub(r"\d+", "9", m["old"]) == re.sub(r"\d+", "9", m["new"]):
+        return f"{text[:m.start()]}{m['new']}{text[m.end():]}"
+    return text
 
 
 # A standing rule asked as a question: "oh one more thing, can you never suggest diet drinks with aspartame
