@@ -165,7 +165,9 @@ _CONTACT_FOR = re.compile(r"(?:^|\s)(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s
                           r"(?:(?:main|new|primary|first|only|emergency)\s+)?(?:point\s+of\s+)?contact\s+for\s+"
                           r"(?P<whose>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
 # (a trade's kind before the role: "our mortgage broker", "my personal trainer")
-_KIND = r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax)\s+)?"
+# ("my practice supervisor is Staff Nurse Gemma Doyle", "my line manager is ...": the one supervisor, manager)
+_KIND = (r"(?:(?:mortgage|estate|letting|booking|personal|financial|family|divorce|property|tax|practice|placement|"
+         r"clinical|line|ward)\s+)?")
 _ROLE_HOLDER = re.compile(r"^(?:the\s+(?=[\w-]+['’]s\s))?"  # ("the Lexington's booker is Tom Hale")
                           # (the speaker's, said "the new" or "new": "The new carer is Precious", "new rep is Sian")
                           r"(?:(?P<det>my|our|your|their|its|the(?=\s+(?:new|current)\s)|(?P<owner>[A-Z][\w-]+)['’]s)\s+|"

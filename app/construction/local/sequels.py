@@ -80,10 +80,15 @@ _FOUND_ONE = re.compile(r"^(?:(?:we|i)(?:'ve|\s+have)?\s+)?(?:finally\s+)?(?:fou
 # ... or a new one for a post, named in the speaker's next sentence: "Gillian is moving to another patch,
 # so we've got a new health visitor" "her name is Priya Shah." (a fact "Hannah said her name is Priya
 # Shah", of no post: Gillian stayed the health visitor).
+# (or a post of work named by its last word: "so I've got a new practice supervisor" "it's Tom Fenwick, he's a
+# charge nurse on 4B")
 _NEW_ONE = re.compile(r"\b(?:got|have|get|getting|found|hired)\s+(?:a|an|our)\s+new\s+"
-                      rf"(?P<post>{'|'.join(sorted((re.escape(k) for k in lx.UNIQUE_KIN), key=len, reverse=True))})"
+                      rf"(?P<post>{'|'.join(sorted((re.escape(k) for k in lx.UNIQUE_KIN), key=len, reverse=True))}|"
+                      r"(?:[a-z]+\s+){0,2}(?:supervisor|manager|mentor|tutor|teacher|consultant|midwife|keyworker|"
+                      r"caseworker|officer|adviser|advisor|agent|contact|landlord|landlady|coordinator|co-ordinator))"
                       r"[\s!.]*$", _I)
-_NAME_IS = re.compile(r"^(?:(?:his|her|their|the)\s+name(?:'s|\s+is)|(?:she|he)(?:'s|\s+is)\s+called)\s+"
+_NAME_IS = re.compile(r"^(?:(?:his|her|their|the)\s+name(?:'s|\s+is)|(?:she|he)(?:'s|\s+is)\s+called|"
+                      r"it'?s|it\s+is|that'?s)\s+"
                       r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?P<rest>[^.!?]*?)[\s.!]*$", _I)
 # ... or one stepping down from a post, and who takes it on next: "Janet is stepping down as welfare officer,
 # she's moving to Leeds. Marcus Reid has agreed to take it on" (the post had no holder after it).
