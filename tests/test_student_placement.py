@@ -21,3 +21,19 @@ def test_a_new_supervisor_named_next_as_it_is_ends_the_one_before():
     # (a name said as "it's" after no new post is no holder of one)
     ex = extracted([("Chloe", "so I've got a new phone"), ("Chloe", "it's Tom Fenwick's old one")], SEP)
     assert not [f for f in ex.facts if f.single_valued and "Tom Fenwick" in f.object]
+
+
+def test_shifts_said_as_what_one_is_on_are_one_value_and_their_weekdays_no_dates():
+    # Walk-through 108: "I'm on earlies now, 7am to 3:30pm Monday to Thursday" was a fact of no value, its days
+    # one week's Monday to Thursday; "I'm on 1pm to 9:30pm Tuesday to Friday" the same, the earlies current beside it.
+    ex = extracted([("Chloe", "no more long days, I'm on earlies now, 7am to 3:30pm Monday to Thursday"),
+                    ("Chloe", "new ward new shifts. Larch does lates for students, so I'm on 1pm to 9:30pm Tuesday "
+                              "to Friday from this week"),
+                    ("Chloe", "my hours are 8am to 4pm Monday to Friday")], SEP)
+    assert [(f.object, f.single_valued) for f in ex.facts if f.predicate == "shifts is"] == [
+        ("earlies, 7am to 3:30pm, Monday to Thursday", True), ("1pm to 9:30pm, Tuesday to Friday", True)]
+    assert not [f for f in ex.facts if "2026-10-0" in f.text or "(Monday)" in f.text]
+    assert [f.single_valued for f in ex.facts if f.predicate == "hours is"] == [True]
+    # (times alone on a day are no shifts: "I'm on 9 to 5 today")
+    ex = extracted([("Chloe", "I'm on 9am to 5pm today, then free")], SEP)
+    assert not [f for f in ex.facts if f.predicate == "shifts is"]

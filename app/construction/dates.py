@@ -480,6 +480,9 @@ _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|r
                            r"(?:\s+\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
                            r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*,?)?(?:\s*(?:still|now|on))?\s*$", _I)
 # ... or hours after it: "Tuesday to Saturday 7:30am to 3pm"
+# ... or before it: "I'm on earlies now, 7am to 3:30pm Monday to Thursday" (it had been one week's Monday to Thursday).
+_HOURS_BEFORE = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)"
+                           r"\s*,?\s*(?:on\s+)?$", _I)
 _HOURS_AFTER = re.compile(r"\s*,?\s*(?:from\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
                           r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b", _I)
 
@@ -511,7 +514,8 @@ def _week_routine(text: str, start: int) -> bool:
     before it in the sentence: "Dmitri works Tuesday to Sunday and Marta Wednesday to Sunday")."""
     for m in _WEEK_RANGE.finditer(text, max(0, start - 30), start + 40):
         if m.start() <= start < m.end() and (_ROUTINE_VERB.search(text, max(0, m.start() - 40), m.start())
-                                             or _HOURS_AFTER.match(text, m.end()) or any(
+                                             or _HOURS_AFTER.match(text, m.end())
+                                             or _HOURS_BEFORE.search(text, max(0, m.start() - 30), m.start()) or any(
                 r.end() <= m.start() and _ROUTINE_VERB.search(text, max(0, r.start() - 40), r.start())
                 for r in _WEEK_RANGE.finditer(text, 0, m.start()))):
             return not _DATE_AFTER.match(text, m.end()) or bool(_HOURS_AFTER.match(text, m.end()))

@@ -776,4 +776,5 @@ tesco sainsbury's sainsburys asda morrisons waitrose aldi lidl octopus
 # goal is to deadlift 80 kg" after "My goal is to lose weight").
 ONE_AT_A_TIME = _words("""
 goal goals target aim budget rate limit deadline salary rent address password pin username handle
+shifts pattern rota hours
 """)

@@ -1044,6 +1044,27 @@ def _grades(v: _Values) -> None:
             v.add(whose, "offer", m.group("grades"), m.start(), end=m.end(), text=f"{whose}'s offer is {m.group('grades')}.")
 
 
+# The shifts someone works: "no more long days, I'm on earlies now, 7am to 3:30pm Monday to Thursday", "so I'm
+# on 1pm to 9:30pm Tuesday to Friday from this week" (each had been a "said" fact, the long days current beside them).
+_SHIFT_KIND = (r"(?:earlies|lates|nights|night\s+shifts?|long\s+days|early\s+shifts?|late\s+shifts?|twilights|"
+               r"day\s+shifts?)")
+_HOURS_SPAN = r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)"
+_WEEKDAY_SPAN = (r"(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*(?:to|-|–|through|and|&)\s*"
+                 r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b")
+_ON_SHIFTS = re.compile(rf"\b(?P<who>(?-i:[A-Z])[\w-]*)(?:'m|'s|\s+am|\s+is)\s+(?:now\s+)?on\s+"
+                        rf"(?:(?P<kind>{_SHIFT_KIND})\b(?:\s+now)?(?:\s*,\s*|\s+)?(?P<hours>{_HOURS_SPAN})?|"
+                        rf"(?P<hours2>{_HOURS_SPAN}))(?:\s+(?P<days>{_WEEKDAY_SPAN}))?", re.I)
+
+
+def _shifts(v: _Values) -> None:
+    for m in _ON_SHIFTS.finditer(v.text):
+        said = [m["kind"], m["hours"] or m["hours2"], m["days"] and re.sub(r"^on\s+", "", m["days"], flags=re.I)]
+        if m["kind"] is None and m["days"] is None:
+            continue  # ("I'm on 9 to 5 today": no shifts said)
+        v.add(v.owner(m["who"], m.start()), "shifts", ", ".join(" ".join(x.split()) for x in said if x), m.start(),
+              end=m.end())
+
+
 def _mileage(v: _Values) -> None:
     if not v.sent.t.assistant:
         for m in _MILEAGE.finditer(v.text):
@@ -1495,7 +1516,7 @@ def _counts(v: _Values) -> None:
 
 
 _READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _contacts, _grades,
-            _mileage, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
+            _mileage, _shifts, _account, _changed, _schedules, _slots, _tickets, _repairs, _steps, _asks, _addresses, _deadlines, *GROUP_READERS,
             *TENANCY_READERS, *INJURY_READERS)
 
 
