@@ -185,7 +185,7 @@ _CHANGED = re.compile(
     r"raising|increasing|bumping|upping|lowering|reducing|cutting|dropping|changing|moving|setting|revising|"
     r"updating)\s+(?:up\s+|down\s+)?"
     # (with no determiner a group's dues: "AGM voted to raise subs to £45 a term")
-    r"(?:(?P<det>my|our|their|his|her|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s)"
+    r"(?:(?P<det>my|our|their|his|her|your|the)\s+|(?=(?i:subs|fees|rent|membership|dues|wages)\s)"
     # ... or a thing priced anew, up or down to its amount ("I'm putting raffle tickets up to £2 a strip")
     # ... or a dose or a count, by its unit ("Maria bumped basal up to 17 units")
     rf"|(?=[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?i:up|down)\s+to\s+(?:[£$€]|\d[\d.]*\s*(?i:{_UNITS})\b)))"
@@ -623,6 +623,8 @@ class _Values:
         low = word.lower()
         if low in ("i", "my", "i'm"):
             return self.speaker
+        if low in ("you", "your"):  # ("I'm changing your target marathon pace to 5:30 per km", his coach said)
+            return self.sent.t.other
         if low in ("we", "our", "they", "their", "its"):
             return self.orgs_before(pos) or (self.org if low in ("they", "their", "its") else None)
         if low in ("his", "her"):  # "His callout is £85": the person named last, said before it
