@@ -90,3 +90,19 @@ def test_sentences_after_a_pets_rule_are_read(caplog):
     assert not [r for r in caplog.records if "skipped a sentence" in r.getMessage()]
     assert {"Tom's rent is £900 a month."} <= {f.text for f in ex.facts}
     assert any(f.text.startswith("Never book anything for Tom") for f in ex.facts)
+
+
+def test_a_rule_numbered_or_said_as_ones_own_is_a_rule_and_what_some_or_a_card_do_is_none():
+    # Walk-throughs 109, 110 and 111 of session 60: "Rule 1: Dan never runs two days in a row ..." and "one rule
+    # from me ...: any spend over £100 needs two committee signatures" were no rules; "half the aunties don't
+    # drive in the dark" was "Rachel must not drive after dark", "everything goes on Tom's card" how to reach her.
+    assert _rules([("Rachel", "Rule 1: Dan never runs two days in a row while the shin heals."),
+                   ("Dev", "one rule from me while we're setting up: any spend over £100 needs two committee "
+                           "signatures before we order anything. no exceptions")]) == [
+        "Rachel set a rule: Rule 1: Dan never runs two days in a row while the shin heals.",
+        "Dev set a rule: Any spend over £100 needs two committee signatures before Dev orders anything."]
+    assert _rules([("Rachel", "Also Auntie Bernie asked if we can start earlier, half the aunties don't drive in "
+                              "the dark"),
+                   ("Rachel", "let's keep payments simple: everything goes on Tom's card and we split it 50/50")]) == []
+    assert _rules([("Rachel", "all communication goes through their Slack workspace")]) == [
+        "Rachel prefers to be contacted on Slack only."]

@@ -459,8 +459,9 @@ attendee member regular child kid baby toddler
 """.split())
 
 
-_SOME_OF = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|some|most|half|many|"
-                      r"a\s+couple)\s+of\s+(?:the|our|their|his|her|my|them)\b[^.;!?,]{0,30}?\s+"
+# ("half the aunties don't drive in the dark": "of" left out after half and all)
+_SOME_OF = re.compile(r"\b(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|some|most|half|many|"
+                      r"a\s+couple)\s+of|half|all)\s+(?:the|our|their|his|her|my|them)\b[^.;!?,]{0,30}?\s+"
                       r"(?:(?:are|were)\s+)?$", _I)
 
 

@@ -112,7 +112,8 @@ _CONTACT_BY = re.compile(
     r"\bno\s+(?P<noemail>e-?mails?|emailing)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)|"
     # "all communication goes through their Slack workspace": that way only
     r"\b(?:all\s+)?(?:communication|communications|messages|everything)\s+(?:goes|go|should\s+go|must\s+go|to\s+go|"
-    r"has\s+to\s+go|going)\s+(?:through|via|over|on)\s+(?:their|our|the|his|her|my)?\s*(?P<chan>[A-Z][\w-]+)|"
+    r"has\s+to\s+go|going)\s+(?:through|via|over|on)\s+(?:their|our|the|his|her|my)?\s*(?P<chan>[A-Z][\w-]+)"
+    r"(?![\w'’-])|"  # (not someone's: "everything goes on Tom's card" is how to pay)
     r"\bno\s+(?P<nocalls>(?:phone\s+)?calls|calling|phoning)\b(?!\s+(?:yet|back|from|today|so\s+far)\b)"
     r"(?:\s+(?P<when>(?:during|before|after|on|at|in)\s+[^,.;!?]{2,30}))?|"
     # The way asked for from now on: "Next time please call me instead", "From now on just text me".
@@ -312,7 +313,13 @@ _MAX_A_DAY = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|s
                         r"(?:max(?:imum)?|no\s+more\s+"
                         r"than|at\s+most)\s+(?:of\s+)?(?:\d+|one|two|three|four|five|six|ten|twenty|thirty)\s+"
                         r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:a|per|each)\s+(?:day|week|night|session)\b", _I)
-_NAMED_RULE = re.compile(r"^(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+rules?\s*[:–-]\s*\S", _I)
+# ("Rule 1: Dan never runs two days in a row while the shin heals": numbered, no label)
+_NAMED_RULE = re.compile(r"^(?:(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+)?rules?"
+                         r"(?:\s+(?:\d{1,2}|#\d{1,2}|no\.?\s*\d{1,2}|one|two|three|four|five))?\s*[:–-]\s*\S", _I)
+# ... or said with who sets it: "one rule from me while we're setting up: any spend over £100 needs two
+# committee signatures" (the rule is what follows the colon).
+_RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:(?:house|golden|new|simple|strict|big)\s+)?"
+                           r"rule\s+(?:from|for)\s+[^:.!?]{1,50}?:\s*(?P<rule>\S.*)$", _I)
 _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:that\s+)?(?:we|you|us\s+to)\s+)"
                        r"(?:(?:and|so|but|please|just)\s+)*(?:never|always)\s+"
                        r"(?P<x>(?!(?:mind|again|ever|been|seen|the|a|an|too|so|very|really|happy|glad|good|nice|sure|fun|"
@@ -324,7 +331,7 @@ _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:th
                        r"(?=\s+(?:[a-z]+\s+){0,4}?(?:on|in|at|before|after|the|their|his|her|our|your|any|anything|"
                        r"first|ahead|without)\b)", _I)
 _GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
-_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO)
+_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO, _RULE_FROM_ME)
 _SHORT_RULE_FILLER = frozenset("max maximum day days week weeks minutes minute hours hour nothing anything "
                                "nursery school work home".split())
 
@@ -333,7 +340,8 @@ def _short_rules(sent: _Sentence) -> list[re.Match]:
     text = sent.text
     return [*(m for m in _NO_FOOD.finditer(text) if set(m.group("x").lower().split()) & _GIVEN),
             *_MAX_A_DAY.finditer(text), *_NEVER_DO.finditer(text),
-            *_NAMED_RULE.finditer(sent.raw)]  # (its label, which the sentence's text is cut from)
+            *_NAMED_RULE.finditer(sent.raw),  # (its label, which the sentence's text is cut from)
+            *_RULE_FROM_ME.finditer(text)]
 
 
 _HANDLING = frozenset("lifts carries moves shifts handles".split())
@@ -369,8 +377,9 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
         dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
-        said = rewrite((sent.text[m.start():] if dash else sent.text).strip().rstrip("."),
-                       _Voice(sent.t.speaker, sent.t.other))
+        # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
+        told = sent.text[m.start("rule"):] if m.re is _RULE_FROM_ME else sent.text[m.start():] if dash else sent.text
+        said = rewrite(told.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
         keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)
@@ -386,7 +395,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
             named = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", sent.text)}
             words = [w for w in words if w not in named and w not in _SHORT_RULE_FILLER] or words
             if m.re is _NAMED_RULE:  # (and by its label, and the situations it names: "Screen time rule: ...")
-                label_keys, label_words = situation_cues(m.group("x"))
+                label_keys, label_words = situation_cues(m.group("x") or "")
                 keys = list(dict.fromkeys([*label_keys, *keys]))
                 words = list(dict.fromkeys([*label_words, *words]))
         first = sent.opens_with(reg) if reg is not None else None
