@@ -154,6 +154,8 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
 
 # What an assistant's confirmation says besides the user's words ("Got it, a peanut allergy
 # with an EpiPen", "Noted: ..."): no content of its own.
+# An answer brought back, no reaction: "ok she says thursday 22nd at 6pm works" (it had been nothing).
+_OK_SHE_SAYS = re.compile(r"^(?:ok|okay|right|so|oh)[,!]?\s+(?:she|he|they|(?-i:[A-Z])[\w'-]+)\s+(?:says?|said)\b", re.I)
 _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perfect great thanks will do "
                           "keep mind".split())
 
@@ -681,7 +683,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 held.append(parse)
             if parse.kind == "reported" and not foresaw and not valued_or_assigned and (
                     _greeting_alone(s.raw)
-                    or (_REACTION.match(s.text) and content < 3.0)
+                    or (_REACTION.match(s.text) and content < 3.0 and not _OK_SHE_SAYS.match(s.text))
                     or (not (named or s.dates) and content < 2.0)
                     # two words of no one's ("Florist sorted!": the top hit for "Who is our florist?")
                     or (not (named or s.dates) and len(s.text.split()) <= 2)):

@@ -388,7 +388,7 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
 # ("sorry, I meant £55", "sorry, £5,250, I misread the PDF": why after it)
 _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
                          r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|it\s+was|that'?s|that\s+was|"
-                         r"make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
+                         r"(?:let'?s\s+)?make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
                          r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
                          # (why after it: "sorry, I meant £60, the £80 was for the U16 section")
                          r"(?:,\s+(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b[^.!?]*)?[.!]*$")

@@ -1,0 +1,25 @@
+"""Two siblings planning a party in a group chat (walk-through 111 of session 60): an answer brought back
+after "ok" ("ok she says thursday 22nd at 6pm works", which had been nothing), a sum made another ("actually
+let's make it £400", after "I was thinking £300", which had stayed current). Read by the local extractor."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from tests.conversation import extracted
+
+OCT = datetime(2026, 10, 18, 9, 30, tzinfo=timezone.utc)
+
+
+def test_an_answer_brought_back_after_ok_is_said():
+    ex = extracted([("Tom", "I'll ask her... ok she says thursday 22nd at 6pm works")], OCT)
+    assert [f.event_date.isoformat() for f in ex.facts if "6pm works" in f.text] == ["2026-10-22"]
+    # (a reaction is still none: "ok sounds good")
+    assert not extracted([("Tom", "ok sounds good")], OCT).facts
+
+
+def test_a_sum_made_another_ends_the_one_said_before():
+    ex = extracted([("Tom", "how much do we put behind the bar? I was thinking £300"),
+                    ("Rachel", "£300 is fine to start, people can buy their own after"),
+                    ("Tom", "actually let's make it £400, it's her 70th")], OCT, timedelta(minutes=2))
+    thinking = [(f.object, f.valid_to is not None) for f in ex.facts if f.predicate == "was thinking"]
+    assert thinking == [("£300", True), ("£400", False)]
