@@ -25,3 +25,13 @@ def test_a_meeting_moved_again_to_a_day_is_its_new_day():
                     ("Helen", "So we're moving the AGM again, to Saturday 9 January, 11am, scout hut still")], OCT)
     assert [f.object for f in ex.facts if f.predicate == "date is" and f.subject.lower() == "agm"] == [
         "2026-12-13", "2027-01-09"]
+
+
+def test_one_who_agreed_to_be_co_opted_to_a_post_holds_it():
+    # "Nadia Kowalski on plot 22 has agreed to be co-opted as secretary until the AGM" had been Helen's words,
+    # no secretary held ("Brian's been secretary for 8 years" the top answer).
+    ex = extracted([("Helen", "Good news though, Nadia Kowalski on plot 22 has agreed to be co-opted as secretary "
+                              "until the AGM. She'll take the minutes from now on"),
+                    ("Helen", "Ray Dunn has agreed to be treasurer")], OCT)
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued and f.predicate == "is"] == [
+        ("secretary", "Nadia Kowalski"), ("treasurer", "Ray Dunn")]

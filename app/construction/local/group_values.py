@@ -365,8 +365,12 @@ _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
     r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"(?:\s+(?i:on|from)\s+(?i:plot|flat|number|no\.?)\s+\d+[a-z]?)?"  # ("Nadia Kowalski on plot 22 has agreed ...")
     r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
     r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be|"
+    # ("has agreed to be co-opted as secretary until the AGM")
+    r"(?:has\s+|have\s+)?agreed\s+to\s+(?:be\s+(?:co-opted|appointed|elected|made)\s+as|be|stand\s+in\s+as|"
+    r"take\s+over\s+as)|"
     # elected or appointed to it, or taking it over
     r"(?:was|has\s+been|got|is|'s\s+been)\s+(?:voted\s+in|elected|appointed|made|named|chosen|co-opted)(?:\s+as)?|"
     r"(?:takes|took|is\s+taking|has\s+taken)\s+over\s+as|stepped\s+in\s+as|steps\s+in\s+as)\s+"
