@@ -18,3 +18,11 @@ def test_a_value_the_other_user_changes_as_yours_is_theirs():
     assert [(f.subject, f.object) for f in ex.facts if f.predicate.endswith("pace is")] == [
         ("Dan", "5:30"), ("Dan", "5:35")]
     assert not [f for f in ex.facts if f.subject == "Rachel" and "5:3" in f.text]
+
+
+def test_a_weekly_check_in_call_is_a_slot_of_one_timeline():
+    # "Our weekly check-in call is Mondays at 7pm" had been "Rachel's weekly | check-in | call is Mondays ...".
+    ex = extracted([("Rachel", "Our weekly check-in call is Mondays at 7pm"),
+                    ("Rachel", "From next week our check-in call is Tuesdays at 7:30pm")], SEP, timedelta(days=14))
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [
+        ("check-in call schedule", "Mondays at 7pm"), ("check-in call schedule", "Tuesdays at 7:30pm")]

@@ -236,6 +236,8 @@ _SLOT_MOVED = re.compile(_SLOT_OWNER + _MEETS + r"\s+(?i:need\s+to\s+|have\s+to\
 # Thursdays at 18:00, not Tuesdays"). (Both were "said" facts, the old day current.)
 _APPOINTMENT = (r"(?P<what>(?i:physio|physiotherapy|therapy|counselling|counseling|rehab|tutoring|practice|"
                 r"rehearsals?|"
+                # ("Our weekly check-in call is Mondays at 7pm")
+                r"(?:(?:weekly|regular|usual)\s+)?(?:check-in|catch-up|coaching|progress)\s+calls?|"
                 r"sessions?|lessons?|classes|class|appointments?|check-ins?|calls?|training|standup|stand-up|"
                 # ("Our weekly group meeting is on Mondays at 10am": the group meeting's)
                 r"(?:(?:weekly|regular|usual)\s+)?(?:(?:group|team|lab|staff|department|project)\s+)?"
@@ -1198,7 +1200,7 @@ def _slots(v: _Values) -> None:
         word = m.groupdict().get("owner")
         whose = v.owner(word, m.start()) if word else v.speaker
         what = " ".join(m.group("what").lower().split())
-        what = re.sub(r"^(?:weekly|regular|usual|club|our|the)\s+(?=\w+\s)", "", what)
+        what = re.sub(r"^(?:weekly|regular|usual|club|our|the)\s+(?=[\w-]+\s)", "", what)
         if not word and what.split()[-1] in _OURS:
             whose = None  # "the group meeting", "training": the group's, whoever says it
         if m.groupdict().get("ph") is not None:
