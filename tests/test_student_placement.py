@@ -37,3 +37,29 @@ def test_shifts_said_as_what_one_is_on_are_one_value_and_their_weekdays_no_dates
     # (times alone on a day are no shifts: "I'm on 9 to 5 today")
     ex = extracted([("Chloe", "I'm on 9am to 5pm today, then free")], SEP)
     assert not [f for f in ex.facts if f.predicate == "shifts is"]
+
+
+async def test_a_party_announced_then_its_day_is_a_plan_that_its_being_off_ends(services, graph):
+    # "also, halloween party! saturday 31st, here, 8pm" made no plan and no day of the party; "the party's off"
+    # a week later ended nothing.
+    from tests.conversation import tell_days
+    await tell_days(services, graph, [
+        (0, "Hannah", "also, halloween party! saturday 31st, here, 8pm. I'm inviting the netball lot"),
+        (6, "Hannah", "and the party's off, sorry. half the netball girls have covid. cancelling it")],
+        group="flat", start=datetime(2026, 10, 19, 17, 43, tzinfo=timezone.utc))
+    days = await graph.read("MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) RETURN f.object AS v, "
+                            "f.status AS s ORDER BY f.validFrom")
+    assert [(r["v"], r["s"]) for r in days] == [("2026-10-31", "superseded"), ("cancelled", "current")]
+    plans = await graph.read("MATCH (p:Foresight {tenant: $tenant}) WHERE p.text CONTAINS 'party' "
+                             "RETURN p.status AS s, p.validTo AS to")
+    assert plans and all(r["s"] != "active" or r["to"].to_native().date().isoformat() <= "2026-10-25"
+                         for r in plans), plans
+
+
+def test_weekly_chores_and_nights_of_a_week_are_no_dates():
+    # "bins out on Tuesday night" had been that week's Tuesday (a plan over by Thursday), "(Sunday to Thursday
+    # nights)" the Sunday before.
+    ex = extracted([("Hannah", "no overnight guests on weeknights (Sunday to Thursday nights), that's the deal we made"),
+                    ("Hannah", "and bins out on Tuesday night, collection is Wednesday morning")], SEP)
+    assert not [f for f in ex.facts if "2026-" in f.text]
+    assert not [fs for fs in ex.foresights if fs.kind == "plan"]

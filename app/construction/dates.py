@@ -457,11 +457,15 @@ _DATE_AFTER = re.compile(rf"(?:,?\s+|\s*\(\s*)(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?
 # ("on a Monday"; "every other Monday", "every second Friday": each fortnight's, no one date)
 _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any|alternate|"
                              r"(?:every|each)\s+(?:other|second|2nd|third|3rd|fourth|4th))\s+$", _I)
+# A household's weekly chore, whose weekday is every week's: "bins out on Tuesday night, collection is Wednesday
+# morning" (each had been that week's day, a plan over by Thursday).
+_CHORE = re.compile(r"\b(?:bins?|recycling|rubbish|bin\s+day)\b", _I)
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
 # ("market is Saturday as usual", "Thursday is your spin class": a week's day, no date)
-_ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b|"
+# ("Sunday to Thursday nights" too)
+_ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and|to|through|-|–)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b|"
                             r"\s*,?\s+(?:as\s+(?:usual|always|normal|ever)|like\s+always|like\s+usual)\b|"
                             r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:class|session|"
                             r"lesson|training|practice|club)\b", _I)
@@ -566,6 +570,7 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                     or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start())
                                     or _CLOSED_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
                                     or _WEEKDAY_KIND.match(m.string, m.end())
+                                    or (prefer != PAST and _CHORE.search(m.string))
                                     or _DATE_THE.search(m.string, max(0, m.start() - 24), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]

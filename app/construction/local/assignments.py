@@ -129,7 +129,8 @@ _CANCELLED_EVENT = re.compile(
     r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
     rf"(?i:{lx.SCHEDULED_ALT})(?:\s+(?i:day|night|weekend|evening))?){_WITH_WHOM}(?:\s*\x00\d+\x00)?\s*,?\s*"
     r"(?i:is|was|has\s+been|got|'s)\s+"  # ("demo day is cancelled :(")
-    r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned)\b")
+    # ("the party's off, sorry")
+    r"(?:(?i:now|been)\s+)?(?i:cancell?ed|called\s+off|scrapped|abandoned|off(?![\w-]|\s+(?i:to|for|on|at|the|by)\b))\b")
 # A release's day, by its name: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back
 # to 15 January 2027" (both were "said" facts, 14 November first for "When is the single out?").
 _RELEASE = (r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2}(?:\s+[vV]?\d+(?:\.\d+)*)?"

@@ -111,6 +111,13 @@ _HANDOVER = re.compile(r"^(?:(?:and|so|oh|also)[,!]?\s+)*(?P<what>collection|pic
 ORDERED = re.compile(r"\b(?P<thing>(?:[a-z][\w-]*\s+){0,2}?(?:cake|cakes|order|suit|dress|bouquet|hamper|platter|"
                       r"batch|frame|print|prints|flowers|alterations))\s+(?:for|from)\s", _I)
 
+# An event announced alone, its day said next: "also, halloween party! saturday 31st, here, 8pm" (the day alone
+# had been no one's, and no plan: "the party's off" ended nothing).
+_EVENT_ALONE = re.compile(r"^(?:(?:also|and|oh|so|ok|okay|right|plus)[,!]?\s+)*(?:(?:a|the|our|my)\s+)?"
+                          rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))[\s!.]*$", _I)
+_DAY_FIRST = re.compile(r"^(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|"
+                        rf"next\s+[a-z]+|this\s+[a-z]+|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|(?:{lx.MONTH_ALT})\b).*)$", _I)
+
 HANDOVERS = frozenset({"collection", "pickup", "pick-up", "delivery", "fitting", "tasting"})
 
 
@@ -179,6 +186,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         put = next((m for rx in _PUT_UP if (m := rx.search(before)) is not None), None)
         item = put.group("item").lower() if put is not None else ""
         return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
+    if (day := _DAY_FIRST.match(text)) is not None and (event := _EVENT_ALONE.match(before)) is not None:
+        return f"The {event['ev'].lower()} is on {day['rest']}"
     if (said := _HANDOVER.match(text)) is not None:
         ordered = ORDERED.search(earlier() or before)
         thing = ordered_thing(ordered)
