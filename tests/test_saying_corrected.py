@@ -77,3 +77,16 @@ async def test_a_fact_of_no_value_holding_the_old_sum_ends_and_one_sharing_only_
     said = await _said(graph, "£30")
     assert [s for t, s in said if "separate" in t] == ["superseded"], said
     assert [s for t, s in said if "gym" in t] == ["current"], said
+
+
+async def test_a_saying_ended_by_a_correction_holds_again_when_the_correction_is_forgotten(services, graph):
+    from app.lifecycle.forget import ForgetSelection, forget
+    await tell_days(services, graph, [
+        (0, "Hannah", "Gareth also said his lads will arrive at 8:30 each morning"),
+        (22, "Hannah", "Gareth's asked if his lads can start at 8 instead of 8:30 from now on, I said yes")],
+        group="kitchen")
+    assert [s for t, s in await _said(graph, "arrive at 8:30")] == ["superseded"]
+    await forget(graph, ForgetSelection(conversation_id="c22"))
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'arrive at 8:30' "
+                            "RETURN f.status AS s, f.validTo AS to, EXISTS { (f)-[:SUPERSEDED_BY]->() } AS ended")
+    assert [(r["s"], r["to"], r["ended"]) for r in rows] == [("current", None, False)]
