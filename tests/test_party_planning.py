@@ -23,3 +23,16 @@ def test_a_sum_made_another_ends_the_one_said_before():
                     ("Tom", "actually let's make it £400, it's her 70th")], OCT, timedelta(minutes=2))
     thinking = [(f.object, f.valid_to is not None) for f in ex.facts if f.predicate == "was thinking"]
     assert thinking == [("£300", True), ("£400", False)]
+
+
+def test_a_firm_named_with_an_ampersand_and_one_said_to_be_our_caterer():
+    # "Mezze & More" had been the thing "Mezze", so "the owner is Leila Haddad" was Silver Spoon's owner, the firm
+    # named before; "so Leila is our caterer now" held no caterer.
+    ex = extracted([("Tom", "I rang Silver Spoon Catering yesterday, spoke to Dave Pritchard"),
+                    ("Tom", "so Mezze & More got back to me. the owner is Leila Haddad, really nice"),
+                    ("Tom", "done already. so Leila is our caterer now")], OCT)
+    assert "Mezze & More" in {e.name for e in ex.entities}
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "owner is"] == [("Mezze & More", "Leila Haddad")]
+    assert [f.object for f in ex.facts if f.subject == "catering"] == ["Leila"]
+    # (not what "it" is: "It is our venue now")
+    assert not [f for f in extracted([("Tom", "It is our venue now")], OCT).facts if f.single_valued]

@@ -601,6 +601,9 @@ def _named_after_place(c: list[int], toks: list[re.Match]) -> bool:
             and first.string[toks[c[0] - 1].end():first.start()] == " ")
 
 
+_AMPERSAND = re.compile(r"\s*&\s*")
+
+
 def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
     out: list[list[int]] = [[]]
     for idx in group:
@@ -615,7 +618,9 @@ def _chunks(group: list[int], toks: list[re.Match]) -> list[list[int]]:
         if len(c) > 2 and toks[c[0]].group().lower() in lx.ORG_ROLES and toks[c[1]].group() in lx.NAME_CONNECTORS:
             c = c[2:]  # "the CTO of Hooli Systems": a post at the organisation, which is the name
         while c and (toks[c[-1]].group().lower() in _DROP or toks[c[-1]].group() in lx.NAME_CONNECTORS
-                     or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in _ROLE_WORDS)):
+                     or (toks[c[-1]].group().isupper() and toks[c[-1]].group().lower() in _ROLE_WORDS)) \
+                and not (len(c) > 1 and _AMPERSAND.fullmatch(toks[c[-1]].string, toks[c[-2]].end(), toks[c[-1]].start())):
+            # (a firm's word after "&" is its name's: "Mezze & More" had been the thing "Mezze")
             c = c[:-1]  # "Mum's GP", "Acme's CFO": a role of theirs, not part of a name
         if c and toks[c[0]].group() in ("VP", "SVP", "EVP"):
             continue  # "VP Ops", "VP Sales": a post, not a name

@@ -213,6 +213,10 @@ _VENDORS = (
     re.compile(rf"\b(?i:booked|hired|chose|picked|found)\s+(?i:a|an|the|our)\s+(?:(?i:new)\s+)?{_ROLE}\s*,\s*"
                rf"(?:(?i:called|named)\s+)?{_FIRM}"),
     re.compile(rf"\b(?i:booked|hired|chose|picked)\s+{_FIRM}\s+(?i:as|for)\s+(?:(?i:the|our|my)\s+)?{_ROLE}\b"),
+    # "so Leila is our caterer now" (after "I rang Silver Spoon Catering": a fact of Leila's, no caterer held)
+    re.compile(rf"(?:^|[,;:]\s+|\b(?i:so|and|then)\s+)(?!(?i:it|this|that|he|she|they|we|i|you|there|here|what|which|"
+               rf"who|the|our|my)\b){_FIRM}\s+(?i:is|are|'s|will\s+be)\s+(?:(?i:now)\s+)?"
+               rf"(?i:our|the)\s+(?:(?i:new)\s+)?{_ROLE}\b"),
     # "Wild Bloom Studio is doing our flowers now" (after "Our florist is Petal & Stem")
     re.compile(rf"{_FIRM}\s+(?i:is|are|'s|will\s+be)\s+(?:(?i:now)\s+)?"
                rf"(?i:doing|handling|providing|taking\s+care\s+of)\s+(?:(?i:our|the|my)\s+)?{_ROLE}\b"),
