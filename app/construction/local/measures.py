@@ -1065,6 +1065,8 @@ def _shifts(v: _Values) -> None:
         said = [m["kind"], m["hours"] or m["hours2"], m["days"] and re.sub(r"^on\s+", "", m["days"], flags=re.I)]
         if m["kind"] is None and m["days"] is None:
             continue  # ("I'm on 9 to 5 today": no shifts said)
+        if m["who"] != "I" and m["who"].lower() in lx.STOPWORDS | lx.PRONOUNS:
+            continue  # ("It's on 9am to 5pm Monday to Friday": what "it" is, no one's shifts)
         v.add(v.owner(m["who"], m.start()), "shifts", ", ".join(" ".join(x.split()) for x in said if x), m.start(),
               end=m.end())
 
