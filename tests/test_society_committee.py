@@ -35,3 +35,11 @@ def test_one_who_agreed_to_be_co_opted_to_a_post_holds_it():
                     ("Helen", "Ray Dunn has agreed to be treasurer")], OCT)
     assert [(f.subject, f.object) for f in ex.facts if f.single_valued and f.predicate == "is"] == [
         ("secretary", "Nadia Kowalski"), ("treasurer", "Ray Dunn")]
+
+
+def test_a_hosepipe_ban_is_found_by_a_sprinkler():
+    # "No hosepipes on site in July and August" was not in the top 50 for "Ray wants to set up a sprinkler in
+    # August": its triggers said nothing of watering.
+    ex = extracted([("Helen", "1. No hosepipes on site in July and August, watering cans and water butts only.")], OCT)
+    [rule] = [fs for fs in ex.foresights if fs.kind == "constraint"]
+    assert "sprinkler" in rule.trigger and "watering" in rule.trigger

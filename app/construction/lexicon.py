@@ -666,6 +666,9 @@ SITUATIONS: dict[str, str] = {
     "screens": "screens, screen time, tv, television, film, films, movie, movies, tablet, ipad, cartoons, video games",
     # what may be burnt and when: "Bonfires are only allowed on Sundays before 10am"
     "fire": "clearing, burning, garden waste, cuttings, weeds, gardening, plot, weekend",
+    # how a garden may be watered: "No hosepipes on site in July and August" (for "Ray wants to set up a sprinkler")
+    "watering": "watering, hose, hosepipe, sprinkler, sprinklers, irrigation, water butt, plants, garden, plot, "
+                "drought, summer",
 }
 
 # Cue words in a sentence -> situation keys (a word may point to several).
@@ -708,6 +711,7 @@ _cue("drinks", "drink drinking alcohol wine beer")
 _cue("publicity", """announce announced announcing announcement announcements publicly public press publicise
 publicize""")
 _cue("fire", "bonfire bonfires burn burning burnt fire fires")
+_cue("watering", "hose hoses hosepipe hosepipes sprinkler sprinklers watering irrigation")
 _cue("screens", "screen screens tv television ipad tablet cartoons")
 _cue("lighting", "strobe strobes strobing flash flashes flashing epilepsy epileptic photosensitive "
                  "photosensitivity")
