@@ -43,3 +43,17 @@ def test_a_hosepipe_ban_is_found_by_a_sprinkler():
     ex = extracted([("Helen", "1. No hosepipes on site in July and August, watering cans and water butts only.")], OCT)
     [rule] = [fs for fs in ex.foresights if fs.kind == "constraint"]
     assert "sprinkler" in rule.trigger and "watering" in rule.trigger
+
+
+async def test_a_bill_said_paid_keeps_its_sum(services, graph):
+    # Walk-through 110's re-run: "(water bill | is | paid)" closed "(water bill | is | £298.60)", so no current
+    # fact held the bill's sum.
+    from tests.conversation import tell_days
+    await tell_days(services, graph, [
+        (0, "Dev", "the water bill came in today. £312.40 for the half year"),
+        (5, "Dev", "one more thing, the water bill is paid, £312.40 went out today"),
+        (9, "Dev", "the water bill is overdue again, they want £40 more")], group="plots", start=OCT)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant, subject: 'water bill', predicate: 'is'}) "
+                            "RETURN f.object AS v, f.status AS s ORDER BY f.validFrom")
+    assert [(r["v"], r["s"]) for r in rows] == [("£312.40", "current"), ("paid", "superseded"),
+                                                ("overdue", "current")], rows

@@ -10,6 +10,7 @@ in Rome") splits the interval it falls into instead of overlapping it.
 """
 from __future__ import annotations
 
+import re
 from typing import Awaitable, Callable
 
 from app.store.moments import rewritable
@@ -194,6 +195,17 @@ def _has_figure(key: str | None) -> bool:
     return any(c.isdigit() for c in key or "")
 
 
+# Whether a bill is paid, said of it beside its sum ("the water bill is £298.60", then "the water bill is
+# paid, £298.60 went out today"): neither ends the other (the paid bill had been of no sum).
+_PAYMENT_STATES = frozenset("paid unpaid overdue outstanding settled refunded".split())
+_DAY_KEY = re.compile(r"\d{4} \d\d \d\d")  # (a day's: "due 2026 12 04" then "paid" is the same bill's news)
+
+
+def _sum_and_state(a: dict, b: dict) -> bool:
+    keys = {a["objectKey"] or "", b["objectKey"] or ""}
+    return bool(keys & _PAYMENT_STATES) and any(_has_figure(k) and not _DAY_KEY.fullmatch(k) for k in keys)
+
+
 # What a statement that a value ended names when it names none ("I quit my job", "I left the
 # company": local/parse.py _ended).
 UNNAMED_ENDS = frozenset({"", "job", "my job", "the job", "company", "the company", "home", "my home"})
@@ -207,5 +219,5 @@ def _ends(n: dict, e: dict) -> bool:
     if not n["ends"]:
         # Values of a thing that holds several at once ("takes" metformin and a statin) end
         # none of each other; only a statement that one ended does.
-        return n["single"] and e["single"] and n["objectKey"] != e["objectKey"]
+        return n["single"] and e["single"] and n["objectKey"] != e["objectKey"] and not _sum_and_state(n, e)
     return n["objectKey"] == e["objectKey"] or (n["objectKey"] or "") in UNNAMED_ENDS
