@@ -90,3 +90,11 @@ async def test_a_saying_ended_by_a_correction_holds_again_when_the_correction_is
     rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'arrive at 8:30' "
                             "RETURN f.status AS s, f.validTo AS to, EXISTS { (f)-[:SUPERSEDED_BY]->() } AS ended")
     assert [(r["s"], r["to"], r["ended"]) for r in rows] == [("current", None, False)]
+
+
+def test_a_times_minutes_said_just_before_are_no_old_number_of_the_episode():
+    # Walk-through 108's re-run: "I'm on 1pm to 9:30pm" just before "it's £24 a month now instead of £30" was read as
+    # the 30 said in the episode, so the writer never looked for the broadband's £30.
+    ex = extracted([("Chloe", "so I'm on 1pm to 9:30pm Tuesday to Friday from this week"),
+                    ("Hannah", "also I switched us to Zen broadband, it's £24 a month now instead of £30")], DAY1)
+    assert [f.corrects for f in ex.facts if "Zen" in f.text] == [("30", "24")]

@@ -3,7 +3,7 @@ named in the speaker's next turn ("it's Tom Fenwick, ..."). It had been a "said"
 supervisor stayed the answer. Read by the local extractor."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from tests.conversation import extracted
 
@@ -33,6 +33,9 @@ def test_shifts_said_as_what_one_is_on_are_one_value_and_their_weekdays_no_dates
     assert [(f.object, f.single_valued) for f in ex.facts if f.predicate == "shifts is"] == [
         ("earlies, 7am to 3:30pm, Monday to Thursday", True), ("1pm to 9:30pm, Tuesday to Friday", True)]
     assert not [f for f in ex.facts if "2026-10-0" in f.text or "(Monday)" in f.text]
+    # ("from this week", said on its Sunday, holds from then: it had begun on the Monday before, closing the earlies)
+    [lates] = [f for f in ex.facts if f.predicate == "shifts is" and "1pm" in f.object]
+    assert lates.valid_from == SEP + timedelta(minutes=1)
     assert [f.single_valued for f in ex.facts if f.predicate == "hours is"] == [True]
     # (times alone on a day are no shifts: "I'm on 9 to 5 today")
     ex = extracted([("Chloe", "I'm on 9am to 5pm today, then free")], SEP)
@@ -63,3 +66,13 @@ def test_weekly_chores_and_nights_of_a_week_are_no_dates():
                     ("Hannah", "and bins out on Tuesday night, collection is Wednesday morning")], SEP)
     assert not [f for f in ex.facts if "2026-" in f.text]
     assert not [fs for fs in ex.foresights if fs.kind == "plan"]
+
+
+def test_what_one_was_on_before_one_went_onto_another_asks_after_an_earlier_value():
+    # Walk-through 108's re-run: "What shifts was Chloe on before she went onto lates?" put the earlies' turn, its
+    # value replaced, last of 50.
+    from app.recollection.search import asks_earlier
+    assert [asks_earlier(q) for q in ("What shifts was Chloe on before she went onto lates?",
+                                      "Where did Dan live before Tom moved in?",
+                                      "What did Tom say before the meeting?", "What shifts is Chloe on?")] == [
+        True, True, False, False]

@@ -70,7 +70,9 @@ _ASKS_EARLIER = re.compile(
     # ("What was Nadia's original target pace?", "her old shoes")
     r"used\s+to\s+(?:be|cost|charge|pay|earn|live|work|play|take|weigh)|"
     r"(?:the|his|her|their|my|our|\w+['’]s)\s+(?:original|old|former)|(?:the\s+)?previous(?:ly)?|"
-    r"before\s+(?:it|they|the\s+\w+|\w+['’]s\s+\w+)\s+(?:went|changed|rose|dropped|moved|was|were)|"
+    # ("What shifts was Chloe on before she went onto lates?")
+    r"before\s+(?:it|they|he|she|we|i|you|the\s+\w+|\w+['’]s\s+\w+|(?-i:[A-Z])\w+)\s+"
+    r"(?:went|changed|rose|dropped|moved|was|were|switched|started|got)|"
     r"(?:the\s+)?first\s+(?:price|fee|rate|dose|amount|value|budget|salary|rent|goal))\b", re.IGNORECASE)
 
 

@@ -1173,4 +1173,5 @@ _HIS_ROLE_IS = re.compile(r"(?:and\s+)?(?:his|her)\s+(?:new\s+|current\s+|usual\
 
 def _said_number(number: str, text: str) -> bool:
     """Whether `text` says `number` as a number of its own ("50 red scarves", not "150" or "£50.99")."""
-    return re.search(rf"(?<![\d.,]){re.escape(number)}(?![\d]|[.,]\d)", text) is not None
+    # (not a time's minutes: "1pm to 9:30pm" says no 30, and "instead of £30" had corrected nothing)
+    return re.search(rf"(?<![\d.,:]){re.escape(number)}(?![\d]|[.,:]\d)", text) is not None

@@ -140,6 +140,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         parse.single or parse.predicate in _ENDS or parse.predicate in _ENDS.values(), sent, t.at)
     if parse.from_day and sent.dates:
         began = _span(sent.dates[0], t.at)
+        if began[0] < t.at <= began[1]:
+            began = None  # "so I'm on 1pm to 9:30pm from this week", said on its Sunday: from then, not its Monday
     if began and parse.said_now and began[0] > t.at:
         began = None  # "LUM-4821 is reopened, the fix is due by December 10": reopened now
     return FactDraft(
