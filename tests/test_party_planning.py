@@ -22,7 +22,9 @@ def test_a_sum_made_another_ends_the_one_said_before():
                     ("Rachel", "£300 is fine to start, people can buy their own after"),
                     ("Tom", "actually let's make it £400, it's her 70th")], OCT, timedelta(minutes=2))
     thinking = [(f.object, f.valid_to is not None) for f in ex.facts if f.predicate == "was thinking"]
-    assert thinking == [("£300", True), ("£400", False)]
+    assert thinking == [("£300", True)]
+    # (the sum decided on, said so: it had been "Tom was thinking £400")
+    assert [f.text for f in ex.facts if "£400" in f.text] == ["Tom said actually let's make it £400, it's her 70th."]
 
 
 def test_a_firm_named_with_an_ampersand_and_one_said_to_be_our_caterer():

@@ -591,7 +591,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 if re.fullmatch(r"\d{1,2}:\d\d", resaid) and (half := re.search(r"[ap]m$", old, re.I)):
                     resaid += half.group()  # ("6pm", then "no wait, it's 6:30": 6:30pm)
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
-                _said_instead(facts, scores, said_last, old, resaid, s.t)
+                # (a sum decided on is said so, not a thought anew: "I was thinking £300" "actually let's make it
+                # £400" had made "Tom was thinking £400")
+                decided = dict(subject=s.t.speaker, predicate="said", object=s.text.rstrip(" ."),
+                               text=f"{s.t.speaker} said {s.text[:1].lower()}{s.text[1:].rstrip(' .')}.") if _LETS_MAKE.match(s.raw) else {}
+                _said_instead(facts, scores, said_last, old, resaid, s.t, **decided)
                 continue
             elif not valued and not s.t.assistant and (code := _CODE_SAID_AGAIN.match(s.raw)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker] | _user_turn_before(s, s_before),
@@ -808,6 +812,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     )
 
 
+_LETS_MAKE = re.compile(r"^(?:(?:actually|ok|okay|no|so)[\s,!.-]+)*let'?s\s+make\s+(?:it|that)\b", re.I)
+
+
 def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn,
                   **changed) -> None:
     """facts[told] with `new` said instead of `old` in turn `t` (and the fields `changed`): in its place when
@@ -815,9 +822,8 @@ def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: s
     f = facts[told]
     # (a time with its half of the day for one without: "kick off 10:30am", "10am not 10:30")
     swap = (lambda said: put_instead(said, old, new)) if said_meridiem(new) else (lambda said: said.replace(old, new, 1))
-    again = replace(f, text=swap(f.text), object=swap(f.object),
-                    subject=f.subject.replace(old, new, 1),
-                    entities=[(new if name == old else name, role) for name, role in f.entities], **changed)
+    again = replace(replace(f, text=swap(f.text), object=swap(f.object), subject=f.subject.replace(old, new, 1),
+                            entities=[(new if name == old else name, role) for name, role in f.entities]), **changed)
     if f.predicate == "said" and f.subject != t.speaker and again.text.startswith(f"{f.subject} said "):
         # said right by the other ("no wait, it's 26/01837/HOUS - you swapped the 3 and the 7"): theirs, not
         # "Hannah said planning reference is 26/01837/HOUS"
