@@ -80,7 +80,9 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         first = text.split(" ", 1)[0]
         w0 = sent.text.split(" ", 1)[0]
         # A sentence's capital, not a name's or a day's ("Saturday on 2023-06-08" keeps it).
-        if (first == w0 and not w0.isupper() and not any(m.start == 0 for m in sent.mentions)
+        # (nor "I"'s, nor an acronym's: "RSVPs are mostly in"; "A few can't make it" is a sentence's)
+        if (first == w0 and w0 != "I" and not (len(w0) > 1 and w0[:2].isupper() and w0[:2].isalpha())
+                and not any(m.start == 0 for m in sent.mentions)
                 and w0.lower().strip(",.") not in lx.WEEKDAYS | lx.WEEKDAYS_SHORT | lx.MONTHS):
             text = text[0].lower() + text[1:]
         text = f"{t.speaker} said {text}"

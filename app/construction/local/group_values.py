@@ -237,6 +237,11 @@ _GUESTS = (
     re.compile(r"\b(?i:guest\s+list|guest\s+count|rsvps?)\b[^.;!?]{0,40}?\b(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?"
                r"(?i:at|up\s+to|down\s+to)\s+(?P<num>\d{1,4})\b(?!\s*(?:%|(?i:am|pm)\b|[:.]\d))"),
 )
+# ... or as a number alone in a turn about who is coming ("RSVPs are mostly in. a few can't make it ... we're
+# down to 48": it had been no fact, the 55 before it the answer).
+_AT_NUMBER = re.compile(r"(?<![\w'])(?i:we're|we\s+are)\s+(?:(?i:now)\s+)?(?i:at|up\s+to|down\s+to)\s+(?P<num>\d{1,4})\b"
+                        r"(?!\s*(?:%|(?i:am|pm)\b|[:.,]\d|[a-zA-Z£$€]))")
+_GUEST_TALK = re.compile(r"\b(?:rsvps?|guests?|guest\s+list|invites?|invitations?)\b", re.I)
 # ... and said after a label, which the sentence's text has lost ("Update on guests: we're at 120 now").
 _GUESTS_LABEL = re.compile(r"^(?:(?i:update\s+on|re)\s+)?(?:(?i:the)\s+)?"
                            r"(?i:guests?(?:\s+(?:list|count|numbers?))?)\s*:\s*(?i:we're|we\s+are)\s+"
@@ -286,6 +291,9 @@ def _events(v: _Values) -> None:
     for rx in _GUESTS:
         for m in rx.finditer(v.text):
             v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
+    if not any(p.subject == "guest count" for p in v.out) and (m := _AT_NUMBER.search(v.text)) is not None \
+            and _GUEST_TALK.search(str(v.sent.t.turn.content or "")):
+        v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
     if (m := _GUESTS_LABEL.match(v.sent.raw.strip())) is not None:
         v.add(None, "guest count", f"{m.group('num')} guests", 0,  # (its words are the label's too)
               text=f"{v.speaker} said the guest count is now {m.group('num')} guests")
