@@ -862,7 +862,10 @@ async def test_a_run_cancelled_midway_leaves_its_conversation_to_the_retry_at_on
     await ing.memorize(graph.tenant, "cx", msgs, wait=False)
     await ing.drain()  # stored and maybe processed up to the open end; the flush is what runs now
     run = asyncio.create_task(ing.process(graph.tenant, "cx", flush=True))
-    for _ in range(400):  # until the run holds its lease
+    # until the run holds its lease (a deadline, not a count of tries: on a loaded machine two seconds had
+    # passed before it took it, and the run was cancelled before it began)
+    deadline = asyncio.get_running_loop().time() + 30
+    while asyncio.get_running_loop().time() < deadline:
         if await graph.read("MATCH (c:Conversation {tenant: $tenant, id: 'cx'}) WHERE c.leaseUntil > datetime() "
                             "RETURN c.id"):
             break
