@@ -865,7 +865,7 @@ async def test_a_run_cancelled_midway_leaves_its_conversation_to_the_retry_at_on
     # until the run holds its lease (a deadline, not a count of tries: on a loaded machine two seconds had
     # passed before it took it, and the run was cancelled before it began)
     deadline = asyncio.get_running_loop().time() + 30
-    while asyncio.get_running_loop().time() < deadline:
+    while asyncio.get_running_loop().time() < deadline and not run.done():
         if await graph.read("MATCH (c:Conversation {tenant: $tenant, id: 'cx'}) WHERE c.leaseUntil > datetime() "
                             "RETURN c.id"):
             break
