@@ -45,7 +45,8 @@ def test_a_number_alone_in_a_turn_about_who_is_coming_is_the_guest_count():
     # "Tom said rSVPs are mostly in." (the 55 guests before it the answer).
     ex = extracted([("Tom", "RSVPs are mostly in. a few can't make it, Dad's cousins in Cork aren't coming. "
                             "we're down to 48")], OCT)
-    assert [f.object for f in ex.facts if f.subject == "guest count"] == ["48 guests"]
+    assert [(f.object, f.text) for f in ex.facts if f.subject == "guest count"] == [
+        ("48 guests", "Tom said the guest count is now 48 guests (we're down to 48).")]
     assert "Tom said RSVPs are mostly in." in [f.text for f in ex.facts]
     # (a number alone in a turn about anything else is none)
     assert not [f for f in extracted([("Tom", "sales are great, we're up to 48 now")], OCT).facts if f.single_valued]

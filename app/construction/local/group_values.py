@@ -293,7 +293,10 @@ def _events(v: _Values) -> None:
             v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
     if not any(p.subject == "guest count" for p in v.out) and (m := _AT_NUMBER.search(v.text)) is not None \
             and _GUEST_TALK.search(str(v.sent.t.turn.content or "")):
-        v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end())
+        # (its words say what it counts: "Tom said we're down to 48." ranked 27th for "How many guests now?")
+        v.add(None, "guest count", f"{m.group('num')} guests", m.start(), end=m.end(),
+              text=f"{v.speaker} said the guest count is now {m.group('num')} guests "
+                   f"({m.group(0)[:1].lower()}{m.group(0)[1:]})")
     if (m := _GUESTS_LABEL.match(v.sent.raw.strip())) is not None:
         v.add(None, "guest count", f"{m.group('num')} guests", 0,  # (its words are the label's too)
               text=f"{v.speaker} said the guest count is now {m.group('num')} guests")
