@@ -57,3 +57,21 @@ async def test_a_bill_said_paid_keeps_its_sum(services, graph):
                             "RETURN f.object AS v, f.status AS s ORDER BY f.validFrom")
     assert [(r["v"], r["s"]) for r in rows] == [("£312.40", "current"), ("paid", "superseded"),
                                                 ("overdue", "current")], rows
+
+
+async def test_the_rule_a_query_names_a_word_of_comes_before_one_whose_clause_shares_a_verb(services, graph):
+    # Walk-through 110's third run: "Ray wants to set up a sprinkler" brought "No bonfires before 6pm, and never on a
+    # Sunday" first (its clause before "never" was read as whom it is about, and "set" named it), the hosepipe ban
+    # folded under it.
+    from app.recollection.request import Method, SearchRequest
+    from app.recollection.search import SearchService
+    from tests.conversation import tell_days
+    await tell_days(services, graph, [
+        (0, "Helen", "Site rules for the noticeboard: 1. No hosepipes on site in July and August, watering cans and "
+                     "water butts only. 2. No bonfires before 6pm, and never on a Sunday."),
+        (1, "Dev", "Ray on plot 9 asked about the shed")], group="plots", start=OCT)
+    res = await SearchService(services).search(graph.tenant, SearchRequest(
+        query="Ray on plot 9 wants to set up a sprinkler on his plot in August, is that ok?", method=Method.HYBRID,
+        top_k=5, group_id="plots"), record_access=False)
+    rules = [h.node.get("text", "") for h in res.hits if h.kind == "foresight"]
+    assert rules and "hosepipes" in rules[0], rules

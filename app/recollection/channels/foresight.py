@@ -95,7 +95,9 @@ AGENDA_BOTH = vector_query("Foresight", "foresight_embedding", NEAR + WORDS + PE
 
 
 # A foresight's text begins with whom it is about: "Pim is allergic ...", "Maya's son has asthma".
-_SUBJECT = re.compile(r"^(.{1,60}?)\s+(?:is|are|has|have|does|doesn't|can't|cannot|gets|eats|keeps|will|won't|"
+# (a name of up to four words, not a clause: "Helen set a rule: No bonfires before 6pm, and never ..." had made
+# its first 45 characters whom it is about, so any query saying "set" named her rule first)
+_SUBJECT = re.compile(r"^([A-Z][^\s:,;]*(?:\s+[^\s:,;]+){0,3}?)\s+(?:is|are|has|have|does|doesn't|can't|cannot|gets|eats|keeps|will|won't|"
                       r"never|avoids|dislikes|needs|must|was|wants|plans)\b")
 
 
