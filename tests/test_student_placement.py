@@ -76,3 +76,10 @@ def test_what_one_was_on_before_one_went_onto_another_asks_after_an_earlier_valu
                                       "Where did Dan live before Tom moved in?",
                                       "What did Tom say before the meeting?", "What shifts is Chloe on?")] == [
         True, True, False, False]
+
+
+def test_an_event_announced_alone_then_no_day_has_no_day():
+    # ("this time" is no day: it had made "The halloween party is on this time it's at Tom's")
+    ex = extracted([("Hannah", "also, halloween party! this time it's at Tom's flat, 8pm")], SEP)
+    assert not [f for f in ex.facts if f.predicate == "date is"]
+    assert not [f for f in ex.facts if "party is on" in f.text]

@@ -115,8 +115,10 @@ ORDERED = re.compile(r"\b(?P<thing>(?:[a-z][\w-]*\s+){0,2}?(?:cake|cakes|order|s
 # had been no one's, and no plan: "the party's off" ended nothing).
 _EVENT_ALONE = re.compile(r"^(?:(?:also|and|oh|so|ok|okay|right|plus)[,!]?\s+)*(?:(?:a|the|our|my)\s+)?"
                           rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))[\s!.]*$", _I)
-_DAY_FIRST = re.compile(r"^(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|"
-                        rf"next\s+[a-z]+|this\s+[a-z]+|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|(?:{lx.MONTH_ALT})\b).*)$", _I)
+# (not any "this": "party! this is going to be epic" says no day)
+_DAY_FIRST = re.compile(r"^(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|(?:next|this)\s+"
+                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:end)?|month)|"
+                        rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|(?:{lx.MONTH_ALT})\b).*)$", _I)
 
 HANDOVERS = frozenset({"collection", "pickup", "pick-up", "delivery", "fitting", "tasting"})
 
