@@ -98,3 +98,12 @@ def test_a_times_minutes_said_just_before_are_no_old_number_of_the_episode():
     ex = extracted([("Chloe", "so I'm on 1pm to 9:30pm Tuesday to Friday from this week"),
                     ("Hannah", "also I switched us to Zen broadband, it's £24 a month now instead of £30")], DAY1)
     assert [f.corrects for f in ex.facts if "Zen" in f.text] == [("30", "24")]
+
+
+async def test_the_name_a_correction_is_said_of_is_a_word_it_shares_not_its_speakers(services, graph):
+    # The correction's subject had been left out of its words as if it were its speaker's name: "Gareth wants his
+    # lads to start at 8 instead of 8:30" then shared only "lads" with "Gareth also said his lads will arrive at 8:30".
+    await tell_days(services, graph, [
+        (0, "Hannah", "Gareth also said his lads will arrive at 8:30 each morning"),
+        (14, "Hannah", "Gareth wants his lads to start at 8 instead of 8:30 from now on")], group="kitchen")
+    assert [s for t, s in await _said(graph, "arrive at 8:30")] == ["superseded"]

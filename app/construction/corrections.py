@@ -72,7 +72,7 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
         # the sayings that hold the old number, sharing the correction's words: ended by it
         # (a saying's teller is a word it shares, "Showroom said 12 boxes"; not the one who corrects, whose
         # name the facts of their "I" and "we" all hold: "Hannah switched Hannah to Zen broadband")
-        around = _content(told[f["turnIds"][0]]) - (_content(f["subject"]) if f["subject"][:1].isupper() else set())
+        around = _content(told[f["turnIds"][0]]) - _content(f.get("speaker") or "")
         f["closes"] = [{"oldId": c["id"], "newId": f["id"], "at": max(f["validFrom"], _native(c["validFrom"]))}
                        for c in row["found"] if not c["single"] and number.search(c["text"])
                        and len(around & _content(c["text"])) >= SAID_SHARES]

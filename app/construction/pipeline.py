@@ -354,7 +354,8 @@ class Pipeline:
                 subject_key = thing_key(f.predicate[:-len(" is")], first.group_id)
             if entity_key in res.entities and all(a["key"] != entity_key for a in about):
                 about.insert(0, {"key": entity_key, "role": "subject"})
-            stated_at = next(t.at for t in cell.turns if t.id == tids[0])
+            said_in = next(t for t in cell.turns if t.id == tids[0])
+            stated_at = said_in.at
             valid_from = f.valid_from or stated_at
             row = {
                 "id": fid, "cellId": cell_id, "subject": f.subject, "predicate": f.predicate,
@@ -363,7 +364,7 @@ class Pipeline:
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
                 "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
                 "corrects": list(f.corrects) if f.corrects else None, "movesTo": f.moves_to,
-                "statedAt": stated_at,
+                "statedAt": stated_at, "speaker": said_in.speaker,  # (whom a correction's words name: corrections.py)
                 "eventDate": f.event_date, "status": "retracted" if f.retracted else "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,
                 "groupId": first.group_id,
