@@ -34,6 +34,7 @@ from typing import Callable, Sequence
 
 __all__ = [
     "DateMention",
+    "HOURS_SPAN",
     "find_dates",
     "resolve_date",
     "render",
@@ -485,10 +486,10 @@ _ROUTINE_VERB = re.compile(r"\b(?:work|works|working|open|opens|closed|shifts?|r
                            r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*,?)?(?:\s*(?:still|now|on))?\s*$", _I)
 # ... or hours after it: "Tuesday to Saturday 7:30am to 3pm"
 # ... or before it: "I'm on earlies now, 7am to 3:30pm Monday to Thursday" (it had been one week's Monday to Thursday).
-_HOURS_BEFORE = re.compile(r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)"
-                           r"\s*,?\s*(?:on\s+)?$", _I)
-_HOURS_AFTER = re.compile(r"\s*,?\s*(?:from\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*"
-                          r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b", _I)
+# A span of hours: "7am to 3:30pm", "9-5pm" (local/measures.py reads shifts by it too).
+HOURS_SPAN = r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)"
+_HOURS_BEFORE = re.compile(HOURS_SPAN + r"\s*,?\s*(?:on\s+)?$", _I)
+_HOURS_AFTER = re.compile(r"\s*,?\s*(?:from\s+)?" + HOURS_SPAN + r"\b", _I)
 
 
 _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$", _I)  # "her day off is Monday"

@@ -152,10 +152,10 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
     return len(mine & before[0]) >= (0.5 if _CONFIRMS.search(s.text) else 0.75) * len(mine)
 
 
-# What an assistant's confirmation says besides the user's words ("Got it, a peanut allergy
-# with an EpiPen", "Noted: ..."): no content of its own.
 # An answer brought back, no reaction: "ok she says thursday 22nd at 6pm works" (it had been nothing).
 _OK_SHE_SAYS = re.compile(r"^(?:ok|okay|right|so|oh)[,!]?\s+(?:she|he|they|(?-i:[A-Z])[\w'-]+)\s+(?:says?|said)\b", re.I)
+# What an assistant's confirmation says besides the user's words ("Got it, a peanut allergy
+# with an EpiPen", "Noted: ..."): no content of its own.
 _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perfect great thanks will do "
                           "keep mind".split())
 
@@ -593,8 +593,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, resaid)
                 # (a sum decided on is said so, not a thought anew: "I was thinking £300" "actually let's make it
                 # £400" had made "Tom was thinking £400")
-                decided = dict(subject=s.t.speaker, predicate="said", object=s.text.rstrip(" ."),
-                               text=f"{s.t.speaker} said {s.text[:1].lower()}{s.text[1:].rstrip(' .')}.") if _LETS_MAKE.match(s.raw) else {}
+                decided = {}
+                if _LETS_MAKE.match(s.raw):
+                    words = s.text.rstrip(" .")
+                    decided = dict(subject=s.t.speaker, predicate="said", object=words,
+                                   text=f"{s.t.speaker} said {words[:1].lower()}{words[1:]}.")
                 _said_instead(facts, scores, said_last, old, resaid, s.t, **decided)
                 continue
             elif not valued and not s.t.assistant and (code := _CODE_SAID_AGAIN.match(s.raw)) is not None and (

@@ -15,7 +15,7 @@ import re
 from datetime import date
 
 from app.construction import lexicon as lx
-from app.construction.dates import DateMention
+from app.construction.dates import HOURS_SPAN, DateMention
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.entities import _Registry, _key
 from app.construction.local.inline_dates import ISO_DAY, _fill
@@ -1052,12 +1052,11 @@ def _grades(v: _Values) -> None:
 # on 1pm to 9:30pm Tuesday to Friday from this week" (each had been a "said" fact, the long days current beside them).
 _SHIFT_KIND = (r"(?:earlies|lates|nights|night\s+shifts?|long\s+days|early\s+shifts?|late\s+shifts?|twilights|"
                r"day\s+shifts?)")
-_HOURS_SPAN = r"\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)"
 _WEEKDAY_SPAN = (r"(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*(?:to|-|–|through|and|&)\s*"
                  r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b")
 _ON_SHIFTS = re.compile(rf"\b(?P<who>(?-i:[A-Z])[\w-]*)(?:'m|'s|\s+am|\s+is)\s+(?:now\s+)?on\s+"
-                        rf"(?:(?P<kind>{_SHIFT_KIND})\b(?:\s+now)?(?:\s*,\s*|\s+)?(?P<hours>{_HOURS_SPAN})?|"
-                        rf"(?P<hours2>{_HOURS_SPAN}))(?:\s+(?P<days>{_WEEKDAY_SPAN}))?", re.I)
+                        rf"(?:(?P<kind>{_SHIFT_KIND})\b(?:\s+now)?(?:\s*,\s*|\s+)?(?P<hours>{HOURS_SPAN})?|"
+                        rf"(?P<hours2>{HOURS_SPAN}))(?:\s+(?P<days>{_WEEKDAY_SPAN}))?", re.I)
 
 
 def _shifts(v: _Values) -> None:
