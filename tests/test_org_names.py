@@ -112,6 +112,18 @@ async def test_a_person_named_with_or_without_a_title_is_the_one_so_named(servic
     assert "Tom Baker" in ents["mr tom baker"][1] and ents["mr tom reyes"][1] == [], ents
 
 
+async def test_a_given_name_alone_is_the_one_person_known_with_a_title_and_that_given_name(services, graph):
+    # Walk-through 108: "Elaine" after "Dr Elaine Whitcombe" was a person of her own, holding the
+    # PAD deadline (relatedTo of the tutor found "Elaine" two hops away); two titled Annas stay apart.
+    await _tell(services, graph, [(0, "My link tutor is Dr Elaine Whitcombe, she's lovely"),
+                                  (0, "Dr Anna Berg and Prof Anna Lind run the module"),
+                                  (1, "Elaine wants my PAD signed off by Friday"),
+                                  (1, "Anna moved the seminar")])
+    ents = await _entities(graph)
+    assert "Elaine" in ents["dr elaine whitcombe"][1] and "elaine" not in ents, ents
+    assert "anna" in ents and ents["dr anna berg"][1] == [] and ents["prof anna lind"][1] == [], ents
+
+
 async def test_a_full_name_and_a_title_fit_for_her_with_the_surname_are_one_person(services, graph):
     # Walk-throughs 97 and 98: "Margaret Okafor" and "Mrs Okafor", "Deepa Patel" and "Mrs Patel" were two
     # people each (her quote's timeline split between them); "Mr Okafor" is not Margaret.

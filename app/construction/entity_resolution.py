@@ -76,12 +76,15 @@ RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMI
 
 # A person named with a title and a surname ("Dr Patel") known by the title, a given name and that
 # surname ("Dr Anita Patel"), or by one of $keys: the other ways the name is said, with or without
-# its title ("Helen Jones" for "Mrs Helen Jones", "Dr Patel" for "Dr Anita Patel").
+# its title ("Helen Jones" for "Mrs Helen Jones", "Dr Patel" for "Dr Anita Patel"); or a given name
+# alone ($given) known with a title and a surname ("Elaine" for "Dr Elaine Whitcombe").
 PERSON_TITLED = """
 MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
 WHERE ($title <> '' AND e.key ENDS WITH ' ' + $surname
        AND (size(split(e.key, ' ')) = 2 OR (e.key STARTS WITH $title + ' ' AND size(split(e.key, ' ')) = 3)))
    OR e.key IN $keys
+   OR ($given <> '' AND size(split(e.key, ' ')) = 3 AND split(e.key, ' ')[1] = $given
+       AND split(e.key, ' ')[0] IN $titles)
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
@@ -331,11 +334,12 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
     full = len(words) == 2 and words[0] in lx.GIVEN_NAMES and words[0] not in lx.TITLES
     if d.type != "person" or (sk in speakers and not full) or not 1 <= len(words) <= 3:
         return None
-    title, surname, keys = "", "", []
+    title, surname, keys, given = "", "", [], ""
     if len(words) == 1:
         if sk not in lx.GIVEN_NAMES:
             return None
         keys = [f"{k} {sk}" for k in sorted(lx.KIN_TITLES)]  # ("Yusuf", known as "Cousin Yusuf")
+        given = sk  # ("Elaine", known as "Dr Elaine Whitcombe")
     elif words[0] in lx.KIN_TITLES and len(words) == 2:
         keys = [words[1]]  # ("Cousin Yusuf", known as "Yusuf")
     elif words[0] in lx.TITLES and len(words) == 2:
@@ -348,7 +352,8 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
         keys += [f"{t} {words[1]}" for t in lx.SURNAME_TITLES if _fits(t, words[0])]
     else:
         return None
-    rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys)
+    rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys, given=given,
+                            titles=sorted(lx.TITLES))
     # ("Mrs Okafor" is "Margaret Okafor", not "David Okafor": a title and a given name of one sex)
     rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"]
             and (not title or len(r["key"].split()) == 3 or _fits(title, r["key"].split()[0]))]
