@@ -20,6 +20,7 @@ from typing import Awaitable, Callable
 
 from app.construction.entity_resolution import normalize_key
 from app.construction.local.text import held_number, put_instead
+from app.construction.replacements import GROUP_FACTS
 from app.store import term_stats
 
 # The group's current values said before the correction that hold the old number, the latest
@@ -27,13 +28,7 @@ from app.store import term_stats
 # (tenant, conversationId) index, not the tenant's every fact.
 CANDIDATES = """
 UNWIND $asks AS a
-CALL (a) {
-  MATCH (f:Fact {tenant: $tenant, groupId: a.groupId}) RETURN f
-  UNION
-  MATCH (f:Fact {tenant: $tenant, conversationId: a.conversationId}) WHERE a.groupId IS NULL AND f.groupId IS NULL
-  RETURN f
-}
-WITH a, f
+""" + GROUP_FACTS + """WITH a, f
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false
   AND (f.singleValued AND f.object CONTAINS a.old OR NOT f.singleValued AND f.text CONTAINS a.old)
   AND coalesce(f.statedAt, f.validFrom) < a.at

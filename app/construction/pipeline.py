@@ -364,6 +364,7 @@ class Pipeline:
                 "confidence": float(f.confidence), "validFrom": valid_from, "validTo": f.valid_to,
                 "validFromUntil": f.valid_from_until if f.valid_from else None, "ends": f.ends,
                 "corrects": list(f.corrects) if f.corrects else None, "movesTo": f.moves_to,
+                "switchesTo": f.switches_to,
                 "statedAt": stated_at, "speaker": said_in.speaker,  # (whom a correction's words name: corrections.py)
                 "eventDate": f.event_date, "status": "retracted" if f.retracted else "current", "embedding": None,
                 "turnIds": tids, "about": about, "conversationId": first.conversation_id,

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Awaitable, Callable
 
+from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key, timeline_of
+from app.construction.short_names import _kind
 
 # The extractor's facts that hand a value on, and how the value's text says so.
 HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
@@ -64,11 +66,93 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
             continue
         f, held = facts[a["i"]], held_by[0]
         old, new = f["subject"], f["object"]
-        said = held["subject"] if held["predicate"] == "is" else f"{held['subject']}'s {held['predicate'][:-3]}"
         how = HANDED_ON[f["predicate"]].format(old=old)
-        take_over(f, held, predicate=held["predicate"], text=f"{said[:1].upper()}{said[1:]} is {new}, {how}.")
+        take_over(f, held, predicate=held["predicate"], text=_value_text(held, new, how))
         changed.append(a["i"])
     return changed
+
+
+def _value_text(held: dict, new: str, how: str) -> str:
+    """The text of `new` as the value of `held`'s timeline: "Dan's physio is Tomasz Nowak, <how>."."""
+    said = held["subject"] if held["predicate"] == "is" else f"{held['subject']}'s {held['predicate'][:-3]}"
+    return f"{said[:1].upper()}{said[1:]} is {new}, {how}."
+
+
+# The facts of the asking row's group (in a conversation of no group, that conversation's): by the
+# (tenant, groupId) or (tenant, conversationId) index, not the tenant's every fact.
+GROUP_FACTS = """
+CALL (a) {
+  MATCH (f:Fact {tenant: $tenant, groupId: a.groupId}) RETURN f
+  UNION
+  MATCH (f:Fact {tenant: $tenant, conversationId: a.conversationId}) WHERE a.groupId IS NULL AND f.groupId IS NULL
+  RETURN f
+}
+"""
+
+# The group's current values of words said before a switch (in a conversation of no group, that
+# conversation's), the latest first: by the (tenant, groupId) or (tenant, conversationId) index.
+SWITCHABLE = """
+UNWIND $asks AS a
+""" + GROUP_FACTS + """WITH a, f
+WHERE f.singleValued AND f.status = 'current' AND coalesce(f.forgotten, false) = false
+  AND (f.predicate = 'is' OR f.predicate ENDS WITH ' is') AND NOT f.predicate IN ['date is', 'end date is']
+  AND f.objectKey <> a.newKey AND coalesce(f.statedAt, f.validFrom) < a.at
+WITH a, f ORDER BY f.validFrom DESC
+WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, predicate: f.predicate, object: f.object,
+                 about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..200] AS found
+RETURN a.i AS i, found
+"""
+# Words of what a value is that name no one thing ("insurance provider": the insurance).
+_GENERIC = frozenset("name number contact provider current main new old usual regular".split())
+
+
+async def adopt_switches(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
+    """Make each fact row marked `switchesTo` (local/switches.py) the new value of the group's value
+    its sentence names: by its holder ("Karen's too far away now", of "Dan's physio is Karen Lowe"),
+    else by what it is ("renewed the van insurance, went with Admiral", of "insurance provider is
+    Direct Line"); one timeline so named, or none is taken. Mutates the rows; returns the indexes of
+    the rows changed (their words are to be counted again)."""
+    asks = [{"i": i, "newKey": normalize_key(f["switchesTo"]), "groupId": f.get("groupId"),
+             "conversationId": f["conversationId"], "at": f["statedAt"]}
+            for i, f in enumerate(facts) if f.get("switchesTo")]
+    if not asks:
+        return []
+    changed = []
+    for row in await read(SWITCHABLE, asks=asks):
+        f = facts[row["i"]]
+        # (the sentence as said: a transaction run again finds the row already retold)
+        said = f" {normalize_key(f.setdefault('switchSaid', f['text']).replace('’', chr(39)))} ".replace("'s ", " ")
+        values = [c for c in row["found"] if _kind(c["object"]) == "words"]
+        held = _one_timeline([c for c in values if _holder_named(c["object"], said)]) \
+            or _one_timeline([c for c in values if _thing_named(c, said)])
+        if held is None:
+            continue
+        new = f["switchesTo"]
+        take_over(f, held, predicate=held["predicate"], object=new, objectKey=normalize_key(new),
+                  singleValued=True,  # (the sentence kept: why, and what it costs now)
+                  text=f"{_value_text(held, new, 'switched from ' + held['object'])[:-1]}: {f['switchSaid']}")
+        changed.append(row["i"])
+    return changed
+
+
+def _one_timeline(found: list[dict]) -> dict | None:
+    """The latest of `found` when all are of one timeline, else None."""
+    return found[0] if found and len({(c["subjectKey"], c["predicate"]) for c in found}) == 1 else None
+
+
+def _holder_named(value: str, said: str) -> bool:
+    """Whether the sentence (normalised, padded with spaces) names who or what holds the value: its
+    name, or a person's given name ("Karen's too far away now", of Karen Lowe)."""
+    words = [w for w in normalize_key(value).split() if w not in lx.TITLES]
+    return bool(words) and (f" {' '.join(words)} " in said
+                            or len(words) in (2, 3) and words[0] in lx.GIVEN_NAMES and f" {words[0]} " in said)
+
+
+def _thing_named(held: dict, said: str) -> bool:
+    """Whether the sentence names what the value is ("the van insurance", of "insurance provider")."""
+    what = timeline_of(held["subjectKey"]) if held["predicate"] == "is" else held["predicate"][:-3]
+    words = [w for w in normalize_key(what).split() if len(w) >= 4 and w not in _GENERIC and w not in lx.STOPWORDS]
+    return any(f" {w} " in said or f" {w}s " in said for w in words)
 
 
 def _leaves(f: dict) -> bool:

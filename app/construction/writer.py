@@ -8,7 +8,7 @@ from app.construction.foresight_ends import DAY_MOVED, DAY_TWINS, DAY_VALUE, VAL
 from app.construction.supersession import plan_supersession
 from app.construction.corrections import adopt_corrections, closings
 from app.construction.moved_events import adopt_moves
-from app.construction.replacements import adopt_replacements
+from app.construction.replacements import adopt_replacements, adopt_switches
 from app.construction.short_names import adopt_long_names
 from app.construction.value_owner import adopt_accepted, adopt_owners
 from app.store import term_stats
@@ -256,6 +256,7 @@ async def write_batch(graph: TenantGraph, batch: Batch) -> None:
         retold = [*await adopt_corrections(tx.run, batch.facts),  # "It's 995 not 975": the value said before
                   *await adopt_replacements(tx.run, batch.facts),  # "his replacement is Priya Nair": his posts
                   *await adopt_moves(tx.run, batch.facts),  # "it's been moved again, now to ...": the inspection
+                  *await adopt_switches(tx.run, batch.facts),  # "switching to Tomasz, Karen's too far": his physio
                   *await adopt_accepted(tx.run, batch.facts)]  # "She accepted £880": her rent
         for i in retold:
             terms_of["facts"][i] = term_stats.node_terms("fact", batch.facts[i])

@@ -199,6 +199,10 @@ class FactDraft:
     # now to Tuesday 1 December"), ISO: the writer gives it to the group's event whose name the
     # turn's words hold (construction/moved_events.py); with none, the fact stays as said.
     moves_to: str | None = None
+    # The name of one switched to ("I'm switching to Tomasz Nowak, Karen's too far away now"): the
+    # writer makes it the new value of the group's value the sentence names, by its holder or by
+    # what it is (construction/replacements.py); with none, the fact stays as said.
+    switches_to: str | None = None
     # Said in error and taken back at once ("... to 15 units from tonight", then "no wait, 16."):
     # never true, so on no timeline and no value held earlier (construction/local/slips.py).
     retracted: bool = False

@@ -33,6 +33,7 @@ from app.construction.local.foresight import _constraint, _plan, allergy_of, day
 from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.slips import retract_slips
+from app.construction.local.switches import switched_to
 from app.construction.local.answers import answered_allergy, asked_allergy
 from app.construction.local.foresight_end import called_off, foresight_ends, redated, replanned, retimed
 from app.construction.local.turn_sentences import (
@@ -648,6 +649,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # "it's been moved again, now to Tuesday 1 December": the writer finds what it is
             moved_to = None if valued or assigned or s.t.assistant else it_moved(
                 s, s_before if s_before is not None and s_before.t is s.t else None)
+            # "I'm switching to Tomasz Nowak, Karen's too far away now": the writer finds whose value it is
+            switch = None if valued or assigned or moved_to or s.t.assistant else switched_to(s, reg)
             valued_or_assigned = valued or assigned or fixes
             content = _content_score(_without_mentions(s.text, s.mentions))
             if (_GREETING.match(s.raw) and content < 2.0 or SMALL_TALK.match(s.text)) and not valued_or_assigned:
@@ -764,6 +767,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 f = _fact(s, p, reg)
                 if fixes is not None and p is (valued[0] if valued else parses[0]):
                     f = replace(f, corrects=fixes)
+                if switch is not None and p is parses[0]:
+                    f = replace(f, switches_to=switch)
                 if moved_to is not None and p is parses[0]:
                     f = replace(f, moves_to=moved_to)
                     if s_before is not None and s_before.t is s.t and tells_move(s_before.text):
