@@ -107,3 +107,26 @@ async def test_the_name_a_correction_is_said_of_is_a_word_it_shares_not_its_spea
         (0, "Hannah", "Gareth also said his lads will arrive at 8:30 each morning"),
         (14, "Hannah", "Gareth wants his lads to start at 8 instead of 8:30 from now on")], group="kitchen")
     assert [s for t, s in await _said(graph, "arrive at 8:30")] == ["superseded"]
+
+
+def test_a_value_corrected_at_once_says_again_the_words_just_before_that_held_the_old_number():
+    # Walk-through 112: "£285 in total, deposit of £40 due by 20 November" "sorry, deposit is £45 not £40" made the
+    # deposit £45, and the saying of £40 (and its deadline) stayed, first for "how much is the deposit?".
+    ex = extracted([("Claire", "£285 in total, deposit of £40 due by 20 November, rest in instalments"),
+                    ("Claire", "sorry, deposit is £45 not £40, just reread it")], DAY1)
+    held = [(f.text, f.valid_to) for f in ex.facts if "deposit of" in f.text]
+    assert [(t.count("£40"), t.count("£45"), to is None) for t, to in held] == [(1, 0, False), (0, 1, True)], held
+    assert [f.object for f in ex.facts if f.single_valued] == ["£45"]
+    assert [p.text.count("£45") for p in ex.foresights if "deposit" in p.text] == [1]
+
+
+async def test_a_sum_of_three_digits_corrected_ends_a_saying_sharing_one_word_with_it(services, graph):
+    # Walk-through 112: "the total is £260 now, not £285" shared only "total" with "£285 in total, deposit of £45
+    # due by 20 November", which stayed current; a saying of a sum of two digits still needs two words.
+    await tell_days(services, graph, [
+        (0, "Claire", "£285 in total, deposit of £45 due by 20 November, rest in instalments"),
+        (0, "Claire", "the taxi was £28 in total"),
+        (30, "Claire", "the school says the PTA is subsidising the trip, so the total is £260 now, not £285"),
+        (31, "Claire", "sorry the total is £30 not £28")], group="kids")
+    assert [s for _, s in await _said(graph, "deposit of £45")] == ["superseded"]
+    assert [s for _, s in await _said(graph, "taxi")] == ["current"]

@@ -44,6 +44,10 @@ RETURN a.i AS i, found
 # one (the "4" of "Mia said 4 of us are going" is no "£5 not 4" of the subs).
 SAID_SHARES = 2
 
+# ... or one, for a number of three digits or more ("so the total is £260 now, not £285", of "£285 in total,
+# deposit of £45 due by 20 November": a number so rare is said of little else)
+_RARE_NUMBER = re.compile(r"[£$€]?\d(?:,?\d){2,}(?:\.\d+)?")
+
 _REPORTED = re.compile(r"^[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?\s(?:said|says|told)\b")
 
 
@@ -68,9 +72,10 @@ async def adopt_corrections(read: Callable[..., Awaitable[list[dict]]], facts: l
         # (a saying's teller is a word it shares, "Showroom said 12 boxes"; not the one who corrects, whose
         # name the facts of their "I" and "we" all hold: "Hannah switched Hannah to Zen broadband")
         around = _content(told[f["turnIds"][0]]) - _content(f.get("speaker") or "")
+        shares = 1 if _RARE_NUMBER.fullmatch(old) else SAID_SHARES
         f["closes"] = [{"oldId": c["id"], "newId": f["id"], "at": max(f["validFrom"], _native(c["validFrom"]))}
                        for c in row["found"] if not c["single"] and number.search(c["text"])
-                       and len(around & _content(c["text"])) >= SAID_SHARES]
+                       and len(around & _content(c["text"])) >= shares]
         # (a value read from the sentence itself, "order 15 boxes not 12", is on its own timeline)
         found = [] if sayings_only else [c for c in row["found"] if c["single"] and number.search(c["object"])]
         # the one it names most words of ("Hannah's rent"; the latest of equals), else the only one

@@ -557,6 +557,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 valued = [renamed]  # "sorry, Whitlock not Whitmore": the accountant said before, anew
             if s.t.assistant and valued and all(_said_before(v, measured) for v in valued):
                 continue  # "Amir's target is now a 7", after "I've raised his target grade to 7": an echo
+            if valued and fix is not None and not s.t.assistant and (said_last := _told_once(
+                    facts, by_speaker[s.t.speaker], held_number(fix[0]))) is not None \
+                    and not facts[said_last].single_valued:
+                # "£285 in total, deposit of £40 due by 20 November" "sorry, deposit is £45 not £40": the value
+                # is read anew, and the speaker's words just before, which held the old number, are said again
+                _plans_said_instead(foresights, facts[said_last].turn_ids, fix[0], fix[1])
+                _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
             # (a day said again is a value measures() read: only then is it looked for again)
             if valued and not s.t.assistant and (fixed := corrected_day(s, measured)) is not None:
                 end, was, again = redated(s, fixed[0].subject, fixed[1], fixed[0].obj, foresights)
