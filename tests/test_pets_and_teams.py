@@ -216,3 +216,13 @@ def test_a_two_word_post_is_one_noun_and_a_promoter_named_by_the_city_is_its_hol
                  ("Ruth", "the Glasgow promoter is Fiona Baird btw, she runs the King Tut's bookings"))
     assert ("Ruth's tour manager", "lost") in {(f.subject, f.predicate) for f in ex.facts}
     assert ("Glasgow", "Fiona Baird") in values(ex, "promoter is")
+
+
+def test_his_dose_changed_by_one_unnamed_is_the_pet_named_before_not_the_woman_named_first():
+    # Walk-through 114: "Sophie took Otis for his check up, the vet's upped his Metacam to 2ml" was Sophie's dose
+    # ("his" read as a "him" acted on, the one named last dropped as its doer); whoever has him on it, named in
+    # its clause or as its "he", is still not whom the dose is for.
+    ex = extract(("Tom", "also Sophie took Otis for his check up, the vet's upped his Metacam to 2ml"),
+                 ("Jen", "Mum saw Dr Okafor, he put her on amlodipine 5mg."))
+    assert values(ex, "metacam dose is") == [("Otis", "2 ml")]
+    assert values(ex, "amlodipine dose is") == [("Jen's mum", "5 mg")]

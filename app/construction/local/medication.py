@@ -10,7 +10,7 @@ import re
 
 from app.construction import lexicon as lx
 from app.construction.local.bounds import _alt
-from app.construction.local.entities import _Registry
+from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.fact_patterns import _I
 from app.construction.local.sentence import _Parse, _Sentence
 
@@ -247,13 +247,19 @@ def _whom(word: str, at: int, sent: _Sentence, reg: _Registry, recent: str | Non
     if w in _SPEAKER:
         return sent.t.speaker
     if w in _PRONOUN:
-        named = [e for mm in sent.mentions if mm.end <= at
-                 and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+        # (of the pronoun's sex: "Sophie took Otis for his check up, the vet's upped his Metacam" is Otis's)
+        unlike = {"he": "f", "him": "f", "she": "m", "her": "m"}.get(w)
+        named = [(mm, e) for mm in sent.mentions if mm.end <= at and (e := reg.get(mm.key)) is not None
+                 and e.type == "person" and not e.speaker and kin_gender(e.name) != unlike]
         if w in ("him", "her", "them"):
-            named = named[:-1]  # "Dr. Lee has him on metformin": not whoever has him on it
+            # "Dr. Lee has him on metformin", "Mum saw Dr Okafor, he put her on ...": not whoever has
+            # him on it, named in its clause or as its "he"
+            between = sent.text[named[-1][0].end:at] if named else ""
+            if named and (not re.search(r"[,;.]", between) or re.search(r"\b(?:he|she|they)\b", between, re.I)):
+                named = named[:-1]
             if not named and re.search(r"\b(?:she|he)\b", sent.text[:at], re.I):
                 return None  # "she also put him on Apoquel": "she" is the one named last, "him" another
-        return named[-1].name if named else recent
+        return named[-1][1].name if named else recent
     mine = w.startswith(("my ", "our "))  # "My mother takes lisinopril", as "Mum takes" is
     ent = reg.get(f"{sent.t.speaker}'s {w.split(' ', 1)[1] if mine else w}" if mine or w in lx.KIN_AS_NAME
                   else word)
