@@ -200,3 +200,33 @@ def test_a_rule_after_a_dash_and_a_wish_never_to_be_are_standing_constraints():
     # a wish not to do something on a day is that day's plan, not a standing rule
     ex = extract(("Callum", "Chloe doesn't want to go to the fitting on Friday 18 September"))
     assert not constraints(ex)
+
+
+def test_what_one_never_is_gets_none_of_and_how_long_at_most_are_rules_between_people():
+    # Session 61's walk-throughs (a dog-walking business, a retired couple, co-parents): each had been a "said" fact,
+    # so "can the Thursday group all have a run off the lead?" or "is a glass of wine ok?" brought none of them.
+    ex = extracted([("Claire", "Right, the big rules first. Biscuit, Pat Henderson's beagle, is NEVER off the lead."),
+                    ("Claire", "And Luna gets no treats at all, she's on a prescription diet for her weight."),
+                    ("Claire", "Otis is stiff these days, so shorter loops for him please Tom, no more than 40 minutes"),
+                    ("Claire", "From now on always send the owner a photo after every walk, people love it"),
+                    ("Maggie", "And no more than one glass of wine with dinner. ONE Gerald"),
+                    ("Gerry", "Half day max, my knees"),
+                    ("Claire", "Yes, Salbutamol only when needed. And remember NO ibuprofen for Poppy, it sets off "
+                               "her asthma."),
+                    ("Tom", "No more than 10 people came to the quiz, Luna has no idea why"),
+                    ("Tom", "Luna gets no sleep with the baby")], SEP)
+    told = constraints(ex)
+    for said in ("Biscuit, Pat Henderson's beagle, is NEVER off the lead", "Luna gets no treats at all",
+                 "no more than 40 minutes", "always send the owner a photo after every walk",
+                 "No more than one glass of wine", "Half day max", "NO ibuprofen for Poppy"):
+        assert [t for t in told if said in t], (said, told)
+    assert "lead" in next(v for t, v in told.items() if "NEVER off" in t)
+    assert "Poppy has asthma." in told  # (the rule beside the condition, not instead of it)
+    assert not [t for t in told if "quiz" in t or "sleep" in t], told
+
+
+def test_both_of_us_is_the_speaker_and_another_not_the_speaker_alone():
+    # "please always send reminders to both of us" had been "... to both of Claire"
+    ex = extracted([("Claire", "@Juno please always send reminders to both of us, not just to whoever asked"),
+                    ("Juno", "Will do!")], SEP, assistant="Juno")
+    assert [f.text for f in ex.foresights if "reminders" in f.text][0].count("Claire and another") == 1

@@ -30,7 +30,7 @@ from app.construction.local.measures import (
 from app.construction.local.medication import CLINICIAN, medication, names_a_dose
 from app.construction.local.parse import each_slot, employer, later_single, parse_sentence
 from app.construction.local.foresight import _constraint, _plan, allergy_of, day_plan, draft, suggested_day_plan
-from app.construction.local.instructions import always_with, contact_by, instructions, preferences, rules
+from app.construction.local.instructions import always_with, contact_by, forbids_given, instructions, preferences, rules
 from app.construction.local.reminders import reminder
 from app.construction.local.slips import retract_slips
 from app.construction.local.switches import switched_to
@@ -517,6 +517,13 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     if not helped and not found:  # a house rule told between people ("No dusty work at
                         # the house while he's home, so no sanding ... at weekends")
                         found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before, reg))
+                elif (given := forbids_given(s)) and not any(w.rstrip("s") in f.text.lower() for f in found
+                                                             for w in given) and not (
+                        given <= lx.FOODS and any("food" in f.trigger.split(", ") for f in found)):
+                    # ... and what is not to be given, beside why, unless said with it ("NO ibuprofen for Poppy, it
+                    # sets off her asthma" had been only "Poppy has asthma."; not "Mia has a peanut allergy" twice,
+                    # nor "I'm vegan, so no cheese": a food a diet or an allergy keeps out)
+                    found.extend(draft(s, *told) for told in rules(s, reg))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before) if reminded is None and not called_off(s)

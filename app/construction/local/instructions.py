@@ -29,7 +29,9 @@ _HOW_ALT = r"always|never|don't|dont|do not"
 # At a clause's start: the sentence's, after a colon ("Two things: always book ..."), or after
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
 _INSTRUCTION = re.compile(
-    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw)[,]?\s+)*"
+    # ("From now on always send the owner a photo after every walk")
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw|from\s+now\s+on|going\s+forward|"
+    r"in\s+(?:the\s+)?future|remember)[,]?\s+)*"
     rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{ERRANDS})\b"
     rf"(?P<rest>[^.;!?]{{0,140}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
@@ -307,7 +309,7 @@ _HAS_TO_BE = re.compile(
 # their drive", "she asked that we always ring before arriving"): each had been a "said" fact.
 # ("pharmacist said absolutely no grapefruit juice with it", after simvastatin)
 _NO_FOOD = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:said|says|told\s+(?:me|us|him|her))\s+)"
-                      r"(?:(?:and|also|so|but|just|please|strictly|absolutely)\s+)*no\s+(?:more\s+)?"
+                      r"(?:(?:and|also|so|but|just|please|strictly|absolutely|remember)\s+)*no\s+(?:more\s+)?"
                       r"(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", _I)
 _MAX_A_DAY = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly)\s+)*(?:(?-i:[A-Z])[\w'-]*\s+)?"
                         r"(?:max(?:imum)?|no\s+more\s+"
@@ -321,7 +323,8 @@ _NAMED_RULE = re.compile(r"^(?:(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+)?rul
 _RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:(?:house|golden|new|simple|strict|big)\s+)?"
                            r"rule\s+(?:from|for)\s+[^:.!?]{1,50}?:\s*(?P<rule>\S.*)$", _I)
 _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:that\s+)?(?:we|you|us\s+to)\s+)"
-                       r"(?:(?:and|so|but|please|just)\s+)*(?:never|always)\s+"
+                       r"(?:(?:and|so|but|please|just|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,]?\s+)*"
+                       r"(?:never|always)\s+"
                        r"(?P<x>(?!(?:mind|again|ever|been|seen|the|a|an|too|so|very|really|happy|glad|good|nice|sure|fun|"
                        r"late|early|busy|before|after|on|in|at|here|there|"
                        # (advice, no rule: "never give up on your dreams")
@@ -330,8 +333,30 @@ _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:th
                        r"mix|muddle|confuse|mess|mistype|misread|misspell)\b)[a-z]+)\b"
                        r"(?=\s+(?:[a-z]+\s+){0,4}?(?:on|in|at|before|after|the|their|his|her|our|your|any|anything|"
                        r"first|ahead|without)\b)", _I)
+# ... or a limit of how much or how long ("so shorter loops for him please, no more than 40 minutes", "And no more
+# than one glass of wine with dinner", "Half day max, my knees"): not a count told of what was ("no more than 10
+# came").
+_UNITS = (r"minutes|mins|hours|hrs|hour|km|miles|glass|glasses|drinks?|units|cups|coffees|treats|portions|pieces|"
+          r"biscuits|days|nights|people|guests|kids|dogs|visitors|steps|laps|sessions|slices|squares")
+_LIMIT = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|strictly)\s+)*"
+                    r"(?:no\s+more\s+than|no\s+longer\s+than|not\s+more\s+than|at\s+most)\s+"
+                    r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s+"
+                    rf"(?:small\s+|large\s+)?(?P<x>(?:{_UNITS}))\b"
+                    r"|(?:^|(?<=[:;,])\s*)(?P<y>half\s+(?:a\s+)?day|(?:\d+|one|two|three|four|five)\s+"
+                    rf"(?:{_UNITS}|day|hour))\s+max(?:imum)?\b", _I)
+_TOLD_OF_WHAT_WAS = re.compile(r"\b(?:was|were|came|had|did|went|got|took)\b", _I)
+# ... or said of someone as what they never are, or get none of: "Biscuit, Pat Henderson's beagle, is NEVER off the
+# lead", "Luna gets no treats at all" (each a "said" fact, found by nothing asked about walks or treats).
+_NEVER_IS = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\bso)\s+)(?P<x>(?-i:[A-Z])[\w'-]*)(?:\s*,\s*[^,.;!?]{1,40}?,)?\s+(?:is|are)\s+"
+    r"(?:strictly\s+|absolutely\s+)?never\s+(?:allowed\s+|to\s+be\s+|let\s+|left\s+|taken\s+|walked\s+)?"
+    r"(?:off|out|alone|near|unsupervised|loose|free|unattended)\b", _I)
+_GETS_NONE = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?P<who>(?-i:[A-Z])[\w'-]*)\s+(?:gets|has|is\s+allowed|can\s+have|"
+    r"may\s+have|is\s+to\s+have)\s+no\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*(?P<all>at\s+all|whatsoever|ever)?", _I)
+_TREATS = frozenset("treats treat snacks sweets chocolate screens screen sugar caffeine dairy gluten alcohol".split())
 _GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
-_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO, _RULE_FROM_ME)
+_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO, _RULE_FROM_ME, _LIMIT, _GETS_NONE)
 _SHORT_RULE_FILLER = frozenset("max maximum day days week weeks minutes minute hours hour nothing anything "
                                "nursery school work home".split())
 
@@ -340,8 +365,17 @@ def _short_rules(sent: _Sentence) -> list[re.Match]:
     text = sent.text
     return [*(m for m in _NO_FOOD.finditer(text) if set(m.group("x").lower().split()) & _GIVEN),
             *_MAX_A_DAY.finditer(text), *_NEVER_DO.finditer(text),
+            *(m for m in _LIMIT.finditer(text) if not _TOLD_OF_WHAT_WAS.search(text)),
+            *(m for m in _GETS_NONE.finditer(text) if m.group("all") or set(m.group("x").lower().split()) & (
+                _GIVEN | _TREATS)),
             *_NAMED_RULE.finditer(sent.raw),  # (its label, which the sentence's text is cut from)
             *_RULE_FROM_ME.finditer(text)]
+
+
+def forbids_given(sent: _Sentence) -> set[str]:
+    """The foods and medicines the sentence forbids ("remember NO ibuprofen for Poppy, it sets off her asthma"): a
+    rule beside the condition it is said with, which had been the sentence's only constraint."""
+    return {w for m in _NO_FOOD.finditer(sent.text) for w in m.group("x").lower().split() if w in _GIVEN}
 
 
 _HANDLING = frozenset("lifts carries moves shifts handles".split())
@@ -368,6 +402,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
               *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text),
+              *_NEVER_IS.finditer(sent.text),
               *_short_rules(sent)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
         if x and (x[-1] in _NOT_RULES or x[0] in ("more", "longer", "one", "way", "matter", "it", "this", "that",

@@ -28,6 +28,8 @@ _SUBJECT_BEFORE = re.compile(
 _COMPOUND_BEFORE = re.compile(
     r"(?:^|[,;]\s*|\x00\d+\x00\s*|\b(?:and|but|so|because|when|then|yesterday|today)\s+)"
     r"(?:(?:my|our)\s+\w+(?:\s+[A-Z][\w']*){0,2}|[A-Z][\w']*(?:\s+[A-Z][\w']*)?|me)\s+and\s*$", re.IGNORECASE)
+# "both of us", said as "us both"
+_BOTH_OF_US = re.compile(r"\bboth\s+of\s+(us|you)\b", re.I)
 # "us both", "us all": the speaker and others (not "us all day", "us all the details")
 US_ALL = re.compile(r"\s+(both|all)\b(?!\s+(?:of|the|my|our|day|week|year)\b)", re.I)
 _QUANTITY_OF = re.compile(r"(?<![\w'])(?:all|each|some|most|many|few|none|one|two|three|four|five|six|"
@@ -94,6 +96,7 @@ class _Voice:
 
 def rewrite(s: str, voice: _Voice) -> str:
     """`s` with first (and, when resolvable, second) person replaced by names."""
+    s = _BOTH_OF_US.sub(r"\1 both", s)  # ("send reminders to both of us" had been "to both of Claire")
     out: list[str] = []
     pos = 0
     for m in _PRONOUN.finditer(s):
