@@ -71,6 +71,12 @@ def days(text: str, at: datetime) -> list[date]:
     ("She had laminitis in April last year", datetime(2026, 9, 22), date(2025, 4, 1)),
     ("they can finally give us what we wanted, so from 2nd Nov Isla's days become Mon, Wed and Thu",
      datetime(2026, 10, 8), date(2026, 11, 2)),
+    # walk-through 112: a sum one goes up to from a month, said after a past; a day only guessed at, reported
+    ("I've had the pay rise confirmed so I'm happy to go up to £475 a month from November", datetime(2026, 10, 20),
+     date(2026, 11, 1)),
+    ("Yes please, the receptionist said around the 25th of November, they'll text the exact date",
+     datetime(2026, 10, 14), date(2026, 11, 25)),
+    ("the receptionist said it was on the 25th of November", datetime(2026, 12, 14), date(2026, 11, 25)),
 ])
 def test_a_days_year_follows_the_tense_of_its_own_words(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc)) == [day]
@@ -206,3 +212,15 @@ def test_a_bare_day_said_with_christmas_is_decembers():
     at = datetime(2026, 11, 8, 10, tzinfo=timezone.utc)
     ex = extracted([("Hannah", "it all has to be finished before my parents come for Christmas on the 19th")], at)
     assert [f.event_date for f in ex.facts] == [date(2026, 12, 19)]
+
+
+@pytest.mark.parametrize("text, at, said", [
+    # walk-throughs 112 and 114: a rota's weekdays are every other week's, no date ("till sunday" had been the Sunday
+    # before the Friday); a week's weekdays said after it are that week's (they had been the coming week's)
+    ("kids are with me every other weekend, friday after school till sunday, handover at 5pm on the sunday",
+     datetime(2026, 10, 3), []),
+    ("I've booked the week of 14th December off btw, Monday to Friday", datetime(2026, 11, 5),
+     [date(2026, 12, 14), date(2026, 12, 14), date(2026, 12, 18)]),
+])
+def test_weekdays_of_a_rota_are_no_days_and_those_of_a_week_named_are_its(text, at, said):
+    assert days(text, at.replace(tzinfo=timezone.utc)) == said

@@ -461,6 +461,12 @@ _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any|a
 # A household's weekly chore, whose weekday is every week's: "bins out on Tuesday night, collection is Wednesday
 # morning" (each had been that week's day, a plan over by Thursday).
 _CHORE = re.compile(r"\b(?:bins?|recycling|rubbish|bin\s+day)\b", _I)
+# ... and the days of a rota of every other weekend: "kids are with me every other weekend, friday after school
+# till sunday" (read as this week's Friday and the Sunday gone by).
+_ALTERNATE = re.compile(r"\b(?:every\s+(?:other|second|2nd)|alternate)\s+(?:weekends?|weeks?)\b", _I)
+# The week a weekday is of, said before it: "I've booked the week of 14th December off, Monday to Friday".
+_WEEK_OF = re.compile(rf"\bweek\s+(?:of|beginning|commencing|starting)\s+(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+                      rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b[^.;!?]{{0,40}}$", _I)
 # A sentence about the day it is said on.
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b", _I)
 # "Tuesday and Thursday evenings", "Monday mornings": days of a routine, no date.
@@ -571,11 +577,17 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                     or _EXCEPT.search(m.string, max(0, m.start() - 40), m.start())
                                     or _CLOSED_BEFORE.search(m.string, max(0, m.start() - 40), m.start())
                                     or _WEEKDAY_KIND.match(m.string, m.end())
-                                    or (prefer != PAST and _CHORE.search(m.string))
+                                    or (prefer != PAST and _CHORE.search(m.string)) or _ALTERNATE.search(m.string)
                                     or _DATE_THE.search(m.string, max(0, m.start() - 24), m.start()))):
         return None
     wd = _WEEKDAYS[m.group(2).lower()]
     mod = " ".join((m.group(1) or "").lower().split())
+    if not mod and (week := _WEEK_OF.search(m.string, 0, m.start())) is not None:
+        month = _MONTHS_FULL.get(week.group("month").lower()) or _MONTHS_ABBR[week.group("month").lower()]
+        day = int(week.group("day"))
+        if (first := _safe_date(_year_for_month(month, ref, prefer, day), month, day)) is not None:
+            d = _week_monday(first) + timedelta(days=wd)
+            return m.start(), m.end(), d, d, "day", True
     if mod in ("last", "this past", "past", "previous") or (not mod and prefer == PAST):
         delta = (ref.weekday() - wd) % 7 or 7
         d = ref - timedelta(days=delta)

@@ -215,10 +215,15 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
                 continue  # "Priya says we're in Steam Next Fest": the speaker's "we", told by Priya
             if _DIED.search(sent.text, mm.end, wm.start()):
                 continue  # "Dad passed away on the 28th of August and we're trying to ...": not with us
+            if _CHOSE_WITH.search(sent.text, 0, mm.start) and ent.name.split()[0].lower() not in lx.GIVEN_NAMES:
+                continue  # "Gone with AllClear instead, £395 for both of us": chosen, not company
             return ent.name
     return None
 
 
+# One gone with as a choice ("Gone with AllClear instead"), or as company ("I went with Tom"): a firm's name, no
+# person's, is the choice.
+_CHOSE_WITH = re.compile(r"\b(?:gone|went|going|go|opted|opting)\s+(?:with|for)\s+$", re.I)
 # "we" in a clause of its own, whose time, condition or reason it is: the one named in the clause
 # before is not with us ("Brenda will do the school pick-ups while we're away", "Hannah emailed
 # asking if we want more sessions", "Ms Patel pushed the deadline so we have more time").

@@ -293,10 +293,16 @@ _TARGET_BY = re.compile(r"(?<![\w'])(?<!\bi\s)(?<!\bwe\s)(?<!\bhe\s)(?<!\bshe\s)
                         r"[a-z]{3,}ed\s+(?=by\s)", re.IGNORECASE)
 
 
+# A day told as only guessed at, in no tense of the telling: "the receptionist said around the 25th of November"
+# (said in October: not 2025's).
+_GUESSED = re.compile(r"\b(?:told\s+(?:me|us)|said|says|reckons|thinks)\s+(?=(?:around|about|roughly|probably|maybe|"
+                      r"likely|approximately)\s)", re.IGNORECASE)
 # Where a sentence's clauses part: each may be told in a tense of its own.
 _CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+[-–—]\s+|\s+(?:but|though|although|whereas)\s+|"
                          # what was told, as its own clause: "Helen just told me it's 29 April not 22"
                          r"\b(?:told\s+(?:me|us)|said|says|confirmed)\s+(?:that\s+)?(?=it'?s\s|it\s+is\s)|"
+                         # ... or a day only guessed at (_GUESSED)
+                         + _GUESSED.pattern + "|"
                          r"\s+and\s+(?=(?:her|his|their|the|my|our|its|your)\s)|"
                          # "shipped yesterday and should be delivered on Thursday"
                          r"\s+and\s+(?=(?:should|will|would|shall|is\s+expected|is\s+due)\b)", re.IGNORECASE)
@@ -314,6 +320,7 @@ _PRICE_FROM = re.compile(r"[£$€]\s?\d[\d,.]*k?\b[^.;!?]{0,40}?\b(?:from|start
                          r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?(?:the\s+)?$", re.IGNORECASE)
 _PRICE_FROM_WORD = re.compile(r"[£$€]\s?\d[^.;!?]{0,40}?\bfrom\b", re.IGNORECASE)
 _FROM_WORD = re.compile(r"\bfrom\b", re.IGNORECASE)
+_FROM_LEAD = re.compile(r"(?:from|starting|as\s+of|effective)\s+", re.IGNORECASE)
 
 
 _THEN = re.compile(r"\s*(?:and\s+)?(?:then|afterwards|after\s+that|so)\b", re.IGNORECASE)
@@ -364,7 +371,10 @@ def _clause_tense_at(s: str) -> str | None | Callable[[int], str | None]:
     own: dict[int, str | None] = {}
 
     def at(pos: int) -> str | None:
-        if _PRICE_FROM.search(s, max(0, pos - 60), pos) and _CHANGES_FROM_HINT.search(s):
+        # (a phrase that opens with its "from": "happy to go up to £475 a month from November" had been read in
+        # the past of "I've had the pay rise confirmed")
+        past_from = pos + len(lead.group()) if (lead := _FROM_LEAD.match(s, pos)) else pos
+        if _PRICE_FROM.search(s, max(0, past_from - 60), past_from) and _CHANGES_FROM_HINT.search(s):
             return "future"  # "the rent is going up, Greenhill says £1,240 from 1 December": ahead
         if _REPLACED_BEFORE.search(s, max(0, pos - 24), pos) or _PRICE_FROM.search(s, max(0, pos - 60), pos):
             return None
@@ -391,6 +401,8 @@ def _clause_tense_at(s: str) -> str | None | Callable[[int], str | None]:
             # to the afternoon, 11 December 2-3:30pm"), or told as what is ("told me it's 29 April"):
             # the day it now is, not the past tense's
             return None
+        if i > 0 and _GUESSED.search(s, max(0, bounds[i] - 12), bounds[i]):
+            return own[i]
         return own[i] or whole
     return at
 
