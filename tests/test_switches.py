@@ -59,3 +59,14 @@ async def test_a_switch_in_one_group_leaves_anothers_value_named_alike(services,
         (9, "Dan", "I'm switching to Tomasz Nowak, Karen's too far away now.")], group="run")
     assert await _values(graph, "physio is") == {"Karen Lowe@other": "current", "Karen Lowe@run": "superseded",
                                                  "Tomasz Nowak@run": "current"}
+
+
+def test_a_firm_gone_with_is_no_company_of_us():
+    # Walk-through 115: "Gone with AllClear instead, £395 for both of us" had been "for Gerry and AllClear both"
+    from tests.conversation import DAY1, extracted
+    ex = extracted([("Gerry", "Gone with AllClear instead, £395 for both of us with the AF declared"),
+                    ("Gerry", "I went with Tom to the match and we loved it")], DAY1)
+    texts = [f.text for f in ex.facts]
+    assert [t for t in texts if "£395 for Gerry and another" in t], texts
+    assert [f.switches_to for f in ex.facts if "£395" in f.text] == ["AllClear"]
+    assert [t for t in texts if "Gerry and Tom loved" in t], texts
