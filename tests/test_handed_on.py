@@ -413,3 +413,15 @@ def test_one_who_takes_on_a_post_another_steps_down_from_holds_it_and_a_firm_sai
     assert "Goalline" in {e.name for e in ex.entities}
     ex = extract(("Priya", "Work is our priority this month"))
     assert "Work" not in {e.name for e in ex.entities}
+
+
+def test_a_labs_manager_handed_on_and_an_examiner_named_without_an_article_are_posts():
+    # Walk-through 113: "Gillian Moss is the lab manager" and "Tom Beckett takes over as lab manager" were facts
+    # of their own, Gillian current; "External examiner will be Professor Ingrid Larsen" a "said" fact.
+    ex = extract(("Martin", "Gillian Moss is the lab manager, if anything goes wrong call her on extension 4419"),
+                 ("Martin", "Also Gill is retiring at the end of this week. Tom Beckett takes over as lab manager "
+                            "from Monday the 9th"),
+                 ("Martin", "External examiner will be Professor Ingrid Larsen from Uppsala University"))
+    said = values(ex)
+    assert [v[2] for v in said if v[0] == "lab manager"] == ["Gillian Moss", "Tom Beckett"], said
+    assert [v[2] for v in said if v[0] == "external examiner"] == ["Professor Ingrid Larsen"], said

@@ -124,6 +124,15 @@ async def test_a_given_name_alone_is_the_one_person_known_with_a_title_and_that_
     assert "anna" in ents and ents["dr anna berg"][1] == [] and ents["prof anna lind"][1] == [], ents
 
 
+async def test_a_full_name_said_with_and_without_its_title_in_one_episode_is_one_person(services, graph):
+    # Walk-through 113: "Professor Ingrid Larsen" and "Ingrid Larsen", a turn apart, were two people (relatedTo of
+    # the examiner put her university last).
+    await _tell(services, graph, [(0, "External examiner will be Professor Ingrid Larsen from Uppsala University"),
+                                  (0, "Ingrid Larsen as in the Larsen lab that did the organoid paper??")])
+    ents = await _entities(graph)
+    assert "Ingrid Larsen" in ents["professor ingrid larsen"][1] and "ingrid larsen" not in ents, ents
+
+
 async def test_a_full_name_and_a_title_fit_for_her_with_the_surname_are_one_person(services, graph):
     # Walk-throughs 97 and 98: "Margaret Okafor" and "Mrs Okafor", "Deepa Patel" and "Mrs Patel" were two
     # people each (her quote's timeline split between them); "Mr Okafor" is not Margaret.

@@ -459,6 +459,14 @@ def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: fro
     long one's draft, as a short name said after a known person's is (PERSON_PREFIX, PERSON_SURNAME)."""
     people = {sk: d for sk, d in unresolved if d.type == "person" and sk == normalize_key(d.name) and " " in sk}
     for i, (sk, d) in enumerate(unresolved):
+        words = sk.split()
+        if sk in people and len(words) == 2 and words[0] in lx.GIVEN_NAMES and sk not in speakers:
+            # ("External examiner will be Professor Ingrid Larsen" "Ingrid Larsen as in the Larsen lab?")
+            titled = [p for k, p in people.items() if len(k.split()) == 3 and k.split()[0] in lx.TITLES
+                      and k.endswith(" " + sk)]
+            if len(titled) == 1:
+                unresolved[i] = (sk, titled[0])
+                continue
         if sk != normalize_key(d.name) or " " in sk or sk in speakers or not d.name[:1].isupper() \
                 or d.name.isupper():
             continue

@@ -375,11 +375,18 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"(?:personal\s+statement\s+|maths\s+|english\s+|science\s+)?tutor|"
                # a show's ("Ruby Chen will be the new understudy")
                r"understudy|stage\s+manager|choreographer|lighting\s+designer|"
-               r"set\s+designer|costume\s+designer|chaperone|prompter")
+               r"set\s+designer|costume\s+designer|chaperone|prompter|"
+               # a lab's, a department's, a ward's ("Gillian Moss is the lab manager", then "Tom Beckett takes over
+               # as lab manager")
+               r"lab\s+manager|lab\s+technician|technician|safety\s+officer|graduate\s+administrator|"
+               r"department\s+administrator|practice\s+manager|ward\s+manager|site\s+manager|"
+               r"facilities\s+manager|programme\s+director|course\s+director|course\s+leader|"
+               r"module\s+leader|placement\s+coordinator|nurse\s+in\s+charge|"
+               r"(?:second|third|internal|external)\s+supervisor|(?:internal|external)\s+examiner")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
-    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)"
     r"(?:\s+(?i:on|from)\s+(?i:plot|flat|number|no\.?)\s+\d+[a-z]?)?"  # ("Nadia Kowalski on plot 22 has agreed ...")
     r"\s+(?i:is|'s|will\s+be|becomes|starts\s+as|is\s+starting\s+as|joins\s+as|is\s+joining\s+as|"
     r"is\s+going\s+to\s+be|'s\s+going\s+to\s+be|"
@@ -398,10 +405,11 @@ _TEAM_HOLDER_SET_OFF = re.compile(
     rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])")
 # ... said the other way round: "Our hygienist is Sophie Bell", "Our new drummer is Remy Costa".
 _TEAM_ROLE_FIRST = re.compile(
-    rf"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+(?:(?i:new)\s+)?(?:(?i:acting|interim)\s+)?"
+    # (its article left out to begin with: "External examiner will be Professor Ingrid Larsen from Uppsala")
+    rf"(?:(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:our|the|my)\s+|^)(?:(?i:new)\s+)?(?:(?i:acting|interim)\s+)?"
     rf"(?P<role>(?i:{_TEAM_ROLES}))\s+"
     r"(?i:is|'s|will\s+be)\s+(?:(?i:now)\s+)?"
-    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")  # ("... is Ms Priya Nair")
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Professor)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")  # ("... is Ms Priya Nair")
 
 
 # ... or found, named after it: "We've found a personal statement tutor, Hannah Okafor", "we hired a new
