@@ -130,3 +130,15 @@ async def test_a_sum_of_three_digits_corrected_ends_a_saying_sharing_one_word_wi
         (31, "Claire", "sorry the total is £30 not £28")], group="kids")
     assert [s for _, s in await _said(graph, "deposit of £45")] == ["superseded"]
     assert [s for _, s in await _said(graph, "taxi")] == ["current"]
+
+
+async def test_a_time_off_the_hour_corrected_ends_a_saying_sharing_one_word_with_it(services, graph):
+    # Walk-through 115: "pickup is now 7:45 not 8:15" shared only "pickup" with "Pickup 8:15 on Friday 15th January,
+    # they'll take us to the Mayflower terminal", which stayed current; one of half past needs two words still.
+    await tell_days(services, graph, [
+        (0, "Maggie", "Pickup 8:15 on Friday 15th January, they'll take us to the Mayflower terminal"),
+        (0, "Maggie", "Dave said the airport run leaves at 10:30"),
+        (15, "Maggie", "Solent Cars said they'd rather leave earlier for the traffic, so pickup is now 7:45 not 8:15"),
+        (16, "Maggie", "sorry the run is at 11:00 not 10:30")], group="cruise")
+    assert [s for _, s in await _said(graph, "Mayflower")] == ["superseded"]
+    assert [s for _, s in await _said(graph, "airport run")] == ["current"]

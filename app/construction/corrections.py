@@ -45,8 +45,9 @@ RETURN a.i AS i, found
 SAID_SHARES = 2
 
 # ... or one, for a number of three digits or more ("so the total is £260 now, not £285", of "£285 in total,
-# deposit of £45 due by 20 November": a number so rare is said of little else)
-_RARE_NUMBER = re.compile(r"[£$€]?\d(?:,?\d){2,}(?:\.\d+)?")
+# deposit of £45 due by 20 November") or a time off the hour and half hour ("pickup is now 7:45 not 8:15", of
+# "Pickup 8:15 on Friday 15th January, they'll take us to the Mayflower terminal"): so rare, said of little else
+_RARE_NUMBER = re.compile(r"[£$€]?\d(?:,?\d){2,}(?:\.\d+)?|\d{1,2}[:.](?!00|30)\d\d(?:\s?[ap]m)?")
 
 _REPORTED = re.compile(r"^[A-Z][\w'-]*(?:\s[A-Z][\w'-]*)?\s(?:said|says|told)\b")
 
