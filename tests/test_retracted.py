@@ -126,3 +126,13 @@ def test_a_value_taken_back_in_its_sentence_or_said_again_as_what_it_was():
     # (a value of another shape after "sorry" is no slip of it: "at 6, sorry, 6:30" stays as said)
     ex = extracted([("Tom", "we meet at 6 sorry 6:30 on Friday")], OCT)
     assert any("6:30" in f.text for f in ex.facts)
+
+
+def test_weekdays_said_again_take_the_list_before_back():
+    # Walk-through 114: "Walks on Mondays and Thursdays" "no wait, Mondays and Fridays, she works from home on
+    # Thursdays" left the Thursday walks current, and the correction a fact of no days' ("Claire said mondays ...").
+    ex = extracted([("Claire", "She's starting Monday 2nd November. Walks on Mondays and Thursdays"),
+                    ("Claire", "no wait, Mondays and Fridays, she works from home on Thursdays. Sorry")], OCT)
+    walks = [(f.text, f.retracted) for f in ex.facts if f.text.startswith("Claire said walks on")]
+    assert walks == [("Claire said walks on Mondays and Thursdays.", True),
+                     ("Claire said walks on Mondays and Fridays.", False)], walks

@@ -624,6 +624,12 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _plans_said_instead(foresights, facts[said_last].turn_ids, old, code["new"])
                 _said_instead(facts, scores, said_last, old, code["new"], s.t)
                 continue
+            elif not valued and not s.t.assistant and (days := _DAYS_SAID_AGAIN.match(s.raw)) is not None and (
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], _DAY_LIST_SAID)) is not None:
+                old = _DAY_LIST_SAID.search(facts[said_last].text).group()
+                _plans_said_instead(foresights, facts[said_last].turn_ids, old, days["new"])
+                _said_instead(facts, scores, said_last, old, days["new"], s.t)
+                continue
             elif not valued and not s.t.assistant and (named := _NAME_NOT_THE_OLD.match(s.raw)) is not None and (
                     said_last := _told_once(facts, by_speaker[s.t.speaker],
                                             re.compile(rf"\b{re.escape(named['old'])}\b"))) is not None:
@@ -968,6 +974,13 @@ def _count_other_than(said: str) -> re.Pattern:
 # A name said instead of another, both said: "no wait it's the VFS centre in Manchester, not London."
 # (not a day's or a month's name: "sorry, I meant Friday 11th December, not Thursday" is a day said
 # again, its "December" had taken the place of "Thursday")
+# Weekdays said again ("Walks on Mondays and Thursdays" "no wait, Mondays and Fridays, she works from home on
+# Thursdays"): the speaker's fact said last with a list of weekdays, with the list said instead.
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_DAY_LIST = rf"(?i:{_DAYS}(?:\s*(?:,|and|&|/|or)\s*{_DAYS})+)"
+_DAYS_SAID_AGAIN = re.compile(SLIP_LEAD + rf"(?:(?i:it'?s|it\s+is|I\s+meant?|should\s+be)\s+)?(?P<new>{_DAY_LIST})\b")
+_DAY_LIST_SAID = re.compile(rf"\b{_DAY_LIST}\b")
+
 _NAME_NOT_THE_OLD = re.compile(r"^(?:(?i:no|wait|sorry|oops|actually)[\s,!.-]+)+(?:(?i:it'?s|it\s+is|I\s+meant?)\s+)?"
                                rf"[^.!?]*?\b(?!(?i:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})\b)(?P<new>(?-i:[A-Z])[\w'’-]+),?\s+"
                                rf"(?i:not)\s+(?!(?i:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})\b)(?P<old>(?-i:[A-Z])[\w'’-]+)\b")
