@@ -12,18 +12,24 @@ from os.path import commonprefix
 from typing import Awaitable, Callable
 
 from app.construction import lexicon as lx
-from app.construction.entity_resolution import normalize_key
+from app.construction.entity_resolution import normalize_key, thing_key
 from app.construction.replacements import SAME_GROUP, take_over
 
 # The group's event days current before the sentence (in a conversation of no group, those of no
 # group), the latest first: read by the (tenant, predicate) index.
+# ... and its deadlines, a thing's value ("chapter 3 draft due date | is"): by the (tenant, subjectHead) index.
 EVENT_DAYS = """
 UNWIND $asks AS a
-MATCH (f:Fact {tenant: $tenant, predicate: 'date is'})
+CALL (a) {
+  MATCH (f:Fact {tenant: $tenant, predicate: 'date is'}) RETURN f
+  UNION
+  MATCH (f:Fact {tenant: $tenant, subjectHead: a.deadlines}) WHERE f.predicate = 'is' AND f.singleValued RETURN f
+}
+WITH a, f
 WHERE """ + SAME_GROUP + """
   AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.validFrom < a.at
 WITH a, f ORDER BY f.validFrom DESC
-WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, object: f.object,
+WITH a, collect({subject: f.subject, subjectKey: f.subjectKey, object: f.object, predicate: f.predicate,
                  about: [(f)-[r:ABOUT]->(e:Entity) | {key: e.key, role: r.role}]})[..40] AS found
 RETURN a.i AS i, found
 """
@@ -44,7 +50,7 @@ def _shared(said: set[str], name: str) -> int:
 async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:
     """Make each fact row marked `movesTo` the new day of the event its turn names; mutates the rows.
     Returns the indexes of the rows changed (their words are to be counted again)."""
-    asks = [{"i": i, "groupId": f.get("groupId"), "at": f["statedAt"]}
+    asks = [{"i": i, "groupId": f.get("groupId"), "at": f["statedAt"], "deadlines": thing_key("deadline", f.get("groupId"))}
             for i, f in enumerate(facts) if f.get("movesTo")]
     if not asks:
         return []
@@ -59,7 +65,7 @@ async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[di
             continue
         event = best[2]
         name = event["subject"]
-        take_over(f, event, predicate="date is", object=day, objectKey=normalize_key(day), singleValued=True,
+        take_over(f, event, predicate=event["predicate"], object=day, objectKey=normalize_key(day), singleValued=True,
                   text=f"{name[:1].upper()}{name[1:]} moved to {day}: {f['text']}")
         changed.append(row["i"])
     for f in facts:

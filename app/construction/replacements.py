@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key, timeline_of
-from app.construction.short_names import _kind
+from app.construction.short_names import _kind, subject_head
 
 # The extractor's facts that hand a value on, and how the value's text says so.
 HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
@@ -188,3 +188,4 @@ def take_over(f: dict, held: dict, **values) -> None:
     f.update(dict(subject=held["subject"], subjectKey=held["subjectKey"], ends=None,
                   about=[dict(r) for r in held["about"] if r["role"] == "subject"]
                   + [r for r in f["about"] if r["role"] != "subject"]), **values)  # (`values` may set `ends`)
+    f["subjectHead"] = subject_head(f)  # (found by its thing's short name later: short_names.py)

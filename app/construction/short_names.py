@@ -58,7 +58,10 @@ def _kind(value: str) -> str:
 
 
 def _words(name: str) -> tuple[str, ...]:
-    return tuple(w for w in normalize_key(name).split() if w not in _NOT_NAMING)
+    words = tuple(w for w in normalize_key(name).split() if w not in _NOT_NAMING)
+    # (a due date is a deadline: "chapter 3 draft is due on 30 October", then "moving the chapter 3 deadline to 13
+    # November")
+    return words[:-2] + ("deadline",) if words[-2:] == ("due", "date") else words
 
 
 # What a thing said of no entity holds: a value, or a day ("the manure delivery | date is").

@@ -255,7 +255,8 @@ _IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+has|it
 
 # ... or said to be "now" a day after the move was told ("NICEIC moved. Paul can't do the 10th, it's now Monday
 # 14th December at 10am"): the move in the turn's sentence before or in this one.
-_NOW_A_DAY = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+is)\s+(?i:now)\s+(?:(?i:on)\s+)?"
+# ("chapter 3 moves again, now Friday 27 November": "now" alone after a comma)
+_NOW_A_DAY = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:it's|it\s+is)\s+(?i:now)|(?<=[,;:]\s)(?i:now))\s+(?:(?i:on)\s+)?"
                         rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 _MOVE_TOLD = re.compile(rf"\b(?:{lx.MOVED_VERBS}|rescheduled|changed|can't\s+do|cannot\s+do|can\s+no\s+longer\s+do)\b", re.I)
 

@@ -1405,7 +1405,9 @@ def _asks(v: _Values) -> None:
 _DUE_ON = re.compile(
     r"(?:^|[,;:]\s+)(?:(?i:the|our|my|their)\s+)?(?P<x>(?:[\w'’-]+\s+){0,4}?[\w'’-]+)\s+(?i:is|are)\s+"
     r"(?:(?i:now)\s+)?"
-    r"(?i:due)\s+(?:(?i:on|by)\s+)?\x00(?P<d>\d+)\x00")
+    # ("chapter 3 draft is due to Martin on Friday 30 October")
+    r"(?i:due)\s+(?:(?i:to|with|for)\s+(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+)?(?:(?i:on|by)\s+)?"
+    rf"(?:(?i:{lx.WEEKDAY_ALT}),?\s+)?\x00(?P<d>\d+)\x00")  # ("due on Friday 30 October")
 # ... or what someone wants by a day: "she wants all the receipts by 15 December", then "Fiona wants the
 # receipts earlier now, by 8 December" (two deadlines, both kept active).
 _WANTS_BY = re.compile(
