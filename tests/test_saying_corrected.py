@@ -142,3 +142,17 @@ async def test_a_time_off_the_hour_corrected_ends_a_saying_sharing_one_word_with
         (16, "Maggie", "sorry the run is at 11:00 not 10:30")], group="cruise")
     assert [s for _, s in await _said(graph, "Mayflower")] == ["superseded"]
     assert [s for _, s in await _said(graph, "airport run")] == ["current"]
+
+
+async def test_a_saying_ended_in_its_episode_keeps_its_end_when_a_later_correction_closes_its_sequel(services, graph):
+    # Walk-through 112's re-run: the £40 saying, ended by "sorry, deposit is £45 not £40" the same evening, was ended
+    # again by "the total is £260 now, not £285" a month later, and so was current, first, as of a day between.
+    await tell_days(services, graph, [
+        (0, "Claire", "£285 in total, deposit of £40 due by 20 November, rest in instalments"),
+        (0, "Claire", "sorry, deposit is £45 not £40, just reread it"),
+        (30, "Claire", "the school says the PTA is subsidising the trip, so the total is £260 now, not £285")],
+        group="kids")
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'deposit of' "
+                            "RETURN f.text AS t, f.validTo AS to, f.validFrom AS since")
+    ends = {("£40" in r["t"]): (r["to"].to_native() - r["since"].to_native()).days for r in rows}
+    assert ends == {True: 0, False: 30}, rows

@@ -30,6 +30,8 @@ CANDIDATES = """
 UNWIND $asks AS a
 """ + GROUP_FACTS + """WITH a, f
 WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false
+  // (not one ended since, in its own episode: "deposit of £40", then "sorry, deposit is £45 not £40")
+  AND (f.validTo IS NULL OR f.validTo > a.at)
   AND (f.singleValued AND f.object CONTAINS a.old OR NOT f.singleValued AND f.text CONTAINS a.old)
   AND coalesce(f.statedAt, f.validFrom) < a.at
 WITH a, f ORDER BY f.validFrom DESC

@@ -516,14 +516,15 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     found.extend(draft(s, *told) for told in contact_by(s, recent_before, reg))
                     if not helped and not found:  # a house rule told between people ("No dusty work at
                         # the house while he's home, so no sanding ... at weekends")
-                        found.extend(draft(s, *told) for told in rules(s, reg) or always_with(s, recent_before, reg))
-                elif (given := forbids_given(s)) and not any(w.rstrip("s") in f.text.lower() for f in found
-                                                             for w in given) and not (
-                        given <= lx.FOODS and any("food" in f.trigger.split(", ") for f in found)):
+                        found.extend(draft(s, *told) for told in rules(s, reg, recent_before) or always_with(s, recent_before, reg))
+                if (constrained_by := [f for f in found if f.kind == "constraint"]) and (
+                        given := forbids_given(s)) and not any(w.rstrip("s") in f.text.lower() for f in found
+                                                               for w in given) and not (
+                        given <= lx.FOODS and any("food" in f.trigger.split(", ") for f in constrained_by)):
                     # ... and what is not to be given, beside why, unless said with it ("NO ibuprofen for Poppy, it
                     # sets off her asthma" had been only "Poppy has asthma."; not "Mia has a peanut allergy" twice,
                     # nor "I'm vegan, so no cheese": a food a diet or an allergy keeps out)
-                    found.extend(draft(s, *told) for told in rules(s, reg))
+                    found.extend(draft(s, *told) for told in rules(s, reg, recent_before))
                 # What a constraint holds until is no plan ("Dad is not allowed to drive until 14
                 # December": the constraint ends then).
                 plan = (_plan(s, reg, recent_before) if reminded is None and not called_off(s)

@@ -304,8 +304,9 @@ def _who_before(sent: _Sentence, pos: int, reg: _Registry, recent: str | None) -
             best = _Who(t.other or "", m.start(), m.end(), bool(t.other))
         else:
             # "Mia couldn't come, she's allergic": the person named earlier in the sentence.
+            # (another speaker of the chat too: "Gerry's got atrial fibrillation and he's on warfarin", said by Maggie)
             named = [mm for mm in sent.mentions if mm.start < m.start()
-                     and (e := reg.get(mm.key)) is not None and e.type == "person" and not e.speaker]
+                     and (e := reg.get(mm.key)) is not None and e.type == "person" and e.name != t.speaker]
             who = reg.get(named[-1].key).name if named else recent
             if who and kin_gender(who) not in (None, "f" if base == "she" else "m"):
                 who = None  # "He's coeliac" is not about "Zoe's mum"

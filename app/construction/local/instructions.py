@@ -9,7 +9,7 @@ import re
 from app.construction import lexicon as lx
 from app.construction.local.fact_patterns import _I
 from app.construction.local.foresight import situation_cues
-from app.construction.local.entities import _Registry
+from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.sentence import _Sentence
 from app.construction.local.voice import OBJECT_PRONOUN, _Voice, rewrite
 
@@ -45,7 +45,7 @@ def instructions(sent: _Sentence, recent: str | None = None,
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip()) if m.group("rest").strip()]
     told += contact_by(sent, recent, reg) + in_language(sent)
     if not told:
-        told += rules(sent, reg) or always_with(sent, recent, reg)
+        told += rules(sent, reg, recent) or always_with(sent, recent, reg)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
         who, verb = m.group("who"), m.group("v").lower()
         keys, words = situation_cues(verb)
@@ -394,10 +394,12 @@ def _clause_end(text: str, pos: int) -> int:
     return m.start() if m else len(text)
 
 
-def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list[str], list[str]]]:
+def rules(sent: _Sentence, reg: _Registry | None = None,
+          recent: str | None = None) -> list[tuple[str, list[str], list[str]]]:
     """The sentence as a standing rule of its speaker's, when a clause of it is one; of the
     person it opens with, when it does ("Mei works nights, so no visits or viewings in the
-    morning": Mei's, though the landlord said it; it had been "Tom set a rule: ...")."""
+    morning": Mei's, though the landlord said it; it had been "Tom set a rule: ..."), or of the one
+    named last before it (`recent`) that its "he" or "she" opens with."""
     kept = [m for m in _KEPT_FROM.finditer(sent.text) if m.group("x").lower() not in lx.PRONOUNS | lx.STOPWORDS]
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
@@ -436,8 +438,17 @@ def rules(sent: _Sentence, reg: _Registry | None = None) -> list[tuple[str, list
         first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
+        # ("And he is NOT allowed ibuprofen or aspirin with it, only paracetamol", said of Gerry: his rule, found by
+        # a question about him; it had been "Maggie set a rule: He is ...")
+        if recent and (he := _HE_FIRST.match(said)) is not None and kin_gender(recent) in (
+                None, "f" if he.group("he").lower() == "she" else "m"):
+            said = f"{recent}{said[he.end('he'):]}"
+            return [(f"{recent}'s rule: {said}", keys or ["rules"], words)]
         return [(f"{sent.t.speaker} set a rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]
     return []
+
+
+_HE_FIRST = re.compile(r"^(?:(?:and|so|also|but|oh)[,]?\s+)*(?P<he>he|she)\b(?!['’])", _I)
 
 
 # What must go wherever someone goes: "Her inhaler has to be at every match, no exceptions", "Leo's
