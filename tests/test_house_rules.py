@@ -230,3 +230,18 @@ def test_both_of_us_is_the_speaker_and_another_not_the_speaker_alone():
     ex = extracted([("Claire", "@Juno please always send reminders to both of us, not just to whoever asked"),
                     ("Juno", "Will do!")], SEP, assistant="Juno")
     assert [f.text for f in ex.foresights if "reminders" in f.text][0].count("Claire and another") == 1
+
+
+def test_a_rule_said_of_he_is_his_and_a_speakers_he_named_in_the_sentence_is_that_speaker():
+    # Walk-through 115: "And he is NOT allowed ibuprofen or aspirin with it" was "Maggie set a rule: He is ..." (no one
+    # asking about Gerry found it), and "Gerry's got atrial fibrillation and he's on warfarin", said by Maggie, made
+    # the cruise line take a blood thinner (Gerry, a speaker of the chat, was no "he").
+    ex = extracted([("Maggie", "Gerry and I finally booked it - a Mediterranean cruise with Meridian Cruises"),
+                    ("Pip", "How exciting! When do you sail?"),
+                    ("Maggie", "Gerry's got atrial fibrillation and he's on warfarin, so we keep on top of his INR"),
+                    ("Gerry", "5mg every evening at 6pm. Have been for three years"),
+                    ("Maggie", "And he is NOT allowed ibuprofen or aspirin with it, only paracetamol."),
+                    ("Pip", "Noted!")], SEP, assistant="Pip")
+    told = constraints(ex)
+    assert "Gerry takes a blood thinner: no ibuprofen or aspirin." in told, told
+    assert "Gerry's rule: Gerry is NOT allowed ibuprofen or aspirin with it, only paracetamol." in told, told
