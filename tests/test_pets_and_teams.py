@@ -226,3 +226,16 @@ def test_his_dose_changed_by_one_unnamed_is_the_pet_named_before_not_the_woman_n
                  ("Jen", "Mum saw Dr Okafor, he put her on amlodipine 5mg."))
     assert values(ex, "metacam dose is") == [("Otis", "2 ml")]
     assert values(ex, "amlodipine dose is") == [("Jen's mum", "5 mg")]
+
+
+def test_an_inhalers_puffs_upped_by_the_gp_then_split_over_the_day_are_the_childs_dose():
+    # Walk-through 112: "Dr Anand has upped the brown inhaler to 2 puffs twice a day" and "They've changed the brown
+    # inhaler to 2 puffs in the morning and 1 puff at night" were facts of no dose (an inhaler no medication, "changed"
+    # no change of one), both current; the GP's patient is the child taken to her, not the parent telling it.
+    ex = extract(("Claire", "Took Poppy to the GP this morning, Dr Anand. Her chest has been bad at night"),
+                 ("Mark", "oh no is she ok?"),
+                 ("Claire", "She's ok, just tired. Dr Anand has upped the brown inhaler to 2 puffs twice a day, and "
+                            "wants to see her again in 6 weeks"),
+                 ("Claire", "Much better. They've changed the brown inhaler to 2 puffs in the morning and 1 puff at "
+                            "night"))
+    assert values(ex, "inhaler dose is") == [("Poppy", "2 puffs"), ("Poppy", "2 puffs in the morning and 1 puff at night")]

@@ -497,6 +497,7 @@ felodipine nifedipine diltiazem verapamil candesartan irbesartan valsartan enala
 carvedilol nebivolol doxazosin spironolactone indapamide hydrochlorothiazide ezetimibe pravastatin edoxaban
 dabigatran ticagrelor heparin dapagliflozin empagliflozin sitagliptin liraglutide dulaglutide tirzepatide
 mounjaro wegovy montelukast budesonide fluticasone beclometasone salmeterol tiotropium symbicort seretide
+inhaler clenil qvar fostair flixotide
 cetirizine loratadine fexofenadine ondansetron metoclopramide diclofenac co-codamol dihydrocodeine
 bute phenylbutazone danilon equipalazone pergolide prascend piriton chlorphenamine calpol nurofen calprofen
 buprenorphine duloxetine paroxetine bupropion lamotrigine levetiracetam keppra valproate carbamazepine

@@ -1142,7 +1142,10 @@ _TREATED = re.compile(r"\b(?:she|he)(?:'s|\s+(?:has|had|was|is|got))\s+(?:been\s
                       r"\b(?:his|her)\s+(?:new\s+|old\s+|usual\s+)?(?:consultant|gp|doctor|diabetes\s+nurse|practice\s+nurse|"
                       r"dentist|physio|surgeon|specialist|dietitian|dietician|blood\s+sugars?|sugars?|glucose|levels|"
                       r"readings|bloods|insulin|dose|hypos?|meds|medication|tablets|inhaler|blood\s+pressure)\b|"
-                      r"\ballowed\s+to\s+drive\b", re.I)
+                      r"\ballowed\s+to\s+drive\b|"
+                      # ("Dr Anand has upped the brown inhaler to 2 puffs twice a day, and wants to see her again": hers)
+                      r"\b(?:upped|increased|raised|lowered|reduced|changed|adjusted|doubled|halved)\s+(?:the|her|his)\s+"
+                      r"(?:[a-z]+\s+)?(?:inhaler|dose|insulin|tablets|meds|medication)\b|\bsee\s+(?:her|him)\s+again\b", re.I)
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
 

@@ -14,13 +14,17 @@ from app.construction.local.entities import _Registry, kin_gender
 from app.construction.local.fact_patterns import _I
 from app.construction.local.sentence import _Parse, _Sentence
 
-_MED = rf"(?:(?:his|her|my|their|the|a)\s+)?(?:new\s+)?({_alt(lx.MEDICATIONS)})(?![\w'-])"
+# ("upped the brown inhaler to 2 puffs twice a day": an inhaler by its colour)
+_MED = (rf"(?:(?:his|her|my|their|the|a)\s+)?(?:new\s+)?(?:(?:brown|blue|purple|red|orange|pink|preventer|reliever)\s+)?"
+        rf"({_alt(lx.MEDICATIONS)})(?![\w'-])")
 _UNITS = r"mg|milligrams?|units?|ml|mcg|micrograms?|tablets?|pills?|puffs?|sachets?|scoops?|drops?|grams?|g"
 _DOSE = (rf"(?:(?:[\d.]+|one|two|three|four|half\s+an?|a|an)\s*(?:{_UNITS}|doses?)(?![\w-])"
          r"\s+(?:of\s+)?)?")
 # A dose as said: "12 units", "5mg", "two tablets", "half a sachet" (of a horse's bute).
-_AMOUNT = (r"((?:\d+(?:\.\d+)?|one|two|three|four|five|six|half\s+an?)\s*"
-           rf"(?:{_UNITS})(?![\w-]))")
+# (a dose split over the day is one: "2 puffs in the morning and 1 puff at night", after "2 puffs twice a day")
+_AMOUNT_ONE = rf"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|half\s+an?)\s*(?:{_UNITS})(?![\w-])"
+_AMOUNT = (rf"({_AMOUNT_ONE}(?:\s+(?:in\s+the\s+morning|every\s+morning|at\s+breakfast)\s+and\s+{_AMOUNT_ONE}\s+"
+           r"(?:at\s+night|in\s+the\s+evening|every\s+evening|at\s+bedtime))?)")
 # Whose medication: a possessive, as a whom ("his insulin" is for him).
 _WHOSE = r"(his|her|my|our|their|[A-Z][\w-]*(?:'s|’s))"
 _WHOSE_AS_WHOM = {"his": "him", "her": "her", "my": "me", "our": "us", "their": "them"}
@@ -44,6 +48,7 @@ _GOES_TO = re.compile(
 # ... or by whoever prescribes it, of "the" medication: "she's lowering the Apoquel to 8 mg once a day".
 _THE_DOSE_TO = re.compile(
     r"\b(?:bumped|increased|raised|upped|put|lowered|reduced|cut|decreased|dropped|halved|doubled|upping|increasing|"
+    r"changed|changing|adjusted|adjusting|"  # ("They've changed the brown inhaler to 2 puffs in the morning ...")
     # (as told to do: "Dr Helen Okafor said to drop the warfarin to 4mg a day")
     r"raising|lowering|reducing|cutting|dropping|(?<=to\s)(?:drop|lower|reduce|increase|raise|cut|put|up|bump))\s+"
     rf"(?:up\s+|down\s+)?the\s+{_MED}(?:\s+(?:dose|dosage))?\s+"
@@ -215,8 +220,8 @@ def one_medication(word: str) -> str:
 
 def _amount(said: str) -> str:
     """A dose as one text for each way of saying it: "10mg" and "10 mg" are one value."""
-    m = re.match(r"(\S+?)\s*([a-z]+)$", said.strip().lower())
-    return f"{m.group(1)} {m.group(2)}" if m else said.strip().lower()
+    m = re.match(r"(\S+?)\s*([a-z]+)(\s.*)?$", said.strip().lower())
+    return f"{m.group(1)} {m.group(2)}{m.group(3) or ''}" if m else said.strip().lower()
 
 
 def _persons_before(sent: _Sentence, reg: _Registry, pos: int) -> list[str]:
