@@ -239,3 +239,12 @@ def test_an_inhalers_puffs_upped_by_the_gp_then_split_over_the_day_are_the_child
                  ("Claire", "Much better. They've changed the brown inhaler to 2 puffs in the morning and 1 puff at "
                             "night"))
     assert values(ex, "inhaler dose is") == [("Poppy", "2 puffs"), ("Poppy", "2 puffs in the morning and 1 puff at night")]
+
+
+def test_a_tests_reading_said_after_its_name_alone_is_its_value():
+    # Walk-through 115: "INR done. It was 3.4 - no sorry, 3.8" gave no fact, "INR today. 1.9 this time" one of no
+    # reading ("Gerry said INR on 2026-11-03."); "Dinner done. It was 20" is no test's.
+    ex = extract(("Maggie", "INR done. It was 3.4 - no sorry, 3.8. Too high"),
+                 ("Gerry", "INR today. 1.9 this time. Too low now, can't win"),
+                 ("Gerry", "Dinner done. It was 20."))
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("inr", "3.8"), ("inr", "1.9")]

@@ -143,6 +143,16 @@ _DOSE_ALONE = re.compile(r"^(?:(?:so|and|now|ok|okay)[,!]?\s+)*(?P<amt>\d+(?:\.\
 _MEDICATION = re.compile(rf"\b(?P<my>my\s+|me\b[^.!?]*?\bthe\s+)?(?P<med>{'|'.join(sorted(lx.MEDICATIONS, key=len, reverse=True))})\b", _I)
 
 
+# A test's result said after its name alone: "INR done. It was 3.4 - no sorry, 3.8", "INR today. 1.9 this time" (no
+# fact held the reading; "INR was 2.6 on Tuesday" is one).
+_TEST_ALONE = re.compile(r"^(?:(?i:so|ok|okay|and|right)[,]?\s+)?(?:(?i:the|my|his|her)\s+)?"
+                         r"(?P<test>(?-i:[A-Z][A-Za-z]*[A-Z][A-Za-z0-9]*)|(?i:blood\s+pressure|weight|weigh-in|blood\s+sugar|"
+                         r"sugar|glucose|cholesterol|temperature|temp|peak\s+flow|sats|ketones))\s+"
+                         r"(?i:done|today|this\s+morning|result|results|reading|test|check|back)\s*[.!:]*$")
+_READING_ALONE = re.compile(r"^(?:(?i:it\s+was|it's|it\s+is|it\s+came\s+(?:back\s+)?(?:at|as))\s+)?"
+                            r"(?P<num>\d+(?:\.\d+)?(?:/\d+)?)(?P<tail>(?:\s+(?i:this\s+time|today|now|again))?)\s*[.!]*$")
+
+
 def sequel(before: str, text: str, earlier: Callable[[], str] = str,
            around: Callable[[], str] = str) -> str | None:
     """`text` said with the thing `before` (the sentence before it, in its turn) named, when it
@@ -150,6 +160,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
     before it in its turn and the turn before (an order's collection day names the order said there);
     `around`: the last few sentences, whoever said them (a home named, whose month's amount is rent);
     each read only by a sentence of its shape."""
+    if (said := _READING_ALONE.match(text)) is not None and (test := _TEST_ALONE.match(before)) is not None:
+        return f"{test['test']} was {said['num']}{said['tail']}"
     if (said := _DOSE_ALONE.match(text)) is not None:
         meds = [*_MEDICATION.finditer(before)] or [*_MEDICATION.finditer(earlier())] or [
             *_MEDICATION.finditer(around())]
