@@ -452,6 +452,18 @@ async def test_a_plan_the_team_called_off_ends_whoever_made_it_and_no_other(grap
     assert not any(t.startswith(("Jun", "Sofia")) for t in ended), ended
 
 
+async def test_the_event_said_to_be_off_by_its_name_ends_the_plan_another_told(graph, ingestor):
+    # Walk-through 115: Gerry told the farewell lunch, Maggie "the farewell lunch at the Wykeham is off": the plan,
+    # his, stayed active (and first for "Is the farewell lunch still happening?"); a lunch not so named holds.
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m1", "Gerry", "And we're doing a farewell lunch at the Wykeham Arms on Sunday the 10th with Claire", 0),
+        ("m2", "Gerry", "I'm having lunch with Dave at the golf club on Friday the 8th", 0)])
+    await _tell(ingestor, graph.tenant, "c1", [
+        ("m3", "Maggie", "Sad news, the farewell lunch at the Wykeham is off. Mark's working that weekend now", 2)])
+    ended = {t for t, r in (await _foresight(graph)).items() if r["endedAt"] is not None}
+    assert any("farewell" in t for t in ended) and not any("golf" in t for t in ended), ended
+
+
 async def test_a_thing_the_team_no_longer_needs_ends_the_plan_of_it(graph, ingestor):
     # Walk-through 81: "so we dont need the trestle after all" left "Aisha will need the extra trestle
     # table then" active, a plan for a party that needed none.

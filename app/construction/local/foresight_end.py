@@ -284,7 +284,10 @@ def foresight_ends(sent: _Sentence, reg: _Registry, recent: str | None) -> list[
         for m in rx.finditer(text):
             which = _which(m.group("x"))
             add(m.start(), which, "plan")
-            if _BY_US.search(text, 0, m.start()):
+            # (and "the farewell lunch at the Wykeham is off", said by Maggie of the lunch Gerry told: an event of
+            # theirs, by every word that names it, when two or more do: "the Lisbon trip is off" is the speaker's)
+            if _BY_US.search(text, 0, m.start()) or rx is _IS_OFF and m.group(0).lower().startswith(("the ", "our ")) \
+                    and len([w for w in which if w.lower() not in lx.STOPWORDS | _SAID_OF_EVERY | _GENERIC]) >= 2:
                 by_us(which)
             # Called off by its day, whoever said so: "The 9 December review is cancelled" ends
             # "Mr Hughes wants a 12-week review on 9 December", told by another.
