@@ -349,3 +349,12 @@ def test_a_count_of_the_same_things_in_no_ones_words_needs_no_other_word_in_comm
         hits[0].node["speaker"], hits[1].node["speaker"] = "Tom", "Sara"
         out = later_values(hits, reorder=True)
         assert texts(out) == [older, newer] and out[0].revised_by is None
+
+
+def test_times_of_sayings_that_share_only_whom_they_name_are_two_things():
+    # Walk-through 112: a bedtime was marked out of date by a match's end, both naming Ollie and Poppy
+    hits = [said("Mark said 8pm for Poppy yes. Ollie is 8:45 on school nights.", 3),
+            said("Claire said also the handover. Now Ollie has Sunday league matches that finish at 4:30, 6pm is too "
+                 "late for Poppy.", 20)]
+    assert later_values(hits, reorder=True) is hits
+    assert all(h.revised_by is None for h in hits)

@@ -287,6 +287,10 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
+    if len(shared) > 1 and shared <= {_stem(n.lower()) for n in a.names | b.names}:
+        # Whom both name is not what both say ("8pm for Poppy yes. Ollie is 8:45 on school nights" and "Now Ollie
+        # has Sunday league matches that finish at 4:30, 6pm is too late for Poppy": a bedtime, a match's end)
+        return False
     if len(shared) == 1 and shared <= {_stem(k.split()[-1]) for k in changed if k.startswith("count of ")} \
             and not a.mine and not b.mine and not _HOLDER.search(a.text) and not _HOLDER.search(b.text) \
             and not _others(a, b):
