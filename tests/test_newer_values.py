@@ -358,3 +358,12 @@ def test_times_of_sayings_that_share_only_whom_they_name_are_two_things():
                  "late for Poppy.", 20)]
     assert later_values(hits, reorder=True) is hits
     assert all(h.revised_by is None for h in hits)
+
+
+def test_times_of_sayings_that_share_only_whom_they_name_are_one_things_when_the_later_says_what_it_replaces():
+    # Walk-through 114's third run: the rule above had taken the mark off Otis's walk at 1pm, moved to 12:30
+    hits = [said("Sophie's gone back to work full time so she wants Otis walked at 1pm from next week rather than 11",
+                 3),
+            said("Tom said Sophie asked if Otis can be 12:30 instead of 1, her lunch break moved.", 20)]
+    out = later_values(hits, reorder=True)
+    assert out[1].revised_by is out[0], texts(out)

@@ -71,6 +71,9 @@ _CHANGED = re.compile(r"\b(?:mov(?:e|ed|es|ing)|now|instead|push(?:ed|es|ing)?|p
                       # a value from a day on ("Winter hours: from 2 November we'll open 8am to 3pm")
                       r"from\s+(?:the\s+)?(?:\d|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|"
                       r"sep|oct|nov|dec))", re.IGNORECASE)
+# A change said with what it replaces, or as done to the value.
+_SAID_INSTEAD = re.compile(r"\b(?:instead|rather\s+than|not\s+\d|mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|switch(?:ed|es|ing)?|"
+                           r"upped|increased|raised|lowered|reduced|dropped|bumped|went\s+(?:up|down))\b", re.IGNORECASE)
 # Kinds whose change is read only when the later saying tells one.
 _WHEN_KINDS = frozenset({"date", "time", "days"})
 _ANCHORED_KINDS = frozenset({"share", "code", "measure in mg", "measure in mcg", "measure in ml",
@@ -287,9 +290,11 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
-    if len(shared) > 1 and shared <= {_stem(n.lower()) for n in a.names | b.names}:
-        # Whom both name is not what both say ("8pm for Poppy yes. Ollie is 8:45 on school nights" and "Now Ollie
-        # has Sunday league matches that finish at 4:30, 6pm is too late for Poppy": a bedtime, a match's end)
+    if len(shared) > 1 and shared <= {_stem(n.lower()) for n in a.names | b.names} and not _SAID_INSTEAD.search(b.text):
+        # Whom both name is not what both say, unless the later says what it replaces ("8pm for Poppy yes. Ollie is
+        # 8:45 on school nights" and "Now Ollie has Sunday league matches that finish at 4:30, 6pm is too late for
+        # Poppy": a bedtime, a match's end; "Sophie wants Otis walked at 1pm" and "Sophie asked if Otis can be
+        # 12:30 instead of 1": his walk)
         return False
     if len(shared) == 1 and shared <= {_stem(k.split()[-1]) for k in changed if k.startswith("count of ")} \
             and not a.mine and not b.mine and not _HOLDER.search(a.text) and not _HOLDER.search(b.text) \
