@@ -220,7 +220,7 @@ def one_medication(word: str) -> str:
 
 def _amount(said: str) -> str:
     """A dose as one text for each way of saying it: "10mg" and "10 mg" are one value."""
-    m = re.match(r"(\S+?)\s*([a-z]+)(\s.*)?$", said.strip().lower())
+    m = re.match(r"(\d[\d.]*)\s*([a-z]+)(\s.*)?$", said.strip().lower())
     return f"{m.group(1)} {m.group(2)}{m.group(3) or ''}" if m else said.strip().lower()
 
 
