@@ -12,7 +12,7 @@ from typing import Awaitable, Callable
 
 from app.construction import lexicon as lx
 from app.construction.entity_resolution import normalize_key, timeline_of
-from app.construction.short_names import _kind, subject_head
+from app.construction.short_names import subject_head, value_kind
 
 # The extractor's facts that hand a value on, and how the value's text says so.
 HANDED_ON = {"replacement is": "{old}'s replacement", "switched to": "switched from {old}"}
@@ -121,8 +121,9 @@ async def adopt_switches(read: Callable[..., Awaitable[list[dict]]], facts: list
     for row in await read(SWITCHABLE, asks=asks):
         f = facts[row["i"]]
         # (the sentence as said: a transaction run again finds the row already retold)
-        said = f" {normalize_key(f.setdefault('switchSaid', f['text']).replace('’', chr(39)))} ".replace("'s ", " ")
-        values = [c for c in row["found"] if _kind(c["object"]) == "words"]
+        text = f.setdefault("switchSaid", f["text"]).replace("’", "'")
+        said = f" {normalize_key(text)} ".replace("'s ", " ")
+        values = [c for c in row["found"] if value_kind(c["object"]) == "words"]
         held = _one_timeline([c for c in values if _holder_named(c["object"], said)]) \
             or _one_timeline([c for c in values if _thing_named(c, said)])
         if held is None:

@@ -43,7 +43,7 @@ RETURN a.i AS i, collect(DISTINCT {predicate: f.predicate, object: f.object}) AS
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _kind(value: str) -> str:
+def value_kind(value: str) -> str:
     """What kind of value it is: a day, a share, an amount of a currency, a number or words.
     A value goes only on a timeline of its kind ("they've dropped our fee to 1.69%" is no value
     of the market's "pitch fee", £35)."""
@@ -99,7 +99,8 @@ def _shortens(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
 def _one(short: tuple[str, ...], named: list[tuple[str, str, str]], value: str) -> tuple[str, str] | None:
     """The one (key, name) of `named` ((key, name, a value of it)) that `short` shortens, its
     values of `value`'s kind; None with none or two."""
-    found = {key: name for key, name, obj in named if _shortens(short, _words(name)) and _kind(obj) == _kind(value)}
+    found = {key: name for key, name, obj in named
+             if _shortens(short, _words(name)) and value_kind(obj) == value_kind(value)}
     return next(iter(found.items())) if len(found) == 1 else None
 
 
