@@ -224,3 +224,15 @@ def test_a_bare_day_said_with_christmas_is_decembers():
 ])
 def test_weekdays_of_a_rota_are_no_days_and_those_of_a_week_named_are_its(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said
+
+
+@pytest.mark.parametrize("text, at, said", [
+    # walk-through 113: the day a thing is moved from, said bare before the day it is moved to, is of that month (or
+    # the one before); it had been the nearest 3rd, in December
+    ("Quill, change of plan for the viva: Ingrid is teaching on the 3rd, so it's moved to Wednesday 17 February",
+     datetime(2026, 11, 19), [date(2027, 2, 3), date(2027, 2, 17)]),
+    ("it was on the 28th, now moved to 3 March", datetime(2026, 11, 19), [date(2027, 2, 28), date(2027, 3, 3)]),
+    ("I'm off on the 3rd, and my exam is 17 February", datetime(2026, 11, 19), [date(2026, 12, 3), date(2027, 2, 17)]),
+])
+def test_a_bare_day_moved_from_is_of_the_month_it_is_moved_to(text, at, said):
+    assert days(text, at.replace(tzinfo=timezone.utc)) == said

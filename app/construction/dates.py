@@ -821,6 +821,16 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
             # still ahead this month, before the new day (25 October would come after it)
             d = this
         return (m.start(), m.end(), d, d, "day", True) if d is not None else None
+    if not m.group("wd") and (moved := _MOVED_AFTER.match(m.string, m.end())) is not None:
+        # "Ingrid is teaching on the 3rd, so it's moved to Wednesday 17 February" (said in November): the day
+        # moved from is of the month it is moved to, or the one before (it had been 3 December)
+        word = moved.group("month")
+        month = _MONTHS_FULL.get(word.lower()) or _MONTHS_ABBR[word.lower()]
+        to_day = int(moved.group("day"))
+        year = _year_for_month(month, ref, FUTURE, to_day)  # (a day moved to is ahead)
+        month_first = date(year, month, 1) if day <= to_day else add_months(date(year, month, 1), -1)
+        d = _safe_date(month_first.year, month_first.month, day)
+        return (m.start(), m.end(), d, d, "day", True) if d is not None else None
     if (listed := _LISTED_BEFORE.match(m.string, m.end())) is not None:
         # "Friday 11th and Saturday 12th December": the month the list says last (said in October, the
         # 11th had been September's, a Friday too)
@@ -856,6 +866,11 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return (m.start(), m.end(), d, d, "day", True) if d is not None else None
 
 
+# The day something is moved to, said after the day it is moved from: "on the 3rd, so it's moved to Wednesday 17
+# February".
+_MOVED_AFTER = re.compile(rf"[^.;!?]{{0,40}}?\b(?:moved|moving|pushed|postponed|rescheduled|changed|put\s+back)\s+"
+                          rf"(?:again\s+)?(?:to|until|till)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+                          rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
 # A day of a list that says its month once, at its end: " and Saturday 12th December".
 _LISTED_BEFORE = re.compile(rf"\s*(?:,|and|&|or)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
                             rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
