@@ -245,3 +245,13 @@ def test_a_rule_said_of_he_is_his_and_a_speakers_he_named_in_the_sentence_is_tha
     told = constraints(ex)
     assert "Gerry takes a blood thinner: no ibuprofen or aspirin." in told, told
     assert "Gerry's rule: Gerry is NOT allowed ibuprofen or aspirin with it, only paracetamol." in told, told
+
+
+def test_rules_for_both_homes_are_no_housing_rules():
+    # Walk-through 112: "we agreed house rules for both homes: no phones at the table" was triggered by moving and
+    # housing, so a film night or a Sunday roast never brought it.
+    ex = extracted([("Claire", "Also we agreed house rules for both homes: no phones at the table, and Poppy's bedtime "
+                               "is 8pm at both houses, even weekends")], SEP)
+    [(text, trigger)] = constraints(ex).items()
+    assert "no phones at the table" in text and not {"housing", "moving"} & set(trigger), trigger
+    assert "phones" in trigger and "table" in trigger

@@ -784,8 +784,14 @@ _WORK_MOVE = re.compile(r"\b(?:move|moves|moved|moving|relocat\w*|transferr?\w*)
                         r"department|squad|org|group|position|job|branch)\b", re.IGNORECASE)
 
 
+# Homes said as where a rule holds, not as a home moved to or let: "house rules for both homes: no phones at the table"
+# (its triggers had been moving and housing).
+_RULES_AT_HOME = re.compile(r"\bhouse\s+rules?\b|\b(?:at|in|for)\s+(?:both|each|either|all|our|the)\s+(?:homes|houses)\b",
+                            re.IGNORECASE)
+
+
 def _cue_text(said: str) -> str:
-    return _WORK_MOVE.sub(" work ", said)
+    return _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said))
 
 
 def situation_cues(said: str) -> tuple[list[str], list[str]]:
