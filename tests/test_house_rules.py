@@ -221,6 +221,8 @@ def test_what_one_never_is_gets_none_of_and_how_long_at_most_are_rules_between_p
                  "No more than one glass of wine", "Half day max", "NO ibuprofen for Poppy"):
         assert [t for t in told if said in t], (said, told)
     assert "lead" in next(v for t, v in told.items() if "NEVER off" in t)
+    # (a limit of time found by how long: "how long can he take Otis out for?" had not found it)
+    assert "long" in next(v for t, v in told.items() if "40 minutes" in t)
     assert "Poppy has asthma." in told  # (the rule beside the condition, not instead of it)
     assert not [t for t in told if "quiz" in t or "sleep" in t], told
 

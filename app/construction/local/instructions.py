@@ -431,6 +431,9 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
             # come with every question naming Isla or the nursery)
             named = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", sent.text)}
             words = [w for w in words if w not in named and w not in _SHORT_RULE_FILLER] or words
+            if m.re is _LIMIT and re.match(r"(?:minutes|mins|hours|hrs|hour|day)$|half", (m.group("x") or m.group("y")).lower()):
+                # (a limit of time found by how long: "how long can he take Otis out for?")
+                words = list(dict.fromkeys([*words, "long", "time"]))
             if m.re is _NAMED_RULE:  # (and by its label, and the situations it names: "Screen time rule: ...")
                 label_keys, label_words = situation_cues(m.group("x") or "")
                 keys = list(dict.fromkeys([*label_keys, *keys]))
