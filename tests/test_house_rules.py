@@ -257,3 +257,14 @@ def test_rules_for_both_homes_are_no_housing_rules():
     [(text, trigger)] = constraints(ex).items()
     assert "no phones at the table" in text and not {"housing", "moving"} & set(trigger), trigger
     assert "phones" in trigger and "table" in trigger
+
+
+def test_an_instruction_for_an_occasion_said_before_it_is_found_by_that_occasion():
+    # Walk-through 115: "when you remind us of anything, always put it here in the group chat" lost its occasion:
+    # "Remind us about the INR test" never brought it.
+    ex = extracted([("Maggie", "Pip one rule for you - when you remind us of anything, always put it here in the group "
+                               "chat for both of us, never just to Gerry."),
+                    ("Pip", "Will do!")], SEP, assistant="Pip")
+    told = constraints(ex)
+    [(text, trigger)] = [(t, v) for t, v in told.items() if "group chat" in t]
+    assert text.endswith("when you remind Maggie of anything.") and "remind" in trigger, told

@@ -76,7 +76,18 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
     if whom and whom != sent.t.speaker:
         what = OBJECT_PRONOUN.sub(whom, what)
     keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
-    return f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}", keys, words
+    told = f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}"
+    if (when := _WHEN_YOU.search(sent.text, 0, m.start())) is not None:
+        # ("when you remind us of anything, always put it here in the group chat": found by reminding, and said so)
+        told = f"{told}, when {rewrite(when.group('clause'), voice)}"
+        keys, more = situation_cues(when.group("clause"))
+        keys = list(dict.fromkeys(keys + situation_cues(f"{m.group('v')}{m.group('rest')}")[0]))
+        words = list(dict.fromkeys([*more[:3], *words]))
+    return told, keys, words
+
+
+# The occasion an instruction is for, said before it: "when you remind us of anything, always put it here".
+_WHEN_YOU = re.compile(r"\b(?:when|whenever|if)\s+(?P<clause>you\s+[a-z]+[^,.;:!?-]{0,50}?)\s*[,-]\s*$", _I)
 
 
 # "I prefer X", "we usually prefer X": standing. "I'd prefer", "would prefer" ask for this once.
