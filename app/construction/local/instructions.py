@@ -80,9 +80,9 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
     if (when := _WHEN_YOU.search(sent.text, 0, m.start())) is not None:
         # ("when you remind us of anything, always put it here in the group chat": found by reminding, and said so)
         told = f"{told}, when {rewrite(when.group('clause'), voice)}"
-        keys, more = situation_cues(when.group("clause"))
-        keys = list(dict.fromkeys(keys + situation_cues(f"{m.group('v')}{m.group('rest')}")[0]))
-        words = list(dict.fromkeys([*more[:3], *words]))
+        when_keys, when_words = situation_cues(when.group("clause"))
+        keys = list(dict.fromkeys([*when_keys, *keys]))
+        words = list(dict.fromkeys([*when_words[:3], *words]))
     return told, keys, words
 
 
@@ -355,6 +355,7 @@ _LIMIT = re.compile(r"(?:^|(?<=[:;,])\s*)(?:(?:and|also|so|but|just|please|stric
                     rf"(?:small\s+|large\s+)?(?P<x>(?:{_UNITS}))\b"
                     r"|(?:^|(?<=[:;,])\s*)(?P<y>half\s+(?:a\s+)?day|(?:\d+|one|two|three|four|five)\s+"
                     rf"(?:{_UNITS}|day|hour))\s+max(?:imum)?\b", _I)
+_TIME_LIMIT = re.compile(r"(?:minutes|mins|hours|hrs|hour|day)$|half", _I)
 _TOLD_OF_WHAT_WAS = re.compile(r"\b(?:was|were|came|had|did|went|got|took)\b", _I)
 # ... or said of someone as what they never are, or get none of: "Biscuit, Pat Henderson's beagle, is NEVER off the
 # lead", "Luna gets no treats at all" (each a "said" fact, found by nothing asked about walks or treats).
@@ -442,7 +443,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
             # come with every question naming Isla or the nursery)
             named = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+", sent.text)}
             words = [w for w in words if w not in named and w not in _SHORT_RULE_FILLER] or words
-            if m.re is _LIMIT and re.match(r"(?:minutes|mins|hours|hrs|hour|day)$|half", (m.group("x") or m.group("y")).lower()):
+            if m.re is _LIMIT and _TIME_LIMIT.match(m.group("x") or m.group("y")):
                 # (a limit of time found by how long: "how long can he take Otis out for?")
                 words = list(dict.fromkeys([*words, "long", "time"]))
             if m.re is _NAMED_RULE:  # (and by its label, and the situations it names: "Screen time rule: ...")
