@@ -236,3 +236,20 @@ def test_weekdays_of_a_rota_are_no_days_and_those_of_a_week_named_are_its(text, 
 ])
 def test_a_bare_day_moved_from_is_of_the_month_it_is_moved_to(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said
+
+
+@pytest.mark.parametrize("text, at, said", [
+    # walk-through 115 ("you sail on the 15th" of a January cruise had been November's 15th): a bare day said after a
+    # month alone in its sentence is that month's; a month a thing is moved to is a month said
+    ("The cruise line moved our cruise to January, we now sail on the 15th from Southampton",
+     datetime(2026, 11, 2), [date(2027, 1, 1), date(2027, 1, 15)]),
+    ("In February we fly out on the 8th and come back on the 12th", datetime(2026, 11, 2),
+     [date(2027, 2, 1), date(2027, 2, 8), date(2027, 2, 12)]),
+    # ... not a month named after the day, nor two months, nor a name after "to"
+    ("The rent is due on the 15th, and we go away in January", datetime(2026, 11, 2), [date(2026, 11, 15), date(2027, 1, 1)]),
+    ("Talked to April, she comes on the 12th", datetime(2026, 11, 2), [date(2026, 11, 12)]),
+    ("In December or in January, pay on the 20th", datetime(2026, 11, 2),
+     [date(2026, 12, 1), date(2027, 1, 1), date(2026, 11, 20)]),
+])
+def test_a_bare_day_after_a_month_said_alone_is_that_months(text, at, said):
+    assert days(text, at.replace(tzinfo=timezone.utc)) == said

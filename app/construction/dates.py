@@ -381,7 +381,7 @@ def _month_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 @_pattern(
-    rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|"
+    rf"\b(?:(in|during|since|by|until|till|through|from|before|after|around|of|for|on|to|"
     rf"last|this past|this|next|coming|past|early|late|mid|the end of|end of)[\s-]+)({_M_FULL})\b"
     # (not a month with its day: "it's now coming October 2 instead of the 25th")
     rf"(?!\s+\d{{1,2}}(?:st|nd|rd|th)?(?![\d:.]))(?:,?\s+(\d{{4}})\b)?"
@@ -397,6 +397,8 @@ def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
         return None
     month = _MONTHS_FULL[word.lower()]
     mod = m.group(1).lower()
+    if mod == "to" and not _MOVED_TO_MONTH.search(m.string, max(0, m.start() - 60), m.start()):
+        return None  # ("moved our cruise to January", not "talked to April")
     if m.group(4) and not m.group(3):
         year = ref.year + {"last": -1, "this": 0, "next": 1}[m.group(4).lower()]
         s, e = _month_span(year, month)
@@ -430,6 +432,9 @@ def _bare_month(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 _PART_OF = ("early", "late", "mid", "the end of", "end of")  # a month's part: "early November"
+# A month something is moved to, said alone: "the cruise line moved our cruise to January".
+_MOVED_TO_MONTH = re.compile(r"\b(?:moved|moving|moves|pushed|postponing|postponed|put\s+back|putting\s+back|"
+                             r"brought\s+forward|bringing\s+forward|rescheduled|changed|delayed)\b[^.;!?]*\s$", _I)
 
 
 @_pattern(
@@ -1034,6 +1039,14 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
             if not days:
                 days = {a.start for a in ahead_of(just_before) if a.start.weekday() == b.start.weekday()}
         elif _BARE_NTH.fullmatch(b.phrase):
+            months = {(a.start.year, a.start.month) for a in mentions if a.pos < b.pos and a.granularity == "month"
+                      and _MONTH_NAMED.search(a.phrase)}
+            if (len(months) == 1 and (d := _safe_date(*next(iter(months)), b.start.day)) is not None
+                    and (d >= ref or b.start < ref)):
+                # ("the cruise line moved our cruise to January, we now sail on the 15th": the month said before
+                # it in its sentence, as a day of another month told ahead would be; it had been November's)
+                out[i] = replace(b, start=d, end=d, direction=_direction(d, d, ref))
+                continue
             said = [a for a in named if a is not b and a.granularity in ("day", "span")
                     and _MONTH_NAMED.search(a.phrase)]
             days = {a.start for a in said if a.granularity == "day" and a.start.day == b.start.day}
