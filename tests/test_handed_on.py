@@ -233,6 +233,24 @@ def test_a_value_proposed_then_agreed_by_another_is_the_value_and_a_review_of_to
     assert not [f for f in ex.foresights if "rehearsal" in f.text]
 
 
+def test_a_value_asked_for_then_agreed_by_another_is_the_value():
+    # Walk-through 113 ("Can we do 5:30 instead?" "5:30 it is" made no fact): a move asked as a question and agreed
+    # with its value is the value, from the day the question gives
+    ex = extract(("Dana", "Mia's swimming lessons are on Tuesdays at 5pm at Riverside pool"),
+                 ("Dana", "Can we move swimming to 5:30 from next week?"),
+                 ("Tom", "Yes 5:30 is fine"),
+                 ("Tom", "Could we push the team meeting back to 12.30?"),
+                 ("Dana", "Yeah 12:30 works for me"),
+                 ("Dana", "Could we move the party to 7?"),
+                 ("Tom", "8 is better"),
+                 ("Tom", "Can we move it to 6pm?"),
+                 ("Dana", "6pm then"))
+    said = values(ex)
+    assert [v for s, _, v in said if s.lower() == "swimming"] == ["5:30"]
+    assert [v for s, _, v in said if s.lower() == "team meeting"] == ["12:30"]
+    assert not [s for s, _, _ in said if s.lower() in ("party", "it")]  # (another value; nothing named)
+
+
 def test_a_customers_quote_given_revised_and_settled_is_one_timeline():
     ex = extract(("Marta", "New job: Helen Okafor, 2 bed flat in Stoke Newington going to Walthamstow. I quoted her £850"),
                  ("Marta", "Another one: Tom Reilly, house in Highbury to St Albans. quoted £1,200, moving on Thursday "

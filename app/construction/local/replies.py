@@ -103,21 +103,39 @@ def as_answer(question: str, reply: str) -> str | None:
 
 
 # A value proposed, then agreed in a short reply by another: "I'd like to raise the fundraising target
-# to £4,500" "yes, £4,500 it is" (the reply said nothing; the proposal was a plan).
-_PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bump|put|up|drop)\s+(?:up\s+|down\s+)?"
-                       r"(?:the|our|my)\s+(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:up\s+|down\s+)?to\s+"
-                       r"(?P<v>[£$€]?\s?\d[\d,.]*k?%?)", _I)
-_AGREED = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|fine|agreed|great|sure|done|perfect)\b[\s,!.]*)*"
-                     r"(?P<v>[£$€]?\s?\d[\d,.]*k?%?)\s+(?:it\s+is|then|it\s+shall\s+be)[\s.!]*$", _I)
+# to £4,500" "yes, £4,500 it is" (the reply said nothing; the proposal was a plan); asked too: "Can we move
+# swimming to 5:30 from next week?" "Yes 5:30 is fine".
+_VALUE = r"(?:[£$€]?\s?\d[\d,]*(?:\.\d+)?k?%?(?:\s*(?:am|pm))?|\d{1,2}[:.]\d\d(?:\s*(?:am|pm))?)"
+_PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bump|put|up|drop|push|bring|shift)\s+"
+                       r"(?:up\s+|down\s+)?(?P<whose>(?:the|our|my|his|her|their|[A-Z][a-z]+'s)\s+)?"
+                       r"(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+"
+                       rf"(?P<v>{_VALUE})(?![\d:])(?P<tail>\s+(?:from|starting|as\s+of)\s+[^?.!,;]+)?", _I)
+_AGREED = re.compile(r"^(?:(?:yes|yeah|yep|yup|ok|okay|fine|agreed|great|sure|done|perfect)\b[\s,!.]*)*"
+                     rf"(?P<v>{_VALUE})(?:\s+(?:it\s+is|then|it\s+shall\s+be|is\s+(?:fine|good|great|perfect|ok|okay|better)"
+                     r"(?:\s+(?:for|with|by)\s+(?:me|us))?|works(?:\s+for\s+(?:me|us))?|suits(?:\s+(?:me|us))?))?"
+                     r"(?:,?\s+(?:then|thanks|cheers))?[\s.!]*$", _I)
+
+
+def _same_value(a: str, b: str) -> bool:
+    def plain(v: str) -> str:
+        return re.sub(r"\s+", "", v).rstrip(".,").lower().replace(".", ":")
+    return plain(a) == plain(b)
 
 
 def as_agreed(proposal: str, reply: str) -> str | None:
     """The sentence `reply` says when it agrees to the value `proposal` put forward, else None."""
     said = _AGREED.match(reply.strip())
-    if said is None:
-        return None
-    put = next((m for m in _PROPOSED.finditer(proposal)
-                if m.group("v").replace(" ", "").rstrip(".,") == said.group("v").replace(" ", "").rstrip(".,")), None)
+    if said is None or (said.group(0).strip() == said.group("v") and not _LEAD_AGREES.match(reply.strip())
+                        and not proposal.rstrip().endswith("?")):
+        return None  # (a number alone answers no proposal told: "I'd like to move the deadline to 9" "10")
+    put = next((m for m in _PROPOSED.finditer(proposal) if _same_value(m.group("v"), said.group("v"))), None)
     if put is None or put.group("attr").split()[0].lower() in lx.STOPWORDS:
         return None
-    return f"The {put.group('attr').lower()} is {said.group('v').strip()}."
+    whose = (put.group("whose") or "").strip()
+    thing = f"{'The' if whose.lower() in ('', 'the', 'our', 'my') and put.group('whose') else (whose or '')} " \
+            f"{put.group('attr').lower()}".strip()
+    thing = thing[:1].upper() + thing[1:]
+    return f"{thing} is {said.group('v').strip()}{(put.group('tail') or '').rstrip()}."
+
+
+_LEAD_AGREES = re.compile(r"(?:yes|yeah|yep|yup|ok|okay|fine|agreed|great|sure|done|perfect)\b", _I)
