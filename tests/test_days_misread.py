@@ -202,6 +202,11 @@ def test_a_weekday_as_usual_or_of_a_class_is_a_weeks_day_not_a_date():
     ("the 3rd of March works for us", datetime(2026, 11, 10), date(2027, 3, 3)),
     # (a day of the past said so stays there)
     ("the 26th June was lovely, such a good wedding", datetime(2026, 11, 10), date(2026, 6, 26)),
+    # walk-through 116: what one has got is had now ("we've got an onboarding call Thursday at 11am", said on Monday
+    # 5 October, had been 1 October); what one got stays past
+    ("we've got an onboarding call Thursday at 11am", datetime(2026, 10, 5), date(2026, 10, 8)),
+    ("she's got the keys, we're in on Friday", datetime(2026, 10, 5), date(2026, 10, 9)),
+    ("we got an email on Thursday", datetime(2026, 10, 5), date(2026, 10, 1)),
 ])
 def test_a_day_a_present_verb_is_said_of_is_ahead(text, at, day):
     assert days(text, at.replace(tzinfo=timezone.utc))[0] == day

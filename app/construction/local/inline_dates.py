@@ -248,12 +248,15 @@ _UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:
 
 # Words in a past form that tell no past: a name given ("a woman called Priya wants the sofa, collecting 5
 # December"), a day reported as what was said ("they said mid January", said in October: the coming one), what
-# must be done ("I've got to get it before the 11th").
+# must be done ("I've got to get it before the 11th"), what one has.
 _NO_TENSE = re.compile(r"\b(?:(?:someone|somebody|(?:a|an|the)\s+[a-z]+)\s+(?:called|named)(?=\s+(?-i:[A-Z]))|"
                        r"(?:said|says|told\s+(?:me|us|him|her|them))(?:\s+(?:it'?s|it\s+is|it'?ll\s+be|it\s+will\s+be))?"
                        r"(?=\s+(?:(?:early|mid|late|the\s+end\s+of|end\s+of)[\s-]+)?(?:the\s+)?"
                        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))|"
-                       r"(?:'ve|have|has|'s)\s+got\s+to)\b", re.IGNORECASE)
+                       r"(?:'ve|have|has|'s)\s+got\s+to|"
+                       # what one has ("we've got an onboarding call Thursday at 11am", said on a Monday: the coming one)
+                       r"(?:'ve|have|has|'s)\s+got(?=\s+(?:a|an|another|the|my|our|his|her|their|your|some|two|three)\s))\b",
+                       re.IGNORECASE)
 
 
 def tense_of(s: str) -> str | None:
