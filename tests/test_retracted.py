@@ -136,3 +136,18 @@ def test_weekdays_said_again_take_the_list_before_back():
     walks = [(f.text, f.retracted) for f in ex.facts if f.text.startswith("Claire said walks on")]
     assert walks == [("Claire said walks on Mondays and Thursdays.", True),
                      ("Claire said walks on Mondays and Fridays.", False)], walks
+
+
+def test_a_name_taken_back_is_said_again_in_its_sentence_and_a_marked_opener_says_nothing():
+    # Walk-through 117: "Leo Marsh has a severe peanut allergy. no wait, it's Leon Marsh" took back the whole
+    # sentence, the allergy with it; "Yes important - " before it had made it no fact and no constraint
+    ex = extracted([("Rachel", "Yes important - Leo Marsh has a severe peanut allergy. no wait, it's Leon Marsh, "
+                               "Leo is the one in 9C. Leon carries two EpiPens"),
+                    ("Tom", "My GP is Dr Patel. sorry I mean Dr Shah"),
+                    ("Tom", "We meet on Tuesday. no wait, it's Thursday")], OCT)
+    said = {(f.subject, f.predicate, f.object) for f in ex.facts}
+    assert ("Leon Marsh", "has", "a severe peanut allergy") in said
+    assert not [f for f in ex.facts if "Leo Marsh" in f.text]
+    assert [f.text for f in ex.foresights if f.kind == "constraint"] == ["Leon Marsh has a peanut allergy."]
+    assert ("Tom", "doctor is", "Dr Shah") in said and not [f for f in ex.facts if "Patel" in f.text]
+    assert not [f for f in ex.facts if "Tuesday" in f.text and "Thursday" not in f.text]  # (no name: as before)

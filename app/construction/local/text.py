@@ -52,7 +52,10 @@ _OPENER = re.compile(
     r"|(?:by the way|between us|between you and me|to be honest|tbh|fun fact|guess what|big news|good news|"
     r"bad news|great news|quick one|quick question|quick note|quick thing|heads up|one more thing|"
     r"quick update|update|oh and|and|but|so|well|also|plus|anyway|then|p\.?s\.?)\s*[,:!-]?\s+"
-    r"|(?:done|all\s+done|all\s+set)\s*[,!:]\s+)",  # an assistant's "Done, I upgraded your plan to ..."
+    r"|(?:done|all\s+done|all\s+set)\s*[,!:]\s+"  # an assistant's "Done, I upgraded your plan to ..."
+    # a word that marks what follows, with its stop: "Yes important - Leon Marsh has a severe peanut allergy"
+    rf"|(?:(?:{_OPENER_WORDS})[\s,]+)*(?:(?:very|really|super|most)\s+)?(?:important|importantly|crucially|urgent|fyi|psa|nb)"
+    r"\s*[,:!\-–—]+\s*)",
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")

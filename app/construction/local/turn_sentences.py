@@ -181,6 +181,35 @@ def _number_said_instead(text: str) -> str:
     return text
 
 
+# A name taken back right after it, said again alone: "Leo Marsh has a severe peanut allergy. no wait, it's Leon
+# Marsh, Leo is the one in 9C" (the whole sentence, the allergy with it, had been taken back).
+_NAME = r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)?"
+_NAME_TAKEN_BACK = re.compile(rf"(?P<said>[^.!?]*?)[.!?]*\s+(?:no\s+wait|wait\s+no|no\s+sorry|sorry|oops)[,\s]+"
+                              rf"(?:it'?s|I\s+mean|I\s+meant)\s+(?P<new>{_NAME})(?P<end>\s*(?:[,;.!]+\s*|$))")
+
+
+_DAY_OR_MONTH = re.compile(rf"(?:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})s?", _I)
+
+
+def _name_said_instead(text: str) -> str:
+    for m in _NAME_TAKEN_BACK.finditer(text):
+        new = m["new"].split()
+        # the name it replaces: one of its length sharing its surname, its title or its first name's start
+        # ("Leo Marsh" / "Leon Marsh", "Dr Patel" / "Dr Shah", "Leo" / "Leon")
+        words = list(re.finditer(r"[A-Z][a-z'’-]+", m["said"]))
+        old = next((o for i in range(len(words) - len(new) + 1)
+                    if (o := words[i:i + len(new)]) and " ".join(w[0] for w in o) != m["new"]
+                    and m["said"][o[0].start():o[-1].end()] == " ".join(w[0] for w in o)
+                    and (o[-1][0] == new[-1] or o[0][0] == new[0] or o[0][0][:3] == new[0][:3])), None)
+        if old is None or _DAY_OR_MONTH.fullmatch(new[0]):
+            continue
+        said = m["said"]
+        fixed = f"{said[:old[0].start()]}{m['new']}{said[old[-1].end():]}".rstrip(" ,;:-")
+        rest = text[m.end():]
+        return f"{text[:m.start('said')]}{fixed}.{' ' + rest[:1].upper() + rest[1:] if rest else ''}"
+    return text
+
+
 # A standing rule asked as a question: "oh one more thing, can you never suggest diet drinks with aspartame
 # for me?" is "Never suggest diet drinks with aspartame for me." (the question had been no rule, nothing).
 _ASKED_AS_RULE = re.compile(r"^(?:(?:oh|and|also|so|btw|ok|okay)[,]?\s+)*(?:one\s+more\s+thing[,:]?\s+)?"
@@ -241,7 +270,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         begun = len(out)  # (where this turn's sentences begin: a sequel may pop its first's)
         first = True
         content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
-        content = _normalise(content[:MAX_TURN_CHARS])
+        content = _name_said_instead(_normalise(content[:MAX_TURN_CHARS]))
         for raw in _days_apart(split_sentences(content, MAX_SENTENCES_PER_TURN)):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
