@@ -258,3 +258,21 @@ def test_a_bare_day_moved_from_is_of_the_month_it_is_moved_to(text, at, said):
 ])
 def test_a_bare_day_after_a_month_said_alone_is_that_months(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said
+
+
+@pytest.mark.parametrize("text, at, said", [
+    # walk-through 118 (said on Sunday 18 October 2026 and after): a day one can't do is ahead, not the Tuesday gone by
+    ("Dave just texted, he can't do Tuesday, a job ran over.", datetime(2026, 10, 18), [date(2026, 10, 20)]),
+    # ... a name given ("a couple called the Blakes") tells no past
+    ("The Hendersons, 6 nights from Saturday 24 October for half term, and a couple called the Blakes for 3 nights "
+     "from the 7th of November", datetime(2026, 10, 12), [date(2026, 10, 24), date(2026, 11, 7)]),
+    ("yes 2 nights minimum from now till March", datetime(2026, 11, 17), [date(2027, 3, 1)]),
+    # ... a routine's day switched is no date, neither the old nor the new
+    ("Also I think we should switch changeover day from Saturday to Friday", datetime(2026, 10, 27), []),
+    # ... "this week" ahead, said on a Sunday, is the week that begins tomorrow
+    ("yes, I'll book it this week", datetime(2026, 10, 18), [date(2026, 10, 19)]),
+    ("I rang them this week", datetime(2026, 10, 18), [date(2026, 10, 12)]),
+    ("yes, I'll book it this week", datetime(2026, 10, 14), [date(2026, 10, 12)]),
+])
+def test_days_a_holiday_let_said(text, at, said):
+    assert days(text, at.replace(tzinfo=timezone.utc)) == said

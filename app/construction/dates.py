@@ -508,10 +508,12 @@ _DAY_OFF_IS = re.compile(r"\bdays?\s+off\s+(?:is|are|will\s+be)\s+(?:now\s+)?$",
 # now come on Wednesday instead of Thursday" (each had been one Thursday, and a plan).
 _ROUTINE_DAY_IS = re.compile(
     r"\b(?:(?:delivery|collection|bin|market|cleaning|pay|rest|recycling|changeover|training|match|rehearsal|"
-    r"practice|club|gym|shopping|laundry|wash|swim|lesson|session|meeting)\s+days?\s+(?:is|are|will\s+be|'s)|"
+    r"practice|club|gym|shopping|laundry|wash|swim|lesson|session|meeting)\s+days?\s+(?:is|are|will\s+be|'s|"
+    # ("switch changeover day from Saturday to Friday": no Saturday's date, nor Friday's)
+    r"from|(?:moves?|moving|changes?|changing|goes|going)\s+to)|"
     r"(?:deliveries|collections)\s+(?:now\s+)?(?:come|arrive|are|will\s+be|happen))\s+"
     r"(?:(?:now|still|usually|always)\s+)?(?:on\s+)?(?:a\s+)?$", _I)
-_ROUTINE_REPLACED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from)\s+(?:on\s+)?$", _I)
+_ROUTINE_REPLACED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|to)\s+(?:on\s+)?$", _I)
 # A weekday left out of every week's: "happy with any day except Monday", "any weekday apart from
 # Tuesday" (no one Monday: it was "except on 2026-09-14", and a plan).
 _EXCEPT = re.compile(r"(?:\b(?:except|excluding|apart\s+from|other\s+than)|\bany\s+(?:day|weekday|evening|morning|"
@@ -670,6 +672,10 @@ def _unit_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
         # "we moved this weekend", said on a Wednesday: this week's weekend is still to come,
         # so the past tense means the one just gone (as "over the weekend" does).
         n = -1
+    elif unit == "week" and mod == "this" and prefer == FUTURE and ref.weekday() == 6:
+        # "yes, I'll book it this week", said on a Sunday: the week ahead (the one ending today had made a
+        # plan end the day it was made)
+        n = 1
     s, e = _unit_span(unit, ref, n)
     if "end of" in text:
         return m.start(), m.end(), e, e, "day", True

@@ -50,6 +50,10 @@ _BY_DATE_HINT = re.compile(
     re.IGNORECASE)
 _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
+    # a day one can or cannot do ("Dave just texted, he can't do Tuesday, a job ran over": the coming one)
+    r"(?:can(?:'t|not|\s+not)?|won't\s+be\s+able\s+to)\s+(?:do|make|manage)|"
+    # ("2 nights minimum from now till March")
+    r"from\s+now\s+(?:on\s+)?(?:till|until|til|to)|"
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     # ("should come monday", said of an order: not "should have", which looks back)
     r"should\s+(?!have\b)[a-z]+|(?:is|are)\s+expected\s+to|"
@@ -249,7 +253,7 @@ _UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:
 # Words in a past form that tell no past: a name given ("a woman called Priya wants the sofa, collecting 5
 # December"), a day reported as what was said ("they said mid January", said in October: the coming one), what
 # must be done ("I've got to get it before the 11th"), what one has.
-_NO_TENSE = re.compile(r"\b(?:(?:someone|somebody|(?:a|an|the)\s+[a-z]+)\s+(?:called|named)(?=\s+(?-i:[A-Z]))|"
+_NO_TENSE = re.compile(r"\b(?:(?:someone|somebody|(?:a|an|the)\s+[a-z]+)\s+(?:called|named)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
                        r"(?:said|says|told\s+(?:me|us|him|her|them))(?:\s+(?:it'?s|it\s+is|it'?ll\s+be|it\s+will\s+be))?"
                        r"(?=\s+(?:(?:early|mid|late|the\s+end\s+of|end\s+of)[\s-]+)?(?:the\s+)?"
                        r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))|"
