@@ -1720,6 +1720,23 @@ def test_a_label_that_names_whom_says_whom_he_is():
                                           "Omar Haddad's thesis is on causal discovery."]
 
 
+def test_an_update_labelled_with_a_name_and_a_post_in_brackets_say_whom_a_pronoun_is():
+    # Walk-throughs 119 and 117: "Dan update: his physio is Dr Fiona Blake" was a village's ("Bramford's physio"),
+    # "Beverley Moss (lab technician) told me she works Mon, Wed and Fri" the last woman named before (a thing's
+    # name in brackets), and "she'll be in Tuesdays and Thursdays only" no days at all
+    ex = extract(episode(("Tom", "Bramford stays as feed 2"),
+                         ("Priya", "Dan update: his physio is Dr Fiona Blake at the Ashcombe clinic."),
+                         ("Rachel", "Dr Anita Sharma starts as head of department on Monday 2 November"),
+                         ("Tom", "also Beverley Moss (lab technician) told me she works Mon, Wed and Fri this term"),
+                         ("Rachel", "Another change: Bev's days are changing after half term, she'll be in Tuesdays and "
+                                    "Thursdays only")))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "physio is"] == [
+        ("Dan", "Dr Fiona Blake")]
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "work days is"] == [
+        ("Beverley Moss", "Mon, Wed and Fri"), ("Beverley Moss", "Tuesdays and Thursdays")]
+    assert entity(ex, "Beverley Moss").type == "person"
+
+
 def test_a_release_named_alone_has_its_day_and_its_day_pushed_back():
     # Walk-through 55: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back to
     # 15 January 2027" were "said" facts, 14 November the answer to "When is the single out?".
@@ -1932,7 +1949,8 @@ def test_an_agents_chatter_errands_and_confirmations_make_no_facts():
                 ("Maya", "user", "It's cold in Lisbon in winter, so I moved my trip to May."))
     by_turn = sorted({t for f in ex.facts for t in f.turn_ids})
     assert by_turn == ["t0", "t7", "t9"], [(f.turn_ids, f.text) for f in ex.facts]
-    assert [f.kind for f in ex.foresights] == ["constraint"]
+    # (the trip moved to May is a plan of May's, the errands none)
+    assert [(f.kind, f.valid_to and f.valid_to.month) for f in ex.foresights] == [("constraint", None), ("plan", 6)]
 
 
 def test_a_greeting_with_a_name_is_no_fact_and_an_emphatic_myself_no_object():

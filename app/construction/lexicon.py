@@ -247,7 +247,7 @@ jordan riley tyler harper aria luna kai rowan jamie charlie frankie
 FEMALE_NAMES = _words("""
 abby abigail adaeze adele adeola agnes aileen aisha alice alicia alison alma amanda amara amelia amina amy ana
 anika anita anjali ann anna anne annie antonia anya astrid audrey aurora ava ayesha barbara bea beatrice
-beatriz beth bethany betty beverly bianca bridget bronwen bryony caitlin camila carina carla carmen carol
+beatriz beth bethany betty beverley beverly bianca bridget bronwen bryony caitlin camila carina carla carmen carol
 caroline cassie catarina catherine cecilia celia chantal charlene charlotte chiara chioma chloe christina
 christine ciara claire clara claudia constance corinne cynthia daisy daniela davina deborah debbie deepa
 delia denise diana diane donna dorothy ebony edith eileen elaine eleanor elena elif elise eliza elizabeth

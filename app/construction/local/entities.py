@@ -718,7 +718,9 @@ employer charity school clinic practice consultancy landlord-agency letting-agen
 restaurant pub bar deli gym salon brewery publisher garage""".split())
 _A_POST = re.compile(
     # ("brought in Farid Nasser as structural engineer": a post, with no article)
-    r"^(?:,?\s+(?i:the|our|my|an?|his|her|their)|\s+as(?:\s+(?i:the|our|my|an?|his|her|their))?)\s+"
+    r"^(?:(?:,?\s+(?i:the|our|my|an?|his|her|their)|\s+as(?:\s+(?i:the|our|my|an?|his|her|their))?)\s+|"
+    # ("Beverley Moss (lab technician) told me ...": the post in brackets)
+    r"\s*\(\s*(?:(?i:the|our|my|an?|his|her|their)\s+)?)"
     r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>"
     + _alt(lx.PROFESSIONS | _ORG_NOUNS | {"plumber", "landlord", "tenant", "agent", "contractor", "roofer",
                                           "handyman", "recruiter", "candidate", "guarantor", "owner"})

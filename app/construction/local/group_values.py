@@ -31,7 +31,9 @@ _WORK_DAYS = re.compile(
     rf"(?<![\w'])(?P<who>I|we|she|he|(?-i:[A-Z])[\w-]+)"
     rf"(?:\s+(?:now|usually|normally|only|currently|still|mostly))*"
     # ("she's now on Wednesday to Sunday": a range of days one is on)
-    rf"(?:\s+work(?:s)?|(?:'s|\s+is|'m|\s+am)(?:\s+now)?\s+on(?=\s+{_DAY}\s*(?:to|-|through)\s*{_DAY}))"
+    rf"(?:\s+work(?:s)?|(?:'s|\s+is|'m|\s+am)(?:\s+now)?\s+on(?=\s+{_DAY}\s*(?:to|-|through)\s*{_DAY})|"
+    # ("Bev's days are changing after half term, she'll be in Tuesdays and Thursdays only")
+    rf"(?:'ll|\s+will)\s+(?:now\s+)?be\s+in(?:\s+on)?(?=\s+{_DAY}s?\b))"
     rf"\s+(?:on\s+)?(?:from\s+)?"
     rf"(?P<when>{_DAY}(?:\s*(?:/|,|&|and|to|-|through)\s*{_DAY})*(?:\s+(?:mornings|evenings|afternoons|nights))?)"
     r"\b(?!\s+(?:at|mornings?|evenings?|nights?))", re.I)

@@ -59,8 +59,11 @@ _OPENER = re.compile(
     re.IGNORECASE,
 )
 _LABEL = re.compile(r"^[^:\d]{1,24}:\s+(?=\S)")
-_ABOUT_LABEL = re.compile(r"^(?i:on|about|re|regarding|for)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?):\s*")
-_PRONOUN_LEAD = re.compile(r"(?:he|she|they)(?P<v>'s|'re|'ll|\s)", re.IGNORECASE)
+_ABOUT_LABEL = re.compile(r"^(?:(?i:on|about|re|regarding|for|(?:an?\s+)?update\s+on|news\s+(?:on|about))\s+"
+                          r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)|"
+                          # ("Dan update: his physio is Dr Fiona Blake")
+                          r"(?P<name2>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+(?i:update|news))\s*:\s*")
+_PRONOUN_LEAD = re.compile(r"(?:(?:he|she|they)(?P<v>'s|'re|'ll|\s)|(?P<whose>his|her|their)\s)", re.IGNORECASE)
 # A pronoun's verb written out where a name takes the pronoun's place ("he's" -> "Omar is").
 PRONOUN_VERB = {"'s": " is", "'re": " are", "'ll": " will", "'d": " would"}
 # "Severe sesame allergy: tahini, hummus, ...": the label is the point, not a heading.
@@ -92,7 +95,9 @@ def _clean_sentence(s: str) -> str:
     m = _LABEL.match(s)
     if (about := _ABOUT_LABEL.match(s)) and (he := _PRONOUN_LEAD.match(s, about.end())):
         # "Big news on Omar: he's dropping ...": "Omar is dropping ..." (the label named whom)
-        s = f"{about.group('name')}{PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}"
+        name = about.group("name") or about.group("name2")
+        s = (f"{name}'s {s[he.end():]}" if he.group("whose")
+             else f"{name}{PRONOUN_VERB.get(he.group('v').lower(), ' ')}{s[he.end():]}")
     elif m and len(m.group().split()) <= 3 and not _CONSTRAINT_LABEL.search(m.group()):
         # "New squat PR: 87 kg for 5": the label is what the value is of ("... is 87 kg").
         s = (f"{_UPDATE_WORD.sub('', m.group()).rstrip()[:-1]} is {s[m.end():]}" if _LABELLED_VALUE.match(s, m.end())
