@@ -143,3 +143,14 @@ async def test_a_replacement_found_and_named_next_takes_over_the_post(services, 
                       "She starts on Thursday 5 November")], group="choir")
     held = await _values(graph, "f.subjectKey = 'accompanist@choir'")
     assert [(v, s) for _, v, s in held] == [("Jonathan Pike", "superseded"), ("Priya Nair", "current")], held
+
+
+async def test_an_install_said_with_its_firm_then_moved_by_its_name_alone_is_one_day(services, graph):
+    # Walk-through 118: "the Wildanet install is Wednesday the 4th of November", then "Wildanet rang, they need
+    # to move the install to Monday the 9th": an install was no event, its day no event day, and both stayed
+    await _tell(services, graph, [
+        (0, "Helen", "Broadband is booked by the way, the Wildanet install is Wednesday the 4th of November"),
+        (12, "Helen", "Wildanet rang, they need to move the install to Monday 9th November, the engineer's off sick")])
+    days = await _values(graph, "f.predicate = 'date is'")
+    assert [(k, v, s) for k, v, s in days] == [("wildanet install@allotment", "2024-11-04", "superseded"),
+                                               ("wildanet install@allotment", "2024-11-09", "current")], days
