@@ -269,6 +269,12 @@ def test_things_numbered_apart_are_two_things():
                      ("HP fixed the printer, ticket 4471 closed", "Square support ticket is 88213, still open")):
         hits = [said(old, 3), said(new, 20)]
         assert later_values(hits, reorder=True) is hits, (old, new)
+    # ... nor codes of one shape, said alone or after their word (walk-through 116: INV-2026-041's £1,850 had been
+    # marked revised by INV-2026-043's £2,100, the two read as one "inv-2026")
+    for old, new in (("Lena: yes INV-2026-041, £1,850", "Lena sent invoice INV-2026-043 for £2,100 to Polyglot"),
+                     ("invoice INV-2026-041 sent, £1,850", "invoice INV-2026-043 sent, £2,100")):
+        hits = [said(old, 3), said(new, 20)]
+        assert later_values(hits, reorder=True) is hits, (old, new)
     # ... one numbered thing's sum said again is still its later value
     hits = [said("Sent Pinewood invoice #1042 for September support, $2,340", 3),
             said("Pinewood invoice #1042 is $2,430 now, I transposed the digits", 4)]

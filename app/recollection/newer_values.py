@@ -361,12 +361,14 @@ def _rate_units(text: str) -> frozenset[str]:
 # What names one of several things of a kind by its number: "invoice #1042", "ticket 4533", "order
 # no. 7781" (each invoice's sum, each ticket's state, is its own).
 _LABEL = re.compile(r"(?:#\s?|\b(?:invoice|ticket|order|case|claim|job|po)\s+(?:is\s+|no\.?\s*|number\s+(?:is\s+)?|#\s?)?)"
-                    r"([A-Z]{0,4}-?\d{3,})\b", re.I)
+                    r"([A-Z]{0,4}-?\d{3,}(?:[-/]\d+)*)\b"
+                    # ... or a code alone, its letters said in capitals: "yes INV-2026-041, £1,850"
+                    r"|(?<![\w-])((?-i:[A-Z]{2,5})-\d{2,}(?:[-/]\d+)*)\b", re.I)
 
 
 @lru_cache(maxsize=4096)
 def _labels(text: str) -> frozenset[str]:
-    return frozenset(m.group(1).lower() for m in _LABEL.finditer(text))
+    return frozenset((m.group(1) or m.group(2)).lower() for m in _LABEL.finditer(text))
 
 
 def _others(a: _Saying, b: _Saying) -> bool:
