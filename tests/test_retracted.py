@@ -151,3 +151,21 @@ def test_a_name_taken_back_is_said_again_in_its_sentence_and_a_marked_opener_say
     assert [f.text for f in ex.foresights if f.kind == "constraint"] == ["Leon Marsh has a peanut allergy."]
     assert ("Tom", "doctor is", "Dr Shah") in said and not [f for f in ex.facts if "Patel" in f.text]
     assert not [f for f in ex.facts if "Tuesday" in f.text and "Thursday" not in f.text]  # (no name: as before)
+
+
+def test_a_name_put_right_in_the_turn_after_is_said_right_in_the_turn_before():
+    # Walk-through 119: "feed 2 at Bramley village hall at mile 41", then "sorry, not Bramley, I meant Bramford
+    # village hall": the plan kept Bramley, and the putting right was a fact of its own
+    ex = extracted([("Tom", "feed stations, I'm thinking feed 1 at the Mill Lane layby around mile 20 and feed 2 at "
+                            "Bramley village hall at mile 41"),
+                    ("Tom", "sorry, not Bramley, I meant Bramford village hall. Bramley's the one on the other side "
+                            "of the valley"),
+                    ("Priya", "The rehearsal is at Sutton Hall on Friday"),
+                    ("Cog", "Noted."),
+                    ("Priya", "oops, I meant Dutton Hall, not Sutton Hall")], OCT, assistant="Cog")
+    texts = [f.text for f in ex.facts]
+    assert [t for t in texts if "feed 2" in t] == [
+        "Feed stations, Tom is thinking feed 1 at the Mill Lane layby around mile 20 and feed 2 at Bramford village "
+        "hall at mile 41."]
+    assert not [t for t in texts if "meant" in t or "Sutton" in t]
+    assert [t for t in texts if "Dutton Hall" in t]

@@ -210,6 +210,39 @@ def _name_said_instead(text: str) -> str:
     return text
 
 
+def _content(t: _Turn) -> str:
+    return t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
+
+
+# A name put right in the turn after: "feed 2 at Bramley village hall at mile 41", then "sorry, not Bramley, I meant
+# Bramford village hall" (the plan kept Bramley; "Not Bramley, Tom meant Bramford village hall" was a fact of its own).
+_PUT_RIGHT = re.compile(r"^(?:(?:sorry|oops|whoops|no|wait|correction|my\s+bad)[\s,!.:-]+)+"
+                        rf"(?:not\s+(?P<old>{_NAME})[\s,;-]+(?:I\s+meant|I\s+mean|it'?s|it\s+is)\s+(?P<new>{_NAME})|"
+                        rf"(?:I\s+meant|I\s+mean|it'?s|it\s+is)\s+(?P<new2>{_NAME})[\s,;-]+not\s+(?P<old2>{_NAME}))"
+                        r"(?=[\s,.;!]|$)")
+
+
+def _names_put_right(contents: list[str], turns: list[_Turn]) -> list[str]:
+    """`contents` (the turns' texts, in order), a name put right in a user's turn said right in the user's turn
+    just before (an assistant's between), and the putting right said no more; the rest as it was."""
+    out = list(contents)
+    for k, t in enumerate(turns):
+        if t.assistant or (m := _PUT_RIGHT.match(contents[k])) is None:
+            continue
+        old, new = m["old"] or m["old2"], m["new"] or m["new2"]
+        if old == new or _DAY_OR_MONTH.fullmatch(old.split()[0]) or _DAY_OR_MONTH.fullmatch(new.split()[0]):
+            continue
+        said = re.compile(rf"(?<![\w'’-]){re.escape(old)}(?![\w'’-])")
+        before = next((j for j in range(k - 1, max(-1, k - 4), -1) if not turns[j].assistant), None)
+        if before is None or not said.search(out[before]):
+            continue
+        out[before] = said.sub(new, out[before])
+        rest = contents[k][m.end():].lstrip(" ,.;!")
+        rest = re.sub(r"^[^.!?]*?[.!?]\s*", "", rest) if rest[:1].islower() else rest  # (the rest of its sentence)
+        out[k] = rest
+    return out
+
+
 # A standing rule asked as a question: "oh one more thing, can you never suggest diet drinks with aspartame
 # for me?" is "Never suggest diet drinks with aspartame for me." (the question had been no rule, nothing).
 _ASKED_AS_RULE = re.compile(r"^(?:(?:oh|and|also|so|btw|ok|okay)[,]?\s+)*(?:one\s+more\s+thing[,:]?\s+)?"
@@ -266,11 +299,11 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     out: list[_Sentence] = []
     addressed = _addressed(turns)
     asked: tuple[str, str] | None = None  # (who, what) when the turn before ended on a question
-    for t in turns:
+    contents = _names_put_right([_normalise(_content(t)[:MAX_TURN_CHARS]) for t in turns], turns)
+    for t, content in zip(turns, contents):
         begun = len(out)  # (where this turn's sentences begin: a sequel may pop its first's)
         first = True
-        content = t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
-        content = _name_said_instead(_normalise(content[:MAX_TURN_CHARS]))
+        content = _name_said_instead(content)
         for raw in _days_apart(split_sentences(content, MAX_SENTENCES_PER_TURN)):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
