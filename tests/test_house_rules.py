@@ -268,3 +268,31 @@ def test_an_instruction_for_an_occasion_said_before_it_is_found_by_that_occasion
     told = constraints(ex)
     [(text, trigger)] = [(t, v) for t, v in told.items() if "group chat" in t]
     assert text.endswith("when you remind Maggie of anything.") and "remind" in trigger, told
+
+
+def test_rules_said_under_a_label_or_for_always_are_constraints_and_a_meal_as_a_time_no_food():
+    # Walk-throughs 116-119: a label of rules inside the sentence ("can you remember our house rules please: ...",
+    # "told me the hospice rule for feed stations: nothing containing nuts", "that's a rule for everyone, no bleach"),
+    # "one more rule for us: ...", "I don't take on medical translations. Ever." had made plain facts; "don't put me
+    # down for anything Fri after lunch" came with every question of food
+    ex = extract(("Helen", "Penny can you remember our house rules please: dogs welcome but never upstairs or on the "
+                           "beds, max 1 dog, and absolutely no parties or events. Max 6 guests"),
+                 ("Helen", "one more rule for us: only send guests the key safe code the day before they arrive, "
+                           "never earlier"),
+                 ("Mark", "yes that's a rule for everyone, no bleach and no wipes down the loo"),
+                 ("Priya", "Grace also told me the hospice rule for feed stations: nothing containing nuts, at all"),
+                 ("Lena", "I don't take on medical translations. Ever."),
+                 ("Tom", "please never put me down for anything on Fridays after lunch"),
+                 ("Tom", "the rules of the game are simple, you score when the ball crosses the line"))
+    told = constraints(ex)
+    assert "Helen's house rules: dogs welcome but never upstairs or on the beds, max 1 dog, and absolutely no " \
+           "parties or events." in told
+    assert any(t.lower().endswith("only send guests the key safe code the day before they arrive, never earlier.")
+               for t in told)
+    assert "A rule for everyone: no bleach and no wipes down the loo." in told
+    nuts = told["The hospice rule for feed stations: nothing containing nuts, at all."]
+    assert "food" in nuts and nuts.index("nuts") < nuts.index("hospice")  # (found by what it rules first)
+    assert "Lena set a rule: Lena doesn't take on medical translations, ever." in told
+    fridays = next(v for t, v in told.items() if "Fridays after lunch" in t)
+    assert "food" not in fridays
+    assert not any("ball" in t for t in told)

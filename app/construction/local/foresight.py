@@ -790,8 +790,14 @@ _RULES_AT_HOME = re.compile(r"\bhouse\s+rules?\b|\b(?:at|in|for)\s+(?:both|each|
                             re.IGNORECASE)
 
 
+# A meal said as a time of day, no food: "please don't put me down for anything Fri after lunch" (it had come
+# with every question of snacks and treats).
+_MEAL_AS_TIME = re.compile(r"\b(?:after|before|until|till|til|by|from|around)\s+(?:lunch|dinner|breakfast|tea)(?:\s*time)?\b|"
+                           r"\blunchtimes?\b", re.IGNORECASE)
+
+
 def _cue_text(said: str) -> str:
-    return _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said))
+    return _MEAL_AS_TIME.sub(" schedule ", _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said)))
 
 
 def situation_cues(said: str) -> tuple[list[str], list[str]]:

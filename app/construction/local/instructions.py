@@ -331,8 +331,22 @@ _NAMED_RULE = re.compile(r"^(?:(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+)?rul
                          r"(?:\s+(?:\d{1,2}|#\d{1,2}|no\.?\s*\d{1,2}|one|two|three|four|five))?\s*[:–-]\s*\S", _I)
 # ... or said with who sets it: "one rule from me while we're setting up: any spend over £100 needs two
 # committee signatures" (the rule is what follows the colon).
-_RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:(?:house|golden|new|simple|strict|big)\s+)?"
+_RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:more\s+)?(?:(?:house|golden|new|simple|strict|big)\s+)?"
                            r"rule\s+(?:from|for)\s+[^:.!?]{1,50}?:\s*(?P<rule>\S.*)$", _I)
+# ... or a label of rules inside the sentence, what follows it forbidding, limiting or bidding: "Pip can you
+# remember our house rules please: dogs welcome but never upstairs ...", "Grace also told me the hospice rule for
+# feed stations: nothing containing nuts, at all", "that's a rule for everyone, no bleach and no wipes".
+_RULE_LABEL = re.compile(r"^(?P<lead>(?:[^:.!?]*?\s)?)(?:house\s+)?rules?(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?"
+                         r"(?:\s+please)?(?:\s*[:–—]\s*|\s*,\s*(?=(?:no|never|only|always|don'?t|do\s+not)\b))"
+                         r"(?P<rule>\S.*)$", _I)
+_LABEL_BEFORE = re.compile(r"(?:\b(?:that|it|this)(?:'s|\s+is)\s+)?"
+                           r"(?P<label>(?:\b(?:the|our|my|his|her|their|a|one\s+more|(?-i:[A-Z])[\w-]*'s)\s+)?"
+                           r"(?:[\w'-]+\s+){0,2}?rules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)"
+                           r"(?:\s+please)?\s*[:–—,]\s*$", _I)
+_RULE_BODY = re.compile(r"\b(?:never|no|not|nothing|don'?t|do\s+not|only|max|maximum|at\s+most|always|must|mustn'?t)\b", _I)
+# ... or what one never does, said so: "I don't take on medical translations. Ever."
+_NOT_EVER = re.compile(r"^(?:(?:I|we)\s+(?:don'?t|do\s+not|won'?t|will\s+not)|(?-i:[A-Z])[\w'-]*\s+(?:doesn'?t|does\s+not|won'?t))"
+                       r"\s+(?P<x>[a-z]+)\b[^.!?]*?[,.!;-]*\s+ever\b[.!]*$", _I)
 _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:that\s+)?(?:we|you|us\s+to)\s+)"
                        r"(?:(?:and|so|but|please|just|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,]?\s+)*"
                        r"(?:never|always)\s+"
@@ -368,7 +382,7 @@ _GETS_NONE = re.compile(
     r"may\s+have|is\s+to\s+have)\s+no\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*(?P<all>at\s+all|whatsoever|ever)?", _I)
 _TREATS = frozenset("treats treat snacks sweets chocolate screens screen sugar caffeine dairy gluten alcohol".split())
 _GIVEN = lx.FOODS | lx.MEDICINES | lx.MEDICATIONS
-_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO, _RULE_FROM_ME, _LIMIT, _GETS_NONE)
+_SHORT_RULES = (_NO_FOOD, _MAX_A_DAY, _NAMED_RULE, _NEVER_DO, _RULE_FROM_ME, _LIMIT, _GETS_NONE, _RULE_LABEL, _NOT_EVER)
 _SHORT_RULE_FILLER = frozenset("max maximum day days week weeks minutes minute hours hour nothing anything "
                                "nursery school work home".split())
 
@@ -381,7 +395,10 @@ def _short_rules(sent: _Sentence) -> list[re.Match]:
             *(m for m in _GETS_NONE.finditer(text) if m.group("all") or set(m.group("x").lower().split()) & (
                 _GIVEN | _TREATS)),
             *_NAMED_RULE.finditer(sent.raw),  # (its label, which the sentence's text is cut from)
-            *_RULE_FROM_ME.finditer(text)]
+            *_RULE_FROM_ME.finditer(text),
+            *(m for m in _RULE_LABEL.finditer(text) if len(m.group("lead").split()) <= 10 and _RULE_BODY.search(
+                m.group("rule")) and not _NAMED_RULE.match(sent.raw) and not _RULE_FROM_ME.match(text)),
+            *_NOT_EVER.finditer(text)]
 
 
 def forbids_given(sent: _Sentence) -> set[str]:
@@ -427,7 +444,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
         dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
-        told = sent.text[m.start("rule"):] if m.re is _RULE_FROM_ME else sent.text[m.start():] if dash else sent.text
+        told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL) else sent.text[m.start():] if dash \
+            else sent.text
         said = rewrite(told.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
@@ -450,6 +468,16 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
                 label_keys, label_words = situation_cues(m.group("x") or "")
                 keys = list(dict.fromkeys([*label_keys, *keys]))
                 words = list(dict.fromkeys([*label_words, *words]))
+        if m.re is _RULE_LABEL and (label := _LABEL_BEFORE.search(sent.text, 0, m.start("rule"))) is not None:
+            # told under its label ("The hospice rule for feed stations: nothing containing nuts, at all"), found by
+            # what it rules first
+            body = rewrite(m.group("rule").strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
+            head = rewrite(label.group("label"), _Voice(sent.t.speaker, sent.t.other))
+            rule_keys, rule_words = situation_cues(m.group("rule"))
+            if set(re.findall(r"[a-z]+", m.group("rule").lower())) & lx.FOODS:
+                rule_keys = ["food", *rule_keys]  # ("nothing containing nuts": what is eaten)
+            return [(f"{head[:1].upper()}{head[1:]}: {body}", list(dict.fromkeys([*rule_keys, *keys])) or ["rules"],
+                     list(dict.fromkeys([*rule_words, *words])))]
         first = sent.opens_with(reg) if reg is not None else None
         if first is not None and first.type == "person" and not first.speaker and m.start() > 0:
             return [(f"{first.name}'s rule: {said[:1].upper()}{said[1:]}", keys or ["rules"], words)]

@@ -210,6 +210,9 @@ def _name_said_instead(text: str) -> str:
     return text
 
 
+_EVER_ALONE = re.compile(r"(?:ever|not\s+ever|never\s+ever|ever\s+again)[.!]*", _I)
+
+
 def _content(t: _Turn) -> str:
     return t.turn.content if isinstance(t.turn.content, str) else str(t.turn.content or "")
 
@@ -311,6 +314,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             if addressed is not None and not t.assistant and (m := addressed.match(text)):
                 text = _clean_sentence(text[m.end():])
             if not text or not any(ch.isalnum() for ch in text) or _DRUMROLL.match(text):
+                continue
+            if out and out[-1].t is t and not t.assistant and _EVER_ALONE.fullmatch(text):
+                # ("I don't take on medical translations. Ever.": the sentence before, said for always)
+                out[-1].text = f"{out[-1].text.rstrip(' .!')}, ever."
                 continue
             if (rule := _ASKED_AS_RULE.match(text)) is not None:
                 text = f"{rule['how'][:1].upper()}{rule['how'][1:]} {rule['rest'].rstrip(' ?')}."
