@@ -249,6 +249,10 @@ def test_a_value_asked_for_then_agreed_by_another_is_the_value():
     assert [v for s, _, v in said if s.lower() == "swimming"] == ["5:30"]
     assert [v for s, _, v in said if s.lower() == "team meeting"] == ["12:30"]
     assert not [s for s, _, _ in said if s.lower() in ("party", "it")]  # (another value; nothing named)
+    # ... or said as what one wants to do (walk-through 119: "I want to nudge the entry fee up to £32" "£32 is fine")
+    ex = extract(("Priya", "the entry platform has started charging us fees, so I want to nudge the entry fee up to £32"),
+                 ("Tom", "£32 is fine. still cheaper than the Wexcombe Wheeler"))
+    assert [(s, v) for s, _, v in values(ex)] == [("entry fee", "£32")]
 
 
 def test_a_customers_quote_given_revised_and_settled_is_one_timeline():

@@ -120,6 +120,18 @@ def test_a_value_corrected_at_once_says_again_the_words_just_before_that_held_th
     assert [p.text.count("£45") for p in ex.foresights if "deposit" in p.text] == [1]
 
 
+def test_a_share_made_another_is_said_again_and_no_sum_of_the_value_before():
+    # Walk-through 116: "let's make it 25% of everything from now on, not 20" had made the day rate said before
+    # "£25", and the 20% set aside stayed
+    ex = extracted([("Dan", "also from every payment that comes in we put 20% aside for tax, into the Marcus account"),
+                    ("Lena", "yes, I'm raising my day rate to £340 from 1 November"),
+                    ("Dan", "money talk: with the new rate coming we should put aside more. let's make it 25% of "
+                            "everything from now on, not 20")], DAY1)
+    assert not [f for f in ex.facts if "£25" in f.text]
+    aside = [(f.text.count("20%"), f.text.count("25%"), f.valid_to is None) for f in ex.facts if "aside for tax" in f.text]
+    assert aside == [(1, 0, False), (0, 1, True)], aside
+
+
 async def test_a_sum_of_three_digits_corrected_ends_a_saying_sharing_one_word_with_it(services, graph):
     # Walk-through 112: "the total is £260 now, not £285" shared only "total" with "£285 in total, deposit of £45
     # due by 20 November", which stayed current; a saying of a sum of two digits still needs two words.

@@ -370,7 +370,7 @@ _STEPS = (
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150", "£24 a
 # month now instead of £30".
 # (a number, not a time's part: "at 3:50, not 3:45" had made "3:55" "50,:55")
-_CORRECTION = re.compile(r"(?<![\d:])(?P<new>(?:\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?:\s?[ap]m\b)?)(?<!,)k?\s*(?:[a-z]+(?:\s+[a-z]+){0,2}\s*)?,?\s+"
+_CORRECTION = re.compile(r"(?<![\d:])(?P<new>(?:\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?:\s?[ap]m\b)?)(?<!,)(?:k|%)?\s*(?:[a-z]+(?:\s+[a-z]+){0,4}\s*)?,?\s+"
                          r"(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
 # ... the old one said first, in a sentence of its own: "sorry, not 6, he wants 8 of them".
@@ -380,8 +380,9 @@ _NOT_OLD_FIRST = re.compile(r"^(?:(?i:sorry|oops|correction|wait|no|actually)[\s
                             r"asked\s+for|ordered))\s+)?[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)(?![\d:])")
 # "Actually no, make that 75": the value said last, anew.
 # ... not a number of other things ("make it 6 crew days now" after "revised the quote to £4,650"
-# had made the quote £6): the number alone, or of money or time.
-_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b"
+# had made the quote £6; "let's make it 25% of everything" after a day rate of £340, the rate £25): the number
+# alone, or of money or time.
+_MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(?:\.\d+)?)\b(?!\s*%)"
                         r"(?!\s*(?!(?:k|quid|pounds?|dollars?|euros?|each|per|an|pm|am|not|instead|then|now|please|"
                         r"pls|thanks|ok)\b)[a-z]{2,})")
 # ... or a sum said again, alone after a word taken back: "wait no, €2,420." (after "invoice

@@ -106,7 +106,7 @@ def as_answer(question: str, reply: str) -> str | None:
 # to £4,500" "yes, £4,500 it is" (the reply said nothing; the proposal was a plan); asked too: "Can we move
 # swimming to 5:30 from next week?" "Yes 5:30 is fine".
 _VALUE = r"(?:[£$€]?\s?\d[\d,]*(?:\.\d+)?k?%?(?:\s*(?:am|pm))?|\d{1,2}[:.]\d\d(?:\s*(?:am|pm))?)"
-_PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bump|put|up|drop|push|bring|shift)\s+"
+_PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bump|put|up|drop|push|bring|shift|nudge|hike|knock)\s+"
                        r"(?:up\s+|down\s+)?(?P<whose>(?:the|our|my|his|her|their|[A-Z][a-z]+'s)\s+)?"
                        r"(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+"
                        rf"(?P<v>{_VALUE})(?![\d:])(?P<tail>\s+(?:from|starting|as\s+of)\s+[^?.!,;]+)?", _I)
