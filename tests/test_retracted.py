@@ -169,3 +169,13 @@ def test_a_name_put_right_in_the_turn_after_is_said_right_in_the_turn_before():
         "hall at mile 41."]
     assert not [t for t in texts if "meant" in t or "Sutton" in t]
     assert [t for t in texts if "Dutton Hall" in t]
+
+
+def test_a_sum_said_again_after_a_slip_is_every_value_read_of_it():
+    # Walk-through 116: "I'm raising my day rate to £340 from 1 November" is a day rate and a price; "sorry, £350"
+    # made the price £350 and left the day rate £340 current
+    ex = extracted([("Lena", "yes, I'm raising my day rate to £340 from 1 November"),
+                    ("Lena", "sorry, £350. I did the maths wrong, it's £350 from 1 Nov")], OCT)
+    held = sorted((f.predicate, f.object, f.retracted) for f in ex.facts if f.single_valued)
+    assert held == [("day rate is", "£340", True), ("day rate is", "£350", False),
+                    ("price is", "£340", True), ("price is", "£350", False)], held

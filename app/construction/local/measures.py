@@ -1610,14 +1610,21 @@ def _corrected(sent: _Sentence, before: list[_Parse]) -> list[_Parse]:
             return []
         old, new = re.search(r"\d[\d,]*(?:\.\d+)?", last.obj).group(), said.group("new")
     number = held_number(old)  # ("now 42 guests instead of 30" had made a last day "2026-11-42")
+    out: list[_Parse] = []
     for p in reversed(before):
-        if number.search(p.obj):
-            value = put_instead(p.obj, old, new)
-            said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
-            said = f"{said[:1].upper()}{said[1:]} is {value}"
-            return [_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said,
-                           said_now=True)]
-    return []
+        if not number.search(p.obj) or out and (p.subject != out[0].subject or p.obj != before[-1 - len(out)].obj):
+            if out:
+                break
+            continue
+        # (and the value read beside it of the same words: "raising my day rate to £340" is a day rate and a price,
+        # "sorry, £350" both anew; the price alone had been)
+        value = put_instead(p.obj, old, new)
+        said = f"{p.subject}'s {p.predicate[:-3]}" if p.predicate != "is" else p.subject
+        said = f"{said[:1].upper()}{said[1:]} is {value}"
+        out.append(_Parse(p.subject, p.kind, p.predicate, value, True, p.first_person, text=said, said_now=True))
+        if len(out) == 2:
+            break
+    return out[::-1]
 
 
 _SLOT_DAYS = re.compile(rf"\b(?i:{_DAY})\b")
