@@ -1737,6 +1737,22 @@ def test_an_update_labelled_with_a_name_and_a_post_in_brackets_say_whom_a_pronou
     assert entity(ex, "Beverley Moss").type == "person"
 
 
+def test_a_thing_named_alone_then_said_of_as_it_is_what_it_is():
+    # Walk-through 117: "yes, the Year 10 coursework deadline. It's Friday 6 November, Graham set it" had been two
+    # "said" facts, no deadline's day; "The store's doing great! It's a wild ride." names no thing
+    ex = extract([turn("yes, the Year 10 coursework deadline. It's Monday 6 November, Graham set it", "Rachel"),
+                  turn("The Year 10 ecology field trip. It's to Larkspur Field Centre on Saturday 11 November", "Rachel",
+                       i=1),
+                  turn("The store's doing great! It's a wild ride.", "Gina", i=2)])
+    texts = [f.text for f in ex.facts]
+    assert "Rachel said the Year 10 coursework deadline is Monday 2023-11-06 (6 November), Graham set it." in texts
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("year 10 coursework deadline", "2023-11-06")]
+    assert any(t.endswith("the Year 10 ecology field trip is to Larkspur Field Centre on Saturday 2023-11-11 "
+                          "(11 November).") for t in texts)
+    assert not [t for t in texts if t.rstrip(".").endswith(("deadline", "field trip"))]  # (no thing named alone)
+    assert not [t for t in texts if "doing great is" in t]
+
+
 def test_a_release_named_alone_has_its_day_and_its_day_pushed_back():
     # Walk-through 55: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back to
     # 15 January 2027" were "said" facts, 14 November the answer to "When is the single out?".

@@ -120,6 +120,14 @@ _DAY_FIRST = re.compile(r"^(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|sa
                         r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:end)?|month)|"
                         rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b|(?:{lx.MONTH_ALT})\b).*)$", _I)
 
+# A thing named alone, what it is said next of "it": "yes, the Year 10 coursework deadline." "It's Friday 6 November,
+# Graham set it"; "The Year 10 ecology field trip." "It's to Larkspur Field Centre on Wednesday 11 November" (a "said"
+# fact each, the day of neither).
+_NAMED_ALONE = re.compile(r"^(?:(?:yes|yeah|yep|ok|okay|so|and|also|right|oh|first|next|plus)[,!:]?\s+)*"
+                          r"(?P<np>(?:the|our|my|this|next)\s+(?:[\w'’-]+\s+){0,5}?[a-z][\w'’-]*)[\s!.:]*$", _I)
+_NOT_A_NOUN = frozenset("is are was were be been has have had will would can could should do does did".split())
+_IT_IS = re.compile(r"^(?:it's|it\s+is|its)\s+(?P<rest>(?:on\s+|at\s+|to\s+|in\s+)?\S.*)$", _I)
+
 HANDOVERS = frozenset({"collection", "pickup", "pick-up", "delivery", "fitting", "tasting"})
 
 
@@ -202,6 +210,11 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
     if (day := _DAY_FIRST.match(text)) is not None and (event := _EVENT_ALONE.match(before)) is not None:
         return f"The {event['ev'].lower()} is on {day['rest']}"
+    if (said := _IT_IS.match(text)) is not None and (named := _NAMED_ALONE.match(before)) is not None \
+            and not set(named["np"].lower().split()) & _NOT_A_NOUN and not _ITS_PRICE.match(text) \
+            and not re.search(r"['’]s\b", named["np"]):  # ("The store's doing great!": a verb's, no thing named)
+        np = named["np"]
+        return f"{np[:1].upper()}{np[1:]} is {said['rest']}"
     if (said := _HANDOVER.match(text)) is not None:
         ordered = ORDERED.search(earlier() or before)
         thing = ordered_thing(ordered)
@@ -230,4 +243,6 @@ def told_again(before: str, said: str) -> bool:
     """Whether `said`, a sequel of `before`, says all `before` did ("Flights booked!" then "The flights are
     booked for Saturday 24 October: ..."): `before` is then no sentence of its own (its fact, "Flights |
     booked", stayed current beside the moved flights)."""
+    if (named := _NAMED_ALONE.match(before)) is not None:  # (the thing named alone, said with what it is)
+        return said.lower().startswith(f"{named['np'].lower()} is ")
     return _BOOKED.match(before) is not None and " booked for " in said
