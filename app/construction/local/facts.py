@@ -211,6 +211,9 @@ def _companion(sent: _Sentence, reg: _Registry) -> str | None:
                 continue  # "Dr. Lee also told us he is retiring": whom he told, not who with
             if wm.group(0).lower() == "us" and _SHE_HE.search(sent.text, mm.end, wm.start()):
                 continue  # "Lucy loved the cake, she's left us a review": Lucy did it to us
+            if wm.group(0).lower() == "us" and not sent.text[:mm.start].strip(" ,") and not re.match(
+                    r"\s*(?:and|&)\s", sent.text[mm.end:]):
+                continue  # "Jenny is giving up cleaning for us": what she does, to us (not "Helen and Jenny")
             if _SAYS_WE.fullmatch(sent.text, mm.end, wm.start()):
                 continue  # "Priya says we're in Steam Next Fest": the speaker's "we", told by Priya
             if _DIED.search(sent.text, mm.end, wm.start()):
