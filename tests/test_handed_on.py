@@ -447,3 +447,14 @@ def test_a_labs_manager_handed_on_and_an_examiner_named_without_an_article_are_p
     said = values(ex)
     assert [v[2] for v in said if v[0] == "lab manager"] == ["Gillian Moss", "Tom Beckett"], said
     assert [v[2] for v in said if v[0] == "external examiner"] == ["Professor Ingrid Larsen"], said
+
+
+def test_a_head_of_department_starting_on_a_day_and_a_head_marshal_are_posts():
+    # Walk-throughs 117 and 119: "She starts as head of department on Monday 2 November" and "Linda Moss is head
+    # marshal now" made no post; the head of department's from the day she starts
+    ex = extract(("Rachel", "Dr Anita Sharma is coming from Ashcombe Academy. She starts as head of department on "
+                            "Monday 2 November"),
+                 ("Tom", "Linda Moss is head marshal now"))
+    held = {(f.subject, f.object, f.valid_from.date().isoformat()) for f in ex.facts if f.single_valued}
+    assert ("head of department", "Dr Anita Sharma", "2026-11-02") in held, held
+    assert any(s == "head marshal" and o == "Linda Moss" for s, o, _ in held), held

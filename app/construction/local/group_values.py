@@ -384,7 +384,11 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"department\s+administrator|practice\s+manager|ward\s+manager|site\s+manager|"
                r"facilities\s+manager|programme\s+director|course\s+director|course\s+leader|"
                r"module\s+leader|placement\s+coordinator|nurse\s+in\s+charge|"
-               r"(?:second|third|internal|external)\s+supervisor|(?:internal|external)\s+examiner")
+               r"(?:second|third|internal|external)\s+supervisor|(?:internal|external)\s+examiner|"
+               # a department's head, an event's marshals, a home's trades ("She starts as head of department on
+               # Monday 2 November", "Linda is head marshal now", "Rob's our plumber from now on")
+               r"head\s+of\s+(?:department|dept|science|maths|english)|head\s+marshal|cleaner|plumber|electrician|"
+               r"gardener|window\s+cleaner")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
@@ -450,9 +454,11 @@ _REPLACES = re.compile(
 _TEAM_HOLDER_SHE = re.compile(
     r"\b(?i:he|she)(?:'s|\s+is|\s+will\s+be|\s+was|\s+has\s+been)?\s+(?i:taking\s+over\s+as|takes\s+over\s+as|"
     r"going\s+to\s+be|(?:voted\s+in|elected|appointed|made|named)\s+as|joining\s+(?:us\s+)?as|starting\s+as|"
+    r"starts\s+as|will\s+start\s+as|"
     # ("he's been our drummer since 2022", "she's our bassist")
     r"(?:now\s+)?our\s+new|(?:been\s+)?our)\s+(?:(?i:the|our)\s+)?(?:(?i:new)\s+)?"
-    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])(?P<when>,?\s+(?:(?i:for|from|starting)\s+)?\x00(?P<d>\d+)\x00)?")
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\b(?!['’])(?P<when>,?\s+(?:(?i:for|from|starting|on)\s+)?"
+    r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\x00(?P<d>\d+)\x00)?")
 
 
 def _new_holders(v: _Values) -> None:
