@@ -970,3 +970,18 @@ async def test_a_plan_that_names_whom_a_question_is_about_is_no_answer_to_it(ser
     found = await graph.read("MATCH (n:Foresight {tenant: $tenant}) WHERE elementId(n) IN $keys RETURN n.text AS text",
                              keys=[c.key for c in res.rankings.get("foresight", [])])
     assert any("get-in" in r["text"] for r in found), (found, res.rankings.get("foresight"))
+
+
+async def test_things_a_saying_names_together_are_related_without_the_speaker(services, graph):
+    # Walk-throughs 116-119: "Helen said Rob Pascoe from Pascoe Plumbing & Heating here in Porthleven" related each
+    # only to Helen, so relatedTo("Rob Pascoe") found his firm two hops away, tied with everything else she named
+    await said_on_day3(services, graph, [
+        ("h1", "Helen", "Rob Pascoe from Pascoe Plumbing & Heating here in Porthleven, Gas Safe registered"),
+        ("h2", "Helen", "the Blakes want to come back in May, and Tamsin Rowe can clean on the Friday")])
+    said = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS 'Pascoe Plumbing' "
+                            "RETURN f.predicate AS p")
+    assert [r["p"] for r in said] == ["said"]
+    rel = await RelatedService().related_to(graph, "Rob Pascoe", hops=2)
+    one_hop = {r.entity["name"] for r in rel if r.hops == 1}
+    assert "Pascoe Plumbing & Heating" in one_hop, [(r.entity["name"], r.hops) for r in rel]
+    assert "Tamsin Rowe" not in one_hop  # (said in another sentence: still through Helen only)

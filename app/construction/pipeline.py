@@ -100,6 +100,8 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
 
 # Times a cell is resolved and written when entity edits keep coming in between (ResolutionStale).
 _RESOLVE_ATTEMPTS = 3
+# Things a saying names together that are related to the first of them (a long list relates little).
+MAX_SAID_WITH = 3
 
 
 @dataclass
@@ -392,6 +394,11 @@ class Pipeline:
                 org, person = res.key_of(f.predicate[len("contact at "):-len(" is")]), res.key_of(f.object)
                 if org and person and org in res.entities and person in res.entities:
                     pairs.append((person, org, "contact at"))
+            if f.predicate == "said" and len(others) > 1:
+                # What one says names its things together: "Helen said Rob Pascoe from Pascoe Plumbing & Heating
+                # here in Porthleven" relates Rob to his firm, not only each to Helen (relatedTo("Rob Pascoe")
+                # reached his firm only through her, tied with all else she named)
+                pairs += [(others[0], o, "said with") for o in others[1:MAX_SAID_WITH + 1]]
             for s, o, predicate in pairs:
                 if o != s and not {s, o} & assistants and not f.retracted:  # (a slip relates nothing)
                     batch.related.append({
