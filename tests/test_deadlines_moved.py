@@ -29,3 +29,15 @@ async def test_a_due_date_moved_as_a_deadline_then_by_the_things_name_is_one_tim
     chapter = [(day, status) for day, status, key in said if key.startswith("chapter 3")]
     assert chapter == [("2026-10-30", "superseded"), ("2026-11-13", "superseded"), ("2026-11-27", "current")], said
     assert [(day, status) for day, status, key in said if key.startswith("ethics")] == [("2026-10-09", "current")]
+
+
+async def test_a_deadline_named_alone_then_extended_is_one_timeline(services, graph):
+    # Walk-through 117: "yes, the Year 10 coursework deadline. It's Friday 6 November", then "Graham agreed on his last
+    # day to extend the coursework deadline to Friday 20 November": the extension was a "said" fact, 6 November current
+    await tell_days(services, graph, [
+        (10, "Rachel", "yes, the Year 10 coursework deadline. It's Friday 6 November, Graham set it"),
+        (25, "Rachel", "before I forget - Graham agreed on his last day to extend the coursework deadline to Friday "
+                       "20 November")], group="science", start=SEP)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued AND f.subjectKey CONTAINS "
+                            "'coursework deadline' RETURN f.object AS day, f.status AS status ORDER BY f.validFrom")
+    assert [(r["day"], r["status"]) for r in rows] == [("2026-11-06", "superseded"), ("2026-11-20", "current")], rows

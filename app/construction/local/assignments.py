@@ -192,7 +192,7 @@ _MOVED_EVENT = re.compile(
 # "said" fact, the first day current beside it). With "the", "our" or "my" before it, or said first.
 _THING_MOVED = re.compile(
     r"(?:\b(?i:move|moving|moved|push|pushing|pushed|postpone|postponing|postponed|reschedule|rescheduling|"
-    r"rescheduled)\s+(?i:the|our|my)\s+"
+    r"rescheduled|extend|extending)\s+(?i:the|our|my)\s+"
     r"(?P<x>(?:(?i:[a-z])[\w'-]*\s+){0,2}?(?i:[a-z])[\w'-]*)|"
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<y>(?:(?i:[a-z])[\w'-]*\s+){0,2}?(?i:[a-z])[\w'-]*)\s+"
     r"(?:(?i:has\s+been|have\s+been|was|got|is)\s+)?(?i:moves|moved|pushed|postponed|rescheduled|put\s+back|"
@@ -452,7 +452,10 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             said is not None and re.match(r"(?i:to|until|till)\b", said.phrase))
         if day and to and not set(x.lower().split()) & (_NOT_MOVED | _NOT_MOVED_LAST | lx.STOPWORDS) \
                 and reg.get(x) is None and not re.search(lx.SCHEDULED_ALT, x, re.I):
-            add(event_key(x, m.group(0), None, sent.t.speaker), "date is", day.group(), 0)
+            # (a deadline's day is its value, as said when it was set: "the Year 10 coursework deadline is Friday 6
+            # November", then "agreed to extend the coursework deadline to Friday 20 November")
+            add(event_key(x, m.group(0), None, sent.t.speaker),
+                "is" if x.lower().split()[-1] in ("deadline", "deadlines") else "date is", day.group(), 0)
     for m in [*_RELEASED.finditer(text), *_WE_RELEASE.finditer(text)]:
         thing = reg.get(m.group("x"))
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None

@@ -138,7 +138,8 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
     # A value of a timeline begins when its sentence says ("switched Dad from metformin to
     # insulin yesterday": insulin since yesterday, as metformin ended then); not the day a thing
     # is scheduled for ("launch is on November 2nd" holds from its saying).
-    began = None if parse.predicate in ("date is", "end date is") else _began(
+    # (nor a value that is a day: "agreed to extend the coursework deadline to Friday 20 November" holds from then)
+    began = None if parse.predicate in ("date is", "end date is") or ISO_DAY.fullmatch(parse.obj) else _began(
         parse.single or parse.predicate in _ENDS or parse.predicate in _ENDS.values(), sent, t.at)
     if parse.from_day and sent.dates:
         began = _span(sent.dates[0], t.at)

@@ -316,6 +316,17 @@ _NEW_HOLDER = re.compile(
     r"(?P<role>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:from|starting|as\s+of|now)\b))")
 
 
+# ... or by "he" or "she", starting in it: "Dr Anita Sharma is coming from Ashcombe Academy. She starts as head of
+# department on Monday 2 November" (the speaker's, as "the new head of department" is; from the day she starts).
+_NEW_HOLDER_SHE = re.compile(
+    r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?i:she|he)\s+(?i:starts|is\s+starting|will\s+start|'s\s+starting)\s+as\s+"
+    r"(?:(?i:the|our|my)\s+)?(?:(?i:new|acting|interim)\s+)?"
+    r"(?P<role>[a-z]+(?:\s+of\s+[a-z]+|\s+[a-z]+)?)(?=\s*(?:[,;.!?\x00]|$|\s+(?i:from|starting|as\s+of|now|on)\b))")
+
+
+_STARTS_ON = re.compile(r"\s+(?i:on|from)\s+(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\x00\d+\x00")
+
+
 # What a class is studying, one topic at a time: "This half term 9C is studying cells and
 # organisation", then "from today 9C is on chemical reactions", "now we're covering acids".
 _TOPIC = re.compile(
@@ -385,9 +396,8 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"facilities\s+manager|programme\s+director|course\s+director|course\s+leader|"
                r"module\s+leader|placement\s+coordinator|nurse\s+in\s+charge|"
                r"(?:second|third|internal|external)\s+supervisor|(?:internal|external)\s+examiner|"
-               # a department's head, an event's marshals, a home's trades ("She starts as head of department on
-               # Monday 2 November", "Linda is head marshal now", "Rob's our plumber from now on")
-               r"head\s+of\s+(?:department|dept|science|maths|english)|head\s+marshal|cleaner|plumber|electrician|"
+               # an event's marshals, a home's trades ("Linda is head marshal now", "Rob's our plumber from now on")
+               r"head\s+marshal|cleaner|plumber|electrician|"
                r"gardener|window\s+cleaner")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
@@ -467,6 +477,14 @@ def _new_holders(v: _Values) -> None:
         if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
                 and not re.fullmatch(_TEAM_ROLES, role)):
             v.add(v.speaker, role, who.name, m.start(), end=m.end())
+    for m in _NEW_HOLDER_SHE.finditer(v.text):
+        named = v.named_first(m.start()) or v.recent
+        who, role = (v.reg.get(named) if named else None), m.group("role").lower()
+        if (who is not None and who.type == "person" and not who.speaker and role.split()[0] not in lx.STOPWORDS
+                and not re.fullmatch(_TEAM_ROLES, role)):
+            v.add(v.speaker, role, who.name, m.start(), end=m.end())
+            if _STARTS_ON.match(v.text, m.end()) and v.out and v.out[-1].obj == who.name:
+                v.out[-1].said_now, v.out[-1].from_day = False, True  # (from the day she starts)
     for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text),
               *_HANDED_OVER.finditer(v.text), *_FOUND_HOLDER.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
