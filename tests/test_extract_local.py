@@ -1737,6 +1737,10 @@ def test_an_update_labelled_with_a_name_and_a_post_in_brackets_say_whom_a_pronou
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "work days is"] == [
         ("Beverley Moss", "Mon, Wed and Fri"), ("Beverley Moss", "Tuesdays and Thursdays")]
     assert entity(ex, "Beverley Moss").type == "person"
+    # ... and her post is one of its own, which a change of her days leaves (walk-through 117's re-run: "Who is the lab
+    # technician?" had lost its answer with the days it was told in)
+    assert [(f.subject, f.object, f.text) for f in ex.facts if f.subject == "lab technician"] == [
+        ("lab technician", "Beverley Moss", "Beverley Moss is the lab technician.")]
 
 
 def test_a_thing_named_alone_then_said_of_as_it_is_what_it_is():

@@ -471,6 +471,13 @@ _TEAM_HOLDER_SHE = re.compile(
     r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\x00(?P<d>\d+)\x00)?")
 
 
+# ... or said in brackets after the name: "also Beverley Moss (lab technician) told me she works Mon, Wed and Fri" (the
+# post had lived only in a fact of her days, which a change of days ended).
+_POST_IN_BRACKETS = re.compile(
+    r"(?P<who>(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s*\(\s*(?:(?i:the|our|my)\s+)?"
+    rf"(?P<role>(?i:{_TEAM_ROLES}))\s*\)")
+
+
 def _new_holders(v: _Values) -> None:
     for m in _NEW_HOLDER.finditer(v.text):
         who, role = v.reg.get(m.group("who")), m.group("role").lower()
@@ -486,13 +493,16 @@ def _new_holders(v: _Values) -> None:
             if _STARTS_ON.match(v.text, m.end()) and v.out and v.out[-1].obj == who.name:
                 v.out[-1].said_now, v.out[-1].from_day = False, True  # (from the day she starts)
     for m in [*_TEAM_HOLDER.finditer(v.text), *_TEAM_ROLE_FIRST.finditer(v.text), *_TEAM_HOLDER_SET_OFF.finditer(v.text),
-              *_HANDED_OVER.finditer(v.text), *_FOUND_HOLDER.finditer(v.text)]:
+              *_HANDED_OVER.finditer(v.text), *_FOUND_HOLDER.finditer(v.text), *_POST_IN_BRACKETS.finditer(v.text)]:
         who, role = v.reg.get(m.group("who")), " ".join(m.group("role").lower().split())
         if who is None or who.speaker or m.group("who").split()[0].lower() in lx.STOPWORDS | lx.PRONOUNS:
             continue
         if who.type in ("place", "thing"):
             who.settle("person")  # ("Sam Hill is my assistant coach": a person)
         if who.type != "person":
+            continue
+        if m.re is _POST_IN_BRACKETS:  # (told as what it says, not cut at the bracket: "... (lab technician) told Tom")
+            v.add(None, role, who.name, m.start(), end=m.end(), text=f"{who.name} is the {role}.")
             continue
         _holds(v, m, who, role)
     for m in _REPLACES.finditer(v.text):
