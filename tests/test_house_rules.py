@@ -281,7 +281,7 @@ def test_rules_said_under_a_label_or_for_always_are_constraints_and_a_meal_as_a_
                            "never earlier"),
                  ("Mark", "yes that's a rule for everyone, no bleach and no wipes down the loo"),
                  ("Priya", "Grace also told me the hospice rule for feed stations: nothing containing nuts, at all"),
-                 ("Lena", "I don't take on medical translations. Ever."),
+                 ("Lena", "yes one big one: I don't take on medical translations. Ever. No patient leaflets"),
                  ("Tom", "please never put me down for anything on Fridays after lunch"),
                  ("Tom", "the rules of the game are simple, you score when the ball crosses the line"))
     told = constraints(ex)

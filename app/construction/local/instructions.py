@@ -344,9 +344,9 @@ _LABEL_BEFORE = re.compile(r"(?:\b(?:that|it|this)(?:'s|\s+is)\s+)?"
                            r"(?:[\w'-]+\s+){0,2}?rules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)"
                            r"(?:\s+please)?\s*[:–—,]\s*$", _I)
 _RULE_BODY = re.compile(r"\b(?:never|no|not|nothing|don'?t|do\s+not|only|max|maximum|at\s+most|always|must|mustn'?t)\b", _I)
-# ... or what one never does, said so: "I don't take on medical translations. Ever."
-_NOT_EVER = re.compile(r"^(?:(?:I|we)\s+(?:don'?t|do\s+not|won'?t|will\s+not)|(?-i:[A-Z])[\w'-]*\s+(?:doesn'?t|does\s+not|won'?t))"
-                       r"\s+(?P<x>[a-z]+)\b[^.!?]*?[,.!;-]*\s+ever\b[.!]*$", _I)
+# ... or what one never does, said so: "(yes one big one:) I don't take on medical translations. Ever."
+_NOT_EVER = re.compile(r"^(?:[^:.!?]{1,30}:\s*)?(?P<rule>(?:(?:I|we)\s+(?:don'?t|do\s+not|won'?t|will\s+not)|(?-i:[A-Z])[\w'-]*\s+(?:doesn'?t|does\s+not|won'?t))"
+                       r"\s+(?P<x>[a-z]+)\b[^.!?]*?[,.!;-]*\s+ever\b[.!]*)$", _I)
 _NEVER_DO = re.compile(r"(?:^|(?<=[:;,])\s*|\b(?:asked|told\s+(?:us|me))\s+(?:that\s+)?(?:we|you|us\s+to)\s+)"
                        r"(?:(?:and|so|but|please|just|from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future)[,]?\s+)*"
                        r"(?:never|always)\s+"
@@ -444,7 +444,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
         dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
-        told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL) else sent.text[m.start():] if dash \
+        told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL, _NOT_EVER) else sent.text[m.start():] if dash \
             else sent.text
         said = rewrite(told.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
