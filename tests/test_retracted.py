@@ -179,3 +179,5 @@ def test_a_sum_said_again_after_a_slip_is_every_value_read_of_it():
     held = sorted((f.predicate, f.object, f.retracted) for f in ex.facts if f.single_valued)
     assert held == [("day rate is", "£340", True), ("day rate is", "£350", False),
                     ("price is", "£340", True), ("price is", "£350", False)], held
+    # ... from the day the slip was to hold from (it had been the apology's day, £350 at once)
+    assert {f.valid_from.date().isoformat() for f in ex.facts if f.object == "£350"} == {"2026-11-01"}

@@ -43,7 +43,7 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
     if not fixing:
         return facts
     out = list(facts)
-    for new in facts:
+    for k, new in enumerate(facts):
         fix = where.get(new.turn_ids[0]) if new.turn_ids else None
         if fix is None or fix.turn.id not in fixing:
             continue
@@ -65,4 +65,9 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
                 continue
             if i in ended or (old.single_valued and new.single_valued and old.valid_to is None):
                 out[i] = replace(old, retracted=True, valid_to=fix.turn.at)
+                if old.valid_from is not None and old.valid_from > said.turn.at and (
+                        new.valid_from is None or new.valid_from <= fix.turn.at):
+                    # the value said right holds from the day the slip was to ("raising my day rate to £340 from 1
+                    # November" "sorry, £350": £350 from 1 November, not from the apology)
+                    out[k] = new = replace(out[k], valid_from=old.valid_from, valid_from_until=old.valid_from_until)
     return out
