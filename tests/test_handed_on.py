@@ -459,3 +459,20 @@ def test_a_head_of_department_starting_on_a_day_and_a_head_marshal_are_posts():
     # (the speaker's, as "Dr Sarah Lin is the new head of department" is)
     assert ("Rachel", "head of department is", "Dr Anita Sharma", "2026-11-02") in held, held
     assert any(s == "head marshal" and o == "Linda Moss" for s, _, o, _ in held), held
+
+
+def test_a_sportives_start_time_and_its_day_said_short_are_values():
+    # Walk-through 119: "start time 8.30am", "agreed, 9am start", "I'm bringing the start forward to 8:45", "It's called
+    # the Frostbite 50, it's on Sunday 24 January", "they want us a week later: the Frostbite 50 is now Sunday 31
+    # January" were "said" facts (or none), each value current; "a week later" was a week after the telling
+    ex = extract(("Tom", "route is 62 miles, out over the Mill Lane bridge. start time 8.30am"),
+                 ("Priya", "It's called the Frostbite 50, it's on Sunday 24 January"),
+                 ("Tom", "also thinking we push the start from 8.30 to 9am"),
+                 ("Priya", "agreed, 9am start"),
+                 ("Tom", "Gas main works, so they want us a week later: the Frostbite 50 is now Sunday 31 January"),
+                 ("Tom", "the council want all riders off the roads by 3pm, so I'm bringing the start forward to 8:45"),
+                 ("Tom", "My finish time was 4:05 last year"))
+    said = values(ex)
+    assert [v for s, _, v in said if s == "start time"] == ["8.30am", "9am", "8:45"], said
+    assert [v for s, _, v in said if s == "frostbite 50"] == ["2027-01-24", "2027-01-31"], said
+    assert not [f for f in ex.facts if "2026-09-" in f.text and "week later" in f.text]

@@ -726,6 +726,8 @@ def _from_now(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = number(m.group(1))
     if n is None or n == 0 or n > 400 or _HOW_OFTEN.search(m.string, max(0, m.start() - 12), m.start()):
         return None
+    if m.group(0).lower().endswith("later"):
+        return None  # later than what the talk is of, not than today ("they want us a week later: ... now 31 January")
     d = _unit_delta(ref, m.group(2), n)
     return m.start(), m.end(), d, d, "day", True
 

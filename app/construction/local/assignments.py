@@ -201,8 +201,13 @@ _THING_MOVED = re.compile(
     r"\s+(?:(?i:back|forward)\s+(?i:to|until|till)\s*|(?i:(?:to|until|till)\s*)?)" + rf"(?:(?i:{_WEEKDAY}),?\s+)?"
     + r"\x00(?P<d>\d+)\x00"
     # ("the skip is now Wednesday 14 October": a thing's day anew)
-    r"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<z>(?i:[a-z])[\w'-]*(?:\s+(?i:[a-z])[\w'-]*)?)\s+"
-    r"(?i:is|'s)\s+(?i:now)\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<e>\d+)\x00")
+    # ("the Frostbite 50 is now Sunday 31 January": a name with its number)
+    r"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<z>(?i:[a-z])[\w'-]*(?:\s+(?:(?i:[a-z])[\w'-]*|\d{1,4}))?)"
+    r"\s+(?i:is|'s)\s+(?i:now)\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<e>\d+)\x00")
+# An event named, then its day: "It's called the Frostbite 50, it's on Sunday 24 January".
+_CALLED_ON = re.compile(r"\b(?i:it'?s|it\s+is|we'?re|we\s+are)\s+(?i:called|calling\s+it|naming\s+it)\s+(?:(?i:the)\s+)?"
+                        r"(?P<x>[A-Z][\w'-]*(?:\s+(?:[A-Z][\w'-]*|\d{1,4}))?)\s*[,;-]\s*(?:(?i:and)\s+)?"
+                        r"(?i:it'?s|it\s+is|it\s+will\s+be)\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 _NOT_MOVED = frozenset("""it this that they we he she i you everything everyone something nothing which what who
 one date day time meeting""".split())
 _NOT_MOVED_LAST = frozenset("forward back out up on off".split())
@@ -456,6 +461,10 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             # November", then "agreed to extend the coursework deadline to Friday 20 November")
             add(event_key(x, m.group(0), None, sent.t.speaker),
                 "is" if x.lower().split()[-1] in ("deadline", "deadlines") else "date is", day.group(), 0)
+    for m in _CALLED_ON.finditer(text):
+        day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
+        if day:
+            add(m.group("x"), "date is", day.group(), 0)
     for m in [*_RELEASED.finditer(text), *_WE_RELEASE.finditer(text)]:
         thing = reg.get(m.group("x"))
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None

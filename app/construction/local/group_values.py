@@ -286,7 +286,37 @@ def _stays(v: _Values) -> None:
                 v.add(last.subject, last.predicate[:-3], firm, m.start(), end=m.end())
 
 
+# The time a day's event starts, the group's, said short: "start time 8.30am", "also thinking we push the start from
+# 8.30 to 9am" "agreed, 9am start", "I'm bringing the start forward to 8:45" (a "said" fact each, or none).
+_CLOCK = r"(?:\d{1,2}(?:[:.]\d\d)?\s*(?i:am|pm)|\d{1,2}[:.]\d\d)"
+_STARTS = r"(?i:start|kick-?off|tee-?off|departure|registration|briefing|check-?in|check-?out)"
+_START_TIMES = (
+    re.compile(rf"(?:^|[,;:.]\s+|\b(?:and|so)\s+)(?:(?i:the|our)\s+)?(?P<x>{_STARTS})\s+(?i:time)\s+"
+               rf"(?:(?i:is|'s|will\s+be)\s+)?(?:(?i:now|still)\s+)?(?P<v>{_CLOCK})(?![\w:.])"),
+    re.compile(r"\b(?i:push|pushes|pushing|pushed|move|moves|moving|moved|bring|brings|bringing|brought|put|putting|"
+               rf"change|changes|changing|changed)\s+(?i:the|our)\s+(?P<x>{_STARTS})(?:\s+(?i:time))?\s+"
+               rf"(?:(?i:back|forward)\s+)?(?:(?i:from)\s+{_CLOCK}\s+)?(?i:to)\s+(?P<v>{_CLOCK})(?![\w:.])"),
+    re.compile(r"^(?:(?i:ok|okay|agreed|yes|yep|fine|great|right|so)[,!.]?\s+)*"
+               rf"(?P<v>{_CLOCK})\s+(?P<x>{_STARTS})(?:\s+(?i:time))?(?=\s*(?:$|[,;.!]|(?i:then|it\s+is)\b))"))
+
+
+_THOUGHT_OF = re.compile(r"\b(?i:thinking|wondering|might|maybe|perhaps|could|should\s+we|what\s+if|how\s+about)\b")
+
+
+def _start_times(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for rx in _START_TIMES:
+        for m in rx.finditer(v.text):
+            if _THOUGHT_OF.search(v.text, 0, m.start()):
+                continue  # ("also thinking we push the start from 8.30 to 9am": not yet, till agreed)
+            what = m.group("x").lower().replace(" ", "-")
+            v.add(None, f"{'kick-off' if what == 'kickoff' else what} time", m.group("v").replace(" ", ""),
+                  m.start(), end=m.end(), unowned=True)  # (the event's, no runner's time)
+
+
 def _events(v: _Values) -> None:
+    _start_times(v)
     for rx in _VENDORS:
         for m in rx.finditer(v.text):
             v.add(None, _ROLES[m.group("role").lower()], m.group("firm").rstrip(" .&"), m.start(), end=m.end())
