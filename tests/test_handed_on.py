@@ -476,3 +476,14 @@ def test_a_sportives_start_time_and_its_day_said_short_are_values():
     assert [v for s, _, v in said if s == "start time"] == ["8.30am", "9am", "8:45"], said
     assert [v for s, _, v in said if s == "frostbite 50"] == ["2027-01-24", "2027-01-31"], said
     assert not [f for f in ex.facts if "2026-09-" in f.text and "week later" in f.text]
+
+
+def test_a_count_of_entries_said_as_it_grows_is_one_value_and_a_number_put_right_at_once_takes_nothing_back():
+    # Walk-through 119: "we've got 48 entries so far", "entries update: we're on 143! no wait, 134", "171 entries as
+    # of tonight!!" were "said" facts or someone's things, the 48 first for "How many entries have we got?"
+    ex = extract(("Priya", "yes obviously, anyone who already paid £25 keeps it. we've got 48 entries so far"),
+                 ("Priya", "entries update: we're on 143! no wait, 134, I read it upside down"),
+                 ("Tom", "171 entries as of tonight!!"),
+                 ("Tom", "I did 3 entries in my diary"))
+    counts = [(f.object, f.retracted) for f in ex.facts if f.subject == "entry count"]
+    assert counts == [("48", False), ("134", False), ("171", False)], counts

@@ -300,6 +300,32 @@ _START_TIMES = (
                rf"(?P<v>{_CLOCK})\s+(?P<x>{_STARTS})(?:\s+(?i:time))?(?=\s*(?:$|[,;.!]|(?i:then|it\s+is)\b))"))
 
 
+# How many have entered an event so far, the group's count: "we've got 48 entries so far", "entries update: we're on
+# 134", "171 entries as of tonight!!" (each a "said" fact or someone's things: the first stayed the answer).
+_ENTRY_WORDS = r"(?i:entries|entrants|sign-?ups|registrations|riders|runners)"
+_ENTRIES = (
+    re.compile(r"(?<![\w'])(?P<lead>(?i:we've\s+got|we\s+have|we're\s+on|we\s+are\s+on|we're\s+at|we\s+are\s+at|now\s+at|"
+               r"up\s+to|there\s+are|that's)\s+)?(?:(?i:now)\s+)?(?P<num>\d{1,5})\s+" + _ENTRY_WORDS +
+               r"(?:(?P<tail>\s+(?i:so\s+far|now|as(?:\s+of)?|confirmed|and\s+counting|already)\b)|(?=\s*[!.,]|\s*$))"),
+    # ("entries update: we're on 134": the label said what)
+    re.compile(r"^\s*" + _ENTRY_WORDS + r"(?:\s+(?i:update|count|so\s+far))?\s*:\s*(?:(?i:we're|we\s+are)\s+)?"
+               r"(?:(?i:on|at|now)\s+)*(?P<num>\d{1,5})\b(?![\d:.%])"))
+_ENTRY_SINGULAR = {"entries": "entry", "entrants": "entrant", "riders": "rider", "runners": "runner",
+                   "registrations": "registration"}
+
+
+def _entries(v: _Values) -> None:
+    if v.sent.t.assistant:
+        return
+    for rx in _ENTRIES:
+        for m in rx.finditer(v.text if rx is _ENTRIES[0] else v.sent.raw):
+            if rx is _ENTRIES[0] and not (m.group("lead") or m.group("tail") or m.start() == 0):
+                continue  # ("I did 3 entries in my diary": a count of what was done, not of who entered)
+            what = re.search(_ENTRY_WORDS, m.group(0)).group(0).lower().replace("signups", "sign-ups")
+            v.add(None, f"{_ENTRY_SINGULAR.get(what, 'sign-up')} count", m.group("num"),
+                  m.start() if rx is _ENTRIES[0] else 0, end=m.end() if rx is _ENTRIES[0] else None, unowned=True)
+
+
 _THOUGHT_OF = re.compile(r"\b(?i:thinking|wondering|might|maybe|perhaps|could|should\s+we|what\s+if|how\s+about)\b")
 
 
@@ -317,6 +343,7 @@ def _start_times(v: _Values) -> None:
 
 def _events(v: _Values) -> None:
     _start_times(v)
+    _entries(v)
     for rx in _VENDORS:
         for m in rx.finditer(v.text):
             v.add(None, _ROLES[m.group("role").lower()], m.group("firm").rstrip(" .&"), m.start(), end=m.end())

@@ -22,6 +22,10 @@ _SLIP = re.compile(r"(?:^|[.!?]\s+)(?:(?:no|nope|oh)[\s,!.-]+)?"
                    r"(?:sorry[\s,!.-]+)?I\s+meant\b|"
                    r"sorry[\s,!.-]+(?:no[\s,!.-]+)?(?:typo\b|my\s+bad\b|I\s+mean\b|it'?s\b|it\s+is\b|not\b|make\s+(?:it|that)\b|[£$€]?\d|the\s+\d))",
                    re.IGNORECASE)
+# ... unless what it corrects is its own number, right before it ("entries update: we're on 143! no wait, 134": the
+# turn says 134, and the 48 said days before had been taken back)
+_PUT_RIGHT_AT_ONCE = re.compile(r"\d[\d,.:]*\s*(?:[-–—,;!.]+|\.\.\.)?\s*(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)"
+                                r"[,\s]+[£$€]?\d", re.IGNORECASE)
 # Turns after the slip within which a correction takes it back (the speaker's next message, or the
 # other's answer, with the assistant's echo between).
 WITHIN = 3
@@ -39,7 +43,8 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
     predicate with another value: a single-valued one, or one the extractor already ended at
     that turn (the value said instead: episode._said_instead)."""
     where = {t.turn.id: t for t in turns}
-    fixing = {t.turn.id for t in turns if not t.assistant and corrects_before(t.turn.content or "")}
+    fixing = {t.turn.id for t in turns if not t.assistant and corrects_before(t.turn.content or "")
+              and not _PUT_RIGHT_AT_ONCE.search(t.turn.content or "")}
     if not fixing:
         return facts
     out = list(facts)

@@ -166,7 +166,7 @@ _NUMBER_TAKEN_BACK = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)(?P<mid>\s+[a-z][^.!?\d]
 
 # ... or a value taken back right after it, said again in its shape: "leila's number is 07700 914382, no wait,
 # 07700 914832 if you want to ring her" (the fact had kept the wrong number).
-_VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)\s*(?:[-–—,;]+|\.\.\.)\s*"
+_VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)\s*(?:[-–—,;!]+|\.\.\.|\.(?=\s))\s*"
                                r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+(?:it'?s\s+)?"
                                r"(?P<new>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)(?![\w.,:/-]?\d)", _I)
 
@@ -306,7 +306,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     for t, content in zip(turns, contents):
         begun = len(out)  # (where this turn's sentences begin: a sequel may pop its first's)
         first = True
-        content = _name_said_instead(content)
+        content = _number_said_instead(_name_said_instead(content))  # (and "we're on 143! no wait, 134")
         for raw in _days_apart(split_sentences(content, MAX_SENTENCES_PER_TURN)):
             if len(raw) > MAX_SENTENCE_CHARS:
                 raw = _clip(raw, MAX_SENTENCE_CHARS).rstrip("\u2026")
