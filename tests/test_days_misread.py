@@ -273,6 +273,9 @@ def test_a_bare_day_after_a_month_said_alone_is_that_months(text, at, said):
     ("yes, I'll book it this week", datetime(2026, 10, 18), [date(2026, 10, 19)]),
     ("I rang them this week", datetime(2026, 10, 18), [date(2026, 10, 12)]),
     ("yes, I'll book it this week", datetime(2026, 10, 14), [date(2026, 10, 12)]),
+    # (walk-through 119: what is put forward is ahead, whatever was said after it)
+    ("Also let's cancel the launch social on the 4th, only 6 people said they'd come", datetime(2026, 11, 26),
+     [date(2026, 12, 4)]),
 ])
 def test_days_a_holiday_let_said(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said

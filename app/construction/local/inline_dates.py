@@ -54,6 +54,8 @@ _FUTURE_HINT = re.compile(
     r"(?:can(?:'t|not|\s+not)?|won't\s+be\s+able\s+to)\s+(?:do|make|manage)|"
     # ("2 nights minimum from now till March")
     r"from\s+now\s+(?:on\s+)?(?:till|until|til|to)|"
+    # what is put forward ("let's cancel the launch social on the 4th, only 6 people said they'd come": ahead)
+    r"let'?s|"
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     # ("should come monday", said of an order: not "should have", which looks back)
     r"should\s+(?!have\b)[a-z]+|(?:is|are)\s+expected\s+to|"
