@@ -487,3 +487,12 @@ def test_a_count_of_entries_said_as_it_grows_is_one_value_and_a_number_put_right
                  ("Tom", "I did 3 entries in my diary"))
     counts = [(f.object, f.retracted) for f in ex.facts if f.subject == "entry count"]
     assert counts == [("48", False), ("134", False), ("171", False)], counts
+
+
+def test_a_price_per_unit_put_up_from_a_month_holds_from_then():
+    # Walk-through 118: "Tamsin says she's putting her price up to £65 per changeover from January" held from its
+    # saying, the £60 ended at once
+    ex = extract(("Helen", "Tamsin says she's putting her price up to £65 per changeover from January, laundry costs "
+                           "went up"),)
+    assert [(f.object, f.valid_from.date().isoformat()) for f in ex.facts if f.predicate == "price is"] == [
+        ("£65", "2027-01-01")]

@@ -38,7 +38,8 @@ _START = (r"(?:(?:^|(?<=[,;:])\s+)(?:(?i:and|so|but|then|also|yeah|yes|yep|yup|o
 # (The date's rendering holds the word before it: "from December 2026".)
 _FROM_WORD = re.compile(r"(?i:from|starting(?:\s+from|\s+on)?|as\s+of|effective(?:\s+from)?)\s")
 _LEAD_DAY = re.compile(r"^\s*\x00(?P<d>\d+)\x00\s*,?\s")  # the sentence begun by its day
-_FROM_DAY = re.compile(rf"(?:\s+(?i:a|an|per|each|every)\s+(?i:month|week|year|annum|hour|night|day))?"  # ("a month")
+# ("a month", "per changeover": "putting her price up to £65 per changeover from January")
+_FROM_DAY = re.compile(rf"(?:\s+(?i:a|an|per|each|every)\s+(?i:month|week|year|annum|hour|night|day|[a-z][\w-]{{2,20}}))?"
                        rf"\s+(?P<from>{_FROM_WORD.pattern})?\s*\x00(?P<d>\d+)\x00")
 _OWNER = (r"(?:(?P<det>(?i:my|our|their|its|his|her))\s+|"
           rf"(?P<owner>{_NAME})(?:['’]s|(?<=s)['’])\s+|"
