@@ -1759,6 +1759,12 @@ def test_a_thing_named_alone_then_said_of_as_it_is_what_it_is():
     assert not [t for t in texts if "doing great is" in t]
 
 
+def test_an_appointment_with_her_has_its_day():
+    # Walk-through 116: "first check-up with her is on 3 November at 9:15" was a "said" fact, no day of a check-up
+    ex = extract([turn("first check-up with her is on 3 November at 9:15", "Lena")])
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("first check up", "2023-11-03")]
+
+
 def test_a_release_named_alone_has_its_day_and_its_day_pushed_back():
     # Walk-through 55: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back to
     # 15 January 2027" were "said" facts, 14 November the answer to "When is the single out?".

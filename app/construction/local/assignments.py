@@ -102,6 +102,8 @@ _EVENT_DAY = re.compile(
     r"[\w'-]+\s+){0,3}?"
     # ("New completion date is 29 January", "release target is March 12 2027")
     rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day|target(?:\s+date)?))?{_WITH_WHOM}"
+    # ("first check-up with her is on 3 November at 9:15": with whom said before)
+    r"(?:\s+(?i:with)\s+(?i:her|him|them|me|us|you))?"
     # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
     r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?"
