@@ -1765,6 +1765,17 @@ def test_an_appointment_with_her_has_its_day():
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("first check up", "2023-11-03")]
 
 
+def test_a_cheer_said_as_what_will_be_is_no_plan():
+    # Walk-through 117: "you'll smash it" was the plan "Rachel will smash it.", ranked above the rules asked after
+    ex = extract(episode(("Rachel", "Dr Sharma wants to observe my Y11 lesson on Tuesday 17th, period 3"),
+                         ("Tom", "you'll smash it"),
+                         ("Tom", "you'll be fine x"),
+                         ("Tom", "you'll present it on Friday")))
+    plans = [f.text for f in ex.foresights]
+    assert not [p for p in plans if "smash" in p or "fine" in p], plans
+    assert any("present it" in p for p in plans), plans
+
+
 def test_a_release_named_alone_has_its_day_and_its_day_pushed_back():
     # Walk-through 55: "Glasshouse comes out on 14 November", then "Glasshouse is pushed back to
     # 15 January 2027" were "said" facts, 14 November the answer to "When is the single out?".

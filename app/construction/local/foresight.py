@@ -924,6 +924,13 @@ _HE_SHE = re.compile(r"^(?:He|She)(?P<v>'s|'ll|'d)?\b")
 _FROM_TODAY = re.compile(r"\bfrom\s+(?:tonight|today|this\s+(?:morning|evening))\b", _I)
 
 
+# A cheer or a comfort said as what will be: "you'll smash it", "you'll be fine", "it'll be great".
+_CHEERED = re.compile(r"^(?:(?:oh|aw+|ah|honestly|seriously|and|but|so)[,!]?\s+)*(?:you|you'll|you\s+will|it'll|it\s+will|"
+                      r"they'll|she'll|he'll)\s*(?:(?:totally|definitely|absolutely|so|really)\s+)?"
+                      r"(?:(?:will\s+)?(?:smash|nail|ace|crush|rock|kill|own)\s+it|(?:will\s+)?be\s+(?:fine|great|amazing|brilliant|"
+                      r"ok|okay|alright|grand|lovely|perfect))\b[\s!.]*(?:[x:;)(\-]+)?$", re.IGNORECASE)
+
+
 def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft | None:
     text = sent.text
     t = sent.t
@@ -937,6 +944,8 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         return None  # "14 units from tonight": a value that holds from now on, no plan of a day (it had been one)
     if (within := _within(sent)) is not None:
         return within
+    if _CHEERED.search(text):
+        return None  # "you'll smash it": a cheer, no plan of hers
     low_words = set(_WORD.findall(text.lower()))
     ahead = [d for d in sent.dates if d.direction in ("future", "present")]
     deadline = bool(low_words & lx.DEADLINE_WORDS) or bool(_RUNS_OUT.search(text))
