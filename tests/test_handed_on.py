@@ -458,6 +458,9 @@ def test_a_head_of_department_starting_on_a_day_and_a_head_marshal_are_posts():
     held = {(f.subject, f.predicate, f.object, f.valid_from.date().isoformat()) for f in ex.facts if f.single_valued}
     # (the speaker's, as "Dr Sarah Lin is the new head of department" is)
     assert ("Rachel", "head of department is", "Dr Anita Sharma", "2026-11-02") in held, held
+    # ... told with her name (walk-through 117's third run: "She starts as ...")
+    assert [f.text for f in ex.facts if f.predicate == "head of department is"] == [
+        "Dr Anita Sharma starts as head of department on Monday 2026-11-02 (2 November)."]
     assert any(s == "head marshal" and o == "Linda Moss" for s, _, o, _ in held), held
 
 

@@ -373,3 +373,15 @@ def test_times_of_sayings_that_share_only_whom_they_name_are_one_things_when_the
             said("Tom said Sophie asked if Otis can be 12:30 instead of 1, her lunch break moved.", 20)]
     out = later_values(hits, reorder=True)
     assert out[1].revised_by is out[0], texts(out)
+
+
+def test_how_news_came_is_no_word_of_what_it_is_of():
+    # Walk-through 116's third run: "Lena doesn't do calls before 10am" was marked revised by "Elm Street Dental
+    # called, ... so Lena's check-up moved to 10 November at 2pm" (a name and "call" shared)
+    hits = [said("Lena said note Lena doesn't do calls before 10am, mornings are for translating.", 3, kind="fact"),
+            said("Elm Street Dental called, Dr Hussain is off that morning so Lena's check-up moved to 2026-11-10 "
+                 "(10 November) at 2pm.", 20, kind="fact")]
+    assert later_values(hits, reorder=True) is hits and hits[0].revised_by is None
+    # ... while a call's own time said again is still one thing's
+    hits = [said("The standup call is at 9:30 every day", 3), said("Priya called: the standup call moves to 10am", 20)]
+    assert texts(later_values(hits, reorder=True))[0].startswith("Priya called")

@@ -34,7 +34,10 @@ _COUNT_AFTER = re.compile(r"\b([a-z]{2,}(?<![su])s)\b(?:\s+[\w'-]+){0,5}?\s+(?:u
 _WORD = re.compile(r"[a-z][a-z'-]{2,}")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
-said says think going got get news good great day daily""".split())
+said says think going got get news good great day daily""".split()
+                    # how news came, not what of ("Elm Street Dental called, ... moved to 10 November at 2pm" and
+                    # "Lena doesn't do calls before 10am": a check-up, calls)
+                    + "called rang phoned emailed texted messaged".split())
 # Nor, of a day or a time, the words of a change, nor days and months: two sayings of other
 # things "moved to Thursday" share no subject ("a month", "tonight" do say what a sum or a count is of).
 _WHEN_FILLER_WORDS = frozenset("""move moved moving moves changed change changing instead pushed push

@@ -31,6 +31,8 @@ _CLAUSE_JOIN = re.compile(r"(?:\s*[,;]\s*|\s+)(?:(?:and|but|while|so)\s*)?$", re
 
 # A role's holder said as "she": "she's our second shooter from now on".
 _SHE_HOLDS = re.compile(r"^(?:she|he)(?:'s|’s|\s+is)\s+(?=(?:our|my|the|their|your)\s)", re.I)
+# ... or starting in it: "She starts as head of department on Monday 2 November" (the fact had kept "She")
+_SHE_STARTS = re.compile(r"^(?:she|he)\s+(?=(?:starts|is\s+starting|will\s+start)\s+as\s)", re.I)
 
 
 def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
@@ -47,6 +49,9 @@ def _fact(sent: _Sentence, parse: _Parse, reg: _Registry) -> FactDraft:
         # ("she's our second shooter from now on", of Priya Mistry: "Priya Mistry is our second shooter ...", not
         # "Callum said she's ...", which no search for her found)
         text = f"{held.name} is {text[she.end():]}"
+    elif (held := reg.get(parse.obj)) is not None and held.type == "person" and (
+            she := _SHE_STARTS.match(text)) is not None:
+        text = f"{held.name} {text[she.end():]}"
     elif parse.lead:  # "Squat 5RM is 80 kg", the lifter's: "Nadia's squat 5RM is 80 kg"
         first = re.sub(r"['’]s$", "", text.split(" ", 1)[0].strip(",.:;!?"))  # ("Jonas's budget")
         two = " ".join(text.split(" ", 2)[:2]).strip(",.:;!?")  # ("Priya Desai is ...": a full name)
