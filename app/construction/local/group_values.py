@@ -453,9 +453,8 @@ _TEAM_ROLES = (r"captain|vice-captain|vice\s+captain|assistant\s+coach|head\s+co
                r"facilities\s+manager|programme\s+director|course\s+director|course\s+leader|"
                r"module\s+leader|placement\s+coordinator|nurse\s+in\s+charge|"
                r"(?:second|third|internal|external)\s+supervisor|(?:internal|external)\s+examiner|"
-               # an event's marshals, a home's trades ("Linda is head marshal now", "Rob's our plumber from now on")
-               r"head\s+marshal|cleaner|plumber|electrician|"
-               r"gardener|window\s+cleaner")
+               # an event's marshals ("Linda Moss is head marshal now")
+               r"head\s+marshal|marshal\s+lead|first\s+aider")
 _TEAM_HOLDER = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\.\s+)(?:(?i:ok|okay|right|then|fine)[,!]?\s+)?"  # ("ok Alfie is our keeper")
     r"(?:(?i:my|our|his|her)\s+[a-z]+\s+)?"  # ("My cousin Luca Moretti is")
