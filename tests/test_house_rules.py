@@ -296,3 +296,23 @@ def test_rules_said_under_a_label_or_for_always_are_constraints_and_a_meal_as_a_
     fridays = next(v for t, v in told.items() if "Fridays after lunch" in t)
     assert "food" not in fridays
     assert not any("ball" in t for t in told)
+
+
+def test_an_instruction_holding_an_email_address_is_told_whole_and_found_by_its_label():
+    # Walk-through 116: "a rule for invoices from now on: always cc me (dan.mercer@fastmail.com) and always put the
+    # client's PO number on it" was the constraint "Dan asked to always cc Dan (dan." found by "dan" alone
+    ex = extract(("Dan", "good. and a rule for invoices from now on: always cc me (dan.mercer@fastmail.com) and always "
+                         "put the client's PO number on it, otherwise agencies sit on them"))
+    told = constraints(ex)
+    cc = next(t for t in told if "cc Dan" in t)
+    assert "(dan.mercer@fastmail.com)" in cc and "invoices" in told[cc], (cc, told[cc])
+    assert any("PO number" in t for t in told)
+    # ... as an instruction, after the turns before (the sentence's own rule alone is told whole anyway)
+    ex = extract(("Lena", "door code is 4471# if either of us forgets"),
+                 ("Penny", "Nice spot. Anything else?"),
+                 ("Lena", "sorry, £350. I did the maths wrong, it's £350 from 1 Nov"),
+                 ("Dan", "good. and a rule for invoices from now on: always cc me (dan.mercer@fastmail.com) and always "
+                         "put the client's PO number on it, otherwise agencies sit on them"))
+    told = constraints(ex)
+    cc = next(t for t in told if "cc Dan" in t)
+    assert "(dan.mercer@fastmail.com)" in cc and "invoices" in told[cc], (cc, told[cc])

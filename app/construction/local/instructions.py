@@ -33,7 +33,8 @@ _INSTRUCTION = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw|from\s+now\s+on|going\s+forward|"
     r"in\s+(?:the\s+)?future|remember)[,]?\s+)*"
     rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{ERRANDS})\b"
-    rf"(?P<rest>[^.;!?]{{0,140}}?)(?=\s*(?:[.;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
+    # (a dot inside a word is no sentence's end: "always cc me (dan.mercer@fastmail.com)")
+    rf"(?P<rest>(?:[^.;!?]|\.(?=\w)){{0,140}}?)(?=\s*(?:\.(?!\w)|[;!?]|$|,?\s*(?:and\s+)?(?:{_HOW_ALT})\s))", _I)
 _HOW = {"always": "to always", "never": "never to", "don't": "not to", "dont": "not to", "do not": "not to"}
 
 
@@ -76,6 +77,11 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
     if whom and whom != sent.t.speaker:
         what = OBJECT_PRONOUN.sub(whom, what)
     keys, words = situation_cues(f"{m.group('v')}{m.group('rest')}")  # as said: "me" is no word of the errand
+    if (label := _LABELLED.match(sent.text, 0, m.start())) is not None:
+        # ("a rule for invoices from now on: always cc me (dan.mercer@fastmail.com)": found by invoices too)
+        label_keys, label_words = situation_cues(label.group("label"))
+        keys = list(dict.fromkeys([*keys, *label_keys]))
+        words = list(dict.fromkeys([*(w for w in label_words if w not in ("rule", "rules", "now")), *words]))
     told = f"{sent.t.speaker} asked {_HOW[' '.join(m.group('how').lower().split())]} {what}"
     if (when := _WHEN_YOU.search(sent.text, 0, m.start())) is not None:
         # ("when you remind us of anything, always put it here in the group chat": found by reminding, and said so)
@@ -86,6 +92,8 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
     return told, keys, words
 
 
+# What the instructions after a colon are for: "a rule for invoices from now on: always cc me ...".
+_LABELLED = re.compile(r"^(?P<label>[^:.!?]{3,60}):\s*")
 # The occasion an instruction is for, said before it: "when you remind us of anything, always put it here".
 _WHEN_YOU = re.compile(r"\b(?:when|whenever|if)\s+(?P<clause>you\s+[a-z]+[^,.;:!?-]{0,50}?)\s*[,-]\s*$", _I)
 
