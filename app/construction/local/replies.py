@@ -110,7 +110,8 @@ _PROPOSED = re.compile(r"\b(?:raise|increase|lower|cut|reduce|change|set|move|bu
                        r"(?:up\s+|down\s+)?(?P<whose>(?:the|our|my|his|her|their|[A-Z][a-z]+'s)\s+)?"
                        r"(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+"
                        rf"(?P<v>{_VALUE})(?![\d:])(?P<tail>\s+(?:from|starting|as\s+of)\s+[^?.!,;]+)?", _I)
-_AGREED = re.compile(r"^(?:(?:yes|yeah|yep|yup|ok|okay|fine|agreed|great|sure|done|perfect)\b[\s,!.]*)*"
+_YES = r"(?:yes|yeah|yep|yup|ok|okay|fine|agreed|great|sure|done|perfect)\b"
+_AGREED = re.compile(rf"^(?:{_YES}[\s,!.]*)*"
                      rf"(?P<v>{_VALUE})(?:\s+(?:it\s+is|then|it\s+shall\s+be|is\s+(?:fine|good|great|perfect|ok|okay|better)"
                      r"(?:\s+(?:for|with|by)\s+(?:me|us))?|works(?:\s+for\s+(?:me|us))?|suits(?:\s+(?:me|us))?))?"
                      r"(?:,?\s+(?:then|thanks|cheers))?[\s.!]*$", _I)
@@ -125,17 +126,13 @@ def _same_value(a: str, b: str) -> bool:
 def as_agreed(proposal: str, reply: str) -> str | None:
     """The sentence `reply` says when it agrees to the value `proposal` put forward, else None."""
     said = _AGREED.match(reply.strip())
-    if said is None or (said.group(0).strip() == said.group("v") and not _LEAD_AGREES.match(reply.strip())
-                        and not proposal.rstrip().endswith("?")):
+    if said is None or (said.group(0).strip() == said.group("v") and not proposal.rstrip().endswith("?")):
         return None  # (a number alone answers no proposal told: "I'd like to move the deadline to 9" "10")
     put = next((m for m in _PROPOSED.finditer(proposal) if _same_value(m.group("v"), said.group("v"))), None)
     if put is None or put.group("attr").split()[0].lower() in lx.STOPWORDS:
         return None
+    # ("raise the target": the target; "move Mia's swimming": hers; "move swimming": swimming)
     whose = (put.group("whose") or "").strip()
-    thing = f"{'The' if whose.lower() in ('', 'the', 'our', 'my') and put.group('whose') else (whose or '')} " \
-            f"{put.group('attr').lower()}".strip()
-    thing = thing[:1].upper() + thing[1:]
-    return f"{thing} is {said.group('v').strip()}{(put.group('tail') or '').rstrip()}."
-
-
-_LEAD_AGREES = re.compile(r"(?:yes|yeah|yep|yup|ok|okay|fine|agreed|great|sure|done|perfect)\b", _I)
+    owner = "the" if whose.lower() in ("the", "our", "my") else whose
+    thing = f"{owner} {put.group('attr').lower()}".strip()
+    return f"{thing[:1].upper()}{thing[1:]} is {said.group('v').strip()}{(put.group('tail') or '').rstrip()}."
