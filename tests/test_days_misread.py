@@ -276,6 +276,9 @@ def test_a_bare_day_after_a_month_said_alone_is_that_months(text, at, said):
     # (walk-through 119: what is put forward is ahead, whatever was said after it)
     ("Also let's cancel the launch social on the 4th, only 6 people said they'd come", datetime(2026, 11, 26),
      [date(2026, 12, 4)]),
+    # (the "Met Office" tells no past: "storm warning for Saturday" said on a Thursday had been the Saturday gone by)
+    ("storm warning for Saturday, Met Office amber for wind", datetime(2026, 11, 12), [date(2026, 11, 14)]),
+    ("we met on Saturday", datetime(2026, 11, 12), [date(2026, 11, 7)]),
 ])
 def test_days_a_holiday_let_said(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said

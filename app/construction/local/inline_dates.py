@@ -16,7 +16,8 @@ _PREP_THE_BEFORE = re.compile(r"\b(on|for|by|until|till|from|before|after)\s+the
 _DET_BEFORE = re.compile(r"\b(?:the|a|an|that|this|our|my|your|their|his|her)\s+$", re.IGNORECASE)
 _WEEKDAY_BEFORE = re.compile(rf"\b(?:{lx.WEEKDAY_ALT})\.?,?\s+$", re.IGNORECASE)
 _PAST_HINT = re.compile(
-    r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|met|took|told|ago|yesterday|used to|"
+    # ("met" in lower case: the "Met Office" tells no past)
+    r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|(?-i:met)|took|told|ago|yesterday|used to|"
     r"died|passed\s+away|"  # ("Dad passed away on the 28th of August and we're trying to ...": last August)
     r"since|"
     r"won(?!['’]t)|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by; "won't" is ahead)
