@@ -212,8 +212,8 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         return f"The {event['ev'].lower()} is on {day['rest']}"
     if (said := _IT_IS.match(text)) is not None and (named := _NAMED_ALONE.match(before)) is not None \
             and not set(named["np"].lower().split()) & _NOT_A_NOUN and not _ITS_PRICE.match(text) \
-            and not re.search(r"['’]s\b|\w{3,}ed$", named["np"]):  # ("The store's doing great!", "The Globex demo
-        # moved.": a verb's, no thing named alone)
+            and not re.search(r"['’]s\b|\w{3,}ed\b|\bagain\b", named["np"]):  # ("The store's doing great!", "The
+        # Globex demo moved.", "And the dress fitting moved again!": a verb's, no thing named alone)
         np = named["np"]
         return f"{np[:1].upper()}{np[1:]} is {said['rest']}"
     if (said := _HANDOVER.match(text)) is not None:
