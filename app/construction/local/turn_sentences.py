@@ -171,7 +171,13 @@ _VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|
                                r"(?P<new>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)(?![\w.,:/-]?\d)", _I)
 
 
+# (what every turn is read for first, cheaply: most say no slip)
+_SLIP_WORD = re.compile(r"\b(?:wait|sorry|oops|mean|meant)\b", _I)
+
+
 def _number_said_instead(text: str) -> str:
+    if not _SLIP_WORD.search(text):
+        return text
     m = _NUMBER_TAKEN_BACK.search(text)
     if m is not None:
         return f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
@@ -192,6 +198,8 @@ _DAY_OR_MONTH = re.compile(rf"(?:{lx.WEEKDAY_ALT}|{lx.MONTH_ALT})s?", _I)
 
 
 def _name_said_instead(text: str) -> str:
+    if not _SLIP_WORD.search(text):
+        return text
     for m in _NAME_TAKEN_BACK.finditer(text):
         new = m["new"].split()
         # the name it replaces: one of its length sharing its surname, its title or its first name's start
