@@ -344,13 +344,11 @@ _RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:more\s+
 # ... or a label of rules inside the sentence, what follows it forbidding, limiting or bidding: "Pip can you
 # remember our house rules please: dogs welcome but never upstairs ...", "Grace also told me the hospice rule for
 # feed stations: nothing containing nuts, at all", "that's a rule for everyone, no bleach and no wipes".
-_RULE_LABEL = re.compile(r"^(?P<lead>(?:[^:.!?]*?\s)?)(?:house\s+)?rules?(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?"
+_RULE_LABEL = re.compile(r"^(?P<lead>[^:.!?]*?)(?:\b(?:that|it|this)(?:'s|\s+is)\s+)?"
+                         r"(?P<label>(?:\b(?:the|our|my|his|her|their|a|one\s+more|(?-i:[A-Z])[\w-]*'s)\s+)?"
+                         r"(?:[\w'-]+\s+){0,2}?\brules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)"
                          r"(?:\s+please)?(?:\s*[:–—]\s*|\s*,\s*(?=(?:no|never|only|always|don'?t|do\s+not)\b))"
                          r"(?P<rule>\S.*)$", _I)
-_LABEL_BEFORE = re.compile(r"(?:\b(?:that|it|this)(?:'s|\s+is)\s+)?"
-                           r"(?P<label>(?:\b(?:the|our|my|his|her|their|a|one\s+more|(?-i:[A-Z])[\w-]*'s)\s+)?"
-                           r"(?:[\w'-]+\s+){0,2}?rules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)"
-                           r"(?:\s+please)?\s*[:–—,]\s*$", _I)
 _RULE_BODY = re.compile(r"\b(?:never|no|not|nothing|don'?t|do\s+not|only|max|maximum|at\s+most|always|must|mustn'?t)\b", _I)
 # ... or what one never does, said so: "(yes one big one:) I don't take on medical translations. Ever."
 _NOT_EVER = re.compile(r"^(?:[^:.!?]{1,30}:\s*)?(?P<rule>(?:(?:I|we)\s+(?:don'?t|do\s+not|won'?t|will\s+not)|(?-i:[A-Z])[\w'-]*\s+(?:doesn'?t|does\s+not|won'?t))"
@@ -476,11 +474,11 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
                 label_keys, label_words = situation_cues(m.group("x") or "")
                 keys = list(dict.fromkeys([*label_keys, *keys]))
                 words = list(dict.fromkeys([*label_words, *words]))
-        if m.re is _RULE_LABEL and (label := _LABEL_BEFORE.search(sent.text, 0, m.start("rule"))) is not None:
+        if m.re is _RULE_LABEL:
             # told under its label ("The hospice rule for feed stations: nothing containing nuts, at all"), found by
             # what it rules first
             body = rewrite(m.group("rule").strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
-            head = rewrite(label.group("label"), _Voice(sent.t.speaker, sent.t.other))
+            head = rewrite(m.group("label"), _Voice(sent.t.speaker, sent.t.other))
             rule_keys, rule_words = situation_cues(m.group("rule"))
             if set(re.findall(r"[a-z]+", m.group("rule").lower())) & lx.FOODS:
                 rule_keys = ["food", *rule_keys]  # ("nothing containing nuts": what is eaten)
