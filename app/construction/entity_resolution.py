@@ -81,7 +81,7 @@ RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMI
 PERSON_TITLED = """
 MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
 WHERE ($title <> '' AND e.key ENDS WITH ' ' + $surname
-       AND (size(split(e.key, ' ')) = 2 OR (e.key STARTS WITH $title + ' ' AND size(split(e.key, ' ')) = 3)))
+       AND (size(split(e.key, ' ')) = 2 OR (split(e.key, ' ')[0] IN $titleForms AND size(split(e.key, ' ')) = 3)))
    OR e.key IN $keys
    OR ($given <> '' AND size(split(e.key, ' ')) = 3 AND split(e.key, ' ')[1] = $given
        AND split(e.key, ' ')[0] IN $titles)
@@ -345,7 +345,8 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
     elif words[0] in lx.TITLES and len(words) == 2:
         title, surname = words  # ("Dr Patel")
     elif words[0] in lx.TITLES:
-        keys = [f"{words[0]} {words[2]}", f"{words[1]} {words[2]}"]  # ("Dr Anita Patel")
+        # ("Dr Anita Patel"; "Councillor Margaret Ellison", known as "Cllr Ellison")
+        keys = [f"{t} {words[2]}" for t in lx.TITLE_FORMS.get(words[0], (words[0],))] + [f"{words[1]} {words[2]}"]
     elif len(words) == 2 and words[0] in lx.GIVEN_NAMES:
         keys = [f"{t} {sk}" for t in sorted(lx.TITLES)]  # ("Helen Jones")
         # ... and by a title fit for her or him with the surname ("Margaret Okafor", "Mrs Okafor" said before)
@@ -353,7 +354,7 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
     else:
         return None
     rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys, given=given,
-                            titles=sorted(lx.TITLES))
+                            titles=sorted(lx.TITLES), titleForms=list(lx.TITLE_FORMS.get(title, (title,))))
     # ("Mrs Okafor" is "Margaret Okafor", not "David Okafor": a title and a given name of one sex)
     rows = [r for r in rows if r["key"] != sk and sk not in r["splitKeys"]
             and (not title or len(r["key"].split()) == 3 or _fits(title, r["key"].split()[0]))]

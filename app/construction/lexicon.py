@@ -125,7 +125,12 @@ KIN_AS_NAME = _words("mom mum mommy mama dad daddy papa grandma granny nana gran
 KIN_TITLES = _words("uncle aunt auntie grandma grandpa granny nana cousin")
 # A person's title before a name.
 TITLES = _words("mr mrs ms miss mx dr dra prof professor sir dame lady lord rev revd reverend pastor rabbi "
-                "father sister brother captain sra mme")
+                "father sister brother captain sra mme "
+                # civic, church and police titles ("Councillor Margaret Ellison", "Cllr Shah", "Sgt Rowe")
+                "councillor cllr mayor bishop vicar sergeant sgt inspector detective judge")
+# A title's short and long forms, one person's ("Cllr Ellison" is "Councillor Margaret Ellison").
+_TITLE_FORMS = (("cllr", "councillor"), ("prof", "professor"), ("rev", "revd", "reverend"), ("sgt", "sergeant"))
+TITLE_FORMS = {t: forms for forms in _TITLE_FORMS for t in forms}
 # The titles a surname is said with ("Mr Okafor", "Dr Lin"), the most said first: whom a surname
 # alone may be (recollection/lookup.py, channels/foresight.py).
 SURNAME_TITLES = ("mr", "mrs", "ms", "dr", "miss", "prof")

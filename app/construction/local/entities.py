@@ -524,6 +524,10 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
                 group.append(j)  # "Flat 3", "Unit 4B": the number is the name's; it ends it
                 j += 1
                 break
+            if gap == " " and _numbered_name(text, toks, i, j):
+                group.append(j)  # "the Frostbite 50", "ThinkPad X1 Carbon Gen 12": the number ends the name
+                j += 1
+                break
             if gap == " " or (gap == ". " and prev in lx.TITLES | {"st", "mt", "jr"}):
                 if _cap(toks[j].group()):
                     group.append(j)
@@ -551,6 +555,27 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
             out.append(m)
     _their_kin(text, out, reg, before)
     return out
+
+
+# A number that is a name's last word: after a model's word ("Gen 12", "Series 7"), or after a name
+# said with "the" when nothing follows it but the sentence's next clause ("the Frostbite 50, it's on
+# Sunday", "the Ridgeway 100 on Saturday"); "paid Kwame 50 quid", "the Saturday 14 November" keep theirs.
+_MODEL_WORDS = frozenset("gen generation series mark mk model version edition".split())
+_NAME_NUMBER = re.compile(r"\d{1,4}[a-zA-Z]?")
+_THE_BEFORE = re.compile(r"(?<![\w'])(?i:the)\s+$")
+_AFTER_NAME_NUMBER = re.compile(r"\s*(?:[,.;:!?)]|$)|\s+(?:on|in|at|is|was|will|this|next|last|and|or|but|"
+                                r"with|for|starts|begins|takes|got|has|had|sold|went|said)\b")
+
+
+def _numbered_name(text: str, toks: list[re.Match], first: int, j: int) -> bool:
+    prev = toks[j - 1].group().lower()
+    if not _NAME_NUMBER.fullmatch(toks[j].group()):
+        return False
+    if prev in _MODEL_WORDS:
+        return j - 1 > first
+    said_with_the = toks[first].group() == "The" or _THE_BEFORE.search(text, 0, toks[first].start())
+    return (prev not in lx.WEEKDAYS | lx.MONTHS | lx.WEEKDAYS_SHORT and bool(said_with_the)
+            and bool(_AFTER_NAME_NUMBER.match(text, toks[j].end())))
 
 
 _PAST_FIRST = frozenset("paid sent got took made told bought sold left found met had gave wrote brought".split())

@@ -1,0 +1,65 @@
+"""Names said whole (session 63): a number that ends an event's or a model's name is the name's
+("the Frostbite 50" had been the thing "Frostbite", "ThinkPad X1 Carbon Gen 12" "... Gen"), and
+a councillor, a vicar or a sergeant is a person known by the title's given name too ("Councillor
+Margaret Ellison" had been a thing and "Margaret" someone else)."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.domain.models import Extraction
+from tests.conversation import extracted, tell_days
+
+NOV = datetime(2026, 11, 5, 18, 0, tzinfo=timezone.utc)  # a Thursday
+
+
+def extract(*rows: tuple[str, str]) -> Extraction:
+    return extracted(rows, NOV, timedelta(minutes=5))
+
+
+def names(ex: Extraction) -> dict[str, tuple[str, list[str]]]:
+    return {e.name: (e.type, e.aliases) for e in ex.entities}
+
+
+def test_a_number_ending_an_event_or_a_model_is_its_names():
+    ex = extract(("Jo", "It's called the Frostbite 50, it's on Sunday 24 January."),
+                 ("Jo", "I've ordered a ThinkPad X1 Carbon Gen 12 for the route planning."),
+                 ("Jo", "Then the Ridgeway 100 on Saturday is the big one."))
+    found = names(ex)
+    assert {"Frostbite 50", "ThinkPad X1 Carbon Gen 12", "Ridgeway 100"} <= found.keys(), found
+    assert not {"Frostbite", "ThinkPad X1 Carbon Gen", "Ridgeway"} & found.keys(), found
+
+
+def test_a_number_after_a_name_that_is_no_part_of_it_stays_out():
+    ex = extract(("Jo", "I paid Kwame 50 quid for the wheels."),
+                 ("Jo", "The Saturday 14 November ride is off, and the Smiths 20 minutes late as ever."))
+    found = names(ex)
+    assert "Kwame" in found and not any(n[-1].isdigit() for n in found), found
+
+
+def test_a_civic_title_is_a_persons_and_her_given_name_hers():
+    ex = extract(("Jo", "Councillor Margaret Ellison will open the event."),
+                 ("Jo", "Margaret said she will bring the mayor's chain."))
+    found = names(ex)
+    assert found["Councillor Margaret Ellison"] == ("person", ["Margaret"]), found
+    assert "Margaret" not in found
+    said = [f for f in ex.facts if f.text.startswith("Margaret said")]
+    assert [f.subject for f in said] == ["Councillor Margaret Ellison"]
+
+
+async def _people(graph) -> list[tuple[str, str]]:
+    rows = await graph.read("MATCH (e:Entity {tenant: $tenant}) WHERE e.key CONTAINS 'ellison' "
+                            "OR e.key STARTS WITH 'frostbite' RETURN e.key AS key, e.type AS type")
+    return sorted((r["key"], r["type"]) for r in rows)
+
+
+async def test_a_titled_person_said_by_a_short_title_a_week_later_is_one_entity(services, graph):
+    await tell_days(services, graph, [(0, "Jo", "Councillor Margaret Ellison will open the Frostbite 50."),
+                                      (7, "Jo", "Cllr Ellison wants the start moved to 9am.")])
+    assert await _people(graph) == [("councillor margaret ellison", "person"), ("frostbite 50", "thing")]
+
+
+async def test_a_titled_person_said_short_first_is_the_one_named_in_full_later(services, graph):
+    await tell_days(services, graph, [(0, "Jo", "Cllr Ellison wants the start at 9am."),
+                                      (7, "Jo", "Councillor Margaret Ellison will open the Frostbite 50.")])
+    keys = await _people(graph)
+    assert len([k for k, _ in keys if "ellison" in k]) == 1, keys
