@@ -1,12 +1,14 @@
 """A thing or an attribute named shorter than before is the same one (construction/short_names.py):
 "New shed code: 9032" and "the code ... 1188 now" after "The shed lock code is 4471" end the
 values before; "my goal" after "my savings goal" too. Local extractor, the real Neo4j."""
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 from app.construction.ingest import Ingestor
 from app.construction.short_names import _shortens
 from app.store.migrations import load_migrations
-from tests.conversation import DAY1
+from tests.conversation import DAY1, tell_days
+
+NOV = datetime(2026, 11, 2, 10, 0, tzinfo=timezone.utc)  # a Monday
 
 
 async def _tell(services, graph, said, group="allotment"):
@@ -154,3 +156,27 @@ async def test_an_install_said_with_its_firm_then_moved_by_its_name_alone_is_one
     days = await _values(graph, "f.predicate = 'date is'")
     assert [(k, v, s) for k, v, s in days] == [("wildanet install@allotment", "2024-11-04", "superseded"),
                                                ("wildanet install@allotment", "2024-11-09", "current")], days
+
+
+async def test_an_event_said_without_its_tail_is_the_one_with_it(services, graph):
+    """"Let's move the recce to Sunday 15 November" after "The recce ride is on Saturday 14
+    November" had been a day of its own, the ride's staying current (session 63); "the kit fitting" is
+    the kit fitting session; a ride of another name is not the recce's."""
+    await tell_days(services, graph, [
+        (0, "Jo", "The recce ride is on Saturday 14 November 2026."),
+        (0, "Jo", "The kit fitting session is on Friday 20 November 2026."),
+        (0, "Jo", "The charity ride is on Sunday 29 November 2026."),
+        (1, "Jo", "Let's move the recce to Sunday 15 November 2026, the forecast is awful."),
+        (1, "Jo", "The kit fitting has been moved to Friday 27 November 2026.")], group="allotment", start=NOV)
+    days = await _values(graph, "f.predicate = 'date is'")
+    assert days == [("recce ride@allotment", "2026-11-14", "superseded"),
+                    ("kit fitting session@allotment", "2026-11-20", "superseded"),
+                    ("charity ride@allotment", "2026-11-29", "current"),
+                    ("recce ride@allotment", "2026-11-15", "current"),
+                    ("kit fitting session@allotment", "2026-11-27", "current")], days
+
+
+def test_a_tail_is_left_out_only_of_an_events_day():
+    assert _shortens(("recce",), ("recce", "ride"), day=True)
+    assert not _shortens(("recce",), ("recce", "ride"))
+    assert not _shortens(("ride",), ("recce",), day=True)

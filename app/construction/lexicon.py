@@ -744,7 +744,7 @@ grooming vaccination vaccinations vaccine jab jabs booster plastering operation 
 festival show fair fete market playtest gig concert recital premiere bbq barbecue picnic agm auction
 collection pickup pick-up social flights
 viva defence defense graduation training
-shoot wedding ceremony reception christening lesson install call mocks recce
+shoot wedding ceremony reception christening lesson install call mocks recce ride race sportive parkrun session
 """)
 # As a regular expression's alternatives, the longest first ("check-in" before "check").
 SCHEDULED_ALT = "|".join(sorted(SCHEDULED_EVENTS, key=lambda w: (-len(w), w)))

@@ -24,8 +24,8 @@ _NOT_NAMING = frozenset("new current old latest actual real our my his her their
 # "code"), by the (tenant, subjectHead) index (migration 0020).
 THINGS = """
 UNWIND $asks AS a
-MATCH (f:Fact {tenant: $tenant, subjectHead: a.head})
-WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = a.predicate
+MATCH (f:Fact {tenant: $tenant}) WHERE f.subjectHead IN a.heads
+  AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = a.predicate
   AND f.singleValued AND f.validFrom <= a.at
 RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, object: f.object}) AS named
 """
@@ -89,18 +89,34 @@ _QUALIFIERS = frozenset("""target goal aim max maximum min minimum average avg r
 estimated projected previous original starting initial limit cap planned""".split())
 
 
-def _shortens(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    """`short` names what `long` does with fewer of its words, the last the same, and none of the
-    others a qualifier."""
+# What an event is called after its name, left out when it is said short: "Let's move the recce to
+# Sunday the 15th" is "the recce ride"'s day; "the quiz" is "the quiz night".
+_EVENT_TAILS = frozenset("ride day night evening weekend session".split())
+
+
+def _shortens(short: tuple[str, ...], long: tuple[str, ...], day: bool = False) -> bool:
+    """`short` names what `long` does with fewer of its words, the last the same (or, of an event's
+    `day`, the last before its tail), and none of the others a qualifier."""
+    if day and len(long) > 1 and long[-1] in _EVENT_TAILS and (short == long[:-1] or _shortens(short, long[:-1])):
+        return True
     return (len(short) < len(long) and short[-1] == long[-1] and set(short) <= set(long)
             and not (set(long) - set(short)) & _QUALIFIERS)
+
+
+def _heads(f: dict) -> list[str]:
+    """The heads a thing's value may be found under: its own, and for an event's day, its
+    name's with each tail after it ("recce" is found as "recce ride")."""
+    heads = [f["subjectHead"]]
+    if f["predicate"] == "date is":
+        heads += [thing_key(t, f.get("groupId")) for t in sorted(_EVENT_TAILS)]
+    return heads
 
 
 def _one(short: tuple[str, ...], named: list[tuple[str, str, str]], value: str) -> tuple[str, str] | None:
     """The one (key, name) of `named` ((key, name, a value of it)) that `short` shortens, its
     values of `value`'s kind; None with none or two."""
     found = {key: name for key, name, obj in named
-             if _shortens(short, _words(name)) and value_kind(obj) == value_kind(value)}
+             if _shortens(short, _words(name), value_kind(value) == "day") and value_kind(obj) == value_kind(value)}
     return next(iter(found.items())) if len(found) == 1 else None
 
 
@@ -113,7 +129,7 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
     # corrections.py, after this)
     # (a value said with the number it replaces is its own: "order 15 boxes not 12")
     free = [i for i, f in enumerate(facts) if len(f.get("corrects") or ()) != 2 and not f.get("movesTo")]
-    things = [{"i": i, "head": facts[i]["subjectHead"], "predicate": facts[i]["predicate"],
+    things = [{"i": i, "heads": _heads(facts[i]), "predicate": facts[i]["predicate"],
                "at": facts[i]["validFrom"]} for i in free if facts[i]["subjectHead"]]
     attrs = [{"i": i, "subjectKey": f["subjectKey"], "tail": f["predicate"].split()[-2] + " is",
               "at": f["validFrom"]} for i in free if (f := facts[i])["singleValued"] and not f.get("ends")
@@ -134,7 +150,7 @@ async def adopt_long_names(read: Callable[..., Awaitable[list[dict]]], facts: li
         # named before in this episode too, and none of the short name's own
         # (not its own sentence's: "my monthly rent is 1,210" is "rent is" too, said at once)
         here = [(g["subjectKey"], g["subject"], g["object"]) for g in facts[:a["i"]]
-                if g.get("subjectHead") == f["subjectHead"] and g["predicate"] == f["predicate"]
+                if g.get("subjectHead") in a["heads"] and g["predicate"] == f["predicate"]
                 and g["text"] != f["text"]]
         named = stored.get(("t", a["i"]), []) + here
         one = _one(short, named, f["object"])
