@@ -551,9 +551,12 @@ def _in_day_list(text: str, start: int) -> bool:
                for m in _DAY_LIST.finditer(text, max(0, start - 40), start + 60))
 
 
-# A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job".
+_WEEK_AFTER = re.compile(r"\s+week\b(?!['’]s|\s+(?:of|on|after|before|ago|off|long|end)\b)", _I)
+
+
+# A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job", "Sunday roast goes up".
 _WEEKDAY_KIND = re.compile(r"s?\s+(?:assistants?|staff|helpers?|cover|job|jobs|shifts?|school|club|league|"
-                           r"workers?|crew|papers?|"
+                           r"workers?|crew|papers?|roasts?|"
                            # ("Saturday long runs work fine": each week's)
                            r"(?:long\s+|easy\s+|morning\s+|evening\s+)?(?:runs|sessions|lessons|classes|practices|"
                            r"rehearsals|walks|swims|rides))\b", _I)
@@ -606,6 +609,10 @@ def _weekday(m: re.Match, ref: date, prefer: str | None) -> _Result:
         d = _week_monday(ref) + timedelta(days=7 + wd)
     elif not mod and wd == ref.weekday() and _TODAY.search(m.string):
         d = ref  # "First Wednesday session today!", said on a Wednesday: this one
+    elif not mod and (week := _WEEK_AFTER.match(m.string, m.end())) is not None:
+        # "exchange is pencilled in for wednesday week, the 18th": the coming Wednesday's week after
+        d = ref + timedelta(days=((wd - ref.weekday()) % 7 or 7) + 7)
+        return m.start(), week.end(), d, d, "day", True
     else:  # coming, or bare without a past-tense hint: the upcoming one
         delta = (wd - ref.weekday()) % 7 or 7
         d = ref + timedelta(days=delta)
@@ -682,6 +689,22 @@ def _unit_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), s, e, _GRAN[unit], True
 
 
+# A week or weeks on from a day: "two weeks today", "a week tomorrow", "a week on Monday" (British: the
+# coming Monday's week after; "two weeks today" had been today).
+@_pattern(rf"\b({_NUM})\s+weeks?\s+(?:(today|tomorrow)|(?:on\s+)?(?:this\s+)?({_WD}))\b(?!\s+(?:week|morning|night)s?\b)",
+          needs=(("week",), ("today", "tomorrow", *_WEEKDAYS)))
+def _weeks_on(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    n = number(m.group(1))
+    if n is None or not 1 <= n <= 8 or _HOW_OFTEN.search(m.string, max(0, m.start() - 12), m.start()):
+        return None
+    if m.group(2):
+        base = ref + timedelta(days=1 if m.group(2).lower() == "tomorrow" else 0)
+    else:
+        base = ref + timedelta(days=(_WEEKDAYS[m.group(3).lower()] - ref.weekday()) % 7 or 7)
+    d = base + timedelta(weeks=n)
+    return m.start(), m.end(), d, d, "day", True
+
+
 @_pattern(r"\bthe\s+end\s+of\s+the\s+(week|month|year)\b", needs=(("week", "month", "year"), ("end",)))
 def _end_of_the(m: re.Match, ref: date, prefer: str | None) -> _Result:
     _, e = _unit_span(m.group(1).lower(), ref, 0)
@@ -713,6 +736,8 @@ def _in_n(m: re.Match, ref: date, prefer: str | None) -> _Result:
     n = number(m.group(1))
     if _HOW_OFTEN.search(m.string, max(0, m.start() - 12), m.start()):
         return None
+    if m.group(1).lower() == "one" and m.group(2).lower() == "day" and not m.group(0).lower().endswith("time"):
+        return None  # ("never two gigs in one day": how many in a day, not tomorrow)
     if n is None or n == 0 or n > 400 or prefer == PAST or (
             prefer != FUTURE and _TOOK_IN.search(m.string, max(0, m.start() - 24), m.start())):
         return None  # ("Tom did the first fix yesterday, all done in one day": how long, not when)
@@ -792,6 +817,7 @@ def _season_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), s, e, "season", True
 
 
+_FOR_THE = re.compile(r"\bfor\s+$", _I)
 _TO_THE_NTH = re.compile(r"\b(?:to|until|till|by|for|from|before|after|instead\s+of|rather\s+than|not)\s+$", _I)
 # ... or said as what it is, alone: "no, it's the 19th, Saturday", "make it the 21st." (not "it's the 3rd time")
 _ITS_THE = re.compile(r"\b(?:it'?s|it\s+is|make\s+(?:it|that)|I\s+meant?)\s+$", _I)
@@ -822,6 +848,8 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
                                   or (_ITS_THE.search(m.string, 0, m.start()) and _SAID_ALONE.match(m.string, m.end()))):
         return None  # "the 3rd in line", "the 19th century": no day
     first = date(ref.year, ref.month, 1)
+    if prefer == PAST and _FOR_THE.search(m.string, 0, m.start()):
+        prefer = None  # "went with Clifton Removals, £780 for the 27th": what is booked for a day is ahead
     if (_INSTEAD_OF.search(m.string, 0, m.start()) and not m.group("wd")
             and (said := _MONTH_BEFORE.search(m.string, 0, m.start())) is not None):
         word = said.group("m1") or said.group("m2")
@@ -881,7 +909,9 @@ def _on_the_nth(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 # The day something is moved to, said after the day it is moved from: "on the 3rd, so it's moved to Wednesday 17
 # February".
+# ("a knee operation on the 19th so they've moved the party to Saturday 12th December": November's 19th)
 _MOVED_AFTER = re.compile(rf"[^.;!?]{{0,40}}?\b(?:moved|moving|pushed|postponed|rescheduled|changed|put\s+back)\s+"
+                          r"(?:(?:the|our|my|his|her|their|it|us|them)\b(?:\s+[\w'-]+){{0,3}}?\s+)?"
                           rf"(?:again\s+)?(?:to|until|till)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
                           rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
 # A day of a list that says its month once, at its end: " and Saturday 12th December".
@@ -1047,6 +1077,8 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
             if not days:
                 days = {a.start for a in ahead_of(just_before) if a.start.weekday() == b.start.weekday()}
         elif _BARE_NTH.fullmatch(b.phrase):
+            if text and _MOVED_AFTER.match(text, b.pos + len(b.phrase)):
+                continue  # (the day moved from, read by the day moved to already: _on_the_nth)
             months = {(a.start.year, a.start.month) for a in mentions if a.pos < b.pos and a.granularity == "month"
                       and _MONTH_NAMED.search(a.phrase)}
             if (len(months) == 1 and (d := _safe_date(*next(iter(months)), b.start.day)) is not None

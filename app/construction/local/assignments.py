@@ -108,7 +108,7 @@ _EVENT_DAY = re.compile(
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
     r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?"
     rf"(?i:(?:now|provisionally|tentatively|officially|finally)\s+)?"  # ("the viva is provisionally set for ...")
-    rf"(?i:(?:{lx.MOVED_VERBS}|moving|set|scheduled|planned|booked(?:\s+in)?|arranged|confirmed|"
+    rf"(?i:(?:{lx.MOVED_VERBS}|moving|set|scheduled|planned|booked(?:\s+in)?|pencill?ed\s+in|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
     # ("moved one more time, to Saturday 31 October"; "booked at VFS Global in Manchester for Thursday ...")
     r"(?:\s+(?i:again|one\s+more\s+time|once\s+more)\s*,?)?"

@@ -1,0 +1,51 @@
+"""Days said the way people book and plan (session 63's walk-throughs): "wednesday week", "two weeks
+today", "a week on Monday"; a day something is booked for, in a sentence told in the past ("went
+with Clifton Removals, £780 for the 27th"); the day an event is moved from, its month not the new
+day's ("a knee operation on the 19th so they've moved the party to Saturday 12th December");
+"Sunday roast" and "two gigs in one day" no days; "fingers crossed" a hope, the day ahead."""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+
+from app.construction.dates import find_dates
+from tests.conversation import extracted
+
+THU = date(2026, 11, 5)  # a Thursday
+
+
+def days(text: str, ref: date = THU, prefer: str | None = None) -> list[tuple[str, date]]:
+    return [(m.phrase, m.start) for m in find_dates(text, ref, prefer)]
+
+
+def test_a_day_a_week_or_weeks_on():
+    assert days("exchange is pencilled in for wednesday week, the 18th") == [("wednesday week", date(2026, 11, 18))]
+    assert days("her party is two weeks today at The Granary") == [("two weeks today", date(2026, 11, 19))]
+    assert days("see you a week on Monday") == [("a week on Monday", date(2026, 11, 16))]
+    assert days("a week tomorrow then") == [("a week tomorrow", date(2026, 11, 13))]
+    assert days("the week after that we go") == []  # no weekday, no day
+
+
+def test_what_is_booked_for_a_day_is_ahead_in_a_sentence_told_in_the_past():
+    said = "we got 3 quotes and went with Clifton Removals, £780 for the 27th including packing"
+    assert days(said, prefer="past") == [("the 27th", date(2026, 11, 27))]
+    assert days("I was off until the 2nd", prefer="past") == [("the 2nd", date(2026, 11, 2))]
+
+
+def test_the_day_moved_from_is_not_read_in_the_month_moved_to():
+    said = "Geoff has to have a knee operation on the 19th so they've moved the party to Saturday 12th December"
+    assert days(said, ref=date(2026, 11, 3)) == [("on the 19th", date(2026, 11, 19)),
+                                                 ("12th December", date(2026, 12, 12))]
+
+
+def test_a_dish_and_a_count_in_a_day_are_no_days():
+    assert days("Sunday roast goes up too, from £17 to £18.50") == []
+    assert days("never two gigs in one day, I don't care how much they pay") == []
+    assert days("we'll know in two days") == [("in two days", date(2026, 11, 7))]
+
+
+def test_a_day_said_with_a_hope_is_ahead_and_pencilled_in_is_its_events_day():
+    ex = extracted([("Jess", "first rehearsal with Kieran on Thursday, fingers crossed"),
+                    ("Tom", "also exchange is pencilled in for wednesday week, the 18th")],
+                   datetime(2026, 11, 5, 19, 0, tzinfo=timezone.utc), timedelta(minutes=1))  # a Thursday
+    dated = {(f.subject, f.object) for f in ex.facts if f.predicate == "date is"}
+    assert dated == {("first rehearsal", "2026-11-12"), ("exchange", "2026-11-18")}, dated
