@@ -458,7 +458,8 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             rf"\b(?i:to|until|till)\s+(?:(?i:{_WEEKDAY}),?\s+)?$", sent.text[:said.pos]) or (
             said is not None and re.match(r"(?i:to|until|till)\b", said.phrase))
         if day and to and not set(x.lower().split()) & (_NOT_MOVED | _NOT_MOVED_LAST | lx.STOPWORDS) \
-                and reg.get(x) is None and not re.search(lx.SCHEDULED_ALT, x, re.I):
+                and ((e := reg.get(x)) is None or e.type == "thing") and not re.search(lx.SCHEDULED_ALT, x, re.I):
+            # (an event known by name is a thing: "the Frostbite 50 is now Sunday 31 January")
             # (a deadline's day is its value, as said when it was set: "the Year 10 coursework deadline is Friday 6
             # November", then "agreed to extend the coursework deadline to Friday 20 November")
             add(event_key(x, m.group(0), None, sent.t.speaker),

@@ -246,8 +246,10 @@ def _agreed_plan(s: _Sentence, reg: _Registry, what: str, asked: int) -> Foresig
 
 # An assistant's sympathy or cheer ("Sorry to hear that, a grey Monday", "Sounds like you deserve
 # a rest this evening"): no memory of anyone's.
-_SYMPATHY = re.compile(r"^(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
-                       r"that\s+sounds|what\s+a|good\s+luck|enjoy|congrat)", re.I)
+# ("Oh no, he's coached you for ages.", "Have a great gig tonight!": no one's memory either)
+_SYMPATHY = re.compile(r"^(?:oh[,!]?\s+(?:no|dear)\b|(?:oh[,!]?\s+)?(?:(?:i'm\s+)?sorry\s+to\s+hear|sounds\s+like|glad\s+to\s+hear|"
+                       r"that\s+sounds|what\s+a|good\s+luck|best\s+of\s+luck|enjoy|congrat|"
+                       r"have\s+an?\s+(?:great|good|lovely|fab|fantastic|brilliant|amazing|wonderful|fun|safe)\b))", re.I)
 # An assistant hailing whom it speaks to, a word or two and the name: "Sunday check-in, Mei!"
 # (it was the fact "Vita said on <next Sunday> check-in, Mei").
 _SALUTE = re.compile(r"^[\w'-]+(?:\s+[\w'-]+)?,\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s*!+$")

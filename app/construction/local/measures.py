@@ -55,7 +55,9 @@ _LINK = (r"(?:(?<!\d):(?=\s)|\s*=|'s|\s+(?i:is|are|was|were|will\s+be|is\s+going
          # ("carb ratio stays 1:10 for now"; not "family stays £35")
          r"\s+(?:at|around|about)|stays(?=\s+(?:1:\d|\d[\d.]*\s*(?:units?|mg|mcg|ml|kg)\b))|"
          r"came\s+(?:back\s+)?(?:in\s+)?at|hit|reached"
-         r"|(?:went|goes|go|is\s+going|will\s+go)\s+(?:up|down)(?:\s+again)?\s+(?:from\s+\S+\s+)?to"
+         # ("Monthly fees are going up from £48 to £56", "Sunday roast goes up too, from £17 to £18.50")
+         r"|(?:went|goes|go|(?:is|are|'re)\s+going|will\s+go)\s+(?:up|down)(?:\s+(?:again|too|as\s+well))?,?"
+         r"\s+(?:from\s+\S+\s+)?to"
          # ("ok Heron goes to £85 a night then": a sum, not a place gone to)
          r"|(?:went|goes|go|is\s+going|will\s+go)\s+to(?=\s+[£$€]\d)"
          # ("target pace goes to 5:25 per km": a time, not a place gone to)
@@ -557,10 +559,15 @@ _LIFTS = frozenset("squat bench deadlift ohp clean snatch row".split())
 _BEST = frozenset("pr 1rm max record best one rep max 1 rep max press".split())
 
 
+# A dish or a paper a weekday names: "Sunday roast goes up too, from £17 to £18.50" (the roast's price).
+_WEEKDAY_THINGS = frozenset("roast roasts lunch brunch carvery special specials menu paper papers".split())
+
+
 def _attribute(words: str) -> str | None:
     key = attribute_key(words)
     parts = key.split()
-    if not parts or set(parts) & _NOT_ATTR or all(w in lx.STOPWORDS or w.isdigit() for w in parts) \
+    named = {w for i, w in enumerate(parts) if w in lx.WEEKDAYS and i + 1 < len(parts) and parts[i + 1] in _WEEKDAY_THINGS}
+    if not parts or (set(parts) - named) & _NOT_ATTR or all(w in lx.STOPWORDS or w.isdigit() for w in parts) \
             or parts[0] in lx.STOPWORDS or set(parts) & lx.MEDICATIONS or key in _NOT_ATTR_ALONE:
         return None
     return key

@@ -165,9 +165,11 @@ _NUMBER_TAKEN_BACK = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)(?P<mid>\s+[a-z][^.!?\d]
 
 
 # ... or a value taken back right after it, said again in its shape: "leila's number is 07700 914382, no wait,
-# 07700 914832 if you want to ring her" (the fact had kept the wrong number).
+# 07700 914832 if you want to ring her" (the fact had kept the wrong number); why said between, the new value said of
+# "it": "my costume is a 30, no wait she measured me again and it's a 32 now" (it had kept 30).
 _VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)\s*(?:[-–—,;!]+|\.\.\.|\.(?=\s))\s*"
-                               r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+(?:it'?s\s+)?"
+                               r"(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+"
+                               r"(?:[^.!?\d]{0,60}?\b(?:it'?s|it\s+is|that'?s|make\s+it)\s+(?:now\s+)?(?:an?\s+)?|it'?s\s+)?"
                                r"(?P<new>[£$€]?\d[\d ,.:/-]*\d|[£$€]?\d)(?![\w.,:/-]?\d)", _I)
 
 

@@ -1,0 +1,45 @@
+"""Values changed the way people say it in a chat (session 63's walk-throughs): "my costume is a 30, no
+wait she measured me again and it's a 32 now" is 32 (it had kept 30); "Monthly fees are going up from
+£48 to £56 from 1st November" and "Sunday roast goes up too, from £17 to £18.50" are values (they had
+been "said" facts nothing could end); an assistant's "Oh no, he's coached you for ages." and "Have a
+great gig tonight!" are courtesy, no facts."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.domain.models import Extraction
+from tests.conversation import extracted
+
+OCT = datetime(2026, 10, 7, 20, 0, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str]) -> Extraction:
+    return extracted(rows, OCT, timedelta(minutes=1), assistant="Roadie")
+
+
+def values(ex: Extraction) -> set[tuple[str, str, str]]:
+    return {(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued}
+
+
+def test_a_value_put_right_after_why_is_the_new_one():
+    ex = extract(("Isla", "mum says tell you my costume is a 30, no wait she measured me again and it's a 32 now"))
+    assert values(ex) == {("Isla", "costume is", "32")}
+    ex = extract(("Isla", "my costume is a 30, sorry I meant to say the parka is a 32"))
+    assert ("Isla", "costume is", "30") in values(ex)  # (another thing's value, said of no "it")
+
+
+def test_a_value_going_up_from_one_sum_to_another_is_the_new_sum():
+    ex = extract(("Claire", "Also got an email from the club. Monthly fees are going up from £48 to £56 from 1st November."),
+                 ("Rachel", "Sunday roast goes up too, from £17 to £18.50"))
+    found = {(f.subject, f.object, f.valid_from.date().isoformat()) for f in ex.facts if f.single_valued}
+    assert found == {("fees", "£56", "2026-11-01"), ("sunday roast", "£18.50", "2026-10-07")}, found
+
+
+def test_an_assistants_sympathy_and_cheer_are_no_facts():
+    ex = extract(("Isla", "and sad news, Dan's leaving, he's moving to Leeds for a job at the end of the month"),
+                 ("Roadie", "Oh no, he's coached you for ages. Do you know who's taking over?"),
+                 ("Jess", "22 songs tonight"),
+                 ("Roadie", "Have a great gig tonight!"))
+    said = [f.text for f in ex.facts]
+    assert not [t for t in said if "coached" in t or "great gig" in t], said
+    assert any("Leeds" in t for t in said), said
