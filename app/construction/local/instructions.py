@@ -30,7 +30,8 @@ _HOW_ALT = r"always|never|don't|dont|do not"
 # another instruction (", and never schedule ..."), each up to the next one or the sentence's end.
 _INSTRUCTION = re.compile(
     # ("From now on always send the owner a photo after every walk")
-    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+)(?:(?:please|pls|also|and|oh|so|just|btw|from\s+now\s+on|going\s+forward|"
+    # ("Which reminds me - please never book or suggest anything for Isla on a Sunday morning": after a dash)
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\s[-–—])\s+)(?:(?:please|pls|also|and|oh|so|just|btw|from\s+now\s+on|going\s+forward|"
     r"in\s+(?:the\s+)?future|remember)[,]?\s+)*"
     rf"(?P<how>{_HOW_ALT})\s+(?:ever\s+)?(?:(?:please|again)\s+)?(?P<v>{ERRANDS})\b"
     # (a dot inside a word is no sentence's end: "always cc me (dan.mercer@fastmail.com)")
@@ -45,6 +46,8 @@ def instructions(sent: _Sentence, recent: str | None = None,
     # (an errand's words after its verb: "don't ask" alone, "always check!" say no errand)
     told = [_one(sent, m, recent, reg) for m in _INSTRUCTION.finditer(sent.text.strip()) if m.group("rest").strip()]
     told += contact_by(sent, recent, reg) + in_language(sent)
+    if not told and (m := _DO_THIS.search(sent.text)) is not None:
+        told.append(_done_always(sent, m))
     if not told:
         told += rules(sent, reg, recent) or always_with(sent, recent, reg)
     for m in _WISH.finditer(sent.text):  # "Marta said never call her": a wish of hers, reported
@@ -92,6 +95,26 @@ def _one(sent: _Sentence, m: re.Match, recent: str | None,
     return told, keys, words
 
 
+# An instruction said after what it is: "One thing I want you to ALWAYS do though: whenever you help with a menu,
+# a specials board or an allergen sheet, label sesame" (its errand no verb of ERRANDS, after a colon: it had been a
+# "said" fact, no constraint).
+_DO_THIS = re.compile(r"\b(?P<how>always|never)\s+do(?:\s+(?:though|this|that|please|for\s+(?:me|us)))*\s*:\s*"
+                      r"(?:(?:when|whenever|if)\s+(?P<clause>you\s+[^.;:!?]{3,90}),\s+)?"
+                      r"(?P<body>[a-z][\w'-]*\s[^.;!?]{2,120})", _I)
+
+
+def _done_always(sent: _Sentence, m: re.Match) -> tuple[str, list[str], list[str]]:
+    voice = _Voice(sent.t.speaker, sent.t.other)
+    told = f"{sent.t.speaker} asked {_HOW[m.group('how').lower()]} {rewrite(m.group('body'), voice).rstrip(' ,')}"
+    keys, words = situation_cues(m.group("body"))
+    if m.group("clause"):
+        told = f"{told}, when {rewrite(m.group('clause'), voice)}"
+        when_keys, when_words = situation_cues(m.group("clause"))
+        keys = list(dict.fromkeys([*keys, *when_keys]))
+        words = list(dict.fromkeys([*words, *when_words]))
+    return told, keys, words
+
+
 # What the instructions after a colon are for: "a rule for invoices from now on: always cc me ...".
 _LABELLED = re.compile(r"^(?P<label>[^:.!?]{3,60}):\s*")
 # The occasion an instruction is for, said before it: "when you remind us of anything, always put it here".
@@ -102,6 +125,12 @@ _WHEN_YOU = re.compile(r"\b(?:when|whenever|if)\s+(?P<clause>you\s+[a-z]+[^,.;:!
 _PREFER = re.compile(
     r"(?<![\w'])(?:I|we)\s+(?:(?:usually|always|generally|really|strongly|much|definitely)\s+)?"
     r"prefer\s+(?P<x>[^.;!?]{3,100})", _I)
+# ... and what is wanted of everyone in general: "in general we want everything from the agent in writing, not just
+# promises on the phone" (a "said" fact, no constraint).
+_WANT_IN_GENERAL = re.compile(
+    r"\b(?:in\s+general|as\s+a\s+(?:general\s+)?rule|generally|from\s+now\s+on|going\s+forward)\s*,?\s+"
+    r"(?:I|we)\s+(?:always\s+)?(?:want|need|expect|like)\s+(?P<x>(?!to\s+(?:go|get|see|say|know|ask|have)\b)[^.;!?]{3,100})",
+    _I)
 _THIS_TIME = re.compile(r"\b(?:this\s+time|today|tonight|tomorrow|for\s+now)\b", _I)
 
 
@@ -114,6 +143,9 @@ def preferences(sent: _Sentence) -> list[tuple[str, list[str], list[str]]]:
             continue
         text = f"{sent.t.speaker} prefers {rewrite(x, _Voice(sent.t.speaker, sent.t.other))}"
         out.append((text, *situation_cues(x)))
+    for m in _WANT_IN_GENERAL.finditer(sent.text):
+        x = m.group("x").rstrip(" ,")
+        out.append((f"{sent.t.speaker} wants {rewrite(x, _Voice(sent.t.speaker, sent.t.other))}", *situation_cues(x)))
     return out
 
 

@@ -1,0 +1,46 @@
+"""Rules told to the assistant in a chat of two users (session 63's walk-throughs): "One thing I want you to
+ALWAYS do though: whenever you help with a menu, a specials board or an allergen sheet, label sesame" is a
+rule for the assistant ("you" had been the other user, Tom, and no constraint made); "Which reminds me -
+please never book or suggest anything for Isla on a Sunday morning" (after a dash); "in general we want
+everything from the agent in writing" a standing wish."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from app.domain.models import Extraction
+from tests.conversation import extracted
+
+SEP = datetime(2026, 9, 29, 14, 0, tzinfo=timezone.utc)
+
+
+def extract(*rows: tuple[str, str]) -> Extraction:
+    return extracted(rows, SEP, timedelta(minutes=1), assistant="Basil")
+
+
+def rules(ex: Extraction) -> list[str]:
+    return [f.text for f in ex.foresights if f.kind == "constraint"]
+
+
+def test_an_always_said_before_its_errand_and_its_occasion_is_the_assistants_rule():
+    ex = extract(("Rachel", "Hi Basil! Tom our head chef is in this chat too."),
+                 ("Basil", "Understood. Anything else changing on the menu?"),
+                 ("Rachel", "Not yet. One thing I want you to ALWAYS do though: whenever you help with a menu, a "
+                            "specials board or an allergen sheet, label sesame. Even in dressings and breads."),
+                 ("Tom", "also for rotas: Sam our kitchen porter has Wednesdays and Thursdays off"))
+    assert rules(ex) == ["Rachel asked to always label sesame, when you help with a menu, a specials board or an "
+                         "allergen sheet."], rules(ex)
+    assert not [f.text for f in ex.facts if "Tom" in f.text and "sesame" in f.text]
+
+
+def test_a_rule_after_a_dash_and_a_wish_in_general_are_standing():
+    ex = extract(("Claire", "Which reminds me - please never book or suggest anything for Isla on a Sunday morning."),
+                 ("Basil", "Noted."),
+                 ("Hannah", "yes please. and in general we want everything from the agent in writing, not just "
+                            "promises on the phone"))
+    assert rules(ex) == ["Claire asked never to book or suggest anything for Isla on a Sunday morning.",
+                         "Hannah wants everything from the agent in writing, not just promises on the phone."], rules(ex)
+
+
+def test_a_wish_for_once_is_no_standing_rule():
+    ex = extract(("Hannah", "in general we want to go with the cheaper quote"), ("Basil", "Noted."))
+    assert rules(ex) == []
