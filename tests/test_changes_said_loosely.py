@@ -43,3 +43,22 @@ def test_an_assistants_sympathy_and_cheer_are_no_facts():
     said = [f.text for f in ex.facts]
     assert not [t for t in said if "coached" in t or "great gig" in t], said
     assert any("Leeds" in t for t in said), said
+
+
+def test_a_sum_put_right_with_its_unit_and_why_replaces_the_one_said():
+    # "sorry, £95 a day, 85 was last year's price on their website" had been a fact of its own, the £85 current
+    ex = extract(("Tom", "Van sorted for the Swan and the Red Lion. Swift Van Hire on Corve Street, it's £85 a day"),
+                 ("Tom", "sorry, £95 a day, 85 was last year's price on their website"))
+    held = [(f.text, f.retracted) for f in ex.facts if "Swift" in f.text]
+    assert held == [("Tom said Swift Van Hire on Corve Street, it's £85 a day.", True),
+                    ("Tom said Swift Van Hire on Corve Street, it's £95 a day.", False)], held
+
+
+def test_an_event_moved_in_one_turn_gets_its_day_in_the_speakers_next():
+    ex = extract(("Rachel", "Food hygiene inspection is on Tuesday 3rd November at 10am"),
+                 ("Rachel", "Ugh. The council rang again. Mr Holroyd is off sick so the inspection has moved AGAIN"),
+                 ("Rachel", "Now it's Wednesday 9th December at 2pm"))
+    days = [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"]
+    assert days == [("food hygiene inspection", "2026-11-03"), ("inspection", "2026-12-09")], days
+    ex = extract(("Rachel", "the inspection has moved AGAIN"), ("Tom", "Now it's Wednesday 9th December at 2pm"))
+    assert not [f for f in ex.facts if f.predicate == "date is"]  # (another's turn: what "it" is, unsaid)

@@ -227,7 +227,8 @@ _BOOKED_FOR_EVENT = re.compile(
     r"[^.;!?\x00]{0,40}?\s(?i:on|for)\s+"
     rf"(?:(?i:{_WEEKDAY}),?\s+)?\x00(?P<d>\d+)\x00")
 # ... or moved, then its day said of "it" ("QBR moved again, it's now December 3").
-_EVENT_MOVED = (r"(?:^|[,;:]\s+|\band\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
+# ("Mr Holroyd is off sick so the inspection has moved AGAIN")
+_EVENT_MOVED = (r"(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|this|next)\s+)?(?P<x>(?:[\w'-]+\s+){0,3}?"
                 rf"(?i:{lx.SCHEDULED_ALT})){_WITH_WHOM}\s+(?i:(?:was|has\s+been|has|have|got)\s+)?"
                 rf"(?i:{lx.MOVED_VERBS})"
                 r"(?:\s+(?i:again|once\s+more))?")
@@ -241,7 +242,7 @@ _MOVED_ALONE = re.compile(
     r"(?:\s*,\s+[^.!?]*)?\s*[.!]*$")  # (and why: "Nadia needs to move the gas safety checks, she's on a course")
 # (after a clause of why: "Dale's van broke down, it's now Friday 11 December"; "Dan now says Friday
 # 26 February, not 29 January")
-_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
+_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:(?:now|so)\s*,?\s+)?(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
                      r"(?-i:[A-Z])[\w'-]*\s+"
                      r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
@@ -437,6 +438,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
         if day:  # told with what moved: "Review moved again: it's now on 2026-12-16 (December 16)."
             # (what moved, not why: "..., she's on a course on the 8th")
             event = " ".join(re.sub(r"\s*,\s+[^.!?]*$", "", said.group(0).strip(" .!")).split())
+            event = re.sub(r"^(?i:and|so)\s+", "", event)  # ("so the inspection has moved AGAIN")
             add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text),

@@ -665,7 +665,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _said_instead(facts, scores, said_last, old, place["new"], s.t)
                 continue
             measured += valued
-            assigned = assignments(s, reg, before=s_before if s_before and s_before.t is s.t else None)
+            # (the sentence before in the turn, or the speaker's turn just before: "the inspection has moved AGAIN",
+            # then "Now it's Wednesday 9th December at 2pm")
+            assigned = assignments(s, reg, before=s_before if s_before and (
+                s_before.t is s.t or (s_before.t.speaker == s.t.speaker and s_before.t.index == s.t.index - 1
+                                      and not s.t.assistant)) else None)
             measured += [a for a in assigned if a.predicate == "date is"]  # (a day a correction may give anew)
             if not foresaw and not s.t.assistant and not s.question and len(foresights) < MAX_FORESIGHTS:
                 # a day ahead said as a thing's value and read as no plan: its plan ("It's 23 January now")

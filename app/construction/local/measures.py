@@ -395,9 +395,12 @@ _MAKE_THAT = re.compile(r"\b(?i:make\s+(?:that|it))\s+[$£€]?(?P<new>\d[\d,]*(
 _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\s+typo|typo)[\s,:;!.-]+)+"
                          r"(?:(?i:(?:with|after|including|plus)\s[^.!?]{1,40}?\s)?(?i:it'?s|it\s+is|it\s+was|that'?s|that\s+was|"
                          r"(?:let'?s\s+)?make\s+(?:it|that)|should\s+be|I\s+meant?)\s+(?i:actually\s+)?)?"
-                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
+                         # ("sorry, £95 a day, 85 was last year's price on their website")
+                         r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?(?:\s+(?i:a|an|per|each)\s+[a-z]+)?"
+                         r"\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
                          # (why after it: "sorry, I meant £60, the £80 was for the U16 section")
-                         r"(?:,\s+(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b[^.!?]*)?[.!]*$")
+                         r"(?:,\s+(?:(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b|[$£€]?\d[\d,.]*\s+(?i:was|is)\b)"
+                         r"[^.!?]*)?[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor
 # booking is on Sunday 13 December, not Saturday 12", is its own value: assignments.py.)
