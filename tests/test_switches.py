@@ -70,3 +70,14 @@ def test_a_firm_gone_with_is_no_company_of_us():
     assert [t for t in texts if "£395 for Gerry and another" in t], texts
     assert [f.switches_to for f in ex.facts if "£395" in f.text] == ["AllClear"]
     assert [t for t in texts if "Gerry and Tom loved" in t], texts
+
+
+async def test_who_did_the_switching_keeps_the_post_the_sentence_names_them_by(services, graph):
+    # walk-through 121: "Marcus has moved us to Nationwide, 4.19% fixed" made Nationwide the broker, "switched
+    # from Marcus Bell"
+    await tell_days(services, graph, [
+        (0, "Hannah", "Our broker is Marcus Bell, he got us an agreement in principle with Halifax."),
+        (20, "Hannah", "good news on the mortgage! Marcus has moved us to Nationwide, 4.19% fixed for 5 years.")],
+        group="house")
+    values = await _values(graph, "is")
+    assert values == {"Marcus Bell@house": "current"}, values

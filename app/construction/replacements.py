@@ -8,6 +8,7 @@ holder's. With none, or more than one that it cannot tell apart, the fact stays 
 the writer's transaction under the tenant's write lock, as corrections.py is."""
 from __future__ import annotations
 
+import re
 from typing import Awaitable, Callable
 
 from app.construction import lexicon as lx
@@ -124,7 +125,8 @@ async def adopt_switches(read: Callable[..., Awaitable[list[dict]]], facts: list
         text = f.setdefault("switchSaid", f["text"]).replace("’", "'")
         said = f" {normalize_key(text)} ".replace("'s ", " ")
         values = [c for c in row["found"] if value_kind(c["object"]) == "words"]
-        held = _one_timeline([c for c in values if _holder_named(c["object"], said)]) \
+        # (not who did the switching: "Marcus has moved us to Nationwide" is no new broker, Marcus the broker)
+        held = _one_timeline([c for c in values if _holder_named(c["object"], said) and not _switcher(c["object"], text)]) \
             or _one_timeline([c for c in values if _thing_named(c, said)])
         if held is None:
             continue
@@ -147,6 +149,18 @@ def _holder_named(value: str, said: str) -> bool:
     words = [w for w in normalize_key(value).split() if w not in lx.TITLES]
     return bool(words) and (f" {' '.join(words)} " in said
                             or len(words) in (2, 3) and words[0] in lx.GIVEN_NAMES and f" {words[0]} " in said)
+
+
+# (the fact's text names whom: "Marcus has moved Hannah to Nationwide")
+_SWITCHED_BY = (r"\s+(?:(?:has|have|had|just|now|finally)\s+)*(?:moved|switched|changed|swapped|put|got)\s+"
+                r"(?:us|me|him|her|them|(?-i:[A-Z])[\w'-]*)\b")
+
+
+def _switcher(value: str, text: str) -> bool:
+    """Whether the one holding `value` is who the sentence says did the switching, by a name of theirs."""
+    words = [w for w in value.split() if w.lower() not in lx.TITLES]
+    names = {" ".join(words), words[0]} if words else set()
+    return any(re.search(rf"(?<![\w'])(?i:{re.escape(n)}){_SWITCHED_BY}", text) for n in names)
 
 
 def _thing_named(held: dict, said: str) -> bool:
