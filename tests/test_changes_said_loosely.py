@@ -62,3 +62,12 @@ def test_an_event_moved_in_one_turn_gets_its_day_in_the_speakers_next():
     assert days == [("food hygiene inspection", "2026-11-03"), ("inspection", "2026-12-09")], days
     ex = extract(("Rachel", "the inspection has moved AGAIN"), ("Tom", "Now it's Wednesday 9th December at 2pm"))
     assert not [f for f in ex.facts if f.predicate == "date is"]  # (another's turn: what "it" is, unsaid)
+
+
+def test_hes_before_a_deed_done_to_someone_is_has():
+    # "He's sorted us a dep though" had been told "Dan is sorted Tom a dep"
+    ex = extract(("Tom", "And worse news. Dan came off his bike on Saturday, broke his wrist."),
+                 ("Tom", "He's sorted us a dep though, Kieran Walsh. She's booked the van too. He's tired."))
+    said = [f.text for f in ex.facts]
+    assert any(t.startswith("Dan has sorted Tom a dep") for t in said), said
+    assert not any(" is sorted" in t or "is booked the van" in t for t in said), said

@@ -411,7 +411,13 @@ def pronoun_aux(rest: str) -> str:
     if _BEEN_A.match(rest):
         return "is"
     first = (rest.split() or [""])[0].lower().strip(",.")
+    if _DONE_TO.match(rest):
+        return "has"  # ("He's sorted us a dep though", "she's booked the table": what was done, to whom)
     return "has" if first in _PRONOUN_HAS or _contracted_aux(rest) == "has" else "is"
+
+
+_DONE_TO = re.compile(r"(?:just\s+|already\s+|finally\s+)?[a-z]{3,}ed\s+(?:us|me|him|them|you|the|a|an|our|my|his|their|"
+                      r"(?-i:[A-Z])[\w'-]+)\b", _I)  # (a name: the fact's text says whom "us" was)
 
 
 _APPOS_SKIP = re.compile(r"^,\s+(?:my|our|your|his|her|their|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+,\s*", _I)
