@@ -44,3 +44,23 @@ def test_a_rule_after_a_dash_and_a_wish_in_general_are_standing():
 def test_a_wish_for_once_is_no_standing_rule():
     ex = extract(("Hannah", "in general we want to go with the cheaper quote"), ("Basil", "Noted."))
     assert rules(ex) == []
+
+
+async def test_it_called_off_in_a_reply_to_the_assistants_question_ends_that_plan(services, graph):
+    # walk-through 121: "Do you still need the damp specialist on Monday?" "nah, I've cancelled it." ended nothing
+    from app.construction.ingest import Ingestor
+    ingestor = Ingestor(services)
+    rows = [(0, "Tom", "user", "ok I've booked a damp specialist, Bristol Damp Solutions, for next Monday at 10am"),
+            (0, "Tom", "user", "and I've booked the removals van for Friday 27 November"),
+            (4, "Nest", "assistant", "That's a good outcome. Do you still need the damp specialist on Monday?"),
+            (4, "Tom", "user", "nah, I've cancelled it. no point paying for a quote now")]
+    for day in (0, 4):
+        await ingestor.memorize(graph.tenant, f"c{day}", [
+            {"id": f"m{i}", "speaker": who, "role": role, "content": text,
+             "timestamp": SEP + timedelta(days=d, minutes=i)}
+            for i, (d, who, role, text) in enumerate(rows) if d == day], group_id="house", flush=True)
+    plans = await graph.read("MATCH (x:Foresight {tenant: $tenant, kind: 'plan'}) "
+                             "RETURN x.text AS text, x.endedAt IS NOT NULL AS ended ORDER BY x.text")
+    assert [(p["text"][:40], p["ended"]) for p in plans] == [
+        ("Tom has booked a damp specialist, Bristo", True),
+        ("Tom has booked the removals van for Frid", False)], plans

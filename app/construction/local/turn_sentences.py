@@ -256,6 +256,25 @@ def _names_put_right(contents: list[str], turns: list[_Turn]) -> list[str]:
     return out
 
 
+# "it" called off in a reply to a question naming one thing: "Do you still need the damp specialist on Monday?" "nah,
+# I've cancelled it." ("Tom has cancelled it" ended nothing: the booking's plan stayed).
+_CANCELLED_IT = re.compile(r"^(?P<lead>(?:(?:nah|no|nope|yeah|yes|ok|oh)[\s,!.]+)*(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|already\s+)?"
+                           r"(?:cancell?ed|called\s+off|scrapped|dropped))\s+it\b", _I)
+_ONE_THING_ASKED = re.compile(r"\b(?:need|want|keep|have|doing|going\s+ahead\s+with|still\s+on\s+for)\s+(?P<x>(?:the|your|our)\s+"
+                              r"(?:[\w'-]+\s+){0,3}?[\w'-]+(?:\s+(?:on|at|for)\s+[\w'-]+)?)\s*\?\s*$", _I)
+
+
+def _its_named(contents: list[str], turns: list[_Turn]) -> list[str]:
+    """`contents`, a user's "I've cancelled it" answering the turn just before's question of one thing said of it."""
+    out = list(contents)
+    for k, t in enumerate(turns):
+        if k == 0 or t.assistant or (m := _CANCELLED_IT.match(contents[k])) is None:
+            continue
+        if (asked := _ONE_THING_ASKED.search(contents[k - 1])) is not None:
+            out[k] = f"{m.group('lead')} {asked.group('x')}{contents[k][m.end():]}"
+    return out
+
+
 # A standing rule asked as a question: "oh one more thing, can you never suggest diet drinks with aspartame
 # for me?" is "Never suggest diet drinks with aspartame for me." (the question had been no rule, nothing).
 _ASKED_AS_RULE = re.compile(r"^(?:(?:oh|and|also|so|btw|ok|okay)[,]?\s+)*(?:one\s+more\s+thing[,:]?\s+)?"
@@ -312,7 +331,7 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
     out: list[_Sentence] = []
     addressed = _addressed(turns)
     asked: tuple[str, str] | None = None  # (who, what) when the turn before ended on a question
-    contents = _names_put_right([_normalise(_content(t)[:MAX_TURN_CHARS]) for t in turns], turns)
+    contents = _its_named(_names_put_right([_normalise(_content(t)[:MAX_TURN_CHARS]) for t in turns], turns), turns)
     for t, content in zip(turns, contents):
         begun = len(out)  # (where this turn's sentences begin: a sequel may pop its first's)
         first = True
