@@ -4,9 +4,13 @@ Lowe". The new one is the value the sentence names, by its holder or by what it 
 current (session 60's walk-throughs: a physio, gels, a grant request). Local extractor, real Neo4j."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from app.recollection.request import Method, SearchRequest
 from app.recollection.search import SearchService
 from tests.conversation import tell_days
+
+OCT = datetime(2026, 10, 9, 14, 0, tzinfo=timezone.utc)
 
 
 async def _values(graph, predicate: str) -> dict[str, str]:
@@ -81,3 +85,16 @@ async def test_who_did_the_switching_keeps_the_post_the_sentence_names_them_by(s
         group="house")
     values = await _values(graph, "is")
     assert values == {"Marcus Bell@house": "current"}, values
+
+
+async def test_a_last_day_said_ends_the_post_held_on_that_day(services, graph):
+    # walk-through 123: "Jamie Fletcher is our sous chef ... His last day is Friday 30th October" left him the sous
+    # chef ever after
+    await tell_days(services, graph, [
+        (0, "Rachel", "Jamie Fletcher is our sous chef. His last day is Friday 30th October. He's going to a hotel."),
+        (0, "Rachel", "Mo Khan is our kitchen porter.")], group="kitchen", start=OCT)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.singleValued AND f.object IN "
+                            "['Jamie Fletcher', 'Mo Khan'] RETURN f.object AS who, f.status AS status, "
+                            "f.validTo AS validTo ORDER BY who")
+    assert [(r["who"], r["status"], r["validTo"] and r["validTo"].to_native().date().isoformat()) for r in rows] == [
+        ("Jamie Fletcher", "superseded", "2026-10-30"), ("Mo Khan", "current", None)], rows

@@ -54,7 +54,10 @@ async def adopt_replacements(read: Callable[..., Awaitable[list[dict]]], facts: 
     changed = []
     for a in asks:
         if _leaves(facts[a["i"]]):
-            if _post_left(facts[a["i"]], found.get(a["i"]) or []):
+            # (a post said in the same episode: "Jamie Fletcher is our sous chef ... His last day is Friday 30th October")
+            here = [g for g in reversed(facts[:a["i"]])
+                    if g["singleValued"] and g["objectKey"] == a["heldBy"] and g["predicate"] == "is"]
+            if _post_left(facts[a["i"]], here[:1] or found.get(a["i"]) or []):
                 changed.append(a["i"])
             continue
         # said before it in the same episode ("I do everything in Photoshop. I've switched from

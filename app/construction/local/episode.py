@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import date
+from datetime import date, datetime, timezone
 from dataclasses import replace
 from typing import Sequence
 
@@ -15,7 +15,7 @@ from app.construction.local.bounds import (
     MAX_TITLE_CHARS)
 from app.construction.local.text import _WORD, _clip, _content_score, held_number, put_instead, said_meridiem
 from app.construction.local.voice import OBJECT_PRONOUN, _Voice
-from app.construction.local.inline_dates import _unplace, _with_placeholders
+from app.construction.local.inline_dates import ISO_DAY, _unplace, _with_placeholders
 from app.construction.local.entities import (
     _APPOS, _Registry, _caps_after_first, find_entities, kin_gender, known_words, vote_known)
 from app.construction.local.sentence import _Sentence, _Turn
@@ -836,7 +836,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         except Exception:  # noqa: BLE001 - one odd sentence must not cost the whole cell
             log.warning("local extractor skipped a sentence of turn %s", s.t.turn.id, exc_info=True)
 
-    facts = retract_slips(facts, turns)
+    facts = retract_slips(facts, turns) + _last_days(facts, reg)
     # (the episode's title and summary say what held, not a value taken back)
     told = [(f, sc) for f, sc in zip(facts, scores) if not f.retracted]
     held, held_scores = [f for f, _ in told], [sc for _, sc in told]
@@ -859,6 +859,20 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
 
 _LETS_MAKE = re.compile(r"^(?:(?:actually|ok|okay|no|so)[\s,!.-]+)*let'?s\s+make\s+(?:it|that)\b", re.I)
+
+
+def _last_days(facts: list[FactDraft], reg: _Registry) -> list[FactDraft]:
+    """A person's last day said is their leaving the group that day: "Jamie Fletcher is our sous chef ... His last
+    day is Friday 30th October" (the post had stayed his after it; the writer ends the post a leaving ends:
+    replacements.py)."""
+    out = []
+    for f in facts:
+        if (f.predicate == "last day is" and f.single_valued and not f.retracted and ISO_DAY.fullmatch(f.object)
+                and (e := reg.get(f.subject)) is not None and e.type == "person"):
+            day = datetime.fromisoformat(f.object).replace(tzinfo=timezone.utc)
+            out.append(replace(f, predicate="is leaving", object="us", single_valued=False, valid_from=day,
+                               valid_from_until=None, text=f"{f.subject} is leaving: the last day is {f.object}."))
+    return out
 
 
 def _said_instead(facts: list[FactDraft], scores: list[float], told: int, old: str, new: str, t: _Turn,
