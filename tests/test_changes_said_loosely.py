@@ -71,3 +71,16 @@ def test_hes_before_a_deed_done_to_someone_is_has():
     said = [f.text for f in ex.facts]
     assert any(t.startswith("Dan has sorted Tom a dep") for t in said), said
     assert not any(" is sorted" in t or "is booked the van" in t for t in said), said
+
+
+def test_a_value_said_a_fortnight_before_a_slip_in_one_episode_is_not_taken_back():
+    from app.construction.local import LocalExtractor
+    from app.domain.models import TurnRecord
+    said = [(0, "Tom", "Rehearsals are Tuesday nights, 7:30 at Blackbox Studios."),
+            (14 * 24 * 60, "Tom", "Only thing is Kieran works Tuesday nights so rehearsals move to Wednesday"),
+            (14 * 24 * 60 + 1, "Tom", "no wait, Thursday. Blackbox is booked out Wednesdays. Thursdays at 8")]
+    turns = [TurnRecord(id=f"t{i}", conversation_id="c", speaker=who, user_id=who.lower(), role="user", content=text,
+                        at=OCT + timedelta(minutes=m), seq=i) for i, (m, who, text) in enumerate(said)]
+    ex = LocalExtractor().extract_sync(turns)
+    tuesday = [f for f in ex.facts if f.object == "Tuesday nights" and f.subject == "rehearsals schedule"]
+    assert tuesday and not any(f.retracted for f in tuesday), tuesday

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import timedelta
 
 from app.domain.models import FactDraft
 
@@ -29,6 +30,9 @@ _PUT_RIGHT_AT_ONCE = re.compile(r"\d[\d,.:]*\s*(?:[-–—,;!.]+|\.\.\.)?\s*(?:n
 # Turns after the slip within which a correction takes it back (the speaker's next message, or the
 # other's answer, with the assistant's echo between).
 WITHIN = 3
+# ... and within this time of it: a value said a fortnight before in the same episode ("rehearsals are Tuesday nights",
+# then "rehearsals move to Wednesday" "no wait, Thursday") was held until the change, never a slip.
+SOON = timedelta(hours=1)
 
 
 def corrects_before(text: str) -> bool:
@@ -65,7 +69,7 @@ def retract_slips(facts: list[FactDraft], turns: list) -> list[FactDraft]:
         latest = [max(before)[1]] if before and not ended else []
         for i in ended + latest:
             old, said = out[i], where[out[i].turn_ids[0]]
-            if (old.retracted or said.assistant or fix.index - said.index > WITHIN
+            if (old.retracted or said.assistant or fix.index - said.index > WITHIN or fix.turn.at - said.turn.at > SOON
                     or old.object.casefold() == new.object.casefold() and old.text.casefold() == new.text.casefold()):
                 continue
             if i in ended or (old.single_valued and new.single_valued and old.valid_to is None):
