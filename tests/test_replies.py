@@ -65,3 +65,12 @@ def test_no_value_replies_say_nothing():
     assert as_answer("What's the weather like?", "sunny") is None
     assert as_answer("Where's the party?", "at Maya's") == "The party is at Maya's."
     assert as_answer("When's training?", "Tuesdays") == "Training is on Tuesdays."
+
+
+def test_who_has_got_a_thing_is_answered_by_where_it_is_or_with_whom():
+    # walk-through 120: "who's got the PA at the moment?" "It's in my garage" had been "Tom got the PA is in Tom's garage"
+    assert as_answer("who's got the PA at the moment?", "It's in my garage") == "The PA is in my garage."
+    assert as_answer("who's got the PA at the moment?", "Dan") == "The PA is with Dan."
+    assert as_answer("Who's coming on Saturday?", "Dan") is None  # (no thing asked of)
+    ex = extract(("Jess", "who's got the PA at the moment?"), ("Tom", "It's in my garage. The mic case too"))
+    assert [f.text for f in ex.facts if "PA" in f.text] == ["The PA is in Tom's garage."]

@@ -17,7 +17,9 @@ _NOW = r"(?:\s+(?:now|these\s+days|at\s+the\s+moment|currently|right\s+now|again
 _OPEN = r"^(?:(?:and|so|ok|okay|great|cool|nice|right|also|oh)[,!]?\s+)*"
 # (question, how the answer is joined to the thing: "is", "is on", "is at")
 _ASKS = [
-    (re.compile(_OPEN + rf"(?:what|who)(?:'s|\s+is|\s+are)\s+{_THING}{_NOW}\s*\?+$", _I), "is"),
+    # "who's got the PA at the moment?" "It's in my garage": the PA is in my garage ("Jess": with Jess)
+    (re.compile(_OPEN + rf"(?:who|where)(?:'s|\s+has|\s+have)\s+got\s+{_THING}{_NOW}\s*\?+$", _I), "is with"),
+    (re.compile(_OPEN + rf"(?:what|who)(?:'s|\s+is|\s+are)\s+(?!got\s){_THING}{_NOW}\s*\?+$", _I), "is"),
     (re.compile(_OPEN + rf"how\s+much\s+(?:is|are)\s+{_THING}{_NOW}\s*\?+$", _I), "is"),
     (re.compile(_OPEN + rf"how\s+old\s+is\s+{_THING}{_NOW}\s*\?+$", _I), "is"),
     (re.compile(_OPEN + rf"where(?:'s|\s+is|\s+are)\s+{_THING}(?:\s+(?:held|based))?{_NOW}\s*\?+$", _I), "is at"),
@@ -91,7 +93,7 @@ def as_answer(question: str, reply: str) -> str | None:
         return None
     # "your" asked is "my" answered; the sentence is the one who replies
     thing = re.sub(r"\byour\b", "my", x, flags=re.I)
-    if join == "is at" and _PLACE_PREP.match(value + " "):
+    if join in ("is at", "is with") and _PLACE_PREP.match(value + " "):
         join = "is"
     elif join == "is on" and _DAY_FIRST.match(value + " "):
         join = "is"
