@@ -180,3 +180,19 @@ def test_a_tail_is_left_out_only_of_an_events_day():
     assert _shortens(("recce",), ("recce", "ride"), day=True)
     assert not _shortens(("recce",), ("recce", "ride"))
     assert not _shortens(("ride",), ("recce",), day=True)
+
+
+async def test_a_booking_named_with_its_day_after_a_comma_is_moved_by_its_short_name(services, graph):
+    # walk-through 120: "Sophie Lin's 40th birthday party, two weeks today at The Granary, £500", then "The party's
+    # moved to the 19th" (both "said" facts; the plan of the 12th stayed)
+    await tell_days(services, graph, [
+        (0, "Tom", "New booking came in this morning too. Sophie Lin's 40th birthday party, two weeks today at The "
+                   "Granary, £500"),
+        (4, "Tom", "Sophie's been on. The party's moved to the 19th, her sister can't do the 12th")],
+        group="band", start=datetime(2026, 11, 28, 11, 0, tzinfo=timezone.utc))
+    days = await _values(graph, "f.predicate = 'date is'")
+    assert days == [("sophie lin's 40th birthday party@band", "2026-12-12", "superseded"),
+                    ("sophie lin's 40th birthday party@band", "2026-12-19", "current")], days
+    plans = await graph.read("MATCH (x:Foresight {tenant: $tenant, kind: 'plan'}) WHERE x.text CONTAINS '2026-12-12' "
+                             "RETURN x.validTo AS validTo")
+    assert [p["validTo"].to_native().date().isoformat() for p in plans] == ["2026-12-02"], plans

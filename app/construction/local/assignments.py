@@ -25,7 +25,8 @@ _END = (r"(?=\s*[,;.!?:\x00]|\s+(?:and|but|so|from|now|then|too|myself|ourselves
         r"going\s+forward|for\s+now|this\s+(?:sprint|week|"
         r"quarter)|starting|until|while|since|because)\b|\s*$)")  # (\x00: a date's place, local/inline_dates.py)
 _OWNS = re.compile(
-    rf"(?<![\w']){_WHO}\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|"
+    # ("Rebecca Stone at Carter Lowe is taking over our file": Rebecca's, not her firm's)
+    rf"(?<![\w']){_WHO}(?:\s+(?i:at|from)\s+(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){{0,3}})?\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|"
     rf"(?:will|'ll|is\s+going\s+to)\s+own|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|"
     rf"leading|running|on)|(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)"
     rf"\s+{_THING}{_END}")
@@ -106,7 +107,8 @@ _EVENT_DAY = re.compile(
     r"(?:\s+(?i:with)\s+(?i:her|him|them|me|us|you))?"
     # the day it had, before a move ("my appointment on 24 September got moved to 29 September")
     rf"(?:\s*\x00\d+\x00(?=\s+(?i:(?:got|was|has\s+been|is|had\s+been)\s+)?(?:{lx.MOVED_VERBS})\b))?"
-    r"\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?"
+    # ("The party's moved to the 19th": "'s" right after the name)
+    r"(?:\s+(?i:(?:is|'s|was|will\s+be|got|has\s+been|has|have|are|'re|were|have\s+been)\s+)?|(?i:['’]s|['’]re)\s+)"
     rf"(?i:(?:now|provisionally|tentatively|officially|finally)\s+)?"  # ("the viva is provisionally set for ...")
     rf"(?i:(?:{lx.MOVED_VERBS}|moving|set|scheduled|planned|booked(?:\s+in)?|pencill?ed\s+in|arranged|confirmed|"
     r"closes|opens|ends|starts|begins)"
@@ -213,6 +215,11 @@ _CALLED_ON = re.compile(r"\b(?i:it'?s|it\s+is|we'?re|we\s+are)\s+(?i:called|call
 _NOT_MOVED = frozenset("""it this that they we he she i you everything everyone something nothing which what who
 one date day time meeting""".split())
 _NOT_MOVED_LAST = frozenset("forward back out up on off".split())
+# ... or named, then its day after a comma: "New booking came in. Sophie Lin's 40th birthday party, two weeks today at The
+# Granary, £500" (a "said" fact: the party's move to the 19th had no day to end).
+_EVENT_COMMA_DAY = re.compile(
+    r"^(?:(?:new\s+booking|booking|gig|next\s+up|also)\s*[:,-]\s*)?(?:(?i:the|our|a|an)\s+|(?P<pos>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)['’]s\s+)?"
+    rf"(?P<x>(?:[\w'-]+\s+){{0,3}}?(?i:{lx.SCHEDULED_ALT})),\s+(?:(?i:on)\s+)?(?:(?i:{_WEEKDAY}),?\s+)?\x00(?P<d>\d+)\x00")
 # ... or settled on: "Let's say Friday 18 December for the social", "ok, Sunday 20 December for the social then"
 _DAY_FOR_EVENT = re.compile(
     r"(?:^|[,;:]\s+)(?:(?i:ok|okay|so|right|fine)[,!]?\s+)?(?:(?i:let's\s+(?:say|do|make\s+it|go\s+with|pencil\s+in)|"
@@ -442,7 +449,7 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
             add(said.group("x") or said.group("y"), "date is", day.group(), 0,
                 told=f"{event[:1].upper()}{event[1:]}: {_fill(text, sent.rendered).strip()}")
     for m in [*_EVENT_DAY.finditer(text), *_MOVED_EVENT.finditer(text), *_MOVED_IT.finditer(text),
-              *_DAY_FOR_EVENT.finditer(text), *_BOOKED_FOR_EVENT.finditer(text)]:
+              *_DAY_FOR_EVENT.finditer(text), *_BOOKED_FOR_EVENT.finditer(text), *_EVENT_COMMA_DAY.finditer(text)]:
         day = ISO_DAY.search(sent.rendered[int(m.group("d"))]) if int(m.group("d")) < len(sent.rendered) else None
         if day:
             # someone's event is theirs: "Kim's final"
