@@ -49,3 +49,8 @@ def test_a_day_said_with_a_hope_is_ahead_and_pencilled_in_is_its_events_day():
                    datetime(2026, 11, 5, 19, 0, tzinfo=timezone.utc), timedelta(minutes=1))  # a Thursday
     dated = {(f.subject, f.object) for f in ex.facts if f.predicate == "date is"}
     assert dated == {("first rehearsal", "2026-11-12"), ("exchange", "2026-11-18")}, dated
+
+
+def test_a_weekday_said_as_the_weeks_busiest_is_no_day():
+    assert days("Saturday is my busiest day so no time off") == []
+    assert days("Saturday is the party") == [("Saturday", date(2026, 11, 7))]

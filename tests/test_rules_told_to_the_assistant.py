@@ -64,3 +64,13 @@ async def test_it_called_off_in_a_reply_to_the_assistants_question_ends_that_pla
     assert [(p["text"][:40], p["ended"]) for p in plans] == [
         ("Tom has booked a damp specialist, Bristo", True),
         ("Tom has booked the removals van for Frid", False)], plans
+
+
+def test_a_rule_after_its_label_and_colon_is_told_and_found_by_what_it_rules():
+    # walk-through 123: "Can we put a rule in: no deliveries before 8am. Ever." was "Tom set a rule: Can Tom put a rule
+    # in: ...", found by "put, rule, deliveries" (not by "ask Ian to drop the fish off at 7am")
+    ex = extract(("Tom", "Morning all. Can we put a rule in: no deliveries before 8am. Ever."),
+                 ("Basil", "Understood, no deliveries before 8am."))
+    [rule] = [f for f in ex.foresights if f.kind == "constraint"]
+    assert rule.text == "Tom set a rule: No deliveries before 8am, ever."
+    assert {"deliveries", "drop off"} <= set(rule.trigger.split(", ")) and "put" not in rule.trigger.split(", ")

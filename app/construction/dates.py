@@ -480,7 +480,10 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and|to|through|-|–)\s*(?:{_WD}))*\s+(?:mornings|evenings|afternoons|nights)\b|"
                             r"\s*,?\s+(?:as\s+(?:usual|always|normal|ever)|like\s+always|like\s+usual)\b|"
                             r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:class|session|"
-                            r"lesson|training|practice|club)\b", _I)
+                            r"lesson|training|practice|club)\b|"
+                            # ("Saturday is my busiest day": every week's)
+                            r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our|the)\s+(?:busiest|quietest|slowest|"
+                            r"favourite|favorite|best|worst|main|only|usual|biggest)\s+(?:day|night|evening|shift)\b", _I)
 
 
 # "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.

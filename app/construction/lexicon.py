@@ -675,6 +675,9 @@ SITUATIONS: dict[str, str] = {
     # how a garden may be watered: "No hosepipes on site in July and August" (for "Ray wants to set up a sprinkler")
     "watering": "watering, hose, hosepipe, sprinkler, sprinklers, irrigation, water butt, plants, garden, plot, "
                 "drought, summer",
+    # when goods may come: "no deliveries before 8am" (for "can you ask Ian to drop the fish off at 7am?")
+    "deliveries": "deliveries, delivery, deliver, drop off, drop-off, dropping off, supplier, order, van, courier, "
+                  "parcel, arrive, early",
 }
 
 # Cue words in a sentence -> situation keys (a word may point to several).
@@ -690,6 +693,7 @@ _cue("travel", """trip trips travel traveling travelling travelled traveled fly 
 vacation vacations holiday holidays visit visiting journey abroad tour touring cruise backpacking
 road-trip conference honeymoon getaway airport passport""")
 _cue("flying", "fly flying flight flights plane planes airplane airplanes")
+_cue("deliveries", "delivery deliveries deliver delivered couriers courier drop-offs")
 _cue("schedule", """exam exams test tests deadline deadlines due appointment appointments interview
 meeting meetings presentation surgery class classes shift shifts reservation booked schedule
 scheduled""")

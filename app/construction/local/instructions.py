@@ -378,7 +378,8 @@ _RULE_FROM_ME = re.compile(r"^(?:(?:one|a|another|new|my|our|the)\s+)?(?:more\s+
 # feed stations: nothing containing nuts, at all", "that's a rule for everyone, no bleach and no wipes".
 _RULE_LABEL = re.compile(r"^(?P<lead>[^:.!?]*?)(?:\b(?:that|it|this)(?:'s|\s+is)\s+)?"
                          r"(?P<label>(?:\b(?:the|our|my|his|her|their|a|one\s+more|(?-i:[A-Z])[\w-]*'s)\s+)?"
-                         r"(?:[\w'-]+\s+){0,2}?\brules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)"
+                         # ("Can we put a rule in: no deliveries before 8am. Ever.")
+                         r"(?:[\w'-]+\s+){0,2}?\brules?\b(?:\s+(?:for|from|of|about|on)\s+[^:.!?,]{1,40}?)?)(?:\s+(?:in|down|here))?"
                          r"(?:\s+please)?(?:\s*[:–—]\s*|\s*,\s*(?=(?:no|never|only|always|don'?t|do\s+not)\b))"
                          r"(?P<rule>\S.*)$", _I)
 _RULE_BODY = re.compile(r"\b(?:never|no|not|nothing|don'?t|do\s+not|only|max|maximum|at\s+most|always|must|mustn'?t)\b", _I)
@@ -480,14 +481,16 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
-        dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
+        # (... or its colon: "Can we put a rule in: no deliveries before 8am, ever")
+        dash = re.search(r"(?:\s[-–—]|:)\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
         told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL, _NOT_EVER) else sent.text[m.start():] if dash \
             else sent.text
         said = rewrite(told.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
-        keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else sent.text)
+        keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else told if dash
+                                     else sent.text)
         if m in kept:
             words = [w for w in words if w not in _KEPT_WORDS]
         if m.re is _NEVER_LEAVE:  # (data found by sending it anywhere: "How do I send the recordings to Marta?")
