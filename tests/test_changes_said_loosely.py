@@ -84,3 +84,11 @@ def test_a_value_said_a_fortnight_before_a_slip_in_one_episode_is_not_taken_back
     ex = LocalExtractor().extract_sync(turns)
     tuesday = [f for f in ex.facts if f.object == "Tuesday nights" and f.subject == "rehearsals schedule"]
     assert tuesday and not any(f.retracted for f in tuesday), tuesday
+
+
+def test_sums_listed_after_the_first_are_their_things_values():
+    ex = extract(("Tom", "Swan is £250, Red Lion £300 flat, the wedding is £1,200 for two 45 minute sets"),
+                 ("Tom", "Dan's £40, Jess £45"))
+    found = values(ex)
+    assert {("swan", "is", "£250"), ("red lion", "is", "£300"), ("wedding", "is", "£1,200")} <= found, found
+    assert not [v for v in found if v[0].lower() == "jess"]  # (a person's sum is no thing's)

@@ -116,6 +116,11 @@ _END = (r"(?=\s*(?:[,;.!?)(\x00]|$)|\s+(?i:now|right|today|this|btw|by|for|accor
 # way, Swallow's is 1966" (Swallow's code: Heron's was closed with it when Heron's changed).
 _THEIRS_NEXT = re.compile(rf"(?:\s+(?i:by\s+the\s+way|btw))?(?:\s*[,;]\s+(?:(?i:and|while|but)\s+)?|\s+(?i:and)\s+)"
                           rf"(?:(?i:the)\s+)?(?P<owner>{_NAME})['’]s\s+(?:(?i:is|was)\s+)?(?:{_CLOCK}|{_NUM})" + _END)
+# ... and another thing's sum, said next in its shape: "Swan is £250, Red Lion £300 flat, ..." (the Red Lion's had been
+# no value).
+_THINGS_NEXT = re.compile(r"\s*[,;]\s+(?:(?i:and)\s+)?(?:(?i:the)\s+)?(?P<thing>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})"
+                          r"\s+(?:(?i:is|at)\s+)?(?P<sum>[£$€]\d[\d,]*(?:\.\d+)?k?)"
+                          r"(?P<per>\s+(?i:flat|a\s+night|a\s+day|an\s+hour|each|per\s+\w+))?(?=\s*(?:[,;.!]|$|(?i:and)\b))")
 _IS_VALUE = re.compile(_START + _OWNER + _ATTR
                        + r"(?:\s+\x00\d+\x00(?=\s+(?i:is|are|was|will\s+be)\s+(?:(?i:now|still)\s+)?[£$€\d]))?"
                        + _LINK + _MOD + r"\s*" + _VALUE + _END)
@@ -759,6 +764,15 @@ def _said_is(v: _Values) -> None:
         if whose is None and attr == "status" and (tickets := re.findall(_TICKET, text[:m.start()])):
             whose = lead = tickets[-1]  # "Ticket is LUM-4821, status is open"
         v.add(whose, attr, _value(m, v.sent), m.start(), lead, m.end())
+        if whose is None and not (det or said_owner) and (m.group("num") or "")[:1] in "£$€":
+            end = m.end()
+            while (more := _THINGS_NEXT.match(text, end)) is not None:  # ("Swan is £250, Red Lion £300 flat")
+                thing, sum_ = more.group("thing"), more.group("sum")
+                if (e := v.reg.get(thing)) is not None and e.type == "person":
+                    break
+                v.add(None, attribute_key(thing), sum_, more.start("thing"), None, more.end(),
+                      text=f"{thing} is {sum_}{more.group('per') or ''}.")
+                end = more.end()
         end, owners = m.end(), {whose}
         while whose is not None and (more := _THEIRS_NEXT.match(text, end)) and (
                 other := v.owner(more.group("owner"), more.start("owner"))) not in owners | {None}:
