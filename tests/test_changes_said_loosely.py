@@ -92,3 +92,13 @@ def test_sums_listed_after_the_first_are_their_things_values():
     found = values(ex)
     assert {("swan", "is", "£250"), ("red lion", "is", "£300"), ("wedding", "is", "£1,200")} <= found, found
     assert not [v for v in found if v[0].lower() == "jess"]  # (a person's sum is no thing's)
+
+
+def test_a_number_put_right_by_the_other_user_by_name_is_theirs_said_again():
+    # walk-through 123: "advert can say 45k, 4 day week" "£32k Tom not 45 lol" left 45k current, the 32k said of nothing
+    ex = extract(("Tom", "good. advert can say 45k, 4 day week"), ("Rachel", "£32k Tom not 45 lol. 32k and a four day week"))
+    held = [(f.text, f.valid_to is not None) for f in ex.facts if "advert" in f.text.lower()]
+    assert held == [("Tom said advert can say 45k, 4 day week.", True),
+                    ("Rachel said advert can say 32k, 4 day week.", False)], held
+    ex = extract(("Tom", "good. advert can say 45k, 4 day week"), ("Rachel", "we need 32 not 45 chairs"))  # (no one named)
+    assert [f.valid_to for f in ex.facts if "advert" in f.text.lower()] == [None]

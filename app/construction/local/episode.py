@@ -606,9 +606,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     _said_instead(facts, scores, said_last, old, new, s.t)
                 continue
             elif not valued and not s.t.assistant and fix is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], held_number(fix[0]))) is not None:
+                    said_last := _told_once(facts, by_speaker[s.t.speaker] | _addressed(s, by_speaker),
+                                            held_number(fix[0]))) is not None:
                 # "Tom Reyes asked for 6 Dell Latitude 5450s" "sorry, not 6, he wants 8 of them": the
-                # speaker's fact said last with that number (no value's), with the number said instead
+                # speaker's fact said last with that number (no value's), with the number said instead; or the
+                # fact of the one the correction names ("advert can say 45k" "£32k Tom not 45 lol": Tom's)
                 _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
                 continue
             elif not valued and not s.t.assistant and (again := _said_again(s.raw)) is not None and (
@@ -913,6 +915,12 @@ def _name_like(new: str) -> re.Pattern:
     if last.lower() in lx.STREETS:
         return re.compile(rf"{other_first}|\b{re.escape(first)}\s+(?!{re.escape(last)}\b)(?=[A-Z])(?i:{lx.STREET_ALT})\b")
     return re.compile(other_first)
+
+
+def _addressed(s: _Sentence, by_speaker: dict[str, set[str]]) -> set[str]:
+    """The turns' ids of another speaker the sentence names by first name ("£32k Tom not 45 lol"), else none."""
+    return {i for who, ids in by_speaker.items() if who != s.t.speaker and who.split()
+            and re.search(rf"(?<![\w'-]){re.escape(who.split()[0])}(?![\w'-])", s.text) for i in ids}
 
 
 def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern, several: bool = False) -> int | None:

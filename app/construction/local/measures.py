@@ -378,7 +378,9 @@ _STEPS = (
 # "sorry, 85 not 87", "42 seats, not 40", "I meant 40 seats not 45", "£1,100 instead of £1,150", "£24 a
 # month now instead of £30".
 # (a number, not a time's part: "at 3:50, not 3:45" had made "3:55" "50,:55")
-_CORRECTION = re.compile(r"(?<![\d:])(?P<new>(?:\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?:\s?[ap]m\b)?)(?<!,)(?:k|%)?\s*(?:[a-z]+(?:\s+[a-z]+){0,4}\s*)?,?\s+"
+# ("£32k Tom not 45 lol": whom it is said to between)
+_CORRECTION = re.compile(r"(?<![\d:])(?P<new>(?:\d[\d,]*(?:\.\d+)?|\d{1,2}:\d{2})(?:\s?[ap]m\b)?)(?<!,)(?:k|%)?\s*"
+                         r"(?:(?:[a-z]+|[A-Z][a-z]+(?=\s+not\b))(?:\s+[a-z]+){0,4}\s*)?,?\s+"
                          r"(?:not|instead\s+of|rather\s+than)\s+"
                          r"(?:the\s+)?[$£€]?(?P<old>\d{1,2}:\d{2}|\d[\d,]*(?:\.\d+)?)\b(?!:\d)")
 # ... the old one said first, in a sentence of its own: "sorry, not 6, he wants 8 of them".
