@@ -54,3 +54,12 @@ def test_a_day_said_with_a_hope_is_ahead_and_pencilled_in_is_its_events_day():
 def test_a_weekday_said_as_the_weeks_busiest_is_no_day():
     assert days("Saturday is my busiest day so no time off") == []
     assert days("Saturday is the party") == [("Saturday", date(2026, 11, 7))]
+
+
+def test_how_an_event_went_is_no_new_day_of_it():
+    # walk-through 122: "Physio with Tom yesterday went really well" ended the first appointment's day (16 October)
+    ex = extracted([("Claire", "Fairfield rang - the physio has moved to Friday the 16th at 5.30pm"),
+                    ("Claire", "Physio with Tom yesterday went really well")],
+                   datetime(2026, 10, 13, 19, 0, tzinfo=timezone.utc), timedelta(days=37))
+    dated = [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"]
+    assert dated == [("physio", "2026-10-16")], dated

@@ -94,7 +94,7 @@ _MOVED_SITE = re.compile(
 _WEEKDAY = rf"(?:{lx.WEEKDAY_ALT})\.?"
 _WITH_WHOM = lx.EVENT_PARTY  # "the review with Northpeak", "the inspection at 22 Oak Street"
 _EVENT_DAY = re.compile(
-    r"(?:^|[,;:]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"
+    r"(?:^|[,;:]\s+|\s[-–—]\s+|\band\s+|\bso\s+)(?:(?i:the|our|this|next)\s+)?"
     # ("Great first rehearsal tonight!": how it went, no day of a "great first rehearsal")
     r"(?!(?i:great|good|lovely|amazing|brilliant|fantastic|awesome|fun|nice|wonderful|terrible|awful|productive|"
     r"excellent|busy|long|tough|hard|best|worst)\b)"
@@ -124,6 +124,9 @@ _EVENT_DAY = re.compile(
     r"\x00(?P<d>\d+)\x00"
     # ("the social on the 18th would then be the night before the concert": a day supposed, not said)
     r"(?!\s+(?i:would|could|might)\b)"
+    # ("Physio with Tom yesterday went really well": how one went, no day of the next)
+    r"(?!\s+(?i:went|was|were|felt)\s+(?:(?i:really|so|very|pretty|quite|super|absolutely)\s+)?"
+    r"(?i:well|great|fine|ok|okay|badly|brilliant|amazing|good|awful|terrible|lovely|fab|fantastic|rough|hard)\b)"
     # ("The Eastfield cup match on Saturday is cancelled": no day of it said again)
     r"(?!\s*,?\s*(?i:is|was|has\s+been|got|are|were)\s+(?:(?i:now|been)\s+)?"
     r"(?i:cancell?ed|called\s+off|off|scrapped|postponed|abandoned)\b)")
