@@ -32,7 +32,7 @@ def test_a_value_going_up_from_one_sum_to_another_is_the_new_sum():
     ex = extract(("Claire", "Also got an email from the club. Monthly fees are going up from £48 to £56 from 1st November."),
                  ("Rachel", "Sunday roast goes up too, from £17 to £18.50"))
     found = {(f.subject, f.object, f.valid_from.date().isoformat()) for f in ex.facts if f.single_valued}
-    assert found == {("fees", "£56", "2026-11-01"), ("sunday roast", "£18.50", "2026-10-07")}, found
+    assert found == {("fee", "£56", "2026-11-01"), ("sunday roast", "£18.50", "2026-10-07")}, found
 
 
 def test_an_assistants_sympathy_and_cheer_are_no_facts():
@@ -102,3 +102,10 @@ def test_a_number_put_right_by_the_other_user_by_name_is_theirs_said_again():
                     ("Rachel said advert can say 32k, 4 day week.", False)], held
     ex = extract(("Tom", "good. advert can say 45k, 4 day week"), ("Rachel", "we need 32 not 45 chairs"))  # (no one named)
     assert [f.valid_to for f in ex.facts if "advert" in f.text.lower()] == [None]
+
+
+def test_fees_and_the_fee_are_one_value():
+    ex = extract(("Claire", "Monthly fees are going up from £48 to £56 from 1st November. Bit steep tbh"),
+                 ("Claire", "After a lot of complaining the committee backed down a bit, the fee is now £52 a month "
+                            "instead of £56"))
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("fee", "£56"), ("fee", "£52")]

@@ -505,6 +505,7 @@ _SAME = (("5 rep max", "5rm"), ("rep max", "rm"), ("one rep max", "1rm"), ("1 re
          ("resting hr", "resting heart rate"), ("bp", "blood pressure"), ("bench press", "bench"),
          ("licences", "seats"), ("licenses", "seats"), ("users", "seats"),
          ("rhr", "resting heart rate"),
+         ("fees", "fee"),  # ("Monthly fees are going up ... to £56", then "the fee is now £52 a month instead of £56")
          ("heart rate", "heart rate"), ("personal record", "pr"), ("personal best", "pr"), ("pb", "pr"),
          ("calorie target", "calories"), ("calories target", "calories"), ("daily calories", "calories"),
          ("calorie intake", "calories"), ("kcal", "calories"), ("seat count", "seats"),
