@@ -74,3 +74,16 @@ def test_a_rule_after_its_label_and_colon_is_told_and_found_by_what_it_rules():
     [rule] = [f for f in ex.foresights if f.kind == "constraint"]
     assert rule.text == "Tom set a rule: No deliveries before 8am, ever."
     assert {"deliveries", "drop off"} <= set(rule.trigger.split(", ")) and "put" not in rule.trigger.split(", ")
+
+
+def test_a_rule_for_a_while_or_over_a_limit_is_a_constraint_that_ends_or_stands():
+    # walk-through 122: "no butterfly for 3 weeks at least" and "no fly sets longer than 100m for now" were "said" facts
+    ex = extract(("Basil", "Good news that it's not serious. What did she recommend?"),
+                 ("Isla", "no butterfly for 3 weeks at least, and band exercises every day, 3 sets of 12"),
+                 ("Claire", "He's cleared her to swim butterfly again but only light, no fly sets longer than 100m for now"))
+    found = {f.text: (f.valid_to and f.valid_to.date().isoformat(), f.trigger) for f in ex.foresights
+             if f.kind == "constraint"}
+    assert found["Isla set a rule: No butterfly for 3 weeks at least, and band exercises every day, 3 sets of 12."][0] \
+        == "2026-10-20", found
+    until, trigger = found["Claire set a rule: No fly sets longer than 100m for now."]
+    assert until is None and "butterfly" in trigger and "flights" not in trigger, found

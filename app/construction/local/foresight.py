@@ -796,7 +796,12 @@ _MEAL_AS_TIME = re.compile(r"\b(?:after|before|until|till|til|by|from|around)\s+
                            r"\blunchtimes?\b", re.IGNORECASE)
 
 
+# A swimmer's "fly" is butterfly: "no fly sets longer than 100m for now" (it had come with every question of flights).
+_FLY_STROKE = re.compile(r"\bfly(?=\s+(?:sets?|kicks?|stroke|drills?|reps?|lengths?)\b)", re.IGNORECASE)
+
+
 def _cue_text(said: str) -> str:
+    said = _FLY_STROKE.sub("butterfly", said)
     return _MEAL_AS_TIME.sub(" schedule ", _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said)))
 
 

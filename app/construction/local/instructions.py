@@ -285,6 +285,12 @@ _NO_RULE = re.compile(
     r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over|of)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
     r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever|inside|indoors|outside|anywhere)\b)", _I)
+# ... or for a while, or over a limit: "no butterfly for 3 weeks at least" (the physio's), "no fly sets longer than
+# 100m for now" (each a "said" fact).
+_NO_FOR_A_WHILE = re.compile(
+    r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bbut)\s+)(?:(?:and|also|so|but|just|still|strictly|absolutely)\s+)?"
+    r"no\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:for\s+(?:at\s+least\s+|the\s+next\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b|(?:longer|more|further|heavier)\s+than\s+\d)", _I)
 # A place said to be without something: "Harbour Road flats are no pets", "the house is a no-smoking house".
 _IS_NO = re.compile(r"(?<!\bthere\s)\b(?:is|are)\s+(?:strictly\s+|a\s+|an\s+)?no[-\s](?P<x>smoking|pets|dogs|cats|shoes|"
                     r"alcohol|parking|children|kids|vaping|phones)\b", _I)
@@ -472,6 +478,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
               *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text),
+              *_NO_FOR_A_WHILE.finditer(sent.text),
               *_NEVER_IS.finditer(sent.text),
               *_short_rules(sent)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
@@ -483,6 +490,8 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
         # (... or its colon: "Can we put a rule in: no deliveries before 8am, ever")
         dash = re.search(r"(?:\s[-–—]|:)\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
+        if m.re is _NO_FOR_A_WHILE and m.start() > 0:  # ("He's cleared her to swim butterfly again but only light,
+            dash = m  # no fly sets longer than 100m for now": the rule from its "no")
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
         told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL, _NOT_EVER) else sent.text[m.start():] if dash \
             else sent.text
