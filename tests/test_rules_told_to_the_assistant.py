@@ -87,3 +87,12 @@ def test_a_rule_for_a_while_or_over_a_limit_is_a_constraint_that_ends_or_stands(
         == "2026-10-20", found
     until, trigger = found["Claire set a rule: No fly sets longer than 100m for now."]
     assert until is None and "butterfly" in trigger and "flights" not in trigger, found
+
+
+def test_a_shouted_not_said_to_someone_is_a_rule_found_by_what_it_rules():
+    # walk-through 121: "you're NOT lifting anything heavy on the day, the physio was very clear" was a "said" fact
+    ex = extract(("Hannah", "Tom remember your back. you're NOT lifting anything heavy on the day, the physio was very clear"),
+                 ("Basil", "Noted."),
+                 ("Tom", "you're not coming tonight then?"))
+    [rule] = [f for f in ex.foresights if f.kind == "constraint"]
+    assert "NOT lifting anything heavy" in rule.text and "lifting" in rule.trigger.split(", "), rule

@@ -694,6 +694,8 @@ vacation vacations holiday holidays visit visiting journey abroad tour touring c
 road-trip conference honeymoon getaway airport passport""")
 _cue("flying", "fly flying flight flights plane planes airplane airplanes")
 _cue("deliveries", "delivery deliveries deliver delivered couriers courier drop-offs")
+# ("you're NOT lifting anything heavy on the day": for whoever splits the moving day's jobs)
+_cue("mobility", "lifting carrying carry heavy")
 _cue("schedule", """exam exams test tests deadline deadlines due appointment appointments interview
 meeting meetings presentation surgery class classes shift shifts reservation booked schedule
 scheduled""")

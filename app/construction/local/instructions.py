@@ -291,6 +291,10 @@ _NO_FOR_A_WHILE = re.compile(
     r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bbut)\s+)(?:(?:and|also|so|but|just|still|strictly|absolutely)\s+)?"
     r"no\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:for\s+(?:at\s+least\s+|the\s+next\s+)?"
     r"(?:\d+|a|an|one|two|three|four|five|six)\s+(?:days?|weeks?|months?)\b|(?:longer|more|further|heavier)\s+than\s+\d)", _I)
+# ... or said to someone, shouted: "Tom remember your back. you're NOT lifting anything heavy on the day, the physio
+# was very clear" (a "said" fact).
+_YOU_ARE_NOT = re.compile(r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?i:you're|you\s+are)\s+"
+                          r"(?:NOT|NEVER|(?i:absolutely|definitely)\s+not)\s+(?P<x>[a-z]+ing\b)")
 # A place said to be without something: "Harbour Road flats are no pets", "the house is a no-smoking house".
 _IS_NO = re.compile(r"(?<!\bthere\s)\b(?:is|are)\s+(?:strictly\s+|a\s+|an\s+)?no[-\s](?P<x>smoking|pets|dogs|cats|shoes|"
                     r"alcohol|parking|children|kids|vaping|phones)\b", _I)
@@ -478,7 +482,7 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
     for m in [*_NO_RULE.finditer(sent.text), *_BANNED.finditer(sent.text), *_BUT_NO.finditer(sent.text), *kept,
               *_NOBODY.finditer(sent.text), *_MEANS_NEED.finditer(sent.text), *_HAS_TO_BE.finditer(sent.text),
               *_NO_AT_ALL.finditer(sent.text), *_IS_NO.finditer(sent.text), *_NEVER_LEAVE.finditer(sent.text),
-              *_NO_FOR_A_WHILE.finditer(sent.text),
+              *_NO_FOR_A_WHILE.finditer(sent.text), *_YOU_ARE_NOT.finditer(sent.text),
               *_NEVER_IS.finditer(sent.text),
               *_short_rules(sent)]:
         x = (m.groupdict().get("x") or m.groupdict().get("y") or "").lower().split()  # (none: "it")
