@@ -21,11 +21,13 @@ from app.construction.entity_resolution import normalize_key, thing_key
 _NOT_NAMING = frozenset("new current old latest actual real our my his her their the a an".split())
 
 # The group's current values of things whose name ends in the same word ("shed lock code" for
-# "code"), by the (tenant, subjectHead) index (migration 0020).
+# "code"; an event's day by each of its heads: "recce", "recce ride"), by the (tenant, subjectHead) index
+# (migration 0020), one seek a head.
 THINGS = """
 UNWIND $asks AS a
-MATCH (f:Fact {tenant: $tenant}) WHERE f.subjectHead IN a.heads
-  AND f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = a.predicate
+UNWIND a.heads AS head
+MATCH (f:Fact {tenant: $tenant, subjectHead: head})
+WHERE f.status = 'current' AND coalesce(f.forgotten, false) = false AND f.predicate = a.predicate
   AND f.singleValued AND f.validFrom <= a.at
 RETURN a.i AS i, collect(DISTINCT {key: f.subjectKey, name: f.subject, object: f.object}) AS named
 """
