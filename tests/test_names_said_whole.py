@@ -63,3 +63,10 @@ async def test_a_titled_person_said_short_first_is_the_one_named_in_full_later(s
                                       (7, "Jo", "Councillor Margaret Ellison will open the Frostbite 50.")])
     keys = await _people(graph)
     assert len([k for k, _ in keys if "ellison" in k]) == 1, keys
+
+
+def test_a_holder_said_at_the_same_place_holds_the_post():
+    # walk-through 122: "so Isla's physio is now Tom Okafor at the same clinic" was no value of Isla's physio
+    ex = extract(("Claire", "Rebecca Marsh is going on maternity leave, so Isla's physio is now Tom Okafor at the same clinic"))
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
+        ("Isla", "physio is", "Tom Okafor")]

@@ -192,8 +192,10 @@ _HOLDER_AT = re.compile(r"^(?P<name>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3})\s+(?
                         r"(?P<org>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)")
 _NOW_TAIL = re.compile(r"\s+(?:now|these days|nowadays|at the moment|since then)$", _I)
 # "My coach is Mark Hughes at Riverside Runners": where the holder is, not part of the name.
-_WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:&\s+)?[A-Z][\w'-]*)*"
-                         r"(?:\s+(?:clinic|practice|surgery|hospital|club|office))?$")
+# ("Isla's physio is now Tom Okafor at the same clinic": a place said as the one before)
+_WHERE_TAIL = re.compile(r",?\s+(?:at|from|with|of)\s+(?:the\s+)?(?:[A-Z][\w'-]*(?:\s+(?:&\s+)?[A-Z][\w'-]*)*"
+                         r"(?:\s+(?:clinic|practice|surgery|hospital|club|office))?|(?i:same|usual|new)\s+"
+                         r"(?i:clinic|practice|surgery|hospital|club|office|place|firm|gym|salon|school))$")
 
 
 _LATER_CLAUSE = re.compile(
