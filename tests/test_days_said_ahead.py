@@ -63,3 +63,10 @@ def test_how_an_event_went_is_no_new_day_of_it():
                    datetime(2026, 10, 13, 19, 0, tzinfo=timezone.utc), timedelta(days=37))
     dated = [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"]
     assert dated == [("physio", "2026-10-16")], dated
+
+
+def test_a_weekdays_training_is_every_weeks_no_day():
+    # walk-through 122: "saturday training got moved, it's 8.30 now instead of 7 from next week" was the Saturday gone
+    # by's, and ended the county gala's day
+    assert [p for p, _ in days("saturday training got moved, it's 8.30 now instead of 7 from next week",
+                               ref=date(2026, 11, 14), prefer="past")] == ["next week"]

@@ -559,7 +559,8 @@ _WEEK_AFTER = re.compile(r"\s+week\b(?!['’]s|\s+(?:of|on|after|before|ago|off|
 
 # A weekday naming a post or a kind, no day: "our Saturday assistant", "a Sunday job", "Sunday roast goes up".
 _WEEKDAY_KIND = re.compile(r"s?\s+(?:assistants?|staff|helpers?|cover|job|jobs|shifts?|school|club|league|"
-                           r"workers?|crew|papers?|roasts?|"
+                           # ("saturday training got moved, it's 8.30 now": every week's training)
+                           r"workers?|crew|papers?|roasts?|training|practice|"
                            # ("Saturday long runs work fine": each week's)
                            r"(?:long\s+|easy\s+|morning\s+|evening\s+)?(?:runs|sessions|lessons|classes|practices|"
                            r"rehearsals|walks|swims|rides))\b", _I)
