@@ -70,3 +70,13 @@ def test_a_holder_said_at_the_same_place_holds_the_post():
     ex = extract(("Claire", "Rebecca Marsh is going on maternity leave, so Isla's physio is now Tom Okafor at the same clinic"))
     assert [(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued] == [
         ("Isla", "physio is", "Tom Okafor")]
+
+
+def test_one_taking_over_at_a_firm_is_the_owner_and_at_the_firm():
+    # walk-through 121: "Rebecca Stone at Carter Lowe is taking over our file" had made the firm the file's owner;
+    # then (mended) no fact tied Rebecca to the firm, relatedTo("Rebecca") losing Carter Lowe
+    ex = extract(("Hannah", "We've gone with Jane Fowler at Carter Lowe Solicitors for the conveyancing."),
+                 ("Tom", "other news: Jane's going on maternity leave from this Friday. Rebecca Stone at Carter Lowe is "
+                         "taking over our file"))
+    found = {(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued}
+    assert {("file", "owner is", "Rebecca Stone"), ("Rebecca Stone", "works at", "Carter Lowe Solicitors")} <= found, found

@@ -26,7 +26,7 @@ _END = (r"(?=\s*[,;.!?:\x00]|\s+(?:and|but|so|from|now|then|too|myself|ourselves
         r"quarter)|starting|until|while|since|because)\b|\s*$)")  # (\x00: a date's place, local/inline_dates.py)
 _OWNS = re.compile(
     # ("Rebecca Stone at Carter Lowe is taking over our file": Rebecca's, not her firm's)
-    rf"(?<![\w']){_WHO}(?:\s+(?i:at|from)\s+(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){{0,3}})?\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|"
+    rf"(?<![\w']){_WHO}(?:\s+(?i:at|from)\s+(?P<at>(?-i:[A-Z])[\w'&-]*(?:\s+(?-i:[A-Z])[\w'&-]*){{0,3}}))?\s+(?:owns|own(?<=\bI\sown)|own(?<=\bI'll\sown)|"
     rf"(?:will|'ll|is\s+going\s+to)\s+own|(?:is|'s)\s+(?:now\s+)?(?:in\s+charge\s+of|"
     rf"leading|running|on)|(?:is|'s|will\s+be)\s+taking\s+over|took\s+over|has\s+taken\s+over|takes\s+over)"
     rf"\s+{_THING}{_END}")
@@ -405,6 +405,11 @@ def assignments(sent: _Sentence, reg: _Registry, before: _Sentence | None = None
     for m, after in zip(owns, owns[1:] + [None]):
         if (who := person(m.group("who"))) is not None:
             add(m.group("x"), "owner is", who, m.start(), after.start() if after else None)
+            if m.group("at") and (firm := reg.get(m.group("at"))) is not None and firm.type == "organization" \
+                    and (e := reg.get(who)) is not None and e.type == "person":
+                # ("Rebecca Stone at Carter Lowe is taking over our file": she is at the firm too)
+                out.append(_Parse(e.name, "name", "works at", firm.name, True, False, clause=m.start(),
+                                  text=f"{e.name} is at {firm.name}."))
     for m in [*_HOLDS.finditer(text), *_REPLACES.finditer(text)]:
         who = person(m.group("who"))
         thing = reg.get(m.group("x"))
