@@ -299,9 +299,17 @@ def _said_before(v, before: list) -> bool:
 
 
 # What a user asks of the assistant: "I want you to ...", "can you ...", "whenever you help with a menu".
-_TO_THE_ASSISTANT = re.compile(r"\b(?:want|need|like)\s+you\s+to\b|\bwhenever\s+you\b|^(?:\w+[,!]?\s+)?(?:can|could|would|will)\s+you\b",
-                               re.I)
+_TO_THE_ASSISTANT = re.compile(r"\b(?:want|need|like)\s+you\s+to\b|\bwhenever\s+you\b|"
+                               r"^(?:\w+[,!]?\s+)?(?:can|could|would|will)\s+you\b", re.I)
 _QUESTION_END = re.compile(r"\?\s*$")
+
+
+def _to_the_assistant(content: str, helpers: set[str], before: _Turn | None) -> bool:
+    """Whether a user's turn speaks to the assistant, so its "you" is no other user: the assistant called by name
+    ("Morning Ada. Beth and I want you to keep track"), asked of ("One thing I want you to ALWAYS do though:
+    whenever you help with a menu ..., label sesame"), or answered (its question the turn before)."""
+    return (any(re.search(rf"\b{re.escape(h)}\b", content) for h in helpers) or bool(_TO_THE_ASSISTANT.search(content))
+            or (before is not None and before.assistant and bool(_QUESTION_END.search(str(before.turn.content or "")))))
 
 
 def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Extraction:
@@ -323,12 +331,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
         # (a user's "your" among two users and an assistant is the other user's: "Ollie is bumping your
         # weekly mileage to 55 km", said to Nadia)
         people = others if assistant else [s for s in others if s not in helpers]
-        if not assistant and helpers and (any(re.search(rf"\b{re.escape(h)}\b", str(r.content or "")) for h in helpers)
-                                          or _TO_THE_ASSISTANT.search(str(r.content or ""))
-                                          or (turns and turns[-1].assistant and _QUESTION_END.search(str(turns[-1].turn.content or "")))):
-            # ("Morning Ada. Beth and I want you to keep track": the assistant, called by name; "One thing I want
-            # you to ALWAYS do though: whenever you help with a menu ..., label sesame", and a reply to its question:
-            # the assistant, not the other user)
+        if not assistant and helpers and _to_the_assistant(str(r.content or ""), helpers, turns[-1] if turns else None):
             people = []
         other = people[0] if len(people) == 1 else None
         if other is None and assistant and turns and not turns[-1].assistant and turns[-1].speaker != name:
