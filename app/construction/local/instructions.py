@@ -295,6 +295,11 @@ _NO_FOR_A_WHILE = re.compile(
 # was very clear" (a "said" fact).
 _YOU_ARE_NOT = re.compile(r"(?:^|(?<=[:;,])\s*|(?<=\band)\s+|(?<=\bso)\s+)(?i:you're|you\s+are)\s+"
                           r"(?:NOT|NEVER|(?i:absolutely|definitely)\s+not)\s+(?P<x>[a-z]+ing\b)")
+# Words before a colon that only ask for the rule after it: "Can we put a rule in:", "while I think of it:".
+_ASKS_FOR_A_RULE = re.compile(r"(?:^|[.!?]\s+)(?:(?:morning|hi|hey|ok|okay|and|also|so|oh)[\w\s,!]*?\s+)?"
+                              r"(?:(?:can|could|shall|should)\s+(?:we|I|you)|let'?s|please)\s+(?:put|add|make|set|have)\s+"
+                              r"(?:a|one|another|this)\s+(?:new\s+)?rule(?:\s+(?:in|down|here|too))?\s*:\s*$|"
+                              r"\bwhile\s+I\s+think\s+of\s+it\s*:\s*$", _I)
 # A place said to be without something: "Harbour Road flats are no pets", "the house is a no-smoking house".
 _IS_NO = re.compile(r"(?<!\bthere\s)\b(?:is|are)\s+(?:strictly\s+|a\s+|an\s+)?no[-\s](?P<x>smoking|pets|dogs|cats|shoes|"
                     r"alcohol|parking|children|kids|vaping|phones)\b", _I)
@@ -492,8 +497,10 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         if m.re is _NO_RULE and _NOT_NEEDED.match(sent.text, m.end()):
             continue  # "no payments on account needed since it's under £1,000": nothing owed, no rule
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
-        # (... or its colon: "Can we put a rule in: no deliveries before 8am, ever")
-        dash = re.search(r"(?:\s[-–—]|:)\s*$", sent.text[:m.start()]) if m.re is _NO_RULE else None
+        # (... or its colon after words that only ask for a rule: "Can we put a rule in: no deliveries before 8am, ever";
+        # "house rules for both homes: no phones at the table" keeps what they are for)
+        dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) or _ASKS_FOR_A_RULE.search(sent.text[:m.start()]) \
+            if m.re is _NO_RULE else None
         if m.re is _NO_FOR_A_WHILE and m.start() > 0:  # ("He's cleared her to swim butterfly again but only light,
             dash = m  # no fly sets longer than 100m for now": the rule from its "no")
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
