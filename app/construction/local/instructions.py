@@ -499,17 +499,17 @@ def rules(sent: _Sentence, reg: _Registry | None = None,
         # (the rule from its dash on: "He's strict - absolutely no flash inside the church" is no rule of "he")
         # (... or its colon after words that only ask for a rule: "Can we put a rule in: no deliveries before 8am, ever";
         # "house rules for both homes: no phones at the table" keeps what they are for)
-        dash = re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) or _ASKS_FOR_A_RULE.search(sent.text[:m.start()]) \
-            if m.re is _NO_RULE else None
-        if m.re is _NO_FOR_A_WHILE and m.start() > 0:  # ("He's cleared her to swim butterfly again but only light,
-            dash = m  # no fly sets longer than 100m for now": the rule from its "no")
+        # (and a rule for a while said after something else: "He's cleared her to swim butterfly again but only light,
+        # no fly sets longer than 100m for now": the rule from its "no")
+        cut = bool(re.search(r"\s[-–—]\s*$", sent.text[:m.start()]) or _ASKS_FOR_A_RULE.search(sent.text[:m.start()])) \
+            if m.re is _NO_RULE else m.re is _NO_FOR_A_WHILE and m.start() > 0
         # (and from its colon: "one rule from me while we're setting up: any spend over £100 needs ...")
-        told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL, _NOT_EVER) else sent.text[m.start():] if dash \
+        told = sent.text[m.start("rule"):] if m.re in (_RULE_FROM_ME, _RULE_LABEL, _NOT_EVER) else sent.text[m.start():] if cut \
             else sent.text
         said = rewrite(told.strip().rstrip("."), _Voice(sent.t.speaker, sent.t.other))
         # (kept from a place: whom and where, not the rest's words: "Biscuit must be kept away
         # from the site, full stop" brought the rule to "Why did they stop working with Marek?")
-        keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else told if dash
+        keys, words = situation_cues(sent.text[:_clause_end(sent.text, m.end())] if m in kept else told if cut
                                      else sent.text)
         if m in kept:
             words = [w for w in words if w not in _KEPT_WORDS]
