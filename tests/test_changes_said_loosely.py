@@ -109,3 +109,11 @@ def test_fees_and_the_fee_are_one_value():
                  ("Claire", "After a lot of complaining the committee backed down a bit, the fee is now £52 a month "
                             "instead of £56"))
     assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("fee", "£56"), ("fee", "£52")]
+
+
+def test_a_count_for_tonight_is_no_value_of_every_day():
+    # walk-through 120: "22 songs tonight" (the pub gig's setlist) ended the wedding's "26 songs not 28"
+    ex = extract(("Tom", "the speeches are going to run long so she's asked for 26 songs not 28"),
+                 ("Jess", "Tom can you print the setlist? 22 songs tonight"),
+                 ("Jess", "41 singers now"))
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("song count", "26"), ("singer count", "41")]

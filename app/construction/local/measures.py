@@ -1547,8 +1547,18 @@ def _counts(v: _Values) -> None:
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
     elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))
           or (m := _MAKES_COUNT.search(v.text)) or (m := _COUNT_ALONE.match(v.text))) is not None \
-            and m.group("noun").lower() not in lx.STOPWORDS:
+            and m.group("noun").lower() not in lx.STOPWORDS and not _for_tonight(m.group(0), v.sent):
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
+
+
+_TONIGHT = re.compile(r"(?:tonight|this\s+evening|today)$", re.I)
+
+
+def _for_tonight(said: str, sent: _Sentence) -> bool:
+    """Whether a count is said of the day's own event, by "tonight" after it ("Tom can you print the setlist? 22 songs
+    tonight", the Red Lion's gig: it had ended the wedding's "26 songs"), so no value of the group's every day."""
+    return any(int(d) < len(sent.dates) and _TONIGHT.search(sent.dates[int(d)].phrase.strip())
+               for d in re.findall(r"\x00(\d+)\x00", said))
 
 
 _READERS = (_said_is, _counts, _schools, _quotes, _body, _weighed, _pay, _charges, _first_day, _contacts, _grades,
