@@ -74,3 +74,17 @@ def test_who_has_got_a_thing_is_answered_by_where_it_is_or_with_whom():
     assert as_answer("Who's coming on Saturday?", "Dan") is None  # (no thing asked of)
     ex = extract(("Jess", "who's got the PA at the moment?"), ("Tom", "It's in my garage. The mic case too"))
     assert [f.text for f in ex.facts if "PA" in f.text] == ["The PA is in Tom's garage."]
+
+
+def test_when_someone_can_come_answered_by_what_she_said_is_her_day_put_right_after():
+    # walk-through 121: "When can Aisha come out?" "she said Thursday the 22nd" "no wait, it's Friday the 23rd" was
+    # "Tom said on 2026-10-23", of no one and nothing
+    assert as_answer("When can Aisha come out?", "she said Thursday the 22nd") == \
+        "Aisha can come out on Thursday the 22nd."
+    ex = extract(("Hannah", "so we've got a new surveyor, Aisha Rahman from Westbury Surveys."),
+                 ("Assistant", "A Level 3 for £720 is good value. When can Aisha come out?"),
+                 ("Tom", "she said Thursday the 22nd"),
+                 ("Tom", "no wait, it's Friday the 23rd. the 22nd was full"))
+    held = [(f.text, f.retracted) for f in ex.facts if "come out" in f.text]
+    assert held == [("Aisha can come out on 2026-10-22 (on Thursday the 22nd).", True),
+                    ("Aisha can come out on 2026-10-23 (Friday the 23rd).", False)], held

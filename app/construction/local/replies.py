@@ -28,6 +28,10 @@ _ASKS = [
     (re.compile(_OPEN + rf"(?:is|are)\s+{_THING}\s+on\s+a\s+(?:set|particular|regular|fixed|specific)\s+"
                 r"(?:day|night|evening)s?\s*\?+$", _I), "is on"),
     (re.compile(_OPEN + rf"when(?:'s|\s+is|\s+are)\s+{_THING}{_NOW}\s*\?+$", _I), "is"),
+    # "When can Aisha come out?" "she said Thursday the 22nd": when she can come (then "no wait, it's Friday the 23rd" has
+    # a day to put right; both had been "... said on <day>" of nothing)
+    (re.compile(_OPEN + r"when\s+(?:can|could|will|would)\s+(?P<x>(?-i:[A-Z])[a-z]+)\s+"
+                r"(?P<v>come(?:\s+(?:out|round|over|in))?|start|visit|do\s+it)\s*\?+$", _I), "can {v} on"),
     # "Tomasz when can you have the capsule art for the steam page?" "oct 2": when it is due
     (re.compile(_OPEN + r"(?:[A-Z][a-z]+,?\s+)?when\s+(?:can|could|will|would)\s+(?:you|he|she|they)\s+"
                 rf"(?:have|get|send|finish|deliver)\s+{_THING}(?:\s+(?:done|ready|finished|sent|over))?"
@@ -36,7 +40,8 @@ _ASKS = [
 # Said before the value, not part of it: "yep Tuesdays 6pm", "it's Dr Okafor", "currently 1,210".
 _LEAD = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|yea|sure|ok|okay|um+|uh+|oh|hmm+|well|so|right|correct|it's|its|it\s+is|"
-    r"that's|thats|that\s+is|they're|they\s+are|currently|right\s+now|at\s+the\s+moment|still|now|just)"
+    r"that's|thats|that\s+is|they're|they\s+are|currently|right\s+now|at\s+the\s+moment|still|now|just|"
+    r"(?:she|he|they)\s+(?:said|says))"  # ("she said Thursday the 22nd": the answer she gave)
     r"[,!.:]*\s+)+", _I)
 _TAIL = re.compile(r"[\s,]*(?:\b(?:lol|haha+|atm|for\s+now|at\s+the\s+moment|currently)\b[\s,]*)*[.!\s]*$", _I)
 # A reply that says more, or doubts, is no bare value: "not sure", "no idea", "I think Tuesdays",
@@ -60,6 +65,8 @@ def asked_value(question: str) -> tuple[str, str] | None:
         if m is None:
             continue
         x = m.group("x")
+        if "{v}" in join:  # (whom it is asked of, by name: what they can do)
+            return x, join.format(v=" ".join(m.group("v").lower().split()))
         head = x.split()[0].lower()
         # "What's up?", "Who's coming?", "What is it?": nothing asked of a thing
         # ("What's your plan to pitch in?": a plan is told in a sentence, not a value)
