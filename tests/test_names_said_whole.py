@@ -80,3 +80,12 @@ def test_one_taking_over_at_a_firm_is_the_owner_and_at_the_firm():
                          "taking over our file"))
     found = {(f.subject, f.predicate, f.object) for f in ex.facts if f.single_valued}
     assert {("file", "owner is", "Rebecca Stone"), ("Rebecca Stone", "works at", "Carter Lowe Solicitors")} <= found, found
+
+
+def test_one_brought_in_by_name_after_what_they_are_is_the_he_that_follows():
+    # walk-through 120: "He's sorted us a dep though, Kieran Walsh, ..." "what's his number?" "07700 914362" was Dan's
+    ex = extract(("Tom", "And worse news. Dan came off his bike on Saturday, broke his wrist."),
+                 ("Tom", "He's sorted us a dep though, Kieran Walsh, played with him in the Ludlow Big Band."),
+                 ("Jess", "what's his number?"),
+                 ("Tom", "07700 914362"))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "phone is"] == [("Kieran Walsh", "07700 914362")]

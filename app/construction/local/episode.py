@@ -481,7 +481,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 # "Rob Hale, Zac's dad. He's got his FA emergency aid badge": he is Rob, whom the sentence
                 # names, not Zac, named to say whose dad he is
                 people = [head, *[p for p in people if p != head]]
-            if recent_before in people and _pronoun_before_names(s.text, recent_before, named_here):
+            if recent_before in people and _pronoun_before_names(s.text, recent_before, named_here) \
+                    and not _INTRODUCED.search(s.text):
                 # "Kemi is moving in!" "Is she taking Jess's room?" "yep. she's a nurse": she whom the
                 # question's "she" was, said before the name it holds, is still the one talked of
                 people = [recent_before, *[p for p in people if p != recent_before]]
@@ -864,6 +865,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
 
 
 _LETS_MAKE = re.compile(r"^(?:(?:actually|ok|okay|no|so)[\s,!.-]+)*let'?s\s+make\s+(?:it|that)\b", re.I)
+
+
+# One brought in by name after what they are: "He's sorted us a dep though, Kieran Walsh, played with him in ..."
+# (the "his" of "what's his number?" next is Kieran's, not the sorter's).
+_INTRODUCED = re.compile(r"\b(?:a|an|our|my)\s+(?:new\s+)?[a-z]+(?:\s+(?:though|too|now))?,\s+[A-Z][a-z]+\s+[A-Z][a-z]+")
 
 
 def _last_days(facts: list[FactDraft], reg: _Registry) -> list[FactDraft]:

@@ -1547,16 +1547,19 @@ def _counts(v: _Values) -> None:
             v.add(None, attr, m.group("num"), m.start(), end=m.end())
     elif ((m := _COUNT_FIRST.search(v.text)) or (m := _COUNT_PRICED.match(v.text))
           or (m := _MAKES_COUNT.search(v.text)) or (m := _COUNT_ALONE.match(v.text))) is not None \
-            and m.group("noun").lower() not in lx.STOPWORDS and not _for_tonight(m.group(0), v.sent):
+            and m.group("noun").lower() not in lx.STOPWORDS \
+            and not (_for_tonight(m.group(0), v.sent) and not _WHO_COUNT.search(m.group("noun").lower())):
         v.add(None, f"{m.group('noun').lower()[:-1]} count", m.group("num"), m.start(), end=m.end())
 
 
 _TONIGHT = re.compile(r"(?:tonight|this\s+evening|today)$", re.I)
+# ... but people counted tonight are the group's count as it grows ("45 singers tonight").
+_WHO_COUNT = re.compile(r"(?:ers|ists|ants|ents|members|people|kids|children|players|guests|volunteers)$")
 
 
 def _for_tonight(said: str, sent: _Sentence) -> bool:
     """Whether a count is said of the day's own event, by "tonight" after it ("Tom can you print the setlist? 22 songs
-    tonight", the Red Lion's gig: it had ended the wedding's "26 songs"), so no value of the group's every day."""
+    tonight", the Red Lion's gig: it had ended the wedding's "26 songs")."""
     return any(int(d) < len(sent.dates) and _TONIGHT.search(sent.dates[int(d)].phrase.strip())
                for d in re.findall(r"\x00(\d+)\x00", said))
 
