@@ -70,3 +70,21 @@ def test_a_weekdays_training_is_every_weeks_no_day():
     # by's, and ended the county gala's day
     assert [p for p, _ in days("saturday training got moved, it's 8.30 now instead of 7 from next week",
                                ref=date(2026, 11, 14), prefer="past")] == ["next week"]
+
+
+def test_a_weeks_family_day_is_no_day_and_a_day_that_would_suit_is_ahead():
+    # walk-through 125: "Sunday is family day" was one Sunday; "she said Sunday would suit her best", said on a
+    # Thursday, the Sunday gone by
+    from app.construction.local.inline_dates import tense_of
+    thu = date(2026, 12, 3)
+    assert days("Sunday is family day, no jobs", ref=thu) == [] and days("Saturday's my day off", ref=thu) == []
+    said = "she said Sunday would suit her best"
+    assert days(said, ref=thu, prefer=tense_of(said)) == [("Sunday", date(2026, 12, 6))]
+
+
+def test_a_day_taken_back_inside_its_sentence_is_the_day_said_after():
+    # walk-through 127: "Committee meeting moved to Wednesday 14th, no wait, Thursday 15th" kept the 14th
+    ex = extracted([("Helen", "Committee meeting moved to Wednesday 14th, no wait, Thursday 15th")],
+                   datetime(2026, 10, 7, 19, 0, tzinfo=timezone.utc))
+    assert [(f.subject, f.object, f.retracted) for f in ex.facts if f.predicate == "date is"] == [
+        ("committee meeting", "2026-10-15", False)]

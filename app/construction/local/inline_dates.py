@@ -53,6 +53,8 @@ _FUTURE_HINT = re.compile(
     r"\b(?:will|'ll|going to|gonna|plan|plans|planning|next|tomorrow|upcoming|soon|hope to|want to|"
     # a hope ("first rehearsal with Kieran on Thursday, fingers crossed": the Thursday ahead)
     r"fingers\s+crossed|wish\s+(?:me|us)\s+luck|"
+    # a day that would suit ("she said Sunday would suit her best", said on a Thursday: the coming one)
+    r"would\s+(?:suit|work|be\s+(?:best|better|fine|good|ideal))|suits\s+(?:me|her|him|us|them)\b|"
     # a day one can or cannot do ("Dave just texted, he can't do Tuesday, a job ran over": the coming one)
     r"(?:can(?:'t|not|\s+not)?|won't\s+be\s+able\s+to)\s+(?:do|make|manage)|"
     # ("2 nights minimum from now till March")

@@ -177,9 +177,18 @@ _VALUE_TAKEN_BACK = re.compile(r"(?<![\w.,:/-])(?P<old>[£$€]?\d[\d ,.:/-]*\d|
 _SLIP_WORD = re.compile(r"\b(?:wait|sorry|oops|mean|meant)\b", _I)
 
 
+# ... or a day: "Committee meeting moved to Wednesday 14th, no wait, Thursday 15th" (the 14th had been kept).
+_DAY = rf"(?:(?:{lx.WEEKDAY_ALT})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th))"
+_DAY_TAKEN_BACK = re.compile(rf"\b{_DAY}\s*(?:[-–—,;!]+|\.\.\.)\s*(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+"
+                             rf"(?:it'?s\s+)?(?P<new>{_DAY})\b", _I)
+
+
 def _number_said_instead(text: str) -> str:
     if not _SLIP_WORD.search(text):
         return text
+    m = _DAY_TAKEN_BACK.search(text)
+    if m is not None:
+        return f"{text[:m.start()]}{m['new']}{text[m.end():]}"
     m = _NUMBER_TAKEN_BACK.search(text)
     if m is not None:
         return f"{text[:m.start()]}{m['new']}{m['mid']}{text[m.end():]}"
