@@ -88,3 +88,14 @@ def test_a_day_taken_back_inside_its_sentence_is_the_day_said_after():
                    datetime(2026, 10, 7, 19, 0, tzinfo=timezone.utc))
     assert [(f.subject, f.object, f.retracted) for f in ex.facts if f.predicate == "date is"] == [
         ("committee meeting", "2026-10-15", False)]
+
+
+def test_the_new_year_is_the_first_of_january_ahead():
+    # walk-through 125: "putting the day rate up to £250 from the new year" held from its saying (14 November)
+    nov = date(2026, 11, 14)
+    assert days("from the new year", ref=nov) == [("the new year", date(2027, 1, 1))]
+    assert days("happy new year!", ref=nov) == [] and days("new year resolutions", ref=nov) == []
+    ex = extracted([("Dave", "I'm putting the day rate up to £250 from the new year")],
+                   datetime(2026, 11, 14, 10, 0, tzinfo=timezone.utc))
+    [rate] = [f for f in ex.facts if f.single_valued]
+    assert (rate.object, rate.valid_from.date()) == ("£250", date(2027, 1, 1))

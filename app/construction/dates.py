@@ -696,6 +696,20 @@ def _unit_rel(m: re.Match, ref: date, prefer: str | None) -> _Result:
     return m.start(), m.end(), s, e, _GRAN[unit], True
 
 
+# The new year: "putting the day rate up to £250 from the new year" (from 1 January: it had held from the saying);
+# "in the new year" its first month.
+@_pattern(r"\b(?:(from|after|by|until|till|before|on)\s+|(in|into)\s+)?(?P<ny>(?:the\s+)?new\s+year(?:'s\s+day)?)\b"
+          r"(?!'s\s+eve|\s+eve)", needs=(("new",), ("year",)))
+def _new_year(m: re.Match, ref: date, prefer: str | None) -> _Result:
+    if not (m.group(1) or m.group(2) or re.search(r"new\s+year's\s+day", m.group(0), re.I)):
+        return None  # ("a happy new year", "new year resolutions": no day)
+    first = date(ref.year + 1, 1, 1)
+    if m.group(2):
+        return m.start(), m.end(), first, date(first.year, 1, 31), "month", True
+    # (its word before it kept out of the phrase: "from" says the value's first day, as "from January" does)
+    return m.start("ny"), m.end(), first, first, "day", True
+
+
 # A week or weeks on from a day: "two weeks today", "a week tomorrow", "a week on Monday" (British: the
 # coming Monday's week after; "two weeks today" had been today).
 @_pattern(rf"\b({_NUM})\s+weeks?\s+(?:(today|tomorrow)|(?:on\s+)?(?:this\s+)?({_WD}))\b(?!\s+(?:week|morning|night)s?\b)",
