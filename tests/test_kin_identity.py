@@ -122,3 +122,37 @@ async def test_a_parent_is_never_the_other_parent_by_the_meaning_of_the_words(gr
     assert "Helen's dad" in people and not people["Helen's mother"] & {"helen's dad", "helen's father"}
     [whom] = await graph.read("MATCH (f:Foresight {tenant: $tenant})-[:CONCERNS]->(e:Entity) RETURN e.name AS name")
     assert whom["name"] == "Helen's dad"
+
+
+def test_a_name_one_entity_holds_and_another_has_as_an_alias_is_no_stale_resolution():
+    # walk-through 124: "daniel okafor's mum" was one entity's name and another's alias ("Daniel's mum"); resolved to
+    # the second, every write of a cell naming it raised ResolutionStale, and the last session was never written
+    from app.construction.entity_resolution import stale_surfaces
+    rows = [{"key": "daniel okafor's mum", "aliasKeys": [], "splitKeys": []},
+            {"key": "grace okafor", "aliasKeys": ["daniel okafor's mum", "daniel's mum"], "splitKeys": []}]
+    held = {"surface": "daniel okafor's mum", "target": "grace okafor", "existed": True, "takes": False}
+    assert stale_surfaces(rows, [held]) == []
+    # ... but a name another entity has taken since, which the target does not hold, is stale
+    taken = {"surface": "daniel's mum", "target": "daniel okafor's mum", "existed": True, "takes": False}
+    assert stale_surfaces(rows, [taken]) == ["daniel's mum"]
+
+
+async def test_three_sessions_naming_a_mother_two_ways_are_all_written(services, graph):
+    # walk-through 124's conversation (three of its sessions, tests/data): "my mum", then "Daniel's mum wants to bring
+    # her dog" left the last session unwritten for good (ResolutionStale on every retry: "daniel okafor's mum" one
+    # entity's name and another's alias)
+    import json
+    from datetime import datetime
+    from pathlib import Path
+    from app.construction.ingest import Ingestor
+    said = json.loads((Path(__file__).parent / "data" / "italy_wedding_three_sessions.json").read_text())
+    ingestor = Ingestor(services)
+    errors = []
+    for session in said["sessions"]:
+        report = await ingestor.memorize(graph.tenant, said["conversationId"], [
+            {**m, "role": m["role"].lower(), "timestamp": datetime.fromisoformat(m["timestamp"])} for m in session],
+            group_id=said["groupId"], flush=True)
+        errors += report.process.errors
+    assert errors == []
+    rows = await graph.read("MATCH (t:Turn {tenant: $tenant}) WHERE t.status <> 'done' RETURN count(t) AS n")
+    assert rows[0]["n"] == 0

@@ -510,8 +510,11 @@ def stale_surfaces(rows: list[dict], surfaces: list[dict]) -> list[str]:
     for s in surfaces:
         target = by_key.get(s["target"])
         owner = known.get(s["surface"])
+        # (a name the target still holds as its own or an alias is still its, whoever else holds it too: one
+        # entity's name another's alias had made every write of a cell naming it stale, the cell never written)
+        held = target is not None and (s["surface"] == target["key"] or s["surface"] in (target["aliasKeys"] or []))
         if ((s["existed"] and target is None) or (target and s["surface"] in target["splitKeys"])
-                or (owner and owner["key"] != s["target"] and not s.get("takes"))):
+                or (owner and owner["key"] != s["target"] and not s.get("takes") and not held)):
             stale.append(s["surface"])
     return stale
 
