@@ -481,12 +481,10 @@ _ROUTINE_AFTER = re.compile(rf"(?:\s*(?:,|/|&|and|to|through|-|–)\s*(?:{_WD}))
                             r"\s*,?\s+(?:as\s+(?:usual|always|normal|ever)|like\s+always|like\s+usual)\b|"
                             r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our)\s+(?:[\w-]+\s+)?(?:class|session|"
                             r"lesson|training|practice|club)\b|"
-                            # ("Saturday is my busiest day": every week's)
-                            r"\s+(?:is|are|'s)\s+(?:your|my|his|her|their|our|the)\s+(?:busiest|quietest|slowest|"
-                            r"favourite|favorite|best|worst|main|only|usual|biggest)\s+(?:day|night|evening|shift)\b|"
-                            # ("Sunday is family day", "Saturday's my day off")
-                            r"(?:\s+(?:is|are)|'s)\s+(?:(?:my|our|your|his|her|their|a|the)\s+)?(?:(?:family|rest|lazy|cheat)\s+day|"
-                            r"day\s+off)\b", _I)
+                            # ("Saturday is my busiest day", "Sunday is family day", "Saturday's my day off": every week's)
+                            r"(?:\s+(?:is|are)|'s)\s+(?:(?:your|my|his|her|their|our|the)\s+(?:busiest|quietest|slowest|"
+                            r"favourite|favorite|best|worst|main|only|usual|biggest)\s+(?:day|night|evening|shift)|"
+                            r"(?:(?:my|our|your|his|her|their|a|the)\s+)?(?:(?:family|rest|lazy|cheat)\s+day|day\s+off))\b", _I)
 
 
 # "I work Tuesday to Sunday", "open Monday to Friday": a week's routine, no dates.

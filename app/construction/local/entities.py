@@ -561,6 +561,7 @@ def find_entities(text: str, voice: _Voice, reg: _Registry, known_caps: set[str]
 # said with "the" when nothing follows it but the sentence's next clause ("the Frostbite 50, it's on
 # Sunday", "the Ridgeway 100 on Saturday"); "paid Kwame 50 quid", "the Saturday 14 November" keep theirs.
 _MODEL_WORDS = frozenset("gen generation series mark mk model version edition".split())
+_DAY_WORDS = lx.WEEKDAYS | lx.MONTHS | lx.WEEKDAYS_SHORT  # (once: the check runs per pair of a name's tokens)
 _NAME_NUMBER = re.compile(r"\d{1,4}[a-zA-Z]?")
 _THE_BEFORE = re.compile(r"(?<![\w'])(?i:the)\s+$")
 _AFTER_NAME_NUMBER = re.compile(r"\s*(?:[,.;:!?)]|$)|\s+(?:on|in|at|is|was|will|this|next|last|and|or|but|"
@@ -574,7 +575,7 @@ def _numbered_name(text: str, toks: list[re.Match], first: int, j: int) -> bool:
     if prev in _MODEL_WORDS:
         return j - 1 > first
     said_with_the = toks[first].group() == "The" or _THE_BEFORE.search(text, 0, toks[first].start())
-    return (prev not in lx.WEEKDAYS | lx.MONTHS | lx.WEEKDAYS_SHORT and bool(said_with_the)
+    return (prev not in _DAY_WORDS and bool(said_with_the)
             and bool(_AFTER_NAME_NUMBER.match(text, toks[j].end())))
 
 
