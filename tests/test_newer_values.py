@@ -385,3 +385,18 @@ def test_how_news_came_is_no_word_of_what_it_is_of():
     # ... while a call's own time said again is still one thing's
     hits = [said("The standup call is at 9:30 every day", 3), said("Priya called: the standup call moves to 10am", 20)]
     assert texts(later_values(hits, reorder=True))[0].startswith("Priya called")
+
+
+def test_a_later_saying_that_names_the_older_value_as_left_behind_revises_it():
+    # Walk-through 126: "Graham wants to keep £320 from Jess's deposit" stayed current, unmarked, above
+    # "Graham came down from £320 to £150" (which says £320 too, so no value had changed).
+    older = said("Priya said mostly fine but Graham wants to keep £320 from Jess's deposit for the stain on her carpet", 2,
+                 kind="fact")
+    later = said("Graham came down from £320 to £150 after Jess sent him the check-in photos", 20, kind="fact")
+    out = later_values([older, later], reorder=True)
+    assert out[0] is later and older.revised_by is later
+    # A range tells no change; another firm's sum left is not this one's.
+    tickets, ranged = said("Graham says tickets are £8 for the matinee", 2), said("Graham: tickets from £8 to £12", 20)
+    quote, other = said("Britannia Movers quoted £4,200 for the move", 2), said("Pickfords came down from £4,200 to £3,900", 20)
+    for hits in ([tickets, ranged], [quote, other]):
+        assert later_values(hits, reorder=True)[0] is hits[0] and getattr(hits[0], "revised_by", None) is None

@@ -289,6 +289,9 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
         # a count names are often its members ("Bake stall now has 5 volunteers, Nina joined").
         return False
+    if any(a.values[k] <= _left(b.text).get(k, set()) for k in changed) and a.words & b.words:
+        return True  # the later says it left the older's value ("Graham wants to keep £320 of Jess's deposit",
+        # "Graham came down from £320 to £150 after Jess sent him the check-in photos")
     if "money" in changed and _rate_units(a.text) & _rate_units(b.text):
         return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
@@ -321,10 +324,29 @@ _HOLDER = re.compile(r"\b[A-Z][\w-]*\s+(?:has|had|owns|keeps|got)\s+(?:got\s+)?\
 def _moved_to(b: _Saying, kind: str) -> set[str]:
     """The values of `kind` `b` says, but of a day told as a change, the days after the change: "Rhys can't do
     Thursday 2026-11-12, he's moved the hob fitting to Monday 2026-11-16" moved it to the 16th (the 12th it
-    says too had kept the fitting of the 12th unmarked)."""
+    says too had kept the fitting of the 12th unmarked); and not a value it says it left ("came down from £320
+    to £150")."""
     if kind != "date" or not b.tells_change:
-        return b.values[kind]
+        return b.values[kind] - _left(b.text).get(kind, set()) or b.values[kind]
     return _days_after_change(b.text) or b.values[kind]
+
+
+# A value a change says it leaves: "Graham came down from £320 to £150", "went up from 5mg", "£70 instead of
+# £60", "£150 not £320" (not a range: "tickets from £8 to £12" tells no change).
+_LEFT = re.compile(r"(?:\b(?:down|up|went|gone|came|dropped|fell|rose|reduced|increased|raised|lowered|cut|moved|"
+                   r"changed|bumped|knocked|brought|negotiated)\b(?:\s+[\w'-]+){0,3}?\s+from|\binstead\s+of|"
+                   r"\brather\s+than|\bnot(?=\s*[£$€]))\s+((?:[£$€]\s?)?\d[\d,]*(?:\.\d+)?"
+                   r"(?:k\b|%|\s?(?:mg|mcg|ml|kg|g|km|lbs?|units?)\b)?)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _left(text: str) -> dict[str, set[str]]:
+    """The values, by kind, `text` says a change left (_LEFT)."""
+    found: dict[str, set[str]] = {}
+    for m in _LEFT.finditer(text):
+        for kind, values in _values(m.group(1)).items():
+            found.setdefault(kind, set()).update(values)
+    return found
 
 
 @lru_cache(maxsize=4096)
