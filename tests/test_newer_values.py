@@ -400,3 +400,15 @@ def test_a_later_saying_that_names_the_older_value_as_left_behind_revises_it():
     quote, other = said("Britannia Movers quoted £4,200 for the move", 2), said("Pickfords came down from £4,200 to £3,900", 20)
     for hits in ([tickets, ranged], [quote, other]):
         assert later_values(hits, reorder=True)[0] is hits[0] and getattr(hits[0], "revised_by", None) is None
+
+
+def test_the_words_of_a_deal_say_nothing_of_what_it_is_of():
+    # Walk-through 126: the rent was marked as revised by Callum's share of it, said four minutes later.
+    rent = said("Rent is £2,050.", 2, kind="fact")
+    rent.evidence.append({"speaker": "Tom", "content": "good news on rent too. I emailed Graham and he agreed £2,050 "
+                                                       "instead of £2,100 since we've never been late"})
+    share = said("Priya agreed the discount goes to the new room, so Callum pays £630 a month instead of £650.", 3,
+                 kind="fact")
+    share.evidence.append({"speaker": "Priya", "content": "and we agreed the discount goes to the new room, so Callum "
+                                                          "pays £630 a month instead of £650"})
+    assert later_values([share, rent], reorder=True)[1] is rent and getattr(rent, "revised_by", None) is None

@@ -37,7 +37,10 @@ _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah 
 said says think going got get news good great day daily""".split()
                     # how news came, not what of ("Elm Street Dental called, ... moved to 10 November at 2pm" and
                     # "Lena doesn't do calls before 10am": a check-up, calls)
-                    + "called rang phoned emailed texted messaged".split())
+                    + "called rang phoned emailed texted messaged".split()
+                    # nor the words of any deal ("he agreed £2,050 instead of £2,100" for the rent and "we agreed
+                    # ... Callum pays £630 a month instead of £650" for his share of it)
+                    + "agreed agree instead rather".split())
 # Nor, of a day or a time, the words of a change, nor days and months: two sayings of other
 # things "moved to Thursday" share no subject ("a month", "tonight" do say what a sum or a count is of).
 _WHEN_FILLER_WORDS = frozenset("""move moved moving moves changed change changing instead pushed push
