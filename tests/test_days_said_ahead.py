@@ -99,3 +99,16 @@ def test_the_new_year_is_the_first_of_january_ahead():
                    datetime(2026, 11, 14, 10, 0, tzinfo=timezone.utc))
     [rate] = [f for f in ex.facts if f.single_valued]
     assert (rate.object, rate.valid_from.date()) == ("£250", date(2027, 1, 1))
+
+
+def test_what_runs_out_lapses_or_renews_on_a_day_runs_out_ahead():
+    # walk-through 126: "Kev said the gas safety certificate runs out on 9 January", said in November, was the January
+    # gone by (the past of "said")
+    from app.construction.local.inline_dates import tense_of
+    nov = date(2026, 11, 25)
+    for said in ("Kev said the gas safety certificate runs out on 9 January, so Graham has to book the check",
+                 "the van insurance lapses on 3 February", "my railcard renews on the 2nd"):
+        assert [d.year * 100 + d.month for _, d in days(said, ref=nov, prefer=tense_of(said))] in ([202701], [202702],
+                                                                                                     [202612])
+    said = "the milk ran out on Monday"
+    assert days(said, ref=nov, prefer=tense_of(said)) == [("Monday", date(2026, 11, 23))]

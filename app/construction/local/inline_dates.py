@@ -31,6 +31,8 @@ _WEAK_PAST_HINT = re.compile(
     r"(?<!\bis\snow\s)(?<!'s\snow\s)(?<!\bare\snow\s)"  # ("the camera body is now expected back October 14")
     # ("playtest 2 done (saturday)"; not "pruning half done")
     r"\b(?:got(?!\s+it\b)|made|said|visited|paid|sent|sold|bought|brought|spent|"
+    # (past forms not in -ed: "the milk ran out on Monday", said on a Wednesday)
+    r"ran|broke|gave|found|wrote|rang|drove|flew|began|forgot|"
     r"(?<!half\s)(?<!nearly\s)(?<!almost\s)(?<!not\s)(?<!n't\s)done|"
     r"(?!noted\b)\w{3,}ed)\b", re.IGNORECASE)
 # Words in -ed of a commitment, which a day it is due by follows: "I promised Laura the
@@ -106,7 +108,8 @@ _AHEAD_HINT = re.compile(
 # on November 23rd"): the day lies ahead.
 _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
-    r"moves?\s+in|ends|expires|finishes)\s+(?:[\w'-]+\s+){0,10}?on\b|"  # ("the retainer ends on 31 October")
+    # ("the retainer ends on 31 October"; "Kev said the gas safety certificate runs out on 9 January", said in November)
+    r"moves?\s+in|ends|expires|finishes|runs\s+out|lapses|renews)\s+(?:[\w'-]+\s+){0,10}?on\b|"
     # "My real A-level exams start in June": a month of a timetable, ahead
     r"\b(?:starts?|begins?|opens?|arrives?)\s+in\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead
