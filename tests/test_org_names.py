@@ -194,3 +194,28 @@ async def test_a_speaker_of_a_full_name_is_the_one_named_before_with_a_title(ser
                                       (1, "Paul Brennan", "Hello Aisha, happy to join as your co-supervisor")])
     ents = await _entities(graph)
     assert "paul brennan" not in ents and "dr paul brennan" in ents, ents
+
+
+async def test_a_short_form_of_a_given_name_is_the_one_person_known_by_the_full_one(services, graph):
+    # Walk-through 127: "Mr Thomas Okafor" and, days later, "Tom" were two people, and relatedTo("Tom Okafor")
+    # found no one. A short form named with its full name in one episode is one person too; of two it stays apart.
+    from app.recollection.related import RelatedService
+    await _tell(services, graph, [(0, "The deputy, Mr Thomas Okafor, will be acting head from Monday"),
+                                  (0, "Our new GP is Dr Michael Chen. Mike said the bloods are fine"),
+                                  (0, "Dr Robert Hale and Robert Price run the surgery"),
+                                  (1, "Good news, Tom said yes to the bouncy castle on the playground"),
+                                  (1, "Bob said the flu jabs are in"),
+                                  (2, "Tom Okafor wants the insurance certificate from Jumping Jacks")])
+    ents = await _entities(graph)
+    assert {"Tom", "Tom Okafor"} <= set(ents["mr thomas okafor"][1]) and "tom okafor" not in ents, ents
+    assert "Mike" in ents["dr michael chen"][1] and "mike" not in ents, ents
+    assert "bob" in ents and ents["dr robert hale"][1] == [] and ents["robert price"][1] == [], ents
+    related = {r.entity["name"] for r in await RelatedService().related_to(graph, "Tom Okafor", hops=1)}
+    assert "Jumping Jacks" in related, related
+    # asked by a short form no one was called: the one person of the full name, with or without the surname
+    from datetime import datetime, timezone
+    from app.recollection.lookup import entity_by_name
+    now = datetime.now(timezone.utc)
+    for asked in ("Mick", "Mick Chen", "Thomas Okafor"):
+        assert (await entity_by_name(graph, asked, now) or {}).get("name") in ("Dr Michael Chen", "Mr Thomas Okafor"), asked
+    assert await entity_by_name(graph, "Rob", now) is None  # (two Roberts)

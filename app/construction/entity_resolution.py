@@ -67,6 +67,14 @@ MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'}) WHERE e.
 RETURN e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
 """
 
+# ... or by a short form of the given name, with none known by it ("Tom" for "Thomas Okafor", "Mr Thomas
+# Okafor"): the $prefixes are the full given names, with and without a title, one index seek each.
+PERSON_SHORTENED = """
+UNWIND $prefixes AS prefix
+MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'}) WHERE e.key STARTS WITH prefix
+RETURN DISTINCT e.key AS key, e.name AS name, coalesce(e.splitKeys, []) AS splitKeys LIMIT 3
+"""
+
 # A person called by a surname ("Okafor" for "David Okafor", "Mr David Okafor").
 PERSON_SURNAME = """
 MATCH (e:Entity {tenant: $tenant, groupKey: $groupKey, type: 'person'})
@@ -263,6 +271,8 @@ async def resolve_entities(graph: TenantGraph, drafts: list[EntityDraft],
                 and not d.name.isupper():  # an acronym ("PRS") is no nickname
             cands = await graph.read(PERSON_PREFIX, prefix=sk)
             cands = [c for c in cands if c["key"] != sk and sk not in c["splitKeys"]]
+            if not cands and sk in lx.SHORT_GIVEN:
+                cands = [c for c in await graph.read(PERSON_SHORTENED, prefixes=shortened(sk)) if sk not in c["splitKeys"]]
             if not cands and sk not in lx.GIVEN_NAMES and d.name[:1].isupper():
                 # ... or a surname of one: "Okafor" for "David Okafor", "Harwood" for "Mike Harwood"
                 cands = [c for c in await graph.read(PERSON_SURNAME, surname=sk)
@@ -351,6 +361,9 @@ async def _titled_person(graph: TenantGraph, sk: str, d: EntityDraft, speakers: 
         keys = [f"{t} {sk}" for t in sorted(lx.TITLES)]  # ("Helen Jones")
         # ... and by a title fit for her or him with the surname ("Margaret Okafor", "Mrs Okafor" said before)
         keys += [f"{t} {words[1]}" for t in lx.SURNAME_TITLES if _fits(t, words[0])]
+        # ... and by the name it shortens ("Tom Okafor": "Thomas Okafor", "Mr Thomas Okafor")
+        longer = [f"{full} {words[1]}" for full in lx.SHORT_GIVEN.get(words[0], ())]
+        keys += longer + [f"{t} {name}" for name in longer for t in sorted(lx.TITLES)]
     else:
         return None
     rows = await graph.read(PERSON_TITLED, title=title, surname=surname, keys=keys, given=given,
@@ -453,6 +466,11 @@ def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozen
             unresolved[i] = (sk, longer[0][1])
 
 
+def shortened(short: str) -> list[str]:
+    """The keys' beginnings of the names a short given name may stand for ("tom": "thomas ", "mr thomas ")."""
+    return [f"{t}{full} " for full in lx.SHORT_GIVEN.get(short, ()) for t in ("", *(f"{t} " for t in sorted(lx.TITLES)))]
+
+
 def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:
     """An episode's "Gordon" is its "Gordon Pike" when he is its one person so named ("Gordon at
     number 16, Gordon Pike": the first name said first had become a person of its own, and every
@@ -474,6 +492,8 @@ def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: fro
         if d.type not in ("person", "thing") and sk not in lx.GIVEN_NAMES:
             continue  # ("Gordon at number 16" had been read as a firm's)
         longer = [p for k, p in people.items() if k.startswith(sk + " ")]
+        if not longer and sk in lx.SHORT_GIVEN:  # ... else the name it shortens ("Tom": "Mr Thomas Okafor")
+            longer = [p for k, p in people.items() if any(k.startswith(prefix) for prefix in shortened(sk))]
         if not longer and sk not in lx.GIVEN_NAMES:  # a surname: "Okafor" of "David Okafor"
             longer = [p for k, p in people.items() if k.endswith(" " + sk) and len(k.split()) <= 3]
         if len(longer) == 1:

@@ -131,6 +131,25 @@ TITLES = _words("mr mrs ms miss mx dr dra prof professor sir dame lady lord rev 
 # A title's short and long forms, one person's ("Cllr Ellison" is "Councillor Margaret Ellison").
 _TITLE_FORMS = (("cllr", "councillor"), ("prof", "professor"), ("rev", "revd", "reverend"), ("sgt", "sergeant"))
 TITLE_FORMS = {t: forms for forms in _TITLE_FORMS for t in forms}
+# The short forms of a given name people are called by, and the names they shorten ("Mr Thomas
+# Okafor" then "Tom": one person). Only the common English ones, each short form's full names.
+_SHORT_GIVEN = """tom tommy: thomas | dave davey: david | mike mick mikey: michael | bob rob robbie bobby: robert |
+bill billy will: william | jim jimmy jamie: james | liz lizzie beth betty: elizabeth | kate katie kath cathy: catherine
+katherine kathryn | jen jenny: jennifer | sam: samuel samantha | ben: benjamin | dan danny: daniel | nick: nicholas |
+chris: christopher christine | alex: alexander alexandra | matt: matthew | andy: andrew | steve: stephen steven |
+tony: anthony | pete: peter | joe: joseph | sue: susan | maggie meg peggy: margaret | pat: patrick patricia |
+rich rick ricky: richard | ed ted eddie: edward | fred freddie: frederick | harry: henry | jack: john |
+jo: joanne joanna josephine | becky: rebecca | vicky: victoria | jon: jonathan | charlie: charles charlotte |
+tim: timothy | greg: gregory | ken: kenneth | ron: ronald | phil: philip phillip | ray: raymond | abi abby: abigail |
+mandy: amanda | debbie deb: deborah | sandy: sandra | nat: natalie nathan nathaniel | tash: natasha | gav: gavin |
+gaz: gary | geoff: geoffrey | gill: gillian | jess: jessica | josh: joshua | max: maxwell maximilian |
+nicky: nicola nicole | ollie: oliver | rosie: rosemary | sophie: sophia | ted: theodore | theo: theodore |
+val: valerie | zach: zachary"""
+SHORT_GIVEN: dict[str, tuple[str, ...]] = {}
+for _entry in _SHORT_GIVEN.split("|"):
+    _shorts, _, _fulls = _entry.partition(":")
+    for _short in _shorts.split():
+        SHORT_GIVEN[_short] = SHORT_GIVEN.get(_short, ()) + tuple(_fulls.split())
 # The titles a surname is said with ("Mr Okafor", "Dr Lin"), the most said first: whom a surname
 # alone may be (recollection/lookup.py, channels/foresight.py).
 SURNAME_TITLES = ("mr", "mrs", "ms", "dr", "miss", "prof")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.construction import lexicon as lx
-from app.construction.entity_resolution import NAMED_ENTITY, normalize_key
+from app.construction.entity_resolution import NAMED_ENTITY, normalize_key, shortened
 from app.construction.role_aliases import role_keys
 from app.lifecycle.retention import revive
 from app.recollection import filters
@@ -25,11 +25,20 @@ ASKED_ENTITY = f"""CALL () {{
 }}
 CALL (exact) {{
   WITH exact WHERE size(exact) = 0
-  // a first name ("Priya": Priya Nair), or a name said without its title ("Sarah Lin": Dr Sarah Lin)
+  // a first name ("Priya": Priya Nair), or a name said without its title ("Sarah Lin": Dr Sarah Lin) or
+  // shorter ("Tom Okafor": Mr Thomas Okafor)
   MATCH (x:Entity {{tenant: $tenant, type: 'person'}})
   WHERE ((x.key STARTS WITH $key + ' ' AND NOT $key CONTAINS ' ') OR x.key IN $titled) AND {_KNOWN_IN_GROUP}
-  {_ONE_PERSON}first
+  {_ONE_PERSON}named
 }}
+CALL (exact, named) {{
+  // ... else a short form of a first name ("Tom": Thomas Okafor, Mr Thomas Okafor), none known by it
+  WITH exact, named WHERE size(exact) = 0 AND size(named) = 0 AND size($shortened) > 0
+  UNWIND $shortened AS prefix
+  MATCH (x:Entity {{tenant: $tenant, type: 'person'}}) WHERE x.key STARTS WITH prefix AND {_KNOWN_IN_GROUP}
+  {_ONE_PERSON}shortened
+}}
+WITH exact, CASE WHEN size(named) = 1 THEN named ELSE shortened END AS first
 CALL (exact, first) {{
   // "Dad", asked by a client who does not say whose: the one person who is someone's dad.
   WITH exact, first WHERE size(exact) = 0 AND size(first) = 0 AND size($kin) > 0
@@ -43,14 +52,18 @@ WHERE e IS NOT NULL"""
 
 
 def asked_params(name: str) -> dict:
-    """ASKED_ENTITY's parameters for `name`: its key, and for a parent's word said as a name
-    ("Dad", "Mum") the alias endings of every word for that role ("'s dad", "'s father", ...)."""
+    """ASKED_ENTITY's parameters for `name`: its key, the names it may be a short form of ("Tom Okafor": Thomas
+    Okafor, with or without a title), and for a parent's word said as a name ("Dad", "Mum") the alias endings of
+    every word for that role ("'s dad", "'s father", ...)."""
     key = normalize_key(name)
-    titled = [f"{t} {key}" for t in lx.SURNAME_TITLES]
+    first, _, rest = key.partition(" ")
+    longer = [f"{full} {rest}" for full in lx.SHORT_GIVEN.get(first, ())] if rest else []
+    titled = [f"{t} {k}" for k in (key, *longer) for t in lx.SURNAME_TITLES] + longer
+    found = {"key": key, "kin": [], "titled": titled, "shortened": [] if rest else shortened(key)}
     if key not in lx.KIN_AS_NAME:
-        return {"key": key, "kin": [], "titled": titled}
+        return found
     words = {k.partition("'s ")[2] for k in role_keys(f"x's {key}")} or {key}  # grandma: no role's
-    return {"key": key, "kin": sorted(f"'s {w}" for w in words), "titled": titled}
+    return found | {"kin": sorted(f"'s {w}" for w in words)}
 
 
 # An entity's facts true at $at (asOf, else now), newest first (`e` bound before it); with
