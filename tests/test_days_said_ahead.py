@@ -112,3 +112,23 @@ def test_what_runs_out_lapses_or_renews_on_a_day_runs_out_ahead():
                                                                                                      [202612])
     said = "the milk ran out on Monday"
     assert days(said, ref=nov, prefer=tense_of(said)) == [("Monday", date(2026, 11, 23))]
+
+
+def test_every_day_of_a_list_takes_the_month_said_at_its_end():
+    # walk-through 130: "Thursday 10th, Friday 11th and Saturday 12th December", said on 14 September, read its
+    # first day as Thursday 10 September (gone by; the month was only taken by the day right before it)
+    said = "So the show dates are confirmed: Thursday 10th, Friday 11th and Saturday 12th December, 7.30pm every night"
+    assert [d for _, d in days(said, ref=date(2026, 9, 14))] == [date(2026, 12, 10), date(2026, 12, 11),
+                                                                 date(2026, 12, 12)]
+
+
+def test_a_day_whom_something_is_moved_to_and_a_since_of_why_are_ahead():
+    # walk-throughs 131 and 129: "They've moved us to the 31st May to 2nd June instead" (said 10 May) and "since Sam
+    # Okafor starts with us on 16 November" (said in September) had been read a year back
+    from app.construction.local.inline_dates import tense_at, tense_of
+    said = "They've moved us to the 31st May to 2nd June instead"
+    assert [d for _, d in days(said, ref=date(2025, 5, 10), prefer=tense_at(said))] == [date(2025, 5, 31),
+                                                                                         date(2025, 6, 2)]
+    said = "setting some ground rules for the group since Sam Okafor starts with us on 16 November"
+    assert [d for _, d in days(said, ref=date(2026, 9, 28), prefer=tense_of(said))] == [date(2026, 11, 16)]
+    assert tense_of("I've been vegan since March") == "past" and tense_of("we've lived here since 2019") == "past"

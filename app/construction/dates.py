@@ -933,8 +933,10 @@ _MOVED_AFTER = re.compile(rf"[^.;!?]{{0,40}}?\b(?:moved|moving|pushed|postponed|
                           r"(?:(?:the|our|my|his|her|their|it|us|them)\b(?:\s+[\w'-]+){{0,3}}?\s+)?"
                           rf"(?:again\s+)?(?:to|until|till)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
                           rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
-# A day of a list that says its month once, at its end: " and Saturday 12th December".
-_LISTED_BEFORE = re.compile(rf"\s*(?:,|and|&|or)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+# A day of a list that says its month once, at its end: " and Saturday 12th December", ", Friday 11th and Saturday
+# 12th December" (the days between said with their ordinals).
+_LISTED_BEFORE = re.compile(rf"(?:\s*(?:,|and|&|or)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)\b)*"
+                            rf"\s*(?:,|and|&|or)\s+(?:(?:{_WD}),?\s+)?(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
                             rf"\s+(?:of\s+)?(?P<month>{_M_ANY})\b", _I)
 
 # A range's start said by its number alone, right before its end: "the 21st to ", "the 21st-".

@@ -19,7 +19,9 @@ _PAST_HINT = re.compile(
     # ("met" in lower case: the "Met Office" tells no past)
     r"\b(?:was|were|went|did|didn't|did\s+not|wasn't|weren't|had|came|saw|(?-i:met)|took|told|ago|yesterday|used to|"
     r"died|passed\s+away|"  # ("Dad passed away on the 28th of August and we're trying to ...": last August)
-    r"since|"
+    # (since a time, not the "since" of why: "since Sam Okafor starts with us on 16 November" is ahead)
+    r"since(?=\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|then|"
+    r"christmas|easter|childhood|birth|school|uni|college|forever|ages|i\s+was|we\s+were))|"
     r"won(?!['’]t)|lost|drew|beat|"  # ("We beat Oakwood 3-1 on Saturday": the match gone by; "won't" is ahead)
     r"last(?!\s+(?:day|days|time|one|ones|minute|chance|name|thing|date|stop|payment|instal+ment)\b))\b",
     re.IGNORECASE)  # ("their last day is 30 November": no past)
@@ -161,7 +163,8 @@ _MOVED_TO_HINT = re.compile(
     rf"\b(?:{lx.MOVED_VERBS}|slips|slip|brought|pulled|move|push|postpone|delay|reschedule|bump|shift|extend|"
     r"bring|pull)\s+"
     # "moved the demo to", "moved Tom's onsite to"
-    r"(?:it\s+|them\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
+    # ("They've moved us to the 31st May": whom, said 10 May, had been May gone by)
+    r"(?:it\s+|them\s+|us\s+|me\s+|him\s+|(?:the|our|my|his|her|their|this|that|[A-Z][\w-]*'s)\s+(?:[\w'-]+\s+){0,4}?)?"
     r"(?:back\s+|forward\s+|out\s+|up\s+)?(?:from\s+(?:[\w'-]+\s+){1,4}?)?"
     r"(?:(?:by\s+)?(?:a|an|one|two|three|four|\d+)\s+(?:days?|weeks?|months?)\s+)?"  # ("pushed back by two weeks to")
     r"(?:to|until|till)\s+(?:the\s+)?"
