@@ -412,3 +412,32 @@ def test_the_words_of_a_deal_say_nothing_of_what_it_is_of():
     share.evidence.append({"speaker": "Priya", "content": "and we agreed the discount goes to the new room, so Callum "
                                                           "pays £630 a month instead of £650"})
     assert later_values([share, rent], reorder=True)[1] is rent and getattr(rent, "revised_by", None) is None
+
+
+def test_one_persons_day_rate_said_again_is_one_value_and_days_worked_are_no_rate():
+    # Walk-through 129: "Lena agreed £400 a day ... from December" was marked as revised by her October invoice,
+    # "6 days at £425" ("days" had been a word in common, though "day" says nothing of what), and her quote of
+    # £425 a day stayed unmarked.
+    invoice = said("Lena sent her invoice for October 2026, 6 days at £425.", 23, kind="fact")
+    quote = said("Lena Marsh quoted £425 a day.", 3, kind="fact")
+    agreed = said("Lena agreed £400 a day if Priya books her for 10 days a month from December 2026.", 10, kind="fact")
+    hits = [invoice, quote, agreed]
+    for i, h in enumerate(hits, 1):
+        h.rank = i
+    later_values(hits, reorder=False)
+    assert [getattr(h, "revised_by", None) for h in hits] == [None, agreed, None]
+    # two people's day rates are two values
+    mine, theirs = said("Dave was £350 a day", 3, kind="fact"), said("Lena Marsh quoted £425 a day", 4, kind="fact")
+    assert later_values([mine, theirs], reorder=True)[0] is mine and getattr(mine, "revised_by", None) is None
+
+
+def test_the_day_a_change_holds_from_is_no_value_of_a_day():
+    # Walk-through 129: "handover moves to 5pm on Mondays from the week of 2026-11-09" was marked as revised by "Sam
+    # joins the rota from 30 November" (two changes' first days).
+    handover = said("Tom said handover moves to 5pm on Mondays from the week of 2026-11-09, 6 was too late for Priya.",
+                    5, kind="fact")
+    handover.evidence.append({"speaker": "Tom", "content": "rota change: handover moves to 5pm on Mondays from next "
+                                                           "week, 6 was too late for Priya"})
+    joins = said("on-call: Sam joins the rota from 30 November, so it's me, Priya, Sam in turn", 23)
+    assert later_values([handover, joins], reorder=True)[0] is handover
+    assert getattr(handover, "revised_by", None) is None

@@ -62,6 +62,8 @@ _TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d\d))?\s?([ap])\.?m\b|\b(\d{1,2}):(\d\d
 _MONTHISH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
 _DATE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTHISH})\b|\b({_MONTHISH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|"
                    r"\b20\d\d-(\d\d)-(\d\d)\b")
+_STARTS_FROM = re.compile(r"\b(?:from|starting|as\s+of|effective)\s+(?:(?:the\s+)?week\s+of\s+|the\s+)?"
+                          r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?$")
 _MONTH_NUMBER = {m: "jan feb mar apr may jun jul aug sep oct nov dec".split().index(m[:3]) + 1 for m in lx.MONTHS}
 # Days of the week said as a routine's ("Tuesdays", "every Tuesday", "Tue/Thu"), not as a date's
 # ("Friday 9 October").
@@ -123,6 +125,8 @@ def _values(text: str) -> dict[str, set[str]]:
             hour, minute = int(m.group(4)), m.group(5)
         found.setdefault("time", set()).add(f"{hour:02d}:{minute}")
     for m in _DATE.finditer(low):
+        if _STARTS_FROM.search(low, max(0, m.start() - 24), m.start()):
+            continue  # the day a change holds from, no value of a day ("handover moves to 5pm from the week of 9 November")
         if m.group(5):
             month, day = int(m.group(5)), int(m.group(6))
         else:
@@ -141,7 +145,8 @@ _SAID_BY = re.compile(r"^\s*\S+(?:\s+[A-Z]\S*)?\s+(?:said|says|thinks|wants|reck
 
 def _words(text: str) -> set[str]:
     text = _SAID_BY.sub("", text)
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER}
+    stems = (_stem(w) for w in _WORD.findall(text.lower()) if w not in lx.STOPWORDS and w not in _FILLER)
+    return {w for w in stems if w not in _FILLER}  # (nor their plurals: "6 days at £425" and "£400 a day")
 
 
 _ENDING = re.compile(r"(?:['’]s|ing|ed|es|s)$")
@@ -297,6 +302,8 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # "Graham came down from £320 to £150 after Jess sent him the check-in photos")
     if "money" in changed and _rate_units(a.text) & _rate_units(b.text):
         return True  # a price of one thing by its unit ("wholesale at £2.40 a loaf", "£2.80 a loaf from December")
+    if "money" in changed and _time_rates(a.text) & _time_rates(b.text) and (a.names & b.names) - {a.speaker, b.speaker}:
+        return True  # one person's day or hour rate ("Lena Marsh quoted £425 a day", "Lena agreed £400 a day")
     wa, wb = (a.words, b.words) if changed - _WHEN_KINDS else (a.subject, b.subject)
     shared = wa & wb
     if len(shared) > 1 and shared <= {_stem(n.lower()) for n in a.names | b.names} and not _SAID_INSTEAD.search(b.text):
@@ -379,6 +386,15 @@ def _last_full_day(text: str) -> tuple[int, int, int] | None:
 _RATE = re.compile(r"[£$€]\s?\d[\d,.]*\s+(?:a|an|per)\s+(?:\d+\s*(?:kg|g|l|ml|lb)\s+)?([a-z]{3,})\b")
 _ANY_RATE = frozenset("""month week day year hour night session person head time visit lesson class term evening
 morning go pop piece""".split())
+
+
+# ... or a day's or an hour's work: whose it is says of what.
+_TIME_RATE = re.compile(r"[£$€]\s?\d[\d,.]*k?\s+(?:a|an|per)\s+(day|hour)\b")
+
+
+@lru_cache(maxsize=4096)
+def _time_rates(text: str) -> frozenset[str]:
+    return frozenset(_TIME_RATE.findall(text.lower()))
 
 
 @lru_cache(maxsize=4096)
