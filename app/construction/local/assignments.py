@@ -99,7 +99,9 @@ _EVENT_DAY = re.compile(
     r"(?!(?i:great|good|lovely|amazing|brilliant|fantastic|awesome|fun|nice|wonderful|terrible|awful|productive|"
     r"excellent|busy|long|tough|hard|best|worst)\b)"
     r"(?P<x>(?:(?!(?i:for|to|with|of|about|at|in|on|so|is|was|are|have|has|had|a|an|got|rescheduling|booking|"
-    rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS})\b)"
+    rf"cancell?ing|moving|confirming|arranging|postponing|they|we|i|he|she|you|{lx.MOVED_VERBS}|"
+    # (nor a verb's plain form: "Move the tech rehearsal to Saturday the 5th please" moves the tech rehearsal)
+    r"move|push|postpone|reschedule|shift|delay|bump|book|confirm|arrange|cancel)\b)"
     r"[\w'-]+\s+){0,3}?"
     # ("New completion date is 29 January", "release target is March 12 2027")
     rf"(?i:{lx.SCHEDULED_ALT}))(?:\s+(?i:date|day|target(?:\s+date)?))?{_WITH_WHOM}"

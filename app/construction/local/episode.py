@@ -102,6 +102,8 @@ def _content_words(text: str) -> frozenset[str]:
 
 
 _MONTH_AND_DAY_WORDS = lx.MONTHS | lx.WEEKDAYS | lx.WEEKDAYS_SHORT
+_MOVED_FROM_DAY = re.compile(rf"\b(?:{lx.MOVED_VERBS}|changed|moving)\b[^.;!?]*?\bfrom\s+(?:(?:{lx.WEEKDAY_ALT}),?\s+)?(?:the\s+)?$",
+                             re.I)
 # A list the assistant draws up under a label ("Nursery bag for Finn: nappies and wipes, two changes of clothes,
 # his comforter, ..."): its suggestion, no one's memory (it had been the top hit for the nursery's address).
 _LABELLED_LIST = re.compile(r"^[A-Z][\w' -]{2,40}:\s*[^.:;]+,[^.:;]+,[^.:;]+")
@@ -145,7 +147,10 @@ def _restates(s: _Sentence, told: dict[int, tuple[bool, frozenset[str], frozense
         # predicate of its own, the echo stayed current once the value changed.
         words = {w for w in mine if not w[0].isdigit()} - _MONTH_AND_DAY_WORDS
         if s.dates:
-            same = {d.start for d in s.dates} <= before[1]
+            # (not the day a thing moved from, which it recalls: "Updated: tech rehearsal moved from Sunday 29
+            # November to Saturday 5 December" after "can we do Saturday 5 December 10-6?")
+            same = {d.start for d in s.dates if not _MOVED_FROM_DAY.search(s.text, max(0, d.pos - 40), d.pos)} \
+                <= before[1]
         else:
             same = {w for w in mine if w[0].isdigit()} <= before[0]
         return same and len(words) >= 2 and len(words & before[0]) >= 0.5 * len(words)
@@ -158,7 +163,7 @@ _OK_SHE_SAYS = re.compile(r"^(?:ok|okay|right|so|oh)[,!]?\s+(?:she|he|they|(?-i:
 # What an assistant's confirmation says besides the user's words ("Got it, a peanut allergy
 # with an EpiPen", "Noted: ..."): no content of its own.
 _ACKNOWLEDGED = frozenset("got it noted noting understood done sure okay ok perfect great thanks will do "
-                          "keep mind".split())
+                          "keep mind updated".split())
 
 
 # What the assistant did that the user asked for, told as done: the wish was the user's words, the

@@ -800,8 +800,15 @@ _MEAL_AS_TIME = re.compile(r"\b(?:after|before|until|till|til|by|from|around)\s+
 _FLY_STROKE = re.compile(r"\bfly(?=\s+(?:sets?|kicks?|stroke|drills?|reps?|lengths?)\b)", re.IGNORECASE)
 
 
+# A day moved, no home: "let's move the tech rehearsal to Saturday the 5th" (it had surfaced for "packing" and "new
+# home").
+_DAY_MOVED = re.compile(r"\b(?:move|moves|moved|moving)\s+(?:[\w'-]+\s+){0,4}?(?:back\s+|forward\s+)?(?:to|from)\s+"
+                        r"(?:the\s+)?(?:\d|(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                        r"[a-z]*\b|next\b|tomorrow\b|tonight\b)", re.IGNORECASE)
+
+
 def _cue_text(said: str) -> str:
-    said = _FLY_STROKE.sub("butterfly", said)
+    said = _DAY_MOVED.sub(lambda m: " schedule " + m.group(0).split(None, 1)[1], _FLY_STROKE.sub("butterfly", said))
     return _MEAL_AS_TIME.sub(" schedule ", _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said)))
 
 

@@ -180,7 +180,7 @@ _SLIP_WORD = re.compile(r"\b(?:wait|sorry|oops|mean|meant)\b", _I)
 # ... or a day: "Committee meeting moved to Wednesday 14th, no wait, Thursday 15th" (the 14th had been kept).
 _DAY = rf"(?:(?:{lx.WEEKDAY_ALT})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th))"
 _DAY_TAKEN_BACK = re.compile(rf"\b{_DAY}\s*(?:[-–—,;!]+|\.\.\.)\s*(?:no\s+wait|wait\s+no|no\s+sorry|sorry|I\s+mean)[,\s]+"
-                             rf"(?:it'?s\s+)?(?P<new>{_DAY})\b", _I)
+                             rf"(?:it'?s\s+|I\s+meant?\s+)?(?P<new>{_DAY})\b", _I)  # ("no wait, I mean Sunday the 6th")
 
 
 def _number_said_instead(text: str) -> str:

@@ -1,0 +1,42 @@
+"""A day moved in the words a group chat uses (session 64's walk-throughs): "Move the tech rehearsal to Saturday the
+5th please" moves the rehearsal (it had been a thing called "move the tech rehearsal"); a move is a day's, no home's;
+"no wait, I mean Sunday the 6th" takes the day back; the assistant's "Updated: tech rehearsal moved from Sunday 29
+November to Saturday 5 December" after the user's "Saturday 5th December" says it again, no fact."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from app.construction.local.foresight import situation_cues
+from tests.conversation import extracted
+
+NOV2 = datetime(2026, 11, 2, 22, 40, tzinfo=timezone.utc)
+
+
+def test_a_plain_verb_before_an_event_moves_it_and_is_no_part_of_its_name():
+    ex = extracted([("Helen", "Move the tech rehearsal to Saturday the 5th please")], NOV2)
+    assert [(f.subject, f.predicate, f.object) for f in ex.facts] == [("tech rehearsal", "date is", "2026-12-05")]
+    ex = extracted([("Helen", "Book the dress rehearsal for Sunday 6th December")], NOV2)
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("dress rehearsal", "2026-12-06")]
+
+
+def test_a_day_moved_is_no_house_move():
+    assert "moving" not in situation_cues("let's move the tech rehearsal to Saturday the 5th then")[0]
+    assert "moving" in situation_cues("we're moving to Leeds in March, remind me to book the van")[0]
+
+
+def test_a_day_taken_back_with_i_mean_is_the_day_said_after():
+    ex = extracted([("Helen", "let's take the dress rehearsal on the 5th - no wait, I mean Sunday the 6th")], NOV2)
+    assert {f.event_date.isoformat() for f in ex.facts if f.event_date} == {"2026-12-06"}
+
+
+def test_an_assistants_update_that_recalls_the_day_moved_from_says_the_users_words_again():
+    ex = extracted([("Raj", "Saturday 5th December, 10am to 6pm"),
+                    ("Helen", "ok move tech to Saturday the 5th then. Prompter can you update the list?"),
+                    ("Prompter", "Updated: tech rehearsal moved from Sunday 29 November to Saturday 5 December, "
+                                 "10am-6pm.")], NOV2, assistant="Prompter")
+    assert not [f for f in ex.facts if f.subject == "Prompter" or "Updated" in f.text], ex.facts
+    # an update that names a day no user said is kept (what it worked out)
+    ex = extracted([("Helen", "can you move the tech rehearsal back a week?"),
+                    ("Prompter", "Updated: tech rehearsal moved from Sunday 29 November to Sunday 6 December.")],
+                   NOV2, assistant="Prompter")
+    assert [f for f in ex.facts if "6 December" in f.text], ex.facts
