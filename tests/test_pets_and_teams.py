@@ -248,3 +248,16 @@ def test_a_tests_reading_said_after_its_name_alone_is_its_value():
                  ("Gerry", "INR today. 1.9 this time. Too low now, can't win"),
                  ("Gerry", "Dinner done. It was 20."))
     assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("inr", "3.8"), ("inr", "1.9")]
+
+
+def test_he_after_a_vet_did_something_to_an_unnamed_him_is_not_the_vet():
+    # Walk-through 128: "Dr Kowalski wants to see him for a post-op check" then "And he's on Metacam for pain" had made
+    # "Dr Kowalski is on Metacam" (and "Dr Kowalski takes it in a bit of cheese"); the dog was not named in the episode.
+    ex = extract(("Claire", "Dr Kowalski wants to see him for a post-op check on Monday 30 November at 6pm"),
+                 ("Claire", "And he's on Metacam for pain, 1.5ml once a day with food for 5 days"),
+                 ("Tom", "he takes it in a bit of cheese no problem"), start=datetime(2026, 11, 20, 19, 0, tzinfo=timezone.utc))
+    assert not [f for f in ex.facts if f.subject == "Dr Kowalski" and ("Metacam" in f.text or "cheese" in f.text)], ex.facts
+    # she, when the one unnamed is a him, is still the vet; and he, when the vet is not whom the sentence is of
+    for said in ("Dr Kowalski checked him over today. She said the wound is clean",
+                 "Took him to Dr Kowalski today. He said the wound is clean"):
+        assert [f.subject for f in extract(("Claire", said)).facts if "wound" in f.text] == ["Dr Kowalski"], said

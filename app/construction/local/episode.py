@@ -422,6 +422,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     lately: list[str] = []  # the last few sentences' words (what a correction's old number was said of)
     measured_mark = 0
     people: list[str] = []  # persons named, the last first
+    # (who did something to a "him"/"her" the episode never named, and when: "Dr Kowalski wants to see him", and
+    # the next turn's "he's on Metacam for pain" is not the vet)
+    did_to_unnamed: tuple[str, int, str] | None = None  # (doer, turn, "f"/"m" of the object)
     user_days: set = set()  # (month, day) the users' sentences said, which an assistant's confirmation may repeat
     marks = (0, 0, 0)  # how many facts, scores and foresights there were before the sentence before
     took_back = False  # whether the sentence before took back the one before it
@@ -456,6 +459,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # fits ("Ola Adeyemi is strong. Daniel Ferreira too. She's hard of hearing": Ola).
             # (never the one speaking: "she" is someone else)
             others = [p for p in people if p != s.t.speaker]
+            if did_to_unnamed is not None and s.t.index - did_to_unnamed[1] <= 2 \
+                    and _SUBJECT_PRONOUN[did_to_unnamed[2]].search(s.text):  # (his "he", not her "she")
+                others = [p for p in others if p != did_to_unnamed[0]]
             if told_of is not None and told_of[0] == s.t.index:
                 others = [told_of[1], *(p for p in others if p != told_of[1])]  # (the turn's "he" goes on: "... he
                 # checks before every trip" had been Dr Okafor, named the turn before)
@@ -480,7 +486,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     named_here.append((mm.end, ent.name))
                 elif ent and ent.type == "thing":
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
-            people = _object_first(people, named_here, s.text)
+            people, doer = _object_first(people, named_here, s.text)
+            if doer is not None:
+                did_to_unnamed = (doer, s.t.index, "f" if OBJECT_PRONOUN.search(s.text).group().lower() == "her" else "m")
+            elif any(who for _, who in named_here):
+                did_to_unnamed = None
             if (apposed := _APPOSED.match(s.text)) is not None and apposed["kin"].lower() in lx.KIN and (
                     head := next((who for end, who in named_here if end == apposed.end("head") and who), None)):
                 # "Rob Hale, Zac's dad. He's got his FA emergency aid badge": he is Rob, whom the sentence
@@ -1249,20 +1259,27 @@ def _pronoun_before_names(text: str, who: str, named_here: list[tuple[int, str |
 _DOES_TO = re.compile(r"\s+(?:[\w'-]+\s+){0,4}")
 
 
-def _object_first(people: list[str], named_here: list[tuple[int, str]], text: str) -> list[str]:
+def _object_first(people: list[str], named_here: list[tuple[int, str]], text: str) -> tuple[list[str], str | None]:
     """`people` with the one an object "her"/"him" of the sentence is put first: not the person
     named just before it, who does something to them ("For QA lead I like Mira Jovanovic, Petra
-    Lindqvist referred her": Mira, whom the next sentence's "email her" is)."""
+    Lindqvist referred her": Mira, whom the next sentence's "email her" is); and that doer when no
+    one else named fits (the object is someone unnamed: "Dr Kowalski wants to see him", of the dog)."""
     m = OBJECT_PRONOUN.search(text)
     before = [(end, name) for end, name in named_here if m is not None and end <= m.start()]
     if m is None or not before or None in (name for _, name in before):
-        return people
+        return people, None
     end, doer = before[-1]
     if not _DOES_TO.fullmatch(text, end, m.start()):
-        return people  # "Dad says hi - the Southmead lot have him on ...": another did it
+        return people, None  # "Dad says hi - the Southmead lot have him on ...": another did it
     want = "f" if m.group().lower() == "her" else "m"
     whom = next((p for p in people if p != doer and kin_gender(p) in (None, want)), None)
-    return [whom, *[p for p in people if p != whom]] if whom else people
+    if whom:
+        return [whom, *[p for p in people if p != whom]], None
+    # (the doer the sentence's subject, said first, and no "a pic of him", which is of the one named)
+    return people, doer if _SUBJECT_FIRST.fullmatch(text, 0, end) and " of " not in text[end:m.start()] else None
+
+
+_SUBJECT_FIRST = re.compile(r"\s*(?:(?:and|so|also|oh)\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?")
 
 
 _HIS_ROLE_IS = re.compile(r"(?:and\s+)?(?:his|her)\s+(?:new\s+|current\s+|usual\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
