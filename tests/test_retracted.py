@@ -181,3 +181,16 @@ def test_a_sum_said_again_after_a_slip_is_every_value_read_of_it():
                     ("price is", "£340", True), ("price is", "£350", False)], held
     # ... from the day the slip was to hold from (it had been the apology's day, £350 at once)
     assert {f.valid_from.date().isoformat() for f in ex.facts if f.object == "£350"} == {"2026-11-01"}
+
+
+def test_a_sum_taken_back_is_the_one_of_the_speakers_last_turn_with_one():
+    # Walk-through 128: "We're with PetGuard at £38.50 a month" "renewal is 1 November and they want £46.80 a month"
+    # "no wait, £48.60, I swapped the digits": two sums of that shape among the speaker's facts, so nothing was put
+    # right (the £46.80 stayed current, its deadline too).
+    ex = extracted([("Tom", "Pet insurance renewal letter came. We're with PetGuard at £38.50 a month at the moment"),
+                    ("Tom", "renewal is 1 November and they want £46.80 a month"),
+                    ("Tom", "no wait, £48.60, I swapped the digits. even worse")], OCT)
+    said = [(f.text, f.retracted) for f in ex.facts if "£" in f.text]
+    assert [t for t, retracted in said if not retracted and "£4" in t] == [
+        next(t for t, _ in said if "£48.60" in t)] and any(r for t, r in said if "£46.80" in t), said
+    assert any("£38.50" in t and not r for t, r in said), said  # (the sum of another turn kept)

@@ -633,7 +633,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 _said_instead(facts, scores, said_last, fix[0], fix[1], s.t)
                 continue
             elif not valued and not s.t.assistant and (again := _said_again(s.raw)) is not None and (
-                    said_last := _told_once(facts, by_speaker[s.t.speaker], again[1])) is not None:
+                    said_last := _told_once(facts, by_speaker[s.t.speaker], again[1],
+                                            latest=again[0][:1] in "£$€")) is not None:  # (a sum's slip: the last)
                 # "Sent Pinewood invoice #1042 ..., $2,340" "wait no, it's $2,430."; "she's dropped my Tresiba to
                 # 15 units from tonight" "no wait, 16.": the same, of a sum or a count
                 resaid, other = again
@@ -947,11 +948,16 @@ def _addressed(s: _Sentence, by_speaker: dict[str, set[str]]) -> set[str]:
             and re.search(rf"(?<![\w'-]){re.escape(who.split()[0])}(?![\w'-])", s.text) for i in ids}
 
 
-def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern, several: bool = False) -> int | None:
+def _told_once(facts: list[FactDraft], own: set[str], said: re.Pattern, several: bool = False,
+               latest: bool = False) -> int | None:
     """The index of the one fact among the last few of the speaker's (`own`: their turns' ids)
-    that `said` finds once (`several`: at least once); None when none or several facts do."""
+    that `said` finds once (`several`: at least once); None when none or several facts do. With `latest`, of the
+    latest turn that has any ("We're with PetGuard at £38.50 a month" "renewal is 1 November and they want £46.80
+    a month" "no wait, £48.60": the second)."""
     told = [i for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1)
             if facts[i].turn_ids[0] in own and (n := len(said.findall(facts[i].text))) and (n == 1 or several)]
+    if latest and told:
+        told = [i for i in told if facts[i].turn_ids[0] == facts[told[0]].turn_ids[0]]
     return told[0] if len(told) == 1 else None
 
 
