@@ -213,8 +213,11 @@ def test_a_day_is_read_in_the_tense_of_its_clause(said, days):
     ("Physio appointment next Tuesday at 8am.", date(2023, 5, 16)),
     ("See you next Sunday.", date(2023, 5, 21)),
     ("See you this coming Tuesday.", date(2023, 5, 9)),
-    # "the 19th" after "to" or a weekday is a day; with its weekday, in the month where it is one.
-    ("I moved my appointment to Thursday the 19th.", date(2023, 10, 19)),
+    # "the 19th" after "to" or a weekday is a day; with its weekday, in the month where it is one, near (within
+    # two months; else the weekday is the slip: walk-through 128's "It's now Wednesday the 19th instead of the 12th"
+    # meant the coming 19th, a Thursday)
+    ("I moved my appointment to Thursday the 19th.", date(2023, 5, 19)),
+    ("I moved my appointment to Friday the 16th.", date(2023, 6, 16)),
     ("They moved it to the 19th.", date(2023, 5, 19)),
     ("Porto from the 22nd until 3 Jan.", date(2022, 12, 22)),
 ])

@@ -40,3 +40,19 @@ def test_an_assistants_update_that_recalls_the_day_moved_from_says_the_users_wor
                     ("Prompter", "Updated: tech rehearsal moved from Sunday 29 November to Sunday 6 December.")],
                    NOV2, assistant="Prompter")
     assert [f for f in ex.facts if "6 December" in f.text], ex.facts
+
+
+def test_a_booking_said_alone_takes_the_day_said_next_and_a_weekday_that_fits_no_near_day_is_the_slip():
+    # Walk-through 128: "We also booked his neutering. Thursday 12 November, drop off at 8am" gave the neutering no
+    # day; "It's now Wednesday the 19th instead of the 12th" (said on 4 November 2026; the 19th is a Thursday) was
+    # 19 August; "Sorry I mean Thursday 19th" then made "Claire means on 2026-11-19" and put the 12th back.
+    ex = extracted([("Claire", "We also booked his neutering. Thursday 12 November, drop off at 8am")],
+                   datetime(2026, 10, 14, 19, 12, tzinfo=timezone.utc))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("neutering", "2026-11-12")]
+    ex = extracted([("Claire", "Greenway rang again. Dr Kowalski's operating list changed, so the neutering is moved"),
+                    ("Claire", "It's now Wednesday the 19th instead of the 12th"),
+                    ("Claire", "Sorry I mean Thursday 19th. Still 8am drop off")],
+                   datetime(2026, 11, 4, 18, 45, tzinfo=timezone.utc))
+    assert [(f.subject, f.object, f.retracted) for f in ex.facts if f.predicate == "date is"] == [
+        ("neutering", "2026-11-19", False)], ex.facts
+    assert not [f for f in ex.facts if f.predicate == "means"], ex.facts

@@ -965,6 +965,11 @@ def _weekday_nth(day: int, wd: int, ref: date, prefer: str | None) -> date | Non
     ahead, gone = seek(1), seek(-1)
     if ahead is None or gone is None:
         return ahead or gone
+    if (ahead - ref).days > 60 and (ref - gone).days > 60:
+        # no such day near: the weekday is the slip, not the number ("It's now Wednesday the 19th instead of the
+        # 12th", said on 4 November 2026, a Thursday: it had been 19 August)
+        first = _month_of_nth(day, date(ref.year, ref.month, 1), ref, prefer)
+        return _safe_date(first.year, first.month, day)
     if prefer == PAST and (ref - gone).days <= 45:
         return gone
     if prefer == FUTURE:

@@ -766,6 +766,7 @@ test exam trip tasting rehearsal repair repairs callout call-out match fixture g
 registration enrolment enrollment entries applications sign-ups signups tournament
 physio physiotherapy dentist check-up checkup scan first-fix second-fix
 grooming vaccination vaccinations vaccine jab jabs booster plastering operation haircut mot friendly friendlies
+neutering spaying surgery procedure op
 festival show fair fete market playtest gig concert recital premiere bbq barbecue picnic agm auction
 collection pickup pick-up social flights
 viva defence defense graduation training

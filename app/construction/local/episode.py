@@ -615,6 +615,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
+                    if (day := day_said_alone(s)) is not None and _day_said_already(facts, set(was.turn_ids), day.start):
+                        continue  # ("Wednesday the 19th" "Sorry I mean Thursday 19th": the day said, its weekday put right)
                     _day_said_instead(facts, scores, s, set(was.turn_ids))  # (and its fact)
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
@@ -972,14 +974,29 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     turns `own` that has one, and that fact is told again with it: "put him in for Tuesday 8th December"
     "no wait, wednesday 9th"; "flying out on Friday 18th December" "no, it's the 19th, Saturday"."""
     day = day_said_alone(s)
-    said_last = _told_once(facts, own, other := _another_day(day.start), several=True) if day is not None else None
+    if day is None:
+        return False
+    if _day_said_already(facts, own, day.start):
+        return True  # its weekday put right ("Wednesday the 19th" "Sorry I mean Thursday 19th")
+    said_last = _told_once(facts, own, other := _another_day(day.start), several=True)
     if said_last is None:
         return False
-    # (of a fact of two days, the one said last: "the clinic on the 19th is cancelled, they've rebooked
-    # Isla for Thursday 10th December" then "sorry, I meant Friday 11th December, not Thursday")
-    _said_instead(facts, scores, said_last, [*other.finditer(facts[said_last].text)][-1].group(),
+    # (of a fact of two days, the one said last, but for the one it replaced: "the clinic on the 19th is cancelled,
+    # they've rebooked Isla for Thursday 10th December" then "sorry, I meant Friday 11th December, not Thursday")
+    text = facts[said_last].text
+    days = [m for m in other.finditer(text) if not _REPLACED_DAY.search(text, 0, m.start())] or [*other.finditer(text)]
+    _said_instead(facts, scores, said_last, days[-1].group(),
                   f"{day.start.isoformat()} ({day.phrase.strip()})", s.t, event_date=day.start)
     return True
+
+
+def _day_said_already(facts: list[FactDraft], own: set[str], day: date) -> bool:
+    """Whether the last of the turns `own` that said a day said `day` as the new one."""
+    return _told_once(facts, own, re.compile(rf"(?<!instead of )(?<!rather than )(?<!not ){day.isoformat()}"),
+                      several=True, latest=True) is not None
+
+
+_REPLACED_DAY = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+$")
 
 
 def _a_word(s: _Sentence) -> bool:

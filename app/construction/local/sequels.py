@@ -115,6 +115,11 @@ ORDERED = re.compile(r"\b(?P<thing>(?:[a-z][\w-]*\s+){0,2}?(?:cake|cakes|order|s
 # had been no one's, and no plan: "the party's off" ended nothing).
 _EVENT_ALONE = re.compile(r"^(?:(?:also|and|oh|so|ok|okay|right|plus)[,!]?\s+)*(?:(?:a|the|our|my)\s+)?"
                           rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))[\s!.]*$", _I)
+# ... or booked alone: "We also booked his neutering." "Thursday 12 November, drop off at 8am" (the day had been no
+# one's, and the neutering's move to the 19th ended nothing).
+_BOOKED_ALONE = re.compile(r"^(?:(?:we|i|they|he|she)(?:'ve|\s+have)?\s+)?(?:(?:also|just|finally|now)\s+)?"
+                           r"(?:booked|scheduled|arranged)\s+(?:in\s+)?(?:the|his|her|our|my|their)\s+"
+                           rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))[\s!.]*$", _I)
 # (not any "this": "party! this is going to be epic" says no day)
 _DAY_FIRST = re.compile(r"^(?:on\s+)?(?P<rest>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|(?:next|this)\s+"
                         r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|week(?:end)?|month)|"
@@ -159,6 +164,11 @@ _TEST_ALONE = re.compile(r"^(?:(?i:so|ok|okay|and|right)[,]?\s+)?(?:(?i:the|my|h
                          r"(?i:done|today|this\s+morning|result|results|reading|test|check|back)\s*[.!:]*$")
 _READING_ALONE = re.compile(r"^(?:(?i:it\s+was|it's|it\s+is|it\s+came\s+(?:back\s+)?(?:at|as))\s+)?"
                             r"(?P<num>\d+(?:\.\d+)?(?:/\d+)?)(?P<tail>(?:\s+(?i:this\s+time|today|now|again))?)\s*[.!]*$")
+
+
+def _lowered(name: str) -> str:
+    """A thing's name in lower case but for its capitals' words ("the MOT", "the dress fitting")."""
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in name.split())
 
 
 def sequel(before: str, text: str, earlier: Callable[[], str] = str,
@@ -209,7 +219,9 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
         item = put.group("item").lower() if put is not None else ""
         return None if not item or item.split()[0] in lx.STOPWORDS else f"The {item} is {said.group('rest')}"
     if (day := _DAY_FIRST.match(text)) is not None and (event := _EVENT_ALONE.match(before)) is not None:
-        return f"The {event['ev'].lower()} is on {day['rest']}"
+        return f"The {_lowered(event['ev'])} is on {day['rest']}"
+    if (day := _DAY_FIRST.match(text)) is not None and (event := _BOOKED_ALONE.match(before)) is not None:
+        return f"The {_lowered(event['ev'])} is booked for {day['rest']}"
     if (said := _IT_IS.match(text)) is not None and (named := _NAMED_ALONE.match(before)) is not None \
             and not set(named["np"].lower().split()) & _NOT_A_NOUN and not _ITS_PRICE.match(text) \
             and not re.search(r"['’]s\b|\w{3,}ed\b|\bagain\b", named["np"]):  # ("The store's doing great!", "The
