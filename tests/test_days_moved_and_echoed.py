@@ -56,3 +56,14 @@ def test_a_booking_said_alone_takes_the_day_said_next_and_a_weekday_that_fits_no
     assert [(f.subject, f.object, f.retracted) for f in ex.facts if f.predicate == "date is"] == [
         ("neutering", "2026-11-19", False)], ex.facts
     assert not [f for f in ex.facts if f.predicate == "means"], ex.facts
+
+
+def test_the_answer_to_to_when_after_a_move_is_the_new_day_and_who_is_not_in_on_a_day_is_ahead():
+    # Walk-through 128: "they've moved Biscuit's booster" "To when?" "Tuesday 13th at 9am now" was "Claire said on
+    # 2026-10-13 at 9am now" (the booster kept 8 October); "Dr Sandhu isn't in on Thursday", said on a Monday after
+    # "Greenway just rang", the Thursday gone by.
+    ex = extracted([("Claire", "Ugh Greenway just rang, Dr Sandhu isn't in on Thursday so they've moved Biscuit's booster"),
+                    ("Pip", "To when?"), ("Claire", "Tuesday 13th at 9am now")],
+                   datetime(2026, 10, 5, 8, 15, tzinfo=timezone.utc), assistant="Pip")
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("booster", "2026-10-13")]
+    assert {f.event_date.isoformat() for f in ex.facts if "Sandhu" in f.text} == {"2026-10-08"}

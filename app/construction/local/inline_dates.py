@@ -112,6 +112,9 @@ _SCHEDULE_HINT = re.compile(
     r"\b(?:visits?|arrives?|lands?|starts?|begins?|leaves?|fl(?:y|ies)|returns?|opens?|comes?|needs?|"
     # ("the retainer ends on 31 October"; "Kev said the gas safety certificate runs out on 9 January", said in November)
     r"moves?\s+in|ends|expires|finishes|runs\s+out|lapses|renews)\s+(?:[\w'-]+\s+){0,10}?on\b|"
+    # whether one is in on a day, said now ("Dr Sandhu isn't in on Thursday", said on a Monday: the coming one)
+    r"(?:\b(?:is|are|isn't|aren't|is\s+not|are\s+not)|'s|'re)\s+(?:in|off|away|around|available|free|working|back)\s+"
+    r"(?:on|until|till)\b|"
     # "My real A-level exams start in June": a month of a timetable, ahead
     r"\b(?:starts?|begins?|opens?|arrives?)\s+in\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
     # "her onsite is on 1 October", "the viewing's set for Friday": a thing's day, ahead

@@ -27,7 +27,9 @@ _MOVED = re.compile(rf"(?:^|\b(?:the|our|this)\s+)(?P<ev>(?:(?!(?:the|our|this)\
                     # moved AGAIN")
                     r"(?:'s\s+|\s+(?:(?:has\s+been|have\s+been|was|were|got|is|are|is\s+being|'s\s+been)\s+)?)"
                     r"(?:moved|pushed(?:\s+back)?|postponed|delayed|rescheduled)\b"
-                    r"|\b(?:move|push|postpone|delay|reschedule)\s+(?:the|our|this)\s+"
+                    # ("they've moved Biscuit's booster")
+                    r"|\b(?:move|push|postpone|delay|reschedule|moved|pushed|postponed|delayed|rescheduled)\s+"
+                    r"(?:the|our|this|his|her|their|[a-z][\w-]*['’]s)\s+"
                     rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
 # A day of a month, its weekday before it or not, as the sequels below read one ("Thursday 8 October",
 # "October 8th").
@@ -35,8 +37,10 @@ _WEEKDAY_FIRST = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
 _DAY_MONTH = (rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{lx.MONTH_ALT})|"
               rf"(?:{lx.MONTH_ALT})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)")
 # ... or said as the day it is now: "May 28 2027 now, something about their Q2 slate".
-_DAY_NOW = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}{_DAY_MONTH}(?:,?\s+\d{{4}})?)\s+now\b(?P<tail>.*)$",
-                      _I)
+# ("Tuesday 13th at 9am now", the answer to "To when?")
+_DAY_NOW = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}(?:{_DAY_MONTH[3:-1]}|(?<=day )(?:the\s+)?\d{{1,2}}"
+                      r"(?:st|nd|rd|th))(?:,?\s+\d{4})?(?:,?\s+(?:at\s+)?\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)?)\s+now\b"
+                      r"(?P<tail>.*)$", _I)
 # ... or said instead, a day of a month or of the week: "Sunday the 15th instead, same place, but 2:30pm".
 _DAY_INSTEAD = re.compile(rf"^(?:(?:on|to)\s+)?(?P<rest>{_WEEKDAY_FIRST}(?:{_DAY_MONTH[3:-1]}|(?:the\s+)?\d{{1,2}}"
                           r"(?:st|nd|rd|th))(?:,?\s+\d{4})?)\s+instead\b(?P<tail>.*)$", _I)
