@@ -117,3 +117,14 @@ def test_a_count_for_tonight_is_no_value_of_every_day():
                  ("Jess", "Tom can you print the setlist? 22 songs tonight"),
                  ("Jess", "41 singers now"))
     assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [("song count", "26"), ("singer count", "41")]
+
+
+def test_a_sum_settled_on_for_a_thing_is_its_budget_and_we_should_put_it_up_is_its_value():
+    # Walk-through 131: "ok £450 for fuel then", "I reckon we should put the fuel budget up to £600" and "Let's say
+    # £650 for fuel now" had made no value: the £450 stayed the only answer
+    ex = extract(("Hannah", "ok £450 for fuel then. And first campsite: I booked Glen Nevis Caravan Park"),
+                 ("Hannah", "diesel has gone up again btw, I reckon we should put the fuel budget up to £600"),
+                 ("Hannah", "Fuel is going way faster than we thought, Skye is all hills. Let's say £650 for fuel now"))
+    assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [
+        ("fuel budget", "£450"), ("fuel budget", "£600"), ("fuel budget", "£650")], ex.facts
+    assert not [f for f in extract(("Hannah", "we paid £450 for fuel last month")).facts if f.single_valued]

@@ -182,7 +182,9 @@ _SCHEDULE = re.compile(
 # A value changed by someone: "I raised my calories to 2,100", "we cut the budget to £400";
 # "targeting 1,900 kcal a day" (a day's energy, the speaker's).
 _CHANGED = re.compile(
-    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s|'ll|\s+will)?"
+    # ("I reckon we should put the fuel budget up to £600")
+    r"(?:(?<![\w'])(?P<who>I|we|they|[A-Z][\w-]+)(?:'ve|\s+have|\s+has|'m|\s+am|'re|\s+are|\s+is|'s|'ll|\s+will|"
+    r"\s+should)?"
     r"(?:\s+just)?\s+|"
     r"(?i:let's|please|(?:can|could)\s+(?:we|you))\s+|^(?:(?i:ok|okay|so|and|then|also)[,]?\s+)?|"
     r"\x00\d+\x00\s+)"  # ("The AGM tonight voted the annual fee up to £55": its day before the verb)
@@ -210,6 +212,12 @@ _CHANGED = re.compile(
 _AGREED_AT = re.compile(r"\b(?i:agreed|agree|settled|accepted)\s+(?i:to|on)\s+(?:(?i:a|an)\s+)?"
                         r"(?P<num>\d{1,3}(?:\.\d+)?\s?%|[£$€]\s?\d[\d,]*(?:\.\d+)?k?)\s+"
                         r"(?P<attr>(?i:commission|discount|deposit|fee|rate|day\s+rate|hourly\s+rate|rent|price|budget))\b")
+# A sum settled on for a thing, in a group's words: "ok £450 for fuel then", "Let's say £650 for fuel now" (each had
+# been nothing, the fuel budget never said).
+_SUM_FOR = re.compile(r"(?:^|[.!;]\s+)(?:(?i:ok|okay|so|right|fine|yeah|yes|yep)[,!]?\s+)?"
+                      r"(?:(?i:let'?s\s+(?:say|make\s+it|do|go\s+with)|we'?ll\s+(?:say|do))\s+)?"
+                      r"(?P<num>[£$€]\s?\d[\d,]*(?:\.\d+)?k?)\s+(?i:for)\s+(?:(?i:the)\s+)?"
+                      r"(?P<x>[a-z]+(?:\s+[a-z]+)?)\s+(?i:then|now|it\s+is)\b")
 _PROPOSED = re.compile(r"(?:\w+\s+)?\b(?:proposal|propose[sd]?|proposing|suggest(?:s|ed|ing)?|should\s+we|could\s+we|"
                        r"how\s+about|what\s+if)\b", re.I)
 _TARGETING = re.compile(r"\b(?:targeting|aiming\s+for|aim\s+for|eating|on)\s+(?:about\s+|around\s+|roughly\s+)?"
@@ -1147,6 +1155,11 @@ def _changed(v: _Values) -> None:
         v.add(whose, attr, value, m.start(), "", m.end())  # (told by its doer)
     for m in _AGREED_AT.finditer(v.text):
         v.add(None, " ".join(m.group("attr").lower().split()), m.group("num").replace(" ", ""), m.start(), "", m.end())
+    for m in _SUM_FOR.finditer(v.text):
+        x = m.group("x").lower()
+        if x.split()[0] not in lx.STOPWORDS:
+            v.add(None, x if x.endswith("budget") else f"{x} budget", m.group("num").replace(" ", ""), m.start(), "",
+                  m.end())
     for m in _TARGETING.finditer(v.text):
         protein = "protein" in m.group("what").lower()
         value = re.sub(r"\s*(?:of\s+)?protein$", "", " ".join(m.group("num").split()), flags=re.I)
