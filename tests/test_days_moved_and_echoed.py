@@ -67,3 +67,13 @@ def test_the_answer_to_to_when_after_a_move_is_the_new_day_and_who_is_not_in_on_
                    datetime(2026, 10, 5, 8, 15, tzinfo=timezone.utc), assistant="Pip")
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("booster", "2026-10-13")]
     assert {f.event_date.isoformat() for f in ex.facts if "Sandhu" in f.text} == {"2026-10-08"}
+
+
+def test_the_assistant_named_by_a_user_is_never_the_users_she():
+    # Walk-through 131: "Fiona Campbell, Wren you'll hear about her a lot lol" "Which week is she thinking?" "she's
+    # flying into Inverness on the 9th" had made the assistant, Wren, fly into Inverness.
+    ex = extracted([("Rory", "Also my sister wants to come for a week! Fiona Campbell, Wren you'll hear about her a lot"),
+                    ("Wren", "That's lovely. Which week is she thinking?"),
+                    ("Rory", "she's flying into Inverness on the 9th and leaving the 15th")],
+                   datetime(2025, 4, 26, 10, 31, tzinfo=timezone.utc), assistant="Wren")
+    assert [f.subject for f in ex.facts if "Inverness" in f.text] == ["Fiona Campbell"], ex.facts

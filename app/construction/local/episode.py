@@ -406,6 +406,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
     told_of: tuple[int, str] | None = None  # (turn, user) the turn tells the assistant of as "he" or "she"
     held_by_thing: tuple[str, int] | None = None  # the thing (a pet) a constraint was said of last, and its turn
     users = sorted({t.speaker for t in turns if not t.assistant and t.speaker})
+    assistants = {t.speaker for t in turns if t.assistant}  # (never a user's "she": "Wren you'll hear about her")
 
     def keep(fs: ForesightDraft, turn: int) -> bool:
         """`fs` kept, unless said already or its turn has said enough."""
@@ -479,7 +480,7 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ent = reg.get(mm.key)
                 # (one who speaks in the group too, named by another, not called to: "Tomasz does
                 # the art, he's in this chat too. he lives in Kraków" is Tomasz, not the man before)
-                if ent and ent.type == "person" and (not ent.speaker or (
+                if ent and ent.type == "person" and ent.name not in assistants and (not ent.speaker or (
                         ent.name != s.t.speaker and not _called(s.text, mm.start, mm.end))):
                     recent = ent.name
                     people = [ent.name, *[p for p in people if p != ent.name]][:8]
@@ -1238,7 +1239,7 @@ _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
 
 _CALLED_BEFORE = re.compile(r"(?:^|[,!]|\b(?:hey|hi|hello|thanks|thank\s+you|wow|oh|yes|yeah|no|ok|okay))\s*$",
                             re.I)
-_CALLED_AFTER = re.compile(r"\s*(?:[,!?:.]|$)")
+_CALLED_AFTER = re.compile(r"\s*(?:[,!?:.]|$)|\s+(?=(?:you|you'll|you're|you've|can\s+you|could\s+you|please)\b)", re.I)
 
 
 def _called(text: str, start: int, end: int) -> bool:
