@@ -132,3 +132,13 @@ def test_a_day_whom_something_is_moved_to_and_a_since_of_why_are_ahead():
     said = "setting some ground rules for the group since Sam Okafor starts with us on 16 November"
     assert [d for _, d in days(said, ref=date(2026, 9, 28), prefer=tense_of(said))] == [date(2026, 11, 16)]
     assert tense_of("I've been vegan since March") == "past" and tense_of("we've lived here since 2019") == "past"
+
+
+def test_a_weekday_someone_said_is_the_coming_one():
+    # walk-through 129: "when are they due?" "Bytes said Friday" (said on Tuesday 17 November) was the 13th
+    from app.construction.local.inline_dates import tense_of
+    tue = date(2026, 11, 17)
+    said = "Bytes said Friday"
+    assert days(said, ref=tue, prefer=tense_of(said)) == [("Friday", date(2026, 11, 20))]
+    said = "she said Monday was awful"
+    assert days(said, ref=tue, prefer=tense_of(said)) == [("Monday", date(2026, 11, 16))]

@@ -272,7 +272,8 @@ _UNTIL_HINT = re.compile(r"\b(?:until|till|til)\s+(?:the\s+)?(?:end\s+of\s+)?(?:
 _NO_TENSE = re.compile(r"\b(?:(?:someone|somebody|(?:a|an|the)\s+[a-z]+)\s+(?:called|named)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
                        r"(?:said|says|told\s+(?:me|us|him|her|them))(?:\s+(?:it'?s|it\s+is|it'?ll\s+be|it\s+will\s+be))?"
                        r"(?=\s+(?:(?:early|mid|late|the\s+end\s+of|end\s+of)[\s-]+)?(?:the\s+)?"
-                       r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d))|"
+                       # ("when are they due?" "Bytes said Friday", said on a Tuesday: the coming one)
+                       r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|\d))|"
                        r"(?:'ve|have|has|'s)\s+got\s+to|"
                        # what one has ("we've got an onboarding call Thursday at 11am", said on a Monday: the coming one)
                        r"(?:'ve|have|has|'s)\s+got(?=\s+(?:a|an|another|the|my|our|his|her|their|your|some|two|three)\s))\b",
