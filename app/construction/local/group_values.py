@@ -728,6 +728,7 @@ _DAYS_HOURS = re.compile(
     rf"(?:on\s+)?(?P<days>{_WD}(?:\s*(?:to|-|–|and|&)\s*{_WD})?)\s*,?\s*(?:from\s+)?"
     r"(?P<hours>\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:to|-|–|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)",
     re.I)
+_PRICE_NAMES = frozenset("fee fees price prices cost costs rent rate charge charges subs bill".split())
 _COSTS = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so)\s+|\x00\d+\x00\s*,?\s+)(?i:a|an|the|each|one|our)\s+"
                     r"(?P<item>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:(?i:now)\s+)?(?i:costs|will\s+cost|"
                     r"is\s+going\s+to\s+cost|is\s+priced\s+at|goes\s+up\s+to|will\s+go\s+up\s+to)\s+"
@@ -789,7 +790,10 @@ def _hours_and_prices(v: _Values) -> None:
         item = m.group("item").lower()
         if item.split()[0] not in lx.STOPWORDS:
             what = "fee" if item.split()[-1] in lx.HIRED else "price"  # (a hall's: its fee)
-            v.add(None, f"{item} {what}", m.group("num").replace(" ", ""), m.start(), end=m.end())
+            # (a price named as one is itself: "so the fee goes up to £1,230 a week" had been a "fee price" beside
+            # the fee, and a slip after it took back only the one)
+            named = item if item.split()[-1] in _PRICE_NAMES else f"{item} {what}"
+            v.add(None, named, m.group("num").replace(" ", ""), m.start(), end=m.end())
     for m in (*_GOES_TO.finditer(v.text), *_GOING_UP_SAYS.finditer(v.text)):
         item = m.group("item").lower()
         if not set(item.split()) & (_NOT_AN_ITEM | lx.STOPWORDS):

@@ -151,7 +151,11 @@ _CHANGES_FROM_HINT = re.compile(
     # ... or a rate agreed from a day: "we agreed $750 a month from January", said in November
     r"[$£€]\s?\d[\d,.]*k?\s+(?:a|an|per)\s+(?:month|year|week|hour|night|day|session)\s+"
     r"(?:from|starting|as\s+of|effective)\s+(?:the\s+)?"
-    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)", re.IGNORECASE)
+    r"(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|next)|"
+    # ... or the day first: "so from November our weekly fee drops to £1,285" (said in October: it had been last
+    # November, from "approved")
+    r"\b(?:from|starting|as\s+of)\s+(?:the\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|next)[^.;!?]{0,40}?"
+    r"\b(?:go(?:es)?\s+(?:up|down)|drops?|rises?|increases?|decreases?|changes?|becomes?|will\s+be)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a rendered date's day: "on 2026-12-16 (December 16)"
 
