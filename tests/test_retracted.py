@@ -194,3 +194,22 @@ def test_a_sum_taken_back_is_the_one_of_the_speakers_last_turn_with_one():
     assert [t for t, retracted in said if not retracted and "£4" in t] == [
         next(t for t, _ in said if "£48.60" in t)] and any(r for t, r in said if "£46.80" in t), said
     assert any("£38.50" in t and not r for t, r in said), said  # (the sum of another turn kept)
+
+
+async def test_a_value_put_right_in_another_turn_is_found_by_its_own_words(services, graph):
+    # Walk-through 133: "Kieran's rate's going up to £13.15 an hour from December" "Sorry, typo - £13.50, not £13.15":
+    # the value said right took the vector of the apology's sentence, and ranked 19th for "What will Kieran's hourly
+    # rate be from December?"
+    import numpy as np
+    await Ingestor(services).memorize(graph.tenant, "shop", [
+        {"id": "m1", "speaker": "Gareth", "content": "Kieran's rate's going up to £13.15 an hour from December",
+         "timestamp": OCT},
+        {"id": "m2", "speaker": "Gareth", "content": "Sorry, typo - £13.50, not £13.15",
+         "timestamp": OCT + timedelta(minutes=1)}], group_id="shop", flush=True)
+    rows = await graph.read("MATCH (f:Fact {tenant: $tenant}) WHERE f.text CONTAINS '13.50' AND f.status = 'current' "
+                            "RETURN f.text AS text, f.embedding AS v")
+    assert rows, await graph.read("MATCH (f:Fact {tenant: $tenant}) RETURN f.text AS t")
+    embed = services.require_embedder().embed
+    own, apology = embed([rows[0]["text"], "Sorry, typo - £13.50, not £13.15"])
+    v = np.asarray(rows[0]["v"])
+    assert float(v @ own) > 0.99 and float(v @ apology) < 0.9, (rows[0]["text"], float(v @ own), float(v @ apology))

@@ -244,7 +244,8 @@ class Pipeline:
 
     def _own_facts(self, ex: Extraction, vec_of: dict[str, np.ndarray], sentences_of: dict) -> list:
         if self.settings.fact_vectors == "sentence":
-            return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in sentences_of)]
+            return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in sentences_of)
+                    or _told_elsewhere(f.text, sentences_of[f.turn_ids[0]][0])]
         if self.settings.fact_vectors == "turn":
             return [f for f in ex.facts if not (f.turn_ids and f.turn_ids[0] in vec_of)]
         facts_per_turn: dict[str, int] = {}
@@ -438,6 +439,16 @@ class Pipeline:
             row["embedding"] = _vec(cache.get(text))
         rep.add_time("embed", time.perf_counter() - t0)
         return batch
+
+
+def _told_elsewhere(claim: str, turn: str) -> bool:
+    """Whether most of a fact's words are not its turn's: a value put right in another turn's words ("Kieran's rate's
+    going up to £13.50 an hour", of "Sorry, typo - £13.50, not £13.15"), or a turn read with the one before it ("The
+    booster is now on 2026-10-13", of "Tuesday 13th at 9am now"). Its own words find it; the turn's sentence, nearly
+    empty, had put it out of reach of any question about it."""
+    words = [w for w in term_stats.query_terms(claim, 64) if w.isalpha()]
+    said = set(term_stats.query_terms(turn, 256))
+    return bool(words) and sum(w in said for w in words) < 0.5 * len(words)
 
 
 def _sentence_vector(turn_sentences, claim: str) -> np.ndarray:
