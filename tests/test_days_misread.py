@@ -282,3 +282,18 @@ def test_a_bare_day_after_a_month_said_alone_is_that_months(text, at, said):
 ])
 def test_days_a_holiday_let_said(text, at, said):
     assert days(text, at.replace(tzinfo=timezone.utc)) == said
+
+
+def test_a_weekday_later_in_a_turn_is_not_the_turn_befores_and_till_a_month_told_now_is_ahead():
+    # Walk-through 133: "Christmas: shut from Christmas Eve, back on Saturday 2 January" then "Mrs O brought the
+    # Brompton back, rear tyre's worn through. Fitting a Marathon Plus saturday" (said 26 November) was 2 January;
+    # "Leave it at £38 till January", said in November, held till last January.
+    at = datetime(2026, 11, 26, 18, 10, tzinfo=timezone.utc)
+    ex = extracted([("Gareth", "Christmas: shut from Christmas Eve, back on Saturday 2 January"),
+                    ("Kieran", "Mrs O brought the Brompton back, rear tyre's worn through. Fitting a Marathon Plus "
+                               "saturday")], at)
+    assert next(f for f in ex.facts if "Marathon" in f.text).event_date == date(2026, 11, 28)
+    ex = extracted([("Gareth", "Leave it at £38 till January")], datetime(2026, 11, 10, 12, tzinfo=timezone.utc))
+    assert ex.facts[0].event_date == date(2027, 1, 1)
+    ex = extracted([("Gareth", "I lived in Leeds until March")], datetime(2026, 11, 10, 12, tzinfo=timezone.utc))
+    assert ex.facts[0].event_date == date(2026, 3, 1)

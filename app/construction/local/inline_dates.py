@@ -309,7 +309,10 @@ def tense_of(s: str) -> str | None:
     if _PROGRESSIVE_HINT.search(s):
         return "future"  # "We are expecting twins in December", "are getting married in August"
     if _UNTIL_HINT.search(s) and not _GONE_BY.search(s):
-        return SOON
+        # (told in no past, ahead however far: "Leave it at £38 till January", said in November, had been last
+        # January; "I lived in Leeds until March" is the one gone by)
+        # ... but a stay from a day till a day may be one gone by: "Porto from the 22nd until 3 Jan.")
+        return SOON if _WEAK_PAST_HINT.search(told) or _FROM_WORD.search(s) else "future"
     if _WEAK_PAST_HINT.search(told):
         return "past"
     return None

@@ -405,7 +405,11 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
         earlier = [d for s in lately for d in s.dates]
         if len(said) > 1 or earlier:
             just_before = [d for s in lately if s.t.index == t.index - 1 for d in s.dates]
-            for s in said:
+            for k, s in enumerate(said):
                 if s.dates:
-                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier, just_before)
+                    # (a weekday of the turn before's only in the turn's first sentence, which answers it: "Mrs O
+                    # brought the Brompton back. Fitting a Marathon Plus saturday" is the coming one, not the "Saturday
+                    # 2 January" the turn before said the shop opens again)
+                    s.dates = bare_days_named(s.dates, turn_days, t.at.date(), s.text, earlier,
+                                              just_before if k == 0 else ())
     return out
