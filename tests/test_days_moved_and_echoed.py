@@ -77,3 +77,13 @@ def test_the_assistant_named_by_a_user_is_never_the_users_she():
                     ("Rory", "she's flying into Inverness on the 9th and leaving the 15th")],
                    datetime(2025, 4, 26, 10, 31, tzinfo=timezone.utc), assistant="Wren")
     assert [f.subject for f in ex.facts if "Inverness" in f.text] == ["Fiona Campbell"], ex.facts
+
+
+def test_a_sentence_without_its_subject_after_one_that_opened_with_he_is_his():
+    # Walk-through 132: "He's in! Moved in yesterday" (of Dad, moving into the care home) was "Sarah moved in".
+    ex = extracted([("Sarah", "He's in! Moved in yesterday. Craig and his lad were brilliant")],
+                   datetime(2026, 10, 27, 20, 0, tzinfo=timezone.utc))
+    assert not [f for f in ex.facts if "Sarah moved" in f.text] and any("he moved in" in f.text for f in ex.facts), \
+        ex.facts
+    ex = extracted([("Sarah", "Long day. Moved the last boxes into the loft")], datetime(2026, 10, 27, 20, tzinfo=timezone.utc))
+    assert [f.subject for f in ex.facts if "boxes" in f.text] == ["Sarah"]

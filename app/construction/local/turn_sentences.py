@@ -138,6 +138,9 @@ _ASKED_OF = re.compile(r"\b(?:did|does|do|has|is|was|will|would|can|could|what's
                        r"\b(?P<p2>he|she)\s+(?:say|said|says|tell|told|mention|mentioned)\b", _I)
 
 
+_HE_OR_SHE_FIRST = re.compile(r"^\W*(he|she)(?:'s|\s+is|\s+has|\s+was)?\b", _I)
+
+
 def _without_mentions(text: str, mentions: list[_Mention]) -> str:
     parts, pos = [], 0
     for m in mentions:
@@ -390,7 +393,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
             first = False
             if not question:
                 of = _ASKED_OF.search(asked[1]) if answers else None
-                text = _pro_drop(text, (of.group("p") or of.group("p2")).capitalize() if of else "I")
+                # (or the "he" or "she" the sentence before in the turn opened with: "He's in! Moved in yesterday")
+                opened = _HE_OR_SHE_FIRST.match(out[-1].raw) if of is None and out and out[-1].t is t else None
+                who = (of.group("p") or of.group("p2")) if of else opened.group(1) if opened else "I"
+                text = _pro_drop(text, who.capitalize())
             dates = find_dates(text, t.at, prefer=tense_at(text))
             out.append(_Sentence(t=t, order=len(out), text=text, raw=_strip_emoji(raw), question=question,
                                  hedged=bool(_HEDGE.search(raw)), dates=dates,
