@@ -128,3 +128,10 @@ def test_a_sum_settled_on_for_a_thing_is_its_budget_and_we_should_put_it_up_is_i
     assert [(f.subject, f.object) for f in ex.facts if f.single_valued] == [
         ("fuel budget", "£450"), ("fuel budget", "£600"), ("fuel budget", "£650")], ex.facts
     assert not [f for f in extract(("Hannah", "we paid £450 for fuel last month")).facts if f.single_valued]
+
+
+def test_a_short_sentence_with_a_sum_is_kept():
+    # Walk-through 132: "Seems very on it, he called me within an hour. The Patels agreed £281,500!" kept nothing of the
+    # agreed price (too few words to keep)
+    ex = extract(("Sarah", "Seems very on it, he called me within an hour. The Patels agreed £281,500!"))
+    assert [f.text for f in ex.facts if "281,500" in f.text] == ["The Patels agreed £281,500."], ex.facts

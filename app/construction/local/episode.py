@@ -742,6 +742,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
             # (a medication with its dose names a thing: "Felodipine, 5mg every morning.")
             named = any(not (reg.get(m.key) and reg.get(m.key).speaker) for m in s.mentions) or names_a_dose(s.text)
             bonus = (1.0 if (named or s.dates) else 0.0) + (0.5 if _FIRST.match(s.text) else 0.0)
+            if SUM.search(s.text):
+                bonus += 0.5  # a sum says what it is ("The Patels agreed £281,500!" had been too short to keep)
             if len({reg.root(m.key) for m in s.mentions if not (reg.get(m.key) and reg.get(m.key).speaker)}) > 1:
                 bonus += 0.5  # "Luna and Oliver!" (their pets' names, asked): names said together say who
             if any(_APPOS.match(s.text, m.end) for m in s.mentions):
