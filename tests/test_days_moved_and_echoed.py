@@ -87,3 +87,12 @@ def test_a_sentence_without_its_subject_after_one_that_opened_with_he_is_his():
         ex.facts
     ex = extracted([("Sarah", "Long day. Moved the last boxes into the loft")], datetime(2026, 10, 27, 20, tzinfo=timezone.utc))
     assert [f.subject for f in ex.facts if "boxes" in f.text] == ["Sarah"]
+
+
+def test_a_family_said_the_patels_is_never_a_he():
+    # Walk-through 132: "the Patels asked if they can keep the dining table" then "He's asked for his radio" (Dad) had
+    # been "Patels is asked for his radio".
+    ex = extracted([("Sarah", "And the Patels asked if they can keep the dining table, so I've cancelled the clearance"),
+                    ("Sarah", "He's asked for his radio and his reading glasses")],
+                   datetime(2026, 11, 2, 18, 48, tzinfo=timezone.utc))
+    assert not [f for f in ex.facts if f.subject == "Patels" and "radio" in f.text], ex.facts

@@ -480,7 +480,8 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                 ent = reg.get(mm.key)
                 # (one who speaks in the group too, named by another, not called to: "Tomasz does
                 # the art, he's in this chat too. he lives in Kraków" is Tomasz, not the man before)
-                if ent and ent.type == "person" and ent.name not in assistants and (not ent.speaker or (
+                if ent and ent.type == "person" and ent.name not in assistants and not _a_family(s.text, mm.start, ent.name) \
+                        and (not ent.speaker or (
                         ent.name != s.t.speaker and not _called(s.text, mm.start, mm.end))):
                     recent = ent.name
                     people = [ent.name, *[p for p in people if p != ent.name]][:8]
@@ -1242,6 +1243,12 @@ _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
 _CALLED_BEFORE = re.compile(r"(?:^|[,!]|\b(?:hey|hi|hello|thanks|thank\s+you|wow|oh|yes|yeah|no|ok|okay))\s*$",
                             re.I)
 _CALLED_AFTER = re.compile(r"\s*(?:[,!?:.]|$)|\s+(?=(?:you|you'll|you're|you've|can\s+you|could\s+you|please)\b)", re.I)
+
+
+def _a_family(text: str, start: int, name: str) -> bool:
+    """Whether a name is a family's, said "the Patels": never a "he" or a "she" ("The Patels asked if they can keep the
+    dining table" then "He's asked for his radio" had been "Patels is asked for his radio")."""
+    return name.endswith("s") and " " not in name and text[max(0, start - 4):start].lower() == "the "
 
 
 def _called(text: str, start: int, end: int) -> bool:
