@@ -96,3 +96,10 @@ def test_a_shouted_not_said_to_someone_is_a_rule_found_by_what_it_rules():
                  ("Tom", "you're not coming tonight then?"))
     [rule] = [f for f in ex.foresights if f.kind == "constraint"]
     assert "NOT lifting anything heavy" in rule.text and "lifting" in rule.trigger.split(", "), rule
+
+
+def test_no_visits_in_a_span_of_hours_is_a_rule():
+    # Walk-through 132: "So no visits 2-3pm please" (his afternoon nap) made no constraint
+    ex = extract(("Sarah", "Dorothy said he naps every afternoon from 2 to 3. So no visits 2-3pm please"))
+    assert [r for r in rules(ex) if "2-3pm" in r], rules(ex)
+    assert not rules(extract(("Sarah", "no visits yet, 2-3 people asked though")))

@@ -284,7 +284,9 @@ _NO_RULE = re.compile(
     r"(?=(?:\s+(?!(?:and|but|or|so)\b)[\w-]+|\s*,\s+[a-z][\w-]*|\s+or\s+[a-z][\w-]*){0,4}?"
     r"\s+(?:at|in|on|before|after|until|till|inside|during|without|"
     r"per|unless|except|past|between|anywhere|under|over|of)\b|\s+(?:are|is)\s+(?:ever\s+)?(?:allowed|permitted)\b|"
-    r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever|inside|indoors|outside|anywhere)\b)", _I)
+    r"\s*,?\s*(?:please|allowed|permitted|at\s+all\s+allowed|ever|inside|indoors|outside|anywhere)\b|"
+    # ... or the hours it holds for: "So no visits 2-3pm please" (his nap)
+    r"\s+\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:-|–|to)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b)", _I)
 # ... or for a while, or over a limit: "no butterfly for 3 weeks at least" (the physio's), "no fly sets longer than
 # 100m for now" (each a "said" fact).
 _NO_FOR_A_WHILE = re.compile(
