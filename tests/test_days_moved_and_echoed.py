@@ -56,6 +56,9 @@ def test_a_booking_said_alone_takes_the_day_said_next_and_a_weekday_that_fits_no
     assert [(f.subject, f.object, f.retracted) for f in ex.facts if f.predicate == "date is"] == [
         ("neutering", "2026-11-19", False)], ex.facts
     assert not [f for f in ex.facts if f.predicate == "means"], ex.facts
+    # ... its weekday put right in the fact and its plan, the day replaced still the 12th
+    told = [f.text for f in ex.facts if f.predicate == "date is"] + [o.text for o in ex.foresights if o.kind == "plan"]
+    assert told and all("2026-11-19 (Thursday 19th)" in t and "instead of 2026-11-12" in t for t in told), told
 
 
 def test_the_answer_to_to_when_after_a_move_is_the_new_day_and_who_is_not_in_on_a_day_is_ahead():

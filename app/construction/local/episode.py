@@ -614,11 +614,14 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     foresights[foresights.index(was)] = again
             elif not valued and not s.t.assistant and (again := replanned(s, foresights)) is not None:
                 end, was, moved = again  # "sorry no, he said Tuesday 24th": the plan said before, that day
+                if was is not None and (day := day_said_alone(s)) is not None and _day_said_already(
+                        facts, set(was.turn_ids), day.start):
+                    # "Wednesday the 19th" "Sorry I mean Thursday 19th": the day said, its weekday put right
+                    _weekday_put_right(facts, foresights, set(was.turn_ids), day)
+                    continue
                 ends.append(end)
                 if was is not None and moved is not None:
                     foresights[foresights.index(was)] = moved
-                    if (day := day_said_alone(s)) is not None and _day_said_already(facts, set(was.turn_ids), day.start):
-                        continue  # ("Wednesday the 19th" "Sorry I mean Thursday 19th": the day said, its weekday put right)
                     _day_said_instead(facts, scores, s, set(was.turn_ids))  # (and its fact)
             elif not valued and not s.t.assistant and (timed := retimed(s, foresights)) is not None:
                 was, moved, old, new = timed  # "sorry, I meant 5:30": the plan said before, at that time
@@ -981,7 +984,8 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     if day is None:
         return False
     if _day_said_already(facts, own, day.start):
-        return True  # its weekday put right ("Wednesday the 19th" "Sorry I mean Thursday 19th")
+        _weekday_put_right(facts, [], own, day)
+        return True  # ("Wednesday the 19th" "Sorry I mean Thursday 19th")
     said_last = _told_once(facts, own, other := _another_day(day.start), several=True)
     if said_last is None:
         return False
@@ -998,6 +1002,20 @@ def _day_said_already(facts: list[FactDraft], own: set[str], day: date) -> bool:
     """Whether the last of the turns `own` that said a day said `day` as the new one."""
     return _told_once(facts, own, re.compile(rf"(?<!instead of )(?<!rather than )(?<!not ){day.isoformat()}"),
                       several=True, latest=True) is not None
+
+
+def _weekday_put_right(facts: list[FactDraft], foresights: list[ForesightDraft], own: set[str], day) -> None:
+    """The day as said again (`day`, a DateMention) in place of the words the last of the turns `own` wrote it with:
+    "The neutering is now on 2026-11-19 (on Wednesday the 19th)" told right, "(Thursday 19th)"."""
+    said = re.compile(rf"(?<!instead of )(?<!rather than )(?<!not )({day.start.isoformat()}) \([^)]*\)")
+    phrase = f"{day.start.isoformat()} ({day.phrase.strip()})"
+    for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1):
+        if facts[i].turn_ids[0] in own and said.search(facts[i].text):
+            facts[i] = replace(facts[i], text=said.sub(phrase, facts[i].text, count=1))
+            break
+    for i, fs in enumerate(foresights):
+        if fs.turn_ids and fs.turn_ids[0] in own and said.search(fs.text):
+            foresights[i] = replace(fs, text=said.sub(phrase, fs.text, count=1))
 
 
 _REPLACED_DAY = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+$")
