@@ -70,6 +70,14 @@ def test_the_answer_to_to_when_after_a_move_is_the_new_day_and_who_is_not_in_on_
                    datetime(2026, 10, 5, 8, 15, tzinfo=timezone.utc), assistant="Pip")
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("booster", "2026-10-13")]
     assert {f.event_date.isoformat() for f in ex.facts if "Sandhu" in f.text} == {"2026-10-08"}
+    # ... and the next move's day, a day alone after another user's "to when??"
+    ex = extracted([("Tom", "oh and bad news, I can't do Tuesday after all, big meeting. Rang Greenway and moved the "
+                            "booster again"), ("Claire", "to when??"), ("Tom", "Wednesday 14th, 5.30pm. last appointment")],
+                   datetime(2026, 10, 10, 12, 42, tzinfo=timezone.utc))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("booster", "2026-10-14")]
+    ex = extracted([("Tom", "Rang Greenway and moved the booster again"), ("Claire", "how was class?"),
+                    ("Tom", "Wednesday 14th was fine")], datetime(2026, 10, 10, 12, 42, tzinfo=timezone.utc))
+    assert not [f for f in ex.facts if f.predicate == "date is"], ex.facts
 
 
 def test_the_assistant_named_by_a_user_is_never_the_users_she():

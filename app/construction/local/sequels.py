@@ -239,11 +239,13 @@ def sequel(before: str, text: str, earlier: Callable[[], str] = str,
     return moved_to(before, text, earlier)
 
 
-def moved_to(before: str, text: str, earlier: Callable[[], str] = str) -> str | None:
+def moved_to(before: str, text: str, earlier: Callable[[], str] = str, asked: str = "") -> str | None:
     """`text` said as the new day of the thing `before` (or `earlier`) tells moved, else None (a sequel of
     that one shape: also after another's question, "they want to push the engagement shoot" "What did she
-    suggest?" "Sunday the 15th instead", where other sequels' things are no longer the one talked of)."""
-    said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text) or _DAY_INSTEAD.match(text)
+    suggest?" "Sunday the 15th instead", where other sequels' things are no longer the one talked of; after
+    `asked`, "to when??", a day alone: "moved the booster again" "to when??" "Wednesday 14th, 5.30pm")."""
+    said = _NEW_DATE.match(text) or _DAY_NOW.match(text) or _NOW_ITS.match(text) or _DAY_INSTEAD.match(text) or (
+        _DAY_FIRST.match(text) if _TO_WHEN.match(asked) else None)
     # (the move told just before, or earlier in the speaker's turn: "pump training moved AGAIN. the pumps haven't
     # been delivered" "it's now Monday 9th November")
     if said is None or (moved := _MOVED.search(before) or next(reversed([*_MOVED.finditer(earlier())]), None)) is None:
@@ -254,6 +256,9 @@ def moved_to(before: str, text: str, earlier: Callable[[], str] = str) -> str | 
     if said.re is _NEW_DATE:
         return f"The {event} is on {said.group('rest')}"
     return f"The {event} is now on {said.group('rest')}{said.groupdict().get('tail') or ''}"
+
+
+_TO_WHEN = re.compile(r"^\W*(?:to\s+)?when\b[\s?!]*(?:is\s+it|now)?[\s?!]*$", _I)
 
 
 def told_again(before: str, said: str) -> bool:
