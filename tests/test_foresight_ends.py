@@ -745,6 +745,19 @@ async def test_an_event_moved_said_as_it_in_a_later_episode_is_the_one_its_turn_
     assert len(await _days(graph)) == 2
 
 
+async def test_an_event_moved_by_one_of_its_words_in_a_later_episode_is_the_one_that_word_names(graph, ingestor):
+    # Walk-through 130: "tech rehearsal - let's lock it in now. Sunday 29th November" then, weeks later, "ok move tech to
+    # Saturday the 5th then" (a "said" fact; the rehearsal's 29 November stayed current and first).
+    await _tell(ingestor, graph.tenant, "players", [
+        ("m1", "Helen", "tech rehearsal - let's lock it in now. Sunday June 30th, 2pm at Kingsdown", 0),
+        ("m2", "Helen", "The cast party is on July 13th.", 0)])
+    await _tell(ingestor, graph.tenant, "players", [
+        ("m3", "Helen", "ok move tech to Saturday July 6th then. Prompter can you update the list?", 5)])
+    days = await _days(graph)
+    assert days["tech rehearsal"] == [("2024-06-30", "superseded"), ("2024-07-06", "current")], days
+    assert days["cast party"] == [("2024-07-13", "current")], days
+
+
 async def test_an_event_said_moved_then_now_on_a_day_is_the_one_its_turn_names(graph, ingestor):
     # Walk-through 98: "NICEIC moved. Paul can't do the 10th, it's now Monday 14th December at 10am" left
     # the assessment's 10 December day current and its plan active.

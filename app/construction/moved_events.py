@@ -43,8 +43,8 @@ def _words(text: str) -> set[str]:
 
 def _shared(said: set[str], name: str) -> int:
     """How many words of an event's name the turn holds, by a common start of five letters or more
-    ("inspector" and "inspection")."""
-    return sum(1 for w in _words(name) if any(len(commonprefix([w, s])) >= 5 for s in said))
+    ("inspector" and "inspection"), or whole ("tech", of "tech rehearsal")."""
+    return sum(1 for w in _words(name) if any(w == s or len(commonprefix([w, s])) >= 5 for s in said))
 
 
 async def adopt_moves(read: Callable[..., Awaitable[list[dict]]], facts: list[dict]) -> list[int]:

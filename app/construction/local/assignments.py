@@ -267,9 +267,14 @@ _EVENT_NAMED = re.compile(rf"\b(?i:the|our)\s+(?P<y>(?:[\w'-]+\s+){{0,3}}?(?i:{l
 
 # ... or moved said of "it" alone, an event said before this episode: "The inspector was ill, and
 # it's been moved again, now to Tuesday 1 December at 10:00" (the writer finds which: moved_events.py).
-_IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?i:it's|it\s+has|it\s+was|it\s+got|it)\s+"
+_IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:it's|it\s+has|it\s+was|it\s+got|it)\s+"
                        rf"(?:(?i:been|now|just)\s+)*(?i:{lx.MOVED_VERBS}|rescheduled|changed)\s+"
-                       r"(?:(?i:again|once\s+more)\s*,?\s+)?(?:(?i:now)\s+)?(?:(?i:to|until|till)\s+)?"
+                       r"(?:(?i:again|once\s+more)\s*,?\s+)?(?:(?i:now)\s+)?(?:(?i:to|until|till)\s+)?|"
+                       # ... or a thing named by one word, moved by the one asking ("ok move tech to Saturday the 5th
+                       # then", of the tech rehearsal): which thing, the writer finds by the word (moved_events.py)
+                       r"^(?:(?i:ok|okay|so|right|yes|yep|fine)[,!]?\s+)?(?:(?i:let's|please)\s+)?"
+                       r"(?i:move|push|postpone|reschedule)\s+(?!(?i:it|them|that|this|everything)\b)[a-z][\w'-]{2,}\s+"
+                       r"(?:(?i:back|forward)\s+)?(?:(?i:to|until|till)\s*)?)"  # ("to" may go into the day's place)
                        rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 
 

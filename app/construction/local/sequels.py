@@ -117,8 +117,11 @@ ORDERED = re.compile(r"\b(?P<thing>(?:[a-z][\w-]*\s+){0,2}?(?:cake|cakes|order|s
 
 # An event announced alone, its day said next: "also, halloween party! saturday 31st, here, 8pm" (the day alone
 # had been no one's, and no plan: "the party's off" ended nothing).
+# ("tech rehearsal - let's lock it in now." "Sunday 29th November, 2pm at Kingsdown")
 _EVENT_ALONE = re.compile(r"^(?:(?:also|and|oh|so|ok|okay|right|plus)[,!]?\s+)*(?:(?:a|the|our|my)\s+)?"
-                          rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))[\s!.]*$", _I)
+                          rf"(?P<ev>(?:[a-z][\w'-]*\s+){{0,2}}?(?:{lx.SCHEDULED_ALT}))"
+                          r"(?:\s+[-–—:]\s+(?:let'?s\s+)?(?:lock|pin|nail|fix|book|sort)\w*\s+(?:it|this|that)\s+(?:in|down)?"
+                          r"[\w\s]{0,12})?[\s!.]*$", _I)
 # ... or booked alone: "We also booked his neutering." "Thursday 12 November, drop off at 8am" (the day had been no
 # one's, and the neutering's move to the 19th ended nothing).
 _BOOKED_ALONE = re.compile(r"^(?:(?:we|i|they|he|she)(?:'ve|\s+have)?\s+)?(?:(?:also|just|finally|now)\s+)?"
