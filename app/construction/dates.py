@@ -459,7 +459,8 @@ def _named_day(m: re.Match, ref: date, prefer: str | None) -> _Result:
 
 
 # ("this saturday (oct 10)": the date in brackets says which)
-_DATE_AFTER = re.compile(rf"(?:,?\s+|\s*\(\s*)(?:the\s+)?(?:\d{{1,2}}{_ORD}\b|(?:{_M_ANY})\b)", _I)
+# (not a time after it: "They've moved us to Friday, the 09:15" is Friday's sailing)
+_DATE_AFTER = re.compile(rf"(?:,?\s+|\s*\(\s*)(?:the\s+)?(?:\d{{1,2}}{_ORD}\b(?![:.]\d)|(?:{_M_ANY})\b)", _I)
 # ("on a Monday"; "every other Monday", "every second Friday": each fortnight's, no one date)
 _ROUTINE_BEFORE = re.compile(r"\b(?:my|our|your|his|her|their|every|each|a|any|alternate|"
                              r"(?:every|each)\s+(?:other|second|2nd|third|3rd|fourth|4th))\s+$", _I)
