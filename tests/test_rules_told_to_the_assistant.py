@@ -103,3 +103,11 @@ def test_no_visits_in_a_span_of_hours_is_a_rule():
     ex = extract(("Sarah", "Dorothy said he naps every afternoon from 2 to 3. So no visits 2-3pm please"))
     assert [r for r in rules(ex) if "2-3pm" in r], rules(ex)
     assert not rules(extract(("Sarah", "no visits yet, 2-3 people asked though")))
+
+
+def test_a_card_payments_rule_is_found_by_paying_and_fees_that_eat_a_margin_are_no_meal():
+    # Walk-through 133: "Never take card payments under £5, the fees eat the margin" surfaced for dinner ("eat") and not
+    # for "A customer wants to pay £3.80 for two valve caps on contactless"
+    ex = extract(("Gareth", "Couple of house rules. Never take card payments under £5, the fees eat the margin."))
+    [rule] = [o for o in ex.foresights if o.kind == "constraint"]
+    assert "contactless" in rule.trigger and "restaurant" not in rule.trigger, rule.trigger

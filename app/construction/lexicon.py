@@ -683,6 +683,8 @@ SITUATIONS: dict[str, str] = {
     "fitness": "exercise, fitness, gym, training, sports, health, schedule, running, race, marathon, kit bag",
     "learning": "learning, lessons, practice, classes, hobbies",
     "money": "money, budget, shopping, spending, savings, purchases",
+    # how a customer may pay: "Never take card payments under £5" (for "wants to pay £3.80 on contactless")
+    "payments": "pay, paying, payment, payments, card, contactless, cash, till, tap, customer, price",
     "family": "family, relatives, visits, schedule",
     # what may be said in public: "nothing gets announced publicly before Brightmoss signs off"
     "publicity": "posting, social media, trailer, press, journalists, tweet, twitter, news, marketing, publicity, "
@@ -713,6 +715,7 @@ vacation vacations holiday holidays visit visiting journey abroad tour touring c
 road-trip conference honeymoon getaway airport passport""")
 _cue("flying", "fly flying flight flights plane planes airplane airplanes")
 _cue("deliveries", "delivery deliveries deliver delivered couriers courier drop-offs")
+_cue("payments", "card cards payment payments contactless cash")
 # ("you're NOT lifting anything heavy on the day": for whoever splits the moving day's jobs)
 _cue("mobility", "lifting carrying carry heavy")
 _cue("schedule", """exam exams test tests deadline deadlines due appointment appointments interview

@@ -807,7 +807,13 @@ _DAY_MOVED = re.compile(r"\b(?:move|moves|moved|moving)\s+(?:[\w'-]+\s+){0,4}?(?
                         r"[a-z]*\b|next\b|tomorrow\b|tonight\b)", re.IGNORECASE)
 
 
+# What eats into a sum is no meal: "the fees eat the margin" (a card payments rule had surfaced for dinner).
+_EATS_INTO = re.compile(r"\beat(?:s|ing)?\s+(?:into\s+|up\s+)?(?:the\s+|our\s+|my\s+|all\s+)?"
+                        r"(?:margins?|profits?|budget|savings|money|costs?)\b", re.IGNORECASE)
+
+
 def _cue_text(said: str) -> str:
+    said = _EATS_INTO.sub(" costs ", said)
     said = _DAY_MOVED.sub(lambda m: " schedule " + m.group(0).split(None, 1)[1], _FLY_STROKE.sub("butterfly", said))
     return _MEAL_AS_TIME.sub(" schedule ", _RULES_AT_HOME.sub(" rules ", _WORK_MOVE.sub(" work ", said)))
 
