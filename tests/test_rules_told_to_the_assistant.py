@@ -108,6 +108,7 @@ def test_no_visits_in_a_span_of_hours_is_a_rule():
 def test_a_card_payments_rule_is_found_by_paying_and_fees_that_eat_a_margin_are_no_meal():
     # Walk-through 133: "Never take card payments under £5, the fees eat the margin" surfaced for dinner ("eat") and not
     # for "A customer wants to pay £3.80 for two valve caps on contactless"
-    ex = extract(("Gareth", "Couple of house rules. Never take card payments under £5, the fees eat the margin."))
+    ex = extract(("Basil", "Hi both! What should I keep in mind for the shop?"),
+                 ("Gareth", "Couple of house rules. Never take card payments under £5, the fees eat the margin."))
     [rule] = [o for o in ex.foresights if o.kind == "constraint"]
     assert "contactless" in rule.trigger and "restaurant" not in rule.trigger, rule.trigger
