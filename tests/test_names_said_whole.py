@@ -89,3 +89,14 @@ def test_one_brought_in_by_name_after_what_they_are_is_the_he_that_follows():
                  ("Jess", "what's his number?"),
                  ("Tom", "07700 914362"))
     assert [(f.subject, f.object) for f in ex.facts if f.predicate == "phone is"] == [("Kieran Walsh", "07700 914362")]
+
+
+def test_given_names_of_an_older_generation_are_people_and_she_is_hers():
+    # Walk-through 130: "Jean Parry came to see me about costumes. She says £300 won't cover the 1930s evening wear"
+    # made "Jean Parry" a thing and "Ruth says £300 won't cover ..." (Ruth a part in the play, named before)
+    from tests.conversation import extracted
+    ex = extracted([("Raj", "rehearsal notes: the Elvira/Ruth crossfire needs work"),
+                    ("Helen", "Jean Parry came to see me about costumes. She says £300 won't cover the 1930s evening wear")],
+                   datetime(2026, 10, 12, 22, 15, tzinfo=timezone.utc))
+    assert [f.subject for f in ex.facts if "£300" in f.text] == ["Jean Parry"], ex.facts
+    assert next(e for e in ex.entities if e.name == "Jean Parry").type == "person"

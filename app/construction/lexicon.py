@@ -297,6 +297,7 @@ tia tiana keisha jodie lacey darcy evelyn hollie imani jenna kendra kiera lexi l
 serena shauna skye talia thea tilda ursula winnie yvette zuzanna agnieszka magda asha nkechi funmi folake
 yetunde aisling clodagh grainne eimear ffion cerys seren carys lowri elin bronwen clare deborah debbie esther
 florence
+jean brenda doreen lesley beryl hilda marjorie edna norma glenys geraldine karen shirley elvira bethan
 """)
 MALE_NAMES = _words("""
 aaron abdul adam adrian ahmed aidan aiden alan alastair albert alejandro alexander alfie ali alistair alvaro
@@ -325,6 +326,7 @@ yannick yousef yusuf zak zoltan ollie teddy arlo
 zac zack zach rob robbie rory euan eoin cormac struan murray kenny bernie ronnie albie frankie louie logan
 mason kian reuben rufus otis ezra hamza bilal zain zayn tariq rashid hussein mustafa ravi arun hari rajiv kwesi
 tunde femi obi segun dele kayode olu terry kev phil nick pete stu ted alf stan ron sid wilf
+roger norman cyril reginald leslie raymond glyn iwan huw dougie
 """)
 # Every given name known, of either list ("a physio, Grace Okafor" was a thing: "grace" was only a
 # woman's name, not a given one).
