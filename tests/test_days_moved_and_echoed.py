@@ -4,7 +4,7 @@
 November to Saturday 5 December" after the user's "Saturday 5th December" says it again, no fact."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from app.construction.local.foresight import situation_cues
 from tests.conversation import extracted
@@ -107,3 +107,29 @@ def test_a_family_said_the_patels_is_never_a_he():
                     ("Sarah", "He's asked for his radio and his reading glasses")],
                    datetime(2026, 11, 2, 18, 48, tzinfo=timezone.utc))
     assert not [f for f in ex.facts if f.subject == "Patels" and "radio" in f.text], ex.facts
+
+
+def test_a_weekday_and_number_take_the_month_the_turn_names_and_a_paper_moved_by_name_takes_the_day_said_next():
+    # Walk-through 134: "mocks are booked for Mon 11 Jan to Fri 22 Jan. ... English Language Paper 1 is Thursday 14th"
+    # (said in September) was 14 October; "The Friday 15th is the day they've got the Year 10 trip" (said 12 November)
+    # was 15 November, a Sunday; "Maths have moved Paper 1 AGAIN" "to when??" "Wednesday 13th" was no one's day.
+    ex = extracted([("Gillian", "Right so mocks are booked for Mon 11 Jan to Fri 22 Jan. English Language Paper 1 is "
+                                "Thursday 14th")], datetime(2026, 9, 28, 16, 14, tzinfo=timezone.utc))
+    assert "2027-01-14 (Thursday 14th)" in " ".join(f.text for f in ex.facts), ex.facts
+    ex = extracted([("Gillian", "The Friday 15th is the day they've got the Year 10 trip so they're short of staff")],
+                   datetime(2026, 11, 12, 13, 33, tzinfo=timezone.utc))
+    assert "2027-01-15" in ex.facts[0].text, ex.facts
+    ex = extracted([("Gillian", "Maths have moved Paper 1 AGAIN. Mr Adebayo wants the Tuesday for the Year 11 photo"),
+                    ("Dan", "to when??"), ("Gillian", "Wednesday 13th. Hopefully for the last time")],
+                   datetime(2026, 11, 18, 8, 20, tzinfo=timezone.utc))
+    assert [(f.subject, f.object) for f in ex.facts if f.predicate == "date is"] == [("maths paper 1", "2027-01-13")]
+
+
+def test_a_sum_put_right_with_why_after_a_dash_holds_from_the_slip_not_from_the_why():
+    # Walk-through 134: "The rate for invigilators is £11.44 an hour" "sorry, £11.84 — I was looking at last year's
+    # sheet" was a "said" fact; £11.44 stayed current.
+    ex = extracted([("Gillian", "The rate for invigilators is £11.44 an hour"),
+                    ("Gillian", "sorry, £11.84 — I was looking at last year's sheet")],
+                   datetime(2026, 9, 28, 16, 33, tzinfo=timezone.utc))
+    held = [(f.object, f.retracted, f.valid_from.date()) for f in ex.facts if f.single_valued]
+    assert held == [("£11.44", True, date(2026, 9, 28)), ("£11.84", False, date(2026, 9, 28))], held

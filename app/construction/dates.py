@@ -966,9 +966,10 @@ def _weekday_nth(day: int, wd: int, ref: date, prefer: str | None) -> date | Non
     ahead, gone = seek(1), seek(-1)
     if ahead is None or gone is None:
         return ahead or gone
-    if (ahead - ref).days > 60 and (ref - gone).days > 60:
+    if (ahead - ref).days > 120 and (ref - gone).days > 60:
         # no such day near: the weekday is the slip, not the number ("It's now Wednesday the 19th instead of the
-        # 12th", said on 4 November 2026, a Thursday: it had been 19 August)
+        # 12th", said on 4 November 2026, a Thursday: it had been 19 August; but "English Language Paper 1 is
+        # Thursday 14th", said in September of January's mocks, is 14 January)
         first = _month_of_nth(day, date(ref.year, ref.month, 1), ref, prefer)
         return _safe_date(first.year, first.month, day)
     if prefer == PAST and (ref - gone).days <= 45:
@@ -1132,12 +1133,22 @@ def bare_days_named(mentions: list[DateMention], named: list[DateMention], ref: 
                 # ("before my parents come for Christmas on the 19th", said in November: December's 19th)
                 year = ref.year if ref.month < 12 or ref.day <= b.start.day else ref.year + 1
                 days = {d for d in [_safe_date(year, 12, b.start.day)] if d is not None and d >= ref}
+        elif (said := _WEEKDAY_NTH.fullmatch(b.phrase)) is not None:
+            # "English Language Paper 1 is Thursday 14th", in a turn of "mocks ... Mon 11 Jan to Fri 22 Jan": the
+            # month named there where the 14th is a Thursday
+            wd, nth = _WEEKDAYS[said.group("wd").lower()], int(said.group("day"))
+            days = {d for a in named if a is not b and a.granularity in ("day", "span") and _MONTH_NAMED.search(a.phrase)
+                    for y, mo in {(a.start.year, a.start.month), (a.end.year, a.end.month)}
+                    if (d := _safe_date(y, mo, nth)) is not None and d.weekday() == wd}
         else:
             continue
         if len(days) == 1:
             (day,) = days
             out[i] = replace(b, start=day, end=day, direction=_direction(day, day, ref))
     return out
+
+
+_WEEKDAY_NTH = re.compile(rf"(?:on\s+)?(?P<wd>{_WD}),?\s+(?:the\s+)?(?P<day>\d{{1,2}})(?:st|nd|rd|th)?", _I)
 
 
 _CHRISTMAS = re.compile(r"\b(?:christmas|xmas)\b", _I)

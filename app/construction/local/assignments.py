@@ -211,7 +211,8 @@ _THING_MOVED = re.compile(
     + r"\x00(?P<d>\d+)\x00"
     # ("the skip is now Wednesday 14 October": a thing's day anew)
     # ("the Frostbite 50 is now Sunday 31 January": a name with its number)
-    r"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<z>(?i:[a-z])[\w'-]*(?:\s+(?:(?i:[a-z])[\w'-]*|\d{1,4}))?)"
+    # ("The maths Paper 1 is now on Wednesday 13th": whose, then the name with its number)
+    r"|(?:^|[,;:]\s+|\b(?:and|so)\s+)(?:(?i:the|our|my)\s+)?(?P<z>(?i:[a-z])[\w'-]*(?:\s+(?:(?i:[a-z])[\w'-]*|\d{1,4})){0,2}?)"
     r"\s+(?i:is|'s)\s+(?i:now)\s+(?i:on\s+)?" + rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<e>\d+)\x00")
 # An event named, then its day: "It's called the Frostbite 50, it's on Sunday 24 January".
 _CALLED_ON = re.compile(r"\b(?i:it'?s|it\s+is|we'?re|we\s+are)\s+(?i:called|calling\s+it|naming\s+it)\s+(?:(?i:the)\s+)?"

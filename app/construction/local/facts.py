@@ -176,7 +176,9 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
     Stamped with the turn's time instead, a move of years ago said today would replace where
     the speaker lives now. Or a date to come ("I'm starting at Volta Labs on Monday"): the old
     value stays what is true until that day, as an LLM's dated fact does."""
-    if not single or not sent.dates or sent.dates[0].direction not in (PAST, FUTURE):
+    if not single or not sent.dates or sent.dates[0].direction not in (PAST, FUTURE) or _PUT_RIGHT.match(sent.raw):
+        # (a value put right holds as the slip was to: "sorry, £11.84 — I was looking at last year's sheet" had
+        # held from last year; a day it holds from is read with it, measures.py)
         return None
     if sent.dates[0].direction == FUTURE and (sent.hedged or tense_of(sent.text) != FUTURE):
         # "I might start at Volta in May": nothing begins; "I quit in June, I work at Wise
@@ -188,6 +190,7 @@ def _began(single: bool, sent: _Sentence, at: datetime) -> tuple[datetime, datet
     return _span(sent.dates[0], at)
 
 
+_PUT_RIGHT = re.compile(r"^\W*(?:sorry|oops|correction|typo|no\s+wait|wait\s+no|my\s+bad)\b", re.I)
 # (... or a comma before one: "our health visitor is Karen Holt, she's doing the first home visit on
 # Tuesday 8th" is Karen's from its saying, not from the visit)
 _FIRST_CLAUSE = re.compile(r"\s*(?:,\s*|\s)(?:and|but|so)\s+(?=(?:we|I|he|she|they|you)\b)|"

@@ -414,7 +414,8 @@ _SAID_AGAIN = re.compile(r"^(?:(?i:wait|no|sorry|oops|correction|actually|sorry\
                          r"[$£€]\s?(?P<new>\d[\d,]*(?:\.\d+)?)(?P<unit>k\b)?(?:\s+(?i:a|an|per|each)\s+[a-z]+)?"
                          r"\s*(?:[.!,]+\s*(?i:sorry|oops)?)?"
                          # (why after it: "sorry, I meant £60, the £80 was for the U16 section")
-                         r"(?:,\s+(?:(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b|[$£€]?\d[\d,.]*\s+(?i:was|is)\b)"
+                         # ("sorry, £11.84 — I was looking at last year's sheet")
+                         r"(?:(?:,|\s+[—–-])\s+(?:(?i:I|I've|I'm|my|we|it|that|the|because|cos|since)\b|[$£€]?\d[\d,.]*\s+(?i:was|is)\b)"
                          r"[^.!?]*)?[.!]*$")
 # A day said again, in a sentence of its own: "Sorry, I mean 28 January", "Oops, make that
 # Friday the 12th", "Correction: the 28th". (A sentence that says what it corrects, "the Okafor

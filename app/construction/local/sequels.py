@@ -30,7 +30,10 @@ _MOVED = re.compile(rf"(?:^|\b(?:the|our|this)\s+)(?P<ev>(?:(?!(?:the|our|this)\
                     # ("they've moved Biscuit's booster")
                     r"|\b(?:move|push|postpone|delay|reschedule|moved|pushed|postponed|delayed|rescheduled)\s+"
                     r"(?:the|our|this|his|her|their|[a-z][\w-]*['’]s)\s+"
-                    rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b", _I)
+                    rf"(?P<ev2>(?:[a-z][\w-]*\s+)?(?:{lx.SCHEDULED_ALT}))\b"
+                    # ... or one named with its number: "Maths have moved Paper 1 AGAIN"
+                    r"|\b(?:(?P<own>(?-i:[A-Z])[a-z]+)\s+(?:have\s+|has\s+)?)?(?:move|moved|moving)\s+(?:their\s+|the\s+)?"
+                    r"(?P<ev3>(?-i:[A-Z])[a-z]+\s+\d{1,2})\b", _I)
 # A day of a month, its weekday before it or not, as the sequels below read one ("Thursday 8 October",
 # "October 8th").
 _WEEKDAY_FIRST = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
@@ -253,7 +256,9 @@ def moved_to(before: str, text: str, earlier: Callable[[], str] = str, asked: st
     # been delivered" "it's now Monday 9th November")
     if said is None or (moved := _MOVED.search(before) or next(reversed([*_MOVED.finditer(earlier())]), None)) is None:
         return None
-    event = moved.group("ev") or moved.group("ev2")
+    own = moved.group("own") if moved.group("own") and moved.group("own").lower() not in lx.STOPWORDS | lx.PRONOUNS else None
+    # (whose, in lower case: "The maths Paper 1 is now on ..."; "Maths" first had been read as a name)
+    event = moved.group("ev") or moved.group("ev2") or " ".join(w for w in (own and own.lower(), moved.group("ev3")) if w)
     # ("the Luton MOT", "the Globex demo"; not a sentence's first letter: "Pump training moved AGAIN")
     event = event if any(c.isupper() for c in event[1 if moved.start() == 0 else 0:]) else event.lower()
     if said.re is _NEW_DATE:

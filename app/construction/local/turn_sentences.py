@@ -370,7 +370,10 @@ def _sentences(turns: list[_Turn]) -> list[_Sentence]:
                 # did she suggest?" "Sunday the 15th instead": the shoot's new day)
                 own = _asked_after(out, t)
                 # ("Can we move swimming to 5:30 from next week?" "Yes 5:30 is fine": the value agreed)
-                text = (as_answer(asked[1], text) or (moved_to(own.text, text, asked=asked[1]) if own is not None else None)
+                # (the move told in any sentence of that turn: "Maths have moved Paper 1 AGAIN. Mr Adebayo wants the
+                # Tuesday ..." "to when??" "Wednesday 13th")
+                text = (as_answer(asked[1], text) or (moved_to(own.text, text, lambda: " ".join(
+                    o.text for o in out if o.t is own.t), asked=asked[1]) if own is not None else None)
                         or as_agreed(asked[1], text) or text)
             elif first and not question and not t.assistant and out and out[-1].t.speaker != t.speaker:
                 # "I'd like to raise the fundraising target to £4,500" "yes, £4,500 it is"
