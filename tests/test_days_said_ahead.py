@@ -142,3 +142,11 @@ def test_a_weekday_someone_said_is_the_coming_one():
     assert days(said, ref=tue, prefer=tense_of(said)) == [("Friday", date(2026, 11, 20))]
     said = "she said Monday was awful"
     assert days(said, ref=tue, prefer=tense_of(said)) == [("Monday", date(2026, 11, 16))]
+
+
+def test_a_month_booked_on_a_condition_is_ahead():
+    # walk-through 135: "I talked PowerHire down to £48 a day if we book the generator for every weekend in December",
+    # said in November, was last December (from "talked")
+    from app.construction.local.inline_dates import tense_of
+    said = "I talked PowerHire down to £48 a day if we book the generator for every weekend in December"
+    assert [d.year for _, d in days(said, ref=date(2026, 11, 12), prefer=tense_of(said))] == [2026]

@@ -441,3 +441,12 @@ def test_the_day_a_change_holds_from_is_no_value_of_a_day():
     joins = said("on-call: Sam joins the rota from 30 November, so it's me, Priya, Sam in turn", 23)
     assert later_values([handover, joins], reorder=True)[0] is handover
     assert getattr(handover, "revised_by", None) is None
+
+
+def test_a_count_added_is_no_value_of_the_count():
+    # Walk-through 135: "Millbrook confirmed the extra 20 loaves" marked "we're going up to 36 loaves a week" as revised
+    weekly = said("first delivery is Thursday 29th and we're going up to 36 loaves a week since Saturdays are busier", 2)
+    extra = said("Millbrook confirmed the extra 20 loaves, delivered friday the 11th to the park", 20)
+    assert later_values([weekly, extra], reorder=True)[0] is weekly and getattr(weekly, "revised_by", None) is None
+    more = said("we're going up to 40 loaves a week from December", 22)
+    assert later_values([weekly, more], reorder=True)[0] is more and weekly.revised_by is more

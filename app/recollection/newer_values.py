@@ -32,6 +32,9 @@ _COUNT = re.compile(r"\b(\d{1,5})\s+(?:([a-z]{2,}(?<![su])s)\b|[a-z]+\s+([a-z]{2
 _COUNT_AFTER = re.compile(r"\b([a-z]{2,}(?<![su])s)\b(?:\s+[\w'-]+){0,5}?\s+(?:up\s+to|hit|reached|were|was|are|"
                           r"is|now|at)\s+(\d{1,5})\b(?![.,:]?\d|\s*(?:%|[ap]\.?m\b|[a-z£$€]))")
 _WORD = re.compile(r"[a-z][a-z'-]{2,}")
+# A count added to another, no value of its own: "Millbrook confirmed the extra 20 loaves" (it had marked "36 loaves a
+# week" as out of date).
+_ADDED = re.compile(r"\b(?:extra|more|another|additional|further|spare)\s+$")
 # Words that say nothing of what a value is of.
 _FILLER = frozenset("""now still just also really new old btw lol haha yes yeah yep okay
 said says think going got get news good great day daily""".split()
@@ -107,7 +110,7 @@ def _values(text: str) -> dict[str, set[str]]:
             found.setdefault("share", set()).add(m.group())
     for m in _COUNT.finditer(low):
         things = m.group(2) or m.group(3)
-        if things not in lx.STOPWORDS:
+        if things not in lx.STOPWORDS and not _ADDED.search(low, max(0, m.start() - 16), m.start()):
             found.setdefault(f"count of {things}", set()).add(m.group(1))
     for m in _COUNT_AFTER.finditer(low):
         if m.group(1) not in lx.STOPWORDS and m.group(1) not in lx.DATE_WORDS and f"count of {m.group(1)}" not in found:

@@ -65,6 +65,9 @@ _FUTURE_HINT = re.compile(
     r"from\s+now\s+(?:on\s+)?(?:till|until|til|to)|"
     # what is put forward ("let's cancel the launch social on the 4th, only 6 people said they'd come": ahead)
     r"let'?s|"
+    # a booking on a condition ("I talked PowerHire down to £48 a day if we book the generator for every weekend in
+    # December", said in November: this December)
+    r"if\s+(?:we|I|you|they|he|she)\s+(?:\w+\s+)?(?:book|hire|reserve|rent|order)\b|"
     # ("should be delivered on Thursday", "is expected to arrive on Monday"; not "should have")
     # ("should come monday", said of an order: not "should have", which looks back)
     r"should\s+(?!have\b)[a-z]+|(?:is|are)\s+expected\s+to|"
