@@ -756,6 +756,15 @@ async def test_an_event_moved_by_one_of_its_words_in_a_later_episode_is_the_one_
     days = await _days(graph)
     assert days["tech rehearsal"] == [("2024-06-30", "superseded"), ("2024-07-06", "current")], days
     assert days["cast party"] == [("2024-07-13", "current")], days
+    # Walk-through 135: "And hatfield moved AGAIN. the 24th clashes with something at the council so now it's Saturday
+    # 31st" (a "said" fact; the pitch's 24th stayed current)
+    await _tell(ingestor, graph.tenant, "players", [
+        ("m4", "Rosa", "the market manager emailed, so our Hatfield pitch is moved to July 20th. same pitch 14", 6)])
+    await _tell(ingestor, graph.tenant, "players", [
+        ("m5", "Rosa", "And hatfield moved AGAIN. the 20th clashes with something at the council so now it's Saturday "
+                       "July 27th", 8)])
+    days = await _days(graph)
+    assert days["hatfield pitch"] == [("2024-07-20", "superseded"), ("2024-07-27", "current")], days
 
 
 async def test_an_event_said_moved_then_now_on_a_day_is_the_one_its_turn_names(graph, ingestor):

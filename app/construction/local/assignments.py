@@ -255,7 +255,7 @@ _MOVED_ALONE = re.compile(
     r"(?:\s*,\s+[^.!?]*)?\s*[.!]*$")  # (and why: "Nadia needs to move the gas safety checks, she's on a course")
 # (after a clause of why: "Dale's van broke down, it's now Friday 11 December"; "Dan now says Friday
 # 26 February, not 29 January")
-_IT_NOW = re.compile(r"(?:^|[,;]\s+)(?:(?i:(?:now|so)\s*,?\s+)?(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
+_IT_NOW = re.compile(r"(?:^|[,;]\s+|\s(?=(?i:so|now)\s))(?:(?i:(?:so\s+now|now|so)\s*,?\s+)?(?i:it's|it\s+is|it's\s+been\s+moved\s+to|(?:the\s+)?new\s+date(?:\s+is)?:?)|"
                      r"(?-i:[A-Z])[\w'-]*\s+"
                      r"(?:(?i:now)\s+)?(?i:says|said))\s+(?i:now\s+)?(?i:on\s+)?"
                      r"(?:(?i:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?\x00(?P<d>\d+)\x00")
@@ -282,7 +282,9 @@ _IT_MOVED = re.compile(rf"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:it's|it\s+has
 # ... or said to be "now" a day after the move was told ("NICEIC moved. Paul can't do the 10th, it's now Monday
 # 14th December at 10am"): the move in the turn's sentence before or in this one.
 # ("chapter 3 moves again, now Friday 27 November": "now" alone after a comma)
-_NOW_A_DAY = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:it's|it\s+is)\s+(?i:now)|(?<=[,;:]\s)(?i:now))\s+(?:(?i:on)\s+)?"
+# ("the 24th clashes with something at the council so now it's Saturday 31st")
+_NOW_A_DAY = re.compile(r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?i:it's|it\s+is)\s+(?i:now)|(?i:now\s+it's|now\s+it\s+is)|"
+                        r"(?<=[,;:]\s)(?i:now))\s+(?:(?i:on)\s+)?"
                         rf"(?:(?i:{_WEEKDAY}),?\s+)?" + r"\x00(?P<d>\d+)\x00")
 _MOVE_TOLD = re.compile(rf"\b(?:{lx.MOVED_VERBS}|rescheduled|changed|can't\s+do|cannot\s+do|can\s+no\s+longer\s+do)\b", re.I)
 
