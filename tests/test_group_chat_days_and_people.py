@@ -1,7 +1,9 @@
-"""A day moved in the words a group chat uses (session 64's walk-throughs): "Move the tech rehearsal to Saturday the
-5th please" moves the rehearsal (it had been a thing called "move the tech rehearsal"); a move is a day's, no home's;
-"no wait, I mean Sunday the 6th" takes the day back; the assistant's "Updated: tech rehearsal moved from Sunday 29
-November to Saturday 5 December" after the user's "Saturday 5th December" says it again, no fact."""
+"""Days moved and people meant in a group chat's words (session 64's walk-throughs): "Move the tech rehearsal to
+Saturday the 5th please" moves the rehearsal, no home; "no wait, I mean Sunday the 6th" takes the day back and "Sorry
+I mean Thursday 19th" only puts a weekday right; the assistant's "Updated: ... moved from <the old day> to <the user's
+day>" says the users' words again; a booking said alone takes the day said next, "to when??" a day alone; a weekday
+and number take the month the turn names; whom "he" or "she" is: never the assistant, never "the Patels", the one a
+sentence opened with, not one who did something to an unnamed "him"."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
