@@ -488,9 +488,9 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     named_here.append((mm.end, ent.name))
                 elif ent and ent.type == "thing":
                     named_here.append((mm.end, None))  # ("a lurcher called Dulse, Priya named her": the dog)
-            people, doer = _object_first(people, named_here, s.text)
-            if doer is not None:
-                did_to_unnamed = (doer, s.t.index, "f" if OBJECT_PRONOUN.search(s.text).group().lower() == "her" else "m")
+            people, did_to = _object_first(people, named_here, s.text)
+            if did_to is not None:
+                did_to_unnamed = (did_to[0], s.t.index, did_to[1])
             elif any(who for _, who in named_here):
                 did_to_unnamed = None
             if (apposed := _APPOSED.match(s.text)) is not None and apposed["kin"].lower() in lx.KIN and (
@@ -998,16 +998,21 @@ def _day_said_instead(facts: list[FactDraft], scores: list[float], s: _Sentence,
     return True
 
 
+def _as_new_day(day: date) -> re.Pattern:
+    """`day` written in a fact as the day it is, not as one replaced ("instead of 2026-11-12"), with the words
+    it was said in after it."""
+    return re.compile(rf"(?<!instead of )(?<!rather than )(?<!not ){day.isoformat()}(?: \([^)]*\))?")
+
+
 def _day_said_already(facts: list[FactDraft], own: set[str], day: date) -> bool:
     """Whether the last of the turns `own` that said a day said `day` as the new one."""
-    return _told_once(facts, own, re.compile(rf"(?<!instead of )(?<!rather than )(?<!not ){day.isoformat()}"),
-                      several=True, latest=True) is not None
+    return _told_once(facts, own, _as_new_day(day), several=True, latest=True) is not None
 
 
 def _weekday_put_right(facts: list[FactDraft], foresights: list[ForesightDraft], own: set[str], day) -> None:
     """The day as said again (`day`, a DateMention) in place of the words the last of the turns `own` wrote it with:
     "The neutering is now on 2026-11-19 (on Wednesday the 19th)" told right, "(Thursday 19th)"."""
-    said = re.compile(rf"(?<!instead of )(?<!rather than )(?<!not )({day.start.isoformat()}) \([^)]*\)")
+    said = _as_new_day(day.start)
     phrase = f"{day.start.isoformat()} ({day.phrase.strip()})"
     for i in range(len(facts) - 1, max(-1, len(facts) - 9), -1):
         if facts[i].turn_ids[0] in own and said.search(facts[i].text):
@@ -1310,11 +1315,13 @@ def _pronoun_before_names(text: str, who: str, named_here: list[tuple[int, str |
 _DOES_TO = re.compile(r"\s+(?:[\w'-]+\s+){0,4}")
 
 
-def _object_first(people: list[str], named_here: list[tuple[int, str]], text: str) -> tuple[list[str], str | None]:
+def _object_first(people: list[str], named_here: list[tuple[int, str]],
+                  text: str) -> tuple[list[str], tuple[str, str] | None]:
     """`people` with the one an object "her"/"him" of the sentence is put first: not the person
     named just before it, who does something to them ("For QA lead I like Mira Jovanovic, Petra
-    Lindqvist referred her": Mira, whom the next sentence's "email her" is); and that doer when no
-    one else named fits (the object is someone unnamed: "Dr Kowalski wants to see him", of the dog)."""
+    Lindqvist referred her": Mira, whom the next sentence's "email her" is); and that doer, with the
+    object's "f" or "m", when no one else named fits (the object is someone unnamed: "Dr Kowalski
+    wants to see him", of the dog)."""
     m = OBJECT_PRONOUN.search(text)
     before = [(end, name) for end, name in named_here if m is not None and end <= m.start()]
     if m is None or not before or None in (name for _, name in before):
@@ -1327,10 +1334,10 @@ def _object_first(people: list[str], named_here: list[tuple[int, str]], text: st
     if whom:
         return [whom, *[p for p in people if p != whom]], None
     # (the doer the sentence's subject, said first, and no "a pic of him", which is of the one named)
-    return people, doer if _SUBJECT_FIRST.fullmatch(text, 0, end) and " of " not in text[end:m.start()] else None
+    return people, (doer, want) if _SUBJECT_FIRST.fullmatch(text, 0, end) and " of " not in text[end:m.start()] else None
 
 
-_SUBJECT_FIRST = re.compile(r"\s*(?:(?:and|so|also|oh)\s+)?(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?")
+_SUBJECT_FIRST = re.compile(r"\s*(?:(?i:and|so|also|oh)\s+)?(?:(?i:dr|mr|mrs|ms|prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?")
 
 
 _HIS_ROLE_IS = re.compile(r"(?:and\s+)?(?:his|her)\s+(?:new\s+|current\s+|usual\s+)?[a-z]+(?:\s+[a-z]+)?\s+"
