@@ -2434,7 +2434,9 @@ def test_a_sentence_that_only_announces_news_is_no_fact():
                                     "is £472,500."),
                          ("Margaret", "Bit of a change with the carer. The new carer is Precious.")))
     texts = [f.text for f in ex.facts]
-    assert not [t for t in texts if "news on" in t or "change with" in t], texts
+    # (no fact of its own: the next sentence's fact carries its words, session 64: "More news on the house: ...")
+    assert not [t for t in texts if t.rstrip(".") in ("More news on the house", "Bit of a change with the carer")
+                or "£472,500" not in t and "news on" in t], texts
     assert [t for t in texts if "£472,500" in t] and [t for t in texts if "Precious" in t], texts
 
 

@@ -135,3 +135,14 @@ def test_a_sum_put_right_with_why_after_a_dash_holds_from_the_slip_not_from_the_
                    datetime(2026, 9, 28, 16, 33, tzinfo=timezone.utc))
     held = [(f.object, f.retracted, f.valid_from.date()) for f in ex.facts if f.single_valued]
     assert held == [("£11.44", True, date(2026, 9, 28)), ("£11.84", False, date(2026, 9, 28))], held
+
+
+def test_news_named_first_is_no_fact_and_names_what_the_next_sentence_is_of():
+    # Walk-through 135: "gas check news too." was a fact of its own, first for "Who is doing the gas safety check?",
+    # and the sentence that told it ("Gary's retiring ... so he passed us to Marek Kowalski") named no gas check.
+    ex = extracted([("Tom", "gas check news too. Gary's retiring end of the month and can't fit us in, so he passed "
+                            "us to Marek Kowalski")], datetime(2026, 10, 19, 18, 52, tzinfo=timezone.utc))
+    assert [f.text[:24] for f in ex.facts] == ["Gas check news too: Gary"], ex.facts
+    ex = extracted([("Tom", "Great news! Gary's retiring at the end of the month")],
+                   datetime(2026, 10, 19, 18, 52, tzinfo=timezone.utc))
+    assert not [f for f in ex.facts if f.text.startswith("Great news")], ex.facts

@@ -268,7 +268,14 @@ _PASSING = re.compile(
 # "Quick update on the van".
 _NEWS_OPENER = re.compile(r"^(?:(?:also|and|so|ok|okay|right|oh)[,!]?\s+)*(?:some\s+|more\s+|big\s+|good\s+|bad\s+|quick\s+|"
                           r"another\s+|an\s+|a\s+|bit\s+of\s+(?:an?\s+)?)?(?:news|update|change|development)s?\s+"
-                          r"(?:on|about|with|re|from|regarding)\s+[^.!?,:]{1,40}[.!:]*$", re.I)
+                          r"(?:on|about|with|re|from|regarding)\s+[^.!?,:]{1,40}[.!:]*$|"
+                          # ... or named first: "gas check news too." (it had stood for its turn in search)
+                          # (not how it is taken: "Great news!", "That's amazing news", "Cool news")
+                          r"^(?:(?:also|and|so|oh)[,!]?\s+)*(?!(?:that'?s|it'?s|what|such|some|any|no|the|great|good|bad|"
+                          r"amazing|big|fantastic|wonderful|awesome|exciting|sad|terrible|brilliant|lovely|best|worst|"
+                          r"interesting|huge|cool|nice|happy|sad|excellent|incredible|super|really|very|so)\b)"
+                          r"(?:[a-z][\w'-]*\s+){1,3}(?:news|update)s?"
+                          r"(?:\s+(?:too|as\s+well|also))?[.!:]*$", re.I)
 _PASSING_WORDS = frozenset("""weather grim nice lovely finally cold hot warm grey gray sunny rain raining rained
 stopped since today morning tonight evening afternoon again need needs more coffee tea tired exhausted knackered
 sleepy long day week monday tuesday wednesday thursday friday saturday sunday snow snowing windy freezing
@@ -843,6 +850,11 @@ def _extract(records: list[TurnRecord], known: Sequence[EntityDraft] = ()) -> Ex
                     if s_before is not None and s_before.t is s.t and tells_move(s_before.text):
                         # the move told in the sentence before ("NICEIC moved."): its words name the event
                         f = replace(f, text=f"{s_before.text.rstrip(' .!')}: {f.text}")
+                elif p is parses[0] and s_before is not None and s_before.t is s.t and not s_before.t.assistant \
+                        and _NEWS_OPENER.match(s_before.raw) and not f.text.startswith(s_before.text.rstrip(" .!:")):
+                    # ... or the news its turn opened with, said of nothing else ("gas check news too. Gary's retiring
+                    # ... so he passed us to Marek Kowalski"): its words say what the news is of
+                    f = replace(f, text=f"{s_before.text.rstrip(' .!:')}: {f.text}")
                 if valued and with_whom and not p.predicate.endswith(" schedule is"):
                     # ... told without the slot, which its own timeline holds ("Tomás said physio is
                     # with Ana Sousa at the clinic in Boavista": no Tuesday current beside Thursday)
