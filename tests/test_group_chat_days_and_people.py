@@ -146,3 +146,17 @@ def test_news_named_first_is_no_fact_and_names_what_the_next_sentence_is_of():
     ex = extracted([("Tom", "Great news! Gary's retiring at the end of the month")],
                    datetime(2026, 10, 19, 18, 52, tzinfo=timezone.utc))
     assert not [f for f in ex.facts if f.text.startswith("Great news")], ex.facts
+
+
+def test_put_us_down_for_an_event_on_a_day_is_a_plan_its_cancel_can_end():
+    # Walk-through 129: "also put us down for the Chamber of Commerce networking breakfast on Thursday 12th Nov" made no
+    # plan, so "cancel the chamber breakfast on thursday btw" ended nothing and the booking stayed first.
+    at = datetime(2026, 10, 20, 16, 23, tzinfo=timezone.utc)
+    ex = extracted([("Priya", "also put us down for the Chamber of Commerce networking breakfast on Thursday 12th Nov, "
+                              "7:30 at the Queens Hotel")], at)
+    [plan] = [o for o in ex.foresights if o.kind == "plan"]
+    assert "breakfast" in plan.text and plan.valid_to.date() == date(2026, 11, 13), plan
+    ended = extracted([("Priya", "cancel the chamber breakfast on thursday btw, neither of us can make it")],
+                      datetime(2026, 11, 10, 14, 16, tzinfo=timezone.utc)).foresight_ends
+    assert ended and set(ended[0].words) <= set(plan.text.lower().split()), ended
+    assert not extracted([("Priya", "put me down for a coffee")], at).foresights

@@ -238,6 +238,9 @@ _PLAN_CUE = re.compile(
     r"scheduled to|supposed to|need to|"
     r"have to|has to|got to|gotta|aiming to|aim to|decided to|booked|signed up for|registered for|entered|"
     r"signed\s+(?:me|us|him|her|them|[A-Z][\w'-]*)(?:\s+(?:both|all))?\s+up\s+for|"
+    # asked of the assistant for a day: "also put us down for the Chamber of Commerce networking breakfast on Thursday
+    # 12th Nov" (no plan: "cancel the chamber breakfast on thursday btw" had nothing to end)
+    r"(?:put|sign|book|pencil)\s+(?:me|us)(?:\s+(?:both|all))?\s+(?:down|up|in)\s+for|"
     r"preparing for|getting ready for|promised|promise)|'ll|'d like to|'d love to)(?![\w'])", _I)
 _WEAK_CUES = frozenset({"promised", "promise", "need to", "have to", "has to", "got to", "gotta", "supposed to",
                         "considering", "thinking about", "thinking of",
@@ -990,6 +993,10 @@ def _plan(sent: _Sentence, reg: _Registry, recent: str | None) -> ForesightDraft
         if cw.startswith("promise") and not _content_score(_chunk(text[c.end():], _LIST_END, 10)):
             continue  # "... than Ines promised": what, it does not say
         w = _who_before(sent, c.start() + (1 if cw.startswith("'") else 0), reg, recent)
+        if w is None and cw.split()[0] in ("put", "sign", "book", "pencil"):
+            if not ahead:
+                continue  # ("put me down for a coffee": no day, no plan)
+            w = _Who(t.speaker, c.start(), c.start(), True)  # ("put us down for ...": the speaker's, asked of no one)
         if w is None or not w.person:
             continue
         gap = text[w.end:c.start()]
