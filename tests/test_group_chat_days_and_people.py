@@ -160,3 +160,10 @@ def test_put_us_down_for_an_event_on_a_day_is_a_plan_its_cancel_can_end():
                       datetime(2026, 11, 10, 14, 16, tzinfo=timezone.utc)).foresight_ends
     assert ended and set(ended[0].words) <= set(plan.text.lower().split()), ended
     assert not extracted([("Priya", "put me down for a coffee")], at).foresights
+
+
+def test_a_time_after_at_is_kept_whole():
+    # Walk-through 134: "Whatever, we start at 8:50, Steve says he needs the extra 10 minutes" made "starts at | 8"
+    ex = extracted([("Gillian", "Whatever, we start at 8:50, Steve says he needs the extra 10 minutes for seating")],
+                   datetime(2026, 10, 19, 15, 52, tzinfo=timezone.utc))
+    assert [f.object for f in ex.facts if f.predicate == "starts at"] == ["8:50"], ex.facts

@@ -551,9 +551,12 @@ def _generic(phrase: str, voice: _Voice, first: bool) -> tuple[str, str, bool] |
 _NEGATIONS = frozenset({"never", "not"})
 _LOCATIVE = frozenset("in at on to with from near into away home back there here out".split())
 _CLAUSE_END = re.compile(
-    r"[;:!?()\"]|,\s*(?:and|but|so|because|which|who|when|while|although|though|then|i|we|she|he|they|"
+    # (not a time's colon: "we start at 8:50" had kept "8")
+    r"[;!?()\"]|:(?!\d\d)|,\s*(?:and|but|so|because|which|who|when|while|although|though|then|i|we|she|he|they|"
     r"it|my|that's|it's)\b|\s(?:and|but|so)\s+(?:i|we|she|he|they|it|my|then|that)\b|"
     r"\s(?:because|although|though|whereas)\s|"
+    # ... or another's words after a comma: "we start at 8:50, Steve says he needs the extra 10 minutes"
+    r",\s*(?-i:[A-Z][a-z'-]+)\s+(?:says|said|thinks|reckons|wants|needs)\b|"
     # another's clause: "Kai sings and Theo plays drums"
     r"(?P<another>(?:^|\s)(?:and|but|while)\s+(?-i:[A-Z][a-z'-]+)\s+(?-i:[a-z]+s)\b)", _I)
 
