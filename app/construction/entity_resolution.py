@@ -468,7 +468,10 @@ def _short_org_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozen
 
 def shortened(short: str) -> list[str]:
     """The keys' beginnings of the names a short given name may stand for ("tom": "thomas ", "mr thomas ")."""
-    return [f"{t}{full} " for full in lx.SHORT_GIVEN.get(short, ()) for t in ("", *(f"{t} " for t in sorted(lx.TITLES)))]
+    return [f"{t}{full} " for full in lx.SHORT_GIVEN.get(short, ()) for t in _TITLED]
+
+
+_TITLED = ("", *(f"{t} " for t in sorted(lx.TITLES)))  # (a name said without a title, and with each)
 
 
 def _short_person_names(unresolved: list[tuple[str, EntityDraft]], speakers: frozenset[str]) -> None:

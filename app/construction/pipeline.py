@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -447,8 +448,14 @@ def _told_elsewhere(claim: str, turn: str) -> bool:
     booster is now on 2026-10-13", of "Tuesday 13th at 9am now"). Its own words find it; the turn's sentence, nearly
     empty, had put it out of reach of any question about it."""
     words = [w for w in term_stats.query_terms(claim, 64) if w.isalpha()]
-    said = set(term_stats.query_terms(turn, 256))
+    said = _turn_terms(turn)
     return bool(words) and sum(w in said for w in words) < 0.5 * len(words)
+
+
+@lru_cache(maxsize=1024)
+def _turn_terms(turn: str) -> frozenset[str]:
+    """A turn's stems, read once for all its facts."""
+    return frozenset(term_stats.query_terms(turn, 256))
 
 
 def _sentence_vector(turn_sentences, claim: str) -> np.ndarray:

@@ -300,7 +300,8 @@ def _same_thing(a: _Saying, b: _Saying, asked: frozenset[str] = frozenset()) -> 
         # 4471", "Anika's address is 3 Holland Mews, there's a key safe there too, code 6120"); whom
         # a count names are often its members ("Bake stall now has 5 volunteers, Nina joined").
         return False
-    if any(a.values[k] <= _left(b.text).get(k, set()) for k in changed) and a.words & b.words:
+    left = _left(b.text)
+    if any(a.values[k] <= left.get(k, set()) for k in changed) and a.words & b.words:
         return True  # the later says it left the older's value ("Graham wants to keep £320 of Jess's deposit",
         # "Graham came down from £320 to £150 after Jess sent him the check-in photos")
     if "money" in changed and _rate_units(a.text) & _rate_units(b.text):

@@ -256,9 +256,10 @@ def moved_to(before: str, text: str, earlier: Callable[[], str] = str, asked: st
     # been delivered" "it's now Monday 9th November")
     if said is None or (moved := _MOVED.search(before) or next(reversed([*_MOVED.finditer(earlier())]), None)) is None:
         return None
-    own = moved.group("own") if moved.group("own") and moved.group("own").lower() not in lx.STOPWORDS | lx.PRONOUNS else None
     # (whose, in lower case: "The maths Paper 1 is now on ..."; "Maths" first had been read as a name)
-    event = moved.group("ev") or moved.group("ev2") or " ".join(w for w in (own and own.lower(), moved.group("ev3")) if w)
+    own = (moved.group("own") or "").lower()
+    own = "" if own in lx.STOPWORDS or own in lx.PRONOUNS else own
+    event = moved.group("ev") or moved.group("ev2") or f"{own} {moved.group('ev3')}".strip()
     # ("the Luton MOT", "the Globex demo"; not a sentence's first letter: "Pump training moved AGAIN")
     event = event if any(c.isupper() for c in event[1 if moved.start() == 0 else 0:]) else event.lower()
     if said.re is _NEW_DATE:
